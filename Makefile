@@ -1,0 +1,82 @@
+# lperf build. `make` builds build/lperf; `make check` runs every test; `make demo` profiles
+# the bundled workload. Dependencies come from Debian packages (scripts/install-deps.sh).
+
+CC      ?= cc
+BUILD   ?= build
+VERSION := 0.1.0
+GITREV  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+
+PKGS     := libelf libdw capstone zlib
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter \
+           -Isrc $(PKG_CFLAGS) -MMD -MP \
+           -DLPERF_VERSION='"$(VERSION)"' -DLPERF_GITREV='"$(GITREV)"'
+LDLIBS  += $(PKG_LIBS) -lpfm -lm
+
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+LIB_SRC  := $(sort $(wildcard src/*/*.c))
+LIB_SRC  := $(filter-out src/cmd/%,$(LIB_SRC))
+CMD_SRC  := src/lperf.c $(sort $(wildcard src/cmd/*.c))
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/%.o)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+HELPERS  := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(wildcard tests/helpers/*.c))
+
+.PHONY: all deps check test unit e2e asan demo bench clean install
+all: $(BUILD)/lperf
+
+deps:
+	@scripts/install-deps.sh
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/liblperf.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/lperf: $(CMD_OBJ) $(BUILD)/liblperf.a
+	$(CC) $(CFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/liblperf.a $(LDFLAGS) $(LDLIBS)
+
+$(BUILD)/tests/test_%: tests/unit/test_%.c $(BUILD)/liblperf.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/liblperf.a $(LDFLAGS) $(LDLIBS) -lcmocka
+
+$(BUILD)/tests/helpers/%: tests/helpers/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g -o $@ $< -lpthread
+
+unit: $(UNIT_BIN) $(HELPERS)
+test: $(BUILD)/lperf unit
+
+# The sanitizer build lives beside the normal one so both can be current at once.
+asan:
+	@$(MAKE) --no-print-directory BUILD=build/asan CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" test
+
+check: deps
+	@$(MAKE) --no-print-directory test
+	@$(MAKE) --no-print-directory asan
+	@tests/run.sh build build/asan
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@examples/demo.sh build/lperf
+
+bench: deps
+	@$(MAKE) --no-print-directory all
+	@bench/run.sh build/lperf
+
+install: all
+	install -D -m 755 $(BUILD)/lperf $(DESTDIR)/usr/local/bin/lperf
+
+clean:
+	rm -rf build
+
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)

@@ -1,0 +1,16 @@
+/* Entry points of the commands. Each takes argv with argv[0] = the command name and returns
+ * the exit status (0, 1 runtime error, 2 usage, or the profiled command's own status). */
+#ifndef LPERF_CMD_CMD_H
+#define LPERF_CMD_CMD_H
+
+int cmd_stat(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_sample(int argc, char **argv);
+int cmd_script(int argc, char **argv);
+int cmd_annotate(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_test(int argc, char **argv);
+int cmd_version(int argc, char **argv);
+
+#endif

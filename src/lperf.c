@@ -1,0 +1,105 @@
+/* lperf: the command table and dispatch. Everything else lives in src/cmd (one thin file per
+ * command) and the library modules under src/. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "util/error.h"
+#include "util/suggest.h"
+#include "util/xalloc.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+	const char *perf;  /* the perf command it stands for */
+	const char *wperf; /* the WindowsPerf command it stands for */
+};
+
+static int cmd_help(int argc, char **argv);
+
+static const struct command commands[] = {
+	{ "stat", cmd_stat, "count events and compute metrics for a command, process, CPUs or the system",
+	  "perf stat", "wperf stat" },
+	{ "record", cmd_record, "sample a command or process into a perf.data file", "perf record",
+	  "wperf record" },
+	{ "report", cmd_report, "show where samples fall, from a perf.data file", "perf report", "" },
+	{ "sample", cmd_sample, "sample live and print the hottest functions", "", "wperf sample" },
+	{ "script", cmd_script, "print every sample of a perf.data file as text", "perf script", "" },
+	{ "annotate", cmd_annotate, "show samples per source line and instruction", "perf annotate",
+	  "wperf --annotate" },
+	{ "list", cmd_list, "list events, metrics and metric groups usable here", "perf list",
+	  "wperf list" },
+	{ "test", cmd_test, "report what this machine can profile", "", "wperf test" },
+	{ "version", cmd_version, "show the version and the features built in", "perf version",
+	  "wperf --version" },
+	{ "help", cmd_help, "show help for lperf or one command", "perf help", "wperf --help" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: lperf [--version] [--help] COMMAND [ARGS]\n\n"
+		   "lperf counts and samples hardware and software events (Linux perf and\n"
+		   "WindowsPerf spellings both work). The commands are:\n\n");
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "   %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nSee 'lperf help COMMAND' or 'lperf COMMAND --help' for one command.\n");
+}
+
+static const struct command *find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void unknown_command(const char *name)
+{
+	struct suggest s;
+	char buf[256];
+	suggest_init(&s, name);
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		suggest_offer(&s, commands[i].name);
+	err_die(EXIT_USAGE, "'%s' is not an lperf command%s\nRun 'lperf help' for the list of commands.",
+		name, suggest_format(&s, buf, sizeof(buf)));
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stdout);
+		return 0;
+	}
+	const struct command *c = find(argv[1]);
+	if (!c)
+		unknown_command(argv[1]);
+	if (c->fn == cmd_help) {
+		usage(stdout);
+		return 0;
+	}
+	char *args[] = { (char *)c->name, (char *)"--help", NULL };
+	return c->fn(2, args);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	const char *name = argv[1];
+	if (!strcmp(name, "--help") || !strcmp(name, "-h"))
+		name = "help";
+	else if (!strcmp(name, "--version") || !strcmp(name, "-V"))
+		name = "version";
+	else if (name[0] == '-')
+		err_die(EXIT_USAGE, "unknown option '%s'; options go after the command, e.g. 'lperf stat %s'\n"
+			"Run 'lperf help' for the list of commands.", name, name);
+	const struct command *c = find(name);
+	if (!c)
+		unknown_command(name);
+	argv[1] = (char *)c->name;
+	return c->fn(argc - 1, argv + 1);
+}

@@ -1,0 +1,27 @@
+/* Error reporting. Library code records what failed with err_set() and returns -1; only the
+ * command layer prints (err_die, err_warn) and chooses the exit status. */
+#ifndef LPERF_UTIL_ERROR_H
+#define LPERF_UTIL_ERROR_H
+
+#include <stdarg.h>
+
+/* Exit codes: 0 ok, the profiled command's status where one ran, 1 runtime error, 2 usage. */
+enum { EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
+
+/* Records the last error of this thread (printf-style); always returns -1 for `return err_set(..)`. */
+int err_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prefixes the current error with more context: "ctx: old message". Returns -1. */
+int err_wrap(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *err_msg(void);
+void err_clear(void);
+
+/* Command-layer helpers: print "lperf: ..." to stderr. */
+void err_die(int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
+void err_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void err_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print the recorded error (err_msg) and exit with code. */
+void err_die_last(int code) __attribute__((noreturn));
+/* Silences err_note (the -q option). */
+extern int err_quiet;
+
+#endif

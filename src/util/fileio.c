@@ -1,0 +1,127 @@
+#include "util/fileio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/parse.h"
+#include "util/xalloc.h"
+
+char *file_read(const char *path, size_t max, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err_set("cannot open '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	size_t cap = 4096, n = 0;
+	char *buf = xmalloc(cap);
+	for (;;) {
+		if (n + 1 >= cap) {
+			if (cap >= max + 1)
+				break;
+			cap = cap * 2 > max + 1 ? max + 1 : cap * 2;
+			buf = xrealloc(buf, cap);
+		}
+		ssize_t r = read(fd, buf + n, cap - 1 - n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			err_set("cannot read '%s': %s", path, strerror(errno));
+			free(buf);
+			close(fd);
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = 0;
+	if (len)
+		*len = n;
+	return buf;
+}
+
+int file_read_u64(const char *path, uint64_t *v)
+{
+	char *s = file_read(path, 4096, NULL);
+	if (!s)
+		return -1;
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
+		s[--n] = 0;
+	int r = parse_u64(s, v);
+	if (r < 0)
+		err_wrap("%s", path);
+	free(s);
+	return r;
+}
+
+int file_read_int(const char *path, long *v)
+{
+	char *s = file_read(path, 4096, NULL);
+	if (!s)
+		return -1;
+	char *end;
+	errno = 0;
+	long x = strtol(s, &end, 0);
+	while (*end == '\n' || *end == ' ')
+		end++;
+	int bad = errno || end == s || *end;
+	free(s);
+	if (bad)
+		return err_set("%s: not an integer", path);
+	*v = x;
+	return 0;
+}
+
+const char *sysfs_root(void)
+{
+	const char *r = getenv("LPERF_SYSFS_ROOT");
+	return r && *r ? r : "/sys";
+}
+
+char *sysfs_read(const char *rel)
+{
+	char *path = xasprintf("%s/%s", sysfs_root(), rel);
+	char *s = file_read(path, 1 << 20, NULL);
+	free(path);
+	return s;
+}
+
+int file_write_atomic(const char *path, const void *data, size_t len)
+{
+	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		err_set("cannot create '%s': %s", tmp, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	const char *p = data;
+	while (len) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			err_set("cannot write '%s': %s", tmp, strerror(errno));
+			close(fd);
+			unlink(tmp);
+			free(tmp);
+			return -1;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	if (close(fd) < 0 || rename(tmp, path) < 0) {
+		err_set("cannot write '%s': %s", path, strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}

@@ -1,0 +1,26 @@
+/* Small-file helpers, mostly for /proc and /sys. */
+#ifndef LPERF_UTIL_FILEIO_H
+#define LPERF_UTIL_FILEIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <unistd.h>
+
+/* Reads a whole file (at most max bytes) into a NUL-terminated string; NULL with err_set() on
+ * failure. *len may be NULL. */
+char *file_read(const char *path, size_t max, size_t *len);
+/* Reads a file and parses one integer from it (decimal or 0x hex), ignoring trailing space. */
+int file_read_u64(const char *path, uint64_t *v);
+int file_read_int(const char *path, long *v);
+
+/* The sysfs root: $LPERF_SYSFS_ROOT, else "/sys". Fixture trees replace /sys in tests. */
+const char *sysfs_root(void);
+/* Reads "<sysfs_root>/<rel>" as a string; NULL when absent. */
+char *sysfs_read(const char *rel);
+
+/* Writes data to path atomically: a temporary file in the same directory, renamed into place. */
+int file_write_atomic(const char *path, const void *data, size_t len);
+
+#endif

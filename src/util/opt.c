@@ -1,0 +1,225 @@
+#include "util/opt.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/parse.h"
+#include "util/suggest.h"
+
+void opt_usage(const struct opt_ctx *ctx, FILE *f)
+{
+	for (const char *const *u = ctx->usage; u && *u; u++)
+		fprintf(f, "%s%s\n", u == ctx->usage ? "usage: " : "   or: ", *u);
+	fputc('\n', f);
+	for (const struct option *o = ctx->opts; o->type != OPT_END; o++) {
+		if (o->flags & OPT_HIDDEN)
+			continue;
+		if (o->type == OPT_GROUP) {
+			fprintf(f, "\n%s\n", o->help);
+			continue;
+		}
+		char left[96];
+		int n = snprintf(left, sizeof(left), "    %s%c%s%s%s", o->short_name ? "-" : "",
+				 o->short_name ? o->short_name : ' ',
+				 o->short_name && o->long_name ? ", " : (o->long_name ? "  " : ""),
+				 o->long_name ? "--" : "", o->long_name ? o->long_name : "");
+		if (o->argh && n > 0 && (size_t)n < sizeof(left))
+			snprintf(left + n, sizeof(left) - (size_t)n, " %s%s%s",
+				 o->flags & OPT_NUMERIC_OPT ? "[" : "", o->argh,
+				 o->flags & OPT_NUMERIC_OPT ? "]" : "");
+		if (strlen(left) > 28)
+			fprintf(f, "%s\n%30s%s\n", left, "", o->help);
+		else
+			fprintf(f, "%-30s%s\n", left, o->help);
+	}
+}
+
+void opt_usage_error(const struct opt_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	fflush(stdout);
+	fprintf(stderr, "lperf %s: ", ctx->cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nRun 'lperf %s --help' for the list of options.\n", ctx->cmd);
+	exit(EXIT_USAGE);
+}
+
+static bool takes_arg(const struct option *o)
+{
+	switch (o->type) {
+	case OPT_STRING:
+	case OPT_INT:
+		return true;
+	case OPT_CALLBACK:
+		return !(o->flags & OPT_NOARG);
+	default:
+		return false;
+	}
+}
+
+static bool looks_numeric(const char *s)
+{
+	if (!s || !isdigit((unsigned char)*s))
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s) && *s != ',' && *s != '-')
+			return false;
+	return true;
+}
+
+static void apply(const struct opt_ctx *ctx, const struct option *o, const char *arg,
+		  const char *spelled)
+{
+	switch (o->type) {
+	case OPT_BOOL:
+		*(bool *)o->value = true;
+		break;
+	case OPT_COUNT:
+		(*(int *)o->value)++;
+		break;
+	case OPT_STRING:
+		*(const char **)o->value = arg;
+		break;
+	case OPT_INT:
+		if (parse_int(arg, (int *)o->value) < 0)
+			opt_usage_error(ctx, "option '%s': %s", spelled, err_msg());
+		break;
+	case OPT_CALLBACK:
+		if (o->cb(o, arg) < 0)
+			opt_usage_error(ctx, "option '%s': %s", spelled, err_msg());
+		break;
+	default:
+		break;
+	}
+}
+
+static void unknown(const struct opt_ctx *ctx, const char *word)
+{
+	struct suggest s;
+	char buf[256], cand[64][64];
+	size_t nc = 0;
+	suggest_init(&s, word);
+	for (const struct option *o = ctx->opts; o->type != OPT_END && nc < 64; o++) {
+		if (o->type == OPT_GROUP || (o->flags & OPT_HIDDEN))
+			continue;
+		if (o->long_name) {
+			snprintf(cand[nc], sizeof(cand[nc]), "--%s", o->long_name);
+			suggest_offer(&s, cand[nc++]);
+		}
+		if (o->short_name && nc < 64) {
+			snprintf(cand[nc], sizeof(cand[nc]), "-%c", o->short_name);
+			suggest_offer(&s, cand[nc++]);
+		}
+	}
+	opt_usage_error(ctx, "unknown option '%s'%s", word, suggest_format(&s, buf, sizeof(buf)));
+}
+
+/* Without stop_at_non_option, positional words may come between options ("list -v cache");
+ * they are gathered and moved behind the options, so argv[returned index..] holds them. */
+static int finish(char **argv, int argc, int i, char **pos, int npos)
+{
+	int rest = argc - i;
+	/* argv[i..argc) are unparsed trailing words (after "--"); put positionals before them. */
+	char **tail = malloc(sizeof(char *) * (size_t)(rest + 1));
+	if (!tail)
+		abort();
+	memcpy(tail, argv + i, sizeof(char *) * (size_t)rest);
+	int start = argc - rest - npos;
+	memcpy(argv + start, pos, sizeof(char *) * (size_t)npos);
+	memcpy(argv + start + npos, tail, sizeof(char *) * (size_t)rest);
+	free(tail);
+	return start;
+}
+
+int opt_parse(const struct opt_ctx *ctx, int argc, char **argv)
+{
+	int i = 1, npos = 0;
+	char **pos = malloc(sizeof(char *) * (size_t)(argc + 1));
+	if (!pos)
+		abort();
+	while (i < argc) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		if (a[0] != '-' || a[1] == 0) {
+			if (ctx->stop_at_non_option)
+				break;
+			pos[npos++] = argv[i++];
+			continue;
+		}
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			opt_usage(ctx, stdout);
+			exit(0);
+		}
+		if (a[1] == '-') {
+			const char *name = a + 2, *eq = strchr(name, '=');
+			size_t len = eq ? (size_t)(eq - name) : strlen(name);
+			const struct option *o = ctx->opts, *hit = NULL;
+			for (; o->type != OPT_END; o++)
+				if (o->long_name && strlen(o->long_name) == len &&
+				    !strncmp(o->long_name, name, len))
+					hit = o;
+			if (!hit) {
+				char word[128];
+				snprintf(word, sizeof(word), "--%.*s", (int)len, name);
+				unknown(ctx, word);
+			}
+			const char *arg = NULL;
+			if (takes_arg(hit)) {
+				if (eq)
+					arg = eq + 1;
+				else if ((hit->flags & OPT_NUMERIC_OPT))
+					arg = i + 1 < argc && looks_numeric(argv[i + 1]) ? argv[++i] : NULL;
+				else if (i + 1 < argc)
+					arg = argv[++i];
+				else
+					opt_usage_error(ctx, "option '--%s' needs a value (%s)", hit->long_name,
+							hit->argh ? hit->argh : "value");
+			} else if (eq) {
+				opt_usage_error(ctx, "option '--%s' takes no value", hit->long_name);
+			}
+			apply(ctx, hit, arg, a);
+			i++;
+			continue;
+		}
+		/* A cluster of short options: -aq, -e cycles, -ecycles, -x, */
+		for (const char *p = a + 1; *p; p++) {
+			const struct option *o = ctx->opts, *hit = NULL;
+			for (; o->type != OPT_END; o++)
+				if (o->short_name == *p)
+					hit = o;
+			if (!hit) {
+				char word[8] = { '-', *p, 0 };
+				unknown(ctx, word);
+			}
+			char spelled[3] = { '-', *p, 0 };
+			if (!takes_arg(hit)) {
+				apply(ctx, hit, NULL, spelled);
+				continue;
+			}
+			const char *arg;
+			if (p[1])
+				arg = p + 1;
+			else if (hit->flags & OPT_NUMERIC_OPT)
+				arg = i + 1 < argc && looks_numeric(argv[i + 1]) ? argv[++i] : NULL;
+			else if (i + 1 < argc)
+				arg = argv[++i];
+			else
+				opt_usage_error(ctx, "option '-%c' needs a value (%s)", *p,
+						hit->argh ? hit->argh : "value");
+			apply(ctx, hit, arg, spelled);
+			break;
+		}
+		i++;
+	}
+	int r = finish(argv, argc, i, pos, npos);
+	free(pos);
+	return r;
+}

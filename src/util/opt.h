@@ -1,0 +1,58 @@
+/* Command-line option parsing for the command layer: short and long options, "--opt=value",
+ * "-xVALUE", bundled short flags, "--" and stopping at the first non-option (the profiled
+ * command). An unknown option is a usage error (exit 2) with the closest valid spelling. */
+#ifndef LPERF_UTIL_OPT_H
+#define LPERF_UTIL_OPT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+enum opt_type {
+	OPT_END,
+	OPT_BOOL,     /* bool *value = true */
+	OPT_COUNT,    /* int *value += 1 (-v -v) */
+	OPT_STRING,   /* const char **value = arg (last one wins) */
+	OPT_INT,      /* int *value = parsed arg */
+	OPT_CALLBACK, /* cb(opt, arg): arg NULL for options without an argument */
+	OPT_GROUP,    /* a heading in the help text */
+};
+
+/* Flags */
+#define OPT_NOARG      1 /* OPT_CALLBACK without an argument */
+#define OPT_NUMERIC_OPT 2 /* the argument is optional, taken only when the next word is a
+			   * number or number list (for -t: perf's TID vs WindowsPerf's timeline) */
+#define OPT_HIDDEN     4 /* accepted, not shown in help */
+
+struct option;
+typedef int (*opt_cb)(const struct option *opt, const char *arg);
+
+struct option {
+	enum opt_type type;
+	char short_name;
+	const char *long_name;
+	void *value;
+	const char *argh;  /* argument placeholder in help: "EVENTS" */
+	const char *help;
+	opt_cb cb;
+	int flags;
+};
+
+#define OPT_END_() { OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0 }
+
+struct opt_ctx {
+	const char *cmd;              /* "stat" for messages: "lperf stat: ..." */
+	const char *const *usage;     /* usage lines, NULL-terminated */
+	const struct option *opts;
+	bool stop_at_non_option;      /* the first non-option starts the profiled command */
+};
+
+/* Parses argv[1..]; returns the index of the first argument not consumed. Exits 0 after
+ * printing help for -h/--help, and exits 2 on a usage error. A callback returning -1 makes a
+ * usage error with err_msg(). */
+int opt_parse(const struct opt_ctx *ctx, int argc, char **argv);
+void opt_usage(const struct opt_ctx *ctx, FILE *f);
+/* Prints "lperf CMD: msg", a hint to run --help, and exits 2. */
+void opt_usage_error(const struct opt_ctx *ctx, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 2, 3)));
+
+#endif

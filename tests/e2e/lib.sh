@@ -1,0 +1,63 @@
+# End-to-end test library, after git's test-lib: each test is a titled shell snippet run in a
+# fresh scratch directory; the script prints "ok N - title" / "not ok N - title" lines.
+#   LPERF       the binary under test (default: build/lperf)
+#   FIXTURES    tests/fixtures
+#   TEST_VERBOSE=1 shows each failing snippet's output.
+set -u
+TEST_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+: "${LPERF:=$TEST_ROOT/build/lperf}"
+case "$LPERF" in /*) ;; *) LPERF="$TEST_ROOT/$LPERF" ;; esac
+FIXTURES="$TEST_ROOT/tests/fixtures"
+HELPERS="$(dirname "$LPERF")/tests/helpers"
+export LPERF FIXTURES HELPERS TEST_ROOT
+unset LPERF_SYSFS_ROOT LIBPFM_FORCE_PMU
+test_count=0 test_failed=0 test_skipped=0
+SCRATCH=$(mktemp -d /tmp/lperf-e2e.XXXXXX)
+trap 'rm -rf "$SCRATCH"' EXIT
+
+lperf() { "$LPERF" "$@"; }
+
+test_expect_success() {
+	title=$1 body=$2
+	test_count=$((test_count + 1))
+	dir="$SCRATCH/t$test_count"
+	mkdir -p "$dir"
+	if (cd "$dir" && eval "$body") >"$dir/.log" 2>&1; then
+		echo "ok $test_count - $title"
+	else
+		test_failed=$((test_failed + 1))
+		echo "not ok $test_count - $title"
+		sed 's/^/#   /' "$dir/.log" | tail -n 40
+	fi
+}
+
+test_skip() {
+	test_count=$((test_count + 1))
+	test_skipped=$((test_skipped + 1))
+	echo "ok $test_count - $1 # skip $2"
+}
+
+# Helpers for snippets.
+fail() { echo "FAIL: $*" >&2; return 1; }
+expect_exit() { # expect_exit CODE cmd args...
+	want=$1; shift
+	"$@"; got=$?
+	[ "$got" -eq "$want" ] || { echo "exit status $got, expected $want: $*" >&2; return 1; }
+}
+expect_grep() { # expect_grep PATTERN FILE
+	grep -qE -- "$1" "$2" || { echo "no line matching '$1' in $2:" >&2; cat "$2" >&2; return 1; }
+}
+expect_no_grep() {
+	! grep -qE -- "$1" "$2" || { echo "unexpected line matching '$1' in $2:" >&2; cat "$2" >&2; return 1; }
+}
+expect_lines() { # expect_lines N FILE
+	n=$(wc -l <"$2"); [ "$n" -eq "$1" ] || { echo "$2 has $n lines, expected $1" >&2; cat "$2" >&2; return 1; }
+}
+validate_json() { # validate_json SCHEMA FILE
+	python3 "$TEST_ROOT/tests/e2e/validate_json.py" "$TEST_ROOT/docs/schemas/$1" "$2"
+}
+
+test_done() {
+	echo "# $(basename "$0"): $test_count tests, $test_failed failed, $test_skipped skipped"
+	[ "$test_failed" -eq 0 ]
+}

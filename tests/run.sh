@@ -1,0 +1,50 @@
+#!/bin/sh
+# Runs every test against each build given (default: build) and prints one summary line:
+# "N passed, M failed" (", K skipped" when some were skipped).
+# Unit tests are cmocka binaries in BUILD/tests; end-to-end tests are tests/e2e/t*.sh.
+cd "$(dirname "$0")/.." || exit 1
+[ $# -eq 0 ] && set -- build
+pass=0 fail=0 skip=0
+log=$(mktemp)
+for b in "$@"; do
+	echo "== $b"
+	for t in "$b"/tests/test_*; do
+		[ -x "$t" ] || continue
+		"$t" >"$log" 2>&1
+		rc=$?
+		p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n1)
+		f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n1)
+		p=${p:-0} f=${f:-0}
+		if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi  # crashed before its summary
+		pass=$((pass + p)) fail=$((fail + f))
+		if [ "$f" -ne 0 ]; then
+			echo "FAIL unit $(basename "$t") ($p passed, $f failed)"
+			grep -E '^\[  (FAILED|ERROR) |^\[  ERROR|Assert|ERROR|runtime error|AddressSanitizer' "$log" | head -n 20
+		else
+			echo "ok   unit $(basename "$t") ($p)"
+		fi
+	done
+	for t in tests/e2e/t*.sh; do
+		[ -f "$t" ] || continue
+		LPERF="$b/lperf" sh "$t" >"$log" 2>&1
+		p=$(grep -c '^ok ' "$log")
+		s=$(grep -c '^ok .* # skip' "$log")
+		f=$(grep -c '^not ok ' "$log")
+		p=$((p - s))
+		pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+		if [ "$f" -ne 0 ]; then
+			echo "FAIL e2e  $(basename "$t") ($p passed, $f failed)"
+			grep -A40 '^not ok ' "$log" | head -n 80
+		else
+			echo "ok   e2e  $(basename "$t") ($p${s:+, $s skipped})"
+		fi
+		grep ' # skip' "$log" | sed 's/^/     /'
+	done
+done
+rm -f "$log"
+if [ "$skip" -gt 0 ]; then
+	echo "$pass passed, $fail failed, $skip skipped"
+else
+	echo "$pass passed, $fail failed"
+fi
+[ "$fail" -eq 0 ]
