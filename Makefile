@@ -10,8 +10,9 @@ PKGS     := libelf libdw capstone zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
+# CFLAGS is the user's (optimisation, sanitizers); LPERF_CFLAGS always applies.
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter \
+LPERF_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wno-missing-field-initializers \
            -Isrc $(PKG_CFLAGS) -MMD -MP \
            -DLPERF_VERSION='"$(VERSION)"' -DLPERF_GITREV='"$(GITREV)"'
 LDLIBS  += $(PKG_LIBS) -lpfm -lm
@@ -36,18 +37,18 @@ deps:
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) $(LPERF_CFLAGS) -c -o $@ $<
 
 $(BUILD)/liblperf.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
 $(BUILD)/lperf: $(CMD_OBJ) $(BUILD)/liblperf.a
-	$(CC) $(CFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/liblperf.a $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LPERF_CFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/liblperf.a $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/tests/test_%: tests/unit/test_%.c $(BUILD)/liblperf.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/liblperf.a $(LDFLAGS) $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) $(LPERF_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/liblperf.a $(LDFLAGS) $(LDLIBS) -lcmocka
 
 $(BUILD)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)

@@ -6,10 +6,20 @@
  *   sysfs PMU events     ld_spec (any PMU, case-insensitive), armv8_pmuv3_0/ld_spec/,
  *                        pmu/event=0x70,umask=0x1/ (terms encoded through the PMU's format/ files)
  *   libpfm4 names        INST_RETIRED:ANY_P
- *   raw events           r1b, r00c0
+ *   raw events           r1b, r00c0 (also WindowsPerf's plain 0x1b)
  *   tracepoints          sched:sched_switch
- *   modifiers            :u :k :h (combinable, e.g. :uk)
+ *   tool event           duration_time (EV_SRC_TOOL: measured by lperf, never opened)
+ *   modifiers            :u :k :h (combinable, e.g. :uk) with perf's semantics, :p (precise_ip,
+ *                        up to :ppp); after a PMU term list as cpu/event=0x3c/u; after a group
+ *                        as {a,b}:u (applied to every member)
  *   sampling period      name:100000 (WindowsPerf's spelling, for record/sample)
+ *
+ * Resolution order: generic names, sysfs events (core PMUs first), raw codes, tracepoints,
+ * libpfm4. Where ':' is ambiguous, the longest spelling that names an event wins and the parts
+ * after it are read as modifiers and period (INST_RETIRED:ANY_P:u, sched:sched_switch:1000).
+ * A name that is known but whose PMU is absent here still resolves: opening is the counting
+ * code's job. Raw codes use the core PMU's type when exactly one core PMU exists (as newer
+ * perf does on Arm), PERF_TYPE_RAW otherwise.
  */
 #ifndef LPERF_EVENTS_EVLIST_H
 #define LPERF_EVENTS_EVLIST_H
@@ -37,7 +47,8 @@ struct ev {
 	char *encoding;    /* human-readable encoding: "armv8_pmuv3_0/event=0x70/" or libpfm's fstr */
 	struct perf_event_attr attr;
 	enum ev_source source;
-	int group;         /* group number (0..), or -1 when not in a {} group */
+	int group;         /* group number (0..), or -1 when not in a {} group (the tool event
+			    * is never in one: it is not opened) */
 	size_t leader;     /* index of the group leader in the list (itself when ungrouped) */
 	uint64_t period;   /* from name:PERIOD, 0 when not given */
 	char *metric;      /* the metric that asked for this event, NULL for -e events */
@@ -64,14 +75,18 @@ void evlist_free(struct evlist *l);
 /* Resolves one event name (no modifiers, no period) into ev (name/base/pmu/encoding/attr/source
  * filled). Used by the parser and by metrics. */
 int ev_resolve(const char *name, struct ev *ev);
+/* Frees the strings of one event (from ev_resolve) and clears it. */
+void ev_free(struct ev *ev);
 
 /* Applies the default privilege filter: where the user gave no :u/:k/:h, exclude_kernel and
- * exclude_hv are set when `user_only` (perf_event_paranoid forbids kernel counting). */
+ * exclude_hv are set when `user_only` (perf_event_paranoid forbids kernel counting), and
+ * cleared otherwise. Tracepoints (they fire in the kernel) and the tool event are left alone. */
 void evlist_set_default_excludes(struct evlist *l, bool user_only);
 
 /* A catalog of every event name usable here, for `lperf list` and suggestions. */
 struct ev_info {
 	const char *name;    /* "cycles", "ld_spec", "sched:sched_switch" */
+	const char *alias;   /* perf's other spelling ("cpu-cycles" OR "cycles"), or NULL */
 	const char *pmu;     /* "software", "cpu", "armv8_pmuv3_0", libpfm PMU name, "tracepoint" */
 	const char *section; /* "software", "hardware", "hardware cache", "sysfs", "libpfm4", "tracepoint" */
 	const char *desc;    /* may be NULL */
@@ -93,7 +108,9 @@ int ev_catalog_build(struct ev_catalog *c, bool include_pfm, bool include_tracep
 void ev_catalog_free(struct ev_catalog *c);
 
 /* True when a core hardware PMU is exposed (sysfs has a PMU that serves PERF_TYPE_HARDWARE:
- * "cpu", "cpu_core", "cpu_atom", "armv8_*", "armv9_*", ...). */
+ * "cpu", "cpu_core", "cpu_atom", "armv8_*", "armv9_*", or any PMU directory with a "cpus"
+ * file whose events/ has cpu_cycles, cycles, cpu-cycles, inst_retired or instructions).
+ * Uncore PMUs publish "cpumask", not "cpus", and msr/software/tracepoint... never qualify. */
 bool ev_have_hw_pmu(void);
 
 #endif

@@ -1,0 +1,31 @@
+/* Tracepoints "subsys:name": the id the kernel assigns in <tracefs>/events/subsys/name/id, where
+ * tracefs is <sysfs_root>/kernel/tracing or <sysfs_root>/kernel/debug/tracing. */
+#ifndef LPERF_EVENTS_TRACEPOINT_H
+#define LPERF_EVENTS_TRACEPOINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The mounted tracefs directory (owned by the module, valid until the next call), or NULL. */
+const char *tp_dir(void);
+
+/* True when name has the shape of a tracepoint: one ':' between two non-empty words of
+ * letters, digits, '_', '-' and '.'. */
+bool tp_is_name(const char *name);
+
+/* Looks up "subsys:name". 1 with *id set; 0 when the subsystem does not exist (so the name
+ * may still be something else, e.g. a libpfm4 name); -1 with err_set() naming the path tried
+ * and close names when the subsystem exists but the event does not, or the id is unreadable. */
+int tp_lookup(const char *name, uint64_t *id);
+
+/* For a tracepoint-shaped name whose subsystem does not exist: "; did you mean 'sched:x'?"
+ * over similar subsystems, or a note that tracefs is not mounted; "" otherwise. */
+void tp_hint(const char *name, char *buf, size_t size);
+
+/* Calls fn for each tracepoint ("subsys:name", id), in directory order sorted by name.
+ * Returns the count, 0 when tracefs is not mounted. */
+typedef void (*tp_fn)(const char *name, uint64_t id, void *arg);
+long tp_for_each(tp_fn fn, void *arg);
+
+#endif

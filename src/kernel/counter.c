@@ -1,0 +1,187 @@
+#include "kernel/counter.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "events/evlist.h"
+#include "kernel/perf_event.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+enum counter_status counter_scale(const struct counter_val *v, double *scaled)
+{
+	if (v->run == 0) {
+		*scaled = 0;
+		return COUNTER_NOT_COUNTED;
+	}
+	if (v->run >= v->ena) {
+		*scaled = (double)v->val;
+		return COUNTER_COUNTED;
+	}
+	*scaled = (double)v->val * ((double)v->ena / (double)v->run);
+	return COUNTER_MULTIPLEXED;
+}
+
+static int *fd_at(const struct counters *c, size_t e, size_t col, size_t row)
+{
+	return &c->fds[(e * c->ncpus + col) * c->npids + row];
+}
+
+static int open_one(struct counters *c, size_t e, size_t col, size_t row, const struct counters_opts *o)
+{
+	struct ev *ev = &c->evl->ev[e];
+	struct perf_event_attr attr = ev->attr;
+	bool leader = ev->leader == e;
+	int group_fd = -1;
+	if (!leader) {
+		group_fd = *fd_at(c, ev->leader, col, row);
+		if (group_fd < 0) {
+			errno = EINVAL;
+			return -1;
+		}
+	}
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	/* Members follow their leader's enable state; leaders start disabled so that every
+	 * counter starts at once (counters_enable or the command's exec). */
+	attr.disabled = leader;
+	attr.enable_on_exec = leader && o->enable_on_exec;
+	attr.inherit = o->inherit;
+	attr.sample_period = 0;
+	attr.freq = 0;
+	int fd = pe_open(&attr, c->pids[row], c->cpus[col], group_fd, 0);
+	if (fd < 0 && (errno == EACCES || errno == EPERM) && !ev->user_mods && !attr.exclude_kernel) {
+		/* Kernel counting forbidden by perf_event_paranoid: fall back to user mode, as perf
+		 * does, and say so once. */
+		attr.exclude_kernel = attr.exclude_hv = 1;
+		fd = pe_open(&attr, c->pids[row], c->cpus[col], group_fd, 0);
+		if (fd >= 0) {
+			ev->attr.exclude_kernel = ev->attr.exclude_hv = 1;
+			c->kernel_excluded = true;
+		}
+	}
+	*fd_at(c, e, col, row) = fd;
+	return fd;
+}
+
+int counters_open(struct counters *c, struct evlist *l, const struct counters_opts *o)
+{
+	memset(c, 0, sizeof(*c));
+	c->evl = l;
+	static const int any_cpu = -1;
+	static const pid_t any_pid = -1;
+	c->ncpus = o->ncpus ? o->ncpus : 1;
+	c->cpus = xmalloc(c->ncpus * sizeof(int));
+	memcpy(c->cpus, o->ncpus ? o->cpus : &any_cpu, c->ncpus * sizeof(int));
+	c->npids = o->npids ? o->npids : 1;
+	c->pids = xmalloc(c->npids * sizeof(pid_t));
+	memcpy(c->pids, o->npids ? o->pids : &any_pid, c->npids * sizeof(pid_t));
+	c->fds = xmalloc(l->n * c->ncpus * c->npids * sizeof(int));
+	for (size_t i = 0; i < l->n * c->ncpus * c->npids; i++)
+		c->fds[i] = -1;
+	c->supported = xcalloc(l->n ? l->n : 1, sizeof(bool));
+	c->why = xcalloc(l->n ? l->n : 1, sizeof(char *));
+
+	size_t nopen = 0;
+	char *first_error = NULL;
+	for (size_t e = 0; e < l->n; e++) {
+		if (l->ev[e].source == EV_SRC_TOOL) {
+			c->supported[e] = true;
+			continue;
+		}
+		for (size_t col = 0; col < c->ncpus; col++) {
+			for (size_t row = 0; row < c->npids; row++) {
+				if (open_one(c, e, col, row, o) >= 0) {
+					c->supported[e] = true;
+					continue;
+				}
+				int saved = errno;
+				/* A thread that exited since we listed it is not an error. */
+				if (saved == ESRCH && c->npids > 1)
+					continue;
+				if (!c->why[e]) {
+					pe_explain_error(&l->ev[e], saved, c->pids[row], c->cpus[col]);
+					c->why[e] = xstrdup(err_msg());
+				}
+			}
+		}
+		if (c->supported[e]) {
+			nopen++;
+			/* Partly opened (a CPU refused): keep what opened, forget the reason. */
+			free(c->why[e]);
+			c->why[e] = NULL;
+		} else if (!first_error) {
+			first_error = c->why[e];
+		}
+	}
+	if (nopen == 0 && l->n > 0) {
+		bool only_tools = true;
+		for (size_t e = 0; e < l->n; e++)
+			if (l->ev[e].source != EV_SRC_TOOL)
+				only_tools = false;
+		if (!only_tools) {
+			err_set("%s", first_error ? first_error : "no event could be opened");
+			counters_close(c);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void each_leader_ioctl(struct counters *c, unsigned long req)
+{
+	for (size_t e = 0; e < c->evl->n; e++) {
+		if (c->evl->ev[e].leader != e)
+			continue;
+		for (size_t i = 0; i < c->ncpus * c->npids; i++) {
+			int fd = c->fds[e * c->ncpus * c->npids + i];
+			if (fd >= 0)
+				ioctl(fd, req, PERF_IOC_FLAG_GROUP);
+		}
+	}
+}
+
+void counters_enable(struct counters *c) { each_leader_ioctl(c, PERF_EVENT_IOC_ENABLE); }
+void counters_disable(struct counters *c) { each_leader_ioctl(c, PERF_EVENT_IOC_DISABLE); }
+
+int counters_read(const struct counters *c, size_t e, size_t col, struct counter_val *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t row = 0; row < c->npids; row++) {
+		int fd = *fd_at(c, e, col, row);
+		if (fd < 0)
+			continue;
+		uint64_t buf[3];
+		ssize_t r;
+		do
+			r = read(fd, buf, sizeof(buf));
+		while (r < 0 && errno == EINTR);
+		if (r != (ssize_t)sizeof(buf))
+			return err_set("cannot read counter '%s': %s", c->evl->ev[e].name,
+				       r < 0 ? strerror(errno) : "short read");
+		out->val += buf[0];
+		out->ena += buf[1];
+		out->run += buf[2];
+	}
+	return 0;
+}
+
+void counters_close(struct counters *c)
+{
+	if (!c->evl)
+		return;
+	/* Members before leaders is not required by the kernel; close in one pass. */
+	for (size_t i = 0; i < c->evl->n * c->ncpus * c->npids; i++)
+		if (c->fds[i] >= 0)
+			close(c->fds[i]);
+	for (size_t e = 0; e < c->evl->n; e++)
+		free(c->why[e]);
+	free(c->why);
+	free(c->supported);
+	free(c->fds);
+	free(c->cpus);
+	free(c->pids);
+	memset(c, 0, sizeof(*c));
+}

@@ -1,0 +1,203 @@
+#include "stat/stat.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util/xalloc.h"
+
+void stat_result_init(struct stat_result *r, const struct counters *c, const struct metric **metrics,
+		      size_t nmetrics)
+{
+	memset(r, 0, sizeof(*r));
+	r->evl = c->evl;
+	r->nev = c->evl->n;
+	r->ncpus = c->ncpus;
+	r->cpus = xmalloc(r->ncpus * sizeof(int));
+	memcpy(r->cpus, c->cpus, r->ncpus * sizeof(int));
+	r->why = xcalloc(r->nev ? r->nev : 1, sizeof(char *));
+	for (size_t e = 0; e < r->nev; e++)
+		r->why[e] = c->why[e] ? xstrdup(c->why[e]) : NULL;
+	r->ev = xcalloc(r->nev ? r->nev : 1, sizeof(*r->ev));
+	for (size_t e = 0; e < r->nev; e++)
+		r->ev[e].cpu = xcalloc(r->ncpus, sizeof(struct stat_value));
+	r->nmet = nmetrics;
+	r->met = xcalloc(nmetrics ? nmetrics : 1, sizeof(*r->met));
+	for (size_t i = 0; i < nmetrics; i++) {
+		r->met[i].m = metrics[i];
+		r->met[i].cpu = xcalloc(r->ncpus, sizeof(double));
+	}
+	r->user_s = r->sys_s = -1;
+	r->runs = 0;
+}
+
+int stat_read(struct stat_result *r, const struct counters *c)
+{
+	for (size_t e = 0; e < r->nev; e++) {
+		struct stat_event *se = &r->ev[e];
+		memset(&se->total, 0, sizeof(se->total));
+		if (!c->supported[e] || r->evl->ev[e].source == EV_SRC_TOOL) {
+			se->total.status = r->evl->ev[e].source == EV_SRC_TOOL ? COUNTER_COUNTED
+									      : COUNTER_NOT_SUPPORTED;
+			for (size_t col = 0; col < r->ncpus; col++)
+				se->cpu[col] = se->total;
+			continue;
+		}
+		for (size_t col = 0; col < r->ncpus; col++) {
+			struct stat_value *v = &se->cpu[col];
+			if (counters_read(c, e, col, &v->raw) < 0)
+				return -1;
+			se->total.raw.val += v->raw.val;
+			se->total.raw.ena += v->raw.ena;
+			se->total.raw.run += v->raw.run;
+		}
+		/* Each CPU scales on its own; the total scales the summed times, as perf does. */
+		for (size_t col = 0; col < r->ncpus; col++)
+			se->cpu[col].status = counter_scale(&se->cpu[col].raw, &se->cpu[col].scaled);
+		se->total.status = counter_scale(&se->total.raw, &se->total.scaled);
+	}
+	return 0;
+}
+
+static void sub(struct stat_value *d, const struct stat_value *cur, const struct stat_value *prev)
+{
+	d->raw.val = cur->raw.val - (prev->raw.val < cur->raw.val ? prev->raw.val : cur->raw.val);
+	d->raw.ena = cur->raw.ena - (prev->raw.ena < cur->raw.ena ? prev->raw.ena : cur->raw.ena);
+	d->raw.run = cur->raw.run - (prev->raw.run < cur->raw.run ? prev->raw.run : cur->raw.run);
+	if (cur->status == COUNTER_NOT_SUPPORTED)
+		d->status = COUNTER_NOT_SUPPORTED;
+	else
+		d->status = counter_scale(&d->raw, &d->scaled);
+}
+
+void stat_diff(struct stat_result *dst, const struct stat_result *cur, const struct stat_result *prev)
+{
+	for (size_t e = 0; e < cur->nev; e++) {
+		sub(&dst->ev[e].total, &cur->ev[e].total, &prev->ev[e].total);
+		if (cur->evl->ev[e].source == EV_SRC_TOOL)
+			dst->ev[e].total.status = COUNTER_COUNTED;
+		for (size_t col = 0; col < cur->ncpus; col++) {
+			sub(&dst->ev[e].cpu[col], &cur->ev[e].cpu[col], &prev->ev[e].cpu[col]);
+			if (cur->evl->ev[e].source == EV_SRC_TOOL)
+				dst->ev[e].cpu[col].status = COUNTER_COUNTED;
+		}
+	}
+	dst->duration = cur->duration - prev->duration;
+	dst->timestamp = cur->duration;
+}
+
+long stat_metric_event(const struct stat_result *r, const struct metric *m, const char *name)
+{
+	long any = -1;
+	for (size_t e = 0; e < r->nev; e++) {
+		const struct ev *ev = &r->evl->ev[e];
+		if (strcasecmp(ev->base, name) && strcasecmp(ev->name, name))
+			continue;
+		if (ev->metric && m && !strcmp(ev->metric, m->name))
+			return (long)e;
+		if (any < 0)
+			any = (long)e;
+	}
+	return any;
+}
+
+struct lookup_ctx {
+	const struct stat_result *r;
+	const struct metric *m;
+	long col; /* -1 for totals */
+};
+
+static double lookup(const char *name, void *arg)
+{
+	const struct lookup_ctx *lc = arg;
+	if (!strcmp(name, "duration_time"))
+		return lc->r->duration;
+	long e = stat_metric_event(lc->r, lc->m, name);
+	if (e < 0)
+		return NAN;
+	const struct stat_value *v = lc->col < 0 ? &lc->r->ev[e].total : &lc->r->ev[e].cpu[lc->col];
+	if (v->status == COUNTER_NOT_SUPPORTED || v->status == COUNTER_NOT_COUNTED)
+		return NAN;
+	return v->scaled;
+}
+
+void stat_compute_metrics(struct stat_result *r)
+{
+	for (size_t i = 0; i < r->nmet; i++) {
+		struct stat_metric *sm = &r->met[i];
+		if (!sm->m->expr) {
+			sm->total = NAN;
+			continue;
+		}
+		struct lookup_ctx lc = { r, sm->m, -1 };
+		sm->total = metric_eval(sm->m->expr, lookup, &lc);
+		for (size_t col = 0; col < r->ncpus; col++) {
+			lc.col = (long)col;
+			sm->cpu[col] = metric_eval(sm->m->expr, lookup, &lc);
+		}
+	}
+}
+
+void stat_accumulate(struct stat_result *acc, const struct stat_result *run)
+{
+	acc->runs++;
+	double n = acc->runs;
+	for (size_t e = 0; e < acc->nev; e++) {
+		struct stat_event *a = &acc->ev[e];
+		double x = run->ev[e].total.scaled;
+		double d = x - a->mean;
+		a->mean += d / n;
+		a->m2 += d * (x - a->mean);
+	}
+	double d = run->duration - acc->dur_mean;
+	acc->dur_mean += d / n;
+	acc->dur_m2 += d * (run->duration - acc->dur_mean);
+}
+
+double stat_rel_stddev(double mean, double m2, int runs)
+{
+	if (runs < 2 || mean == 0)
+		return 0;
+	double variance = m2 / (runs - 1);
+	return 100.0 * sqrt(variance / runs) / fabs(mean);
+}
+
+void stat_copy_values(struct stat_result *dst, const struct stat_result *src)
+{
+	for (size_t e = 0; e < src->nev; e++) {
+		dst->ev[e].total = src->ev[e].total;
+		memcpy(dst->ev[e].cpu, src->ev[e].cpu, src->ncpus * sizeof(struct stat_value));
+	}
+	for (size_t i = 0; i < src->nmet; i++) {
+		dst->met[i].total = src->met[i].total;
+		memcpy(dst->met[i].cpu, src->met[i].cpu, src->ncpus * sizeof(double));
+	}
+	dst->duration = src->duration;
+	dst->timestamp = src->timestamp;
+	dst->user_s = src->user_s;
+	dst->sys_s = src->sys_s;
+}
+
+bool stat_multiplexed(const struct stat_result *r)
+{
+	for (size_t e = 0; e < r->nev; e++)
+		if (r->ev[e].total.status == COUNTER_MULTIPLEXED)
+			return true;
+	return false;
+}
+
+void stat_result_free(struct stat_result *r)
+{
+	for (size_t e = 0; e < r->nev; e++) {
+		free(r->ev[e].cpu);
+		free(r->why[e]);
+	}
+	for (size_t i = 0; i < r->nmet; i++)
+		free(r->met[i].cpu);
+	free(r->why);
+	free(r->cpus);
+	free(r->ev);
+	free(r->met);
+	memset(r, 0, sizeof(*r));
+}

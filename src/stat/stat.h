@@ -1,0 +1,69 @@
+/* The counting model between the counters and the renderers: per-event totals and per-CPU
+ * values, scaled; metrics evaluated over them; statistics over repeated runs; deltas for
+ * interval (timeline) rows. Renderers read a stat_result and never touch the kernel. */
+#ifndef LPERF_STAT_STAT_H
+#define LPERF_STAT_STAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "events/evlist.h"
+#include "events/metric.h"
+#include "kernel/counter.h"
+
+struct stat_value {
+	struct counter_val raw;
+	double scaled;
+	enum counter_status status;
+};
+
+struct stat_event {
+	struct stat_value total;
+	struct stat_value *cpu;   /* per CPU column (ncpus) */
+	/* Over repeated runs (-r): running mean and sum of squared differences (Welford). */
+	double mean, m2;
+};
+
+struct stat_metric {
+	const struct metric *m;
+	double total;             /* NAN when n/a */
+	double *cpu;              /* per CPU column */
+};
+
+struct stat_result {
+	const struct evlist *evl;
+	size_t nev, ncpus;
+	int *cpus;                   /* CPU number per column, -1 for per-task counting */
+	char **why;                  /* per event: why it could not be opened, or NULL */
+	struct stat_event *ev;
+	struct stat_metric *met;
+	size_t nmet;
+	double duration;             /* seconds of wall time covered */
+	double user_s, sys_s;        /* CPU time of a started command (rusage), <0 when unknown */
+	double timestamp;            /* interval rows: seconds since counting began */
+	int runs;                    /* -r: how many runs the means cover */
+	double dur_mean, dur_m2;     /* -r: elapsed time over the runs */
+};
+
+void stat_result_init(struct stat_result *r, const struct counters *c, const struct metric **metrics,
+		      size_t nmetrics);
+/* Reads every counter: cumulative counts since counting began. */
+int stat_read(struct stat_result *r, const struct counters *c);
+/* dst = cur - prev (the interval rows of a timeline), rescaled. All three share one shape. */
+void stat_diff(struct stat_result *dst, const struct stat_result *cur, const struct stat_result *prev);
+/* Evaluates every metric over the totals and per CPU (duration_time = r->duration). */
+void stat_compute_metrics(struct stat_result *r);
+/* Folds one run's totals into the running mean/stddev of `acc` (Welford). */
+void stat_accumulate(struct stat_result *acc, const struct stat_result *run);
+/* Copies counts and metrics (for keeping the previous interval). */
+/* perf's "+- x%": the standard deviation of the mean, as a percentage of the mean. */
+double stat_rel_stddev(double mean, double m2, int runs);
+void stat_copy_values(struct stat_result *dst, const struct stat_result *src);
+void stat_result_free(struct stat_result *r);
+
+/* The event a metric refers to by name: prefers the copy added for that metric. -1 if none. */
+long stat_metric_event(const struct stat_result *r, const struct metric *m, const char *name);
+/* True when any counted event was multiplexed (running < enabled). */
+bool stat_multiplexed(const struct stat_result *r);
+
+#endif

@@ -1,0 +1,119 @@
+/* What this machine offers a profiler: kernel, CPU, perf_event knobs, privileges, PMUs (sysfs
+ * and libpfm4), whether a hardware counter really opens, Arm SPE, and the Pythons it could
+ * profile. Collected once for `lperf test`; the parsers are exposed for unit tests. */
+#ifndef LPERF_SYSINFO_SYSINFO_H
+#define LPERF_SYSINFO_SYSINFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sysinfo/python.h"
+
+/* The CPU, from /proc/cpuinfo and (Arm) the MIDR_EL1 register as sysfs shows it. */
+struct sysinfo_cpu {
+	char *model;           /* "AMD EPYC", "Arm Neoverse N1"; NULL when unknown */
+	bool have_midr;        /* Arm identification found */
+	uint64_t midr;         /* MIDR_EL1 value (composed from cpuinfo fields without sysfs) */
+	unsigned implementer;  /* MIDR[31:24], 0x41 = Arm */
+	unsigned variant;      /* MIDR[23:20] */
+	unsigned part;         /* MIDR[15:4], 0xd0c = Neoverse N1 */
+	unsigned revision;     /* MIDR[3:0] */
+	const char *vendor;    /* "Arm", "Ampere"...; NULL when the implementer is unknown */
+	const char *product;   /* WindowsPerf's product names: "neoverse-n1"; NULL when unknown */
+	const char *midr_source; /* "sysfs midr_el1" or "/proc/cpuinfo" */
+};
+
+/* A /proc/sys/kernel value; known is false when the file is missing or unreadable. */
+struct sysinfo_knob {
+	long value;
+	bool known;
+};
+
+/* One PMU in <sysfs>/bus/event_source/devices. */
+struct sysinfo_pmu {
+	char *name;
+	long type;             /* perf_event_attr.type; -1 when the type file is missing or bad */
+	bool core;             /* serves the CPU's own counters (cpu, cpu_core, armv8_pmuv3_0...) */
+	size_t nevents;        /* entries in events/ */
+	char **caps;           /* "name=value" for each file in caps/, sorted */
+	size_t ncaps;
+	char **formats;        /* names of the format/ terms (SPE filters, event fields), sorted */
+	size_t nformats;
+};
+
+/* One PMU libpfm4 reports present. */
+struct sysinfo_pfm_pmu {
+	char *name, *desc;
+	int num_cntrs;         /* generic counters */
+	int num_fixed_cntrs;
+	int nevents;
+	bool core;             /* PFM_PMU_TYPE_CORE */
+};
+
+/* Whether one perf_event_open() of an event on this process worked. */
+struct sysinfo_probe {
+	bool ok;
+	int err;               /* errno when !ok */
+};
+
+struct sysinfo {
+	char *kernel_release, *kernel_version, *machine;
+	struct sysinfo_cpu cpu;
+	long cpus_online;      /* -1 when unknown */
+	struct sysinfo_knob paranoid, kptr_restrict, mlock_kb, max_sample_rate, max_stack;
+	bool root, cap_perfmon, cap_sys_admin;
+
+	struct sysinfo_pmu *pmus;
+	size_t npmus;
+	const struct sysinfo_pmu *spe; /* an arm_spe_* PMU, or NULL */
+
+	bool pfm_ok;           /* pfm_initialize() succeeded */
+	char *pfm_error;
+	struct sysinfo_pfm_pmu *pfm;
+	size_t npfm;
+
+	struct sysinfo_probe hw_cycles;  /* PERF_TYPE_HARDWARE cycles, user space only */
+	struct sysinfo_probe sw_clock;   /* PERF_TYPE_SOFTWARE cpu-clock */
+
+	int gpc_num;           /* general-purpose counters of the core PMU; -1 when unknown */
+	char *gpc_source;      /* where gpc_num came from: "libpfm4 amd64_fam19h" */
+
+	char *tracefs;         /* directory holding tracepoint events/, NULL when none */
+
+	struct pyinfo *py;     /* the Pythons found (SYSINFO_PYTHONS) */
+	size_t npy;
+
+	char **notes;          /* odd inputs met while collecting: "file: problem" */
+	size_t nnotes;
+};
+
+enum {
+	SYSINFO_PYTHONS = 1,   /* also find and interrogate every Python (spawns them) */
+};
+
+/* Collects everything; never fails as a whole: what cannot be read is left unknown and odd
+ * inputs are described in si->notes. */
+void sysinfo_collect(struct sysinfo *si, unsigned flags);
+void sysinfo_free(struct sysinfo *si);
+
+/* Parses /proc/cpuinfo text into cpu (model, and the Arm CPU implementer/variant/part/revision
+ * fields); the first processor's values win. 0, or -1 with err_set() naming a bad field (what
+ * could be parsed is kept). */
+int sysinfo_parse_cpuinfo(const char *text, struct sysinfo_cpu *cpu);
+/* Fills the MIDR fields, vendor and product of cpu from a MIDR_EL1 value. */
+void sysinfo_midr_decode(uint64_t midr, struct sysinfo_cpu *cpu);
+/* "neoverse-n1" for (0x41, 0xd0c); NULL for parts we do not know. */
+const char *sysinfo_arm_part_name(unsigned implementer, unsigned part);
+/* "Arm" for 0x41; NULL for implementers we do not know. */
+const char *sysinfo_arm_implementer_name(unsigned implementer);
+void sysinfo_cpu_free(struct sysinfo_cpu *cpu);
+
+/* Plain-language reason why an event failed to open with errno err, for this machine. */
+const char *sysinfo_open_reason(const struct sysinfo *si, int err);
+/* What perf_event_paranoid = value means, in a few words. */
+const char *sysinfo_paranoid_meaning(long value);
+/* The sysfs PMU called name, or NULL. */
+const struct sysinfo_pmu *sysinfo_find_pmu(const struct sysinfo *si, const char *name);
+
+#endif

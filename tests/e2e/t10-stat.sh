@@ -1,0 +1,214 @@
+#!/bin/sh
+# lperf stat end to end: real processes, compared with Linux perf where both can count.
+. "$(dirname "$0")/lib.sh"
+FAULTS="$HELPERS/faults"
+NCPU=$(getconf _NPROCESSORS_ONLN)
+
+# perf stat -x, prints "value,unit,event,...": the value of one event.
+csv_value() { # csv_value EVENT FILE
+	awk -F, -v ev="$1" '$3 == ev { print $1 }' "$2" | head -n 1
+}
+within() { # within A B PERCENT: |A-B| <= PERCENT% of B
+	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100) }' ||
+		{ echo "$1 is not within $3% of $2" >&2; return 1; }
+}
+
+test_expect_success 'page-faults of a deterministic command match perf stat' '
+	lperf stat -x, -e task-clock,context-switches,page-faults -- "$FAULTS" 3000 2>lperf.csv &&
+	perf stat -x, -e task-clock,context-switches,page-faults -- "$FAULTS" 3000 2>perf.csv &&
+	l=$(csv_value page-faults lperf.csv) && p=$(csv_value page-faults perf.csv) &&
+	echo "lperf $l perf $p" && [ "$l" -ge 3000 ] && within "$l" "$p" 3
+'
+
+test_expect_success 'task-clock of a CPU-bound command matches perf stat within 15%' '
+	lperf stat -x, -e task-clock -- "$FAULTS" 10 300 2>lperf.csv &&
+	perf stat -x, -e task-clock -- "$FAULTS" 10 300 2>perf.csv &&
+	l=$(csv_value task-clock lperf.csv) && p=$(csv_value task-clock perf.csv) &&
+	echo "lperf $l perf $p" && within "$l" "$p" 15 && within "$l" 300 15
+'
+
+test_expect_success 'default text output shows events, metric and elapsed time' '
+	lperf stat -- "$FAULTS" 1000 2>out &&
+	expect_grep "Performance counter stats for .*faults 1000" out &&
+	expect_grep "msec +task-clock" out &&
+	expect_grep "[0-9,]+ +page-faults" out &&
+	expect_grep "cpus_utilized" out &&
+	expect_grep "seconds time elapsed" out &&
+	expect_grep "seconds user" out
+'
+
+test_expect_success 'the command exit status is lperf exit status' '
+	expect_exit 7 lperf stat -q -e task-clock -- "$FAULTS" 10 0 7 2>/dev/null
+'
+
+test_expect_success 'a command that does not exist is a runtime error' '
+	expect_exit 1 lperf stat -e task-clock -- /nonexistent/cmd 2>err &&
+	expect_grep "cannot run ./nonexistent/cmd.: command not found" err
+'
+
+test_expect_success 'cycles on a machine without a hardware PMU: one clear line, exit 1' '
+	if lperf test --json --no-python 2>/dev/null |
+		python3 -c "import json,sys; sys.exit(not json.load(sys.stdin)[\"hardware_event\"][\"opens\"])"; then
+		exit 0
+	fi
+	expect_exit 1 lperf stat -e cycles true 2>err &&
+	expect_lines 1 err &&
+	expect_grep "cannot open event .cycles.: this machine exposes no hardware PMU" err
+'
+
+test_expect_success 'WindowsPerf imix on a machine without a hardware PMU: one clear line, exit 1' '
+	if [ -d /sys/bus/event_source/devices/cpu ] || ls -d /sys/bus/event_source/devices/armv8* 2>/dev/null; then exit 0; fi
+	expect_exit 1 lperf stat -m imix -c 1 sleep 1 2>err &&
+	expect_lines 1 err &&
+	expect_grep "no hardware PMU" err
+'
+
+test_expect_success 'a hardware event beside software ones is shown as not supported' '
+	if [ -d /sys/bus/event_source/devices/cpu ]; then exit 0; fi
+	lperf stat -e task-clock,cycles -- "$FAULTS" 10 2>out &&
+	expect_grep "<not supported> +cycles" out &&
+	expect_grep "note: cannot open event .cycles." out
+'
+
+test_expect_success 'system-wide cpu-clock for 1s counts about one second per CPU' '
+	lperf stat -x, --timeout 1s -a -e cpu-clock 2>out &&
+	v=$(csv_value cpu-clock out) && echo "cpu-clock $v msec on $NCPU CPUs" &&
+	within "$v" "$((NCPU * 1000))" 10
+'
+
+test_expect_success 'WindowsPerf sleep pseudo-command counts CPUs for that long' '
+	lperf stat -x, -e cpu-clock -c 0 sleep 0.5 2>out &&
+	v=$(csv_value cpu-clock out) && within "$v" 500 10
+'
+
+test_expect_success 'per-CPU rows (-A) add up to the total' '
+	lperf stat -x, -A --timeout 500ms -a -e cpu-clock 2>out &&
+	rows=$(grep -c "^CPU[0-9]*,.*,cpu-clock," out) && [ "$rows" -eq "$NCPU" ] &&
+	sum=$(awk -F, "/^CPU[0-9]*,.*,cpu-clock,/ { s += \$2 } END { print s }" out) &&
+	within "$sum" "$((NCPU * 500))" 10
+'
+
+test_expect_success 'attach to a running process with -p and a timeout' '
+	sleep 3 & pid=$!
+	lperf stat -x, -p $pid --timeout 300ms -e task-clock,context-switches 2>out; rc=$?
+	kill $pid 2>/dev/null; [ $rc -eq 0 ] &&
+	expect_grep ",task-clock," out && expect_grep ",context-switches," out
+'
+
+test_expect_success '--json validates against the schema and agrees with the text numbers' '
+	lperf stat --json -e task-clock,page-faults -m cpus_utilized -- "$FAULTS" 2000 >out.json &&
+	validate_json stat.schema.json out.json &&
+	python3 -c "
+import json; d = json.load(open(\"out.json\"))
+ev = {e[\"name\"]: e for e in d[\"events\"]}
+assert ev[\"page-faults\"][\"value\"] >= 2000, ev
+assert ev[\"task-clock\"][\"unit\"] == \"msec\"
+m = {x[\"name\"]: x for x in d[\"metrics\"]}
+assert 0 < m[\"cpus_utilized\"][\"value\"] <= 1.5, m
+assert d[\"user_s\"] is not None and d[\"runs\"] == 1
+"
+'
+
+test_expect_success 'JSON marks unsupported events with a null value and the reason' '
+	if [ -d /sys/bus/event_source/devices/cpu ]; then exit 0; fi
+	lperf stat --json -e task-clock,cycles -- true >out.json &&
+	validate_json stat.schema.json out.json &&
+	python3 -c "
+import json; d = json.load(open(\"out.json\"))
+c = [e for e in d[\"events\"] if e[\"name\"] == \"cycles\"][0]
+assert c[\"status\"] == \"not_supported\" and c[\"value\"] is None and \"hardware PMU\" in c[\"reason\"], c
+"
+'
+
+test_expect_success 'CSV has perf field layout' '
+	lperf stat -x";" -e page-faults -- "$FAULTS" 100 2>out &&
+	line=$(grep ";page-faults;" out) && echo "$line" &&
+	[ "$(echo "$line" | awk -F";" "{print NF}")" -eq 7 ]
+'
+
+test_expect_success 'interval printing with -I gives rows over time' '
+	lperf stat -I 100 -e task-clock -- "$FAULTS" 10 450 2>out &&
+	rows=$(grep -c "task-clock" out) && echo "$rows rows" && [ "$rows" -ge 4 ] &&
+	awk "/task-clock/ { if (n++ && (\$1 - last < 0.08 || \$1 - last > 0.14)) { print \"gap\", \$1 - last; exit 1 } last = \$1 }" out
+'
+
+test_expect_success 'WindowsPerf timeline -t -i -n: n rows then stop' '
+	lperf stat -x, -t -i 200ms -n 3 -a -e cpu-clock 2>out &&
+	rows=$(grep -c ",cpu-clock," out) && [ "$rows" -eq 3 ] &&
+	awk -F, "/,cpu-clock,/ { if (\$1 < 0.15) exit 1 }" out
+'
+
+test_expect_success 'timeline with metrics in a JSON document' '
+	lperf stat --json -I 100 -e task-clock -m cpus_utilized -- "$FAULTS" 10 350 >out.json &&
+	validate_json stat.schema.json out.json &&
+	python3 -c "
+import json; d = json.load(open(\"out.json\"))
+assert len(d[\"intervals\"]) >= 2, d[\"intervals\"]
+assert d[\"intervals\"][0][\"metrics\"][0][\"name\"] == \"cpus_utilized\"
+"
+'
+
+test_expect_success 'repeats (-r) show the mean and its variation' '
+	lperf stat -r 3 -e page-faults -- "$FAULTS" 500 2>out &&
+	expect_grep "\(3 runs\)" out && expect_grep "\( \+- +[0-9.]+% \)" out
+'
+
+test_expect_success '-o FILE writes the results atomically, format from the name' '
+	lperf stat -o res.csv -e page-faults -- "$FAULTS" 100 >stdout 2>stderr &&
+	expect_grep ",page-faults," res.csv && ! ls res.csv.tmp* 2>/dev/null &&
+	lperf stat -o res.json -e page-faults -- "$FAULTS" 100 &&
+	validate_json stat.schema.json res.json
+'
+
+test_expect_success 'Ctrl-C ends system-wide counting and still prints the counts' '
+	"$LPERF" stat -x, -a -e cpu-clock 2>out & pid=$!
+	sleep 0.5; kill -INT $pid; wait $pid; rc=$?
+	[ $rc -eq 0 ] && expect_grep ",cpu-clock," out
+'
+
+test_expect_success 'tracepoints count: sched:sched_process_fork' '
+	lperf stat -x, -e sched:sched_process_fork -- sh -c "true & true & wait" 2>out &&
+	v=$(csv_value sched:sched_process_fork out) && [ "$v" -ge 2 ]
+'
+
+test_expect_success 'user metrics from --metric-file' '
+	printf "# faults per CPU-millisecond\nfaults_per_ms = page-faults / task-clock * 1e6 ; faults/ms\n" >m.txt &&
+	lperf stat -x, --metric-file m.txt -m faults_per_ms -- "$FAULTS" 1000 2>out &&
+	expect_grep "metric:faults_per_ms" out
+'
+
+test_expect_success 'groups and modifiers are accepted for software events' '
+	lperf stat -x, -e "{task-clock:u,page-faults:u},context-switches:k" -- "$FAULTS" 100 2>out &&
+	expect_grep ",page-faults" out
+'
+
+test_expect_success 'an unknown event is a usage error with a suggestion' '
+	expect_exit 2 lperf stat -e pagefaults true 2>err &&
+	expect_grep "page-faults" err
+'
+
+test_expect_success 'an unknown option is a usage error with a suggestion' '
+	expect_exit 2 lperf stat --timeotu 1s true 2>err &&
+	expect_grep "unknown option .--timeotu.; did you mean .--timeout.\?" err
+'
+
+test_expect_success 'nothing to count is a usage error' '
+	expect_exit 2 lperf stat -e task-clock 2>err && expect_grep "nothing to count" err
+'
+
+test_expect_success 'a bad duration is a usage error naming the unit problem' '
+	expect_exit 2 lperf stat --timeout 3x -a 2>err && expect_grep "unknown unit" err
+'
+
+test_expect_success 'Arm fixture: --dry-run resolves every imix event to the PMU type and Arm event number' '
+	LPERF_SYSFS_ROOT="$FIXTURES/sysfs-arm" lperf stat --dry-run -m imix -c 1 sleep 1 >out &&
+	type=$(cat "$FIXTURES/sysfs-arm/bus/event_source/devices/armv8_pmuv3_0/type") &&
+	for pair in inst_spec:0x1b dp_spec:0x73 vfp_spec:0x75 ase_spec:0x74 ld_spec:0x70 st_spec:0x71; do
+		name=${pair%%:*} code=${pair#*:}
+		grep -E "^ +$name +armv8_pmuv3_0 +$type +$code " out >/dev/null ||
+			{ echo "no row for $name type $type config $code" >&2; cat out >&2; exit 1; }
+	done &&
+	[ "$(grep -c " g0" out)" -eq 6 ]
+'
+
+test_done
