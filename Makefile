@@ -32,6 +32,13 @@ HELPERS  := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(wildcard tes
 .PHONY: all deps check test unit e2e asan demo bench clean install
 all: $(BUILD)/lperf
 
+# Objects that embed the git revision are rebuilt when HEAD moves.
+GITREV_STAMP := $(BUILD)/gitrev.$(GITREV)
+$(GITREV_STAMP):
+	@mkdir -p $(BUILD) && rm -f $(BUILD)/gitrev.* && touch $@
+$(BUILD)/src/cmd/version.o $(BUILD)/src/cmd/test.o $(BUILD)/src/sysinfo/sysinfo.o: $(GITREV_STAMP)
+
+
 deps:
 	@scripts/install-deps.sh
 

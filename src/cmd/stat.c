@@ -66,7 +66,7 @@ static int add_metric_events(struct evlist *l, const struct metric_set *set, con
 	for (long i = 0; i < n; i++) {
 		if (metric_arch_present(ms[i]->arch))
 			continue;
-		const char *arch = metric_arch_name(ms[i]->arch);
+		const char *arch = ms[i]->arch == METRIC_ARM ? "Arm" : metric_arch_name(ms[i]->arch);
 		if (!ev_have_hw_pmu())
 			err_set("metric '%s' needs %s PMU events (%s...): this machine exposes no hardware "
 				"PMU (virtual machine?); software metrics such as 'cpus_utilized' still work",
@@ -232,7 +232,7 @@ static int run_once(struct run_ctx *rc, struct stat_result *res, char **cmd)
 		co.cpus = o->cpus.cpu;
 		co.ncpus = o->cpus.n;
 	}
-	if (cmd && !o->cpus.n) {
+	if (cmd && (!o->cpus.n || o->task_per_cpu)) {
 		co.pids = &t.pid;
 		co.npids = 1;
 		co.enable_on_exec = true;
@@ -334,6 +334,15 @@ static int run_once(struct run_ctx *rc, struct stat_result *res, char **cmd)
 	double end = now_s();
 	if (!cmd)
 		counters_disable(&c);
+	bool count_reached = o->interval_count && ticks >= o->interval_count;
+	if (intervals && !count_reached && end - start - prev.duration >= 0.001) {
+		/* The partial interval since the last row, so the rows add up to the totals. */
+		if (stat_read(&cur, &c) < 0)
+			goto fail;
+		cur.duration = end - start;
+		stat_diff(&delta, &cur, &prev);
+		emit_interval(rc, &delta, ticks == 0);
+	}
 	if (progress)
 		fprintf(stderr, " done\n");
 	if (stat_read(res, &c) < 0)
@@ -366,7 +375,7 @@ static char *target_description(const struct stat_opts *o, char **cmd)
 		for (char **a = cmd; *a; a++)
 			sb_addf(&sb, "%s%s", a == cmd ? "" : " ", *a);
 		sb_addc(&sb, '\'');
-		if (o->cpus.n)
+		if (o->cpus.n && !o->task_per_cpu)
 			sb_addf(&sb, " on CPUs %s", o->cpu_list);
 	} else if (o->pid_list) {
 		sb_addf(&sb, "process id '%s'", o->pid_list);
@@ -430,8 +439,12 @@ int cmd_stat(int argc, char **argv)
 
 	if (o.dry_run) {
 		dry_run(&l);
+		free(metrics);
 		evlist_free(&l);
 		metric_set_free(&set);
+		sb_release(&ev);
+		sb_release(&met);
+		stat_opts_free(&o);
 		return 0;
 	}
 	if ((o.system_wide || o.cpus.n) && !pe_cpu_wide_allowed())

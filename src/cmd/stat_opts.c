@@ -191,6 +191,7 @@ char **stat_parse_options(struct stat_opts *o, int argc, char **argv)
 	if (o->per_cpu && !o->cpus.n && cpuset_online(&o->cpus) == 0) {
 		/* -A with a command: count it on each CPU so the rows mean something. */
 		o->cpu_list = xstrdup("all");
+		o->task_per_cpu = cmd || kinds;
 	}
 	if (o->output) {
 		size_t n = strlen(o->output);

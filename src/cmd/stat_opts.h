@@ -18,6 +18,7 @@ struct stat_opts {
 	struct cpuset cpus;        /* -C/-c/-a: CPUs to count (empty: per task) */
 	char *cpu_list;            /* as given, for messages */
 	bool wperf_pin;            /* -c: also pin the command to those CPUs (WindowsPerf) */
+	bool task_per_cpu;         /* -A with a command: count the command itself on each CPU */
 	bool per_cpu;              /* -A, --per-core */
 	bool kernel;               /* -k: kernel mode asked for explicitly */
 	double timeout_s;          /* --timeout or the `sleep N` pseudo-command; 0 = none */

@@ -37,7 +37,7 @@ void statout_csv(FILE *f, const struct stat_result *r, const struct statout_opts
 			prefix(f, r, s, interval, col);
 			value_cell(f, r, e, v);
 			double pct = v->raw.ena ? 100.0 * (double)v->raw.run / (double)v->raw.ena
-						: (v->status == COUNTER_NOT_SUPPORTED ? 0 : 100.0);
+						: 100.0;
 			fprintf(f, "%s%s%s%s%s%llu%s%.2f%s%s\n", s, statout_unit(ev), s, ev->name, s,
 				(unsigned long long)v->raw.run, s, pct, s, s);
 		}

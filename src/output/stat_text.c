@@ -103,7 +103,7 @@ static void metrics_table(FILE *f, const struct stat_result *r, const struct sta
 		if (!sm->m->formula)
 			continue;
 		char val[64], cpu[16];
-		for (long col = per ? 0 : -1; col < (per ? (long)r->ncpus : 0); col++) {
+		for (size_t col = 0; per && col < r->ncpus; col++) {
 			fmt_metric(sm->cpu[col], val, sizeof(val));
 			snprintf(cpu, sizeof(cpu), "%d", r->cpus[col]);
 			const char *cells[] = { cpu, sm->m->name, val, sm->m->unit ? sm->m->unit : "",

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static _Thread_local char last_error[1024];
 int err_quiet;
@@ -62,7 +63,13 @@ void err_die(int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vprint(NULL, fmt, ap);
 	va_end(ap);
-	exit(code);
+	err_exit(code);
+}
+
+void err_exit(int code)
+{
+	fflush(NULL);
+	_exit(code);
 }
 
 void err_die_last(int code)

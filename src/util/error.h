@@ -21,6 +21,9 @@ void err_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void err_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print the recorded error (err_msg) and exit with code. */
 void err_die_last(int code) __attribute__((noreturn));
+/* Ends the process from an error or help path: flushes stdio, then exits without running
+ * atexit handlers, so sanitizers judge leaks only on lperf's normal return paths. */
+void err_exit(int code) __attribute__((noreturn));
 /* Silences err_note (the -q option). */
 extern int err_quiet;
 

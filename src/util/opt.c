@@ -13,7 +13,6 @@ void opt_usage(const struct opt_ctx *ctx, FILE *f)
 {
 	for (const char *const *u = ctx->usage; u && *u; u++)
 		fprintf(f, "%s%s\n", u == ctx->usage ? "usage: " : "   or: ", *u);
-	fputc('\n', f);
 	for (const struct option *o = ctx->opts; o->type != OPT_END; o++) {
 		if (o->flags & OPT_HIDDEN)
 			continue;
@@ -21,6 +20,8 @@ void opt_usage(const struct opt_ctx *ctx, FILE *f)
 			fprintf(f, "\n%s\n", o->help);
 			continue;
 		}
+		if (o == ctx->opts)
+			fputc('\n', f);
 		char left[96];
 		int n = snprintf(left, sizeof(left), "    %s%c%s%s%s", o->short_name ? "-" : "",
 				 o->short_name ? o->short_name : ' ',
@@ -46,7 +47,7 @@ void opt_usage_error(const struct opt_ctx *ctx, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\nRun 'lperf %s --help' for the list of options.\n", ctx->cmd);
-	exit(EXIT_USAGE);
+	err_exit(EXIT_USAGE);
 }
 
 static bool takes_arg(const struct option *o)
@@ -156,7 +157,7 @@ int opt_parse(const struct opt_ctx *ctx, int argc, char **argv)
 		}
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			opt_usage(ctx, stdout);
-			exit(0);
+			err_exit(0);
 		}
 		if (a[1] == '-') {
 			const char *name = a + 2, *eq = strchr(name, '=');
