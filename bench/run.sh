@@ -6,4 +6,5 @@ cd "$(dirname "$0")/.."
 LPERF=${1:-build/lperf}
 mkdir -p build/bench
 cc -O2 -o build/bench/faults tests/helpers/faults.c
-exec python3 bench/stat_bench.py "$LPERF" build/bench/faults
+cc -O2 -o build/bench/rss bench/rss.c
+exec python3 bench/stat_bench.py "$LPERF" build/bench/faults build/bench/rss

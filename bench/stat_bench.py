@@ -9,22 +9,21 @@ import shutil
 import statistics
 import subprocess
 import sys
-import time
 
-LPERF, FAULTS = sys.argv[1], sys.argv[2]
+LPERF, FAULTS, RSS = sys.argv[1], sys.argv[2], sys.argv[3]
 RUNS = int(os.environ.get("BENCH_RUNS", "15"))
 
 
 def measure(argv):
     walls, rss = [], []
     for _ in range(RUNS):
-        t0 = time.perf_counter()
-        p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _, status, ru = os.wait4(p.pid, 0)
-        walls.append(time.perf_counter() - t0)
-        rss.append(ru.ru_maxrss)
-        if os.waitstatus_to_exitcode(status) != 0:
-            sys.exit(f"bench: {' '.join(argv)} failed")
+        out = subprocess.run([RSS] + argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                             text=True, check=True).stdout.split()[-3:]
+        kib, wall, code = int(out[0]), float(out[1]), int(out[2])
+        if code != 0:
+            sys.exit(f"bench: {' '.join(argv)} exited with {code}")
+        walls.append(wall)
+        rss.append(kib)
     return statistics.median(walls), max(rss)
 
 

@@ -123,13 +123,16 @@ static void metrics_table(FILE *f, const struct stat_result *r, const struct sta
 
 static void notes(FILE *f, const struct stat_result *r)
 {
-	bool any_group = false, any_metric = false;
+	bool any_group = false, any_metric = false, any_why = false;
 	for (size_t e = 0; e < r->nev; e++) {
 		any_group |= r->evl->ev[e].group >= 0;
 		any_metric |= r->evl->ev[e].metric != NULL;
+		any_why |= r->why[e] != NULL;
 	}
+	if (any_group || any_metric || any_why || stat_multiplexed(r))
+		fputc('\n', f);
 	if (any_group || any_metric)
-		fprintf(f, "\nnote: 'e' - normal event, 'gN' - grouped event with group number N, metric "
+		fprintf(f, "note: 'e' - normal event, 'gN' - grouped event with group number N, metric "
 			   "name appended if 'e' or 'g' comes from it\n");
 	for (size_t e = 0; e < r->nev; e++)
 		if (r->why[e])
