@@ -462,7 +462,7 @@ int cmd_stat(int argc, char **argv)
 	rc.out.show_formula = o.verbose > 0;
 
 	char *tmp_path = NULL;
-	rc.f = o.json ? stdout : stderr;
+	rc.f = stdout;
 	if (o.output) {
 		tmp_path = xasprintf("%s.tmp.%d", o.output, (int)getpid());
 		rc.f = fopen(tmp_path, "w");

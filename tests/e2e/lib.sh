@@ -9,7 +9,10 @@ TEST_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 case "$LPERF" in /*) ;; *) LPERF="$TEST_ROOT/$LPERF" ;; esac
 FIXTURES="$TEST_ROOT/tests/fixtures"
 HELPERS="$(dirname "$LPERF")/tests/helpers"
-export LPERF FIXTURES HELPERS TEST_ROOT
+# Debian's python3 carries python3-jsonschema (installed by scripts/install-deps.sh); a pyenv
+# shim first on PATH may not.
+if [ -x /usr/bin/python3 ]; then PYTHON=/usr/bin/python3; else PYTHON=python3; fi
+export LPERF FIXTURES HELPERS TEST_ROOT PYTHON
 unset LPERF_SYSFS_ROOT LIBPFM_FORCE_PMU
 test_count=0 test_failed=0 test_skipped=0
 SCRATCH=$(mktemp -d /tmp/lperf-e2e.XXXXXX)
@@ -54,7 +57,7 @@ expect_lines() { # expect_lines N FILE
 	n=$(wc -l <"$2"); [ "$n" -eq "$1" ] || { echo "$2 has $n lines, expected $1" >&2; cat "$2" >&2; return 1; }
 }
 validate_json() { # validate_json SCHEMA FILE
-	python3 "$TEST_ROOT/tests/e2e/validate_json.py" "$TEST_ROOT/docs/schemas/$1" "$2"
+	"$PYTHON" "$TEST_ROOT/tests/e2e/validate_json.py" "$TEST_ROOT/docs/schemas/$1" "$2"
 }
 
 test_done() {

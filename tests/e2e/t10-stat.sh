@@ -14,21 +14,21 @@ within() { # within A B PERCENT: |A-B| <= PERCENT% of B
 }
 
 test_expect_success 'page-faults of a deterministic command match perf stat' '
-	lperf stat -x, -e task-clock,context-switches,page-faults -- "$FAULTS" 3000 2>lperf.csv &&
+	lperf stat -x, -e task-clock,context-switches,page-faults -- "$FAULTS" 3000 >lperf.csv &&
 	perf stat -x, -e task-clock,context-switches,page-faults -- "$FAULTS" 3000 2>perf.csv &&
 	l=$(csv_value page-faults lperf.csv) && p=$(csv_value page-faults perf.csv) &&
 	echo "lperf $l perf $p" && [ "$l" -ge 3000 ] && within "$l" "$p" 3
 '
 
 test_expect_success 'task-clock of a CPU-bound command matches perf stat within 15%' '
-	lperf stat -x, -e task-clock -- "$FAULTS" 10 300 2>lperf.csv &&
+	lperf stat -x, -e task-clock -- "$FAULTS" 10 300 >lperf.csv &&
 	perf stat -x, -e task-clock -- "$FAULTS" 10 300 2>perf.csv &&
 	l=$(csv_value task-clock lperf.csv) && p=$(csv_value task-clock perf.csv) &&
 	echo "lperf $l perf $p" && within "$l" "$p" 15 && within "$l" 300 15
 '
 
 test_expect_success 'default text output shows events, metric and elapsed time' '
-	lperf stat -- "$FAULTS" 1000 2>out &&
+	lperf stat -- "$FAULTS" 1000 >out &&
 	expect_grep "Performance counter stats for .*faults 1000" out &&
 	expect_grep "msec +task-clock" out &&
 	expect_grep "[0-9,]+ +page-faults" out &&
@@ -48,7 +48,7 @@ test_expect_success 'a command that does not exist is a runtime error' '
 
 test_expect_success 'cycles on a machine without a hardware PMU: one clear line, exit 1' '
 	if lperf test --json --no-python 2>/dev/null |
-		python3 -c "import json,sys; sys.exit(not json.load(sys.stdin)[\"hardware_event\"][\"opens\"])"; then
+		"$PYTHON" -c "import json,sys; sys.exit(not json.load(sys.stdin)[\"hardware_event\"][\"opens\"])"; then
 		exit 0
 	fi
 	expect_exit 1 lperf stat -e cycles true 2>err &&
@@ -65,24 +65,24 @@ test_expect_success 'WindowsPerf imix on a machine without a hardware PMU: one c
 
 test_expect_success 'a hardware event beside software ones is shown as not supported' '
 	if [ -d /sys/bus/event_source/devices/cpu ]; then exit 0; fi
-	lperf stat -e task-clock,cycles -- "$FAULTS" 10 2>out &&
+	lperf stat -e task-clock,cycles -- "$FAULTS" 10 >out &&
 	expect_grep "<not supported> +cycles" out &&
 	expect_grep "note: cannot open event .cycles." out
 '
 
 test_expect_success 'system-wide cpu-clock for 1s counts about one second per CPU' '
-	lperf stat -x, --timeout 1s -a -e cpu-clock 2>out &&
+	lperf stat -x, --timeout 1s -a -e cpu-clock >out &&
 	v=$(csv_value cpu-clock out) && echo "cpu-clock $v msec on $NCPU CPUs" &&
 	within "$v" "$((NCPU * 1000))" 10
 '
 
 test_expect_success 'WindowsPerf sleep pseudo-command counts CPUs for that long' '
-	lperf stat -x, -e cpu-clock -c 0 sleep 0.5 2>out &&
+	lperf stat -x, -e cpu-clock -c 0 sleep 0.5 >out &&
 	v=$(csv_value cpu-clock out) && within "$v" 500 10
 '
 
 test_expect_success 'per-CPU rows (-A) add up to the total' '
-	lperf stat -x, -A --timeout 500ms -a -e cpu-clock 2>out &&
+	lperf stat -x, -A --timeout 500ms -a -e cpu-clock >out &&
 	rows=$(grep -c "^CPU[0-9]*,.*,cpu-clock," out) && [ "$rows" -eq "$NCPU" ] &&
 	sum=$(awk -F, "/^CPU[0-9]*,.*,cpu-clock,/ { s += \$2 } END { print s }" out) &&
 	within "$sum" "$((NCPU * 500))" 10
@@ -90,7 +90,7 @@ test_expect_success 'per-CPU rows (-A) add up to the total' '
 
 test_expect_success 'attach to a running process with -p and a timeout' '
 	sleep 3 & pid=$!
-	lperf stat -x, -p $pid --timeout 300ms -e task-clock,context-switches 2>out; rc=$?
+	lperf stat -x, -p $pid --timeout 300ms -e task-clock,context-switches >out; rc=$?
 	kill $pid 2>/dev/null; [ $rc -eq 0 ] &&
 	expect_grep ",task-clock," out && expect_grep ",context-switches," out
 '
@@ -98,7 +98,7 @@ test_expect_success 'attach to a running process with -p and a timeout' '
 test_expect_success '--json validates against the schema and agrees with the text numbers' '
 	lperf stat --json -e task-clock,page-faults -m cpus_utilized -- "$FAULTS" 2000 >out.json &&
 	validate_json stat.schema.json out.json &&
-	python3 -c "
+	"$PYTHON" -c "
 import json; d = json.load(open(\"out.json\"))
 ev = {e[\"name\"]: e for e in d[\"events\"]}
 assert ev[\"page-faults\"][\"value\"] >= 2000, ev
@@ -113,7 +113,7 @@ test_expect_success 'JSON marks unsupported events with a null value and the rea
 	if [ -d /sys/bus/event_source/devices/cpu ]; then exit 0; fi
 	lperf stat --json -e task-clock,cycles -- true >out.json &&
 	validate_json stat.schema.json out.json &&
-	python3 -c "
+	"$PYTHON" -c "
 import json; d = json.load(open(\"out.json\"))
 c = [e for e in d[\"events\"] if e[\"name\"] == \"cycles\"][0]
 assert c[\"status\"] == \"not_supported\" and c[\"value\"] is None and \"hardware PMU\" in c[\"reason\"], c
@@ -121,20 +121,20 @@ assert c[\"status\"] == \"not_supported\" and c[\"value\"] is None and \"hardwar
 '
 
 test_expect_success 'CSV has perf field layout' '
-	lperf stat -x";" -e page-faults -- "$FAULTS" 100 2>out &&
+	lperf stat -x";" -e page-faults -- "$FAULTS" 100 >out &&
 	line=$(grep ";page-faults;" out) && echo "$line" &&
 	[ "$(echo "$line" | awk -F";" "{print NF}")" -eq 7 ]
 '
 
 test_expect_success 'interval printing with -I gives rows over time' '
-	lperf stat -I 100 -e task-clock -- "$FAULTS" 10 450 2>out &&
+	lperf stat -I 100 -e task-clock -- "$FAULTS" 10 450 >out &&
 	rows=$(grep -c "task-clock" out) && echo "$rows rows" && [ "$rows" -ge 4 ] &&
 	# Every full interval is about 100 ms apart; the last row is the partial tail.
 	grep task-clock out | sed \$d | awk "{ if (n++ && (\$1 - last < 0.08 || \$1 - last > 0.14)) { print \"gap\", \$1 - last; exit 1 } last = \$1 }"
 '
 
 test_expect_success 'WindowsPerf timeline -t -i -n: n rows then stop' '
-	lperf stat -x, -t -i 200ms -n 3 -a -e cpu-clock 2>out &&
+	lperf stat -x, -t -i 200ms -n 3 -a -e cpu-clock >out &&
 	rows=$(grep -c ",cpu-clock," out) && [ "$rows" -eq 3 ] &&
 	awk -F, "/,cpu-clock,/ { if (\$1 < 0.15) exit 1 }" out
 '
@@ -142,7 +142,7 @@ test_expect_success 'WindowsPerf timeline -t -i -n: n rows then stop' '
 test_expect_success 'timeline with metrics in a JSON document' '
 	lperf stat --json -I 100 -e task-clock -m cpus_utilized -- "$FAULTS" 10 350 >out.json &&
 	validate_json stat.schema.json out.json &&
-	python3 -c "
+	"$PYTHON" -c "
 import json; d = json.load(open(\"out.json\"))
 assert len(d[\"intervals\"]) >= 2, d[\"intervals\"]
 assert d[\"intervals\"][0][\"metrics\"][0][\"name\"] == \"cpus_utilized\"
@@ -150,7 +150,7 @@ assert d[\"intervals\"][0][\"metrics\"][0][\"name\"] == \"cpus_utilized\"
 '
 
 test_expect_success 'repeats (-r) show the mean and its variation' '
-	lperf stat -r 3 -e page-faults -- "$FAULTS" 500 2>out &&
+	lperf stat -r 3 -e page-faults -- "$FAULTS" 500 >out &&
 	expect_grep "\(3 runs\)" out && expect_grep "\( \+- +[0-9.]+% \)" out
 '
 
@@ -162,26 +162,47 @@ test_expect_success '-o FILE writes the results atomically, format from the name
 '
 
 test_expect_success 'Ctrl-C ends system-wide counting and still prints the counts' '
-	"$LPERF" stat -x, -a -e cpu-clock 2>out & pid=$!
+	"$LPERF" stat -x, -a -e cpu-clock >out & pid=$!
 	sleep 0.5; kill -INT $pid; wait $pid; rc=$?
 	[ $rc -eq 0 ] && expect_grep ",cpu-clock," out
 '
 
 test_expect_success 'tracepoints count: sched:sched_process_fork' '
-	lperf stat -x, -e sched:sched_process_fork -- sh -c "true & true & wait" 2>out &&
+	lperf stat -x, -e sched:sched_process_fork -- sh -c "true & true & wait" >out &&
 	v=$(csv_value sched:sched_process_fork out) && [ "$v" -ge 2 ]
 '
 
 test_expect_success 'user metrics from --metric-file' '
 	printf "# faults per CPU-millisecond\nfaults_per_ms = page-faults / task-clock * 1e6 ; faults/ms\n" >m.txt &&
-	lperf stat -x, --metric-file m.txt -m faults_per_ms -- "$FAULTS" 1000 2>out &&
+	lperf stat -x, --metric-file m.txt -m faults_per_ms -- "$FAULTS" 1000 >out &&
 	expect_grep "metric:faults_per_ms" out
 '
 
 test_expect_success 'groups and modifiers are accepted for software events' '
-	lperf stat -x, -e "{task-clock:u,page-faults:u},context-switches:k" -- "$FAULTS" 100 2>out &&
+	lperf stat -x, -e "{task-clock:u,page-faults:u},context-switches:k" -- "$FAULTS" 100 >out &&
 	expect_grep ",page-faults" out
 '
+
+# As an unprivileged user where perf_event_paranoid >= 2: user mode only, said once; -k refused.
+as_nobody() { (cd / && setpriv --reuid=65534 --regid=65534 --clear-groups "$@"); }
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null &&
+	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2 ] && as_nobody "$LPERF" version >/dev/null 2>&1; then
+	test_expect_success 'unprivileged: counts user mode only with a one-line note' '
+		as_nobody "$LPERF" stat -x, -e task-clock,page-faults -- "$FAULTS" 500 >out 2>err &&
+		expect_lines 1 err && expect_grep "counting user mode only" err &&
+		[ "$(awk -F, "\$3 == \"page-faults\" { print \$1 }" out)" -ge 500 ]
+	'
+	test_expect_success 'unprivileged: -k (kernel mode) is an error, exit 1' '
+		expect_exit 1 as_nobody "$LPERF" stat -k -e task-clock -- true 2>err &&
+		expect_grep "kernel.perf_event_paranoid" err
+	'
+	test_expect_success 'unprivileged: system-wide counting is refused with the reason' '
+		expect_exit 1 as_nobody "$LPERF" stat -a --timeout 100ms -e cpu-clock 2>err &&
+		expect_grep "root or CAP_PERFMON" err
+	'
+else
+	test_skip 'unprivileged counting' "needs root, setpriv and perf_event_paranoid >= 2"
+fi
 
 test_expect_success 'an unknown event is a usage error with a suggestion' '
 	expect_exit 2 lperf stat -e pagefaults true 2>err &&

@@ -107,7 +107,7 @@ test_expect_success '--events and --metrics show one part' '
 	expect_grep "List of supported groups of metrics" m &&
 	lperf list --json --metrics >m.json &&
 	validate_json list.schema.json m.json &&
-	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d[\"Predefined_Events\"] == [] and d[\"Predefined_Metrics\"]" m.json
+	"$PYTHON" -c "import json,sys; d=json.load(open(sys.argv[1])); assert d[\"Predefined_Events\"] == [] and d[\"Predefined_Metrics\"]" m.json
 '
 
 test_expect_success 'no match: exit 1 with a suggestion' '
