@@ -1,0 +1,78 @@
+/* The model of the profiled machine, built from the record stream (after perf's machine, thread,
+ * map and dso): processes and threads with their comm, each process's address space as a
+ * time-ordered set of maps into DSOs, and the kernel's maps. */
+#ifndef LPERF_MODEL_MACHINE_H
+#define LPERF_MODEL_MACHINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "symbols/dso.h"
+
+struct map {
+	uint64_t start, end;     /* [start, end) in the process's address space */
+	uint64_t pgoff;          /* file offset of start */
+	uint32_t prot, flags;
+	struct dso *dso;
+};
+
+/* A process's address space, shared by its threads. Maps never overlap: a new mapping cuts or
+ * replaces the parts of older ones it covers (as mmap does). */
+struct maps {
+	struct map *v;           /* sorted by start */
+	size_t n, cap;
+	int refcnt;
+};
+
+struct thread {
+	pid_t pid, tid;
+	char *comm;              /* ":TID" until a COMM record names it */
+	bool comm_set;
+	struct maps *maps;
+	bool exited;
+};
+
+struct machine {
+	struct thread **threads; /* hash table by tid, open addressing */
+	size_t nthreads, tcap;
+	struct maps kmaps;       /* kernel and module maps (pid -1 MMAP records) */
+	struct dso_cache dsos;
+	bool kernel_map_seen;
+};
+
+void machine_init(struct machine *m);
+void machine_free(struct machine *m);
+
+/* Finds or creates thread tid of process pid; a new thread shares its process's maps (the
+ * thread pid == tid is the process leader). */
+struct thread *machine_thread(struct machine *m, pid_t pid, pid_t tid);
+struct thread *machine_find_thread(struct machine *m, pid_t tid);
+
+/* Record handlers. */
+void machine_comm(struct machine *m, pid_t pid, pid_t tid, const char *comm, bool exec);
+/* pid -1 (or cpumode kernel) adds a kernel map. */
+void machine_mmap(struct machine *m, pid_t pid, pid_t tid, uint64_t start, uint64_t len, uint64_t pgoff,
+		  uint32_t prot, const char *filename, const uint8_t *build_id, size_t bid_size, bool kernel);
+/* fork: the child gets a copy of the parent's maps (a new process) or shares them (a thread:
+ * pid == ppid), and inherits its comm. */
+void machine_fork(struct machine *m, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid);
+void machine_exit(struct machine *m, pid_t pid, pid_t tid);
+
+/* An address resolved in a thread's context. */
+struct addr_loc {
+	const struct map *map;   /* NULL: unmapped */
+	struct dso *dso;
+	uint64_t addr;           /* in the DSO's address space (what symbols use) */
+	const struct symbol *sym;/* NULL: no symbol */
+	uint64_t sym_off;        /* addr - sym->start */
+	bool kernel;
+};
+
+/* Resolves ip for thread t (t may be NULL for kernel addresses). cpumode is the record's
+ * PERF_RECORD_MISC_* cpumode; kernel addresses (cpumode kernel, or >= the kernel's start on
+ * x86-64 when cpumode is unknown) go to the kernel maps. Returns false when unmapped. */
+bool machine_resolve(struct machine *m, struct thread *t, uint8_t cpumode, uint64_t ip, struct addr_loc *out);
+
+#endif

@@ -1,0 +1,105 @@
+/* perf.data (PERFILE2): the reader (files written by lperf and by Linux perf, either byte order,
+ * attr sizes 64..136+, with or without feature sections, pipe mode) and the writer (files that
+ * Linux perf 6.1 reads without warnings). */
+#ifndef LPERF_STREAM_PERFDATA_H
+#define LPERF_STREAM_PERFDATA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stream/record.h"
+
+/* Feature bits (perf's HEADER_*). */
+enum perfdata_feature {
+	FEAT_TRACING_DATA = 1, FEAT_BUILD_ID = 2, FEAT_HOSTNAME = 3, FEAT_OSRELEASE = 4,
+	FEAT_VERSION = 5, FEAT_ARCH = 6, FEAT_NRCPUS = 7, FEAT_CPUDESC = 8, FEAT_CPUID = 9,
+	FEAT_TOTAL_MEM = 10, FEAT_CMDLINE = 11, FEAT_EVENT_DESC = 12, FEAT_CPU_TOPOLOGY = 13,
+	FEAT_NUMA_TOPOLOGY = 14, FEAT_BRANCH_STACK = 15, FEAT_PMU_MAPPINGS = 16, FEAT_GROUP_DESC = 17,
+	FEAT_AUXTRACE = 18, FEAT_STAT = 19, FEAT_CACHE = 20, FEAT_SAMPLE_TIME = 21,
+	FEAT_MEM_TOPOLOGY = 22, FEAT_CLOCKID = 23, FEAT_DIR_FORMAT = 24, FEAT_BPF_PROG_INFO = 25,
+	FEAT_BPF_BTF = 26, FEAT_COMPRESSED = 27, FEAT_CPU_PMU_CAPS = 28, FEAT_CLOCK_DATA = 29,
+	FEAT_HYBRID_TOPOLOGY = 30, FEAT_PMU_CAPS = 31,
+	FEAT_MAX = 256,
+};
+
+/* One BUILD_ID feature entry. */
+struct perfdata_buildid {
+	int32_t pid;
+	uint8_t cpumode;
+	uint8_t id[20];
+	uint8_t size;
+	char *filename;
+};
+
+/* What the header and feature sections say (NULL / 0 where absent). */
+struct perfdata_info {
+	char *hostname, *osrelease, *version, *arch, *cpudesc, *cpuid;
+	uint32_t nrcpus_online, nrcpus_avail;
+	uint64_t total_mem_kb;
+	char **cmdline;
+	size_t ncmdline;
+	uint64_t first_sample_time, last_sample_time; /* SAMPLE_TIME */
+	struct perfdata_buildid *buildids;
+	size_t nbuildids;
+	uint64_t clockid_res_ns;                      /* CLOCKID */
+	bool has_feature[FEAT_MAX];
+};
+
+struct perfdata_reader {
+	const char *path;
+	int fd;
+	const uint8_t *map;   /* the whole file, mmapped read-only (regular files) */
+	size_t size;
+	bool swap;            /* written on a machine of the other byte order */
+	bool pipe;            /* pipe-mode stream (header of 16 bytes, attrs as records) */
+	struct evsel_set evsels;
+	uint64_t data_offset, data_size;
+	uint64_t features[4];
+	struct perfdata_info info;
+	uint8_t *bounce;      /* byte-swapped copy of the current record */
+};
+
+/* Opens and validates the header, attrs, ids and features. -1 with err_set() naming the file,
+ * the offset or field, and the problem ("perf.data: attr 0 at offset 104: size 512 is larger
+ * than ..."). */
+int perfdata_open(struct perfdata_reader *r, const char *path);
+/* Calls cb for every record of the data section, in file order; records of an other-endian file
+ * are byte-swapped first. A record that overruns the section or has size < 8 stops with an error
+ * naming its offset. cb returning non-zero stops the walk and is returned. */
+typedef int (*record_cb)(const struct perf_event_header *h, void *arg);
+int perfdata_for_each(struct perfdata_reader *r, record_cb cb, void *arg);
+void perfdata_close(struct perfdata_reader *r);
+/* "HOSTNAME", "CMDLINE"... (static). */
+const char *perfdata_feature_name(int bit);
+
+/* Time ordering: records are not globally time-ordered (one ring buffer per CPU). The queue keeps
+ * copies and releases them in time order at each FINISHED_ROUND and at the end, as perf does. */
+struct ordered_queue;
+struct ordered_queue *ordered_new(const struct evsel_set *s, record_cb cb, void *arg);
+/* Queues a copy of h; a FINISHED_ROUND releases everything queued before the previous round. */
+int ordered_push(struct ordered_queue *q, const struct perf_event_header *h);
+int ordered_flush(struct ordered_queue *q);
+void ordered_free(struct ordered_queue *q);
+
+/* The writer. Records stream to "PATH.tmp.PID"; close(commit=true) writes the features and the
+ * header, fsyncs, keeps an existing PATH as PATH.old (when keep_old) and renames into place. */
+struct perfdata_writer;
+struct perfdata_writer *perfdata_writer_open(const char *path);
+/* Events, before the first record: attr (written with size 128 as perf 6.1 expects), name (for
+ * EVENT_DESC) and the kernel ids of its fds. */
+int perfdata_writer_add_event(struct perfdata_writer *w, const struct perf_event_attr *attr,
+			      const char *name, const uint64_t *ids, size_t nids);
+int perfdata_writer_write(struct perfdata_writer *w, const void *rec, size_t size);
+/* Feature content lperf cannot find itself: the command line and the build-ids of the DSOs hit. */
+void perfdata_writer_set_cmdline(struct perfdata_writer *w, int argc, char **argv);
+void perfdata_writer_add_buildid(struct perfdata_writer *w, int32_t pid, uint8_t cpumode,
+				 const uint8_t *id, size_t size, const char *filename);
+void perfdata_writer_set_sample_times(struct perfdata_writer *w, uint64_t first, uint64_t last);
+/* Writes HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CMDLINE, EVENT_DESC, BUILD_ID,
+ * SAMPLE_TIME (and CLOCKID when attrs use one). Frees the writer in both cases. */
+int perfdata_writer_close(struct perfdata_writer *w, bool commit, bool keep_old);
+uint64_t perfdata_writer_bytes(const struct perfdata_writer *w);
+
+#endif

@@ -1,0 +1,132 @@
+/* perf_event records: the one record format that the live ring buffers and perf.data files
+ * both deliver. Parsers here turn a record's bytes into bounds-checked views; every pointer in
+ * a parsed struct points into the record and lives as long as it does. */
+#ifndef LPERF_STREAM_RECORD_H
+#define LPERF_STREAM_RECORD_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* perf's user record types (not in the uapi header). */
+enum {
+	REC_HEADER_ATTR = 64,
+	REC_EVENT_TYPE = 65,
+	REC_TRACING_DATA = 66,
+	REC_BUILD_ID = 67,
+	REC_FINISHED_ROUND = 68,
+	REC_ID_INDEX = 69,
+	REC_AUXTRACE_INFO = 70,
+	REC_AUXTRACE = 71,
+	REC_AUXTRACE_ERROR = 72,
+	REC_THREAD_MAP = 73,
+	REC_CPU_MAP = 74,
+	REC_STAT_CONFIG = 75,
+	REC_STAT = 76,
+	REC_STAT_ROUND = 77,
+	REC_EVENT_UPDATE = 78,
+	REC_TIME_CONV = 79,
+	REC_HEADER_FEATURE = 80,
+	REC_COMPRESSED = 81,
+	REC_FINISHED_INIT = 82,
+};
+
+/* One event of a recording: its attr (normalised to this build's struct size; a larger attr
+ * from a newer perf keeps the fields we know), its name and the kernel ids of its fds. */
+struct evsel {
+	struct perf_event_attr attr;
+	char *name;          /* from EVENT_DESC, or derived from type/config */
+	uint64_t *ids;
+	size_t nids;
+	int idx;
+};
+
+struct evsel_set {
+	struct evsel *v;
+	size_t n;
+};
+
+/* Looks an event up by sample id; with one event, that event. NULL when unknown. */
+const struct evsel *evsel_by_id(const struct evsel_set *s, uint64_t id);
+void evsel_set_free(struct evsel_set *s);
+/* A name for an attr without EVENT_DESC: "cpu-clock", "cycles", "raw 0x1b", "type 10 config 0x70". */
+char *evsel_default_name(const struct perf_event_attr *attr);
+
+/* A parsed PERF_RECORD_SAMPLE, or the sample_id trailer of another record (then only pid,
+ * tid, time, id, stream_id, cpu are set). Fields absent from sample_type are 0 / NULL. */
+struct perf_sample {
+	const struct evsel *evsel;
+	uint64_t sample_type;
+	uint64_t id, ip, time, addr, period, stream_id;
+	uint32_t pid, tid, cpu;
+	uint8_t cpumode;                   /* header.misc & PERF_RECORD_MISC_CPUMODE_MASK */
+	const uint64_t *callchain;         /* nr entries, PERF_CONTEXT_* markers inline */
+	uint64_t callchain_nr;
+	const void *raw;
+	uint32_t raw_size;
+	uint64_t user_abi;                 /* PERF_SAMPLE_REGS_ABI_*; 0 means no registers */
+	const uint64_t *user_regs;         /* popcount(attr.sample_regs_user) registers */
+	uint64_t user_regs_mask;
+	size_t user_nregs;
+	const uint8_t *user_stack;         /* the copied stack, user_stack_size bytes */
+	uint64_t user_stack_size;          /* bytes present */
+	uint64_t user_stack_dyn_size;      /* bytes actually valid (<= size) */
+	uint64_t weight, data_src, transaction, phys_addr;
+};
+
+/* Parses a SAMPLE. -1 with err_set() (naming the field and offset) when the record is shorter
+ * than its sample_type says, or names an unknown id among several events. */
+int sample_parse(const struct evsel_set *s, const struct perf_event_header *h, struct perf_sample *out);
+/* Parses the sample_id trailer of a non-sample record (attr.sample_id_all). Returns 0 and
+ * leaves out zeroed when the record has none. */
+int sample_id_parse(const struct evsel_set *s, const struct perf_event_header *h, struct perf_sample *out);
+/* The time of any record (sample time or trailer time), or 0 when it carries none. */
+uint64_t record_time(const struct evsel_set *s, const struct perf_event_header *h);
+
+/* Side-band records, parsed. filename/comm are NUL-terminated inside the record (checked). */
+struct rec_mmap {
+	uint32_t pid, tid;
+	uint64_t start, len, pgoff;
+	uint32_t prot, flags;              /* MMAP2 only; MMAP: PROT_EXEC unless MISC_MMAP_DATA */
+	uint32_t maj, min;
+	uint64_t ino, ino_generation;
+	const uint8_t *build_id;           /* MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID */
+	uint8_t build_id_size;
+	const char *filename;
+	uint8_t cpumode;
+	bool data;                         /* PERF_RECORD_MISC_MMAP_DATA: not executable */
+};
+struct rec_comm {
+	uint32_t pid, tid;
+	const char *comm;
+	bool exec;                         /* PERF_RECORD_MISC_COMM_EXEC */
+};
+struct rec_task {                          /* FORK and EXIT */
+	uint32_t pid, ppid, tid, ptid;
+	uint64_t time;
+};
+struct rec_lost {                          /* LOST: lost records; LOST_SAMPLES: id 0 */
+	uint64_t id, lost;
+};
+
+int record_parse_mmap(const struct perf_event_header *h, struct rec_mmap *out);  /* MMAP or MMAP2 */
+int record_parse_comm(const struct perf_event_header *h, struct rec_comm *out);
+int record_parse_task(const struct perf_event_header *h, struct rec_task *out);
+int record_parse_lost(const struct perf_event_header *h, struct rec_lost *out);  /* LOST or LOST_SAMPLES */
+
+/* The name of a record type: "SAMPLE", "MMAP2", "FINISHED_ROUND", "type 99" (static). */
+const char *record_type_name(uint32_t type);
+
+/* Builders for records lperf synthesizes (record's view of processes that already exist, and the
+ * kernel map). Each writes a complete record into buf (at least 8 KiB, or the needed size for
+ * long names) and returns its size; the sample_id trailer follows attr.sample_id_all and
+ * sample_type, filled with pid/tid and zeros as perf does. */
+size_t record_build_comm(void *buf, size_t size, const struct perf_event_attr *attr, uint32_t pid,
+			 uint32_t tid, const char *comm, bool exec);
+size_t record_build_mmap2(void *buf, size_t size, const struct perf_event_attr *attr, const struct rec_mmap *m);
+size_t record_build_mmap(void *buf, size_t size, const struct perf_event_attr *attr, const struct rec_mmap *m);
+size_t record_build_task(void *buf, size_t size, const struct perf_event_attr *attr, uint32_t type,
+			 const struct rec_task *t);
+
+#endif
