@@ -15,7 +15,7 @@ CFLAGS  ?= -O2 -g
 LPERF_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wno-missing-field-initializers \
            -Isrc $(PKG_CFLAGS) -MMD -MP \
            -DLPERF_VERSION='"$(VERSION)"' -DLPERF_GITREV='"$(GITREV)"'
-LDLIBS  += $(PKG_LIBS) -lpfm -lm
+LDLIBS  += $(PKG_LIBS) -lpfm -liberty -lm
 
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 

@@ -40,7 +40,26 @@ struct machine {
 	struct maps kmaps;       /* kernel and module maps (pid -1 MMAP records) */
 	struct dso_cache dsos;
 	bool kernel_map_seen;
+	/* Additions to the base interface. */
+	struct thread **retired; /* threads replaced by a reused tid: kept, since tools may hold them */
+	size_t nretired, rcap;
 };
+
+/* Address spaces (maps.c). A struct maps from maps_new() is reference-counted (threads of one
+ * process share one); machine.kmaps is embedded and uses maps_init/maps_release. */
+void maps_init(struct maps *ms);
+void maps_release(struct maps *ms);
+struct maps *maps_new(void);
+struct maps *maps_get(struct maps *ms);
+void maps_put(struct maps *ms);
+/* A new address space with the same maps (fork of a new process). */
+struct maps *maps_clone(const struct maps *ms);
+void maps_clear(struct maps *ms);
+/* Adds a map; the parts of older maps it covers are cut away (their pgoff follows). Empty maps
+ * (start >= end) are ignored. */
+void maps_insert(struct maps *ms, const struct map *mp);
+/* The map containing addr, or NULL; O(log n). The pointer is valid until the next change of ms. */
+const struct map *maps_find(const struct maps *ms, uint64_t addr);
 
 void machine_init(struct machine *m);
 void machine_free(struct machine *m);
@@ -49,15 +68,21 @@ void machine_free(struct machine *m);
  * thread pid == tid is the process leader). */
 struct thread *machine_thread(struct machine *m, pid_t pid, pid_t tid);
 struct thread *machine_find_thread(struct machine *m, pid_t tid);
+/* Sets the root prefix for DSO paths (--symfs); call before the first MMAP. */
+void machine_set_symfs(struct machine *m, const char *root);
 
-/* Record handlers. */
+/* Record handlers. A COMM with exec set empties the process's address space: the MMAP records
+ * that follow describe the new image. */
 void machine_comm(struct machine *m, pid_t pid, pid_t tid, const char *comm, bool exec);
-/* pid -1 (or cpumode kernel) adds a kernel map. */
+/* pid -1 (or cpumode kernel) adds a kernel map: "[kernel.kallsyms]..." is the kernel (until a
+ * module map is added, its map may run to the end of the address space; a module map cuts it
+ * short), any other path a kernel module whose symbols come from kallsyms. */
 void machine_mmap(struct machine *m, pid_t pid, pid_t tid, uint64_t start, uint64_t len, uint64_t pgoff,
 		  uint32_t prot, const char *filename, const uint8_t *build_id, size_t bid_size, bool kernel);
 /* fork: the child gets a copy of the parent's maps (a new process) or shares them (a thread:
  * pid == ppid), and inherits its comm. */
 void machine_fork(struct machine *m, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid);
+/* Marks the thread exited; it stays, for late samples, until a FORK reuses its tid. */
 void machine_exit(struct machine *m, pid_t pid, pid_t tid);
 
 /* An address resolved in a thread's context. */
@@ -72,7 +97,10 @@ struct addr_loc {
 
 /* Resolves ip for thread t (t may be NULL for kernel addresses). cpumode is the record's
  * PERF_RECORD_MISC_* cpumode; kernel addresses (cpumode kernel, or >= the kernel's start on
- * x86-64 when cpumode is unknown) go to the kernel maps. Returns false when unmapped. */
+ * x86-64 when cpumode is unknown) go to the kernel maps. Returns false when unmapped (also for
+ * hypervisor and guest addresses, which lperf does not model; out->kernel still says which side
+ * they are on). Kernel addresses with no kernel MMAP seen resolve against [kernel.kallsyms] as a
+ * whole. out->map is valid until the next record handler call. */
 bool machine_resolve(struct machine *m, struct thread *t, uint8_t cpumode, uint64_t ip, struct addr_loc *out);
 
 #endif

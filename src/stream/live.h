@@ -13,23 +13,35 @@
 #include "stream/perfdata.h"
 
 struct evlist;
+struct pollfd;
 
 enum live_callchain { LIVE_CG_NONE, LIVE_CG_FP, LIVE_CG_DWARF };
 
+/* The fd layout follows from cpus and pids, as perf does it:
+ *   cpus only        CPU-wide: pid -1 on each CPU, one buffer per CPU
+ *   pids only        per task on any CPU (cpu -1), one buffer per task
+ *   pids and cpus    per task per CPU, one buffer per CPU shared by the tasks. This is what
+ *                    `record -- cmd` needs: the kernel refuses to map an inherited event of
+ *                    cpu -1, so inherit requires cpus. */
 struct live_opts {
 	const int *cpus;          /* CPUs to open on; NULL/0 = one per-task fd on any CPU */
 	size_t ncpus;
 	const pid_t *pids;        /* tasks; NULL/0 = CPU-wide (pid -1) */
 	size_t npids;
-	bool enable_on_exec;      /* a started command: sampling starts at its exec */
+	bool enable_on_exec;      /* a started command: sampling starts at its exec (then do not
+				   * call live_enable: it would sample the fork child before exec) */
 	bool inherit;             /* follow children and threads */
 	size_t mmap_pages;        /* data pages per buffer, a power of two (default 128 = 512 KiB) */
 	bool use_clockid;
 	int clockid;              /* CLOCK_MONOTONIC for jitdump correlation */
-	uint64_t freq;            /* samples per second for events without their own period */
-	uint64_t period;          /* or a fixed period (-c); takes precedence over freq */
+	uint64_t freq;            /* samples per second for events without their own period
+				   * (0: 4000, perf's default); lowered to
+				   * kernel.perf_event_max_sample_rate when above it */
+	uint64_t period;          /* or a fixed period (-c); takes precedence over freq.
+				   * Tracepoints without a period use 1 (every hit), as perf does */
 	enum live_callchain callchain;
-	uint32_t stack_size;      /* DWARF: bytes of user stack per sample (8-aligned, <= 65528) */
+	uint32_t stack_size;      /* DWARF: bytes of user stack per sample (0: 8192; rounded up to
+				   * 8, at most 65528) */
 	bool exclude_kernel;      /* paranoia forbids kernel sampling */
 };
 
@@ -42,28 +54,61 @@ struct live {
 	size_t *nids;
 	struct ringbuf *rbs;
 	size_t nrbs;
+	int *cpus;                 /* CPU of each column (-1: any CPU) */
+	pid_t *pids;               /* task of each row (-1: CPU-wide) */
+	uint64_t *fd_ids;          /* [ev][col][row]: the kernel id of each fd, 0 where none (for
+				    * perf.data's ID_INDEX: id -> cpu, tid) */
+	bool kernel_excluded;      /* perf_event_paranoid made us sample user mode only */
+	uint64_t freq_max;         /* when the requested frequency was lowered: the kernel's
+				    * limit that was used instead, else 0 */
+	bool all_hup;              /* live_read saw every fd hang up: every task has exited */
+	struct pollfd *pfd;        /* every open fd; hung-up ones are dropped (fd -1) */
+	size_t npfd, npfd_live;
 };
+
+/* The full user register mask perf samples for DWARF unwinding on this architecture
+ * (x86-64: 0xff0fff, aarch64: (1 << 33) - 1), 0 where lperf does not know it. */
+uint64_t live_user_regs_mask(void);
 
 /* Opens every event with the sampling settings; the first event carries the side-band bits
  * (mmap2, comm, comm_exec, task, sample_id_all everywhere). An event that cannot be opened is an
- * error (err_set, explained as for counting). Events start disabled unless enable_on_exec. */
+ * error (err_set, explained as for counting); a listed thread that exited meanwhile is skipped.
+ * Events start disabled (with enable_on_exec they enable themselves at exec). Where kernel
+ * sampling is forbidden and the user gave no :u/:k, events fall back to user mode and
+ * kernel_excluded says so. Sample layout: IDENTIFIER (with 2+ events), IP, TID, TIME, CPU,
+ * PERIOD, CALLCHAIN (fp and dwarf: dwarf keeps the kernel part, exclude_callchain_user, as
+ * perf), REGS_USER + STACK_USER (dwarf). */
 int live_open(struct live *l, struct evlist *evl, const struct live_opts *o);
 void live_enable(struct live *l);
 void live_disable(struct live *l);
-/* Waits up to timeout_ms for data (poll), then drains every buffer through cb. Returns the number
- * of records delivered, or -1. A signal interrupting the wait is not an error (returns 0). */
+/* Waits up to timeout_ms for data (poll), then drains every buffer through cb (also when poll
+ * saw nothing, so a final call after live_disable gets everything). Returns the number of
+ * records delivered, or -1. A signal interrupting the wait is not an error (returns 0 without
+ * draining). Tasks that exit hang up their fds; when all have, all_hup is set. */
 long live_read(struct live *l, int timeout_ms, record_cb cb, void *arg);
 void live_close(struct live *l);
 
 /* Synthesis, as perf does at the start of a recording. Records carry the sample_id trailer of
  * attr (the first event's). */
-/* MMAP of [kernel.kallsyms]_text for pid -1 (from /proc/kallsyms _text/_stext, or the kernel's
- * start when addresses are hidden), and one per loaded module (/proc/modules). */
+/* MMAP of [kernel.kallsyms]_text for pid -1, misc KERNEL, and one per loaded module
+ * (/proc/modules), as perf 6.1 synthesizes them: the kernel map starts at _text (else _stext)
+ * with pgoff = that address and ends at _etext, else at the first module above it, else at
+ * ~0. Hidden addresses (kptr_restrict, unprivileged) read as 0 and are emitted as 0, as perf
+ * does. A module's filename is its .ko under /lib/modules/RELEASE when found, else "[name]". */
 int synth_kernel(const struct perf_event_attr *attr, record_cb cb, void *arg);
+/* synth_kernel from other files (tests): kallsyms and modules are paths of files in the /proc
+ * formats (modules may be absent), moddir the tree searched for .ko files (NULL: none). */
+int synth_kernel_from(const struct perf_event_attr *attr, const char *kallsyms, const char *modules,
+		      const char *moddir, record_cb cb, void *arg);
 /* COMM for each thread of pid, FORK for its non-leader threads, and MMAP2 for each executable
- * mapping in /proc/pid/maps (with device, inode and prot). A process that exits meanwhile is
- * skipped silently. */
+ * mapping in /proc/pid/maps (with device, inode and prot; misc USER; [vdso] and [vsyscall]
+ * included; anonymous ones named "//anon" as perf names them). A process that exits meanwhile
+ * is skipped silently. Returns 0, or -1 when cb fails or a record cannot be built. */
 int synth_process(const struct perf_event_attr *attr, pid_t pid, record_cb cb, void *arg);
+/* The MMAP2 part of synth_process, from a file in the /proc/PID/maps format (tests use
+ * fixtures). Malformed lines are skipped. */
+int synth_mmaps_from(const struct perf_event_attr *attr, pid_t pid, const char *maps_path,
+		     record_cb cb, void *arg);
 /* synth_process for every process in /proc. */
 int synth_all_processes(const struct perf_event_attr *attr, record_cb cb, void *arg);
 

@@ -45,6 +45,10 @@ struct perfdata_info {
 	size_t nbuildids;
 	uint64_t clockid_res_ns;                      /* CLOCKID */
 	bool has_feature[FEAT_MAX];
+	/* Warnings: damaged feature sections (the rest of the file is still read), a data size
+	 * of 0. One line each, "perf.data: feature HOSTNAME at offset 0x...: ...". */
+	char **notes;
+	size_t nnotes;
 };
 
 struct perfdata_reader {
@@ -59,15 +63,27 @@ struct perfdata_reader {
 	uint64_t features[4];
 	struct perfdata_info info;
 	uint8_t *bounce;      /* byte-swapped copy of the current record */
+	size_t bounce_cap;
+	uint8_t *owned;       /* a pipe or stdin read into memory (map points here) */
+	bool mapped;          /* map is an mmap of the file */
+	uint64_t offset;      /* file offset of the record being delivered by perfdata_for_each */
+	uint64_t seen_end;    /* pipe mode: how far a walk got; later walks do not re-add events */
 };
 
 /* Opens and validates the header, attrs, ids and features. -1 with err_set() naming the file,
  * the offset or field, and the problem ("perf.data: attr 0 at offset 104: size 512 is larger
  * than ..."). */
 int perfdata_open(struct perfdata_reader *r, const char *path);
+/* The same over bytes in memory (not copied: buf must outlive the reader); name is used in
+ * messages. path "-" in perfdata_open reads standard input. */
+int perfdata_open_mem(struct perfdata_reader *r, const char *name, const void *buf, size_t size);
 /* Calls cb for every record of the data section, in file order; records of an other-endian file
  * are byte-swapped first. A record that overruns the section or has size < 8 stops with an error
- * naming its offset. cb returning non-zero stops the walk and is returned. */
+ * naming its offset. cb returning non-zero stops the walk and is returned.
+ * HEADER_ATTR, HEADER_FEATURE and EVENT_UPDATE records (pipe mode) are consumed here: they add
+ * events, fill info and rename events; cb never sees them. The header cb receives is 8-aligned
+ * and valid only during the call. AUXTRACE and TRACING_DATA records are followed by data that
+ * header.size does not count; it lies right after the record in memory. */
 typedef int (*record_cb)(const struct perf_event_header *h, void *arg);
 int perfdata_for_each(struct perfdata_reader *r, record_cb cb, void *arg);
 void perfdata_close(struct perfdata_reader *r);
@@ -78,13 +94,21 @@ const char *perfdata_feature_name(int bit);
  * copies and releases them in time order at each FINISHED_ROUND and at the end, as perf does. */
 struct ordered_queue;
 struct ordered_queue *ordered_new(const struct evsel_set *s, record_cb cb, void *arg);
-/* Queues a copy of h; a FINISHED_ROUND releases everything queued before the previous round. */
+/* Queues a copy of h; a FINISHED_ROUND releases everything queued before the previous round
+ * (time <= the highest time seen when the previous FINISHED_ROUND came), then is itself passed
+ * to cb. Records with time 0 (no sample_id trailer) count as "now": the highest time seen so
+ * far, so they keep their place after what came before them. Equal times keep arrival order.
+ * A queue holding more than 256 MiB releases its older half early. Returns cb's non-zero. */
 int ordered_push(struct ordered_queue *q, const struct perf_event_header *h);
+/* Records released so far that came older than something already released (a late record). */
+uint64_t ordered_late(const struct ordered_queue *q);
 int ordered_flush(struct ordered_queue *q);
 void ordered_free(struct ordered_queue *q);
 
 /* The writer. Records stream to "PATH.tmp.PID"; close(commit=true) writes the features and the
- * header, fsyncs, keeps an existing PATH as PATH.old (when keep_old) and renames into place. */
+ * header, fsyncs, keeps an existing PATH as PATH.old (when keep_old) and renames into place.
+ * PATH "-" writes pipe mode to standard output (perf record -o -): the events and the features
+ * known at the first record go ahead of the data as records; close only flushes. */
 struct perfdata_writer;
 struct perfdata_writer *perfdata_writer_open(const char *path);
 /* Events, before the first record: attr (written with size 128 as perf 6.1 expects), name (for
@@ -92,13 +116,17 @@ struct perfdata_writer *perfdata_writer_open(const char *path);
 int perfdata_writer_add_event(struct perfdata_writer *w, const struct perf_event_attr *attr,
 			      const char *name, const uint64_t *ids, size_t nids);
 int perfdata_writer_write(struct perfdata_writer *w, const void *rec, size_t size);
-/* Feature content lperf cannot find itself: the command line and the build-ids of the DSOs hit. */
+/* Feature content lperf cannot find itself: the command line and the build-ids of the DSOs hit.
+ * argv is main's: CMDLINE holds lperf's own path (as perf stores its binary), then argv[1..]. */
 void perfdata_writer_set_cmdline(struct perfdata_writer *w, int argc, char **argv);
 void perfdata_writer_add_buildid(struct perfdata_writer *w, int32_t pid, uint8_t cpumode,
 				 const uint8_t *id, size_t size, const char *filename);
+/* Without this call SAMPLE_TIME holds the first and last sample times the writer saw. */
 void perfdata_writer_set_sample_times(struct perfdata_writer *w, uint64_t first, uint64_t last);
-/* Writes HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CMDLINE, EVENT_DESC, BUILD_ID,
- * SAMPLE_TIME (and CLOCKID when attrs use one). Frees the writer in both cases. */
+/* Writes HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, TOTAL_MEM, CMDLINE, EVENT_DESC,
+ * BUILD_ID, SAMPLE_TIME (and CLOCKID when attrs use one). A recording without records gets one
+ * FINISHED_ROUND, as perf warns about an empty data section. Frees the writer in both cases;
+ * !commit removes the temporary file. */
 int perfdata_writer_close(struct perfdata_writer *w, bool commit, bool keep_old);
 uint64_t perfdata_writer_bytes(const struct perfdata_writer *w);
 

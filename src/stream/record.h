@@ -42,16 +42,34 @@ struct evsel {
 	int idx;
 };
 
+struct evsel_id;
 struct evsel_set {
 	struct evsel *v;
 	size_t n;
+	/* Optional sorted id index (evsel_set_index); a set built by hand may leave it NULL, and
+	 * evsel_by_id then scans. An index made for a different n is ignored. */
+	struct evsel_id *byid;
+	size_t nbyid, byid_nev;
 };
 
-/* Looks an event up by sample id; with one event, that event. NULL when unknown. */
+/* Looks an event up by sample id; with one event, that event. Id 0 (perf's synthesized
+ * records) gives the first event. NULL when unknown. */
 const struct evsel *evsel_by_id(const struct evsel_set *s, uint64_t id);
+/* (Re)builds the id index; call after adding events or ids. */
+void evsel_set_index(struct evsel_set *s);
+/* Appends an event (copying attr, name and ids; name NULL gives evsel_default_name). Returns it
+ * (valid until the next add). Lookups scan until evsel_set_index() is called again. */
+struct evsel *evsel_set_add(struct evsel_set *s, const struct perf_event_attr *attr, const char *name,
+			    const uint64_t *ids, size_t nids);
 void evsel_set_free(struct evsel_set *s);
-/* A name for an attr without EVENT_DESC: "cpu-clock", "cycles", "raw 0x1b", "type 10 config 0x70". */
+/* A name for an attr without EVENT_DESC: "cpu-clock", "cycles", "raw 0x1b", "type 10 config 0x70".
+ * perf's modifiers follow (":u" for exclude_kernel|exclude_hv, ":ppp" for precise_ip). */
 char *evsel_default_name(const struct perf_event_attr *attr);
+
+/* PERF_SAMPLE_BRANCH_COUNTERS (Linux 6.8): a u64 per branch entry after the entries. */
+#ifndef PERF_SAMPLE_BRANCH_COUNTERS
+#define PERF_SAMPLE_BRANCH_COUNTERS (1U << 19)
+#endif
 
 /* A parsed PERF_RECORD_SAMPLE, or the sample_id trailer of another record (then only pid,
  * tid, time, id, stream_id, cpu are set). Fields absent from sample_type are 0 / NULL. */
@@ -72,8 +90,36 @@ struct perf_sample {
 	const uint8_t *user_stack;         /* the copied stack, user_stack_size bytes */
 	uint64_t user_stack_size;          /* bytes present */
 	uint64_t user_stack_dyn_size;      /* bytes actually valid (<= size) */
-	uint64_t weight, data_src, transaction, phys_addr;
+	uint64_t weight, data_src, transaction, phys_addr;  /* weight: WEIGHT or WEIGHT_STRUCT */
+
+	/* PERF_SAMPLE_READ: the read_format block; sample_read_value() walks it. */
+	const uint64_t *read_block;
+	uint64_t read_format;
+	uint64_t read_nr;                  /* counters in the block: 1 without PERF_FORMAT_GROUP */
+	uint64_t read_time_enabled, read_time_running;
+	/* PERF_SAMPLE_BRANCH_STACK */
+	const struct perf_branch_entry *branches;
+	uint64_t branch_nr;
+	uint64_t branch_hw_idx;            /* with PERF_SAMPLE_BRANCH_HW_INDEX, else 0 */
+	bool branch_has_hw_idx;
+	const uint64_t *branch_counters;   /* branch_nr values with PERF_SAMPLE_BRANCH_COUNTERS */
+	/* PERF_SAMPLE_REGS_INTR */
+	uint64_t intr_abi;
+	const uint64_t *intr_regs;
+	uint64_t intr_regs_mask;
+	size_t intr_nregs;
+	uint64_t cgroup, data_page_size, code_page_size;
+	/* PERF_SAMPLE_AUX */
+	const void *aux;
+	uint64_t aux_size;
 };
+
+/* One counter of a PERF_SAMPLE_READ block (i < read_nr); id and lost are 0 when read_format
+ * lacks them. */
+struct sample_read_value {
+	uint64_t value, id, lost;
+};
+void sample_read_value(const struct perf_sample *s, uint64_t i, struct sample_read_value *v);
 
 /* Parses a SAMPLE. -1 with err_set() (naming the field and offset) when the record is shorter
  * than its sample_type says, or names an unknown id among several events. */
@@ -83,6 +129,8 @@ int sample_parse(const struct evsel_set *s, const struct perf_event_header *h, s
 int sample_id_parse(const struct evsel_set *s, const struct perf_event_header *h, struct perf_sample *out);
 /* The time of any record (sample time or trailer time), or 0 when it carries none. */
 uint64_t record_time(const struct evsel_set *s, const struct perf_event_header *h);
+/* Bytes of the sample_id trailer that attr gives non-sample records (0 without sample_id_all). */
+size_t sample_id_size(const struct perf_event_attr *attr);
 
 /* Side-band records, parsed. filename/comm are NUL-terminated inside the record (checked). */
 struct rec_mmap {
@@ -121,12 +169,23 @@ const char *record_type_name(uint32_t type);
 /* Builders for records lperf synthesizes (record's view of processes that already exist, and the
  * kernel map). Each writes a complete record into buf (at least 8 KiB, or the needed size for
  * long names) and returns its size; the sample_id trailer follows attr.sample_id_all and
- * sample_type, filled with pid/tid and zeros as perf does. */
+ * sample_type, filled with pid/tid and zeros as perf does. When size is too small nothing is
+ * written and the size needed is returned (so check the result against size); 0 means the
+ * record could not fit perf's 64 KiB limit. Strings are NUL-padded to 8 bytes. */
 size_t record_build_comm(void *buf, size_t size, const struct perf_event_attr *attr, uint32_t pid,
 			 uint32_t tid, const char *comm, bool exec);
 size_t record_build_mmap2(void *buf, size_t size, const struct perf_event_attr *attr, const struct rec_mmap *m);
 size_t record_build_mmap(void *buf, size_t size, const struct perf_event_attr *attr, const struct rec_mmap *m);
 size_t record_build_task(void *buf, size_t size, const struct perf_event_attr *attr, uint32_t type,
 			 const struct rec_task *t);
+/* A SAMPLE from the fields of s that attr->sample_type selects (the inverse of sample_parse;
+ * the read block, branch stack and registers are copied as they are). For tests, inject and
+ * synthetic samples. */
+size_t record_build_sample(void *buf, size_t size, const struct perf_event_attr *attr, const struct perf_sample *s);
+/* LOST (id, lost) or LOST_SAMPLES (lost) with the trailer of attr. */
+size_t record_build_lost(void *buf, size_t size, const struct perf_event_attr *attr, uint32_t type,
+			 const struct rec_lost *l);
+/* A header-only record: FINISHED_ROUND, FINISHED_INIT. */
+size_t record_build_marker(void *buf, size_t size, uint32_t type);
 
 #endif

@@ -1,5 +1,20 @@
 /* DSOs (ELF files, the kernel, the vDSO, anonymous/JIT regions) and their symbols. A DSO is
- * loaded once, lazily, on the first lookup, and cached by path and build-id. */
+ * loaded once, lazily, on the first lookup, and cached by path and build-id.
+ *
+ * Where symbols come from:
+ *   ELF files: .symtab (libelf); when the file is stripped, the .symtab of its separate debug file
+ *     (<root>/usr/lib/debug/.build-id/xx/yyyy.debug, else the .gnu_debuglink target with a
+ *     matching CRC32 beside the file, in its .debug/ directory or under <root>/usr/lib/debug/);
+ *     else .dynsym. PLT entries are added as "name@plt".
+ *   [kernel.kallsyms]: $LPERF_KALLSYMS, else /proc/kallsyms. Symbols of modules keep kallsyms'
+ *     module tag in their name ("nf_hook_slow [nf_tables]") so that a sample in a module resolved
+ *     through the kernel map still says which module it is in.
+ *   kernel modules (kernel maps with another path, from dso_cache_get_kernel): the symbols of
+ *     their module taken from the kernel DSO's kallsyms, with the tag stripped (the DSO's
+ *     short_name, "[nf_tables]", says it).
+ *   [vdso]: this process's own vDSO image (the running kernel's).
+ * DSOs live as long as their cache and never move: pointers to them and to their symbols stay
+ * valid until dso_cache_free. */
 #ifndef LPERF_SYMBOLS_DSO_H
 #define LPERF_SYMBOLS_DSO_H
 
@@ -36,12 +51,18 @@ struct dso {
 	struct { uint64_t offset, vaddr, filesz, memsz; } *loads;
 	size_t nloads;
 	bool is_exec;        /* ET_EXEC: addresses are absolute */
+	/* Additions to the base interface. */
+	char *module;        /* kernel modules: "[name]" (short_name points here); else NULL */
+	struct dso *kernel;  /* kernel modules: the [kernel.kallsyms] DSO whose kallsyms they share */
+	char *root;          /* the cache's root when created (--symfs); NULL for / */
 };
 
 struct dso_cache {
 	struct dso **v;
 	size_t n, cap;
 	char *root;          /* a prefix for paths (for --symfs); NULL for / */
+	size_t *index;       /* hash of v by path (open addressing, indices + 1, 0 empty) */
+	size_t icap;
 };
 
 void dso_cache_init(struct dso_cache *c);
@@ -49,6 +70,15 @@ void dso_cache_init(struct dso_cache *c);
  * "[kernel.kallsyms]..." and "[vdso]" get their kinds; "//anon", "[heap]", "[stack]", "" and
  * "/memfd:..." are DSO_ANON. */
 struct dso *dso_cache_get(struct dso_cache *c, const char *path, const uint8_t *build_id, size_t bid_size);
+/* The DSO of a kernel map (a pid -1 MMAP): "[kernel.kallsyms]..." (any suffix, such as
+ * "[kernel.kallsyms]_text") is the one kernel DSO, path "[kernel.kallsyms]"; any other path
+ * ("/lib/modules/.../nf_tables.ko", "[nf_tables]") is a kernel module DSO (kind DSO_KERNEL,
+ * module "[nf_tables]"). */
+struct dso *dso_cache_get_kernel(struct dso_cache *c, const char *path, const uint8_t *build_id,
+				 size_t bid_size);
+/* Sets the root prefix applied to file paths (--symfs); NULL or "" or "/" for none. Applies to
+ * DSOs created afterwards. */
+void dso_cache_set_root(struct dso_cache *c, const char *root);
 void dso_cache_free(struct dso_cache *c);
 
 /* Loads symbols if not yet done (never fails: problems end in load_note). */
@@ -60,11 +90,18 @@ const struct symbol *dso_find_symbol(struct dso *d, uint64_t addr);
  * PT_LOAD segments; for the kernel and anonymous DSOs the address is returned as is. */
 uint64_t dso_offset_to_addr(struct dso *d, uint64_t offset);
 
+/* Loads a DSO_KERNEL DSO from a kallsyms file at path instead of $LPERF_KALLSYMS or
+ * /proc/kallsyms (tests, and reports of another machine's recording). No-op once loaded. */
+void dso_load_kallsyms(struct dso *d, const char *path);
+/* The kallsyms file dso_load reads: $LPERF_KALLSYMS when set, else /proc/kallsyms. */
+const char *kallsyms_path(void);
+
 /* Demangles a C++ (_Z...) or Rust (_R..., legacy _ZN...17h<hash>E) name; NULL when not mangled.
  * The caller frees the result. */
 char *symbol_demangle(const char *name);
 
-/* Reads a file's GNU build-id note; returns its size (0 when none). */
+/* Reads a file's GNU build-id note; returns its size (0 when none, or the file cannot be read;
+ * ids longer than 20 bytes are cut to 20). */
 size_t elf_read_build_id(const char *path, uint8_t id[20]);
 
 #endif

@@ -3,6 +3,9 @@
 import json
 import sys
 
+# Call trees nest deeply; the validator recurses several levels per tree level.
+sys.setrecursionlimit(100000)
+
 import jsonschema
 
 schema_path, doc_path = sys.argv[1], sys.argv[2]

@@ -1,0 +1,30 @@
+/* Which samples a report keeps: --comm, --pid, --tid, --dso and symbol patterns in
+ * WindowsPerf's spelling ("x_mul" exact, "^x_" prefix, "mul$" suffix, case-insensitive). */
+#ifndef LPERF_ANALYSIS_FILTER_H
+#define LPERF_ANALYSIS_FILTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "stream/session.h"
+
+struct sample_filter {
+	char **comms, **dsos, **syms;
+	size_t ncomms, ndsos, nsyms;
+	int *pids, *tids;
+	size_t npids, ntids;
+};
+
+/* Each adds a comma-separated list; -1 with err_set() on a malformed one. */
+int filter_add_comms(struct sample_filter *f, const char *list);
+int filter_add_dsos(struct sample_filter *f, const char *list);
+int filter_add_syms(struct sample_filter *f, const char *list);
+int filter_add_pids(struct sample_filter *f, const char *list);
+int filter_add_tids(struct sample_filter *f, const char *list);
+/* The sample's own location (frame 0) decides dso and symbol. */
+bool filter_match(const struct sample_filter *f, const struct resolved_sample *rs);
+/* WindowsPerf's symbol pattern. */
+bool filter_symbol_matches(const char *pattern, const char *name);
+void filter_free(struct sample_filter *f);
+
+#endif

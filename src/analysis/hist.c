@@ -1,0 +1,346 @@
+#include "analysis/hist.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util/error.h"
+#include "util/xalloc.h"
+
+static const char *const key_names[HK_NKEYS] = { "comm", "pid", "tid", "dso", "sym", "cpu" };
+
+const char *hist_key_name(enum hist_key k)
+{
+	return k < HK_NKEYS ? key_names[k] : "?";
+}
+
+int hist_parse_sort(const char *spec, enum hist_key *keys, size_t *nkeys)
+{
+	*nkeys = 0;
+	const char *p = spec;
+	while (*p) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		size_t k;
+		for (k = 0; k < HK_NKEYS; k++)
+			if (strlen(key_names[k]) == len && !strncasecmp(key_names[k], p, len))
+				break;
+		/* perf's synonyms */
+		if (k == HK_NKEYS && len == 6 && !strncasecmp(p, "symbol", 6))
+			k = HK_SYM;
+		if (k == HK_NKEYS && len == 7 && !strncasecmp(p, "command", 7))
+			k = HK_COMM;
+		if (k == HK_NKEYS)
+			return err_set("unknown sort key '%.*s' (use comm, pid, tid, dso, sym, cpu)", (int)len, p);
+		bool dup = false;
+		for (size_t i = 0; i < *nkeys; i++)
+			dup |= keys[i] == (enum hist_key)k;
+		if (!dup)
+			keys[(*nkeys)++] = (enum hist_key)k;
+		p = end ? end + 1 : p + len;
+	}
+	if (!*nkeys)
+		return err_set("empty sort key list");
+	return 0;
+}
+
+void hist_init(struct hist *h, const enum hist_key *keys, size_t nkeys, enum hist_graph graph, bool children)
+{
+	memset(h, 0, sizeof(*h));
+	memcpy(h->keys, keys, nkeys * sizeof(*keys));
+	h->nkeys = nkeys;
+	h->graph = graph;
+	h->children = children;
+	h->tsize = 1024;
+	h->table = xcalloc(h->tsize, sizeof(size_t));
+}
+
+static const char *intern(struct hist *h, const char *s)
+{
+	for (size_t i = h->ncomms; i-- > 0;)
+		if (!strcmp(h->comms[i], s))
+			return h->comms[i];
+	ALLOC_GROW(h->comms, h->ncomms + 1, h->ccap);
+	return h->comms[h->ncomms++] = xstrdup(s);
+}
+
+/* The key of one (sample, frame) pair. */
+struct key {
+	const char *comm;
+	int pid, tid, cpu;
+	struct dso *dso;
+	const struct symbol *sym;
+	uint64_t addr;
+	bool kernel;
+};
+
+static bool has_key(const struct hist *h, enum hist_key k)
+{
+	for (size_t i = 0; i < h->nkeys; i++)
+		if (h->keys[i] == k)
+			return true;
+	return false;
+}
+
+static void make_key(struct hist *h, const struct resolved_sample *rs, const struct frame *f, struct key *k)
+{
+	memset(k, 0, sizeof(*k));
+	if (has_key(h, HK_COMM))
+		k->comm = intern(h, rs->thread && rs->thread->comm ? rs->thread->comm : "[unknown]");
+	if (has_key(h, HK_PID))
+		k->pid = (int)rs->s->pid;
+	if (has_key(h, HK_TID))
+		k->tid = (int)rs->s->tid;
+	if (has_key(h, HK_CPU))
+		k->cpu = (int)rs->s->cpu;
+	if (has_key(h, HK_DSO) || has_key(h, HK_SYM)) {
+		k->dso = f->loc.dso;
+		k->kernel = f->loc.kernel;
+	}
+	if (has_key(h, HK_SYM)) {
+		k->sym = f->loc.sym;
+		if (!k->sym)
+			k->addr = f->loc.map ? f->loc.addr : f->ip;
+	}
+}
+
+static uint64_t key_hash(const struct key *k)
+{
+	uint64_t x = (uint64_t)(uintptr_t)k->comm * 31 + (uint64_t)k->pid * 131 + (uint64_t)k->tid * 137 +
+		     (uint64_t)k->cpu * 139 + (uint64_t)(uintptr_t)k->dso * 149 +
+		     (uint64_t)(uintptr_t)k->sym * 151 + k->addr * 157 + k->kernel;
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static bool key_eq(const struct key *k, const struct hist_entry *e)
+{
+	return k->comm == e->comm && k->pid == e->pid && k->tid == e->tid && k->cpu == e->cpu &&
+	       k->dso == e->dso && k->sym == e->sym && k->addr == e->addr && k->kernel == e->kernel;
+}
+
+static void rehash(struct hist *h);
+
+static struct hist_entry *find_or_add(struct hist *h, const struct key *k)
+{
+	size_t mask = h->tsize - 1;
+	for (size_t i = key_hash(k) & mask;; i = (i + 1) & mask) {
+		size_t slot = h->table[i];
+		if (!slot) {
+			struct hist_entry *e = xcalloc(1, sizeof(*e));
+			e->comm = k->comm;
+			e->pid = k->pid;
+			e->tid = k->tid;
+			e->cpu = k->cpu;
+			e->dso = k->dso;
+			e->sym = k->sym;
+			e->addr = k->addr;
+			e->kernel = k->kernel;
+			ALLOC_GROW(h->v, h->n + 1, h->cap);
+			h->v[h->n++] = e;
+			h->table[i] = h->n;
+			if (h->n * 2 > h->tsize)
+				rehash(h);
+			return e;
+		}
+		if (key_eq(k, h->v[slot - 1]))
+			return h->v[slot - 1];
+	}
+}
+
+static void rehash(struct hist *h)
+{
+	free(h->table);
+	h->tsize *= 2;
+	h->table = xcalloc(h->tsize, sizeof(size_t));
+	size_t mask = h->tsize - 1;
+	for (size_t n = 0; n < h->n; n++) {
+		const struct hist_entry *e = h->v[n];
+		struct key k = { e->comm, e->pid, e->tid, e->cpu, e->dso, e->sym, e->addr, e->kernel };
+		size_t i = key_hash(&k) & mask;
+		while (h->table[i])
+			i = (i + 1) & mask;
+		h->table[i] = n + 1;
+	}
+}
+
+static bool same_node(const struct callnode *n, const struct frame *f)
+{
+	if (n->sym || f->loc.sym)
+		return n->sym == f->loc.sym;
+	return n->dso == f->loc.dso && n->addr == (f->loc.map ? f->loc.addr : f->ip);
+}
+
+static struct callnode *child(struct callnode *parent, const struct frame *f)
+{
+	for (size_t i = 0; i < parent->nkids; i++)
+		if (same_node(parent->kids[i], f))
+			return parent->kids[i];
+	struct callnode *c = xcalloc(1, sizeof(*c));
+	c->dso = f->loc.dso;
+	c->sym = f->loc.sym;
+	c->addr = f->loc.map ? f->loc.addr : f->ip;
+	c->kernel = f->loc.kernel;
+	ALLOC_GROW(parent->kids, parent->nkids + 1, parent->cap);
+	parent->kids[parent->nkids++] = c;
+	return c;
+}
+
+/* Adds the path of frames [from, to) stepping by dir under the entry's tree: callee order (+1)
+ * holds the function's callers outward; caller order (-1) the path from the root down to the
+ * function itself. */
+static void add_path(struct hist_entry *e, const struct frame *frames, long from, long to, long dir,
+		     uint64_t period)
+{
+	if (!e->tree)
+		e->tree = xcalloc(1, sizeof(*e->tree));
+	struct callnode *n = e->tree;
+	n->samples++;
+	n->period += period;
+	for (long i = from; i != to; i += dir) {
+		n = child(n, &frames[i]);
+		n->samples++;
+		n->period += period;
+	}
+}
+
+void hist_add(struct hist *h, const struct resolved_sample *rs)
+{
+	if (!rs->nframes)
+		return;
+	uint64_t period = rs->s->period ? rs->s->period : 1;
+	h->total_samples++;
+	h->total_period += period;
+	struct key k;
+	make_key(h, rs, &rs->frames[0], &k);
+	struct hist_entry *self = find_or_add(h, &k);
+	self->samples++;
+	self->period += period;
+	long n = (long)rs->nframes;
+	if (!h->children) {
+		if (h->graph == HIST_CALLEE)
+			add_path(self, rs->frames, 1, n, 1, period);       /* its callers, outward */
+		else if (h->graph == HIST_CALLER)
+			add_path(self, rs->frames, n - 1, -1, -1, period); /* root down to it */
+		return;
+	}
+	/* Children: every distinct entry on the stack gets the sample once (recursion counts once),
+	 * with its callers (callee order) or what it called down to the sample (caller order). */
+	struct hist_entry *seen[64];
+	size_t nseen = 0;
+	for (long i = 0; i < n; i++) {
+		make_key(h, rs, &rs->frames[i], &k);
+		struct hist_entry *e = i == 0 ? self : find_or_add(h, &k);
+		bool dup = false;
+		for (size_t j = 0; j < nseen && !dup; j++)
+			dup = seen[j] == e;
+		if (dup)
+			continue;
+		if (nseen < ARRAY_SIZE(seen))
+			seen[nseen++] = e;
+		e->acc_samples++;
+		e->acc_period += period;
+		if (h->graph == HIST_CALLEE)
+			add_path(e, rs->frames, i + 1, n, 1, period);
+		else if (h->graph == HIST_CALLER)
+			add_path(e, rs->frames, i - 1, -1, -1, period);
+	}
+}
+
+static int by_period;
+
+static const char *entry_name(const struct hist_entry *e, char *buf, size_t size)
+{
+	hist_sym_name(e->sym, e->addr, buf, size);
+	return buf;
+}
+
+static int cmp_entries(const void *a, const void *b)
+{
+	const struct hist_entry *x = *(const struct hist_entry *const *)a;
+	const struct hist_entry *y = *(const struct hist_entry *const *)b;
+	uint64_t px = by_period ? x->acc_period : x->period, py = by_period ? y->acc_period : y->period;
+	if (px != py)
+		return px > py ? -1 : 1;
+	if (x->period != y->period)
+		return x->period > y->period ? -1 : 1;
+	char bx[64], by[64];
+	int c = strcmp(entry_name(x, bx, sizeof(bx)), entry_name(y, by, sizeof(by)));
+	if (c)
+		return c;
+	if (x->comm && y->comm && (c = strcmp(x->comm, y->comm)))
+		return c;
+	return x->tid - y->tid;
+}
+
+static int cmp_nodes(const void *a, const void *b)
+{
+	const struct callnode *x = *(const struct callnode *const *)a;
+	const struct callnode *y = *(const struct callnode *const *)b;
+	if (x->period != y->period)
+		return x->period > y->period ? -1 : 1;
+	return 0;
+}
+
+void callnode_sort(struct callnode *n)
+{
+	if (!n)
+		return;
+	if (n->nkids > 1)
+		qsort(n->kids, n->nkids, sizeof(*n->kids), cmp_nodes);
+	for (size_t i = 0; i < n->nkids; i++)
+		callnode_sort(n->kids[i]);
+}
+
+void hist_sort(struct hist *h, bool by_children)
+{
+	by_period = by_children;
+	if (h->n > 1)
+		qsort(h->v, h->n, sizeof(*h->v), cmp_entries);
+	free(h->table); /* the order changed: the index is gone, and no more adds are expected */
+	h->table = NULL;
+	h->tsize = 0;
+	for (size_t i = 0; i < h->n; i++)
+		callnode_sort(h->v[i]->tree);
+}
+
+static void free_node(struct callnode *n)
+{
+	if (!n)
+		return;
+	for (size_t i = 0; i < n->nkids; i++)
+		free_node(n->kids[i]);
+	free(n->kids);
+	free(n);
+}
+
+void hist_free(struct hist *h)
+{
+	for (size_t i = 0; i < h->n; i++) {
+		free_node(h->v[i]->tree);
+		free(h->v[i]);
+	}
+	for (size_t i = 0; i < h->ncomms; i++)
+		free(h->comms[i]);
+	free(h->comms);
+	free(h->v);
+	free(h->table);
+	memset(h, 0, sizeof(*h));
+}
+
+const char *hist_dso_name(const struct dso *d)
+{
+	return d ? d->short_name : "[unknown]";
+}
+
+void hist_sym_name(const struct symbol *sym, uint64_t addr, char *buf, size_t size)
+{
+	if (sym)
+		snprintf(buf, size, "%s", sym->name);
+	else
+		snprintf(buf, size, "0x%016" PRIx64, addr);
+}

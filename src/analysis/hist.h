@@ -1,0 +1,72 @@
+/* Histograms of resolved samples: the flat profile keyed by any of comm, pid, tid, dso, sym, cpu;
+ * "children" totals (a function and everything it called) when stacks are present; and call
+ * trees per entry, callee order (who called this function) or caller order (what it called). */
+#ifndef LPERF_ANALYSIS_HIST_H
+#define LPERF_ANALYSIS_HIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stream/session.h"
+
+enum hist_key { HK_COMM, HK_PID, HK_TID, HK_DSO, HK_SYM, HK_CPU, HK_NKEYS };
+
+/* Parses "comm,dso,sym" into keys; -1 with err_set() naming an unknown key. */
+int hist_parse_sort(const char *spec, enum hist_key *keys, size_t *nkeys);
+const char *hist_key_name(enum hist_key k);
+
+/* A node of a call tree: one function (or unresolved address) at one depth of a path. */
+struct callnode {
+	struct dso *dso;
+	const struct symbol *sym;
+	uint64_t addr;           /* DSO address when sym is NULL */
+	bool kernel;
+	uint64_t samples, period;
+	struct callnode **kids;
+	size_t nkids, cap;
+};
+
+struct hist_entry {
+	/* key values (only the hist's keys are meaningful) */
+	const char *comm;
+	int pid, tid, cpu;
+	struct dso *dso;
+	const struct symbol *sym;
+	uint64_t addr;           /* unresolved: the DSO address (or raw ip without a map) */
+	bool kernel;
+	uint64_t samples, period;           /* self: the sample's own ip is here */
+	uint64_t acc_samples, acc_period;   /* children: anywhere on the stack */
+	struct callnode *tree;              /* built with HIST_CALLEE / HIST_CALLER */
+};
+
+enum hist_graph { HIST_GRAPH_NONE, HIST_CALLEE, HIST_CALLER };
+
+struct hist {
+	enum hist_key keys[HK_NKEYS];
+	size_t nkeys;
+	enum hist_graph graph;
+	bool children;           /* accumulate children totals */
+	struct hist_entry **v;   /* entries; sorted by hist_sort */
+	size_t n, cap;
+	size_t *table;           /* open-addressing hash of indices into v (+1; 0 = empty) */
+	size_t tsize;
+	uint64_t total_samples, total_period;
+	char **comms;            /* interned comm strings */
+	size_t ncomms, ccap;
+};
+
+void hist_init(struct hist *h, const enum hist_key *keys, size_t nkeys, enum hist_graph graph, bool children);
+void hist_add(struct hist *h, const struct resolved_sample *rs);
+/* Sorts by period (children totals first when accumulating), then by name for stable output. */
+void hist_sort(struct hist *h, bool by_children);
+void hist_free(struct hist *h);
+
+/* Display helpers shared by the renderers. */
+const char *hist_dso_name(const struct dso *d);       /* "[unknown]" for none */
+/* "integer_work", or "0x0000000000401136" for an unresolved address (perf's spelling). */
+void hist_sym_name(const struct symbol *sym, uint64_t addr, char *buf, size_t size);
+/* Sorts every tree's children by period, largest first. */
+void callnode_sort(struct callnode *n);
+
+#endif

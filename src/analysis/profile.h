@@ -1,0 +1,25 @@
+/* A profile: one histogram per event of a recording, fed by the session's samples through a
+ * filter. Shared by report (file source) and sample (live source). */
+#ifndef LPERF_ANALYSIS_PROFILE_H
+#define LPERF_ANALYSIS_PROFILE_H
+
+#include "analysis/filter.h"
+#include "analysis/hist.h"
+#include "stream/session.h"
+
+struct profile {
+	const struct evsel_set *evsels;
+	struct hist *hists;        /* one per evsel */
+	size_t n;
+	struct sample_filter filter;
+	uint64_t kept, filtered_out;
+};
+
+void profile_init(struct profile *p, const struct evsel_set *evsels, const enum hist_key *keys,
+		  size_t nkeys, enum hist_graph graph, bool children);
+/* A session_tool.sample callback (arg = the profile). */
+int profile_sample(struct session *ss, const struct resolved_sample *rs, void *arg);
+void profile_sort(struct profile *p, bool by_children);
+void profile_free(struct profile *p);
+
+#endif

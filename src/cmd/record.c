@@ -1,0 +1,270 @@
+/* lperf record: the live source feeding a perf.data writer. Starts the command (or attaches),
+ * writes what already exists (kernel and process maps), then every record the ring buffers
+ * deliver until the command ends, the timeout, Ctrl-C or SIGTERM; the file is always completed
+ * and renamed into place. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "cmd/sample_opts.h"
+#include "events/evlist.h"
+#include "kernel/perf_event.h"
+#include "stream/live.h"
+#include "stream/perfdata.h"
+#include "symbols/dso.h"
+#include "target/target.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+struct rec_ctx {
+	struct perfdata_writer *w;
+	struct evsel_set evsels;
+	uint64_t samples, lost, lost_samples, records;
+	uint64_t first_time, last_time;
+	char **paths;                 /* executable files mapped: their build-ids go in the header */
+	int32_t *path_pids;
+	size_t npaths, pcap;
+	int error;
+};
+
+static void remember_path(struct rec_ctx *c, const struct rec_mmap *m)
+{
+	if (m->data || m->filename[0] != '/' || !(m->prot & 4 /* PROT_EXEC */))
+		return;
+	for (size_t i = 0; i < c->npaths; i++)
+		if (!strcmp(c->paths[i], m->filename))
+			return;
+	ALLOC_GROW(c->paths, c->npaths + 1, c->pcap);
+	c->path_pids = xrealloc(c->path_pids, c->pcap * sizeof(int32_t));
+	c->path_pids[c->npaths] = (int32_t)m->pid;
+	c->paths[c->npaths++] = xstrdup(m->filename);
+}
+
+static int on_record(const struct perf_event_header *h, void *arg)
+{
+	struct rec_ctx *c = arg;
+	c->records++;
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE: {
+		c->samples++;
+		uint64_t t = record_time(&c->evsels, h);
+		if (t && (!c->first_time || t < c->first_time))
+			c->first_time = t;
+		if (t > c->last_time)
+			c->last_time = t;
+		break;
+	}
+	case PERF_RECORD_LOST: {
+		struct rec_lost l;
+		if (record_parse_lost(h, &l) == 0)
+			c->lost += l.lost;
+		break;
+	}
+	case PERF_RECORD_LOST_SAMPLES: {
+		struct rec_lost l;
+		if (record_parse_lost(h, &l) == 0)
+			c->lost_samples += l.lost;
+		break;
+	}
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2: {
+		struct rec_mmap m;
+		if (record_parse_mmap(h, &m) == 0)
+			remember_path(c, &m);
+		break;
+	}
+	default:
+		break;
+	}
+	if (perfdata_writer_write(c->w, h, h->size) < 0) {
+		c->error = 1;
+		return -1;
+	}
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void progress(const struct rec_ctx *c, bool final)
+{
+	fprintf(stderr, "\r[ lperf record: %" PRIu64 " samples, %" PRIu64 " lost, %.1f MB ]%s", c->samples,
+		c->lost + c->lost_samples, (double)perfdata_writer_bytes(c->w) / 1e6, final ? "\n" : "");
+}
+
+static const char *const usage[] = {
+	"lperf record [OPTIONS] [--] COMMAND [ARGS]",
+	"lperf record [OPTIONS] -p PID | -t TID | -a | -C CPUS [--timeout DUR]",
+	NULL,
+};
+
+int cmd_record(int argc, char **argv)
+{
+	struct sample_opts o;
+	char **cmd = sample_parse_options(&o, argc, argv, "record", usage, SAMPLE_OPTS_PERF);
+	err_quiet = o.quiet;
+
+	struct evlist l = { 0 };
+	if (sample_build_events(&o, &l) < 0)
+		err_die_last(EXIT_USAGE);
+
+	struct target t = TARGET_INIT;
+	struct live_opts lo;
+	sample_live_opts(&o, &lo);
+	if (cmd) {
+		if (target_start_command(&t, cmd, NULL) < 0)
+			err_die_last(EXIT_RUNTIME);
+		lo.pids = &t.pid;
+		lo.npids = 1;
+		lo.enable_on_exec = true;
+	} else if (o.pid_list || o.tid_list) {
+		if ((o.pid_list ? target_attach_pids(&t, o.pid_list) : target_attach_tids(&t, o.tid_list)) < 0)
+			err_die_last(EXIT_RUNTIME);
+		lo.pids = t.tids;
+		lo.npids = t.ntids;
+	}
+	struct live live;
+	if (live_open(&live, &l, &lo) < 0) {
+		target_free(&t);
+		err_die_last(EXIT_RUNTIME);
+	}
+	struct rec_ctx c = { 0 };
+	c.w = perfdata_writer_open(o.output);
+	if (!c.w) {
+		live_close(&live);
+		target_free(&t);
+		err_die_last(EXIT_RUNTIME);
+	}
+	c.evsels.n = l.n;
+	c.evsels.v = xcalloc(l.n, sizeof(struct evsel));
+	for (size_t e = 0; e < l.n; e++) {
+		c.evsels.v[e].attr = live.attrs[e];
+		c.evsels.v[e].name = l.ev[e].name;
+		c.evsels.v[e].ids = live.ids[e];
+		c.evsels.v[e].nids = live.nids[e];
+		c.evsels.v[e].idx = (int)e;
+		perfdata_writer_add_event(c.w, &live.attrs[e], l.ev[e].name, live.ids[e], live.nids[e]);
+	}
+	perfdata_writer_set_cmdline(c.w, argc + 1, argv - 1);
+
+	/* What already exists: the kernel, and the processes we attach to. */
+	const struct perf_event_attr *a0 = &live.attrs[0];
+	synth_kernel(a0, on_record, &c);
+	if (o.system_wide || (o.cpus.n && !cmd && !o.pid_list && !o.tid_list))
+		synth_all_processes(a0, on_record, &c);
+	else if (o.pid_list || o.tid_list)
+		synth_process(a0, t.pid, on_record, &c);
+
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	bool tty = !o.quiet && isatty(STDERR_FILENO);
+	if (!cmd)
+		live_enable(&live);
+	if (cmd && target_go(&t) < 0) {
+		live_close(&live);
+		perfdata_writer_close(c.w, false, false);
+		err_die_last(EXIT_RUNTIME);
+	}
+	double start = now_s(), deadline = o.timeout_s > 0 ? start + o.timeout_s : INFINITY;
+	double next_progress = start + 0.5;
+	int status = 0;
+	bool ended = false, signalled = false;
+	const struct perf_event_header round = { REC_FINISHED_ROUND, 0, sizeof(round) };
+	while (!ended && !c.error) {
+		long n = live_read(&live, 100, on_record, &c);
+		if (n < 0) {
+			c.error = 1;
+			break;
+		}
+		if (n > 0 && perfdata_writer_write(c.w, &round, sizeof(round)) < 0)
+			c.error = 1;
+		double now = now_s();
+		if (tty && now >= next_progress) {
+			progress(&c, false);
+			next_progress = now + 0.5;
+		}
+		if (cmd) {
+			struct rusage ru;
+			int w = target_wait(&t, 0, &status, &ru);
+			if (w == 0)
+				ended = true;
+			if (!ended && ((stop_signal && !signalled) || now >= deadline)) {
+				/* Ctrl-C reached the command through the terminal; anything else we pass on. */
+				if (stop_signal != SIGINT)
+					kill(t.pid, stop_signal ? stop_signal : SIGTERM);
+				signalled = true;
+				deadline = INFINITY;
+			}
+		} else {
+			if (stop_signal || now >= deadline)
+				ended = true;
+			if ((o.pid_list || o.tid_list) && !target_alive(&t))
+				ended = true;
+		}
+	}
+	live_disable(&live);
+	/* Whatever is still in the buffers belongs to the recording. */
+	if (!c.error && live_read(&live, 0, on_record, &c) < 0)
+		c.error = 1;
+	if (!c.error)
+		perfdata_writer_write(c.w, &round, sizeof(round));
+	if (tty)
+		progress(&c, true);
+	for (size_t i = 0; i < c.npaths; i++) {
+		uint8_t id[20];
+		size_t n = elf_read_build_id(c.paths[i], id);
+		if (n)
+			perfdata_writer_add_buildid(c.w, c.path_pids[i], PERF_RECORD_MISC_USER, id, n, c.paths[i]);
+	}
+	perfdata_writer_set_sample_times(c.w, c.first_time, c.last_time);
+	uint64_t bytes = perfdata_writer_bytes(c.w);
+	int wr = c.error ? -1 : perfdata_writer_close(c.w, true, true);
+	if (c.error) {
+		const char *why = err_msg();
+		perfdata_writer_close(c.w, true, true); /* keep what was recorded up to the failure */
+		err_warn("recording stopped early: %s", why);
+	}
+	if (wr < 0 && !c.error)
+		err_die(EXIT_RUNTIME, "cannot write '%s': %s", o.output, err_msg());
+	if (!o.quiet)
+		fprintf(stderr, "[ lperf record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
+			(double)bytes / 1e6, o.output, c.samples);
+	uint64_t lost = c.lost + c.lost_samples;
+	if (lost)
+		err_warn("%" PRIu64 " samples lost (%.2f%%): the ring buffers filled up; use a larger -m "
+			 "or a lower -F", lost, 100.0 * (double)lost / (double)(lost + c.samples));
+	for (size_t i = 0; i < c.npaths; i++)
+		free(c.paths[i]);
+	free(c.paths);
+	free(c.path_pids);
+	free(c.evsels.v);
+	live_close(&live);
+	target_free(&t);
+	evlist_free(&l);
+	sample_opts_free(&o);
+	return cmd ? status : (c.error ? EXIT_RUNTIME : 0);
+}

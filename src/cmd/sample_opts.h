@@ -1,0 +1,46 @@
+/* Options of the sampling commands: record (perf's spellings) and sample (WindowsPerf's), and
+ * how they become an event list and live-source settings. */
+#ifndef LPERF_CMD_SAMPLE_OPTS_H
+#define LPERF_CMD_SAMPLE_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stream/live.h"
+#include "util/parse.h"
+#include "util/strbuf.h"
+
+enum { SAMPLE_OPTS_PERF, SAMPLE_OPTS_WPERF };
+
+struct sample_opts {
+	int style;
+	struct strbuf events;
+	uint64_t period, freq;
+	enum live_callchain callchain;
+	uint32_t stack_size;
+	const char *pid_list, *tid_list;
+	bool system_wide;
+	struct cpuset cpus;         /* -C (record) / -c (sample): empty = every online CPU */
+	bool cpus_given;
+	const char *output;         /* record: -o (default perf.data) */
+	int clockid;                /* default CLOCK_MONOTONIC: lines up with jitdump timestamps */
+	size_t mmap_pages;
+	double timeout_s;
+	bool quiet, no_inherit;
+	int verbose;
+	/* sample's display */
+	size_t display_rows;
+	bool display_long, json;
+	const char *symbols;
+};
+
+char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const char *cmd,
+			    const char *const *usage, int style);
+/* The -e list (default: cycles, or cpu-clock with a note where no hardware PMU exists), with the
+ * privilege defaults applied. */
+int sample_build_events(struct sample_opts *o, struct evlist *l);
+void sample_live_opts(const struct sample_opts *o, struct live_opts *lo);
+void sample_opts_free(struct sample_opts *o);
+
+#endif

@@ -1,0 +1,71 @@
+/* lperf script: every sample of a recording as perf script's text. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cmd/cmd.h"
+#include "cmd/report_view.h"
+#include "output/script_out.h"
+#include "stream/perfdata.h"
+#include "stream/session.h"
+#include "util/error.h"
+#include "util/opt.h"
+
+struct script_ctx {
+	unsigned fields;
+	bool fields_given;
+	bool callchain;
+};
+
+static int on_sample(struct session *ss, const struct resolved_sample *rs, void *arg)
+{
+	struct script_ctx *c = arg;
+	unsigned fields = c->fields_given ? c->fields
+					  : script_default_fields(rs->s->evsel ? &rs->s->evsel->attr
+										: &ss->evsels->v[0].attr);
+	script_print_sample(stdout, rs, fields, c->callchain);
+	return 0;
+}
+
+static const char *const usage[] = { "lperf script [OPTIONS]", NULL };
+
+int cmd_script(int argc, char **argv)
+{
+	const char *input = "perf.data", *fields = NULL;
+	bool quiet = false, no_chain = false;
+	const struct option opts[] = {
+		{ OPT_STRING, 'i', "input", &input, "FILE", "the recording (default perf.data)" },
+		{ OPT_STRING, 'F', "fields", &fields, "FIELDS", "comm,pid,tid,cpu,time,event,period,ip,sym,symoff,dso" },
+		{ OPT_BOOL, 0, "no-call-graph", &no_chain, NULL, "only the sampled address, no stacks" },
+		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "no notes or warnings" },
+		OPT_END_(),
+	};
+	struct opt_ctx ctx = { "script", usage, opts, false };
+	int i = opt_parse(&ctx, argc, argv);
+	if (i < argc)
+		opt_usage_error(&ctx, "unexpected argument '%s'", argv[i]);
+	err_quiet = quiet;
+	struct script_ctx c = { 0 };
+	if (fields) {
+		if (script_parse_fields(fields, &c.fields) < 0)
+			opt_usage_error(&ctx, "-F: %s", err_msg());
+		c.fields_given = true;
+	}
+	struct perfdata_reader r;
+	if (perfdata_open(&r, input) < 0)
+		err_die_last(EXIT_RUNTIME);
+	bool have_chains = false;
+	for (size_t e = 0; e < r.evsels.n; e++)
+		have_chains |= (r.evsels.v[e].attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
+	c.callchain = have_chains && !no_chain;
+	struct session ss;
+	struct session_tool tool = { .sample = on_sample, .arg = &c, .callchains = c.callchain };
+	session_init(&ss, &r.evsels, &tool);
+	int status = session_process_file(&ss, &r) ? EXIT_RUNTIME : 0;
+	fflush(stdout);
+	report_warnings(&ss, quiet);
+	if (status)
+		err_warn("%s: the output above covers only the records before this point", err_msg());
+	session_free(&ss);
+	perfdata_close(&r);
+	return status;
+}

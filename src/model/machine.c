@@ -1,0 +1,262 @@
+/* The machine: threads by tid, each process's address space, the kernel's maps, and address
+ * resolution through them (after perf's machine.c, with its semantics for fork, exec and exit). */
+#include "model/machine.h"
+
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+void machine_init(struct machine *m)
+{
+	memset(m, 0, sizeof(*m));
+	maps_init(&m->kmaps);
+	dso_cache_init(&m->dsos);
+}
+
+void machine_set_symfs(struct machine *m, const char *root)
+{
+	dso_cache_set_root(&m->dsos, root);
+}
+
+static void thread_free(struct thread *t)
+{
+	if (!t)
+		return;
+	maps_put(t->maps);
+	free(t->comm);
+	free(t);
+}
+
+void machine_free(struct machine *m)
+{
+	for (size_t i = 0; i < m->tcap; i++)
+		thread_free(m->threads[i]);
+	for (size_t i = 0; i < m->nretired; i++)
+		thread_free(m->retired[i]);
+	free(m->threads);
+	free(m->retired);
+	maps_release(&m->kmaps);
+	dso_cache_free(&m->dsos);
+	memset(m, 0, sizeof(*m));
+}
+
+static size_t tid_hash(pid_t tid)
+{
+	return (size_t)((uint32_t)tid * 2654435761u);
+}
+
+/* The slot holding tid, or the empty slot where it would go. */
+static struct thread **slot_of(struct machine *m, pid_t tid)
+{
+	size_t mask = m->tcap - 1;
+	for (size_t i = tid_hash(tid) & mask;; i = (i + 1) & mask)
+		if (!m->threads[i] || m->threads[i]->tid == tid)
+			return &m->threads[i];
+}
+
+struct thread *machine_find_thread(struct machine *m, pid_t tid)
+{
+	if (!m->tcap)
+		return NULL;
+	return *slot_of(m, tid);
+}
+
+static void table_grow(struct machine *m)
+{
+	if ((m->nthreads + 1) * 2 <= m->tcap)
+		return;
+	struct thread **old = m->threads;
+	size_t oldcap = m->tcap;
+	m->tcap = oldcap ? oldcap * 2 : 64;
+	m->threads = xcalloc(m->tcap, sizeof(*m->threads));
+	for (size_t i = 0; i < oldcap; i++)
+		if (old[i])
+			*slot_of(m, old[i]->tid) = old[i];
+	free(old);
+}
+
+/* Puts t in the table; a thread already there with its tid (a reused tid) is retired, not freed,
+ * because samples resolved earlier may still point at it. */
+static void install(struct machine *m, struct thread *t)
+{
+	table_grow(m);
+	struct thread **slot = slot_of(m, t->tid);
+	if (*slot) {
+		ALLOC_GROW(m->retired, m->nretired + 1, m->rcap);
+		m->retired[m->nretired++] = *slot;
+	} else {
+		m->nthreads++;
+	}
+	*slot = t;
+}
+
+static struct thread *thread_new(pid_t pid, pid_t tid)
+{
+	struct thread *t = xcalloc(1, sizeof(*t));
+	t->pid = pid;
+	t->tid = tid;
+	/* The idle task is what the kernel calls swapper, as perf shows it. */
+	if (pid == 0 && tid == 0) {
+		t->comm = xstrdup("swapper");
+		t->comm_set = true;
+	} else {
+		t->comm = xasprintf(":%d", (int)tid);
+	}
+	return t;
+}
+
+/* Threads of a process share the leader's address space. Their comm stays ":TID" until a COMM
+ * names them, as in perf (FORK, the usual way a thread appears, does inherit the comm). */
+static void join_process(struct machine *m, struct thread *t)
+{
+	struct thread *leader = machine_thread(m, t->pid, t->pid);
+	maps_put(t->maps);
+	t->maps = maps_get(leader->maps);
+}
+
+struct thread *machine_thread(struct machine *m, pid_t pid, pid_t tid)
+{
+	struct thread *t = machine_find_thread(m, tid);
+	if (t) {
+		if (pid < 0 || t->pid == pid)
+			return t;
+		if (t->pid < 0) {
+			/* First seen without a pid: now we know its process. */
+			t->pid = pid;
+			if (pid != tid && !t->maps->n)
+				join_process(m, t);
+			return t;
+		}
+		/* The tid belongs to another process now: its FORK went missing. */
+	}
+	t = thread_new(pid, tid);
+	t->maps = maps_new();
+	install(m, t);
+	if (pid >= 0 && pid != tid)
+		join_process(m, t);
+	return t;
+}
+
+void machine_comm(struct machine *m, pid_t pid, pid_t tid, const char *comm, bool exec)
+{
+	struct thread *t = machine_thread(m, pid, tid);
+	free(t->comm);
+	t->comm = xstrdup(comm ? comm : "");
+	t->comm_set = true;
+	/* exec replaces the whole image; the MMAPs of the new one follow. The other threads of the
+	 * process died in the exec, so clearing the shared maps is right for them too. */
+	if (exec)
+		maps_clear(t->maps);
+}
+
+/* The kernel map proper is recorded from _text to the end of the address space; module maps
+ * above it end it, rather than split it around themselves. */
+static void insert_kernel_map(struct machine *m, struct map *mp)
+{
+	bool is_kernel = mp->dso->kind == DSO_KERNEL && !mp->dso->module;
+	for (size_t i = 0; i < m->kmaps.n; i++) {
+		struct map *k = &m->kmaps.v[i];
+		bool k_is_kernel = k->dso->kind == DSO_KERNEL && !k->dso->module;
+		if (is_kernel && !k_is_kernel && k->start > mp->start && k->start < mp->end)
+			mp->end = k->start;
+		else if (!is_kernel && k_is_kernel && mp->start > k->start && mp->start < k->end)
+			k->end = mp->start;
+	}
+	maps_insert(&m->kmaps, mp);
+}
+
+void machine_mmap(struct machine *m, pid_t pid, pid_t tid, uint64_t start, uint64_t len, uint64_t pgoff,
+		  uint32_t prot, const char *filename, const uint8_t *build_id, size_t bid_size, bool kernel)
+{
+	if (!len)
+		return;
+	struct map mp = { start, start + len < start ? UINT64_MAX : start + len, pgoff, prot, 0, NULL };
+	if (kernel || pid == -1) {
+		if (!m->kernel_map_seen)
+			maps_clear(&m->kmaps); /* drop the stand-in map of machine_resolve */
+		m->kernel_map_seen = true;
+		mp.dso = dso_cache_get_kernel(&m->dsos, filename, build_id, bid_size);
+		insert_kernel_map(m, &mp);
+		return;
+	}
+	struct thread *t = machine_thread(m, pid, tid);
+	mp.dso = dso_cache_get(&m->dsos, filename, build_id, bid_size);
+	maps_insert(t->maps, &mp);
+}
+
+void machine_fork(struct machine *m, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid)
+{
+	struct thread *parent = machine_thread(m, ppid, ptid);
+	struct thread *child = thread_new(pid, tid);
+	free(child->comm);
+	child->comm = xstrdup(parent->comm);
+	child->comm_set = parent->comm_set;
+	child->maps = pid == ppid ? maps_get(parent->maps) : maps_clone(parent->maps);
+	install(m, child);
+}
+
+void machine_exit(struct machine *m, pid_t pid, pid_t tid)
+{
+	struct thread *t = machine_find_thread(m, tid);
+	if (t)
+		t->exited = true;
+}
+
+/* With an unknown cpumode: the kernel's maps if one holds ip, else the upper half of the
+ * address space, which is the kernel's on x86-64 and arm64. */
+static bool is_kernel_addr(struct machine *m, uint64_t ip)
+{
+	if (maps_find(&m->kmaps, ip))
+		return true;
+	return ip >> 63;
+}
+
+bool machine_resolve(struct machine *m, struct thread *t, uint8_t cpumode, uint64_t ip, struct addr_loc *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->addr = ip;
+	bool kernel;
+	switch (cpumode & PERF_RECORD_MISC_CPUMODE_MASK) {
+	case PERF_RECORD_MISC_KERNEL:
+		kernel = true;
+		break;
+	case PERF_RECORD_MISC_USER:
+		kernel = false;
+		break;
+	case PERF_RECORD_MISC_HYPERVISOR:
+	case PERF_RECORD_MISC_GUEST_KERNEL:
+		out->kernel = true;
+		return false;
+	case PERF_RECORD_MISC_GUEST_USER:
+		return false;
+	default:
+		kernel = is_kernel_addr(m, ip);
+		break;
+	}
+	out->kernel = kernel;
+	const struct map *mp;
+	if (kernel) {
+		if (!m->kernel_map_seen && !m->kmaps.n) {
+			/* No kernel MMAP (a live session that synthesized none): kallsyms addresses
+			 * are absolute, so one map over everything resolves them. */
+			struct map all = { 0, UINT64_MAX, 0, 0, 0, dso_cache_get_kernel(&m->dsos, NULL, NULL, 0) };
+			maps_insert(&m->kmaps, &all);
+		}
+		mp = maps_find(&m->kmaps, ip);
+	} else {
+		mp = t && t->maps ? maps_find(t->maps, ip) : NULL;
+	}
+	if (!mp)
+		return false;
+	struct dso *d = mp->dso;
+	out->map = mp;
+	out->dso = d;
+	if (d->kind == DSO_ELF || d->kind == DSO_VDSO)
+		out->addr = dso_offset_to_addr(d, mp->pgoff + (ip - mp->start));
+	out->sym = dso_find_symbol(d, out->addr);
+	if (out->sym)
+		out->sym_off = out->addr - out->sym->start;
+	return true;
+}

@@ -1,0 +1,38 @@
+/* Renderers of sampling profiles (report, sample): perf's --stdio layout, WindowsPerf's
+ * "hot functions" tables, and JSON (docs/schemas/report.schema.json). */
+#ifndef LPERF_OUTPUT_REPORT_OUT_H
+#define LPERF_OUTPUT_REPORT_OUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "analysis/hist.h"
+#include "output/json.h"
+
+/* One event's profile. */
+struct report_section {
+	const char *event;       /* "cpu-clock" */
+	struct hist *hist;
+	uint64_t samples;
+	uint64_t period;
+	uint64_t sample_period;  /* the recording's fixed period (0 with -F) for wperf's "interval" */
+};
+
+struct report_opts {
+	bool show_nr;            /* -n: a Samples column */
+	double percent_limit;    /* hide entries under this overhead (percent) */
+	bool children;           /* Children and Self columns */
+	double graph_min;        /* hide call-graph branches under this percent */
+	size_t max_rows;         /* wperf: top N (0 = all) */
+	bool long_names;         /* wperf --sample-display-long: mangled names */
+	uint64_t lost;           /* records lost in recording */
+	uint64_t lost_samples;
+};
+
+void report_text(FILE *f, const struct report_section *s, const struct report_opts *o);
+void report_text_header(FILE *f, uint64_t lost_samples);
+void report_wperf(FILE *f, const struct report_section *s, const struct report_opts *o);
+/* Writes one section object into an open JSON array. */
+void report_json_section(struct json *j, const struct report_section *s, const struct report_opts *o);
+
+#endif

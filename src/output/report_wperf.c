@@ -1,0 +1,76 @@
+/* WindowsPerf's sample/record view: per event, "top N hot functions" with overhead, count and
+ * symbol:module ("unknown" for addresses no symbol covers). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/report_out.h"
+#include "output/table.h"
+#include "util/xalloc.h"
+
+/* wperf groups by function: merge the hist's entries that share a symbol (and module). */
+struct row {
+	char *name;
+	uint64_t count;
+};
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+void report_wperf(FILE *f, const struct report_section *s, const struct report_opts *o)
+{
+	const struct hist *h = s->hist;
+	struct row *rows = NULL;
+	size_t n = 0, cap = 0;
+	for (size_t i = 0; i < h->n; i++) {
+		const struct hist_entry *e = h->v[i];
+		char *name;
+		if (e->sym)
+			name = xasprintf("%s:%s", e->sym->name, hist_dso_name(e->dso));
+		else
+			name = xstrdup("unknown");
+		size_t j;
+		for (j = 0; j < n; j++)
+			if (!strcmp(rows[j].name, name))
+				break;
+		if (j < n) {
+			rows[j].count += e->samples;
+			free(name);
+			continue;
+		}
+		ALLOC_GROW(rows, n + 1, cap);
+		rows[n++] = (struct row){ name, e->samples };
+	}
+	if (n > 1)
+		qsort(rows, n, sizeof(*rows), cmp_rows);
+	size_t shown = o->max_rows && o->max_rows < n ? o->max_rows : n;
+	fprintf(f, "======================== sample source: %s, top %zu hot functions ========================\n",
+		s->event, o->max_rows ? o->max_rows : n);
+	const char *cols[] = { ">overhead", ">count", "symbol" };
+	struct table t;
+	table_init(&t, 3, cols);
+	t.indent = 8;
+	t.underline = true;
+	uint64_t total = h->total_samples, sum = 0;
+	for (size_t i = 0; i < shown; i++) {
+		char ov[32], cnt[32];
+		snprintf(ov, sizeof(ov), "%.2f", total ? 100.0 * (double)rows[i].count / (double)total : 0.0);
+		snprintf(cnt, sizeof(cnt), "%" PRIu64, rows[i].count);
+		const char *cells[] = { ov, cnt, rows[i].name };
+		table_row(&t, cells);
+		sum += rows[i].count;
+	}
+	table_print(&t, f);
+	table_free(&t);
+	fprintf(f, "%6.2f%%  %8" PRIu64 "  top %zu in total\n\n", total ? 100.0 * (double)sum / (double)total : 0.0,
+		sum, shown);
+	for (size_t i = 0; i < n; i++)
+		free(rows[i].name);
+	free(rows);
+}

@@ -1,0 +1,23 @@
+/* perf script's text: one line per sample (or a header line and one line per stack frame, then a
+ * blank line), the layout FlameGraph's stackcollapse-perf.pl and profilers' importers parse. */
+#ifndef LPERF_OUTPUT_SCRIPT_OUT_H
+#define LPERF_OUTPUT_SCRIPT_OUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "stream/session.h"
+
+enum script_field {
+	SF_COMM = 1 << 0, SF_PID = 1 << 1, SF_TID = 1 << 2, SF_CPU = 1 << 3, SF_TIME = 1 << 4,
+	SF_EVENT = 1 << 5, SF_PERIOD = 1 << 6, SF_IP = 1 << 7, SF_SYM = 1 << 8, SF_SYMOFF = 1 << 9,
+	SF_DSO = 1 << 10,
+};
+
+/* Parses perf's -F list ("comm,tid,time,ip,sym"); -1 with err_set() on an unknown field. */
+int script_parse_fields(const char *spec, unsigned *fields);
+/* perf's default for a recording: comm,tid,[cpu],time,period,event,ip,sym,symoff,dso. */
+unsigned script_default_fields(const struct perf_event_attr *attr);
+void script_print_sample(FILE *f, const struct resolved_sample *rs, unsigned fields, bool callchain);
+
+#endif

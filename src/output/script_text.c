@@ -1,0 +1,105 @@
+#include <inttypes.h>
+#include <string.h>
+#include <strings.h>
+
+#include "output/script_out.h"
+#include "util/error.h"
+
+static const struct { const char *name; unsigned bit; } field_names[] = {
+	{ "comm", SF_COMM }, { "pid", SF_PID }, { "tid", SF_TID }, { "cpu", SF_CPU }, { "time", SF_TIME },
+	{ "event", SF_EVENT }, { "period", SF_PERIOD }, { "ip", SF_IP }, { "sym", SF_SYM },
+	{ "symoff", SF_SYMOFF }, { "dso", SF_DSO },
+};
+
+int script_parse_fields(const char *spec, unsigned *fields)
+{
+	*fields = 0;
+	const char *p = spec;
+	while (*p) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		size_t i;
+		for (i = 0; i < sizeof(field_names) / sizeof(field_names[0]); i++)
+			if (strlen(field_names[i].name) == len && !strncasecmp(field_names[i].name, p, len))
+				break;
+		if (i == sizeof(field_names) / sizeof(field_names[0]))
+			return err_set("unknown field '%.*s' (use comm, pid, tid, cpu, time, event, period, ip, "
+				       "sym, symoff, dso)", (int)len, p);
+		*fields |= field_names[i].bit;
+		p += len + (e ? 1 : 0);
+	}
+	if (!*fields)
+		return err_set("no fields given");
+	return 0;
+}
+
+unsigned script_default_fields(const struct perf_event_attr *attr)
+{
+	unsigned f = SF_COMM | SF_TID | SF_TIME | SF_EVENT | SF_IP | SF_SYM | SF_SYMOFF | SF_DSO | SF_PERIOD;
+	if (attr->sample_type & PERF_SAMPLE_CPU)
+		f |= SF_CPU;
+	if (!(attr->sample_type & PERF_SAMPLE_TIME))
+		f &= ~(unsigned)SF_TIME;
+	return f;
+}
+
+static void location(FILE *f, const struct frame *fr, unsigned fields)
+{
+	if (fields & SF_IP)
+		fprintf(f, "%16" PRIx64, fr->ip);
+	if (fields & SF_SYM) {
+		if (fr->loc.sym) {
+			fprintf(f, " %s", fr->loc.sym->name);
+			if (fields & SF_SYMOFF)
+				fprintf(f, "+0x%" PRIx64, fr->loc.sym_off);
+		} else {
+			fputs(" [unknown]", f);
+		}
+	}
+	if (fields & SF_DSO)
+		fprintf(f, " (%s)", fr->loc.dso ? fr->loc.dso->path : "[unknown]");
+}
+
+void script_print_sample(FILE *f, const struct resolved_sample *rs, unsigned fields, bool callchain)
+{
+	const struct perf_sample *s = rs->s;
+	bool chain = callchain && (fields & (SF_IP | SF_SYM));
+	if (fields & SF_COMM) {
+		const char *comm = rs->thread && rs->thread->comm ? rs->thread->comm : ":-1";
+		if (chain)
+			fprintf(f, "%s ", comm);
+		else
+			fprintf(f, "%16s ", comm);
+	}
+	if ((fields & SF_PID) && (fields & SF_TID))
+		fprintf(f, "%5u/%-5u ", s->pid, s->tid);
+	else if (fields & SF_PID)
+		fprintf(f, "%5u ", s->pid);
+	else if (fields & SF_TID)
+		fprintf(f, "%5u ", s->tid);
+	if (fields & SF_CPU)
+		fprintf(f, "[%03u] ", s->cpu);
+	if (fields & SF_TIME)
+		fprintf(f, "%5" PRIu64 ".%06" PRIu64 ": ", s->time / 1000000000, s->time % 1000000000 / 1000);
+	if (fields & SF_PERIOD)
+		fprintf(f, "%10" PRIu64 " ", s->period);
+	if (fields & SF_EVENT)
+		fprintf(f, "%s: ", s->evsel && s->evsel->name ? s->evsel->name : "?");
+	if (!(fields & (SF_IP | SF_SYM | SF_DSO))) {
+		fputc('\n', f);
+		return;
+	}
+	if (chain) {
+		fputc('\n', f);
+		for (size_t i = 0; i < rs->nframes; i++) {
+			fputc('\t', f);
+			location(f, &rs->frames[i], fields);
+			fputc('\n', f);
+		}
+		fputc('\n', f);
+		return;
+	}
+	fputc(' ', f);
+	location(f, &rs->frames[0], fields);
+	fputc('\n', f);
+}

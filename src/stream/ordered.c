@@ -1,0 +1,163 @@
+/* Time ordering of records, as perf's ordered_events: each CPU's ring buffer is in time order but
+ * the buffers are drained one after the other, so a record may arrive after later ones from
+ * another CPU. perf writes FINISHED_ROUND after each pass over all buffers; anything older than
+ * the newest time of the pass before the previous one can no longer arrive, so it is released.
+ * Records are kept in a min-heap on (time, arrival). */
+#include "stream/perfdata.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "stream/recutil.h"
+#include "util/xalloc.h"
+
+/* Past this many queued bytes the older half goes out early (perf's OE_FLUSH__HALF). */
+#define ORDERED_MAX_BYTES (256u << 20)
+
+struct oentry {
+	uint64_t time, seq;
+	struct perf_event_header *rec;
+	size_t size;
+};
+
+struct ordered_queue {
+	const struct evsel_set *s;
+	record_cb cb;
+	void *arg;
+	struct oentry *heap;
+	size_t n, cap;
+	uint64_t seq;
+	uint64_t max_time;       /* highest time queued so far */
+	uint64_t next_flush;     /* what the next FINISHED_ROUND releases: max_time at the last one */
+	uint64_t last_released;
+	uint64_t late;
+	size_t bytes;
+};
+
+struct ordered_queue *ordered_new(const struct evsel_set *s, record_cb cb, void *arg)
+{
+	struct ordered_queue *q = xcalloc(1, sizeof(*q));
+	q->s = s;
+	q->cb = cb;
+	q->arg = arg;
+	return q;
+}
+
+static bool before(const struct oentry *a, const struct oentry *b)
+{
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+static void heap_push(struct ordered_queue *q, struct oentry e)
+{
+	ALLOC_GROW(q->heap, q->n + 1, q->cap);
+	size_t i = q->n++;
+	while (i) {
+		size_t parent = (i - 1) / 2;
+		if (!before(&e, &q->heap[parent]))
+			break;
+		q->heap[i] = q->heap[parent];
+		i = parent;
+	}
+	q->heap[i] = e;
+}
+
+static struct oentry heap_pop(struct ordered_queue *q)
+{
+	struct oentry top = q->heap[0], last = q->heap[--q->n];
+	size_t i = 0;
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= q->n)
+			break;
+		if (c + 1 < q->n && before(&q->heap[c + 1], &q->heap[c]))
+			c++;
+		if (!before(&q->heap[c], &last))
+			break;
+		q->heap[i] = q->heap[c];
+		i = c;
+	}
+	if (q->n)
+		q->heap[i] = last;
+	return top;
+}
+
+static int release_one(struct ordered_queue *q)
+{
+	struct oentry e = heap_pop(q);
+	if (e.time < q->last_released)
+		q->late++;
+	else
+		q->last_released = e.time;
+	q->bytes -= e.size;
+	int ret = q->cb(e.rec, q->arg);
+	free(e.rec);
+	return ret;
+}
+
+static int release_upto(struct ordered_queue *q, uint64_t limit)
+{
+	while (q->n && q->heap[0].time <= limit) {
+		int ret = release_one(q);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* AUXTRACE and TRACING_DATA records carry data after header.size; the copy keeps it. */
+static size_t record_total(const struct perf_event_header *h)
+{
+	if (h->type == REC_AUXTRACE && h->size >= 16)
+		return h->size + (size_t)ld64((const uint8_t *)h + 8);
+	if (h->type == REC_TRACING_DATA && h->size >= 12)
+		return h->size + (size_t)ld32((const uint8_t *)h + 8);
+	return h->size;
+}
+
+int ordered_push(struct ordered_queue *q, const struct perf_event_header *h)
+{
+	if (h->type == REC_FINISHED_ROUND) {
+		int ret = release_upto(q, q->next_flush);
+		q->next_flush = q->max_time;
+		return ret ? ret : q->cb(h, q->arg);
+	}
+	uint64_t t = record_time(q->s, h);
+	if (!t)
+		t = q->max_time;
+	if (t > q->max_time)
+		q->max_time = t;
+	size_t size = record_total(h);
+	struct oentry e = { t, q->seq++, xmalloc(size), size };
+	memcpy(e.rec, h, size);
+	heap_push(q, e);
+	q->bytes += size;
+	if (q->bytes > ORDERED_MAX_BYTES) {
+		for (size_t n = q->n / 2; n; n--) {
+			int ret = release_one(q);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+int ordered_flush(struct ordered_queue *q)
+{
+	return release_upto(q, UINT64_MAX);
+}
+
+uint64_t ordered_late(const struct ordered_queue *q)
+{
+	return q->late;
+}
+
+void ordered_free(struct ordered_queue *q)
+{
+	if (!q)
+		return;
+	while (q->n)
+		free(heap_pop(q).rec);
+	free(q->heap);
+	free(q);
+}

@@ -1,0 +1,299 @@
+/* perf.data feature sections (perf's util/header.c process_* functions): the strings, counts,
+ * command line, event names and build-ids that lperf reads. Damage in a section is a note in
+ * info, never a failure of the whole file. */
+#include "stream/perfdata_int.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stream/recutil.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+static const char *const feat_names[] = {
+	[FEAT_TRACING_DATA] = "TRACING_DATA", [FEAT_BUILD_ID] = "BUILD_ID", [FEAT_HOSTNAME] = "HOSTNAME",
+	[FEAT_OSRELEASE] = "OSRELEASE", [FEAT_VERSION] = "VERSION", [FEAT_ARCH] = "ARCH",
+	[FEAT_NRCPUS] = "NRCPUS", [FEAT_CPUDESC] = "CPUDESC", [FEAT_CPUID] = "CPUID",
+	[FEAT_TOTAL_MEM] = "TOTAL_MEM", [FEAT_CMDLINE] = "CMDLINE", [FEAT_EVENT_DESC] = "EVENT_DESC",
+	[FEAT_CPU_TOPOLOGY] = "CPU_TOPOLOGY", [FEAT_NUMA_TOPOLOGY] = "NUMA_TOPOLOGY",
+	[FEAT_BRANCH_STACK] = "BRANCH_STACK", [FEAT_PMU_MAPPINGS] = "PMU_MAPPINGS",
+	[FEAT_GROUP_DESC] = "GROUP_DESC", [FEAT_AUXTRACE] = "AUXTRACE", [FEAT_STAT] = "STAT",
+	[FEAT_CACHE] = "CACHE", [FEAT_SAMPLE_TIME] = "SAMPLE_TIME", [FEAT_MEM_TOPOLOGY] = "MEM_TOPOLOGY",
+	[FEAT_CLOCKID] = "CLOCKID", [FEAT_DIR_FORMAT] = "DIR_FORMAT", [FEAT_BPF_PROG_INFO] = "BPF_PROG_INFO",
+	[FEAT_BPF_BTF] = "BPF_BTF", [FEAT_COMPRESSED] = "COMPRESSED", [FEAT_CPU_PMU_CAPS] = "CPU_PMU_CAPS",
+	[FEAT_CLOCK_DATA] = "CLOCK_DATA", [FEAT_HYBRID_TOPOLOGY] = "HYBRID_TOPOLOGY",
+	[FEAT_PMU_CAPS] = "PMU_CAPS",
+};
+
+const char *perfdata_feature_name(int bit)
+{
+	if (bit >= 0 && (size_t)bit < ARRAY_SIZE(feat_names) && feat_names[bit])
+		return feat_names[bit];
+	return "unknown feature";
+}
+
+void perfdata_info_note(struct perfdata_info *info, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s;
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = xstrdup(fmt);
+	va_end(ap);
+	info->notes = xrealloc(info->notes, (info->nnotes + 1) * sizeof(*info->notes));
+	info->notes[info->nnotes++] = s;
+}
+
+void perfdata_info_free(struct perfdata_info *info)
+{
+	free(info->hostname);
+	free(info->osrelease);
+	free(info->version);
+	free(info->arch);
+	free(info->cpudesc);
+	free(info->cpuid);
+	for (size_t i = 0; i < info->ncmdline; i++)
+		free(info->cmdline[i]);
+	free(info->cmdline);
+	for (size_t i = 0; i < info->nbuildids; i++)
+		free(info->buildids[i].filename);
+	free(info->buildids);
+	for (size_t i = 0; i < info->nnotes; i++)
+		free(info->notes[i]);
+	free(info->notes);
+	memset(info, 0, sizeof(*info));
+}
+
+struct fcur {
+	const uint8_t *p;
+	size_t off, end;
+};
+
+static int fneed(struct fcur *c, uint64_t n, const char *what)
+{
+	if (n > c->end - c->off)
+		return err_set("%s at byte %zu needs %" PRIu64 " bytes, the section has %zu", what, c->off, n,
+			       c->end);
+	return 0;
+}
+
+static int fu32(struct fcur *c, uint32_t *v, const char *what)
+{
+	if (fneed(c, 4, what) < 0)
+		return -1;
+	*v = ld32(c->p + c->off);
+	c->off += 4;
+	return 0;
+}
+
+static int fu64(struct fcur *c, uint64_t *v, const char *what)
+{
+	if (fneed(c, 8, what) < 0)
+		return -1;
+	*v = ld64(c->p + c->off);
+	c->off += 8;
+	return 0;
+}
+
+/* perf's do_read_string: u32 length (NUL and padding included), then the bytes. */
+static char *fstr(struct fcur *c, const char *what)
+{
+	uint32_t len;
+	if (fu32(c, &len, what) < 0 || fneed(c, len, what) < 0)
+		return NULL;
+	char *s = xstrndup((const char *)c->p + c->off, len);
+	c->off += len;
+	return s;
+}
+
+static int feat_string(struct fcur *c, char **dst)
+{
+	char *s = fstr(c, "string");
+	if (!s)
+		return -1;
+	free(*dst);
+	*dst = s;
+	return 0;
+}
+
+static int feat_cmdline(struct fcur *c, struct perfdata_info *info)
+{
+	uint32_t nr;
+	if (fu32(c, &nr, "count") < 0)
+		return -1;
+	if (nr > (c->end - c->off) / 4)
+		return err_set("%u strings cannot fit the %zu bytes left", nr, c->end - c->off);
+	char **v = xcalloc(nr ? nr : 1, sizeof(*v));
+	for (uint32_t i = 0; i < nr; i++) {
+		v[i] = fstr(c, "argument");
+		if (!v[i]) {
+			for (uint32_t j = 0; j < i; j++)
+				free(v[j]);
+			free(v);
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < info->ncmdline; i++)
+		free(info->cmdline[i]);
+	free(info->cmdline);
+	info->cmdline = v;
+	info->ncmdline = nr;
+	return 0;
+}
+
+/* EVENT_DESC: nr, attr_size, then per event attr, nr_ids, name, ids. perf matches the entries
+ * to the file's events by position. */
+static int feat_event_desc(struct fcur *c, struct evsel_set *evs)
+{
+	uint32_t nre, sz;
+	if (fu32(c, &nre, "event count") < 0 || fu32(c, &sz, "attr size") < 0)
+		return -1;
+	if (sz < PERF_ATTR_SIZE_VER0)
+		return err_set("attr size %u is smaller than %d", sz, PERF_ATTR_SIZE_VER0);
+	if (nre > (c->end - c->off) / ((uint64_t)sz + 8))
+		return err_set("%u events of %u bytes cannot fit the %zu bytes left", nre, sz, c->end - c->off);
+	char **names = xcalloc(nre ? nre : 1, sizeof(*names));
+	int ret = 0;
+	for (uint32_t i = 0; i < nre && !ret; i++) {
+		uint32_t nids;
+		c->off += sz;  /* the attr: the file's attrs section is authoritative */
+		if (fu32(c, &nids, "id count") < 0 || !(names[i] = fstr(c, "event name")) ||
+		    fneed(c, (uint64_t)nids * 8, "ids") < 0)
+			ret = -1;
+		else
+			c->off += (size_t)nids * 8;
+	}
+	for (uint32_t i = 0; i < nre; i++) {
+		if (!ret && i < evs->n && names[i] && names[i][0]) {
+			free(evs->v[i].name);
+			evs->v[i].name = names[i];
+		} else {
+			free(names[i]);
+		}
+	}
+	free(names);
+	return ret;
+}
+
+static int add_buildid(struct perfdata_info *info, const uint8_t *e, size_t esize, bool old)
+{
+	/* {header; s32 pid; u8 build_id[24]; filename}, or before perf 2.6.34 without the pid */
+	size_t bid = old ? 8 : 12, name = bid + 24;
+	if (esize < name)
+		return err_set("build-id entry of %zu bytes is shorter than %zu", esize, name);
+	const char *fn = (const char *)e + name;
+	if (!memchr(fn, 0, esize - name))
+		return err_set("build-id entry: file name is not NUL-terminated");
+	struct perf_event_header h;
+	memcpy(&h, e, sizeof(h));
+	struct perfdata_buildid b = { 0 };
+	b.pid = old ? -1 : (int32_t)ld32(e + 8);
+	b.cpumode = h.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	b.size = 20;
+	if (!old && h.misc & REC_MISC_BUILD_ID_SIZE)
+		b.size = e[bid + 20] > 20 ? 20 : e[bid + 20];
+	memcpy(b.id, e + bid, 20);
+	b.filename = xstrdup(fn);
+	size_t n = info->nbuildids;
+	if (!(n & (n - 1)))  /* capacity: the next power of two */
+		info->buildids = xrealloc(info->buildids, (n ? 2 * n : 1) * sizeof(*info->buildids));
+	info->buildids[info->nbuildids++] = b;
+	return 0;
+}
+
+static void drop_buildids(struct perfdata_info *info, size_t keep)
+{
+	while (info->nbuildids > keep)
+		free(info->buildids[--info->nbuildids].filename);
+}
+
+static int feat_build_id(struct fcur *c, struct perfdata_info *info, bool old)
+{
+	size_t start = c->off, had = info->nbuildids;
+	while (c->off < c->end) {
+		struct perf_event_header h;
+		if (fneed(c, sizeof(h), "build-id entry") < 0)
+			goto fail;
+		memcpy(&h, c->p + c->off, sizeof(h));
+		if (h.size < sizeof(h) || h.size > c->end - c->off) {
+			err_set("build-id entry at byte %zu: size %u does not fit the section", c->off, h.size);
+			goto fail;
+		}
+		const uint8_t *e = c->p + c->off;
+		/* perf's ABI quirk: a table without pids shows "[kernel.kallsyms]" missing its first 4
+		 * bytes (where the pid would be) in the first entry. */
+		if (!old && c->off == start && h.size >= 12 + 24 + 13 && !memcmp(e + 36, "nel.kallsyms]", 13)) {
+			c->off = start;
+			return feat_build_id(c, info, true);
+		}
+		if (add_buildid(info, e, h.size, old) < 0)
+			goto fail;
+		c->off += h.size;
+	}
+	return 0;
+fail:
+	drop_buildids(info, had);
+	return -1;
+}
+
+int perfdata_feat_parse(struct perfdata_reader *r, int feat, const uint8_t *data, size_t size, uint64_t file_off)
+{
+	struct perfdata_info *info = &r->info;
+	struct fcur c = { data, 0, size };
+	int ret = 0;
+	switch (feat) {
+	case FEAT_HOSTNAME:
+		ret = feat_string(&c, &info->hostname);
+		break;
+	case FEAT_OSRELEASE:
+		ret = feat_string(&c, &info->osrelease);
+		break;
+	case FEAT_VERSION:
+		ret = feat_string(&c, &info->version);
+		break;
+	case FEAT_ARCH:
+		ret = feat_string(&c, &info->arch);
+		break;
+	case FEAT_CPUDESC:
+		ret = feat_string(&c, &info->cpudesc);
+		break;
+	case FEAT_CPUID:
+		ret = feat_string(&c, &info->cpuid);
+		break;
+	case FEAT_NRCPUS:
+		/* perf writes the available (present) count first */
+		ret = fu32(&c, &info->nrcpus_avail, "available CPUs") < 0 ||
+		      fu32(&c, &info->nrcpus_online, "online CPUs") < 0 ? -1 : 0;
+		break;
+	case FEAT_TOTAL_MEM:
+		ret = fu64(&c, &info->total_mem_kb, "total memory");
+		break;
+	case FEAT_CMDLINE:
+		ret = feat_cmdline(&c, info);
+		break;
+	case FEAT_EVENT_DESC:
+		ret = feat_event_desc(&c, &r->evsels);
+		break;
+	case FEAT_BUILD_ID:
+		ret = feat_build_id(&c, info, false);
+		break;
+	case FEAT_SAMPLE_TIME:
+		ret = fu64(&c, &info->first_sample_time, "first sample time") < 0 ||
+		      fu64(&c, &info->last_sample_time, "last sample time") < 0 ? -1 : 0;
+		break;
+	case FEAT_CLOCKID:
+		ret = fu64(&c, &info->clockid_res_ns, "clock resolution");
+		break;
+	default:
+		break;
+	}
+	if (feat >= 0 && feat < FEAT_MAX)
+		info->has_feature[feat] = !ret;
+	if (ret < 0)
+		perfdata_info_note(info, "%s: feature %s at offset 0x%" PRIx64 " is damaged and was ignored: %s",
+				   r->path, perfdata_feature_name(feat), file_off, err_msg());
+	return ret;
+}

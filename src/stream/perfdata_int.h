@@ -1,0 +1,27 @@
+/* Internal to the perf.data reader and writer: perf's file layout constants and the feature
+ * section parser shared by file mode (sections) and pipe mode (HEADER_FEATURE records). */
+#ifndef LPERF_STREAM_PERFDATA_INT_H
+#define LPERF_STREAM_PERFDATA_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stream/perfdata.h"
+
+/* "PERFILE2" read as a little-endian u64. */
+#define PERFDATA_MAGIC 0x32454c4946524550ULL
+#define PERFDATA_HEADER_SIZE 104      /* struct perf_file_header */
+#define PERFDATA_HEADER_OLD 72        /* before adds_features */
+#define PERFDATA_PIPE_HEADER_SIZE 16  /* struct perf_pipe_file_header */
+#define PERFDATA_NAME_ALIGN 64        /* perf pads feature strings to this */
+#define PERFDATA_EVENT_UPDATE_NAME 2  /* PERF_EVENT_UPDATE__NAME */
+#define PERFDATA_MAX_EVENTS 65536     /* perf records hundreds at most; more is a damaged file */
+
+/* Parses feature feat from native bytes (swapped already) into r->info and r->evsels (EVENT_DESC
+ * names). A damaged section adds a note naming file_off and returns -1; features lperf does not
+ * read return 0. */
+int perfdata_feat_parse(struct perfdata_reader *r, int feat, const uint8_t *data, size_t size, uint64_t file_off);
+void perfdata_info_note(struct perfdata_info *info, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void perfdata_info_free(struct perfdata_info *info);
+
+#endif

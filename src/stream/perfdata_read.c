@@ -1,0 +1,492 @@
+/* The perf.data reader: the file is mapped (a pipe is read into memory), every offset and size
+ * in it is checked against the map before use, and records are handed out in file order. */
+#include "stream/perfdata.h"
+
+#include <byteswap.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "stream/perfdata_int.h"
+#include "stream/recutil.h"
+#include "stream/swap.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+static uint64_t rd64(const struct perfdata_reader *r, uint64_t off)
+{
+	uint64_t v = ld64(r->map + off);
+	return r->swap ? bswap_64(v) : v;
+}
+
+static uint32_t rd32(const struct perfdata_reader *r, uint64_t off)
+{
+	uint32_t v = ld32(r->map + off);
+	return r->swap ? bswap_32(v) : v;
+}
+
+/* [off, off + size) lies inside the file. */
+static bool in_file(const struct perfdata_reader *r, uint64_t off, uint64_t size)
+{
+	return off <= r->size && size <= r->size - off;
+}
+
+static int section_err(const struct perfdata_reader *r, const char *what, uint64_t at, uint64_t off, uint64_t size)
+{
+	return err_set("%s: %s (header offset 0x%" PRIx64 "): offset 0x%" PRIx64 " size %" PRIu64
+		       " lies outside the file of %zu bytes", r->path, what, at, off, size, r->size);
+}
+
+static int read_magic(struct perfdata_reader *r)
+{
+	if (r->size < PERFDATA_PIPE_HEADER_SIZE)
+		return err_set("%s: %zu bytes is too short for a perf.data header", r->path, r->size);
+	if (!memcmp(r->map, "PERFFILE", 8))
+		return err_set("%s: this is a version 1 perf.data file (magic \"PERFFILE\"), which lperf does "
+			       "not read; record it again with a current perf", r->path);
+	uint64_t magic = ld64(r->map);
+	if (magic == PERFDATA_MAGIC)
+		return 0;
+	if (bswap_64(magic) == PERFDATA_MAGIC) {
+		r->swap = true;
+		return 0;
+	}
+	const uint8_t *m = r->map;
+	return err_set("%s: not a perf.data file: the magic at offset 0x0 is %02x %02x %02x %02x %02x %02x %02x "
+		       "%02x, not \"PERFILE2\"", r->path, m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7]);
+}
+
+static int read_attr(struct perfdata_reader *r, size_t i, uint64_t at, uint64_t attr_size)
+{
+	uint32_t asz = rd32(r, at + 4);
+	uint64_t room = attr_size - 16;
+	if (!asz)
+		asz = PERF_ATTR_SIZE_VER0;
+	if (asz < PERF_ATTR_SIZE_VER0)
+		return err_set("%s: attr %zu at offset 0x%" PRIx64 ": size %u is smaller than the %d bytes of "
+			       "the first perf_event_attr", r->path, i, at, asz, PERF_ATTR_SIZE_VER0);
+	if (asz > room)
+		return err_set("%s: attr %zu at offset 0x%" PRIx64 ": size %u is larger than the %" PRIu64
+			       " bytes the file's attr_size %" PRIu64 " leaves for it", r->path, i, at, asz, room,
+			       attr_size);
+	uint8_t *buf = xcalloc(1, asz > sizeof(struct perf_event_attr) ? asz : sizeof(struct perf_event_attr));
+	memcpy(buf, r->map + at, asz);
+	if (r->swap)
+		swap_attr(buf, asz, true);
+	struct perf_event_attr attr;
+	memcpy(&attr, buf, sizeof(attr));
+	free(buf);
+	/* A larger attr from a newer perf keeps the fields we know; a smaller one has zeros. */
+	attr.size = sizeof(attr);
+
+	uint64_t ids_at = at + room, ids_off = rd64(r, ids_at), ids_size = rd64(r, ids_at + 8);
+	if (!in_file(r, ids_off, ids_size))
+		return section_err(r, "ids section", ids_at, ids_off, ids_size);
+	if (ids_size % 8)
+		return err_set("%s: attr %zu: ids section size %" PRIu64 " at offset 0x%" PRIx64
+			       " is not a multiple of 8", r->path, i, ids_size, ids_at + 8);
+	size_t nids = (size_t)(ids_size / 8);
+	uint64_t *ids = xmalloc((nids ? nids : 1) * sizeof(*ids));
+	for (size_t j = 0; j < nids; j++)
+		ids[j] = rd64(r, ids_off + 8 * j);
+	/* The name comes from EVENT_DESC, or evsel_default_name() once the features are read. */
+	evsel_set_add(&r->evsels, &attr, "", ids, nids);
+	free(ids);
+	return 0;
+}
+
+/* Events perf (features, EVENT_UPDATE) left unnamed get lperf's name for their attr; the id
+ * index is rebuilt once for all the events added. */
+static void events_ready(struct perfdata_reader *r)
+{
+	for (size_t i = 0; i < r->evsels.n; i++) {
+		struct evsel *e = &r->evsels.v[i];
+		if (!e->name || !e->name[0]) {
+			free(e->name);
+			e->name = evsel_default_name(&e->attr);
+		}
+	}
+	evsel_set_index(&r->evsels);
+}
+
+static int read_attrs(struct perfdata_reader *r, uint64_t hsize)
+{
+	uint64_t attr_size = rd64(r, 16), off = rd64(r, 24), size = rd64(r, 32);
+	if (attr_size < PERF_ATTR_SIZE_VER0 + 16 || attr_size > 4096)
+		return err_set("%s: attr_size %" PRIu64 " at offset 0x10 is out of range (%d..4096)", r->path,
+			       attr_size, PERF_ATTR_SIZE_VER0 + 16);
+	if (!in_file(r, off, size) || off < hsize)
+		return section_err(r, "attrs section", 0x18, off, size);
+	if (size % attr_size)
+		return err_set("%s: attrs section size %" PRIu64 " at offset 0x20 is not a multiple of the "
+			       "attr_size %" PRIu64, r->path, size, attr_size);
+	if (!size)
+		return err_set("%s: the attrs section is empty, so the file describes no events", r->path);
+	if (size / attr_size > PERFDATA_MAX_EVENTS)
+		return err_set("%s: the attrs section describes %" PRIu64 " events, more than the %d lperf "
+			       "reads", r->path, size / attr_size, PERFDATA_MAX_EVENTS);
+	for (size_t i = 0; i < size / attr_size; i++)
+		if (read_attr(r, i, off + i * attr_size, attr_size) < 0)
+			return -1;
+	return 0;
+}
+
+static bool has_bit(const uint64_t *f, int bit)
+{
+	return f[bit / 64] >> (bit % 64) & 1;
+}
+
+/* perf's guess for the bitmap of an other-endian file (perf_file_header__read): it was written
+ * as unsigned longs, so try 64-bit words, then 32-bit ones; the HOSTNAME bit, always set since
+ * 2012, tells which is right. */
+static void read_feature_bits(struct perfdata_reader *r)
+{
+	memcpy(r->features, r->map + 72, sizeof(r->features));
+	if (!r->swap)
+		return;
+	uint64_t raw[4];
+	memcpy(raw, r->features, sizeof(raw));
+	for (int i = 0; i < 4; i++)
+		r->features[i] = bswap_64(raw[i]);
+	if (has_bit(r->features, FEAT_HOSTNAME))
+		return;
+	uint32_t w[8];
+	memcpy(w, raw, sizeof(w));
+	for (int i = 0; i < 8; i++)
+		w[i] = bswap_32(w[i]);
+	memcpy(r->features, w, sizeof(w));
+	if (has_bit(r->features, FEAT_HOSTNAME))
+		return;
+	memset(r->features, 0, sizeof(r->features));
+	r->features[0] = 1ULL << FEAT_BUILD_ID;
+}
+
+static void read_features(struct perfdata_reader *r)
+{
+	uint64_t at = r->data_offset + r->data_size, n = 0;
+	for (int i = 0; i < 4; i++)
+		n += (uint64_t)__builtin_popcountll(r->features[i]);
+	if (!n)
+		return;
+	if (!in_file(r, at, n * 16)) {
+		perfdata_info_note(&r->info, "%s: the feature table at offset 0x%" PRIx64 " (%" PRIu64
+				   " entries) lies outside the file of %zu bytes; features ignored", r->path, at, n,
+				   r->size);
+		return;
+	}
+	for (int bit = 0; bit < FEAT_MAX; bit++) {
+		if (!has_bit(r->features, bit))
+			continue;
+		uint64_t off = rd64(r, at), size = rd64(r, at + 8);
+		at += 16;
+		if (!in_file(r, off, size)) {
+			perfdata_info_note(&r->info, "%s: feature %s: section at offset 0x%" PRIx64 " size %" PRIu64
+					   " lies outside the file; ignored", r->path, perfdata_feature_name(bit), off,
+					   size);
+			continue;
+		}
+		if (!r->swap) {
+			perfdata_feat_parse(r, bit, r->map + off, (size_t)size, off);
+			continue;
+		}
+		uint8_t *buf = xmalloc(size ? (size_t)size : 1);
+		memcpy(buf, r->map + off, (size_t)size);
+		swap_feature(bit, buf, (size_t)size, true);
+		perfdata_feat_parse(r, bit, buf, (size_t)size, off);
+		free(buf);
+	}
+}
+
+static int read_header(struct perfdata_reader *r)
+{
+	if (read_magic(r) < 0)
+		return -1;
+	uint64_t hsize = rd64(r, 8);
+	if (hsize == PERFDATA_PIPE_HEADER_SIZE) {
+		r->pipe = true;
+		r->data_offset = PERFDATA_PIPE_HEADER_SIZE;
+		r->data_size = r->size - PERFDATA_PIPE_HEADER_SIZE;
+		return 0;
+	}
+	if (hsize != PERFDATA_HEADER_SIZE && hsize != PERFDATA_HEADER_OLD)
+		return err_set("%s: header size %" PRIu64 " at offset 0x8 is not %d (or %d for old files, %d "
+			       "for pipe mode)", r->path, hsize, PERFDATA_HEADER_SIZE, PERFDATA_HEADER_OLD,
+			       PERFDATA_PIPE_HEADER_SIZE);
+	if (r->size < hsize)
+		return err_set("%s: %zu bytes is too short for the %" PRIu64 "-byte header", r->path, r->size,
+			       hsize);
+	r->data_offset = rd64(r, 40);
+	r->data_size = rd64(r, 48);
+	if (!in_file(r, r->data_offset, r->data_size) || r->data_offset < hsize)
+		return section_err(r, "data section", 0x28, r->data_offset, r->data_size);
+	uint64_t aoff = rd64(r, 24), asize = rd64(r, 32);
+	if (aoff < r->data_offset + r->data_size && r->data_offset < aoff + asize && asize && r->data_size)
+		return err_set("%s: the attrs section (offset 0x%" PRIx64 ") and the data section (offset 0x%"
+			       PRIx64 ") overlap", r->path, aoff, r->data_offset);
+	if (read_attrs(r, hsize) < 0)
+		return -1;
+	if (!r->data_size)
+		perfdata_info_note(&r->info, "%s: the data size is 0, as when perf record was killed before "
+				   "it finished; there are no records to read", r->path);
+	if (hsize == PERFDATA_HEADER_SIZE) {
+		read_feature_bits(r);
+		read_features(r);
+	}
+	events_ready(r);
+	return 0;
+}
+
+static int read_all(struct perfdata_reader *r, int fd)
+{
+	size_t cap = 1 << 16, n = 0;
+	uint8_t *buf = xmalloc(cap);
+	for (;;) {
+		if (n == cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		ssize_t got = read(fd, buf + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			free(buf);
+			return err_set("%s: cannot read: %s", r->path, strerror(errno));
+		}
+		if (!got)
+			break;
+		n += (size_t)got;
+	}
+	r->owned = buf;
+	r->map = buf;
+	r->size = n;
+	return 0;
+}
+
+static int open_fd(struct perfdata_reader *r)
+{
+	struct stat st;
+	if (fstat(r->fd, &st) < 0)
+		return err_set("%s: cannot stat: %s", r->path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return read_all(r, r->fd);
+	if (!st.st_size)
+		return err_set("%s: the file is empty (zero-sized data), nothing to read", r->path);
+	if ((uint64_t)st.st_size > SIZE_MAX)
+		return err_set("%s: the file is too large to map", r->path);
+	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, r->fd, 0);
+	if (m == MAP_FAILED)
+		return err_set("%s: cannot map %lld bytes: %s", r->path, (long long)st.st_size, strerror(errno));
+	madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+	r->map = m;
+	r->size = (size_t)st.st_size;
+	r->mapped = true;
+	return 0;
+}
+
+int perfdata_open(struct perfdata_reader *r, const char *path)
+{
+	memset(r, 0, sizeof(*r));
+	r->path = path;
+	if (!strcmp(path, "-")) {
+		r->path = "<stdin>";
+		r->fd = -1;
+		if (read_all(r, 0) < 0)
+			goto fail;
+	} else {
+		r->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (r->fd < 0) {
+			err_set("%s: cannot open: %s", path, strerror(errno));
+			goto fail;
+		}
+		if (open_fd(r) < 0)
+			goto fail;
+	}
+	if (!r->size) {
+		err_set("%s: no data (zero-sized input), nothing to read", r->path);
+		goto fail;
+	}
+	if (read_header(r) < 0)
+		goto fail;
+	return 0;
+fail:
+	perfdata_close(r);
+	return -1;
+}
+
+int perfdata_open_mem(struct perfdata_reader *r, const char *name, const void *buf, size_t size)
+{
+	memset(r, 0, sizeof(*r));
+	r->fd = -1;
+	r->path = name;
+	r->map = buf;
+	r->size = size;
+	if (read_header(r) < 0) {
+		perfdata_close(r);
+		return -1;
+	}
+	return 0;
+}
+
+void perfdata_close(struct perfdata_reader *r)
+{
+	if (r->mapped && r->map)
+		munmap((void *)r->map, r->size);
+	free(r->owned);
+	if (r->fd >= 0)
+		close(r->fd);
+	evsel_set_free(&r->evsels);
+	perfdata_info_free(&r->info);
+	free(r->bounce);
+	memset(r, 0, sizeof(*r));
+	r->fd = -1;
+}
+
+/* HEADER_ATTR (pipe mode): an event, its attr and its ids. */
+static int consume_attr(struct perfdata_reader *r, const struct perf_event_header *h)
+{
+	const uint8_t *p = (const uint8_t *)h;
+	uint32_t asz = h->size >= 16 ? ld32(p + 12) : 0;
+	if (!asz)
+		asz = PERF_ATTR_SIZE_VER0;
+	if (asz < PERF_ATTR_SIZE_VER0 || asz > h->size - sizeof(*h))
+		return err_set("%s: HEADER_ATTR record at offset 0x%" PRIx64 ": attr size %u does not fit the "
+			       "record's %u bytes", r->path, r->offset, asz, h->size);
+	struct perf_event_attr attr = { 0 };
+	memcpy(&attr, p + 8, asz < sizeof(attr) ? asz : sizeof(attr));
+	attr.size = sizeof(attr);
+	size_t nids = (h->size - sizeof(*h) - asz) / 8;
+	uint64_t *ids = xmalloc((nids ? nids : 1) * sizeof(*ids));
+	memcpy(ids, p + 8 + asz, nids * 8);
+	if (r->evsels.n >= PERFDATA_MAX_EVENTS)
+		return err_set("%s: HEADER_ATTR record at offset 0x%" PRIx64 ": more than %d events", r->path,
+			       r->offset, PERFDATA_MAX_EVENTS);
+	evsel_set_add(&r->evsels, &attr, "", ids, nids);
+	free(ids);
+	return 0;
+}
+
+/* EVENT_UPDATE: only the name matters to lperf (unit, scale and cpus are for stat). */
+static void consume_update(struct perfdata_reader *r, const struct perf_event_header *h)
+{
+	const uint8_t *p = (const uint8_t *)h;
+	if (h->size < 24 || ld64(p + 8) != PERFDATA_EVENT_UPDATE_NAME)
+		return;
+	const char *name = (const char *)p + 24;
+	if (h->size == 24 || !memchr(name, 0, h->size - 24u) || !name[0])
+		return;
+	uint64_t id = ld64(p + 16);
+	for (size_t i = 0; i < r->evsels.n; i++) {
+		struct evsel *e = &r->evsels.v[i];
+		for (size_t j = 0; j < e->nids; j++) {
+			if (e->ids[j] == id) {
+				free(e->name);
+				e->name = xstrdup(name);
+				return;
+			}
+		}
+	}
+}
+
+/* 1 when the record was perf's own description of the recording, 0 to pass it on. */
+static int consume(struct perfdata_reader *r, const struct perf_event_header *h)
+{
+	bool again = r->offset < r->seen_end;
+	switch (h->type) {
+	case REC_HEADER_ATTR:
+	case REC_HEADER_FEATURE:
+	case REC_EVENT_UPDATE:
+		if (again)
+			return 1;
+		break;
+	default:
+		return 0;
+	}
+	switch (h->type) {
+	case REC_HEADER_ATTR:
+		return consume_attr(r, h) < 0 ? -1 : 1;
+	case REC_HEADER_FEATURE:
+		if (h->size >= 16) {
+			uint64_t feat = ld64((const uint8_t *)h + 8);
+			if (feat < FEAT_MAX)
+				perfdata_feat_parse(r, (int)feat, (const uint8_t *)h + 16, h->size - 16u, r->offset + 16);
+		}
+		return 1;
+	case REC_EVENT_UPDATE:
+		consume_update(r, h);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Bytes that follow a record without being counted in its size. */
+static int trailing_data(const struct perfdata_reader *r, uint64_t off, const struct perf_event_header *nh,
+			 uint64_t *extra)
+{
+	*extra = 0;
+	if (nh->type == REC_AUXTRACE && nh->size >= 16)
+		*extra = rd64(r, off + 8);
+	else if (nh->type == REC_TRACING_DATA && nh->size >= 12)
+		*extra = rd32(r, off + 8);
+	return 0;
+}
+
+int perfdata_for_each(struct perfdata_reader *r, record_cb cb, void *arg)
+{
+	uint64_t off = r->data_offset, end = r->data_offset + r->data_size;
+	while (off < end) {
+		struct perf_event_header nh;
+		if (end - off < sizeof(nh))
+			return err_set("%s: record at offset 0x%" PRIx64 ": the %" PRIu64 " bytes left in the data "
+				       "section cannot hold a record header", r->path, off, end - off);
+		memcpy(&nh, r->map + off, sizeof(nh));
+		if (r->swap)
+			swap_header(&nh);
+		if (nh.size < sizeof(nh))
+			return err_set("%s: record at offset 0x%" PRIx64 ": size %u is smaller than its header",
+				       r->path, off, nh.size);
+		if (nh.size > end - off)
+			return err_set("%s: record at offset 0x%" PRIx64 ": %s of %u bytes runs past the end of the "
+				       "data section at 0x%" PRIx64, r->path, off, record_type_name(nh.type), nh.size,
+				       end);
+		uint64_t extra;
+		trailing_data(r, off, &nh, &extra);
+		if (extra > end - off - nh.size)
+			return err_set("%s: record at offset 0x%" PRIx64 ": the %" PRIu64 " bytes of data after "
+				       "this %s record run past the end of the data section", r->path, off, extra,
+				       record_type_name(nh.type));
+		size_t total = nh.size + (size_t)extra;
+		const struct perf_event_header *h = (const struct perf_event_header *)(r->map + off);
+		if (r->swap || ((uintptr_t)h & 7)) {
+			if (total > r->bounce_cap) {
+				free(r->bounce);
+				r->bounce_cap = total > 65536 ? total : 65536;
+				r->bounce = xmalloc(r->bounce_cap);
+			}
+			memcpy(r->bounce, h, total);
+			if (r->swap)
+				swap_record(&r->evsels, r->bounce, total, true);
+			h = (const struct perf_event_header *)r->bounce;
+		}
+		r->offset = off;
+		int c = consume(r, h);
+		if (c < 0)
+			return -1;
+		if (!c) {
+			if (r->evsels.byid_nev != r->evsels.n)
+				events_ready(r);
+			int ret = cb(h, arg);
+			if (ret)
+				return ret;
+		}
+		off += total;
+		if (off > r->seen_end)
+			r->seen_end = off;
+	}
+	return 0;
+}

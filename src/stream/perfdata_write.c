@@ -1,0 +1,569 @@
+/* The perf.data writer. The layout is perf's: the 104-byte header, the attrs (each with the
+ * offset and size of its ids), the ids, the data section streamed through a buffer, then the
+ * feature table and sections. Everything goes to PATH.tmp.PID and is renamed into place when
+ * complete, so a reader never sees half a file. PATH "-" writes perf's pipe mode to standard
+ * output instead: a 16-byte header, then the events and features as records ahead of the data. */
+#include "stream/perfdata.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "stream/perfdata_int.h"
+#include "stream/recutil.h"
+#include "util/error.h"
+#include "util/fileio.h"
+#include "util/parse.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define WBUF_SIZE (256u << 10)
+/* perf_file_attr: the attr as perf 6.1 knows it (128 bytes), then its ids section. */
+#define FILE_ATTR_SIZE (sizeof(struct perf_event_attr) + 16)
+
+struct perfdata_writer {
+	char *path, *tmp;
+	int fd;
+	bool pipe;
+	bool started, failed;
+	struct evsel_set events;
+	uint8_t *buf;
+	size_t buflen;
+	uint64_t pos;            /* file offset of buf[0] */
+	uint64_t data_offset;
+	char **cmdline;
+	size_t ncmdline;
+	struct perfdata_buildid *bids;
+	size_t nbids;
+	uint64_t first, last;
+	bool times_set, times_seen;
+};
+
+struct perfdata_writer *perfdata_writer_open(const char *path)
+{
+	if (!strcmp(path, "-")) {
+		int fd = dup(STDOUT_FILENO);
+		if (fd < 0) {
+			err_set("cannot write to standard output: %s", strerror(errno));
+			return NULL;
+		}
+		struct perfdata_writer *w = xcalloc(1, sizeof(*w));
+		w->path = xstrdup("<stdout>");
+		w->tmp = xstrdup("<stdout>");
+		w->fd = fd;
+		w->pipe = true;
+		w->buf = xmalloc(WBUF_SIZE);
+		return w;
+	}
+	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+	/* perf.data holds addresses and command lines: private, as perf makes it. */
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		err_set("cannot create '%s': %s", tmp, strerror(errno));
+		free(tmp);
+		return NULL;
+	}
+	struct perfdata_writer *w = xcalloc(1, sizeof(*w));
+	w->path = xstrdup(path);
+	w->tmp = tmp;
+	w->fd = fd;
+	w->buf = xmalloc(WBUF_SIZE);
+	return w;
+}
+
+int perfdata_writer_add_event(struct perfdata_writer *w, const struct perf_event_attr *attr,
+			      const char *name, const uint64_t *ids, size_t nids)
+{
+	if (w->started)
+		return err_set("%s: events must be added before the first record", w->path);
+	evsel_set_add(&w->events, attr, name, ids, nids);
+	return 0;
+}
+
+static int write_all(struct perfdata_writer *w, const void *data, size_t n)
+{
+	const uint8_t *p = data;
+	while (n) {
+		ssize_t got = write(w->fd, p, n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			w->failed = true;
+			return err_set("cannot write '%s': %s", w->tmp, strerror(errno));
+		}
+		p += got;
+		n -= (size_t)got;
+	}
+	return 0;
+}
+
+static int wflush(struct perfdata_writer *w)
+{
+	if (!w->buflen)
+		return 0;
+	if (write_all(w, w->buf, w->buflen) < 0)
+		return -1;
+	w->pos += w->buflen;
+	w->buflen = 0;
+	return 0;
+}
+
+static int wput(struct perfdata_writer *w, const void *data, size_t n)
+{
+	if (w->failed)
+		return err_set("cannot write '%s': an earlier write failed", w->tmp);
+	if (!n)
+		return 0;
+	if (n > WBUF_SIZE - w->buflen && wflush(w) < 0)
+		return -1;
+	if (n >= WBUF_SIZE) {
+		if (write_all(w, data, n) < 0)
+			return -1;
+		w->pos += n;
+		return 0;
+	}
+	memcpy(w->buf + w->buflen, data, n);
+	w->buflen += n;
+	return 0;
+}
+
+static uint64_t wtell(const struct perfdata_writer *w)
+{
+	return w->pos + w->buflen;
+}
+
+/* perf reads samples of several events only when it can find their id at one place. */
+static int check_events(const struct perfdata_writer *w)
+{
+	const struct evsel_set *s = &w->events;
+	if (!s->n)
+		return err_set("%s: no events to record", w->path);
+	for (size_t i = 1; i < s->n; i++) {
+		const struct perf_event_attr *a = &s->v[0].attr, *b = &s->v[i].attr;
+		if (a->sample_id_all != b->sample_id_all)
+			return err_set("%s: events %s and %s disagree on sample_id_all", w->path, s->v[0].name,
+				       s->v[i].name);
+		uint64_t x = a->sample_type, y = b->sample_type;
+		bool identifier = x & y & PERF_SAMPLE_IDENTIFIER;
+		bool same_id = x & y & PERF_SAMPLE_ID && rec_sample_id_off(x) == rec_sample_id_off(y) &&
+			       rec_trailer_id_back(x) == rec_trailer_id_back(y);
+		if (!identifier && !same_id)
+			return err_set("%s: %zu events need PERF_SAMPLE_IDENTIFIER in every sample_type so that "
+				       "readers can tell their samples apart (%s lacks it)", w->path, s->n,
+				       x & PERF_SAMPLE_IDENTIFIER ? s->v[i].name : s->v[0].name);
+	}
+	return 0;
+}
+
+static int start_pipe(struct perfdata_writer *w);
+
+/* The header is a placeholder until close; the attrs and ids are final. */
+static int start(struct perfdata_writer *w)
+{
+	if (w->started)
+		return w->failed ? -1 : 0;
+	w->started = true;
+	if (check_events(w) < 0) {
+		w->failed = true;
+		return -1;
+	}
+	evsel_set_index(&w->events);
+	if (w->pipe)
+		return start_pipe(w);
+	const struct evsel_set *s = &w->events;
+	uint8_t header[PERFDATA_HEADER_SIZE] = { 0 };
+	if (wput(w, header, sizeof(header)) < 0)
+		return -1;
+	uint64_t ids_off = PERFDATA_HEADER_SIZE + s->n * FILE_ATTR_SIZE;
+	for (size_t i = 0; i < s->n; i++) {
+		struct perf_event_attr a = s->v[i].attr;
+		uint64_t sec[2] = { ids_off, s->v[i].nids * 8 };
+		a.size = sizeof(a);
+		if (wput(w, &a, sizeof(a)) < 0 || wput(w, sec, sizeof(sec)) < 0)
+			return -1;
+		ids_off += sec[1];
+	}
+	for (size_t i = 0; i < s->n; i++)
+		if (wput(w, s->v[i].ids, s->v[i].nids * 8) < 0)
+			return -1;
+	w->data_offset = wtell(w);
+	return 0;
+}
+
+int perfdata_writer_write(struct perfdata_writer *w, const void *rec, size_t size)
+{
+	if (start(w) < 0)
+		return -1;
+	if (size < sizeof(struct perf_event_header))
+		return err_set("%s: a record of %zu bytes is smaller than its header", w->path, size);
+	const struct perf_event_header *h = rec;
+	if (h->type == PERF_RECORD_SAMPLE && !w->times_set && size >= h->size) {
+		uint64_t t = record_time(&w->events, h);
+		if (t) {
+			if (!w->times_seen || t < w->first)
+				w->first = t;
+			if (!w->times_seen || t > w->last)
+				w->last = t;
+			w->times_seen = true;
+		}
+	}
+	return wput(w, rec, size);
+}
+
+uint64_t perfdata_writer_bytes(const struct perfdata_writer *w)
+{
+	return wtell(w);
+}
+
+void perfdata_writer_set_cmdline(struct perfdata_writer *w, int argc, char **argv)
+{
+	for (size_t i = 0; i < w->ncmdline; i++)
+		free(w->cmdline[i]);
+	free(w->cmdline);
+	w->ncmdline = argc > 0 ? (size_t)argc : 1;
+	w->cmdline = xcalloc(w->ncmdline, sizeof(*w->cmdline));
+	/* perf stores its own path first, then its arguments */
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0)
+		exe[n] = 0;
+	else
+		snprintf(exe, sizeof(exe), "%s", argc > 0 && argv[0] ? argv[0] : "lperf");
+	w->cmdline[0] = xstrdup(exe);
+	for (int i = 1; i < argc; i++)
+		w->cmdline[i] = xstrdup(argv[i] ? argv[i] : "");
+}
+
+void perfdata_writer_add_buildid(struct perfdata_writer *w, int32_t pid, uint8_t cpumode,
+				 const uint8_t *id, size_t size, const char *filename)
+{
+	struct perfdata_buildid b = { pid, cpumode, { 0 }, (uint8_t)(size > 20 ? 20 : size), xstrdup(filename) };
+	memcpy(b.id, id, b.size);
+	w->bids = xrealloc(w->bids, (w->nbids + 1) * sizeof(*w->bids));
+	w->bids[w->nbids++] = b;
+}
+
+void perfdata_writer_set_sample_times(struct perfdata_writer *w, uint64_t first, uint64_t last)
+{
+	w->first = first;
+	w->last = last;
+	w->times_set = true;
+}
+
+static void writer_free(struct perfdata_writer *w)
+{
+	if (w->fd >= 0)
+		close(w->fd);
+	free(w->path);
+	free(w->tmp);
+	free(w->buf);
+	evsel_set_free(&w->events);
+	for (size_t i = 0; i < w->ncmdline; i++)
+		free(w->cmdline[i]);
+	free(w->cmdline);
+	for (size_t i = 0; i < w->nbids; i++)
+		free(w->bids[i].filename);
+	free(w->bids);
+	free(w);
+}
+
+/* Feature sections, in perf's formats (util/header.c write_* functions). */
+static void fput32(struct strbuf *sb, uint32_t v)
+{
+	sb_add(sb, &v, sizeof(v));
+}
+
+static void fput64(struct strbuf *sb, uint64_t v)
+{
+	sb_add(sb, &v, sizeof(v));
+}
+
+/* perf's do_write_string: u32 length including the NUL, padded to 64, then the bytes. */
+static void fput_string(struct strbuf *sb, const char *s)
+{
+	size_t n = strlen(s) + 1, len = (n + PERFDATA_NAME_ALIGN - 1) / PERFDATA_NAME_ALIGN * PERFDATA_NAME_ALIGN;
+	static const char zeros[PERFDATA_NAME_ALIGN];
+	fput32(sb, (uint32_t)len);
+	sb_add(sb, s, n);
+	sb_add(sb, zeros, len - n);
+}
+
+/* /proc/cpuinfo's "model name" with runs of spaces squashed, as perf's __write_cpudesc; NULL
+ * where the line does not exist (perf then leaves the feature out). */
+static char *cpu_desc(void)
+{
+	char *text = file_read("/proc/cpuinfo", 1 << 22, NULL);
+	if (!text)
+		return NULL;
+	char *desc = NULL;
+	for (char *line = text; line && *line && !desc;) {
+		char *nl = strchr(line, '\n');
+		if (nl)
+			*nl = 0;
+		if (!strncmp(line, "model name", 10)) {
+			char *v = strchr(line, ':');
+			v = v ? v + 1 : line;
+			while (*v == ' ' || *v == '\t')
+				v++;
+			struct strbuf sb = STRBUF_INIT;
+			for (; *v; v++)
+				if (!(isspace((unsigned char)*v) && sb.len && sb.buf[sb.len - 1] == ' '))
+					sb_addc(&sb, isspace((unsigned char)*v) ? ' ' : *v);
+			desc = sb_detach(&sb);
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	free(text);
+	return desc;
+}
+
+static uint64_t total_mem_kb(void)
+{
+	char *text = file_read("/proc/meminfo", 1 << 16, NULL);
+	uint64_t kb = 0;
+	if (text) {
+		char *p = strstr(text, "MemTotal:");
+		if (p)
+			kb = strtoull(p + 9, NULL, 10);
+		free(text);
+	}
+	return kb;
+}
+
+/* perf writes the number of present CPUs (highest + 1), then the online count. */
+static void nrcpus(uint32_t *avail, uint32_t *online)
+{
+	long on = sysconf(_SC_NPROCESSORS_ONLN), conf = sysconf(_SC_NPROCESSORS_CONF);
+	*online = on > 0 ? (uint32_t)on : 1;
+	*avail = conf > 0 ? (uint32_t)conf : *online;
+	char *text = sysfs_read("devices/system/cpu/present");
+	if (text) {
+		text[strcspn(text, "\n")] = 0;
+		struct cpuset set;
+		if (parse_cpu_list(text, &set) == 0 && set.n)
+			*avail = (uint32_t)set.cpu[set.n - 1] + 1;
+		cpuset_free(&set);
+		free(text);
+	}
+}
+
+static void feat_event_desc(const struct perfdata_writer *w, struct strbuf *sb)
+{
+	const struct evsel_set *s = &w->events;
+	fput32(sb, (uint32_t)s->n);
+	fput32(sb, sizeof(struct perf_event_attr));
+	for (size_t i = 0; i < s->n; i++) {
+		struct perf_event_attr a = s->v[i].attr;
+		a.size = sizeof(a);
+		sb_add(sb, &a, sizeof(a));
+		fput32(sb, (uint32_t)s->v[i].nids);
+		fput_string(sb, s->v[i].name ? s->v[i].name : "");
+		if (s->v[i].nids)
+			sb_add(sb, s->v[i].ids, s->v[i].nids * 8);
+	}
+}
+
+/* perf's write_buildid: {header (misc = cpumode | BUILD_ID_SIZE, size); pid; build_id[20];
+ * size; 3 reserved} and the file name padded to 64. */
+static void feat_build_id(const struct perfdata_writer *w, struct strbuf *sb)
+{
+	static const char zeros[PERFDATA_NAME_ALIGN];
+	for (size_t i = 0; i < w->nbids; i++) {
+		const struct perfdata_buildid *b = &w->bids[i];
+		size_t n = strlen(b->filename) + 1;
+		size_t len = (n + PERFDATA_NAME_ALIGN - 1) / PERFDATA_NAME_ALIGN * PERFDATA_NAME_ALIGN;
+		struct perf_event_header h = { REC_BUILD_ID, (uint16_t)(b->cpumode | REC_MISC_BUILD_ID_SIZE),
+					       (uint16_t)(36 + len) };
+		uint8_t id[24] = { 0 };
+		memcpy(id, b->id, 20);
+		id[20] = b->size;
+		sb_add(sb, &h, sizeof(h));
+		fput32(sb, (uint32_t)b->pid);
+		sb_add(sb, id, sizeof(id));
+		sb_add(sb, b->filename, n);
+		sb_add(sb, zeros, len - n);
+	}
+}
+
+static bool uses_clockid(const struct perfdata_writer *w, int *clockid)
+{
+	for (size_t i = 0; i < w->events.n; i++) {
+		if (w->events.v[i].attr.use_clockid) {
+			*clockid = w->events.v[i].attr.clockid;
+			return true;
+		}
+	}
+	return false;
+}
+
+struct feature {
+	int bit;
+	struct strbuf sb;
+};
+
+static void features(const struct perfdata_writer *w, struct feature *f, size_t *nf)
+{
+	struct utsname u;
+	bool have_uts = uname(&u) == 0;
+	size_t n = 0;
+#define FEAT(b) (f[n].bit = (b), f[n].sb = (struct strbuf)STRBUF_INIT, &f[n++].sb)
+	if (w->nbids)
+		feat_build_id(w, FEAT(FEAT_BUILD_ID));
+	if (have_uts) {
+		fput_string(FEAT(FEAT_HOSTNAME), u.nodename);
+		fput_string(FEAT(FEAT_OSRELEASE), u.release);
+	}
+	fput_string(FEAT(FEAT_VERSION), "lperf " LPERF_VERSION);
+	if (have_uts)
+		fput_string(FEAT(FEAT_ARCH), u.machine);
+	uint32_t avail, online;
+	nrcpus(&avail, &online);
+	struct strbuf *sb = FEAT(FEAT_NRCPUS);
+	fput32(sb, avail);
+	fput32(sb, online);
+	char *desc = cpu_desc();
+	if (desc)
+		fput_string(FEAT(FEAT_CPUDESC), desc);
+	free(desc);
+	uint64_t mem = total_mem_kb();
+	if (mem)
+		fput64(FEAT(FEAT_TOTAL_MEM), mem);
+	sb = FEAT(FEAT_CMDLINE);
+	if (w->ncmdline) {
+		fput32(sb, (uint32_t)w->ncmdline);
+		for (size_t i = 0; i < w->ncmdline; i++)
+			fput_string(sb, w->cmdline[i]);
+	} else {
+		fput32(sb, 1);
+		fput_string(sb, "lperf");
+	}
+	feat_event_desc(w, FEAT(FEAT_EVENT_DESC));
+	if (w->times_set || w->times_seen) {
+		sb = FEAT(FEAT_SAMPLE_TIME);
+		fput64(sb, w->first);
+		fput64(sb, w->last);
+	}
+	int clk;
+	struct timespec res;
+	if (uses_clockid(w, &clk) && clock_getres(clk, &res) == 0)
+		fput64(FEAT(FEAT_CLOCKID), (uint64_t)res.tv_sec * 1000000000ULL + (uint64_t)res.tv_nsec);
+#undef FEAT
+	*nf = n;
+}
+
+/* Pipe mode: perf_pipe_file_header, a HEADER_ATTR record per event (attr, then ids) and a
+ * HEADER_FEATURE record per feature ({feat_id; content}) that fits a record. */
+static int start_pipe(struct perfdata_writer *w)
+{
+	uint64_t header[2] = { PERFDATA_MAGIC, PERFDATA_PIPE_HEADER_SIZE };
+	if (wput(w, header, sizeof(header)) < 0)
+		return -1;
+	for (size_t i = 0; i < w->events.n; i++) {
+		const struct evsel *e = &w->events.v[i];
+		size_t size = sizeof(struct perf_event_header) + sizeof(e->attr) + e->nids * 8;
+		if (size > 0xffff)
+			return err_set("%s: event %s has too many ids (%zu) for a pipe-mode record", w->path,
+				       e->name, e->nids);
+		struct perf_event_header h = { REC_HEADER_ATTR, 0, (uint16_t)size };
+		struct perf_event_attr a = e->attr;
+		a.size = sizeof(a);
+		if (wput(w, &h, sizeof(h)) < 0 || wput(w, &a, sizeof(a)) < 0 || wput(w, e->ids, e->nids * 8) < 0)
+			return -1;
+	}
+	struct feature f[FEAT_MAX];
+	size_t nf;
+	int ret = 0;
+	features(w, f, &nf);
+	for (size_t i = 0; i < nf; i++) {
+		size_t size = sizeof(struct perf_event_header) + 8 + f[i].sb.len;
+		struct perf_event_header h = { REC_HEADER_FEATURE, 0, (uint16_t)size };
+		uint64_t feat = (uint64_t)f[i].bit;
+		if (!ret && size <= 0xffff &&
+		    (wput(w, &h, sizeof(h)) < 0 || wput(w, &feat, sizeof(feat)) < 0 || wput(w, f[i].sb.buf, f[i].sb.len) < 0))
+			ret = -1;
+		sb_release(&f[i].sb);
+	}
+	w->data_offset = wtell(w);
+	return ret;
+}
+
+/* The feature table and sections at the end of the data, then the final header at 0. */
+static int finish(struct perfdata_writer *w)
+{
+	if (start(w) < 0)
+		return -1;
+	if (w->pipe)
+		return wflush(w);
+	/* perf warns about a data size of 0 (a recording killed before its end); a round marker
+	 * says "nothing happened" instead. */
+	if (wtell(w) == w->data_offset) {
+		struct perf_event_header round = { REC_FINISHED_ROUND, 0, sizeof(round) };
+		if (wput(w, &round, sizeof(round)) < 0)
+			return -1;
+	}
+	uint64_t data_size = wtell(w) - w->data_offset;
+	struct feature f[FEAT_MAX];
+	size_t nf;
+	features(w, f, &nf);
+	uint64_t off = wtell(w) + nf * 16, bits[4] = { 0 };
+	int ret = 0;
+	for (size_t i = 0; i < nf && !ret; i++) {
+		uint64_t sec[2] = { off, f[i].sb.len };
+		bits[f[i].bit / 64] |= 1ULL << (f[i].bit % 64);
+		off += f[i].sb.len;
+		ret = wput(w, sec, sizeof(sec));
+	}
+	for (size_t i = 0; i < nf; i++) {
+		if (!ret)
+			ret = wput(w, f[i].sb.buf, f[i].sb.len);
+		sb_release(&f[i].sb);
+	}
+	if (ret || wflush(w) < 0)
+		return -1;
+	uint64_t h[PERFDATA_HEADER_SIZE / 8] = {
+		PERFDATA_MAGIC, PERFDATA_HEADER_SIZE, FILE_ATTR_SIZE,
+		PERFDATA_HEADER_SIZE, w->events.n * FILE_ATTR_SIZE,
+		w->data_offset, data_size,
+		0, 0,
+		bits[0], bits[1], bits[2], bits[3],
+	};
+	if (pwrite(w->fd, h, sizeof(h), 0) != (ssize_t)sizeof(h))
+		return err_set("cannot write the header of '%s': %s", w->tmp, strerror(errno));
+	if (fsync(w->fd) < 0)
+		return err_set("cannot sync '%s': %s", w->tmp, strerror(errno));
+	return 0;
+}
+
+int perfdata_writer_close(struct perfdata_writer *w, bool commit, bool keep_old)
+{
+	if (!w)
+		return 0;
+	int ret = commit || w->pipe ? finish(w) : 0;
+	if (w->fd >= 0 && close(w->fd) < 0 && commit && !ret)
+		ret = err_set("cannot close '%s': %s", w->tmp, strerror(errno));
+	w->fd = -1;
+	if (w->pipe) {
+		writer_free(w);
+		return ret;
+	}
+	if (commit && !ret) {
+		char *old = xasprintf("%s.old", w->path);
+		struct stat st;
+		if (keep_old && lstat(w->path, &st) == 0 && rename(w->path, old) < 0)
+			ret = err_set("cannot rename '%s' to '%s': %s", w->path, old, strerror(errno));
+		else if (rename(w->tmp, w->path) < 0)
+			ret = err_set("cannot rename '%s' to '%s': %s", w->tmp, w->path, strerror(errno));
+		free(old);
+	}
+	if (!commit || ret)
+		unlink(w->tmp);
+	writer_free(w);
+	return ret;
+}

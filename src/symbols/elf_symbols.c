@@ -1,0 +1,459 @@
+/* Symbols, load segments and build-ids of ELF files, read with libelf. Every count and offset in
+ * the file is checked against what libelf says the section holds: files may be truncated,
+ * corrupt or replaced while we read them. */
+#include "symbols/symtab.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/xalloc.h"
+
+#ifndef NT_GNU_BUILD_ID
+#define NT_GNU_BUILD_ID 3
+#endif
+#ifndef R_AARCH64_JUMP_SLOT
+#define R_AARCH64_JUMP_SLOT 1026
+#endif
+
+static void init_once(void)
+{
+	elf_version(EV_CURRENT);
+}
+
+void elfsym_init_libelf(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, init_once);
+}
+
+/* Section facts the symbol walk needs, read once per table. */
+struct sect {
+	uint64_t addr, size, flags;
+	uint32_t type;
+};
+
+static struct sect *read_sections(Elf *elf, size_t *n)
+{
+	*n = 0;
+	size_t shnum;
+	if (elf_getshdrnum(elf, &shnum) != 0 || !shnum)
+		return NULL;
+	struct sect *v = xcalloc(shnum, sizeof(*v));
+	for (size_t i = 0; i < shnum; i++) {
+		GElf_Shdr sh;
+		Elf_Scn *scn = elf_getscn(elf, i);
+		if (scn && gelf_getshdr(scn, &sh))
+			v[i] = (struct sect){ sh.sh_addr, sh.sh_size, sh.sh_flags, sh.sh_type };
+	}
+	*n = shnum;
+	return v;
+}
+
+static const char *scn_name(Elf *elf, size_t shstrndx, const GElf_Shdr *sh)
+{
+	const char *name = elf_strptr(elf, shstrndx, sh->sh_name);
+	return name ? name : "";
+}
+
+static enum symtab_rank rank_of(unsigned bind)
+{
+	switch (bind) {
+	case STB_GLOBAL:
+	case STB_GNU_UNIQUE:
+		return SYMRANK_GLOBAL;
+	case STB_WEAK:
+		return SYMRANK_WEAK;
+	case STB_LOCAL:
+		return SYMRANK_LOCAL;
+	default:
+		return SYMRANK_OTHER;
+	}
+}
+
+/* The extended section index table of a symbol table, for files with more than 65279 sections. */
+static Elf_Data *xindex_data(Elf *elf, Elf_Scn *symscn)
+{
+	size_t idx = elf_ndxscn(symscn);
+	for (Elf_Scn *s = elf_nextscn(elf, NULL); s; s = elf_nextscn(elf, s)) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(s, &sh) && sh.sh_type == SHT_SYMTAB_SHNDX && sh.sh_link == idx)
+			return elf_getdata(s, NULL);
+	}
+	return NULL;
+}
+
+void elfsym_add_table(struct symtab_builder *b, Elf *elf, Elf_Scn *scn)
+{
+	GElf_Shdr sh;
+	Elf_Data *data = elf_getdata(scn, NULL);
+	if (!gelf_getshdr(scn, &sh) || !data || !data->d_buf || data->d_type != ELF_T_SYM)
+		return;
+	size_t entsize = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
+	if (!entsize)
+		return;
+	size_t nsyms = data->d_size / entsize;
+	Elf_Data *xdata = xindex_data(elf, scn);
+	size_t nsect;
+	struct sect *sect = read_sections(elf, &nsect);
+
+	/* Untyped labels in executable sections (_start, _dl_start_user, hand-written assembly)
+	 * count as symbols, as Linux perf counts them (its elf_sym__is_label), unless hidden or
+	 * internal: reports then agree with perf's symbol for symbol. */
+	for (size_t pass = 1; pass < 2; pass++) {
+		for (size_t i = 1; i < nsyms; i++) {
+			GElf_Sym sym;
+			Elf32_Word xndx = 0;
+			if (!gelf_getsymshndx(data, xdata, (int)i, &sym, &xndx))
+				continue;
+			unsigned type = GELF_ST_TYPE(sym.st_info);
+			size_t shndx = sym.st_shndx == SHN_XINDEX ? xndx : sym.st_shndx;
+			if (shndx == SHN_UNDEF || (sym.st_shndx >= SHN_LORESERVE && sym.st_shndx != SHN_XINDEX))
+				continue;
+			bool func = type == STT_FUNC || type == STT_GNU_IFUNC;
+			unsigned vis = GELF_ST_VISIBILITY(sym.st_other);
+			if (!func && (type != STT_NOTYPE || vis == STV_HIDDEN || vis == STV_INTERNAL))
+				continue;
+			const struct sect *s = shndx < nsect ? &sect[shndx] : NULL;
+			if (!func && (!s || !(s->flags & SHF_EXECINSTR)))
+				continue;
+			const char *name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (!name || !*name)
+				continue;
+			/* Arm mapping symbols ($x, $d) and assembler-local labels are no functions. */
+			if (!func && (name[0] == '$' || !strncmp(name, ".L", 2)))
+				continue;
+			uint64_t limit = 0;
+			if (s && sym.st_value >= s->addr && sym.st_value - s->addr < s->size)
+				limit = s->addr + s->size;
+			/* Linker-defined markers (_end, __bss_start) sit just past their section. */
+			if (!func && !limit)
+				continue;
+			symtab_add(b, sym.st_value, sym.st_size, limit, name, NULL, rank_of(GELF_ST_BIND(sym.st_info)));
+		}
+	}
+	free(sect);
+}
+
+/* PLT relocations: which GOT slot belongs to which dynamic symbol. */
+struct gotslot {
+	uint64_t got;
+	const char *name;
+};
+
+static int gotslot_cmp(const void *pa, const void *pb)
+{
+	const struct gotslot *a = pa, *b = pb;
+	return a->got < b->got ? -1 : a->got > b->got;
+}
+
+static const char *reloc_sym_name(Elf *elf, Elf_Scn *symscn, size_t symidx)
+{
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	Elf_Data *d = symscn ? elf_getdata(symscn, NULL) : NULL;
+	if (!d || !gelf_getshdr(symscn, &sh) || symidx > INT32_MAX || !gelf_getsym(d, (int)symidx, &sym))
+		return NULL;
+	const char *name = elf_strptr(elf, sh.sh_link, sym.st_name);
+	return name && *name ? name : NULL;
+}
+
+/* Collects (r_offset, name) of the relocations of type t1 or t2 in SHT_RELA sections; with
+ * only_scn, of that one section, in file order. */
+static struct gotslot *read_relocs(Elf *elf, Elf_Scn *only_scn, unsigned t1, unsigned t2, size_t *n)
+{
+	struct gotslot *v = NULL;
+	size_t cap = 0;
+	*n = 0;
+	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr sh;
+		if (only_scn && scn != only_scn)
+			continue;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		size_t entsize = gelf_fsize(elf, ELF_T_RELA, 1, EV_CURRENT);
+		if (!d || !entsize)
+			continue;
+		Elf_Scn *symscn = elf_getscn(elf, sh.sh_link);
+		size_t nrel = d->d_size / entsize;
+		for (size_t i = 0; i < nrel && i <= INT32_MAX; i++) {
+			GElf_Rela r;
+			if (!gelf_getrela(d, (int)i, &r))
+				break;
+			unsigned type = (unsigned)GELF_R_TYPE(r.r_info);
+			if (type != t1 && type != t2)
+				continue;
+			const char *name = reloc_sym_name(elf, symscn, GELF_R_SYM(r.r_info));
+			ALLOC_GROW(v, *n + 1, cap);
+			v[(*n)++] = (struct gotslot){ r.r_offset, name };
+		}
+	}
+	return v;
+}
+
+/* x86-64: each entry of .plt, .plt.sec (IBT) and .plt.got jumps through its GOT slot with
+ * "jmp *disp32(%rip)" (ff 25, after an endbr64 and a bnd prefix in IBT entries); the dynamic
+ * relocation of that slot names the function. Matching slots, rather than counting entries,
+ * names all three kinds of entry and cannot be thrown off by a PLT layout we do not know. */
+static void add_plt_x86_64(struct symtab_builder *b, Elf *elf, size_t shstrndx)
+{
+	size_t nslots;
+	struct gotslot *slots = read_relocs(elf, NULL, R_X86_64_JUMP_SLOT, R_X86_64_GLOB_DAT, &nslots);
+	if (!nslots) {
+		free(slots);
+		return;
+	}
+	if (nslots > 1)
+		qsort(slots, nslots, sizeof(*slots), gotslot_cmp);
+	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS || !(sh.sh_flags & SHF_EXECINSTR))
+			continue;
+		const char *name = scn_name(elf, shstrndx, &sh);
+		if (strcmp(name, ".plt") && strcmp(name, ".plt.sec") && strcmp(name, ".plt.got"))
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		uint64_t entsize = sh.sh_entsize;
+		if (!entsize)
+			entsize = strcmp(name, ".plt.got") ? 16 : 8;
+		if (!d || !d->d_buf || entsize < 6 || entsize > 64)
+			continue;
+		const uint8_t *code = d->d_buf;
+		for (uint64_t off = 0; off + entsize <= d->d_size; off += entsize) {
+			for (uint64_t p = 0; p + 6 <= entsize; p++) {
+				if (code[off + p] != 0xff || code[off + p + 1] != 0x25)
+					continue;
+				const uint8_t *q = code + off + p + 2;
+				int32_t disp = (int32_t)((uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 |
+							 (uint32_t)q[3] << 24);
+				struct gotslot key = { sh.sh_addr + off + p + 6 + (uint64_t)(int64_t)disp, NULL };
+				struct gotslot *hit = bsearch(&key, slots, nslots, sizeof(*slots), gotslot_cmp);
+				if (hit && hit->name) {
+					symtab_add(b, sh.sh_addr + off, entsize, 0, hit->name, "@plt", SYMRANK_PLT);
+					break;
+				}
+			}
+		}
+	}
+	free(slots);
+}
+
+/* aarch64: a 32-byte PLT header, then one 16-byte entry per .rela.plt relocation, in order. */
+static void add_plt_aarch64(struct symtab_builder *b, Elf *elf, size_t shstrndx)
+{
+	Elf_Scn *plt = NULL, *rela = NULL;
+	GElf_Shdr plt_sh = { 0 };
+	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		const char *name = scn_name(elf, shstrndx, &sh);
+		if (!strcmp(name, ".plt") && sh.sh_type == SHT_PROGBITS) {
+			plt = scn;
+			plt_sh = sh;
+		} else if (!strcmp(name, ".rela.plt") && sh.sh_type == SHT_RELA) {
+			rela = scn;
+		}
+	}
+	if (!plt || !rela)
+		return;
+	size_t n;
+	struct gotslot *slots = read_relocs(elf, rela, R_AARCH64_JUMP_SLOT, R_AARCH64_JUMP_SLOT, &n);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t off = 32 + 16 * (uint64_t)i;
+		if (off + 16 > plt_sh.sh_size)
+			break;
+		if (slots[i].name)
+			symtab_add(b, plt_sh.sh_addr + off, 16, 0, slots[i].name, "@plt", SYMRANK_PLT);
+	}
+	free(slots);
+}
+
+void elfsym_add_plt(struct symtab_builder *b, Elf *elf)
+{
+	GElf_Ehdr eh;
+	size_t shstrndx;
+	if (!gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return;
+	if (eh.e_machine == EM_X86_64)
+		add_plt_x86_64(b, elf, shstrndx);
+	else if (eh.e_machine == EM_AARCH64)
+		add_plt_aarch64(b, elf, shstrndx);
+}
+
+static size_t note_build_id(Elf *elf, Elf_Data *d, uint8_t id[20])
+{
+	size_t off = 0, next, name_off, desc_off;
+	GElf_Nhdr nh;
+	while (d && d->d_buf && off < d->d_size && (next = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
+		const char *base = d->d_buf;
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && !memcmp(base + name_off, "GNU", 4) &&
+		    nh.n_descsz > 0) {
+			size_t n = nh.n_descsz > 20 ? 20 : nh.n_descsz;
+			memcpy(id, base + desc_off, n);
+			return n;
+		}
+		off = next;
+	}
+	return 0;
+}
+
+size_t elfsym_build_id(Elf *elf, uint8_t id[20])
+{
+	size_t found = 0, nphdr;
+	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn && !found; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_NOTE)
+			found = note_build_id(elf, elf_getdata(scn, NULL), id);
+	}
+	if (found)
+		return found;
+	/* Files whose section headers were stripped still have their PT_NOTE segments. */
+	if (elf_getphdrnum(elf, &nphdr) != 0)
+		return 0;
+	for (size_t i = 0; i < nphdr && !found; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_NOTE)
+			continue;
+		Elf_Type t = ph.p_align == 8 ? ELF_T_NHDR8 : ELF_T_NHDR;
+		found = note_build_id(elf, elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, ph.p_filesz, t), id);
+	}
+	return found;
+}
+
+size_t elf_read_build_id(const char *path, uint8_t id[20])
+{
+	elfsym_init_libelf();
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	struct stat st;
+	size_t n = 0;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+		if (elf && elf_kind(elf) == ELF_K_ELF)
+			n = elfsym_build_id(elf, id);
+		elf_end(elf);
+	}
+	close(fd);
+	return n;
+}
+
+static void read_loads(struct dso *d, Elf *elf)
+{
+	size_t nphdr;
+	free(d->loads);
+	d->loads = NULL;
+	d->nloads = 0;
+	if (elf_getphdrnum(elf, &nphdr) != 0)
+		return;
+	size_t cap = 0;
+	for (size_t i = 0; i < nphdr && i <= INT32_MAX; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		ALLOC_GROW(d->loads, d->nloads + 1, cap);
+		d->loads[d->nloads].offset = ph.p_offset;
+		d->loads[d->nloads].vaddr = ph.p_vaddr;
+		d->loads[d->nloads].filesz = ph.p_filesz;
+		d->loads[d->nloads].memsz = ph.p_memsz;
+		d->nloads++;
+	}
+}
+
+static Elf_Scn *find_table(Elf *elf, uint32_t type)
+{
+	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == type)
+			return scn;
+	}
+	return NULL;
+}
+
+void elfsym_load_elf(struct dso *d, Elf *elf, const char *file_path)
+{
+	const char *what = file_path ? file_path : d->path;
+	GElf_Ehdr eh;
+	if (!gelf_getehdr(elf, &eh)) {
+		dso_note(d, "'%s': bad ELF header: %s", what, elf_errmsg(-1));
+		return;
+	}
+	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {
+		dso_note(d, "'%s' is not an executable or shared library (ELF type %u)", what, (unsigned)eh.e_type);
+		return;
+	}
+	d->is_exec = eh.e_type == ET_EXEC;
+
+	uint8_t bid[20];
+	size_t bid_size = elfsym_build_id(elf, bid);
+	if (bid_size && d->build_id_size &&
+	    (bid_size != d->build_id_size || memcmp(bid, d->build_id, bid_size))) {
+		d->mismatch = true;
+		dso_note(d, "build-id mismatch: the file changed since recording");
+		return;
+	}
+	if (bid_size && !d->build_id_size) {
+		memcpy(d->build_id, bid, bid_size);
+		d->build_id_size = bid_size;
+	}
+	read_loads(d, elf);
+
+	struct symtab_builder b = { 0 };
+	Elf *dbg = NULL;
+	int dbg_fd = -1;
+	Elf_Scn *symtab = find_table(elf, SHT_SYMTAB);
+	if (symtab) {
+		elfsym_add_table(&b, elf, symtab);
+	} else {
+		if (file_path)
+			dbg = debuginfo_open(d, file_path, elf, bid, bid_size, &dbg_fd);
+		Elf_Scn *dbg_symtab = dbg ? find_table(dbg, SHT_SYMTAB) : NULL;
+		Elf_Scn *dynsym = find_table(elf, SHT_DYNSYM);
+		if (dbg_symtab)
+			elfsym_add_table(&b, dbg, dbg_symtab);
+		else if (dynsym)
+			elfsym_add_table(&b, elf, dynsym);
+		/* An in-memory image (the vDSO) has only dynamic symbols by design. */
+		if (!dbg_symtab && (file_path || !dynsym))
+			dso_note(d, "stripped: %s (install its debug symbols, e.g. the -dbgsym package)",
+				 dynsym ? "only dynamic symbols" : "no symbol table");
+	}
+	elfsym_add_plt(&b, elf);
+	symtab_finish(&b, d);
+	if (dbg)
+		elf_end(dbg);
+	if (dbg_fd >= 0)
+		close(dbg_fd);
+	if (!d->nsyms && !d->load_note)
+		dso_note(d, "'%s' has no function symbols", what);
+}
+
+void elfsym_load_file(struct dso *d)
+{
+	elfsym_init_libelf();
+	char *path = dso_file_path(d, d->path);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0) {
+		dso_note(d, "cannot open '%s': %s", path, strerror(errno));
+	} else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		dso_note(d, "'%s' is not a regular file", path);
+	} else {
+		Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+		if (!elf || elf_kind(elf) != ELF_K_ELF)
+			dso_note(d, "'%s' is not an ELF file", path);
+		else
+			elfsym_load_elf(d, elf, path);
+		elf_end(elf);
+	}
+	if (fd >= 0)
+		close(fd);
+	free(path);
+}

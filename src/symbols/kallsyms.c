@@ -1,0 +1,169 @@
+/* Kernel symbols from kallsyms ("ffffffff81000000 T _text", module symbols end with
+ * "\t[module]"). Only text symbols are kept (t, T, w, W). kallsyms has no sizes: a symbol runs to
+ * the next one. Module symbols are named "func [module]" in [kernel.kallsyms], and plain "func"
+ * in the module's own DSO. */
+#include "symbols/symtab.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/fileio.h"
+#include "util/xalloc.h"
+
+/* Hundreds of thousands of lines, tens of megabytes at most; anything far larger is not kallsyms. */
+#define KALLSYMS_MAX (512u << 20)
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* The " [module]" suffixes, one string per module, alive until the symbols are built. */
+struct suffixes {
+	char **v;
+	size_t n, cap;
+};
+
+static const char *suffix_for(struct suffixes *s, const char *mod, size_t len)
+{
+	/* A module's symbols are listed together: the last one usually matches. */
+	for (size_t i = s->n; i-- > 0;)
+		if (!strncmp(s->v[i] + 1, mod, len) && s->v[i][len + 1] == 0)
+			return s->v[i];
+	ALLOC_GROW(s->v, s->n + 1, s->cap);
+	s->v[s->n] = xasprintf(" %.*s", (int)len, mod);
+	return s->v[s->n++];
+}
+
+/* Parses one line in place (the name is NUL-terminated in the buffer). Returns false for lines
+ * that are not text symbols. */
+static bool parse_line(char *line, char *end, uint64_t *addr, char *type, char **name, char **mod,
+		       size_t *modlen)
+{
+	char *p = line;
+	uint64_t a = 0;
+	int digits = 0, v;
+	while (p < end && (v = hexval(*p)) >= 0) {
+		if (++digits > 16)
+			return false;
+		a = a << 4 | (uint64_t)v;
+		p++;
+	}
+	if (!digits || end - p < 4 || p[0] != ' ' || p[2] != ' ')
+		return false;
+	*addr = a;
+	*type = p[1];
+	*name = p + 3;
+	char *q = *name;
+	while (q < end && *q != '\t' && *q != ' ')
+		q++;
+	if (q == *name)
+		return false;
+	*mod = NULL;
+	*modlen = 0;
+	if (q < end && *q == '\t' && q + 1 < end && q[1] == '[') {
+		char *close = memchr(q + 1, ']', (size_t)(end - q - 1));
+		if (close) {
+			*mod = q + 1;
+			*modlen = (size_t)(close - q);
+		}
+	}
+	*q = 0;
+	return true;
+}
+
+void kallsyms_load(struct dso *d, const char *path)
+{
+	size_t len;
+	char *buf = file_read(path, KALLSYMS_MAX, &len);
+	if (!buf) {
+		dso_note(d, "%s", err_msg());
+		return;
+	}
+	struct symtab_builder b = { 0 };
+	struct suffixes sfx = { 0 };
+	size_t nlines = 0, nzero = 0;
+	uint64_t last = 0;
+	for (char *line = buf, *bufend = buf + len; line < bufend;) {
+		char *nl = memchr(line, '\n', (size_t)(bufend - line));
+		char *end = nl ? nl : bufend;
+		uint64_t addr;
+		char type, *name, *mod;
+		size_t modlen;
+		if (parse_line(line, end, &addr, &type, &name, &mod, &modlen)) {
+			nlines++;
+			nzero += addr == 0;
+			enum symtab_rank rank = SYMRANK_OTHER;
+			switch (type) {
+			case 'T': rank = SYMRANK_GLOBAL; break;
+			case 't': rank = SYMRANK_LOCAL; break;
+			case 'W':
+			case 'w': rank = SYMRANK_WEAK; break;
+			default: break;
+			}
+			if (rank != SYMRANK_OTHER && addr) {
+				symtab_add(&b, addr, 0, 0, name, mod ? suffix_for(&sfx, mod, modlen) : NULL, rank);
+				if (addr > last)
+					last = addr;
+			}
+		}
+		line = end + 1;
+	}
+	if (nlines && nzero == nlines) {
+		dso_note(d, "kernel addresses are hidden (kernel.kptr_restrict); run as root or set "
+			    "kernel.kptr_restrict=0");
+	} else if (!b.n) {
+		dso_note(d, "no kernel text symbols in '%s'", path);
+	} else {
+		/* The last symbol has no next one: give it the rest of its page and one more, as
+		 * perf does. */
+		for (size_t i = 0; i < b.n; i++)
+			if (b.v[i].start == last)
+				b.v[i].limit = (last | 4095) + 1 + 4096;
+	}
+	symtab_finish(&b, d);
+	for (size_t i = 0; i < sfx.n; i++)
+		free(sfx.v[i]);
+	free(sfx.v);
+	free(buf);
+}
+
+void kallsyms_load_module(struct dso *d)
+{
+	struct dso *k = d->kernel;
+	dso_load(k);
+	if (!k->nsyms) {
+		dso_note(d, "no kernel symbols: %s", k->load_note ? k->load_note : "kallsyms is empty");
+		return;
+	}
+	size_t mlen = strlen(d->module), n = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < k->nsyms; i++) {
+			const char *name = k->syms[i].name;
+			size_t len = strlen(name);
+			if (len <= mlen + 1 || strcmp(name + len - mlen, d->module) || name[len - mlen - 1] != ' ')
+				continue;
+			if (pass == 1) {
+				d->syms[n] = k->syms[i];
+				d->syms[n].name = xstrndup(name, len - mlen - 1);
+			}
+			n++;
+		}
+		if (pass == 0) {
+			if (!n) {
+				dso_note(d, "no symbols of module %s in kallsyms", d->module);
+				return;
+			}
+			d->syms = xcalloc(n, sizeof(*d->syms));
+			d->nsyms = n;
+			n = 0;
+		}
+	}
+}

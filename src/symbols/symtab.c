@@ -1,0 +1,143 @@
+/* A DSO's symbol table: candidates from any source become one sorted array without duplicates
+ * or overlaps, which dso_find_symbol searches by bisection. */
+#include "symbols/symtab.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+void symtab_add(struct symtab_builder *b, uint64_t start, uint64_t size, uint64_t limit, const char *name,
+		const char *suffix, enum symtab_rank rank)
+{
+	if (!name || !*name)
+		return;
+	/* A symbol that wraps around the address space is garbage; keep its start only. */
+	if (size && start + size < start)
+		size = 0;
+	ALLOC_GROW(b->v, b->n + 1, b->cap);
+	b->v[b->n++] = (struct symtab_cand){ start, size, limit, name, suffix, (uint8_t)rank };
+}
+
+static size_t leading_underscores(const char *s)
+{
+	size_t n = 0;
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* Orders by address, then best name first. Aliases at one address (mmap, mmap64, __mmap)
+ * resolve as Linux perf resolves them (its choose_best_symbol), so reports agree symbol for
+ * symbol: a symbol with a size, then non-weak over weak, then global over local, then fewer
+ * leading underscores, then the longer name; synthesized PLT names lose to real symbols; and
+ * finally by bytes, so every run picks the same. */
+static int cand_cmp(const void *pa, const void *pb)
+{
+	const struct symtab_cand *a = pa, *b = pb;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	bool pa_ = a->rank == SYMRANK_PLT, pb_ = b->rank == SYMRANK_PLT;
+	if (pa_ != pb_)
+		return pa_ ? 1 : -1;
+	if (!a->size != !b->size)
+		return a->size ? -1 : 1;
+	bool wa = a->rank == SYMRANK_WEAK, wb = b->rank == SYMRANK_WEAK;
+	if (wa != wb)
+		return wa ? 1 : -1;
+	bool ga = a->rank == SYMRANK_GLOBAL, gb = b->rank == SYMRANK_GLOBAL;
+	if (ga != gb)
+		return ga ? -1 : 1;
+	size_t ua = leading_underscores(a->name), ub = leading_underscores(b->name);
+	if (ua != ub)
+		return ua < ub ? -1 : 1;
+	size_t la = strlen(a->name), lb = strlen(b->name);
+	if (la != lb)
+		return la > lb ? -1 : 1;
+	int c = strcmp(a->name, b->name);
+	if (c)
+		return c;
+	return strcmp(a->suffix ? a->suffix : "", b->suffix ? b->suffix : "");
+}
+
+/* The name reports print: demangled when mangled (a versioned "name@@VER" keeps its version
+ * after the demangled part), then the suffix. */
+static char *final_name(const char *name, const char *suffix)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *dem = NULL;
+	if (name[0] == '_' && (name[1] == 'Z' || name[1] == 'R')) {
+		const char *at = strchr(name, '@');
+		if (at) {
+			char *base = xstrndup(name, (size_t)(at - name));
+			char *d = symbol_demangle(base);
+			free(base);
+			if (d) {
+				sb_adds(&sb, d);
+				sb_adds(&sb, at);
+				free(d);
+			}
+		} else {
+			dem = symbol_demangle(name);
+		}
+	}
+	if (!sb.len)
+		sb_adds(&sb, dem ? dem : name);
+	free(dem);
+	if (suffix)
+		sb_adds(&sb, suffix);
+	return sb_detach(&sb);
+}
+
+void symtab_finish(struct symtab_builder *b, struct dso *d)
+{
+	if (b->n)
+		qsort(b->v, b->n, sizeof(*b->v), cand_cmp);
+	/* Keep the first (best) of each address group, with the group's largest size. */
+	size_t n = 0;
+	for (size_t i = 0; i < b->n; i++) {
+		if (n && b->v[n - 1].start == b->v[i].start) {
+			struct symtab_cand *keep = &b->v[n - 1];
+			if (b->v[i].size > keep->size)
+				keep->size = b->v[i].size;
+			if (!keep->limit || (b->v[i].limit && b->v[i].limit > keep->limit))
+				keep->limit = b->v[i].limit;
+			continue;
+		}
+		b->v[n++] = b->v[i];
+	}
+	symtab_free(d);
+	d->syms = n ? xcalloc(n, sizeof(*d->syms)) : NULL;
+	d->nsyms = n;
+	for (size_t i = 0; i < n; i++) {
+		struct symtab_cand *c = &b->v[i];
+		uint64_t next = i + 1 < n ? b->v[i + 1].start : UINT64_MAX;
+		uint64_t size = c->size;
+		if (!size) {
+			/* A label without a size (assembly, kallsyms) runs to the next symbol, but not
+			 * past the end of its section. */
+			uint64_t end = next;
+			if (c->limit > c->start && c->limit < end)
+				end = c->limit;
+			size = end == UINT64_MAX ? 0 : end - c->start;
+		}
+		if (size > next - c->start)
+			size = next - c->start; /* overlaps: the later symbol owns its bytes */
+		d->syms[i].start = c->start;
+		d->syms[i].size = size;
+		d->syms[i].name = final_name(c->name, c->suffix);
+	}
+	free(b->v);
+	memset(b, 0, sizeof(*b));
+}
+
+void symtab_free(struct dso *d)
+{
+	for (size_t i = 0; i < d->nsyms; i++)
+		free(d->syms[i].name);
+	free(d->syms);
+	d->syms = NULL;
+	d->nsyms = 0;
+}

@@ -1,0 +1,52 @@
+/* [vdso]: the kernel maps the same vDSO image into every process, so lperf reads its own copy
+ * (getauxval(AT_SYSINFO_EHDR), its size from /proc/self/maps). This is right for recordings made
+ * on the running kernel; the build-id check catches recordings from another one. */
+#include "symbols/symtab.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+
+#include "util/fileio.h"
+#include "util/xalloc.h"
+
+/* The size of the mapping that starts at base, from /proc/self/maps; 0 when not found. */
+static size_t mapping_size(uintptr_t base)
+{
+	char *maps = file_read("/proc/self/maps", 64u << 20, NULL);
+	size_t size = 0;
+	for (char *line = maps; line && *line && !size;) {
+		uint64_t start, end;
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64, &start, &end) == 2 && start == base && end > start)
+			size = (size_t)(end - start);
+		char *nl = strchr(line, '\n');
+		line = nl ? nl + 1 : NULL;
+	}
+	free(maps);
+	return size;
+}
+
+void vdso_load(struct dso *d)
+{
+	elfsym_init_libelf();
+	uintptr_t base = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
+	size_t size = base ? mapping_size(base) : 0;
+	if (!size) {
+		dso_note(d, "this process has no vDSO to read symbols from");
+		return;
+	}
+	/* libelf may write to the image it parses; the vDSO is read-only, so give it a copy. */
+	char *image = xmalloc(size);
+	memcpy(image, (const void *)base, size);
+	Elf *elf = elf_memory(image, size);
+	if (!elf || elf_kind(elf) != ELF_K_ELF)
+		dso_note(d, "the vDSO image is not an ELF file");
+	else
+		elfsym_load_elf(d, elf, NULL);
+	if (d->mismatch)
+		dso_note(d, "build-id mismatch: the recording's vDSO is not the running kernel's");
+	elf_end(elf);
+	free(image);
+}

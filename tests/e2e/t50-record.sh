@@ -1,0 +1,168 @@
+#!/bin/sh
+# The sampling model end to end: lperf record / report / script / sample against known-answer
+# workloads, and perf.data exchanged with Linux perf in both directions.
+. "$(dirname "$0")/lib.sh"
+W="$TEST_ROOT/tests/workloads"
+BIN="$SCRATCH/bin"
+mkdir -p "$BIN"
+cc -O0 -fno-omit-frame-pointer -o "$BIN/shares" "$W/shares.c" &&
+cc -O2 -fomit-frame-pointer -o "$BIN/shares_nofp" "$W/shares.c" &&
+cc -O1 -fno-omit-frame-pointer -pthread -o "$BIN/threads" "$W/threads.c" || { echo "cannot build workloads"; exit 1; }
+printf '#include <signal.h>\nint main(void){ raise(SIGSEGV); return 0; }\n' >"$SCRATCH/crash.c" &&
+cc -o "$BIN/crash" "$SCRATCH/crash.c"
+
+# percent of SYMBOL in "lperf/perf report --sort sym --stdio --no-children" output
+share() { awk -v s="$1" '$NF == s { sub("%", "", $1); print $1; exit }' "$2"; }
+near() { # near VALUE EXPECTED TOLERANCE
+	awk -v v="$1" -v e="$2" -v t="$3" 'BEGIN { d = v - e; if (d < 0) d = -d; exit !(v != "" && d <= t) }' ||
+		{ echo "$1 is not within $3 of $2" >&2; return 1; }
+}
+# the first percentage of the report entry (not a call-graph line) for SYMBOL
+entry_pct() { awk -v s="$1" '/\[[.k]\]/ && $NF == s { sub("%", "", $1); print $1; exit }' "$2"; }
+# "count symbol" pairs of a --sort sym -n report, sorted, for comparing two tools.
+counts() { awk '$1 ~ /%$/ && NF >= 4 { print $2, $NF }' "$1" | sort; }
+
+test_expect_success 'record + report: known shares within 3 points (frame pointers)' '
+	lperf record -q -F 4000 -e cpu-clock -o "$SCRATCH/s.data" -- "$BIN/shares" 30 &&
+	lperf report -i "$SCRATCH/s.data" --sort sym --stdio --no-children -n >r.txt &&
+	n=$(awk "/^# Samples:/ { print \$3 }" r.txt) && echo "samples: $n" &&
+	case "$n" in *K) ;; *) [ "$n" -ge 2000 ] ;; esac &&
+	near "$(share work_a r.txt)" 50 3 && near "$(share work_b r.txt)" 30 3 && near "$(share work_c r.txt)" 20 3
+'
+
+test_expect_success 'record + report: known shares without frame pointers' '
+	lperf record -q -F 4000 -e cpu-clock -o "$SCRATCH/s.data" -- "$BIN/shares_nofp" 30 &&
+	lperf report -i "$SCRATCH/s.data" --sort sym --stdio --no-children >r.txt &&
+	near "$(share work_a r.txt)" 50 3 && near "$(share work_b r.txt)" 30 3 && near "$(share work_c r.txt)" 20 3
+'
+
+test_expect_success 'callers appear in -g views (callee and caller order)' '
+	lperf record -q -g -F 4000 -e cpu-clock -o "$SCRATCH/g.data" -- "$BIN/shares" 10 &&
+	lperf report -i "$SCRATCH/g.data" --json --no-children --sort sym -g >g.json &&
+	validate_json report.schema.json g.json &&
+	"$PYTHON" - g.json <<-\EOF &&
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	ent = {e["symbol"]: e for e in d["events"][0]["entries"]}
+	for f, caller in (("work_a", "run_a"), ("work_b", "run_b"), ("work_c", "run_c")):
+	    top = ent[f]["callchain"][0]
+	    assert top["symbol"] == caller, (f, top["symbol"])
+	    assert top["percent"] > 0.9 * ent[f]["overhead"], (f, top["percent"], ent[f]["overhead"])
+	    assert any(c["symbol"] == "main" for c in top["callers"]), (f, top["callers"])
+	EOF
+	lperf report -i "$SCRATCH/g.data" --stdio --call-graph=caller --no-children --sort sym >caller.txt &&
+	awk "/\[\.\] work_a\$/ { on = 1; next } on && /^\$/ { exit } on { print \$NF }" caller.txt >path &&
+	tr "\n" " " <path | grep -q " main run_a work_a $" || { cat path; exit 1; }
+'
+
+test_expect_success 'children mode: main carries nearly all samples, work_a about half' '
+	lperf report -i "$SCRATCH/g.data" --stdio --children --sort sym >ch.txt &&
+	main=$(entry_pct main ch.txt) &&
+	a=$(entry_pct work_a ch.txt) &&
+	echo "main $main work_a $a" && near "$main" 97 3 && near "$a" 50 4
+'
+
+if command -v perf >/dev/null; then
+test_expect_success 'perf report reads lperf recording: identical sample counts per symbol' '
+	lperf record -q -g -F 2000 -e cpu-clock -o "$SCRATCH/l.data" -- "$BIN/shares" 10 &&
+	lperf report -i "$SCRATCH/l.data" --sort sym --stdio --no-children -n >lperf.txt &&
+	perf report -i "$SCRATCH/l.data" --sort sym --stdio --no-children -n -g none >perf.txt 2>perf.err &&
+	counts lperf.txt >a && counts perf.txt >b && diff a b
+'
+
+test_expect_success 'perf report reads lperf recording without warnings' '
+	perf report -i "$SCRATCH/l.data" --stdio >/dev/null 2>err && ! grep -v "^$" err
+'
+
+test_expect_success 'lperf report reads perf recording: identical sample counts per symbol' '
+	perf record -q -g -F 2000 -e cpu-clock -o p.data -- "$BIN/shares" 10 2>/dev/null &&
+	lperf report -i p.data --sort sym --stdio --no-children -n >lperf.txt &&
+	perf report -i p.data --sort sym --stdio --no-children -n -g none >perf.txt 2>/dev/null &&
+	counts lperf.txt >a && counts perf.txt >b && diff a b
+'
+
+test_expect_success 'perf script and lperf script name the same symbols' '
+	perf script -i "$SCRATCH/l.data" -F comm,tid,time,ip,sym 2>/dev/null | awk "NF == 2 && \$1 ~ /^[0-9a-f]+$/ { print \$2 }" >p.syms &&
+	lperf script -i "$SCRATCH/l.data" -F comm,tid,time,ip,sym | awk "NF == 2 && \$1 ~ /^[0-9a-f]+$/ { print \$2 }" >l.syms &&
+	[ -s l.syms ] && diff p.syms l.syms
+'
+else
+test_skip 'exchange with Linux perf' "perf is not installed"
+fi
+
+test_expect_success 'script default text: header line then one line per frame' '
+	lperf script -i "$SCRATCH/g.data" >s.txt &&
+	expect_grep "^shares +[0-9]+ (\[[0-9]+\] )? *[0-9]+\.[0-9]{6}: +[0-9]+ cpu-clock: $" s.txt &&
+	expect_grep "^	 *[0-9a-f]+ work_a\+0x[0-9a-f]+ \(.*/shares\)$" s.txt
+'
+
+test_expect_success 'threads and forked children each appear with their own comm and tid' '
+	lperf record -q -F 4000 -e cpu-clock -o t.data -- "$BIN/threads" >child.pid &&
+	lperf report -i t.data --sort comm,pid,tid --stdio --no-children >t.txt &&
+	expect_grep "worker-one" t.txt && expect_grep "worker-two" t.txt && expect_grep "child-proc" t.txt &&
+	cpid=$(cat child.pid) && expect_grep "child-proc +$cpid +$cpid" t.txt &&
+	one=$(awk "/worker-one/ { print \$4 }" t.txt) && two=$(awk "/worker-two/ { print \$4 }" t.txt) &&
+	[ -n "$one" ] && [ -n "$two" ] && [ "$one" != "$two" ]
+'
+
+test_expect_success 'the command exit status; a crashing command still leaves a complete file' '
+	expect_exit 139 lperf record -q -e cpu-clock -o c.data -- "$BIN/crash" &&
+	lperf report -i c.data --stdio >/dev/null
+'
+
+test_expect_success 'SIGTERM ends a system-wide recording with a complete file' '
+	"$LPERF" record -q -a -e cpu-clock -o a.data & pid=$!
+	sleep 1; kill -TERM $pid; wait $pid; rc=$?
+	[ $rc -eq 0 ] && lperf report -i a.data --stdio --sort comm >a.txt && expect_grep "%" a.txt
+'
+
+test_expect_success 'an existing perf.data is kept as perf.data.old' '
+	lperf record -q -e cpu-clock -- true && lperf record -q -e cpu-clock -- true &&
+	[ -f perf.data ] && [ -f perf.data.old ] && ! ls perf.data.tmp* 2>/dev/null
+'
+
+test_expect_success 'without a hardware PMU, the default event falls back to cpu-clock with a note' '
+	if [ -d /sys/bus/event_source/devices/cpu ]; then exit 0; fi
+	lperf record -o d.data -- "$BIN/shares" 1 2>err &&
+	expect_grep "sampling cpu-clock instead of cycles" err &&
+	lperf report -i d.data --header-only >h.txt && expect_grep "name = cpu-clock" h.txt
+'
+
+test_expect_success 'sampling a hardware event without a PMU: one clear line, exit 1' '
+	if [ -d /sys/bus/event_source/devices/cpu ]; then exit 0; fi
+	expect_exit 1 lperf record -e cycles -o x.data -- true 2>err && expect_lines 1 err &&
+	expect_grep "no hardware PMU" err && [ ! -f x.data ]
+'
+
+test_expect_success 'report --header shows the recording machine' '
+	lperf report -i "$SCRATCH/s.data" --header >h.txt &&
+	expect_grep "^# hostname : $(uname -n)$" h.txt && expect_grep "^# cmdline : .*lperf record" h.txt
+'
+
+test_expect_success 'WindowsPerf view of a recording: top N hot functions' '
+	lperf report -i "$SCRATCH/s.data" --sample-display-row 2 >w.txt &&
+	expect_grep "sample source: cpu-clock, top 2 hot functions" w.txt &&
+	expect_grep "^ +[0-9.]+ +[0-9]+ +work_a:shares_nofp$" w.txt &&
+	[ "$(grep -c ":shares_nofp$" w.txt)" -eq 2 ]
+'
+
+test_expect_success 'lperf sample: live hot-function tables, symbol filter, JSON' '
+	lperf sample -e cpu-clock:250000 -- "$BIN/shares" 10 >out &&
+	expect_grep "sample source: cpu-clock, top 50 hot functions" out &&
+	a=$(awk "/work_a:shares/ { print \$1 }" out) && near "$a" 50 5 &&
+	lperf sample -s "^work_" -e cpu-clock:250000 -- "$BIN/shares" 5 >f.txt &&
+	! grep -E ":shares$" f.txt | grep -v "work_" &&
+	lperf sample --json -e cpu-clock:250000 -- "$BIN/shares" 5 >s.json &&
+	validate_json report.schema.json s.json
+'
+
+test_expect_success 'a corrupt recording: one-line error naming the file and offset, exit 1' '
+	lperf record -q -e cpu-clock -o ok.data -- "$BIN/shares" 1 &&
+	head -c 3000 ok.data >cut.data &&
+	expect_exit 1 lperf report -i cut.data --stdio >/dev/null 2>err &&
+	expect_grep "cut.data" err &&
+	printf "NOTPERF!xxxxxxxxxxxxxxxxxxxxxxxx" >bad.data && expect_exit 1 lperf report -i bad.data 2>err2 &&
+	expect_lines 1 err2 && expect_grep "bad.data" err2
+'
+
+test_done
