@@ -12,6 +12,10 @@ void profile_init(struct profile *p, const struct evsel_set *evsels, const enum 
 	memset(p, 0, sizeof(*p));
 	p->filter = f;
 	p->evsels = evsels;
+	memcpy(p->keys, keys, nkeys * sizeof(*keys));
+	p->nkeys = nkeys;
+	p->graph = graph;
+	p->children = children;
 	p->n = evsels->n ? evsels->n : 1;
 	p->hists = xcalloc(p->n, sizeof(*p->hists));
 	for (size_t i = 0; i < p->n; i++)
@@ -25,7 +29,13 @@ int profile_sample(struct session *ss, const struct resolved_sample *rs, void *a
 		p->filtered_out++;
 		return 0;
 	}
-	size_t idx = rs->s->evsel && (size_t)rs->s->evsel->idx < p->n ? (size_t)rs->s->evsel->idx : 0;
+	size_t idx = rs->s->evsel ? (size_t)rs->s->evsel->idx : 0;
+	if (idx >= p->n) {
+		p->hists = xrealloc(p->hists, (idx + 1) * sizeof(*p->hists));
+		for (size_t i = p->n; i <= idx; i++)
+			hist_init(&p->hists[i], p->keys, p->nkeys, p->graph, p->children);
+		p->n = idx + 1;
+	}
 	hist_add(&p->hists[idx], rs);
 	p->kept++;
 	return 0;

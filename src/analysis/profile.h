@@ -13,6 +13,10 @@ struct profile {
 	size_t n;
 	struct sample_filter filter;
 	uint64_t kept, filtered_out;
+	enum hist_key keys[HK_NKEYS];  /* to set up histograms of events declared later (pipe mode) */
+	size_t nkeys;
+	enum hist_graph graph;
+	bool children;
 };
 
 void profile_init(struct profile *p, const struct evsel_set *evsels, const enum hist_key *keys,

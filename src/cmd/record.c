@@ -127,6 +127,8 @@ int cmd_record(int argc, char **argv)
 	if (sample_build_events(&o, &l) < 0)
 		err_die_last(EXIT_USAGE);
 
+	if (cmd && sample_python_setup(&o, cmd) < 0)
+		err_die_last(EXIT_USAGE);
 	struct target t = TARGET_INIT;
 	struct live_opts lo;
 	sample_live_opts(&o, &lo);

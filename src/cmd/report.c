@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "analysis/folded.h"
 #include "cmd/report_view.h"
 #include "stream/perfdata.h"
 #include "stream/session.h"
@@ -159,6 +160,19 @@ void report_warnings(const struct session *ss, bool quiet)
 	}
 }
 
+struct fold_ctx {
+	struct folded f;
+	const struct sample_filter *filter;
+};
+
+static int fold_sample(struct session *ss, const struct resolved_sample *rs, void *arg)
+{
+	struct fold_ctx *c = arg;
+	if (filter_match(c->filter, rs))
+		folded_add(&c->f, rs);
+	return 0;
+}
+
 static const char *const usage[] = { "lperf report [OPTIONS]", NULL };
 
 int cmd_report(int argc, char **argv)
@@ -170,7 +184,7 @@ int cmd_report(int argc, char **argv)
 	F = &p.filter;
 	const char *input = "perf.data", *sort = NULL, *symfs = NULL;
 	bool json = false, wperf = false, header = false, header_only = false, quiet = false;
-	bool children = false, no_children = false, stdio = false;
+	bool children = false, no_children = false, stdio = false, folded = false;
 	int verbose = 0;
 	const struct option opts[] = {
 		{ OPT_STRING, 'i', "input", &input, "FILE", "the recording (default perf.data)" },
@@ -192,6 +206,8 @@ int cmd_report(int argc, char **argv)
 		{ OPT_BOOL, 0, "no-children", &no_children, NULL, "only self overhead" },
 		{ OPT_BOOL, 0, "stdio", &stdio, NULL, "text output (the default)" },
 		{ OPT_BOOL, 0, "json", &json, NULL, "JSON (docs/schemas/report.schema.json)" },
+		{ OPT_BOOL, 0, "folded", &folded, NULL, "collapsed stacks for flame graphs: "
+		  "comm;root;...;leaf COUNT" },
 		{ OPT_BOOL, 0, "wperf", &wperf, NULL, "WindowsPerf's hot-function tables" },
 		{ OPT_CALLBACK, 0, "sample-display-row", NULL, "N", "WindowsPerf tables of the top N "
 		  "functions", opt_rows },
@@ -207,8 +223,8 @@ int cmd_report(int argc, char **argv)
 	int i = opt_parse(&ctx, argc, argv);
 	if (i < argc)
 		opt_usage_error(&ctx, "unexpected argument '%s'", argv[i]);
-	if (json && wperf)
-		opt_usage_error(&ctx, "give either --json or --wperf");
+	if (json + wperf + folded > 1)
+		opt_usage_error(&ctx, "give one of --json, --wperf and --folded");
 	if (json)
 		v.style = STYLE_JSON;
 	else if (wperf)
@@ -225,6 +241,8 @@ int cmd_report(int argc, char **argv)
 	struct perfdata_reader r;
 	if (perfdata_open(&r, input) < 0)
 		err_die_last(EXIT_RUNTIME);
+	for (size_t k = 0; k < r.info.nnotes; k++)
+		err_warn("%s", r.info.notes[k]);
 	if (header || header_only)
 		print_header(stdout, &r);
 	if (header_only) {
@@ -248,6 +266,12 @@ int cmd_report(int argc, char **argv)
 
 	struct session ss;
 	struct session_tool tool = { .sample = profile_sample, .arg = &p, .callchains = have_chains };
+	struct fold_ctx fc = { .filter = &p.filter };
+	if (folded) {
+		folded_init(&fc.f, true, false);
+		tool.sample = fold_sample;
+		tool.arg = &fc;
+	}
 	session_init(&ss, &r.evsels, &tool);
 	if (symfs)
 		ss.machine.dsos.root = xstrdup(symfs);
@@ -257,8 +281,13 @@ int cmd_report(int argc, char **argv)
 		 * stopped, and fail so that scripts notice. */
 		status = EXIT_RUNTIME;
 	}
-	profile_sort(&p, v.ro.children);
-	report_view_print(stdout, &v, &p, &ss, input);
+	if (folded) {
+		folded_print(&fc.f, stdout);
+		folded_free(&fc.f);
+	} else {
+		profile_sort(&p, v.ro.children);
+		report_view_print(stdout, &v, &p, &ss, input);
+	}
 	report_warnings(&ss, quiet);
 	if (status)
 		err_warn("%s: the report above covers only the records before this point", err_msg());

@@ -54,6 +54,8 @@ int cmd_sample(int argc, char **argv)
 	if (o.symbols && filter_add_syms(&p.filter, o.symbols) < 0)
 		err_die_last(EXIT_USAGE);
 
+	if (cmd && sample_python_setup(&o, cmd) < 0)
+		err_die_last(EXIT_USAGE);
 	struct target t = TARGET_INIT;
 	struct live_opts lo;
 	sample_live_opts(&o, &lo);

@@ -9,6 +9,7 @@
 
 #include "events/evlist.h"
 #include "kernel/perf_event.h"
+#include "sysinfo/python.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/opt.h"
@@ -165,6 +166,8 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		  "K/M", opt_mmap },
 		{ OPT_CALLBACK, 0, "timeout", NULL, "DUR", "stop after DUR (2.5s, 100ms, 1m)", opt_timeout },
 		{ OPT_BOOL, 0, "no-inherit", &o->no_inherit, NULL, "do not follow children and threads" },
+		{ OPT_BOOL, 0, "python", &o->python, NULL, "name Python functions: turn on CPython 3.12+'s "
+		  "perf support in the command" },
 		{ OPT_BOOL, 'q', "quiet", &o->quiet, NULL, "no progress or notes" },
 		{ OPT_COUNT, 'v', "verbose", &o->verbose, NULL, "more detail" },
 		OPT_END_(),
@@ -182,6 +185,7 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		{ OPT_BOOL, 'a', "all-cpus", &o->system_wide, NULL, "every CPU" },
 		{ OPT_CALLBACK, 0, "timeout", NULL, "DUR", "stop after DUR", opt_timeout },
 		{ OPT_BOOL, 0, "json", &o->json, NULL, "JSON (docs/schemas/report.schema.json)" },
+		{ OPT_BOOL, 0, "python", &o->python, NULL, "name Python functions (CPython 3.12+)" },
 		{ OPT_CALLBACK, 0, "sample-display-row", NULL, "N", "rows per table (default 50)", opt_rows },
 		{ OPT_BOOL, 0, "sample-display-long", &o->display_long, NULL, "full symbol names" },
 		{ OPT_STRING, 's', "symbol", &o->symbols, "PATTERN", "only symbols matching: exact, "
@@ -208,6 +212,9 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		opt_usage_error(&ctx, "give either -F or -c, not both");
 	if (!o->freq && !o->period)
 		o->freq = 4000;
+	if (o->python && !command)
+		opt_usage_error(&ctx, "--python starts the interpreter itself: give the command, e.g. "
+				"'lperf %s --python -- python3 script.py'", cmd);
 	return command;
 }
 
@@ -246,6 +253,46 @@ void sample_live_opts(const struct sample_opts *o, struct live_opts *lo)
 	lo->callchain = o->callchain;
 	lo->stack_size = o->stack_size;
 	lo->exclude_kernel = !pe_kernel_allowed();
+}
+
+int sample_python_setup(struct sample_opts *o, char **cmd)
+{
+	if (!o->python)
+		return 0;
+	struct pyinfo py;
+	if (pyinfo_probe(cmd[0], &py) < 0) {
+		pyinfo_free(&py);
+		return err_set("--python: '%s' does not run as a Python interpreter; give it as the "
+			       "command, e.g. 'lperf record --python -- python3 script.py'", cmd[0]);
+	}
+	bool explicit_cg = o->callchain != LIVE_CG_NONE;
+	if (py.perf_jit) {
+		/* 3.13+: a jitdump with unwinding information; DWARF unwinding goes through it. */
+		setenv("PYTHON_PERF_JIT_SUPPORT", "1", 1);
+		if (!explicit_cg) {
+			o->callchain = LIVE_CG_DWARF;
+			o->stack_size = 16384;
+		}
+		err_note("--python: Python %s with perf_jit (jitdump), %s unwinding", py.version,
+			 o->callchain == LIVE_CG_FP ? "frame-pointer" : "DWARF");
+	} else if (py.perf_trampoline) {
+		/* 3.12: perf-map trampolines. Frame pointers walk through them only when libpython
+		 * was built with them; otherwise DWARF unwinding. */
+		setenv("PYTHONPERFSUPPORT", "1", 1);
+		if (!explicit_cg) {
+			o->callchain = py.frame_pointers ? LIVE_CG_FP : LIVE_CG_DWARF;
+			o->stack_size = 16384;
+		}
+		err_note("--python: Python %s with the perf trampoline (perf map), %s unwinding%s",
+			 py.version, o->callchain == LIVE_CG_FP ? "frame-pointer" : "DWARF",
+			 py.frame_pointers ? "" : " (this build has no frame pointers)");
+	} else {
+		err_warn("--python: %s is Python %s, which cannot name Python functions for profilers "
+			 "(CPython 3.12 or newer on Linux x86-64/aarch64 can); recording native frames only",
+			 cmd[0], py.version ? py.version : "of an unknown version");
+	}
+	pyinfo_free(&py);
+	return 0;
 }
 
 void sample_opts_free(struct sample_opts *o)

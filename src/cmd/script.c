@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "analysis/folded.h"
 #include "cmd/cmd.h"
 #include "cmd/report_view.h"
 #include "output/script_out.h"
@@ -11,6 +12,7 @@
 #include "util/opt.h"
 
 struct script_ctx {
+	struct folded *folded;
 	unsigned fields;
 	bool fields_given;
 	bool callchain;
@@ -19,6 +21,10 @@ struct script_ctx {
 static int on_sample(struct session *ss, const struct resolved_sample *rs, void *arg)
 {
 	struct script_ctx *c = arg;
+	if (c->folded) {
+		folded_add(c->folded, rs);
+		return 0;
+	}
 	unsigned fields = c->fields_given ? c->fields
 					  : script_default_fields(rs->s->evsel ? &rs->s->evsel->attr
 										: &ss->evsels->v[0].attr);
@@ -31,11 +37,12 @@ static const char *const usage[] = { "lperf script [OPTIONS]", NULL };
 int cmd_script(int argc, char **argv)
 {
 	const char *input = "perf.data", *fields = NULL;
-	bool quiet = false, no_chain = false;
+	bool quiet = false, no_chain = false, fold = false;
 	const struct option opts[] = {
 		{ OPT_STRING, 'i', "input", &input, "FILE", "the recording (default perf.data)" },
 		{ OPT_STRING, 'F', "fields", &fields, "FIELDS", "comm,pid,tid,cpu,time,event,period,ip,sym,symoff,dso" },
 		{ OPT_BOOL, 0, "no-call-graph", &no_chain, NULL, "only the sampled address, no stacks" },
+		{ OPT_BOOL, 0, "folded", &fold, NULL, "collapsed stacks for flame graphs: comm;root;...;leaf COUNT" },
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "no notes or warnings" },
 		OPT_END_(),
 	};
@@ -53,14 +60,25 @@ int cmd_script(int argc, char **argv)
 	struct perfdata_reader r;
 	if (perfdata_open(&r, input) < 0)
 		err_die_last(EXIT_RUNTIME);
+	for (size_t k = 0; k < r.info.nnotes; k++)
+		err_warn("%s", r.info.notes[k]);
 	bool have_chains = false;
 	for (size_t e = 0; e < r.evsels.n; e++)
 		have_chains |= (r.evsels.v[e].attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
 	c.callchain = have_chains && !no_chain;
+	struct folded f;
+	if (fold) {
+		folded_init(&f, true, false);
+		c.folded = &f;
+	}
 	struct session ss;
 	struct session_tool tool = { .sample = on_sample, .arg = &c, .callchains = c.callchain };
 	session_init(&ss, &r.evsels, &tool);
 	int status = session_process_file(&ss, &r) ? EXIT_RUNTIME : 0;
+	if (fold) {
+		folded_print(&f, stdout);
+		folded_free(&f);
+	}
 	fflush(stdout);
 	report_warnings(&ss, quiet);
 	if (status)

@@ -32,7 +32,8 @@ void report_wperf(FILE *f, const struct report_section *s, const struct report_o
 		const struct hist_entry *e = h->v[i];
 		char *name;
 		if (e->sym)
-			name = xasprintf("%s:%s", e->sym->name, hist_dso_name(e->dso));
+			name = xasprintf("%s:%s", o->long_names && e->sym->mangled ? e->sym->mangled : e->sym->name,
+					 hist_dso_name(e->dso));
 		else
 			name = xstrdup("unknown");
 		size_t j;

@@ -72,7 +72,8 @@ char *evsel_default_name(const struct perf_event_attr *attr);
 #endif
 
 /* A parsed PERF_RECORD_SAMPLE, or the sample_id trailer of another record (then only pid,
- * tid, time, id, stream_id, cpu are set). Fields absent from sample_type are 0 / NULL. */
+ * tid, time, id, stream_id, cpu are set). Fields absent from sample_type are 0 / NULL, except
+ * period: without PERF_SAMPLE_PERIOD it is the attr's sample_period, as perf takes it. */
 struct perf_sample {
 	const struct evsel *evsel;
 	uint64_t sample_type;

@@ -319,6 +319,8 @@ int sample_parse(const struct evsel_set *s, const struct perf_event_header *h, s
 	out->evsel = e;
 	out->sample_type = st;
 	out->cpumode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	/* a fixed period (-c) need not be in every sample */
+	out->period = a->sample_period;
 	uint32_t res;
 	if (st & PERF_SAMPLE_IDENTIFIER && get64(&c, &out->id, "IDENTIFIER") < 0)
 		return -1;

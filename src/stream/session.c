@@ -14,7 +14,8 @@ int session_init(struct session *ss, const struct evsel_set *evsels, const struc
 	machine_init(&ss->machine);
 	ss->evsels = evsels;
 	ss->tool = *tool;
-	ss->samples_per_evsel = xcalloc(evsels->n ? evsels->n : 1, sizeof(uint64_t));
+	ss->nper = evsels->n ? evsels->n : 1;
+	ss->samples_per_evsel = xcalloc(ss->nper, sizeof(uint64_t));
 	ss->oq = ordered_new(evsels, deliver, ss);
 	return 0;
 }
@@ -39,8 +40,17 @@ static int handle_sample(struct session *ss, const struct perf_event_header *h)
 		return 0;
 	}
 	ss->nsamples++;
-	if (s.evsel)
-		ss->samples_per_evsel[s.evsel->idx]++;
+	if (s.evsel) {
+		/* Pipe-mode files declare events as the stream goes: grow with them. */
+		size_t idx = (size_t)s.evsel->idx;
+		if (idx >= ss->nper) {
+			size_t n = idx + 1;
+			ss->samples_per_evsel = xrealloc(ss->samples_per_evsel, n * sizeof(uint64_t));
+			memset(ss->samples_per_evsel + ss->nper, 0, (n - ss->nper) * sizeof(uint64_t));
+			ss->nper = n;
+		}
+		ss->samples_per_evsel[idx]++;
+	}
 	if (s.time) {
 		if (!ss->first_time || s.time < ss->first_time)
 			ss->first_time = s.time;

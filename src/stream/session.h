@@ -44,6 +44,7 @@ struct session {
 	uint64_t lost_records;   /* sum of PERF_RECORD_LOST counts: records the kernel dropped */
 	uint64_t lost_samples;   /* PERF_RECORD_LOST_SAMPLES */
 	uint64_t *samples_per_evsel;
+	size_t nper;
 	uint64_t first_time, last_time;
 	uint64_t bad_samples;    /* samples that did not parse (counted, reported, skipped) */
 	struct frame *fbuf;

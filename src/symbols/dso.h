@@ -26,6 +26,7 @@ struct symbol {
 	uint64_t start;      /* in the DSO's own address space (ELF st_value / kernel address) */
 	uint64_t size;
 	char *name;          /* demangled (C++ and Rust); PLT entries as "name@plt" */
+	char *mangled;       /* the name as the file spells it, when demangling changed it; else NULL */
 };
 
 enum dso_kind {

@@ -128,6 +128,9 @@ void symtab_finish(struct symtab_builder *b, struct dso *d)
 		d->syms[i].start = c->start;
 		d->syms[i].size = size;
 		d->syms[i].name = final_name(c->name, c->suffix);
+		d->syms[i].mangled = NULL;
+		if (strncmp(d->syms[i].name, c->name, strlen(c->name)))
+			d->syms[i].mangled = xasprintf("%s%s", c->name, c->suffix ? c->suffix : "");
 	}
 	free(b->v);
 	memset(b, 0, sizeof(*b));
@@ -135,8 +138,10 @@ void symtab_finish(struct symtab_builder *b, struct dso *d)
 
 void symtab_free(struct dso *d)
 {
-	for (size_t i = 0; i < d->nsyms; i++)
+	for (size_t i = 0; i < d->nsyms; i++) {
 		free(d->syms[i].name);
+		free(d->syms[i].mangled);
+	}
 	free(d->syms);
 	d->syms = NULL;
 	d->nsyms = 0;

@@ -78,7 +78,7 @@ static void child_start(struct child *c, char *const argv[])
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	int r = posix_spawn(&c->pid, argv[0], &fa, NULL, argv, environ);
+	int r = posix_spawnp(&c->pid, argv[0], &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	close(p[1]);
 	if (r) {
@@ -480,6 +480,25 @@ size_t pyinfo_find(struct pyinfo **out)
 	free(ch);
 	*out = c.py;
 	return c.n;
+}
+
+int pyinfo_probe(const char *path, struct pyinfo *py)
+{
+	memset(py, 0, sizeof(*py));
+	py->path = xstrdup(path);
+	py->major = py->minor = -1;
+	struct child ch;
+	char *argv[] = { (char *)path, (char *)"-E", (char *)"-S", (char *)"-c", (char *)pyinfo_probe_script, NULL };
+	child_start(&ch, argv);
+	children_collect(&ch, 1, PROBE_TIMEOUT_MS);
+	py->error = child_problem(&ch, PROBE_TIMEOUT_MS);
+	int r = 0;
+	if (py->error)
+		r = err_set("%s: %s", path, py->error);
+	else if (pyinfo_parse_facts(sb_str(&ch.out), py) < 0)
+		r = err_wrap("%s", path);
+	sb_release(&ch.out);
+	return r;
 }
 
 void pyinfo_free(struct pyinfo *py)

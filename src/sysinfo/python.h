@@ -38,6 +38,9 @@ extern const char pyinfo_probe_script[];
  * in pyenv (<root>/versions/<v>/bin/python3), deduplicated by realpath, and runs each once (all
  * at once, with a time limit). Returns how many were found; *out is owned by the caller. */
 size_t pyinfo_find(struct pyinfo **out);
+/* Probes one interpreter (a path, or a name searched on PATH); 0, or -1 with err_set() when it
+ * does not answer like a Python. py is filled either way and freed with pyinfo_free(). */
+int pyinfo_probe(const char *path, struct pyinfo *py);
 void pyinfo_free_all(struct pyinfo *py, size_t n);
 void pyinfo_free(struct pyinfo *py);
 

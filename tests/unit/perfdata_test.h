@@ -207,6 +207,9 @@ static inline int walk_cb(const struct perf_event_header *h, void *arg)
 			snprintf(w->err, sizeof(w->err), "record_time %lu != sample time %lu",
 				 (unsigned long)record_time(s, h), (unsigned long)p.time);
 		w->samples++;
+		if (!(p.sample_type & PERF_SAMPLE_PERIOD) && p.period != p.evsel->attr.sample_period)
+			snprintf(w->err, sizeof(w->err), "period %lu without PERF_SAMPLE_PERIOD",
+				 (unsigned long)p.period);
 		if (p.evsel->idx < 4)
 			w->per_evsel[p.evsel->idx]++;
 		if (!w->tmin || p.time < w->tmin)

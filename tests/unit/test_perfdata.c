@@ -30,8 +30,13 @@ static int group_setup(void **state)
 	/* --no-bpf-event: synthesizing BPF programs costs perf a second per run here. */
 	const char *rec = "perf record -q --no-bpf-event -c 20000";
 	int rc = pd_run("%s -o %s/a.data -e cpu-clock -- /bin/true >/dev/null 2>&1", rec, tmpdir);
+	rc |= pd_run("%s -o %s/b.data -g -e cpu-clock -- /bin/true >/dev/null 2>&1", rec, tmpdir);
 	rc |= pd_run("%s -o %s/c.data --call-graph dwarf,4096 -e cpu-clock -- /bin/true >/dev/null 2>&1", rec,
 		     tmpdir);
+	/* task-clock at 20 us floods the buffers here; at 100 us a few ms of work give each event
+	 * samples */
+	rc |= pd_run("perf record -q --no-bpf-event -c 100000 -o %s/d.data -e cpu-clock,task-clock -- "
+		     "/bin/sh -c 'i=0; while [ $i -lt 3000 ]; do i=$((i+1)); done' >/dev/null 2>&1", tmpdir);
 	rc |= pd_run("%s -o - -e cpu-clock -- /bin/true 2>/dev/null | cat > %s/p.data", rec, tmpdir);
 	if (rc) {
 		have_perf = false;
@@ -128,9 +133,9 @@ static void test_perf61_pipe(void **state)
 	free(p);
 }
 
-static void test_perf61_callchain(void **state)
+/* perf record -g: every sample has a callchain. */
+static void check_callchain(const char *p)
 {
-	char *p = pd_fixture("perf61-callchain.data");
 	struct perfdata_reader r;
 	open_ok(&r, p);
 	struct walk w;
@@ -139,12 +144,18 @@ static void test_perf61_callchain(void **state)
 	assert_true(w.samples > 0);
 	assert_int_equal(w.with_callchain, w.samples);
 	perfdata_close(&r);
+}
+
+static void test_perf61_callchain(void **state)
+{
+	char *p = pd_fixture("perf61-callchain.data");
+	check_callchain(p);
 	free(p);
 }
 
-static void test_perf61_two_events(void **state)
+/* -e cpu-clock,task-clock: two events named from EVENT_DESC, samples told apart by their id. */
+static void check_two_events(const char *p)
 {
-	char *p = pd_fixture("perf61-two-events.data");
 	struct perfdata_reader r;
 	open_ok(&r, p);
 	assert_int_equal(r.evsels.n, 2);
@@ -161,6 +172,12 @@ static void test_perf61_two_events(void **state)
 	assert_true(w.per_evsel[1] > 0);
 	assert_int_equal(w.per_evsel[0] + w.per_evsel[1], w.samples);
 	perfdata_close(&r);
+}
+
+static void test_perf61_two_events(void **state)
+{
+	char *p = pd_fixture("perf61-two-events.data");
+	check_two_events(p);
 	free(p);
 }
 
@@ -172,9 +189,11 @@ static void test_fresh_recordings(void **state)
 	}
 	struct utsname u;
 	assert_int_equal(uname(&u), 0);
-	char *a = tmp("a.data"), *pp = tmp("p.data"), *c = tmp("c.data");
+	char *a = tmp("a.data"), *pp = tmp("p.data"), *b = tmp("b.data"), *c = tmp("c.data"), *d = tmp("d.data");
 	check_cpu_clock(a, u.nodename, 20000);
 	check_cpu_clock(pp, u.nodename, 20000);
+	check_callchain(b);
+	check_two_events(d);
 
 	/* DWARF mode: user registers and a 4 KiB copy of the user stack per sample. */
 	struct perfdata_reader r;
@@ -189,7 +208,9 @@ static void test_fresh_recordings(void **state)
 	perfdata_close(&r);
 	free(a);
 	free(pp);
+	free(b);
 	free(c);
+	free(d);
 }
 
 /* A file read in the other byte order must give the same events, features and records. */

@@ -278,6 +278,7 @@ static void test_sample_small_layouts(void **state)
 
 	/* RAW of 4 bytes: with its size, exactly 8; the next field follows at once. */
 	a.sample_type = PERF_SAMPLE_RAW | PERF_SAMPLE_WEIGHT;
+	a.sample_period = 5000;
 	one_event(&s, &a);
 	rb_init(&r);
 	w32(&r, 4);
@@ -286,6 +287,7 @@ static void test_sample_small_layouts(void **state)
 	assert_int_equal(sample_parse(&s, rb_done(&r, PERF_RECORD_SAMPLE, 0), &p), 0);
 	assert_int_equal(p.raw_size, 4);
 	assert_int_equal(p.weight, 42);
+	assert_int_equal(p.period, 5000);  /* -c: the attr's period, as perf takes it */
 	evsel_set_free(&s);
 
 	/* Non-group read: value, enabled, id. No registers with ABI 0; no stack with size 0. */

@@ -1,0 +1,29 @@
+/* Collapsed ("folded") stacks: one line per distinct stack, "comm;root;...;leaf COUNT", the input
+ * of flamegraph.pl, speedscope and the Firefox Profiler. */
+#ifndef LPERF_ANALYSIS_FOLDED_H
+#define LPERF_ANALYSIS_FOLDED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stream/session.h"
+
+struct folded {
+	char **stacks;
+	uint64_t *counts;
+	size_t n, cap;
+	size_t *table;         /* open addressing, index + 1 */
+	size_t tsize;
+	bool with_comm;        /* the command as the root frame, as stackcollapse-perf.pl does */
+	bool by_period;        /* weight lines by period instead of samples */
+};
+
+void folded_init(struct folded *f, bool with_comm, bool by_period);
+void folded_add(struct folded *f, const struct resolved_sample *rs);
+/* Prints the lines sorted by stack, so output is stable across runs. */
+void folded_print(struct folded *f, FILE *out);
+void folded_free(struct folded *f);
+
+#endif
