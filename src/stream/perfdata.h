@@ -21,6 +21,9 @@ enum perfdata_feature {
 	FEAT_MEM_TOPOLOGY = 22, FEAT_CLOCKID = 23, FEAT_DIR_FORMAT = 24, FEAT_BPF_PROG_INFO = 25,
 	FEAT_BPF_BTF = 26, FEAT_COMPRESSED = 27, FEAT_CPU_PMU_CAPS = 28, FEAT_CLOCK_DATA = 29,
 	FEAT_HYBRID_TOPOLOGY = 30, FEAT_PMU_CAPS = 31,
+	/* lperf's own section, past every bit perf defines (perf 6.1 skips bits it does not
+	 * know): the JIT symbol sources (perf maps, jitdumps) of the recorded processes. */
+	FEAT_LPERF_JIT = 255,
 	FEAT_MAX = 256,
 };
 
@@ -34,6 +37,15 @@ struct perfdata_buildid {
 };
 
 /* What the header and feature sections say (NULL / 0 where absent). */
+/* A JIT symbol source stored in a recording (FEAT_LPERF_JIT). */
+enum jit_source_kind { JIT_SRC_PERFMAP = 1, JIT_SRC_JITDUMP = 2 };
+struct perfdata_jit_source {
+	uint32_t kind;
+	int32_t pid;
+	uint8_t *data;
+	size_t size;
+};
+
 struct perfdata_info {
 	char *hostname, *osrelease, *version, *arch, *cpudesc, *cpuid;
 	uint32_t nrcpus_online, nrcpus_avail;
@@ -45,6 +57,8 @@ struct perfdata_info {
 	size_t nbuildids;
 	uint64_t clockid_res_ns;                      /* CLOCKID */
 	bool has_feature[FEAT_MAX];
+	struct perfdata_jit_source *jit_sources;
+	size_t njit_sources;
 	/* Warnings: damaged feature sections (the rest of the file is still read), a data size
 	 * of 0. One line each, "perf.data: feature HOSTNAME at offset 0x...: ...". */
 	char **notes;
@@ -122,6 +136,9 @@ void perfdata_writer_set_cmdline(struct perfdata_writer *w, int argc, char **arg
 void perfdata_writer_add_buildid(struct perfdata_writer *w, int32_t pid, uint8_t cpumode,
 				 const uint8_t *id, size_t size, const char *filename);
 /* Without this call SAMPLE_TIME holds the first and last sample times the writer saw. */
+/* Stores a copy of a JIT symbol source of process pid (FEAT_LPERF_JIT). */
+void perfdata_writer_add_jit_source(struct perfdata_writer *w, uint32_t kind, int32_t pid,
+				    const void *data, size_t size);
 void perfdata_writer_set_sample_times(struct perfdata_writer *w, uint64_t first, uint64_t last);
 /* Writes HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, TOTAL_MEM, CMDLINE, EVENT_DESC,
  * BUILD_ID, SAMPLE_TIME (and CLOCKID when attrs use one). A recording without records gets one

@@ -22,7 +22,7 @@ static const char *const feat_names[] = {
 	[FEAT_BRANCH_STACK] = "BRANCH_STACK", [FEAT_PMU_MAPPINGS] = "PMU_MAPPINGS",
 	[FEAT_GROUP_DESC] = "GROUP_DESC", [FEAT_AUXTRACE] = "AUXTRACE", [FEAT_STAT] = "STAT",
 	[FEAT_CACHE] = "CACHE", [FEAT_SAMPLE_TIME] = "SAMPLE_TIME", [FEAT_MEM_TOPOLOGY] = "MEM_TOPOLOGY",
-	[FEAT_CLOCKID] = "CLOCKID", [FEAT_DIR_FORMAT] = "DIR_FORMAT", [FEAT_BPF_PROG_INFO] = "BPF_PROG_INFO",
+	[FEAT_CLOCKID] = "CLOCKID", [FEAT_LPERF_JIT] = "LPERF_JIT", [FEAT_DIR_FORMAT] = "DIR_FORMAT", [FEAT_BPF_PROG_INFO] = "BPF_PROG_INFO",
 	[FEAT_BPF_BTF] = "BPF_BTF", [FEAT_COMPRESSED] = "COMPRESSED", [FEAT_CPU_PMU_CAPS] = "CPU_PMU_CAPS",
 	[FEAT_CLOCK_DATA] = "CLOCK_DATA", [FEAT_HYBRID_TOPOLOGY] = "HYBRID_TOPOLOGY",
 	[FEAT_PMU_CAPS] = "PMU_CAPS",
@@ -61,6 +61,9 @@ void perfdata_info_free(struct perfdata_info *info)
 	for (size_t i = 0; i < info->nbuildids; i++)
 		free(info->buildids[i].filename);
 	free(info->buildids);
+	for (size_t i = 0; i < info->njit_sources; i++)
+		free(info->jit_sources[i].data);
+	free(info->jit_sources);
 	for (size_t i = 0; i < info->nnotes; i++)
 		free(info->notes[i]);
 	free(info->notes);
@@ -239,6 +242,31 @@ fail:
 	return -1;
 }
 
+/* FEAT_LPERF_JIT: u32 nr; then nr x { u32 kind; i32 pid; u64 size; bytes padded to 8 }. */
+static int feat_jit_sources(struct fcur *c, struct perfdata_info *info)
+{
+	uint32_t nr;
+	if (fu32(c, &nr, "JIT source count") < 0)
+		return -1;
+	for (uint32_t i = 0; i < nr; i++) {
+		uint32_t kind, pid;
+		uint64_t size;
+		if (fu32(c, &kind, "JIT source kind") < 0 || fu32(c, &pid, "JIT source pid") < 0 ||
+		    fu64(c, &size, "JIT source size") < 0 || fneed(c, size, "JIT source bytes") < 0)
+			return -1;
+		info->jit_sources = xrealloc(info->jit_sources, (info->njit_sources + 1) * sizeof(*info->jit_sources));
+		struct perfdata_jit_source *js = &info->jit_sources[info->njit_sources++];
+		js->kind = kind;
+		js->pid = (int32_t)pid;
+		js->size = (size_t)size;
+		js->data = xmalloc(js->size ? js->size : 1);
+		memcpy(js->data, c->p + c->off, js->size);
+		uint64_t padded = (size + 7) & ~7ULL;
+		c->off += padded <= c->end - c->off ? padded : c->end - c->off;
+	}
+	return 0;
+}
+
 int perfdata_feat_parse(struct perfdata_reader *r, int feat, const uint8_t *data, size_t size, uint64_t file_off)
 {
 	struct perfdata_info *info = &r->info;
@@ -286,6 +314,9 @@ int perfdata_feat_parse(struct perfdata_reader *r, int feat, const uint8_t *data
 		break;
 	case FEAT_CLOCKID:
 		ret = fu64(&c, &info->clockid_res_ns, "clock resolution");
+		break;
+	case FEAT_LPERF_JIT:
+		ret = feat_jit_sources(&c, info);
 		break;
 	default:
 		break;

@@ -44,6 +44,8 @@ struct perfdata_writer {
 	size_t nbids;
 	uint64_t first, last;
 	bool times_set, times_seen;
+	struct perfdata_jit_source *jit;
+	size_t njit;
 };
 
 struct perfdata_writer *perfdata_writer_open(const char *path)
@@ -250,6 +252,18 @@ void perfdata_writer_add_buildid(struct perfdata_writer *w, int32_t pid, uint8_t
 	w->bids[w->nbids++] = b;
 }
 
+void perfdata_writer_add_jit_source(struct perfdata_writer *w, uint32_t kind, int32_t pid,
+				    const void *data, size_t size)
+{
+	w->jit = xrealloc(w->jit, (w->njit + 1) * sizeof(*w->jit));
+	struct perfdata_jit_source *js = &w->jit[w->njit++];
+	js->kind = kind;
+	js->pid = pid;
+	js->size = size;
+	js->data = xmalloc(size ? size : 1);
+	memcpy(js->data, data, size);
+}
+
 void perfdata_writer_set_sample_times(struct perfdata_writer *w, uint64_t first, uint64_t last)
 {
 	w->first = first;
@@ -271,6 +285,9 @@ static void writer_free(struct perfdata_writer *w)
 	for (size_t i = 0; i < w->nbids; i++)
 		free(w->bids[i].filename);
 	free(w->bids);
+	for (size_t i = 0; i < w->njit; i++)
+		free(w->jit[i].data);
+	free(w->jit);
 	free(w);
 }
 
@@ -454,6 +471,18 @@ static void features(const struct perfdata_writer *w, struct feature *f, size_t 
 	struct timespec res;
 	if (uses_clockid(w, &clk) && clock_getres(clk, &res) == 0)
 		fput64(FEAT(FEAT_CLOCKID), (uint64_t)res.tv_sec * 1000000000ULL + (uint64_t)res.tv_nsec);
+	if (w->njit) {
+		sb = FEAT(FEAT_LPERF_JIT);
+		fput32(sb, (uint32_t)w->njit);
+		for (size_t i = 0; i < w->njit; i++) {
+			fput32(sb, w->jit[i].kind);
+			fput32(sb, (uint32_t)w->jit[i].pid);
+			fput64(sb, w->jit[i].size);
+			sb_add(sb, w->jit[i].data, w->jit[i].size);
+			static const uint8_t zeros[8];
+			sb_add(sb, zeros, (8 - w->jit[i].size % 8) % 8);
+		}
+	}
 #undef FEAT
 	*nf = n;
 }

@@ -96,6 +96,15 @@ test_expect_success 'script default text: header line then one line per frame' '
 	expect_grep "^	 *[0-9a-f]+ work_a\+0x[0-9a-f]+ \(.*/shares\)$" s.txt
 '
 
+test_expect_success 'folded stacks: root first, counts add up to the samples, script agrees' '
+	lperf report -i "$SCRATCH/g.data" --folded >f.txt &&
+	expect_grep "^shares;.*main;run_a;work_a [0-9]+$" f.txt &&
+	total=$(awk "{ s += \$NF } END { print s }" f.txt) &&
+	n=$(lperf report -i "$SCRATCH/g.data" --json | "$PYTHON" -c "import json,sys; print(json.load(sys.stdin)[\"samples\"])") &&
+	[ "$total" -eq "$n" ] &&
+	lperf script -i "$SCRATCH/g.data" --folded >s.txt && diff f.txt s.txt
+'
+
 test_expect_success 'threads and forked children each appear with their own comm and tid' '
 	lperf record -q -F 4000 -e cpu-clock -o t.data -- "$BIN/threads" >child.pid &&
 	lperf report -i t.data --sort comm,pid,tid --stdio --no-children >t.txt &&
