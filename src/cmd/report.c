@@ -142,6 +142,10 @@ static void print_header(FILE *f, const struct perfdata_reader *r)
 
 void report_warnings(const struct session *ss, bool quiet)
 {
+	if (ss->truncated)
+		err_note("%" PRIu64 " of %" PRIu64 " stacks are cut short and end in [truncated]: the user "
+			 "stack copy was too small or code had no unwind information; try a larger "
+			 "--call-graph dwarf,SIZE (up to 65528)", ss->truncated, ss->nsamples);
 	if (ss->bad_samples)
 		err_warn("%" PRIu64 " samples could not be parsed and were skipped", ss->bad_samples);
 	if (ss->lost_records || ss->lost_samples) {

@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/machine_jit.h"
+#include "symbols/jitdump.h"
+#include "symbols/perfmap.h"
 #include "util/xalloc.h"
 
 void machine_init(struct machine *m)
@@ -38,6 +41,7 @@ void machine_free(struct machine *m)
 	free(m->threads);
 	free(m->retired);
 	maps_release(&m->kmaps);
+	machine_jit_free(m);
 	dso_cache_free(&m->dsos);
 	memset(m, 0, sizeof(*m));
 }
@@ -182,7 +186,16 @@ void machine_mmap(struct machine *m, pid_t pid, pid_t tid, uint64_t start, uint6
 		return;
 	}
 	struct thread *t = machine_thread(m, pid, tid);
-	mp.dso = dso_cache_get(&m->dsos, filename, build_id, bid_size);
+	/* A JIT's marker mapping of its dump holds no code (perf inject drops it too). */
+	if (filename && jitdump_is_marker(filename, NULL)) {
+		if (pid > 0)
+			machine_jit_marker(m, pid, filename);
+		return;
+	}
+	if (pid > 0 && perfmap_covers_mapping(filename, prot))
+		mp.dso = machine_jit_map_dso(m, pid);
+	else
+		mp.dso = dso_cache_get(&m->dsos, filename, build_id, bid_size);
 	maps_insert(t->maps, &mp);
 }
 
@@ -214,6 +227,12 @@ static bool is_kernel_addr(struct machine *m, uint64_t ip)
 }
 
 bool machine_resolve(struct machine *m, struct thread *t, uint8_t cpumode, uint64_t ip, struct addr_loc *out)
+{
+	return machine_resolve_at(m, t, cpumode, ip, 0, out);
+}
+
+bool machine_resolve_at(struct machine *m, struct thread *t, uint8_t cpumode, uint64_t ip, uint64_t time,
+			struct addr_loc *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->addr = ip;
@@ -247,6 +266,16 @@ bool machine_resolve(struct machine *m, struct thread *t, uint8_t cpumode, uint6
 		mp = maps_find(&m->kmaps, ip);
 	} else {
 		mp = t && t->maps ? maps_find(t->maps, ip) : NULL;
+		/* JIT code: in executable anonymous memory, or where no mapping was recorded. */
+		if (!mp || mp->dso->jit_pid) {
+			if (machine_jit_resolve(m, t, mp, ip, time, out))
+				return true;
+			if (mp) {
+				out->map = mp;
+				out->dso = mp->dso;
+				return true;
+			}
+		}
 	}
 	if (!mp)
 		return false;

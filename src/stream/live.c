@@ -115,7 +115,9 @@ static void sampling_attr(struct live *l, size_t e, const struct live_opts *o, u
 		a->comm = 1;
 		a->comm_exec = 1;
 		a->task = 1;
-		a->mmap_data = 0;
+		/* DWARF unwinders (perf's too) need the non-executable segments as well: that is
+		 * where .eh_frame_hdr lives, and [stack] tells where the stack is. */
+		a->mmap_data = o->callchain == LIVE_CG_DWARF;
 	}
 }
 

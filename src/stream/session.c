@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "unwind/unwind.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -17,7 +18,27 @@ int session_init(struct session *ss, const struct evsel_set *evsels, const struc
 	ss->nper = evsels->n ? evsels->n : 1;
 	ss->samples_per_evsel = xcalloc(ss->nper, sizeof(uint64_t));
 	ss->oq = ordered_new(evsels, deliver, ss);
+	bool stacks = false;
+	for (size_t i = 0; i < evsels->n; i++)
+		stacks |= (evsels->v[i].attr.sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)) ==
+			  (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
+	if (tool->callchains && stacks)
+		ss->unwinder = unwind_new(&ss->machine);
 	return 0;
+}
+
+struct user_frames {
+	struct session *ss;
+	size_t *n;
+	struct thread *t;
+};
+
+static void add_frame(struct session *ss, size_t *n, uint64_t ip, uint8_t cpumode, struct thread *t);
+
+static void add_user(uint64_t ip, void *arg)
+{
+	struct user_frames *a = arg;
+	add_frame(a->ss, a->n, ip, PERF_RECORD_MISC_USER, a->t);
 }
 
 /* Callers are looked up at their return address itself, as Linux perf does, so that reports and
@@ -62,10 +83,14 @@ static int handle_sample(struct session *ss, const struct perf_event_header *h)
 	struct thread *t = machine_thread(&ss->machine, (pid_t)s.pid, (pid_t)s.tid);
 	size_t n = 0;
 	bool used_chain = false;
+	bool dwarf = ss->unwinder && s.user_abi;
 	if (ss->tool.callchains && s.callchain_nr) {
 		uint8_t mode = s.cpumode;
 		for (uint64_t i = 0; i < s.callchain_nr; i++) {
 			uint64_t ip = s.callchain[i];
+			/* With stack copies the user part comes from unwinding them. */
+			if (dwarf && ip == PERF_CONTEXT_USER)
+				break;
 			if (ip >= PERF_CONTEXT_MAX) {
 				switch (ip) {
 				case PERF_CONTEXT_KERNEL: mode = PERF_RECORD_MISC_KERNEL; break;
@@ -81,9 +106,23 @@ static int handle_sample(struct session *ss, const struct perf_event_header *h)
 		}
 		used_chain = n > 0;
 	}
+	bool truncated = false;
+	if (ss->tool.callchains && dwarf) {
+		struct user_frames a = { ss, &n, t };
+		unwind_user(ss->unwinder, t, &s, add_user, &a, &truncated);
+		if (truncated) {
+			/* Say so in the stack itself, so no view presents a cut stack as whole. */
+			static struct symbol truncated_sym = { 0, 0, (char *)"[truncated]", NULL };
+			ALLOC_GROW(ss->fbuf, n + 1, ss->fcap);
+			memset(&ss->fbuf[n], 0, sizeof(ss->fbuf[n]));
+			ss->fbuf[n++].loc.sym = &truncated_sym;
+			ss->truncated++;
+		}
+		used_chain = n > 0;
+	}
 	if (!used_chain)
 		add_frame(ss, &n, s.ip, s.cpumode, t);
-	struct resolved_sample rs = { &s, t, ss->fbuf, n };
+	struct resolved_sample rs = { &s, t, ss->fbuf, n, truncated };
 	return ss->tool.sample(ss, &rs, ss->tool.arg);
 }
 
@@ -173,6 +212,8 @@ int session_process_file(struct session *ss, struct perfdata_reader *r)
 
 void session_free(struct session *ss)
 {
+	if (ss->unwinder)
+		unwind_free(ss->unwinder);
 	ordered_free(ss->oq);
 	machine_free(&ss->machine);
 	free(ss->samples_per_evsel);

@@ -13,6 +13,8 @@
 #include "stream/perfdata.h"
 #include "stream/record.h"
 
+struct unwinder;
+
 struct frame {
 	uint64_t ip;             /* as recorded */
 	struct addr_loc loc;     /* resolved at ip (callers at their return address, as perf) */
@@ -23,6 +25,7 @@ struct resolved_sample {
 	struct thread *thread;
 	const struct frame *frames; /* frames[0] is the sampled ip, then its callers */
 	size_t nframes;
+	bool truncated;             /* the DWARF unwind stopped before the outermost frame */
 };
 
 struct session;
@@ -49,6 +52,8 @@ struct session {
 	uint64_t bad_samples;    /* samples that did not parse (counted, reported, skipped) */
 	struct frame *fbuf;
 	size_t fcap;
+	struct unwinder *unwinder; /* for recordings with user stack copies (--call-graph dwarf) */
+	uint64_t truncated;        /* samples whose DWARF unwind stopped early */
 };
 
 int session_init(struct session *ss, const struct evsel_set *evsels, const struct session_tool *tool);

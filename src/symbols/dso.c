@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbols/perfmap.h"
 #include "symbols/symtab.h"
 #include "util/xalloc.h"
 
@@ -190,8 +191,49 @@ struct dso *dso_cache_get_kernel(struct dso_cache *c, const char *path, const ui
 	return d;
 }
 
+struct dso *dso_cache_get_perfmap(struct dso_cache *c, int pid)
+{
+	char *path = perfmap_path(pid);
+	struct dso *d = lookup(c, path, NULL, 0);
+	/* A file of that name mapped for real (unlikely) is another DSO. */
+	if (!d || d->kind != DSO_JIT) {
+		d = add(c, path, DSO_JIT, NULL, 0);
+		d->jit_pid = pid;
+		d->jit_force = c->jit_force;
+		d->short_alloc = xasprintf("[JIT] tid %d", pid);
+		d->short_name = d->short_alloc;
+	}
+	free(path);
+	return d;
+}
+
+void dso_cache_set_jit_force(struct dso_cache *c, bool force)
+{
+	c->jit_force = force;
+	for (size_t i = 0; i < c->n; i++)
+		if (c->v[i]->kind == DSO_JIT && !c->v[i]->loaded)
+			c->v[i]->jit_force = force;
+}
+
+struct dso *dso_cache_add_jit_code(struct dso_cache *c, const char *path, uint64_t start, uint64_t size,
+				   const char *name)
+{
+	struct dso *d = add(c, path, DSO_JIT, NULL, 0);
+	const char *slash = strrchr(d->path, '/');
+	d->short_name = slash ? slash + 1 : d->path;
+	d->loaded = true;
+	d->syms = xcalloc(1, sizeof(*d->syms));
+	d->nsyms = 1;
+	d->syms[0].start = start;
+	d->syms[0].size = size;
+	d->syms[0].name = xstrdup(name);
+	return d;
+}
+
 static void dso_free(struct dso *d)
 {
+	perfmap_dso_free(d);
+	free(d->short_alloc);
 	symtab_free(d);
 	free(d->path);
 	free(d->load_note);
@@ -261,6 +303,10 @@ void dso_load(struct dso *d)
 		break;
 	case DSO_ANON:
 		break;
+	case DSO_JIT:
+		if (d->jit_pid)
+			perfmap_dso_load(d);
+		break;
 	}
 }
 
@@ -280,6 +326,8 @@ void dso_load_kallsyms(struct dso *d, const char *path)
 const struct symbol *dso_find_symbol(struct dso *d, uint64_t addr)
 {
 	dso_load(d);
+	if (d->perfmap)
+		return perfmap_find(d->perfmap, addr);
 	/* The last symbol starting at or below addr. */
 	size_t lo = 0, hi = d->nsyms;
 	while (lo < hi) {

@@ -13,6 +13,10 @@
  *     their module taken from the kernel DSO's kallsyms, with the tag stripped (the DSO's
  *     short_name, "[nf_tables]", says it).
  *   [vdso]: this process's own vDSO image (the running kernel's).
+ *   JIT code (DSO_JIT): a process's perf map, "/tmp/perf-PID.map" (shown as "[JIT] tid PID", as
+ *     perf shows it), for its executable anonymous memory; and one DSO per jitdump CODE_LOAD,
+ *     "<dump's directory>/jitted-PID-N.so" with the one symbol, named as perf inject names them
+ *     (the machine creates these; see model/machine.h).
  * DSOs live as long as their cache and never move: pointers to them and to their symbols stay
  * valid until dso_cache_free. */
 #ifndef LPERF_SYMBOLS_DSO_H
@@ -34,6 +38,7 @@ enum dso_kind {
 	DSO_KERNEL,          /* [kernel.kallsyms]: /proc/kallsyms */
 	DSO_VDSO,            /* [vdso]: the running kernel's vDSO image */
 	DSO_ANON,            /* //anon, [heap], [stack], JIT regions: no file symbols */
+	DSO_JIT,             /* JIT code: a perf map, or one jitdump code load */
 };
 
 struct dso {
@@ -56,6 +61,11 @@ struct dso {
 	char *module;        /* kernel modules: "[name]" (short_name points here); else NULL */
 	struct dso *kernel;  /* kernel modules: the [kernel.kallsyms] DSO whose kallsyms they share */
 	char *root;          /* the cache's root when created (--symfs); NULL for / */
+	/* JIT code (DSO_JIT). */
+	struct perfmap *perfmap; /* perf map DSOs: the map and where its text comes from */
+	int jit_pid;         /* perf map DSOs: the process; 0 for a jitdump code DSO */
+	bool jit_force;      /* read the perf map whoever owns it (--force) */
+	char *short_alloc;   /* storage of short_name when it is neither path nor module */
 };
 
 struct dso_cache {
@@ -64,6 +74,7 @@ struct dso_cache {
 	char *root;          /* a prefix for paths (for --symfs); NULL for / */
 	size_t *index;       /* hash of v by path (open addressing, indices + 1, 0 empty) */
 	size_t icap;
+	bool jit_force;      /* for perf map DSOs (dso_cache_set_jit_force) */
 };
 
 void dso_cache_init(struct dso_cache *c);
@@ -81,6 +92,21 @@ struct dso *dso_cache_get_kernel(struct dso_cache *c, const char *path, const ui
  * DSOs created afterwards. */
 void dso_cache_set_root(struct dso_cache *c, const char *root);
 void dso_cache_free(struct dso_cache *c);
+
+/* The perf map DSO of process pid: path "/tmp/perf-PID.map", short name "[JIT] tid PID". Its
+ * symbols are read on first use from the data given to dso_set_perfmap_data, else from the file,
+ * which must be a regular file owned by root or the effective uid unless the cache's jit_force is
+ * set (a refused or missing file leaves a load_note and no symbols). */
+struct dso *dso_cache_get_perfmap(struct dso_cache *c, int pid);
+/* Supplies a perf map DSO's contents (a copy is taken), as stored in a recording; ignored once
+ * its symbols were loaded. */
+void dso_set_perfmap_data(struct dso *d, const void *data, size_t len);
+/* Trust perf map files whoever owns them; applies to perf map DSOs not yet loaded. */
+void dso_cache_set_jit_force(struct dso_cache *c, bool force);
+/* A new DSO_JIT for one piece of JIT code: named path (never shared with another DSO, even of the
+ * same path), loaded, with the one symbol [start, start+size) called name. */
+struct dso *dso_cache_add_jit_code(struct dso_cache *c, const char *path, uint64_t start, uint64_t size,
+				   const char *name);
 
 /* Loads symbols if not yet done (never fails: problems end in load_note). */
 void dso_load(struct dso *d);
