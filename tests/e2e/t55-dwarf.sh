@@ -1,0 +1,40 @@
+#!/bin/sh
+# --call-graph dwarf: complete stacks for code built without frame pointers, unwound at report
+# time from the recorded user stack copies.
+. "$(dirname "$0")/lib.sh"
+BIN="$SCRATCH/bin"
+mkdir -p "$BIN"
+cc -O2 -fomit-frame-pointer -o "$BIN/shares" "$TEST_ROOT/tests/workloads/shares.c" || exit 1
+
+test_expect_success 'a C program without frame pointers gets complete stacks in >= 95% of samples' '
+	lperf record -q --call-graph dwarf -e cpu-clock -F 2000 -o "$SCRATCH/d.data" -- "$BIN/shares" 10 &&
+	lperf report -i "$SCRATCH/d.data" --folded >f.txt &&
+	awk "{ n = \$NF; leaf = \$1; sub(/.*;/, \"\", leaf) }
+	     leaf ~ /^work_[abc] / || leaf ~ /^work_[abc]\$/ { }
+	     { split(\$1, fr, \";\"); l = fr[length(fr)] }
+	     l ~ /^work_[abc]\$/ { all += n; x = substr(l, 6, 1);
+	         if (index(\$1, \"main;run_\" x \";work_\" x) && index(\$1, \"_start\")) ok += n }
+	     END { printf \"%d of %d leaf samples complete\\n\", ok, all; exit !(all >= 100 && ok >= 0.95 * all) }" f.txt
+'
+
+test_expect_success 'the text report shows the callers of each function' '
+	lperf report -i "$SCRATCH/d.data" --no-children --sort sym >r.txt &&
+	awk "/\\[\\.\\] work_a\$/ { on = 1; next } on && /^\$/ { exit } on { print \$NF }" r.txt | tr "\\n" " " >path &&
+	grep -q "work_a run_a main" path || { cat path; exit 1; }
+'
+
+test_expect_success 'a stack copy too small ends stacks in [truncated] and says so once' '
+	lperf record -q --call-graph dwarf,64 -e cpu-clock -F 1000 -o small.data -- "$BIN/shares" 3 &&
+	lperf report -i small.data --folded >f.txt 2>err &&
+	expect_grep ";\[truncated\]" f.txt || expect_grep "^shares;\[truncated\]" f.txt &&
+	expect_grep "end in \[truncated\]" err && expect_lines 1 err
+'
+
+if command -v perf >/dev/null; then
+test_expect_success 'Linux perf unwinds lperf dwarf recordings too' '
+	perf report -i "$SCRATCH/d.data" --stdio --no-children --sort sym -G 2>/dev/null >p.txt &&
+	expect_grep "run_a" p.txt
+'
+fi
+
+test_done
