@@ -141,6 +141,11 @@ struct jit_source {
 	const char *perfmap_note;  /* why the map gave nothing or what it skipped; NULL when fine */
 	const char *jitdump_note;
 };
+/* The jitdump code at ip of thread t's process at time (what machine_resolve_at names there), for
+ * unwinders: its .eh_frame (code->unwind, placed at jitdump_eh_frame_vaddr) and its bytes. NULL
+ * when ip is not jitdump code. Valid until machine_free. */
+struct jitdump_code;
+const struct jitdump_code *machine_jit_code(struct machine *m, struct thread *t, uint64_t ip, uint64_t time);
 /* The processes with JIT sources, by pid; the array and its strings belong to the machine and
  * stay valid until the next call or machine_free. */
 size_t machine_jit_sources(struct machine *m, const struct jit_source **out);

@@ -328,6 +328,22 @@ bool machine_jit_resolve(struct machine *m, struct thread *t, const struct map *
 	return false;
 }
 
+const struct jitdump_code *machine_jit_code(struct machine *m, struct thread *t, uint64_t ip, uint64_t time)
+{
+	if (!t || t->pid <= 0)
+		return NULL;
+	const struct map *mp = t->maps ? maps_find(t->maps, ip) : NULL;
+	pid_t pids[2] = { t->pid, mp && mp->dso->jit_pid > 0 ? mp->dso->jit_pid : t->pid };
+	for (size_t i = 0; i < 2; i++) {
+		struct jit_proc *p = proc_find(m, pids[i]);
+		struct jitdump *jd = p ? proc_jitdump(m, p) : NULL;
+		const struct jitdump_code *c = jd ? jitdump_find(jd, ip, time, NULL) : NULL;
+		if (c)
+			return c;
+	}
+	return NULL;
+}
+
 size_t machine_jit_sources(struct machine *m, const struct jit_source **out)
 {
 	struct machine_jit *j = m->jit;

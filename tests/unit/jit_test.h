@@ -74,4 +74,16 @@ static inline int jit_test_run(const char *dir, char *const argv[], pid_t *pid)
 	return WEXITSTATUS(st);
 }
 
+/* V8 leaves isolate-*-v8.log in its working directory (with --perf-prof and --perf-basic-prof). */
+static inline void jit_test_rm_v8_logs(const char *dir)
+{
+	char *pat = xasprintf("%s/isolate-*-v8.log", dir);
+	glob_t g;
+	if (glob(pat, 0, NULL, &g) == 0)
+		for (size_t i = 0; i < g.gl_pathc; i++)
+			unlink(g.gl_pathv[i]);
+	globfree(&g);
+	free(pat);
+}
+
 #endif
