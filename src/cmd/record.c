@@ -20,6 +20,8 @@
 #include "stream/live.h"
 #include "stream/perfdata.h"
 #include "symbols/dso.h"
+#include "symbols/jitdump.h"
+#include "symbols/perfmap.h"
 #include "target/target.h"
 #include "util/error.h"
 #include "util/xalloc.h"
@@ -39,8 +41,63 @@ struct rec_ctx {
 	char **paths;                 /* executable files mapped: their build-ids go in the header */
 	int32_t *path_pids;
 	size_t npaths, pcap;
+	pid_t *pids;                  /* processes seen: their perf maps are stored at the end */
+	size_t npids, pidcap;
+	char **dumps;                 /* jitdump marker paths, and their processes */
+	pid_t *dump_pids;
+	size_t ndumps, dcap;
 	int error;
 };
+
+static void remember_pid(struct rec_ctx *c, pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	for (size_t i = c->npids; i-- > 0;)
+		if (c->pids[i] == pid)
+			return;
+	ALLOC_GROW(c->pids, c->npids + 1, c->pidcap);
+	c->pids[c->npids++] = pid;
+}
+
+static void remember_dump(struct rec_ctx *c, pid_t pid, const char *path)
+{
+	for (size_t i = 0; i < c->ndumps; i++)
+		if (!strcmp(c->dumps[i], path))
+			return;
+	ALLOC_GROW(c->dumps, c->ndumps + 1, c->dcap);
+	c->dump_pids = xrealloc(c->dump_pids, c->dcap * sizeof(pid_t));
+	c->dump_pids[c->ndumps] = pid;
+	c->dumps[c->ndumps++] = xstrdup(path);
+}
+
+/* The JIT symbol sources of the recorded processes go into the recording, so that reports give
+ * the same names after /tmp is cleaned or the files are rewritten. */
+static void store_jit_sources(struct rec_ctx *c, bool force)
+{
+	for (size_t i = 0; i < c->npids; i++) {
+		char *buf;
+		size_t len;
+		int r = perfmap_read_pid(c->pids[i], force, &buf, &len);
+		if (r > 0) {
+			perfdata_writer_add_jit_source(c->w, JIT_SRC_PERFMAP, c->pids[i], buf, len);
+			free(buf);
+		} else if (r < 0) {
+			err_warn("%s (use -f to store it anyway)", err_msg());
+		}
+	}
+	for (size_t i = 0; i < c->ndumps; i++) {
+		char *buf;
+		size_t len;
+		int r = perfmap_read_file(c->dumps[i], force, &buf, &len);
+		if (r > 0) {
+			perfdata_writer_add_jit_source(c->w, JIT_SRC_JITDUMP, c->dump_pids[i], buf, len);
+			free(buf);
+		} else if (r < 0) {
+			err_warn("%s (use -f to store it anyway)", err_msg());
+		}
+	}
+}
 
 static void remember_path(struct rec_ctx *c, const struct rec_mmap *m)
 {
@@ -84,8 +141,19 @@ static int on_record(const struct perf_event_header *h, void *arg)
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2: {
 		struct rec_mmap m;
-		if (record_parse_mmap(h, &m) == 0)
+		if (record_parse_mmap(h, &m) == 0) {
 			remember_path(c, &m);
+			if (perfmap_covers_mapping(m.filename, m.prot))
+				remember_pid(c, (pid_t)m.pid);
+			if (jitdump_is_marker(m.filename, NULL))
+				remember_dump(c, (pid_t)m.pid, m.filename);
+		}
+		break;
+	}
+	case PERF_RECORD_COMM: {
+		struct rec_comm cm;
+		if (record_parse_comm(h, &cm) == 0)
+			remember_pid(c, (pid_t)cm.pid);
 		break;
 	}
 	default:
@@ -242,6 +310,7 @@ int cmd_record(int argc, char **argv)
 		if (n)
 			perfdata_writer_add_buildid(c.w, c.path_pids[i], PERF_RECORD_MISC_USER, id, n, c.paths[i]);
 	}
+	store_jit_sources(&c, o.force);
 	perfdata_writer_set_sample_times(c.w, c.first_time, c.last_time);
 	uint64_t bytes = perfdata_writer_bytes(c.w);
 	int wr = c.error ? -1 : perfdata_writer_close(c.w, true, true);
@@ -263,6 +332,11 @@ int cmd_record(int argc, char **argv)
 		free(c.paths[i]);
 	free(c.paths);
 	free(c.path_pids);
+	free(c.pids);
+	for (size_t i = 0; i < c.ndumps; i++)
+		free(c.dumps[i]);
+	free(c.dumps);
+	free(c.dump_pids);
 	free(c.evsels.v);
 	live_close(&live);
 	target_free(&t);

@@ -140,6 +140,18 @@ static void print_header(FILE *f, const struct perfdata_reader *r)
 	fprintf(f, "\n# ========\n#\n");
 }
 
+void report_load_jit_sources(struct session *ss, const struct perfdata_reader *r, bool force)
+{
+	machine_perfmap_path_policy(&ss->machine, force);
+	for (size_t i = 0; i < r->info.njit_sources; i++) {
+		const struct perfdata_jit_source *js = &r->info.jit_sources[i];
+		if (js->kind == JIT_SRC_PERFMAP)
+			machine_set_perfmap_data(&ss->machine, js->pid, js->data, js->size);
+		else if (js->kind == JIT_SRC_JITDUMP)
+			machine_set_jitdump_data(&ss->machine, js->pid, js->data, js->size);
+	}
+}
+
 void report_warnings(const struct session *ss, bool quiet)
 {
 	if (ss->truncated)
@@ -152,6 +164,14 @@ void report_warnings(const struct session *ss, bool quiet)
 		uint64_t lost = ss->lost_records + ss->lost_samples;
 		err_warn("%" PRIu64 " samples lost while recording (%.2f%%)", lost,
 			 100.0 * (double)lost / (double)(lost + ss->nsamples));
+	}
+	const struct jit_source *js;
+	size_t njs = machine_jit_sources((struct machine *)&ss->machine, &js);
+	for (size_t i = 0; i < njs && !quiet; i++) {
+		if (js[i].perfmap_note)
+			err_note("%s", js[i].perfmap_note);
+		if (js[i].jitdump_note)
+			err_note("%s", js[i].jitdump_note);
 	}
 	const struct dso_cache *c = &ss->machine.dsos;
 	for (size_t i = 0; i < c->n; i++) {
@@ -188,7 +208,7 @@ int cmd_report(int argc, char **argv)
 	F = &p.filter;
 	const char *input = "perf.data", *sort = NULL, *symfs = NULL;
 	bool json = false, wperf = false, header = false, header_only = false, quiet = false;
-	bool children = false, no_children = false, stdio = false, folded = false;
+	bool children = false, no_children = false, stdio = false, folded = false, force = false;
 	int verbose = 0;
 	const struct option opts[] = {
 		{ OPT_STRING, 'i', "input", &input, "FILE", "the recording (default perf.data)" },
@@ -219,6 +239,7 @@ int cmd_report(int argc, char **argv)
 		{ OPT_BOOL, 0, "header", &header, NULL, "print the recording's header first" },
 		{ OPT_BOOL, 0, "header-only", &header_only, NULL, "print only the header" },
 		{ OPT_STRING, 0, "symfs", &symfs, "DIR", "look for binaries under DIR" },
+		{ OPT_BOOL, 'f', "force", &force, NULL, "use /tmp JIT symbol files whoever owns them" },
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "no notes or warnings" },
 		{ OPT_COUNT, 'v', "verbose", &verbose, NULL, "more detail" },
 		OPT_END_(),
@@ -279,6 +300,7 @@ int cmd_report(int argc, char **argv)
 	session_init(&ss, &r.evsels, &tool);
 	if (symfs)
 		ss.machine.dsos.root = xstrdup(symfs);
+	report_load_jit_sources(&ss, &r, force);
 	int status = 0;
 	if (session_process_file(&ss, &r) != 0) {
 		/* A corrupt record stops the walk: show what was read before it, say where it

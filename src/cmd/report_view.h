@@ -26,6 +26,10 @@ struct report_view {
 void report_view_print(FILE *f, const struct report_view *v, const struct profile *p,
 		       const struct session *ss, const char *source);
 
+/* Hands the JIT symbol sources stored in a recording to the session's model, with the ownership
+ * policy for the /tmp files it may still read. */
+void report_load_jit_sources(struct session *ss, const struct perfdata_reader *r, bool force);
+
 /* After a walk: lost samples, unparsable samples, build-id mismatches, hidden kernel symbols. */
 void report_warnings(const struct session *ss, bool quiet);
 

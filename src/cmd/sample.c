@@ -90,6 +90,7 @@ int cmd_sample(int argc, char **argv)
 	struct session ss;
 	struct session_tool tool = { .sample = profile_sample, .arg = &p, .callchains = chains };
 	session_init(&ss, &evsels, &tool);
+	machine_perfmap_path_policy(&ss.machine, o.force);
 
 	const struct perf_event_attr *a0 = &live.attrs[0];
 	synth_kernel(a0, to_session, &ss);

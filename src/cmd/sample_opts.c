@@ -168,6 +168,8 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		{ OPT_BOOL, 0, "no-inherit", &o->no_inherit, NULL, "do not follow children and threads" },
 		{ OPT_BOOL, 0, "python", &o->python, NULL, "name Python functions: turn on CPython 3.12+'s "
 		  "perf support in the command" },
+		{ OPT_BOOL, 'f', "force", &o->force, NULL, "store JIT symbol files (/tmp/perf-PID.map, "
+		  "jitdumps) even when another user owns them" },
 		{ OPT_BOOL, 'q', "quiet", &o->quiet, NULL, "no progress or notes" },
 		{ OPT_COUNT, 'v', "verbose", &o->verbose, NULL, "more detail" },
 		OPT_END_(),
@@ -186,6 +188,7 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		{ OPT_CALLBACK, 0, "timeout", NULL, "DUR", "stop after DUR", opt_timeout },
 		{ OPT_BOOL, 0, "json", &o->json, NULL, "JSON (docs/schemas/report.schema.json)" },
 		{ OPT_BOOL, 0, "python", &o->python, NULL, "name Python functions (CPython 3.12+)" },
+		{ OPT_BOOL, 'f', "force", &o->force, NULL, "use JIT symbol files whoever owns them" },
 		{ OPT_CALLBACK, 0, "sample-display-row", NULL, "N", "rows per table (default 50)", opt_rows },
 		{ OPT_BOOL, 0, "sample-display-long", &o->display_long, NULL, "full symbol names" },
 		{ OPT_STRING, 's', "symbol", &o->symbols, "PATTERN", "only symbols matching: exact, "

@@ -34,6 +34,7 @@ struct sample_opts {
 	bool display_long, json;
 	const char *symbols;
 	bool python;                /* --python: turn on CPython's perf support in the command */
+	bool force;                 /* -f: use JIT files (perf maps, jitdumps) whoever owns them */
 };
 
 char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const char *cmd,

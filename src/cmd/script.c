@@ -37,12 +37,13 @@ static const char *const usage[] = { "lperf script [OPTIONS]", NULL };
 int cmd_script(int argc, char **argv)
 {
 	const char *input = "perf.data", *fields = NULL;
-	bool quiet = false, no_chain = false, fold = false;
+	bool quiet = false, no_chain = false, fold = false, force = false;
 	const struct option opts[] = {
 		{ OPT_STRING, 'i', "input", &input, "FILE", "the recording (default perf.data)" },
 		{ OPT_STRING, 'F', "fields", &fields, "FIELDS", "comm,pid,tid,cpu,time,event,period,ip,sym,symoff,dso" },
 		{ OPT_BOOL, 0, "no-call-graph", &no_chain, NULL, "only the sampled address, no stacks" },
 		{ OPT_BOOL, 0, "folded", &fold, NULL, "collapsed stacks for flame graphs: comm;root;...;leaf COUNT" },
+		{ OPT_BOOL, 'f', "force", &force, NULL, "use /tmp JIT symbol files whoever owns them" },
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "no notes or warnings" },
 		OPT_END_(),
 	};
@@ -74,6 +75,7 @@ int cmd_script(int argc, char **argv)
 	struct session ss;
 	struct session_tool tool = { .sample = on_sample, .arg = &c, .callchains = c.callchain };
 	session_init(&ss, &r.evsels, &tool);
+	report_load_jit_sources(&ss, &r, force);
 	int status = session_process_file(&ss, &r) ? EXIT_RUNTIME : 0;
 	if (fold) {
 		folded_print(&f, stdout);

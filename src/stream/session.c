@@ -31,26 +31,30 @@ struct user_frames {
 	struct session *ss;
 	size_t *n;
 	struct thread *t;
+	uint64_t time;
 };
 
-static void add_frame(struct session *ss, size_t *n, uint64_t ip, uint8_t cpumode, struct thread *t);
+static void add_frame(struct session *ss, size_t *n, uint64_t ip, uint8_t cpumode, struct thread *t,
+		      uint64_t time);
 
 static void add_user(uint64_t ip, void *arg)
 {
 	struct user_frames *a = arg;
-	add_frame(a->ss, a->n, ip, PERF_RECORD_MISC_USER, a->t);
+	add_frame(a->ss, a->n, ip, PERF_RECORD_MISC_USER, a->t, a->time);
 }
 
 /* Callers are looked up at their return address itself, as Linux perf does, so that reports and
  * scripts agree with perf's symbol for symbol (ip - 1, the call instruction, would name a
  * different function only where a call is a function's last instruction). */
-static void add_frame(struct session *ss, size_t *n, uint64_t ip, uint8_t cpumode, struct thread *t)
+/* JIT code is resolved at the sample's time: a JIT can reuse an address for new code. */
+static void add_frame(struct session *ss, size_t *n, uint64_t ip, uint8_t cpumode, struct thread *t,
+		      uint64_t time)
 {
 	ALLOC_GROW(ss->fbuf, *n + 1, ss->fcap);
 	struct frame *f = &ss->fbuf[(*n)++];
 	memset(f, 0, sizeof(*f));
 	f->ip = ip;
-	machine_resolve(&ss->machine, t, cpumode, ip, &f->loc);
+	machine_resolve_at(&ss->machine, t, cpumode, ip, time, &f->loc);
 }
 
 static int handle_sample(struct session *ss, const struct perf_event_header *h)
@@ -102,13 +106,13 @@ static int handle_sample(struct session *ss, const struct perf_event_header *h)
 				}
 				continue;
 			}
-			add_frame(ss, &n, ip, mode, t);
+			add_frame(ss, &n, ip, mode, t, s.time);
 		}
 		used_chain = n > 0;
 	}
 	bool truncated = false;
 	if (ss->tool.callchains && dwarf) {
-		struct user_frames a = { ss, &n, t };
+		struct user_frames a = { ss, &n, t, s.time };
 		unwind_user(ss->unwinder, t, &s, add_user, &a, &truncated);
 		if (truncated) {
 			/* Say so in the stack itself, so no view presents a cut stack as whole. */
@@ -121,7 +125,7 @@ static int handle_sample(struct session *ss, const struct perf_event_header *h)
 		used_chain = n > 0;
 	}
 	if (!used_chain)
-		add_frame(ss, &n, s.ip, s.cpumode, t);
+		add_frame(ss, &n, s.ip, s.cpumode, t, s.time);
 	struct resolved_sample rs = { &s, t, ss->fbuf, n, truncated };
 	return ss->tool.sample(ss, &rs, ss->tool.arg);
 }
