@@ -168,10 +168,11 @@ void report_warnings(const struct session *ss, bool quiet)
 	const struct jit_source *js;
 	size_t njs = machine_jit_sources((struct machine *)&ss->machine, &js);
 	for (size_t i = 0; i < njs && !quiet; i++) {
-		if (js[i].perfmap_note)
-			err_note("%s", js[i].perfmap_note);
+		/* A JIT that writes a jitdump writes no perf map: its absence is no news then. */
+		if (js[i].perfmap_note && !js[i].jitdump_path)
+			err_note("%s: %s", js[i].perfmap_path ? js[i].perfmap_path : "perf map", js[i].perfmap_note);
 		if (js[i].jitdump_note)
-			err_note("%s", js[i].jitdump_note);
+			err_note("%s: %s", js[i].jitdump_path ? js[i].jitdump_path : "jitdump", js[i].jitdump_note);
 	}
 	const struct dso_cache *c = &ss->machine.dsos;
 	for (size_t i = 0; i < c->n; i++) {
@@ -209,6 +210,7 @@ int cmd_report(int argc, char **argv)
 	const char *input = "perf.data", *sort = NULL, *symfs = NULL;
 	bool json = false, wperf = false, header = false, header_only = false, quiet = false;
 	bool children = false, no_children = false, stdio = false, folded = false, force = false;
+	bool python = false;
 	int verbose = 0;
 	const struct option opts[] = {
 		{ OPT_STRING, 'i', "input", &input, "FILE", "the recording (default perf.data)" },
@@ -240,6 +242,8 @@ int cmd_report(int argc, char **argv)
 		{ OPT_BOOL, 0, "header-only", &header_only, NULL, "print only the header" },
 		{ OPT_STRING, 0, "symfs", &symfs, "DIR", "look for binaries under DIR" },
 		{ OPT_BOOL, 'f', "force", &force, NULL, "use /tmp JIT symbol files whoever owns them" },
+		{ OPT_BOOL, 0, "python", &python, NULL, "Python view: stacks of py:: frames only, "
+		  "interpreter frames folded away" },
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "no notes or warnings" },
 		{ OPT_COUNT, 'v', "verbose", &verbose, NULL, "more detail" },
 		OPT_END_(),
@@ -290,7 +294,8 @@ int cmd_report(int argc, char **argv)
 	profile_init(&p, &r.evsels, keys, nkeys, v.graph, v.ro.children);
 
 	struct session ss;
-	struct session_tool tool = { .sample = profile_sample, .arg = &p, .callchains = have_chains };
+	struct session_tool tool = { .sample = profile_sample, .arg = &p, .callchains = have_chains,
+				     .python_view = python };
 	struct fold_ctx fc = { .filter = &p.filter };
 	if (folded) {
 		folded_init(&fc.f, true, false);

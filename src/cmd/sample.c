@@ -15,6 +15,7 @@
 #include "events/evlist.h"
 #include "target/target.h"
 #include "util/error.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 static volatile sig_atomic_t stop_signal;
@@ -27,6 +28,33 @@ static void on_signal(int sig)
 static int to_session(const struct perf_event_header *h, void *arg)
 {
 	return session_push(arg, h);
+}
+
+/* With --python the records wait until the command has ended: CPython writes its jitdump in
+ * large buffered chunks, so JIT code can only be named once the file is complete. */
+struct held {
+	struct strbuf buf;
+};
+
+static int hold(const struct perf_event_header *h, void *arg)
+{
+	struct held *hd = arg;
+	sb_add(&hd->buf, h, h->size);
+	return 0;
+}
+
+static int replay(struct session *ss, const struct held *hd)
+{
+	size_t off = 0;
+	while (off + sizeof(struct perf_event_header) <= hd->buf.len) {
+		const struct perf_event_header *h = (const void *)(hd->buf.buf + off);
+		if (h->size < sizeof(*h) || h->size > hd->buf.len - off)
+			break;
+		if (session_push(ss, h) < 0)
+			return -1;
+		off += h->size;
+	}
+	return 0;
 }
 
 static double now_s(void)
@@ -88,7 +116,8 @@ int cmd_sample(int argc, char **argv)
 	bool chains = o.callchain != LIVE_CG_NONE;
 	profile_init(&p, &evsels, keys, 2, HIST_GRAPH_NONE, false);
 	struct session ss;
-	struct session_tool tool = { .sample = profile_sample, .arg = &p, .callchains = chains };
+	struct session_tool tool = { .sample = profile_sample, .arg = &p, .callchains = chains,
+				     .python_view = o.python };
 	session_init(&ss, &evsels, &tool);
 	machine_perfmap_path_policy(&ss.machine, o.force);
 
@@ -117,14 +146,17 @@ int cmd_sample(int argc, char **argv)
 	int status = 0, err = 0;
 	bool ended = false, signalled = false;
 	const struct perf_event_header round = { REC_FINISHED_ROUND, 0, sizeof(round) };
+	struct held hd = { STRBUF_INIT };
+	record_cb sink = o.python ? hold : to_session;
+	void *sink_arg = o.python ? (void *)&hd : (void *)&ss;
 	while (!ended) {
-		long n = live_read(&live, 100, to_session, &ss);
+		long n = live_read(&live, 100, sink, sink_arg);
 		if (n < 0) {
 			err = 1;
 			break;
 		}
 		if (n > 0)
-			session_push(&ss, &round);
+			sink(&round, sink_arg);
 		batch += n;
 		double now = now_s();
 		if (tty && now >= next_mark) {
@@ -148,8 +180,11 @@ int cmd_sample(int argc, char **argv)
 		}
 	}
 	live_disable(&live);
-	if (!err && live_read(&live, 0, to_session, &ss) < 0)
+	if (!err && live_read(&live, 0, sink, sink_arg) < 0)
 		err = 1;
+	if (o.python && replay(&ss, &hd) < 0)
+		err = 1;
+	sb_release(&hd.buf);
 	session_flush(&ss);
 	if (tty)
 		fprintf(stderr, " done!\n");

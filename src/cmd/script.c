@@ -37,13 +37,14 @@ static const char *const usage[] = { "lperf script [OPTIONS]", NULL };
 int cmd_script(int argc, char **argv)
 {
 	const char *input = "perf.data", *fields = NULL;
-	bool quiet = false, no_chain = false, fold = false, force = false;
+	bool quiet = false, no_chain = false, fold = false, force = false, python = false;
 	const struct option opts[] = {
 		{ OPT_STRING, 'i', "input", &input, "FILE", "the recording (default perf.data)" },
 		{ OPT_STRING, 'F', "fields", &fields, "FIELDS", "comm,pid,tid,cpu,time,event,period,ip,sym,symoff,dso" },
 		{ OPT_BOOL, 0, "no-call-graph", &no_chain, NULL, "only the sampled address, no stacks" },
 		{ OPT_BOOL, 0, "folded", &fold, NULL, "collapsed stacks for flame graphs: comm;root;...;leaf COUNT" },
 		{ OPT_BOOL, 'f', "force", &force, NULL, "use /tmp JIT symbol files whoever owns them" },
+		{ OPT_BOOL, 0, "python", &python, NULL, "Python view: py:: frames only" },
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "no notes or warnings" },
 		OPT_END_(),
 	};
@@ -73,7 +74,8 @@ int cmd_script(int argc, char **argv)
 		c.folded = &f;
 	}
 	struct session ss;
-	struct session_tool tool = { .sample = on_sample, .arg = &c, .callchains = c.callchain };
+	struct session_tool tool = { .sample = on_sample, .arg = &c, .callchains = c.callchain,
+				     .python_view = python };
 	session_init(&ss, &r.evsels, &tool);
 	report_load_jit_sources(&ss, &r, force);
 	int status = session_process_file(&ss, &r) ? EXIT_RUNTIME : 0;

@@ -126,8 +126,41 @@ static int handle_sample(struct session *ss, const struct perf_event_header *h)
 	}
 	if (!used_chain)
 		add_frame(ss, &n, s.ip, s.cpumode, t, s.time);
+	if (ss->tool.python_view)
+		n = session_python_view(ss->fbuf, n);
 	struct resolved_sample rs = { &s, t, ss->fbuf, n, truncated };
 	return ss->tool.sample(ss, &rs, ss->tool.arg);
+}
+
+static bool is_py(const struct frame *f)
+{
+	return f->loc.sym && !strncmp(f->loc.sym->name, "py::", 4);
+}
+
+/* The interpreter itself: libpython*, or a python* executable (static builds). */
+static bool is_interpreter(const struct frame *f)
+{
+	const char *n = f->loc.dso ? f->loc.dso->short_name : NULL;
+	return n && (!strncmp(n, "libpython", 9) || !strncmp(n, "python", 6));
+}
+
+size_t session_python_view(struct frame *frames, size_t n)
+{
+	size_t first_py = n;
+	for (size_t i = 0; i < n && first_py == n; i++)
+		if (is_py(&frames[i]))
+			first_py = i;
+	if (first_py == n)
+		return n;
+	size_t out = 0;
+	for (size_t i = 0; i < first_py; i++)
+		if (!is_interpreter(&frames[i]))
+			frames[out++] = frames[i];
+	for (size_t i = first_py; i < n; i++)
+		if (is_py(&frames[i]) || (i + 1 == n && frames[i].loc.sym && !frames[i].loc.dso &&
+					  !strcmp(frames[i].loc.sym->name, "[truncated]")))
+			frames[out++] = frames[i];
+	return out;
 }
 
 /* A record in time order: update the model, then the tool. */

@@ -36,6 +36,8 @@ struct session_tool {
 	int (*record)(struct session *ss, const struct perf_event_header *h, void *arg);
 	void *arg;
 	bool callchains;         /* resolve callchain frames (else only the sampled ip) */
+	bool python_view;        /* Python-only stacks: interpreter frames between and around
+				  * py:: frames folded away (session_python_view) */
 };
 
 struct session {
@@ -55,6 +57,11 @@ struct session {
 	struct unwinder *unwinder; /* for recordings with user stack copies (--call-graph dwarf) */
 	uint64_t truncated;        /* samples whose DWARF unwind stopped early */
 };
+
+/* Rewrites a stack (leaf first) for reading Python: the native frames below the innermost
+ * py:: frame stay unless they belong to the interpreter; between and above py:: frames only the
+ * py:: frames stay. A stack without py:: frames is left alone. Returns the new count. */
+size_t session_python_view(struct frame *frames, size_t n);
 
 int session_init(struct session *ss, const struct evsel_set *evsels, const struct session_tool *tool);
 /* Feeds one record (any source). The record is copied if it must wait for ordering. */
