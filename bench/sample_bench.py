@@ -66,8 +66,7 @@ def fresh(path):
 
 
 def record_argv(tool, freq, cg, out, cmd):
-    quiet = ["-q"]
-    return tool + ["record"] + quiet + EVENT + ["-F", str(freq)] + cg + ["-o", out, "--"] + cmd
+    return tool + ["record", "-q"] + EVENT + ["-F", str(freq)] + cg + ["-o", out, "--"] + cmd
 
 
 def count(path):
@@ -102,11 +101,24 @@ def sysctl(name):
         return "?"
 
 
-def busy_note(when):
-    """Other work on a 2-core VM moves every wall time here; say so rather than hide it."""
-    load = os.getloadavg()[0]
-    if load > 0.5:
-        print(f"note: load average {load:.2f} {when}: other work is running, the figures are noisy")
+def busy_cpus():
+    """CPUs' worth of other work over one second, from /proc/stat (the load average would
+    still hold the previous benchmark's work)."""
+    def snap():
+        with open("/proc/stat") as f:
+            v = [int(x) for x in f.readline().split()[1:]]
+        return sum(v), v[3] + v[4]
+    t0, i0 = snap()
+    time.sleep(1)
+    t1, i1 = snap()
+    return (os.cpu_count() or 1) * (1 - (i1 - i0) / max(t1 - t0, 1))
+
+
+def busy_note():
+    """Other work on a 2-core VM moves every wall time here: say so rather than hide it."""
+    busy = busy_cpus()
+    if busy > 0.3:
+        print(f"note: {busy:.1f} CPUs busy with other work at the start: the figures are noisy\n")
 
 
 def header():
@@ -157,8 +169,9 @@ def bench_record():
             lw, pw = med(tool_wall[(title, f, "lperf")]), med(tool_wall[(title, f, "perf")])
             lk, pk = max(tool_kib[(title, f, "lperf")]), max(tool_kib[(title, f, "perf")])
             print(f"{title:20} {f:5d} {lw*1e3:9.1f} {pw*1e3:8.1f} {lw/pw:6.2f} {lk:10d} {pk:9d} {lk/pk:6.2f}")
-    print("   (perf 6.1 record spends about 1 s at exit waiting out its side-band thread's 1 s poll; "
-          "--no-bpf-event avoids it)")
+    print("   perf 6.1 record waits up to 1 s at exit for its side-band thread (a 1 s poll; "
+          "--no-bpf-event avoids it),\n   and reads the whole file back for build-ids, hence its "
+          "peak RSS on large files (--no-buildid avoids it)")
 
     print("\n2. Bytes per sample (file size / samples, the last run's files; samples counted by "
           "perf script for both)\n")
@@ -184,7 +197,7 @@ def record_big(name, tool):
     for _ in range(3):
         fresh(out)
         cmd = ["sh", "-c", f'"$0" {scale} & "$0" {scale}; wait', SHARES_FP]
-        (kib, wall, _), = launch(record_argv(tool, BIG_FREQ, ["-g"], out, cmd))
+        (_, wall, _), = launch(record_argv(tool, BIG_FREQ, ["-g"], out, cmd))
         n, lost = count(out)
         if n >= BIG_MIN:
             return out, n, lost, wall, os.path.getsize(out)
@@ -226,21 +239,24 @@ def bench_live():
     """Section 4: the hot functions of a run, live (lperf sample) or record then report (perf)."""
     print(f"\n4. Live: `lperf sample CMD` vs `perf record CMD && perf report --stdio` (no call graphs),"
           " whole wall time and peak RSS\n")
-    print(f"{'Hz':>5} {'lperf ms':>9} {'perf ms':>8} {'ratio':>6} {'lperf KiB':>10} {'perf KiB':>9} {'ratio':>6}")
+    print(f"{'Hz':>5} {'lperf ms':>9} {'perf ms':>8} {'ratio':>6} {'lperf KiB':>10} {'perf KiB':>9} "
+          f"{'ratio':>6}")
     out = os.path.join(WORKDIR, "live-perf.data")
     for f in FREQS:
         lw, pw, lk, pk = [], [], 0, 0
         for _ in range(RUNS):
-            (k, w, _), = launch([LPERF, "sample", "-q"] + EVENT + ["-F", str(f), "--", SHARES_FP, str(SCALE)],
-                                out=os.devnull)
+            live = [LPERF, "sample", "-q"] + EVENT + ["-F", str(f), "--", SHARES_FP, str(SCALE)]
+            (k, w, _), = launch(live, out=os.devnull)
             lw.append(w)
             lk = max(lk, k)
             fresh(out)
             rec = shlex.join(record_argv(["perf"], f, [], out, [SHARES_FP, str(SCALE)]))
-            (k, w, _), = launch(["sh", "-c", f"{rec} && exec perf report --stdio -i {shlex.quote(out)}"], out=os.devnull)
+            rep = f"exec perf report --stdio -i {shlex.quote(out)}"
+            (k, w, _), = launch(["sh", "-c", f"{rec} && {rep}"], out=os.devnull)
             pw.append(w)
             pk = max(pk, k)
-        print(f"{f:5d} {med(lw)*1e3:9.1f} {med(pw)*1e3:8.1f} {med(lw)/med(pw):6.2f} {lk:10d} {pk:9d} {lk/pk:6.2f}")
+        print(f"{f:5d} {med(lw)*1e3:9.1f} {med(pw)*1e3:8.1f} {med(lw)/med(pw):6.2f} {lk:10d} {pk:9d} "
+              f"{lk/pk:6.2f}")
     fresh(out)
 
 
@@ -250,15 +266,14 @@ def main():
     os.makedirs(WORKDIR, exist_ok=True)
     rate = sysctl("perf_event_max_sample_rate")
     header()
-    busy_note("at the start")
+    busy_note()
     bench_record()
     bench_read()
     bench_live()
-    busy_note("at the end")
     if sysctl("perf_event_max_sample_rate") != rate:
         print(f"\nwarning: the kernel lowered perf_event_max_sample_rate from {rate} to "
-              f"{sysctl('perf_event_max_sample_rate')} during the run (sampling interrupts took too long); "
-              "high-frequency figures above are suspect")
+              f"{sysctl('perf_event_max_sample_rate')} during the run (sampling interrupts took too "
+              "long): the high-frequency figures above are suspect")
 
 
 if __name__ == "__main__":

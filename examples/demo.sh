@@ -39,4 +39,20 @@ step "lperf stat -m imix -c 1 sleep 1      # WindowsPerf's spelling; needs a har
 step "LPERF_SYSFS_ROOT=tests/fixtures/sysfs-arm lperf stat --dry-run -m imix -c 1 sleep 1"
 LPERF_SYSFS_ROOT=tests/fixtures/sysfs-arm "$LPERF" stat --dry-run -m imix -c 1 sleep 1
 
-printf '\nSampling (record/report) comes next; see README.md for what works today.\n'
+step "lperf record -g -o build/examples/work.data -- build/examples/work"
+"$LPERF" record -g -e cpu-clock -o build/examples/work.data -- build/examples/work
+
+step "lperf report -i build/examples/work.data --no-children --sort comm,dso,sym"
+"$LPERF" report -i build/examples/work.data --no-children --sort comm,dso,sym -g none | head -n 20
+
+step "lperf sample -e cpu-clock:250000 --sample-display-row 5 -- build/examples/work"
+"$LPERF" sample -e cpu-clock:250000 --sample-display-row 5 -- build/examples/work
+
+step "lperf record --python -o build/examples/py.data -- $PY examples/work.py 3000000"
+"$LPERF" record --python -o build/examples/py.data -- "$PY" examples/work.py 3000000
+
+step "lperf report -i build/examples/py.data --python --no-children --sort sym"
+"$LPERF" report -i build/examples/py.data --python --no-children --sort sym | head -n 30
+
+step "lperf report -i build/examples/py.data --python --folded   # for flamegraph.pl / speedscope"
+"$LPERF" report -i build/examples/py.data --python --folded | sort -k2 -n -r | head -n 5

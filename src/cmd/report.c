@@ -24,8 +24,13 @@ static int opt_sym(const struct option *o, const char *a) { return filter_add_sy
 static int opt_pid(const struct option *o, const char *a) { return filter_add_pids(F, a); }
 static int opt_tid(const struct option *o, const char *a) { return filter_add_tids(F, a); }
 
+static int opt_call_graph(const struct option *o, const char *a);
+
+/* -g alone, or perf's -g with a word ("-g none", "-g caller,0.5"). */
 static int opt_graph(const struct option *o, const char *a)
 {
+	if (a)
+		return opt_call_graph(o, a);
 	V->graph_given = true;
 	V->graph = HIST_CALLEE;
 	return 0;
@@ -161,7 +166,9 @@ void report_warnings(const struct session *ss, bool quiet)
 	if (ss->bad_samples)
 		err_warn("%" PRIu64 " samples could not be parsed and were skipped", ss->bad_samples);
 	if (ss->lost_records || ss->lost_samples) {
-		uint64_t lost = ss->lost_records + ss->lost_samples;
+		/* perf writes the same loss twice (LOST records, and LOST_SAMPLES from the counters'
+		 * lost counts): take the larger, never the sum. */
+		uint64_t lost = ss->lost_records > ss->lost_samples ? ss->lost_records : ss->lost_samples;
 		err_warn("%" PRIu64 " samples lost while recording (%.2f%%)", lost,
 			 100.0 * (double)lost / (double)(lost + ss->nsamples));
 	}
@@ -224,7 +231,8 @@ int cmd_report(int argc, char **argv)
 		{ OPT_CALLBACK, 'S', "symbols", NULL, "SYMS", "only these symbols; WindowsPerf patterns "
 		  "'^prefix', 'suffix$'", opt_sym },
 		{ OPT_CALLBACK, 0, "symbol", NULL, "SYMS", "same as --symbols", opt_sym },
-		{ OPT_CALLBACK, 'g', NULL, NULL, NULL, "show call graphs (callee order)", opt_graph, OPT_NOARG },
+		{ OPT_CALLBACK, 'g', NULL, NULL, "ORDER", "show call graphs (callee order; or caller, none, "
+		  "a threshold)", opt_graph, OPT_WORD_OPT },
 		{ OPT_CALLBACK, 0, "call-graph", NULL, "ORDER", "call graphs: caller, callee, none, and a "
 		  "threshold percent (e.g. caller,1)", opt_call_graph },
 		{ OPT_CALLBACK, 'G', "inverted", NULL, NULL, "call graphs in caller order", opt_inverted, OPT_NOARG },

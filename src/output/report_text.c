@@ -70,7 +70,8 @@ static void graph(FILE *f, const struct callnode *n, uint64_t total, struct strb
 static void entry_graph(FILE *f, const struct hist_entry *e, enum hist_graph mode, bool children,
 			uint64_t total, double min, const char *indent)
 {
-	if (!e->tree)
+	/* Nothing above (or below) it: perf prints no graph, and neither do we. */
+	if (!e->tree || !e->tree->nkids)
 		return;
 	char name[512];
 	struct strbuf prefix = STRBUF_INIT;

@@ -27,10 +27,10 @@ void opt_usage(const struct opt_ctx *ctx, FILE *f)
 				 o->short_name ? o->short_name : ' ',
 				 o->short_name && o->long_name ? ", " : (o->long_name ? "  " : ""),
 				 o->long_name ? "--" : "", o->long_name ? o->long_name : "");
+		bool optional = o->flags & (OPT_NUMERIC_OPT | OPT_WORD_OPT);
 		if (o->argh && n > 0 && (size_t)n < sizeof(left))
-			snprintf(left + n, sizeof(left) - (size_t)n, " %s%s%s",
-				 o->flags & OPT_NUMERIC_OPT ? "[" : "", o->argh,
-				 o->flags & OPT_NUMERIC_OPT ? "]" : "");
+			snprintf(left + n, sizeof(left) - (size_t)n, " %s%s%s", optional ? "[" : "", o->argh,
+				 optional ? "]" : "");
 		if (strlen(left) > 28)
 			fprintf(f, "%s\n%30s%s\n", left, "", o->help);
 		else
@@ -61,6 +61,16 @@ static bool takes_arg(const struct option *o)
 	default:
 		return false;
 	}
+}
+
+static bool looks_word(const char *s)
+{
+	if (!s || !*s || *s == '-')
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != ',' && *s != '.')
+			return false;
+	return true;
 }
 
 static bool looks_numeric(const char *s)
@@ -178,6 +188,8 @@ int opt_parse(const struct opt_ctx *ctx, int argc, char **argv)
 					arg = eq + 1;
 				else if ((hit->flags & OPT_NUMERIC_OPT))
 					arg = i + 1 < argc && looks_numeric(argv[i + 1]) ? argv[++i] : NULL;
+				else if ((hit->flags & OPT_WORD_OPT))
+					arg = i + 1 < argc && looks_word(argv[i + 1]) ? argv[++i] : NULL;
 				else if (i + 1 < argc)
 					arg = argv[++i];
 				else
@@ -210,6 +222,8 @@ int opt_parse(const struct opt_ctx *ctx, int argc, char **argv)
 				arg = p + 1;
 			else if (hit->flags & OPT_NUMERIC_OPT)
 				arg = i + 1 < argc && looks_numeric(argv[i + 1]) ? argv[++i] : NULL;
+			else if (hit->flags & OPT_WORD_OPT)
+				arg = i + 1 < argc && looks_word(argv[i + 1]) ? argv[++i] : NULL;
 			else if (i + 1 < argc)
 				arg = argv[++i];
 			else

@@ -22,6 +22,9 @@ enum opt_type {
 #define OPT_NUMERIC_OPT 2 /* the argument is optional, taken only when the next word is a
 			   * number or number list (for -t: perf's TID vs WindowsPerf's timeline) */
 #define OPT_HIDDEN     4 /* accepted, not shown in help */
+#define OPT_WORD_OPT   8 /* the argument is optional, taken only when the next word does not
+			   * start with '-' and looks like a value for it (perf's "-g caller"):
+			   * letters, digits, ',' and '.' only */
 
 struct option;
 typedef int (*opt_cb)(const struct option *opt, const char *arg);
