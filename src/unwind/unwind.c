@@ -1,9 +1,8 @@
 /* DWARF unwinding of perf user stack snapshots with libdwfl.
  *
  * Three layers of state, each built once:
- *   ufile   one per DSO: its ELF image (mapped once, with no descriptor kept open), load
- *           segments and machine. Every Dwfl that maps the DSO shares the Elf handle through
- *           libelf's reference count, so no sample ever opens or parses a file again.
+ *   ufile   one per DSO (ufile.c): its ELF image, load segments and machine, shared by every
+ *           Dwfl that maps the DSO.
  *   uspace  one Dwfl per process address space (struct maps), with a module per mapped ELF
  *           file and libdwfl's thread state attached. It is kept while the address space's
  *           file mappings are unchanged (checked per sample with a fingerprint of those maps),
@@ -12,22 +11,27 @@
  *
  * libdwfl reports the end of a stack and a failed read alike (the return address becomes
  * "undefined"), so memory_read records its failures: a failure in the last step of an unwind
- * means the snapshot (or the files) ran out, not that the outermost frame was reached. */
+ * means the snapshot (or the files) ran out, not that the outermost frame was reached.
+ *
+ * JIT code has no module, so libdwfl can only try its frame-pointer fallback there, which fails
+ * (or invents frames) when the code around it keeps no frame pointers. An unwind is therefore a
+ * series of libdwfl passes: a pass stops at the first frame in JIT code whose rule jitstep.c
+ * knows (CPython's trampolines: jitdump CFI, or the perf-map template's fixed rule), jitstep
+ * computes the caller's registers, and the next pass starts from them as a fresh thread state
+ * (dwfl_getthread_frames asks set_initial_registers anew each time). */
 #include "unwind/unwind.h"
 
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "util/fileio.h"
+#include "symbols/jitdump.h"
+#include "unwind/jitstep.h"
+#include "unwind/ufile.h"
 #include "util/xalloc.h"
 
 /* Deeper stacks than this are cut (and reported truncated); perf's kernel.perf_event_max_stack
@@ -36,45 +40,39 @@
 /* Address spaces whose Dwfl is kept; the least recently used one goes first. */
 #define UNWIND_MAX_SPACES 64
 
-struct useg {
-	uint64_t vaddr, offset, filesz, align;
-	uint32_t flags;
-};
-
-struct ufile {
-	struct dso *dso;
-	bool ok;                  /* an ET_EXEC/ET_DYN image with load segments */
-	Elf *elf;                 /* our reference; Dwfl modules hold others */
-	void *image;              /* the vDSO copy under elf (elf_memory does not own it) */
-	const char *raw;          /* the whole file (elf_rawfile), for memory reads */
-	size_t raw_size;
-	unsigned e_machine;
-	char *path;               /* the file opened; libdwfl's module and file name */
-	uint64_t lo, hi;          /* first PT_LOAD's vaddr aligned down, end of the last */
-	struct useg *segs;
-	size_t nsegs;
-	unsigned mark;            /* == unwinder mark: already reported in the Dwfl being built */
-};
-
 struct uspace {
 	const struct maps *maps;  /* key only, never dereferenced: it may be freed and reused */
 	uint64_t fp;              /* fingerprint of its file mappings */
 	Dwfl *dwfl;               /* NULL: nothing to unwind with (no usable file mapped) */
 	const struct unwind_arch *arch;
 	uint64_t used;
+	bool py_checked;          /* looked through the mapped files for a trampoline template */
+	uint8_t py[32];
+	size_t py_len;
 };
 
 struct cur {
 	struct thread *t;
+	struct uspace *space;
 	const struct unwind_arch *arch;
 	Dwfl *dwfl;
-	struct unwind_regs regs;
-	const uint8_t *stack;     /* the copy of [regs.sp, regs.sp + stack_len) */
-	uint64_t stack_len;
+	uint64_t time;            /* the sample's: JIT code is placed over time */
+	struct unwind_regs regs;  /* where the current libdwfl pass starts */
+	uint64_t init_pc;         /* the pc handed to libdwfl for it */
+	bool pass_caller;         /* regs.pc is a return address (a pass after a JIT step): libdwfl
+				   * gets pc - 1, so that it takes the call's CFI row, and the
+				   * pass's first frame is given back as pc */
+	bool pass_first;          /* the next frame libdwfl reports is the pass's first */
+	unsigned pass_frames;
+	enum jitstep_result jit;  /* a JIT frame ended the pass: its step */
+	struct unwind_regs jit_next;
+	const uint8_t *stack;     /* the copy of [stack_base, stack_base + stack_len) */
+	uint64_t stack_base, stack_len;
 	void (*add)(uint64_t ip, void *arg);
 	void *arg;
 	unsigned nframes;
 	uint64_t last_pc, last_sp;
+	bool last_activation;     /* the last frame's pc is where it executes, not a return address */
 	bool last_fp_zero;        /* the last frame's frame pointer is known and 0 */
 	bool read_failed;         /* a read failed since the last frame was delivered */
 	bool stopped;             /* the frame callback gave up (no progress, frame limit) */
@@ -83,207 +81,19 @@ struct cur {
 
 struct unwinder {
 	struct machine *m;
-	struct ufile **ftab;      /* open addressing by dso pointer */
-	size_t fcap, nfiles;
+	struct ufile_cache files;
 	struct uspace spaces[UNWIND_MAX_SPACES];
 	size_t nspaces;
 	uint64_t clock;
 	unsigned mark;
 	struct cur cur;
+	struct jitstep *js;
 	struct unwind_stats st;
 };
-
-/* ---- per-DSO files ---- */
-
-static size_t ptr_hash(const void *p)
-{
-	uint64_t x = (uint64_t)(uintptr_t)p;
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return (size_t)x;
-}
-
-static struct ufile **ftab_slot(struct ufile **tab, size_t cap, const struct dso *d)
-{
-	size_t mask = cap - 1;
-	for (size_t i = ptr_hash(d) & mask;; i = (i + 1) & mask)
-		if (!tab[i] || tab[i]->dso == d)
-			return &tab[i];
-}
-
-static void ftab_grow(struct unwinder *u)
-{
-	if ((u->nfiles + 1) * 2 <= u->fcap)
-		return;
-	size_t ncap = u->fcap ? u->fcap * 2 : 64;
-	struct ufile **n = xcalloc(ncap, sizeof(*n));
-	for (size_t i = 0; i < u->fcap; i++)
-		if (u->ftab[i])
-			*ftab_slot(n, ncap, u->ftab[i]->dso) = u->ftab[i];
-	free(u->ftab);
-	u->ftab = n;
-	u->fcap = ncap;
-}
-
-/* The path the symbols module reads d from: under --symfs, without " (deleted)". */
-static char *file_path(const struct dso *d)
-{
-	static const char deleted[] = " (deleted)";
-	size_t n = strlen(d->path), dl = sizeof(deleted) - 1;
-	if (n > dl && !strcmp(d->path + n - dl, deleted))
-		n -= dl;
-	if (d->root && d->path[0] == '/')
-		return xasprintf("%s%.*s", d->root, (int)n, d->path);
-	return xstrndup(d->path, n);
-}
-
-/* The size of this process's mapping at base, from /proc/self/maps; 0 when not found. */
-static size_t self_mapping_size(uint64_t base)
-{
-	char *maps = file_read("/proc/self/maps", 64u << 20, NULL);
-	size_t size = 0;
-	for (char *line = maps; line && *line && !size;) {
-		uint64_t start, end;
-		if (sscanf(line, "%" SCNx64 "-%" SCNx64, &start, &end) == 2 && start == base && end > start)
-			size = (size_t)(end - start);
-		char *nl = strchr(line, '\n');
-		line = nl ? nl + 1 : NULL;
-	}
-	free(maps);
-	return size;
-}
-
-/* [vdso]: this process's own image, which is the recording's on the same kernel (the symbols
- * module's build-id check says when it is not). */
-static Elf *vdso_elf(struct ufile *f)
-{
-	uint64_t base = getauxval(AT_SYSINFO_EHDR);
-	size_t size = base ? self_mapping_size(base) : 0;
-	if (!size)
-		return NULL;
-	/* libelf may write to an image it parses; the vDSO is read-only. */
-	f->image = xmalloc(size);
-	memcpy(f->image, (const void *)(uintptr_t)base, size);
-	return elf_memory(f->image, size);
-}
-
-static Elf *file_elf(struct ufile *f)
-{
-	int fd = open(f->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	struct stat st;
-	Elf *elf = NULL;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-		/* The whole file in memory, so that no descriptor stays open per DSO. */
-		if (elf && elf_cntl(elf, ELF_C_FDREAD) != 0) {
-			elf_end(elf);
-			elf = NULL;
-		}
-	}
-	close(fd);
-	return elf;
-}
-
-static void read_segments(struct ufile *f)
-{
-	size_t nph, cap = 0;
-	if (elf_getphdrnum(f->elf, &nph) != 0)
-		return;
-	for (size_t i = 0; i < nph && i <= INT32_MAX; i++) {
-		GElf_Phdr ph;
-		if (!gelf_getphdr(f->elf, (int)i, &ph) || ph.p_type != PT_LOAD || !ph.p_memsz)
-			continue;
-		if (ph.p_vaddr + ph.p_memsz < ph.p_vaddr || ph.p_filesz > ph.p_memsz)
-			continue; /* nonsense: no module may be built from it */
-		uint64_t align = ph.p_align && !(ph.p_align & (ph.p_align - 1)) ? ph.p_align : 1;
-		if (!f->nsegs)
-			f->lo = ph.p_vaddr & ~(align - 1);
-		if (ph.p_vaddr + ph.p_memsz > f->hi)
-			f->hi = ph.p_vaddr + ph.p_memsz;
-		ALLOC_GROW(f->segs, f->nsegs + 1, cap);
-		f->segs[f->nsegs++] = (struct useg){ ph.p_vaddr, ph.p_offset, ph.p_filesz, align, ph.p_flags };
-	}
-}
-
-static void ufile_open(struct ufile *f)
-{
-	struct dso *d = f->dso;
-	dso_load(d); /* the build-id check, and the separate debug file's path */
-	if (d->mismatch)
-		return;
-	elf_version(EV_CURRENT);
-	if (d->kind == DSO_VDSO) {
-		f->path = xstrdup(d->path);
-		f->elf = vdso_elf(f);
-	} else {
-		f->path = file_path(d);
-		f->elf = file_elf(f);
-	}
-	GElf_Ehdr eh;
-	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF || !gelf_getehdr(f->elf, &eh))
-		return;
-	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)
-		return;
-	f->e_machine = eh.e_machine;
-	f->raw = elf_rawfile(f->elf, &f->raw_size);
-	if (!f->raw)
-		f->raw_size = 0;
-	read_segments(f);
-	f->ok = f->nsegs && f->hi > f->lo;
-}
-
-static struct ufile *ufile_get(struct unwinder *u, struct dso *d)
-{
-	if (u->fcap) {
-		struct ufile *f = *ftab_slot(u->ftab, u->fcap, d);
-		if (f)
-			return f;
-	}
-	ftab_grow(u);
-	struct ufile *f = xcalloc(1, sizeof(*f));
-	f->dso = d;
-	ufile_open(f);
-	*ftab_slot(u->ftab, u->fcap, d) = f;
-	u->nfiles++;
-	return f;
-}
-
-static void ufile_free(struct ufile *f)
-{
-	if (f->elf)
-		elf_end(f->elf);
-	free(f->image);
-	free(f->path);
-	free(f->segs);
-	free(f);
-}
 
 static bool is_file_map(const struct map *mp)
 {
 	return mp->dso && (mp->dso->kind == DSO_ELF || mp->dso->kind == DSO_VDSO);
-}
-
-/* The load bias of f mapped by mp: the segment whose file bytes the mapping starts in (its
- * start rounded down to a page), an executable one first, gives the link-time address of the
- * mapping's first byte. */
-static bool map_bias(const struct ufile *f, const struct map *mp, uint64_t *bias)
-{
-	const struct useg *best = NULL;
-	for (size_t i = 0; i < f->nsegs; i++) {
-		const struct useg *s = &f->segs[i];
-		uint64_t page = s->align < 65536 ? s->align : 65536;
-		bool in = mp->pgoff >= s->offset ? mp->pgoff - s->offset < (s->filesz ? s->filesz : 1)
-						 : s->offset - mp->pgoff < page;
-		if (in && (!best || (!(best->flags & PF_X) && (s->flags & PF_X))))
-			best = s;
-	}
-	if (!best)
-		return false;
-	*bias = mp->start - (best->vaddr - best->offset + mp->pgoff);
-	return true;
 }
 
 /* ---- libdwfl callbacks ---- */
@@ -342,7 +152,7 @@ static bool read_file_word(struct unwinder *u, uint64_t addr, uint64_t *out)
 	struct cur *c = &u->cur;
 	const struct map *mp = c->t->maps ? maps_find(c->t->maps, addr) : NULL;
 	if (mp && is_file_map(mp) && !(mp->prot & PROT_WRITE)) {
-		struct ufile *f = ufile_get(u, mp->dso);
+		struct ufile *f = ufile_get(&u->files, mp->dso);
 		uint64_t off = addr - mp->start + mp->pgoff;
 		if (f->ok && off <= f->raw_size && f->raw_size - off >= 8) {
 			memcpy(out, f->raw + off, 8);
@@ -369,22 +179,27 @@ static bool read_file_word(struct unwinder *u, uint64_t addr, uint64_t *out)
 	return false;
 }
 
-static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+static bool read_word(uint64_t addr, uint64_t *out, void *arg)
 {
 	struct unwinder *u = arg;
 	struct cur *c = &u->cur;
-	uint64_t v;
-	if (addr >= c->regs.sp && c->stack_len >= 8 && addr - c->regs.sp <= c->stack_len - 8) {
-		memcpy(&v, c->stack + (addr - c->regs.sp), 8);
-		*result = v;
+	if (addr >= c->stack_base && c->stack_len >= 8 && addr - c->stack_base <= c->stack_len - 8) {
+		memcpy(out, c->stack + (addr - c->stack_base), 8);
 		return true;
 	}
-	if (read_file_word(u, addr, &v)) {
-		*result = v;
+	if (read_file_word(u, addr, out))
 		return true;
-	}
 	c->read_failed = true;
 	return false;
+}
+
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	uint64_t v;
+	if (!read_word(addr, &v, arg))
+		return false;
+	*result = v;
+	return true;
 }
 
 static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
@@ -405,7 +220,7 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 			return false;
 		i = j;
 	}
-	dwfl_thread_state_register_pc(thread, r->pc);
+	dwfl_thread_state_register_pc(thread, u->cur.init_pc);
 	return true;
 }
 
@@ -416,38 +231,133 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 	.set_initial_registers = set_initial_registers,
 };
 
+/* Hands one frame to the caller. Callers live at higher addresses: a frame that does not move
+ * outwards comes from garbage and would loop (an AArch64 leaf keeps its caller's sp, so equal is
+ * allowed once the pc changes). False, with c->stopped, for such a frame or past the limit. */
+static bool deliver(struct cur *c, uint64_t pc, bool have_sp, uint64_t sp, bool activation, bool fp_zero)
+{
+	if (c->nframes && have_sp && (sp < c->last_sp || (sp == c->last_sp && pc == c->last_pc))) {
+		c->stopped = true;
+		return false;
+	}
+	if (c->nframes >= UNWIND_MAX_FRAMES) {
+		c->stopped = true;
+		return false;
+	}
+	c->add(pc, c->arg);
+	c->nframes++;
+	c->pass_frames++;
+	c->last_pc = pc;
+	if (have_sp)
+		c->last_sp = sp;
+	c->last_activation = activation;
+	c->last_fp_zero = fp_zero;
+	c->read_failed = false;
+	return true;
+}
+
+static bool regs_fp_zero(const struct cur *c, const struct unwind_regs *r)
+{
+	return (r->present >> c->arch->dwarf_fp & 1) && !r->dwarf[c->arch->dwarf_fp];
+}
+
+/* CPython's trampoline template, from the first mapped file that has one (the python executable
+ * or libpython); each file is searched once. */
+static const uint8_t *space_py_template(struct unwinder *u, struct uspace *sp, const struct thread *t,
+					size_t *len)
+{
+	if (!sp->py_checked) {
+		sp->py_checked = true;
+		for (size_t i = 0; i < t->maps->n && !sp->py_len; i++) {
+			const struct map *mp = &t->maps->v[i];
+			if (!is_file_map(mp))
+				continue;
+			size_t n;
+			const uint8_t *tmpl = ufile_py_template(ufile_get(&u->files, mp->dso), &n);
+			if (tmpl) {
+				memcpy(sp->py, tmpl, n);
+				sp->py_len = n;
+			}
+		}
+	}
+	*len = sp->py_len;
+	return sp->py_len ? sp->py : NULL;
+}
+
+/* The step over a frame (registers r) in JIT code: the process's jitdump code at the pc, else
+ * its perf map entry there when that is a CPython trampoline whose template lperf knows. */
+static enum jitstep_result jit_step(struct unwinder *u, const struct unwind_regs *r, bool activation,
+				    struct unwind_regs *out)
+{
+	struct cur *c = &u->cur;
+	uint64_t look = activation ? r->pc : r->pc - 1;
+	/* Code in a module is the files'; the rest may be JIT code. */
+	if (!c->t || c->t->pid <= 0 || !c->t->maps || !c->space || dwfl_addrmodule(c->dwfl, look))
+		return JITSTEP_NONE;
+	const struct jitstep_frame f = { c->arch, r, activation, read_word, u };
+	const struct jitdump_code *code = machine_jit_code(u->m, c->t, look, c->time);
+	if (code)
+		return jitstep_code(u->js, code, &f, out);
+	struct addr_loc loc;
+	if (!machine_resolve_at(u->m, c->t, PERF_RECORD_MISC_USER, look, c->time, &loc) || !loc.dso ||
+	    loc.dso->kind != DSO_JIT || loc.dso->jit_pid <= 0 || !loc.sym)
+		return JITSTEP_NONE;
+	size_t len;
+	const uint8_t *tmpl = space_py_template(u, c->space, c->t, &len);
+	if (!tmpl || loc.sym->size != len || !jitstep_py_template_known(tmpl, len, c->arch->e_machine))
+		return JITSTEP_NONE;
+	return jitstep_py_trampoline(u->js, loc.sym->start, &f, out);
+}
+
+static void frame_regs(const struct cur *c, Dwfl_Frame *fr, uint64_t pc, struct unwind_regs *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (unsigned i = 0; i < c->arch->ndwarf; i++) {
+		Dwarf_Word v;
+		if (dwfl_frame_reg(fr, i, &v) == 0) {
+			out->dwarf[i] = v;
+			out->present |= 1U << i;
+		}
+	}
+	out->pc = pc;
+	out->has_pc = true;
+	out->sp = out->dwarf[c->arch->dwarf_sp];
+	out->has_sp = out->present >> c->arch->dwarf_sp & 1;
+}
+
 static int frame_cb(Dwfl_Frame *fr, void *arg)
 {
 	struct unwinder *u = arg;
 	struct cur *c = &u->cur;
 	Dwarf_Addr pc;
-	if (!dwfl_frame_pc(fr, &pc, NULL))
+	bool activation;
+	if (!dwfl_frame_pc(fr, &pc, &activation))
 		return DWARF_CB_ABORT;
+	bool first = c->pass_first;
+	c->pass_first = false;
+	if (first && c->pass_caller) {
+		pc = c->regs.pc;
+		activation = false;
+	}
 	if (c->nframes && !pc) {
 		c->ended = true;
 		return DWARF_CB_ABORT;
 	}
-	/* Callers live at higher addresses: a frame that does not move outwards comes from
-	 * garbage and would loop. (An AArch64 leaf keeps its caller's sp, so equal is allowed
-	 * once the pc changes.) */
-	Dwarf_Word sp;
+	Dwarf_Word sp, fp;
 	bool have_sp = dwfl_frame_reg(fr, c->arch->dwarf_sp, &sp) == 0;
-	if (c->nframes && have_sp && (sp < c->last_sp || (sp == c->last_sp && pc == c->last_pc))) {
-		c->stopped = true;
+	bool fp_zero = dwfl_frame_reg(fr, c->arch->dwarf_fp, &fp) == 0 && !fp;
+	if (!deliver(c, pc, have_sp, sp, activation, fp_zero))
 		return DWARF_CB_ABORT;
+	/* Code outside every module may be JIT code with a known rule: end the pass there, before
+	 * libdwfl's frame-pointer fallback guesses. (The pass's first frame was checked before;
+	 * the module test spares frame_regs for the others.) */
+	if (!first && !dwfl_addrmodule(c->dwfl, activation ? pc : pc - 1)) {
+		struct unwind_regs in;
+		frame_regs(c, fr, pc, &in);
+		c->jit = jit_step(u, &in, activation, &c->jit_next);
+		if (c->jit != JITSTEP_NONE)
+			return DWARF_CB_ABORT;
 	}
-	if (c->nframes >= UNWIND_MAX_FRAMES) {
-		c->stopped = true;
-		return DWARF_CB_ABORT;
-	}
-	c->add(pc, c->arg);
-	c->nframes++;
-	c->last_pc = pc;
-	if (have_sp)
-		c->last_sp = sp;
-	Dwarf_Word fp;
-	c->last_fp_zero = dwfl_frame_reg(fr, c->arch->dwarf_fp, &fp) == 0 && !fp;
-	c->read_failed = false;
 	return DWARF_CB_OK;
 }
 
@@ -479,7 +389,7 @@ static bool has_cfi(Dwfl *dwfl, Dwarf_Addr pc, bool initial)
  * of process and thread entry points, which the frame-pointer fallback cannot follow. */
 static bool outermost_without_cfi(const struct cur *c)
 {
-	return c->last_fp_zero && !c->read_failed && !has_cfi(c->dwfl, c->last_pc, c->nframes == 1);
+	return c->last_fp_zero && !c->read_failed && !has_cfi(c->dwfl, c->last_pc, c->last_activation);
 }
 
 /* ---- per-address-space Dwfl ---- */
@@ -536,9 +446,9 @@ static Dwfl *space_build(struct unwinder *u, const struct maps *ms, pid_t pid, c
 		const struct map *mp = &ms->v[i];
 		if (!is_file_map(mp))
 			continue;
-		struct ufile *f = ufile_get(u, mp->dso);
+		struct ufile *f = ufile_get(&u->files, mp->dso);
 		uint64_t bias;
-		if (!f->ok || f->mark == u->mark || !map_bias(f, mp, &bias))
+		if (!f->ok || f->mark == u->mark || !ufile_map_bias(f, mp, &bias))
 			continue;
 		uint64_t lo = bias + f->lo, hi = bias + f->hi;
 		if (hi <= lo || overlaps(ranges, nranges, lo, hi))
@@ -597,6 +507,7 @@ struct unwinder *unwind_new(struct machine *m)
 {
 	struct unwinder *u = xcalloc(1, sizeof(*u));
 	u->m = m;
+	u->js = jitstep_new();
 	return u;
 }
 
@@ -608,16 +519,62 @@ void unwind_free(struct unwinder *u)
 	for (size_t i = 0; i < u->nspaces; i++)
 		if (u->spaces[i].dwfl)
 			dwfl_end(u->spaces[i].dwfl);
-	for (size_t i = 0; i < u->fcap; i++)
-		if (u->ftab[i])
-			ufile_free(u->ftab[i]);
-	free(u->ftab);
+	ufile_cache_free(&u->files);
+	jitstep_free(u->js);
 	free(u);
 }
 
 void unwind_get_stats(const struct unwinder *u, struct unwind_stats *st)
 {
 	*st = u->st;
+}
+
+/* The end of an unwind a JIT step decided. */
+static void jit_end(struct cur *c, enum jitstep_result j)
+{
+	c->ended = j == JITSTEP_END;
+	c->stopped = j == JITSTEP_FAIL;
+}
+
+/* libdwfl passes from c->regs, with JIT steps between them; returns the last pass's result. */
+static int run_passes(struct unwinder *u, pid_t tid)
+{
+	struct cur *c = &u->cur;
+	bool activation = true; /* c->regs.pc, which is yet to be delivered, is the sampled pc */
+	for (;;) {
+		/* JIT frames at the pass's start are stepped over here. */
+		enum jitstep_result j;
+		struct unwind_regs next;
+		while ((j = jit_step(u, &c->regs, activation, &next)) != JITSTEP_NONE) {
+			if (!deliver(c, c->regs.pc, true, c->regs.sp, activation, regs_fp_zero(c, &c->regs)))
+				return -1;
+			if (j != JITSTEP_STEP) {
+				jit_end(c, j);
+				return -1;
+			}
+			c->regs = next;
+			activation = false;
+		}
+		c->pass_caller = !activation;
+		c->pass_first = true;
+		c->pass_frames = 0;
+		c->jit = JITSTEP_NONE;
+		c->init_pc = activation ? c->regs.pc : c->regs.pc - 1;
+		int r = dwfl_getthread_frames(c->dwfl, tid, frame_cb, u);
+		if (!c->pass_frames && c->nframes && !c->stopped) {
+			/* libdwfl could not even start (not expected): keep the caller found. */
+			deliver(c, c->regs.pc, true, c->regs.sp, false, false);
+			c->stopped = true;
+		}
+		if (c->jit == JITSTEP_NONE)
+			return r;
+		if (c->jit != JITSTEP_STEP) {
+			jit_end(c, c->jit);
+			return r;
+		}
+		c->regs = c->jit_next;
+		activation = false;
+	}
 }
 
 int unwind_user(struct unwinder *u, struct thread *t, const struct perf_sample *s,
@@ -652,8 +609,10 @@ int unwind_user(struct unwinder *u, struct thread *t, const struct perf_sample *
 			c->stack_len = s->user_stack_dyn_size < s->user_stack_size ? s->user_stack_dyn_size
 										     : s->user_stack_size;
 		}
-		pid_t tid = s->tid > 0 ? (pid_t)s->tid : t->tid > 0 ? t->tid : 1;
-		r = dwfl_getthread_frames(sp->dwfl, tid, frame_cb, u);
+		c->stack_base = c->regs.sp;
+		c->space = sp;
+		c->time = s->time;
+		r = run_passes(u, s->tid > 0 ? (pid_t)s->tid : t->tid > 0 ? t->tid : 1);
 	}
 	bool trunc;
 	if (!c->nframes) {

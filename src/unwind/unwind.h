@@ -1,6 +1,9 @@
 /* DWARF unwinding of perf's user stack snapshots (`--call-graph dwarf`: PERF_SAMPLE_REGS_USER
  * + PERF_SAMPLE_STACK_USER) with libdwfl: CFI from .eh_frame and .debug_frame (also of
- * separate debug files), libdwfl's frame-pointer fallback where a frame has no CFI.
+ * separate debug files), libdwfl's frame-pointer fallback where a frame has no CFI, and JIT
+ * code stepped over by jitstep.h: jitdump code by its own CFI (CPython 3.13 -X perf_jit), and
+ * CPython 3.12's perf-map trampolines by their template's rule, so Python stacks stay whole in
+ * interpreters built without frame pointers. JIT code is looked up at the sample's time.
  *
  * Memory the unwinder reads comes from the sample's stack copy, else from the files mapped at
  * that address (read-only); nothing is read from a live process. Files are opened once per
@@ -30,7 +33,8 @@ void unwind_free(struct unwinder *u);
  * *truncated (may be NULL) is set when the unwind stopped before the outermost frame for a
  * reason the user should know: the stack snapshot ended, a frame had no CFI and the
  * frame-pointer fallback failed, a read fell outside the snapshot and every mapped file, the
- * stack did not move outwards, or the frame limit was hit. It is false when the unwind ended
+ * stack did not move outwards, JIT code's rule could not be applied (a pc inside one of its
+ * instructions), or the frame limit was hit. It is false when the unwind ended
  * normally (return address 0, or an outermost frame such as _start whose return address is
  * undefined). t is the sample's thread (its maps are the address space). */
 int unwind_user(struct unwinder *u, struct thread *t, const struct perf_sample *s,

@@ -1,0 +1,219 @@
+/* The unwinder's ELF files: opening (the vDSO from this process's own image), load segments,
+ * load biases. */
+#include "unwind/ufile.h"
+
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "unwind/jitstep.h"
+#include "util/fileio.h"
+#include "util/xalloc.h"
+
+static size_t ptr_hash(const void *p)
+{
+	uint64_t x = (uint64_t)(uintptr_t)p;
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return (size_t)x;
+}
+
+static struct ufile **ftab_slot(struct ufile **tab, size_t cap, const struct dso *d)
+{
+	size_t mask = cap - 1;
+	for (size_t i = ptr_hash(d) & mask;; i = (i + 1) & mask)
+		if (!tab[i] || tab[i]->dso == d)
+			return &tab[i];
+}
+
+static void ftab_grow(struct ufile_cache *fc)
+{
+	if ((fc->n + 1) * 2 <= fc->cap)
+		return;
+	size_t ncap = fc->cap ? fc->cap * 2 : 64;
+	struct ufile **n = xcalloc(ncap, sizeof(*n));
+	for (size_t i = 0; i < fc->cap; i++)
+		if (fc->tab[i])
+			*ftab_slot(n, ncap, fc->tab[i]->dso) = fc->tab[i];
+	free(fc->tab);
+	fc->tab = n;
+	fc->cap = ncap;
+}
+
+/* The path the symbols module reads d from: under --symfs, without " (deleted)". */
+static char *file_path(const struct dso *d)
+{
+	static const char deleted[] = " (deleted)";
+	size_t n = strlen(d->path), dl = sizeof(deleted) - 1;
+	if (n > dl && !strcmp(d->path + n - dl, deleted))
+		n -= dl;
+	if (d->root && d->path[0] == '/')
+		return xasprintf("%s%.*s", d->root, (int)n, d->path);
+	return xstrndup(d->path, n);
+}
+
+/* The size of this process's mapping at base, from /proc/self/maps; 0 when not found. */
+static size_t self_mapping_size(uint64_t base)
+{
+	char *maps = file_read("/proc/self/maps", 64u << 20, NULL);
+	size_t size = 0;
+	for (char *line = maps; line && *line && !size;) {
+		uint64_t start, end;
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64, &start, &end) == 2 && start == base && end > start)
+			size = (size_t)(end - start);
+		char *nl = strchr(line, '\n');
+		line = nl ? nl + 1 : NULL;
+	}
+	free(maps);
+	return size;
+}
+
+/* [vdso]: this process's own image, which is the recording's on the same kernel (the symbols
+ * module's build-id check says when it is not). */
+static Elf *vdso_elf(struct ufile *f)
+{
+	uint64_t base = getauxval(AT_SYSINFO_EHDR);
+	size_t size = base ? self_mapping_size(base) : 0;
+	if (!size)
+		return NULL;
+	/* libelf may write to an image it parses; the vDSO is read-only. */
+	f->image = xmalloc(size);
+	memcpy(f->image, (const void *)(uintptr_t)base, size);
+	return elf_memory(f->image, size);
+}
+
+static Elf *file_elf(struct ufile *f)
+{
+	int fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	Elf *elf = NULL;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		/* The whole file in memory, so that no descriptor stays open per DSO. */
+		if (elf && elf_cntl(elf, ELF_C_FDREAD) != 0) {
+			elf_end(elf);
+			elf = NULL;
+		}
+	}
+	close(fd);
+	return elf;
+}
+
+static void read_segments(struct ufile *f)
+{
+	size_t nph, cap = 0;
+	if (elf_getphdrnum(f->elf, &nph) != 0)
+		return;
+	for (size_t i = 0; i < nph && i <= INT32_MAX; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(f->elf, (int)i, &ph) || ph.p_type != PT_LOAD || !ph.p_memsz)
+			continue;
+		if (ph.p_vaddr + ph.p_memsz < ph.p_vaddr || ph.p_filesz > ph.p_memsz)
+			continue; /* nonsense: no module may be built from it */
+		uint64_t align = ph.p_align && !(ph.p_align & (ph.p_align - 1)) ? ph.p_align : 1;
+		if (!f->nsegs)
+			f->lo = ph.p_vaddr & ~(align - 1);
+		if (ph.p_vaddr + ph.p_memsz > f->hi)
+			f->hi = ph.p_vaddr + ph.p_memsz;
+		ALLOC_GROW(f->segs, f->nsegs + 1, cap);
+		f->segs[f->nsegs++] = (struct useg){ ph.p_vaddr, ph.p_offset, ph.p_filesz, align, ph.p_flags };
+	}
+}
+
+static void ufile_open(struct ufile *f)
+{
+	struct dso *d = f->dso;
+	dso_load(d); /* the build-id check, and the separate debug file's path */
+	if (d->mismatch)
+		return;
+	elf_version(EV_CURRENT);
+	if (d->kind == DSO_VDSO) {
+		f->path = xstrdup(d->path);
+		f->elf = vdso_elf(f);
+	} else {
+		f->path = file_path(d);
+		f->elf = file_elf(f);
+	}
+	GElf_Ehdr eh;
+	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF || !gelf_getehdr(f->elf, &eh))
+		return;
+	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)
+		return;
+	f->e_machine = eh.e_machine;
+	f->raw = elf_rawfile(f->elf, &f->raw_size);
+	if (!f->raw)
+		f->raw_size = 0;
+	read_segments(f);
+	f->ok = f->nsegs && f->hi > f->lo;
+}
+
+struct ufile *ufile_get(struct ufile_cache *fc, struct dso *d)
+{
+	if (fc->cap) {
+		struct ufile *f = *ftab_slot(fc->tab, fc->cap, d);
+		if (f)
+			return f;
+	}
+	ftab_grow(fc);
+	struct ufile *f = xcalloc(1, sizeof(*f));
+	f->dso = d;
+	ufile_open(f);
+	*ftab_slot(fc->tab, fc->cap, d) = f;
+	fc->n++;
+	return f;
+}
+
+static void ufile_free(struct ufile *f)
+{
+	if (f->elf)
+		elf_end(f->elf);
+	free(f->image);
+	free(f->path);
+	free(f->segs);
+	free(f);
+}
+
+void ufile_cache_free(struct ufile_cache *fc)
+{
+	for (size_t i = 0; i < fc->cap; i++)
+		if (fc->tab[i])
+			ufile_free(fc->tab[i]);
+	free(fc->tab);
+	memset(fc, 0, sizeof(*fc));
+}
+
+const uint8_t *ufile_py_template(struct ufile *f, size_t *len)
+{
+	if (!f->py_checked) {
+		f->py_checked = true;
+		f->py_len = f->ok ? jitstep_py_template(f->elf, f->py, sizeof(f->py)) : 0;
+	}
+	*len = f->py_len;
+	return f->py_len ? f->py : NULL;
+}
+
+
+bool ufile_map_bias(const struct ufile *f, const struct map *mp, uint64_t *bias)
+{
+	const struct useg *best = NULL;
+	for (size_t i = 0; i < f->nsegs; i++) {
+		const struct useg *s = &f->segs[i];
+		uint64_t page = s->align < 65536 ? s->align : 65536;
+		bool in = mp->pgoff >= s->offset ? mp->pgoff - s->offset < (s->filesz ? s->filesz : 1)
+						 : s->offset - mp->pgoff < page;
+		if (in && (!best || (!(best->flags & PF_X) && (s->flags & PF_X))))
+			best = s;
+	}
+	if (!best)
+		return false;
+	*bias = mp->start - (best->vaddr - best->offset + mp->pgoff);
+	return true;
+}
