@@ -331,8 +331,12 @@ static int frame_cb(Dwfl_Frame *fr, void *arg)
 	struct cur *c = &u->cur;
 	Dwarf_Addr pc;
 	bool activation;
+	/* dwfl_frame_pc peeks at the caller to tell an activation: a read that fails there is
+	 * the failure that ends this unwind, and must survive this frame's delivery. */
+	c->read_failed = false;
 	if (!dwfl_frame_pc(fr, &pc, &activation))
 		return DWARF_CB_ABORT;
+	bool peek_failed = c->read_failed;
 	bool first = c->pass_first;
 	c->pass_first = false;
 	if (first && c->pass_caller) {
@@ -340,7 +344,12 @@ static int frame_cb(Dwfl_Frame *fr, void *arg)
 		activation = false;
 	}
 	if (c->nframes && !pc) {
-		c->ended = true;
+		/* libdwfl turns a failed read of the return address into pc 0, which otherwise
+		 * marks the outermost frame: tell the two apart. */
+		if (c->read_failed)
+			c->stopped = true;
+		else
+			c->ended = true;
 		return DWARF_CB_ABORT;
 	}
 	Dwarf_Word sp, fp;
@@ -348,6 +357,7 @@ static int frame_cb(Dwfl_Frame *fr, void *arg)
 	bool fp_zero = dwfl_frame_reg(fr, c->arch->dwarf_fp, &fp) == 0 && !fp;
 	if (!deliver(c, pc, have_sp, sp, activation, fp_zero))
 		return DWARF_CB_ABORT;
+	c->read_failed = peek_failed;
 	/* Code outside every module may be JIT code with a known rule: end the pass there, before
 	 * libdwfl's frame-pointer fallback guesses. (The pass's first frame was checked before;
 	 * the module test spares frame_regs for the others.) */
