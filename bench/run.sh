@@ -18,5 +18,8 @@ else
 	stat_runs=${BENCH_RUNS:-15}
 fi
 BENCH_RUNS=$stat_runs python3 bench/stat_bench.py "$LPERF" build/bench/faults build/bench/rss
-exec python3 bench/sample_bench.py "$LPERF" build/bench/shares-fp build/bench/shares-o2 build/bench/rss \
+python3 bench/sample_bench.py "$LPERF" build/bench/shares-fp build/bench/shares-o2 build/bench/rss \
 	build/bench/sample
+# DWARF reports, and Python end to end (skipped with a note when pyenv has no CPython 3.13).
+exec python3 bench/python_bench.py "$LPERF" build/bench/shares-o2 build/bench/rss build/bench/python \
+	tests/workloads/perf_docs.py
