@@ -29,6 +29,8 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "show where samples fall, from a perf.data file", "perf report", "" },
 	{ "sample", cmd_sample, "sample live and print the hottest functions", "", "wperf sample" },
 	{ "script", cmd_script, "print every sample of a perf.data file as text", "perf script", "" },
+	{ "inject", cmd_inject, "rewrite a recording so Linux perf resolves JIT code (perf inject --jit)",
+	  "perf inject", "" },
 	{ "annotate", cmd_annotate, "show samples per source line and instruction", "perf annotate",
 	  "wperf --annotate", true },
 	{ "list", cmd_list, "list events, metrics and metric groups usable here", "perf list",

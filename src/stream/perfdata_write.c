@@ -514,7 +514,10 @@ static int start_pipe(struct perfdata_writer *w)
 		size_t size = sizeof(struct perf_event_header) + 8 + f[i].sb.len;
 		struct perf_event_header h = { REC_HEADER_FEATURE, 0, (uint16_t)size };
 		uint64_t feat = (uint64_t)f[i].bit;
-		if (!ret && size <= 0xffff &&
+		/* On a pipe perf 6.1 stops at a feature id it does not know ("wrong feature ID") and
+		 * reads BUILD_ID from the file descriptor itself: neither may go out as a record. */
+		bool pipe_safe = f[i].bit != FEAT_LPERF_JIT && f[i].bit != FEAT_BUILD_ID;
+		if (!ret && pipe_safe && size <= 0xffff &&
 		    (wput(w, &h, sizeof(h)) < 0 || wput(w, &feat, sizeof(feat)) < 0 || wput(w, f[i].sb.buf, f[i].sb.len) < 0))
 			ret = -1;
 		sb_release(&f[i].sb);

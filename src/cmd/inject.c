@@ -1,0 +1,78 @@
+/* lperf inject: perf inject for scripts that drive perf. With -j (--jit), jitdump markers become
+ * jitted-PID-INDEX.so files and their mappings, so Linux perf report/script name JIT code; lperf
+ * itself reads jitdumps directly and needs no such step. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "stream/jitinject.h"
+#include "stream/perfdata.h"
+#include "util/error.h"
+#include "util/opt.h"
+#include "util/xalloc.h"
+
+static const char *const usage[] = { "lperf inject -j [-i IN] -o OUT", NULL };
+
+int cmd_inject(int argc, char **argv)
+{
+	const char *input = "perf.data", *output = NULL;
+	bool jit = false, force = false, quiet = false;
+	int verbose = 0;
+	const struct option opts[] = {
+		{ OPT_BOOL, 'j', "jit", &jit, NULL, "turn jitdumps into jitted .so files and their mappings" },
+		{ OPT_STRING, 'i', "input", &input, "FILE", "the recording (default perf.data; - reads standard input)" },
+		{ OPT_STRING, 'o', "output", &output, "FILE", "the new recording (- writes perf's pipe format to "
+		  "standard output)" },
+		{ OPT_BOOL, 'f', "force", &force, NULL, "read jitdumps whoever owns them" },
+		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "no warnings" },
+		{ OPT_COUNT, 'v', "verbose", &verbose, NULL, "say what each jitdump became" },
+		OPT_END_(),
+	};
+	struct opt_ctx ctx = { "inject", usage, opts, false };
+	int i = opt_parse(&ctx, argc, argv);
+	if (i < argc)
+		opt_usage_error(&ctx, "unexpected argument '%s'", argv[i]);
+	if (!output)
+		opt_usage_error(&ctx, "-o/--output is required (a file, or - for standard output)");
+	err_quiet = quiet;
+
+	struct perfdata_reader r;
+	if (perfdata_open(&r, input) < 0)
+		err_die_last(EXIT_RUNTIME);
+	if (!quiet)
+		for (size_t k = 0; k < r.info.nnotes; k++)
+			err_warn("%s", r.info.notes[k]);
+	struct perfdata_writer *w = perfdata_writer_open(output);
+	if (!w) {
+		perfdata_close(&r);
+		err_die_last(EXIT_RUNTIME);
+	}
+	struct jitinject_opts o = { .jit = jit, .force = force, .pipe_output = !strcmp(output, "-") };
+	struct jitinject_result res;
+	int ret = jitinject_run(&r, w, &o, &res);
+	char *why = ret ? xstrdup(err_msg()) : NULL;
+	if (perfdata_writer_close(w, ret == 0, false) < 0 && !ret) {
+		ret = -1;
+		why = xstrdup(err_msg());
+	}
+	if (!quiet)
+		for (size_t k = 0; k < res.nwarnings; k++)
+			err_warn("%s", res.warnings[k]);
+	if (verbose) {
+		for (size_t k = 0; k < res.nnotes; k++)
+			fprintf(stderr, "lperf inject: %s\n", res.notes[k]);
+		fprintf(stderr, "lperf inject: %zu records; %zu jitdumps, %zu jitted files; %zu marker and %zu "
+			"anonymous mappings dropped\n", res.stats.records, res.stats.dumps, res.stats.elfs,
+			res.stats.markers_dropped, res.stats.anon_dropped);
+	}
+	jitinject_result_free(&res);
+	perfdata_close(&r);
+	if (ret) {
+		err_warn("%s: %s written", why ? why : "inject failed", strcmp(output, "-") ? "nothing" :
+			 "the output is incomplete");
+		free(why);
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
