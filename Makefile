@@ -29,6 +29,9 @@ CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 HELPERS  := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(wildcard tests/helpers/*.c))
 
+# The recursive builds below use every core (CI machines have 2).
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
 .PHONY: all deps check test unit e2e asan demo bench clean install
 all: $(BUILD)/lperf
 
@@ -66,19 +69,19 @@ test: $(BUILD)/lperf unit
 
 # The sanitizer build lives beside the normal one so both can be current at once.
 asan:
-	@$(MAKE) --no-print-directory BUILD=build/asan CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" test
+	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=build/asan CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" test
 
 check: deps
-	@$(MAKE) --no-print-directory test
+	@$(MAKE) --no-print-directory -j$(JOBS) test
 	@$(MAKE) --no-print-directory asan
 	@tests/run.sh build build/asan
 
 demo: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@examples/demo.sh build/lperf
 
 bench: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@bench/run.sh build/lperf
 
 install: all
