@@ -24,4 +24,22 @@ for flag in --perf-basic-prof --perf-prof; do
 	'
 done
 
+if command -v perf >/dev/null; then
+	test_expect_success 'a perf map owned by another user or reached by a symlink is refused; -f accepts it' '
+		perf record -q -g -F 999 -e cpu-clock -o p.data -- node --perf-basic-prof "$SCRATCH/hot.js" >/dev/null 2>&1 &&
+		pid=$(lperf script -i p.data -F pid | awk "{ print \$1; exit }") && map=/tmp/perf-$pid.map &&
+		lperf report -i p.data --no-children --sort sym -g none >own.txt 2>/dev/null &&
+		expect_grep "JS:\\*?hotLoop" own.txt &&
+		chown 65534 "$map" &&
+		lperf report -i p.data --no-children --sort sym -g none >other.txt 2>err &&
+		expect_no_grep "JS:\\*?hotLoop" other.txt && expect_grep "$map" err &&
+		lperf report -f -i p.data --no-children --sort sym -g none >forced.txt 2>/dev/null &&
+		expect_grep "JS:\\*?hotLoop" forced.txt &&
+		chown 0 "$map" && mv "$map" "$map.real" && ln -s "$map.real" "$map" &&
+		lperf report -i p.data --no-children --sort sym -g none >link.txt 2>err2 &&
+		expect_no_grep "JS:\\*?hotLoop" link.txt && expect_grep "symlink|symbolic" err2;
+		rc=$?; rm -f "$map" "$map.real"; exit $rc
+	'
+fi
+
 test_done
