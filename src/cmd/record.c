@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/live_run.h"
 #include "cmd/sample_opts.h"
 #include "events/evlist.h"
 #include "kernel/perf_event.h"
@@ -25,13 +26,6 @@
 #include "target/target.h"
 #include "util/error.h"
 #include "util/xalloc.h"
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
 
 struct rec_ctx {
 	struct perfdata_writer *w;
@@ -166,17 +160,25 @@ static int on_record(const struct perf_event_header *h, void *arg)
 	return 0;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void progress(const struct rec_ctx *c, bool final)
 {
 	fprintf(stderr, "\r[ lperf record: %" PRIu64 " samples, %" PRIu64 " lost, %.1f MB ]%s", c->samples,
 		c->lost + c->lost_samples, (double)perfdata_writer_bytes(c->w) / 1e6, final ? "\n" : "");
+}
+
+struct progress_ctx {
+	const struct rec_ctx *c;
+	double next;
+	bool tty;
+};
+
+static void progress_tick(long n, double now, void *arg)
+{
+	struct progress_ctx *p = arg;
+	if (p->tty && now >= p->next) {
+		progress(p->c, false);
+		p->next = now + 0.5;
+	}
 }
 
 static const char *const usage[] = {
@@ -197,112 +199,33 @@ int cmd_record(int argc, char **argv)
 
 	if (cmd && sample_python_setup(&o, cmd) < 0)
 		err_die_last(EXIT_USAGE);
-	struct target t = TARGET_INIT;
-	struct live_opts lo;
-	sample_live_opts(&o, &lo);
-	if (cmd) {
-		if (target_start_command(&t, cmd, NULL) < 0)
-			err_die_last(EXIT_RUNTIME);
-		lo.pids = &t.pid;
-		lo.npids = 1;
-		lo.enable_on_exec = true;
-	} else if (o.pid_list || o.tid_list) {
-		if ((o.pid_list ? target_attach_pids(&t, o.pid_list) : target_attach_tids(&t, o.tid_list)) < 0)
-			err_die_last(EXIT_RUNTIME);
-		lo.pids = t.tids;
-		lo.npids = t.ntids;
-	}
-	struct live live;
-	if (live_open(&live, &l, &lo) < 0) {
-		target_free(&t);
+	struct live_run run;
+	if (live_run_open(&run, &o, cmd, &l, false) < 0)
 		err_die_last(EXIT_RUNTIME);
-	}
 	struct rec_ctx c = { 0 };
 	c.w = perfdata_writer_open(o.output);
 	if (!c.w) {
-		live_close(&live);
-		target_free(&t);
+		live_run_close(&run);
 		err_die_last(EXIT_RUNTIME);
 	}
-	c.evsels.n = l.n;
-	c.evsels.v = xcalloc(l.n, sizeof(struct evsel));
-	for (size_t e = 0; e < l.n; e++) {
-		c.evsels.v[e].attr = live.attrs[e];
-		c.evsels.v[e].name = l.ev[e].name;
-		c.evsels.v[e].ids = live.ids[e];
-		c.evsels.v[e].nids = live.nids[e];
-		c.evsels.v[e].idx = (int)e;
-		perfdata_writer_add_event(c.w, &live.attrs[e], l.ev[e].name, live.ids[e], live.nids[e]);
-	}
+	c.evsels = run.evsels;
+	for (size_t e = 0; e < l.n; e++)
+		perfdata_writer_add_event(c.w, &run.live.attrs[e], l.ev[e].name, run.live.ids[e],
+					  run.live.nids[e]);
 	perfdata_writer_set_cmdline(c.w, argc + 1, argv - 1);
+	live_run_synthesize(&run, &o, on_record, &c);
 
-	/* What already exists: the kernel, and the processes we attach to. */
-	const struct perf_event_attr *a0 = &live.attrs[0];
-	synth_kernel(a0, on_record, &c);
-	if (o.system_wide || (o.cpus.n && !cmd && !o.pid_list && !o.tid_list))
-		synth_all_processes(a0, on_record, &c);
-	else if (o.pid_list || o.tid_list)
-		synth_process(a0, t.pid, on_record, &c);
-
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-
-	bool tty = !o.quiet && isatty(STDERR_FILENO);
-	if (!cmd)
-		live_enable(&live);
-	if (cmd && target_go(&t) < 0) {
-		live_close(&live);
+	struct progress_ctx pc = { &c, live_run_now() + 0.5, !o.quiet && isatty(STDERR_FILENO) };
+	int status;
+	int lr = live_run_loop(&run, &o, on_record, &c, progress_tick, &pc, &status);
+	if (lr == -2) {
 		perfdata_writer_close(c.w, false, false);
+		live_run_close(&run);
 		err_die_last(EXIT_RUNTIME);
 	}
-	double start = now_s(), deadline = o.timeout_s > 0 ? start + o.timeout_s : INFINITY;
-	double next_progress = start + 0.5;
-	int status = 0;
-	bool ended = false, signalled = false;
-	const struct perf_event_header round = { REC_FINISHED_ROUND, 0, sizeof(round) };
-	while (!ended && !c.error) {
-		long n = live_read(&live, 100, on_record, &c);
-		if (n < 0) {
-			c.error = 1;
-			break;
-		}
-		if (n > 0 && perfdata_writer_write(c.w, &round, sizeof(round)) < 0)
-			c.error = 1;
-		double now = now_s();
-		if (tty && now >= next_progress) {
-			progress(&c, false);
-			next_progress = now + 0.5;
-		}
-		if (cmd) {
-			struct rusage ru;
-			int w = target_wait(&t, 0, &status, &ru);
-			if (w == 0)
-				ended = true;
-			if (!ended && ((stop_signal && !signalled) || now >= deadline)) {
-				/* Ctrl-C reached the command through the terminal; anything else we pass on. */
-				if (stop_signal != SIGINT)
-					kill(t.pid, stop_signal ? stop_signal : SIGTERM);
-				signalled = true;
-				deadline = INFINITY;
-			}
-		} else {
-			if (stop_signal || now >= deadline)
-				ended = true;
-			if ((o.pid_list || o.tid_list) && !target_alive(&t))
-				ended = true;
-		}
-	}
-	live_disable(&live);
-	/* Whatever is still in the buffers belongs to the recording. */
-	if (!c.error && live_read(&live, 0, on_record, &c) < 0)
+	if (lr < 0)
 		c.error = 1;
-	if (!c.error)
-		perfdata_writer_write(c.w, &round, sizeof(round));
-	if (tty)
+	if (pc.tty)
 		progress(&c, true);
 	for (size_t i = 0; i < c.npaths; i++) {
 		uint8_t id[20];
@@ -324,7 +247,7 @@ int cmd_record(int argc, char **argv)
 	if (!o.quiet)
 		fprintf(stderr, "[ lperf record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
 			(double)bytes / 1e6, o.output, c.samples);
-	uint64_t lost = c.lost + c.lost_samples;
+	uint64_t lost = c.lost > c.lost_samples ? c.lost : c.lost_samples;
 	if (lost)
 		err_warn("%" PRIu64 " samples lost (%.2f%%): the ring buffers filled up; use a larger -m "
 			 "or a lower -F", lost, 100.0 * (double)lost / (double)(lost + c.samples));
@@ -337,9 +260,7 @@ int cmd_record(int argc, char **argv)
 		free(c.dumps[i]);
 	free(c.dumps);
 	free(c.dump_pids);
-	free(c.evsels.v);
-	live_close(&live);
-	target_free(&t);
+	live_run_close(&run);
 	evlist_free(&l);
 	sample_opts_free(&o);
 	return cmd ? status : (c.error ? EXIT_RUNTIME : 0);

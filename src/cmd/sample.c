@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/live_run.h"
 #include "cmd/report_view.h"
 #include "cmd/sample_opts.h"
 #include "events/evlist.h"
@@ -17,13 +18,6 @@
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
 
 static int to_session(const struct perf_event_header *h, void *arg)
 {
@@ -57,11 +51,22 @@ static int replay(struct session *ss, const struct held *hd)
 	return 0;
 }
 
-static double now_s(void)
+/* WindowsPerf's progress marks: '.' for a second with samples, 'e' for an empty one. */
+struct marks {
+	double next;
+	long batch;
+	bool tty;
+};
+
+static void mark_tick(long n, double now, void *arg)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	struct marks *m = arg;
+	m->batch += n;
+	if (m->tty && now >= m->next) {
+		fputc(m->batch ? '.' : 'e', stderr);
+		m->batch = 0;
+		m->next = now + 1.0;
+	}
 }
 
 static const char *const usage[] = {
@@ -84,109 +89,36 @@ int cmd_sample(int argc, char **argv)
 
 	if (cmd && sample_python_setup(&o, cmd) < 0)
 		err_die_last(EXIT_USAGE);
-	struct target t = TARGET_INIT;
-	struct live_opts lo;
-	sample_live_opts(&o, &lo);
-	if (cmd) {
-		if (target_start_command(&t, cmd, o.cpus_given ? &o.cpus : NULL) < 0)
-			err_die_last(EXIT_RUNTIME);
-		lo.pids = &t.pid;
-		lo.npids = 1;
-		lo.enable_on_exec = true;
-	} else if (o.pid_list) {
-		if (target_attach_pids(&t, o.pid_list) < 0)
-			err_die_last(EXIT_RUNTIME);
-		lo.pids = t.tids;
-		lo.npids = t.ntids;
-	}
-	struct live live;
-	if (live_open(&live, &l, &lo) < 0) {
-		target_free(&t);
+	struct live_run run;
+	if (live_run_open(&run, &o, cmd, &l, o.cpus_given) < 0)
 		err_die_last(EXIT_RUNTIME);
-	}
-	struct evsel_set evsels = { xcalloc(l.n, sizeof(struct evsel)), l.n };
-	for (size_t e = 0; e < l.n; e++) {
-		evsels.v[e].attr = live.attrs[e];
-		evsels.v[e].name = l.ev[e].name;
-		evsels.v[e].ids = live.ids[e];
-		evsels.v[e].nids = live.nids[e];
-		evsels.v[e].idx = (int)e;
-	}
 	enum hist_key keys[] = { HK_SYM, HK_DSO };
 	bool chains = o.callchain != LIVE_CG_NONE;
-	profile_init(&p, &evsels, keys, 2, HIST_GRAPH_NONE, false);
+	profile_init(&p, &run.evsels, keys, 2, HIST_GRAPH_NONE, false);
 	struct session ss;
 	struct session_tool tool = { .sample = profile_sample, .arg = &p, .callchains = chains,
 				     .python_view = o.python };
-	session_init(&ss, &evsels, &tool);
+	session_init(&ss, &run.evsels, &tool);
 	machine_perfmap_path_policy(&ss.machine, o.force);
+	live_run_synthesize(&run, &o, to_session, &ss);
 
-	const struct perf_event_attr *a0 = &live.attrs[0];
-	synth_kernel(a0, to_session, &ss);
-	if (!cmd && !o.pid_list)
-		synth_all_processes(a0, to_session, &ss);
-	else if (o.pid_list)
-		synth_process(a0, t.pid, to_session, &ss);
-
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	bool tty = !o.quiet && isatty(STDERR_FILENO) && !o.json;
-	if (tty)
+	struct marks mk = { live_run_now() + 1.0, 0, !o.quiet && isatty(STDERR_FILENO) && !o.json };
+	if (mk.tty)
 		fprintf(stderr, "sampling ");
-	if (!cmd)
-		live_enable(&live);
-	if (cmd && target_go(&t) < 0)
-		err_die_last(EXIT_RUNTIME);
-	double start = now_s(), deadline = o.timeout_s > 0 ? start + o.timeout_s : INFINITY;
-	double next_mark = start + 1.0;
-	long batch = 0;
-	int status = 0, err = 0;
-	bool ended = false, signalled = false;
-	const struct perf_event_header round = { REC_FINISHED_ROUND, 0, sizeof(round) };
+	double start = live_run_now();
 	struct held hd = { STRBUF_INIT };
 	record_cb sink = o.python ? hold : to_session;
 	void *sink_arg = o.python ? (void *)&hd : (void *)&ss;
-	while (!ended) {
-		long n = live_read(&live, 100, sink, sink_arg);
-		if (n < 0) {
-			err = 1;
-			break;
-		}
-		if (n > 0)
-			sink(&round, sink_arg);
-		batch += n;
-		double now = now_s();
-		if (tty && now >= next_mark) {
-			/* WindowsPerf's marks: '.' a second with samples, 'e' an empty one. */
-			fputc(batch ? '.' : 'e', stderr);
-			batch = 0;
-			next_mark = now + 1.0;
-		}
-		if (cmd) {
-			struct rusage ru;
-			if (target_wait(&t, 0, &status, &ru) == 0)
-				ended = true;
-			if (!ended && ((stop_signal && !signalled) || now >= deadline)) {
-				if (stop_signal != SIGINT)
-					kill(t.pid, stop_signal ? stop_signal : SIGTERM);
-				signalled = true;
-				deadline = INFINITY;
-			}
-		} else if (stop_signal || now >= deadline || (o.pid_list && !target_alive(&t))) {
-			ended = true;
-		}
-	}
-	live_disable(&live);
-	if (!err && live_read(&live, 0, sink, sink_arg) < 0)
-		err = 1;
+	int status;
+	int lr = live_run_loop(&run, &o, sink, sink_arg, mark_tick, &mk, &status);
+	if (lr == -2)
+		err_die_last(EXIT_RUNTIME);
+	int err = lr < 0;
 	if (o.python && replay(&ss, &hd) < 0)
 		err = 1;
 	sb_release(&hd.buf);
 	session_flush(&ss);
-	if (tty)
+	if (mk.tty)
 		fprintf(stderr, " done!\n");
 	if (err)
 		err_warn("sampling stopped early: %s", err_msg());
@@ -203,13 +135,11 @@ int cmd_sample(int argc, char **argv)
 	}
 	report_view_print(stdout, &v, &p, &ss, "live");
 	if (!o.json)
-		printf("%10.3f seconds time elapsed\n", now_s() - start);
+		printf("%10.3f seconds time elapsed\n", live_run_now() - start);
 	report_warnings(&ss, o.quiet);
 	session_free(&ss);
 	profile_free(&p);
-	free(evsels.v);
-	live_close(&live);
-	target_free(&t);
+	live_run_close(&run);
 	evlist_free(&l);
 	sample_opts_free(&o);
 	return cmd ? status : (err ? EXIT_RUNTIME : 0);
