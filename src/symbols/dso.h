@@ -127,6 +127,12 @@ const char *kallsyms_path(void);
  * The caller frees the result. */
 char *symbol_demangle(const char *name);
 
+/* d's path with its cache's root in front, and " (deleted)" dropped; the caller frees it. */
+char *dso_file_path(const struct dso *d, const char *path);
+/* A copy of this process's vDSO image (the running kernel's), and its size; NULL when there is
+ * none. The caller frees it. libelf may write to an image it parses: never hand it the original. */
+void *dso_vdso_image(size_t *size);
+
 /* Reads a file's GNU build-id note; returns its size (0 when none, or the file cannot be read;
  * ids longer than 20 bytes are cut to 20). */
 size_t elf_read_build_id(const char *path, uint8_t id[20]);

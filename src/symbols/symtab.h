@@ -45,8 +45,6 @@ void symtab_free(struct dso *d);
 
 /* Sets d->load_note (replacing an older one). */
 void dso_note(struct dso *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* d's path with its cache's root in front, and " (deleted)" dropped; the caller frees it. */
-char *dso_file_path(const struct dso *d, const char *path);
 
 /* ELF (elf_symbols.c). */
 void elfsym_init_libelf(void);

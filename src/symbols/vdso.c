@@ -28,18 +28,27 @@ static size_t mapping_size(uintptr_t base)
 	return size;
 }
 
+void *dso_vdso_image(size_t *size)
+{
+	uintptr_t base = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
+	*size = base ? mapping_size(base) : 0;
+	if (!*size)
+		return NULL;
+	/* The vDSO is read-only and libelf may write to what it parses: callers get a copy. */
+	void *image = xmalloc(*size);
+	memcpy(image, (const void *)base, *size);
+	return image;
+}
+
 void vdso_load(struct dso *d)
 {
 	elfsym_init_libelf();
-	uintptr_t base = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
-	size_t size = base ? mapping_size(base) : 0;
-	if (!size) {
+	size_t size;
+	char *image = dso_vdso_image(&size);
+	if (!image) {
 		dso_note(d, "this process has no vDSO to read symbols from");
 		return;
 	}
-	/* libelf may write to the image it parses; the vDSO is read-only, so give it a copy. */
-	char *image = xmalloc(size);
-	memcpy(image, (const void *)base, size);
 	Elf *elf = elf_memory(image, size);
 	if (!elf || elf_kind(elf) != ELF_K_ELF)
 		dso_note(d, "the vDSO image is not an ELF file");

@@ -47,45 +47,13 @@ static void ftab_grow(struct ufile_cache *fc)
 }
 
 /* The path the symbols module reads d from: under --symfs, without " (deleted)". */
-static char *file_path(const struct dso *d)
-{
-	static const char deleted[] = " (deleted)";
-	size_t n = strlen(d->path), dl = sizeof(deleted) - 1;
-	if (n > dl && !strcmp(d->path + n - dl, deleted))
-		n -= dl;
-	if (d->root && d->path[0] == '/')
-		return xasprintf("%s%.*s", d->root, (int)n, d->path);
-	return xstrndup(d->path, n);
-}
-
-/* The size of this process's mapping at base, from /proc/self/maps; 0 when not found. */
-static size_t self_mapping_size(uint64_t base)
-{
-	char *maps = file_read("/proc/self/maps", 64u << 20, NULL);
-	size_t size = 0;
-	for (char *line = maps; line && *line && !size;) {
-		uint64_t start, end;
-		if (sscanf(line, "%" SCNx64 "-%" SCNx64, &start, &end) == 2 && start == base && end > start)
-			size = (size_t)(end - start);
-		char *nl = strchr(line, '\n');
-		line = nl ? nl + 1 : NULL;
-	}
-	free(maps);
-	return size;
-}
-
 /* [vdso]: this process's own image, which is the recording's on the same kernel (the symbols
  * module's build-id check says when it is not). */
 static Elf *vdso_elf(struct ufile *f)
 {
-	uint64_t base = getauxval(AT_SYSINFO_EHDR);
-	size_t size = base ? self_mapping_size(base) : 0;
-	if (!size)
-		return NULL;
-	/* libelf may write to an image it parses; the vDSO is read-only. */
-	f->image = xmalloc(size);
-	memcpy(f->image, (const void *)(uintptr_t)base, size);
-	return elf_memory(f->image, size);
+	size_t size;
+	f->image = dso_vdso_image(&size);
+	return f->image ? elf_memory(f->image, size) : NULL;
 }
 
 static Elf *file_elf(struct ufile *f)
@@ -139,7 +107,7 @@ static void ufile_open(struct ufile *f)
 		f->path = xstrdup(d->path);
 		f->elf = vdso_elf(f);
 	} else {
-		f->path = file_path(d);
+		f->path = dso_file_path(d, d->path);
 		f->elf = file_elf(f);
 	}
 	GElf_Ehdr eh;
