@@ -57,8 +57,12 @@ void hist_init(struct hist *h, const enum hist_key *keys, size_t nkeys, enum his
 	h->table = xcalloc(h->tsize, sizeof(size_t));
 }
 
+/* Per sample: consecutive samples mostly come from one command, so the last name is tried
+ * first; the scan covers the rest (commands are few next to samples). */
 static const char *intern(struct hist *h, const char *s)
 {
+	if (h->ncomms && !strcmp(h->comms[h->ncomms - 1], s))
+		return h->comms[h->ncomms - 1];
 	for (size_t i = h->ncomms; i-- > 0;)
 		if (!strcmp(h->comms[i], s))
 			return h->comms[i];

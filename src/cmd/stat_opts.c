@@ -74,7 +74,12 @@ static int opt_timeout(const struct option *opt, const char *arg)
 
 static int opt_wperf_interval(const struct option *opt, const char *arg)
 {
-	return parse_duration(arg, &wperf_interval_s);
+	if (parse_duration(arg, &wperf_interval_s) < 0)
+		return -1;
+	/* Kept in milliseconds as an int: a day is more than any timeline needs. */
+	if (wperf_interval_s > 86400)
+		return err_set("interval '%s' is longer than a day", arg);
+	return 0;
 }
 
 static int opt_sep(const struct option *opt, const char *arg)

@@ -23,6 +23,11 @@ static int cmp_rows(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(((const struct row *)a)->name, ((const struct row *)b)->name);
+}
+
 void report_wperf(FILE *f, const struct report_section *s, const struct report_opts *o)
 {
 	const struct hist *h = s->hist;
@@ -36,18 +41,23 @@ void report_wperf(FILE *f, const struct report_section *s, const struct report_o
 					 hist_dso_name(e->dso));
 		else
 			name = xstrdup("unknown");
-		size_t j;
-		for (j = 0; j < n; j++)
-			if (!strcmp(rows[j].name, name))
-				break;
-		if (j < n) {
-			rows[j].count += e->samples;
-			free(name);
-			continue;
-		}
 		ALLOC_GROW(rows, n + 1, cap);
 		rows[n++] = (struct row){ name, e->samples };
 	}
+	/* Entries that name one function (other commands, threads, unresolved addresses) become one
+	 * row: sorted by name, neighbours merge. */
+	if (n > 1)
+		qsort(rows, n, sizeof(*rows), cmp_names);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (m && !strcmp(rows[m - 1].name, rows[i].name)) {
+			rows[m - 1].count += rows[i].count;
+			free(rows[i].name);
+		} else {
+			rows[m++] = rows[i];
+		}
+	}
+	n = m;
 	if (n > 1)
 		qsort(rows, n, sizeof(*rows), cmp_rows);
 	size_t shown = o->max_rows && o->max_rows < n ? o->max_rows : n;

@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -323,35 +325,6 @@ static int cmp_ver(const void *a, const void *b)
 	return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Sorted names of dir's entries that pass keep(), or NULL when it cannot be read. */
-static char **list_dir(const char *dir, bool (*keep)(const char *), size_t *n)
-{
-	DIR *d = opendir(dir);
-	char **names = NULL;
-	size_t cap = 0;
-	*n = 0;
-	if (!d)
-		return NULL;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.' || (keep && !keep(e->d_name)))
-			continue;
-		ALLOC_GROW(names, *n + 1, cap);
-		names[(*n)++] = xstrdup(e->d_name);
-	}
-	closedir(d);
-	if (*n)
-		qsort(names, *n, sizeof(*names), cmp_ver);
-	return names;
-}
-
-static void free_names(char **names, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-}
-
 static bool under(const char *path, const char *root)
 {
 	size_t n = strlen(root);
@@ -370,13 +343,13 @@ static void find_on_path(struct cands *c, const char *pyenv_root)
 		if (dir[0] != '/' || (pyenv_root && under(dir, pyenv_root)))
 			continue;
 		size_t n;
-		char **names = list_dir(dir, python_name, &n);
+		char **names = dir_list(dir, python_name, SIZE_MAX, cmp_ver, &n);
 		for (size_t i = 0; i < n; i++) {
 			char *p = xasprintf("%s/%s", dir, names[i]);
 			cand_add(c, p, "PATH");
 			free(p);
 		}
-		free_names(names, n);
+		strv_free(names, n);
 	}
 	free(copy);
 }
@@ -385,13 +358,13 @@ static void find_in_pyenv(struct cands *c, const char *root)
 {
 	char *vdir = xasprintf("%s/versions", root);
 	size_t n;
-	char **names = list_dir(vdir, NULL, &n);
+	char **names = dir_list(vdir, NULL, SIZE_MAX, cmp_ver, &n);
 	for (size_t i = 0; i < n; i++) {
 		char *p = xasprintf("%s/%s/bin/python3", vdir, names[i]);
 		cand_add(c, p, "pyenv");
 		free(p);
 	}
-	free_names(names, n);
+	strv_free(names, n);
 	free(vdir);
 }
 

@@ -291,38 +291,16 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Sorted entry names of dir (no dot files), at most max; NULL when absent. */
+/* Sorted entry names of dir (no dot files), at most max, cleaned for display; NULL when absent. */
 static char **dir_names(const char *dir, size_t max, size_t *n)
 {
-	DIR *d = opendir(dir);
-	char **names = NULL;
-	size_t cap = 0;
-	*n = 0;
-	if (!d)
-		return NULL;
-	struct dirent *e;
-	while ((e = readdir(d)) && *n < max) {
-		if (e->d_name[0] == '.')
-			continue;
-		ALLOC_GROW(names, *n + 1, cap);
-		names[(*n)++] = clean(e->d_name, strlen(e->d_name));
-	}
-	closedir(d);
-	if (*n)
-		qsort(names, *n, sizeof(*names), cmp_str);
-	return names;
-}
-
-static void free_names(char **names, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
+	char **names = dir_list(dir, NULL, max, NULL, n);
+	for (size_t i = 0; i < *n; i++) {
+		char *c = clean(names[i], strlen(names[i]));
 		free(names[i]);
-	free(names);
+		names[i] = c;
+	}
+	return names;
 }
 
 static bool has_suffix(const char *s, const char *suf)
@@ -370,7 +348,7 @@ static void read_pmu(struct sysinfo *si, const char *dir, const char *name,
 		if (!has_suffix(ev[i], ".scale") && !has_suffix(ev[i], ".unit") &&
 		    !has_suffix(ev[i], ".per-pkg") && !has_suffix(ev[i], ".snapshot"))
 			pmu->nevents++;
-	free_names(ev, n);
+	strv_free(ev, n);
 	free(path);
 
 	path = xasprintf("%s/format", dir);
@@ -390,7 +368,7 @@ static void read_pmu(struct sysinfo *si, const char *dir, const char *name,
 		free(v);
 		free(f);
 	}
-	free_names(caps, n);
+	strv_free(caps, n);
 	free(path);
 }
 
@@ -408,7 +386,7 @@ static void collect_pmus(struct sysinfo *si)
 			read_pmu(si, pdir, names[i], &si->pmus[si->npmus++]);
 		free(pdir);
 	}
-	free_names(names, n);
+	strv_free(names, n);
 	free(dir);
 	for (size_t i = 0; i < si->npmus; i++)
 		if (!strncmp(si->pmus[i].name, "arm_spe_", 8)) {
@@ -538,8 +516,8 @@ void sysinfo_free(struct sysinfo *si)
 	sysinfo_cpu_free(&si->cpu);
 	for (size_t i = 0; i < si->npmus; i++) {
 		free(si->pmus[i].name);
-		free_names(si->pmus[i].caps, si->pmus[i].ncaps);
-		free_names(si->pmus[i].formats, si->pmus[i].nformats);
+		strv_free(si->pmus[i].caps, si->pmus[i].ncaps);
+		strv_free(si->pmus[i].formats, si->pmus[i].nformats);
 	}
 	free(si->pmus);
 	free(si->pfm_error);
@@ -551,7 +529,7 @@ void sysinfo_free(struct sysinfo *si)
 	free(si->gpc_source);
 	free(si->tracefs);
 	pyinfo_free_all(si->py, si->npy);
-	free_names(si->notes, si->nnotes);
+	strv_free(si->notes, si->nnotes);
 	memset(si, 0, sizeof(*si));
 }
 

@@ -1,5 +1,6 @@
 #include "util/fileio.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -124,4 +125,38 @@ int file_write_atomic(const char *path, const void *data, size_t len)
 	}
 	free(tmp);
 	return 0;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **dir_list(const char *dir, bool (*keep)(const char *name), size_t max,
+		int (*cmp)(const void *, const void *), size_t *n)
+{
+	*n = 0;
+	DIR *d = opendir(dir);
+	if (!d)
+		return NULL;
+	char **names = NULL;
+	size_t cap = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) && *n < max) {
+		if (e->d_name[0] == '.' || (keep && !keep(e->d_name)))
+			continue;
+		ALLOC_GROW(names, *n + 1, cap);
+		names[(*n)++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	if (*n > 1)
+		qsort(names, *n, sizeof(*names), cmp ? cmp : cmp_names);
+	return names;
+}
+
+void strv_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
 }

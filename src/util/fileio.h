@@ -20,6 +20,12 @@ const char *sysfs_root(void);
 /* Reads "<sysfs_root>/<rel>" as a string; NULL when absent. */
 char *sysfs_read(const char *rel);
 
+/* The names of dir's entries, dot files left out, that pass keep (NULL: all), at most max, sorted
+ * by cmp over char ** elements (NULL: strcmp order); NULL (n = 0) when dir cannot be read. */
+char **dir_list(const char *dir, bool (*keep)(const char *name), size_t max,
+		int (*cmp)(const void *, const void *), size_t *n);
+void strv_free(char **v, size_t n);
+
 /* Writes data to path atomically: a temporary file in the same directory, renamed into place. */
 int file_write_atomic(const char *path, const void *data, size_t len);
 
