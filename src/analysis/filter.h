@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "stream/session.h"
+#include "session/session.h"
 
 struct sample_filter {
 	char **comms, **dsos, **syms;

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "stream/session.h"
+#include "session/session.h"
 
 struct folded {
 	char **stacks;

@@ -5,7 +5,7 @@
 
 #include "analysis/filter.h"
 #include "analysis/hist.h"
-#include "stream/session.h"
+#include "session/session.h"
 
 struct profile {
 	const struct evsel_set *evsels;

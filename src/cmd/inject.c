@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "stream/jitinject.h"
-#include "stream/perfdata.h"
+#include "inject/jitinject.h"
+#include "perfdata/perfdata.h"
 #include "util/error.h"
 #include "util/opt.h"
 #include "util/xalloc.h"

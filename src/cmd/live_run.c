@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "stream/record.h"
+#include "record/record.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 

@@ -9,7 +9,7 @@
 
 #include "cmd/sample_opts.h"
 #include "events/evlist.h"
-#include "stream/live.h"
+#include "live/live.h"
 #include "target/target.h"
 
 struct live_run {

@@ -8,7 +8,7 @@
 
 #include "analysis/profile.h"
 #include "output/report_out.h"
-#include "stream/session.h"
+#include "session/session.h"
 
 enum report_style { STYLE_PERF, STYLE_WPERF, STYLE_JSON };
 

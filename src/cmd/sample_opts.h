@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stream/live.h"
+#include "live/live.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
 

@@ -6,8 +6,8 @@
 #include "cmd/cmd.h"
 #include "cmd/report_view.h"
 #include "output/script_out.h"
-#include "stream/perfdata.h"
-#include "stream/session.h"
+#include "perfdata/perfdata.h"
+#include "session/session.h"
 #include "util/error.h"
 #include "util/opt.h"
 

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stream/perfdata.h"  /* record_cb */
+#include "record/record.h"  /* record_cb */
 
 struct ringbuf {
 	int fd;

@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "model/machine.h"
-#include "stream/record.h"
+#include "record/record.h"
 
 struct unwinder;
 

@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "stream/perfdata.h"
-#include "stream/swap.h"
+#include "perfdata/perfdata.h"
+#include "record/swap.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 

@@ -19,9 +19,9 @@
 
 #include "jitelf_test.h"
 #include "perfdata_test.h"
-#include "stream/jitinject.h"
-#include "stream/perfdata.h"
-#include "stream/record.h"
+#include "inject/jitinject.h"
+#include "perfdata/perfdata.h"
+#include "record/record.h"
 
 static char tmpdir[] = "/tmp/lperf-jitinject-XXXXXX";
 

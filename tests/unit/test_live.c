@@ -21,7 +21,7 @@
 
 #include "events/evlist.h"
 #include "kernel/perf_event.h"
-#include "stream/live.h"
+#include "live/live.h"
 #include "util/error.h"
 #include "util/parse.h"
 

@@ -5,12 +5,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
-#include "stream/perfdata.h"
+#include "session/ordered.h"
 #include "util/xalloc.h"
 
 static struct evsel_set set;

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "perfdata_test.h"
-#include "stream/recutil.h"
+#include "record/recutil.h"
 
 static char tmpdir[64];
 static bool have_perf;

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "perfdata_test.h"
+#include "session/ordered.h"
 
 static char tmpdir[64];
 

@@ -20,8 +20,8 @@
 #include <cmocka.h>
 
 #include "jit_test.h"
-#include "stream/perfdata.h"
-#include "stream/session.h"
+#include "perfdata/perfdata.h"
+#include "session/session.h"
 #include "symbols/jitdump.h"
 #include "unwind/jitstep.h"
 #include "unwind/unwind.h"

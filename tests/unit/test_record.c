@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "stream/record.h"
-#include "stream/swap.h"
+#include "record/record.h"
+#include "record/swap.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 

@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "records_test.h"
-#include "stream/live.h"
+#include "live/live.h"
 
 static const struct perf_event_attr synth_attr = {
 	.type = PERF_TYPE_SOFTWARE,

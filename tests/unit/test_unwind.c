@@ -22,8 +22,8 @@
 #include <cmocka.h>
 
 #include "model/machine.h"
-#include "stream/perfdata.h"
-#include "stream/session.h"
+#include "perfdata/perfdata.h"
+#include "session/session.h"
 #include "unwind/unwind.h"
 #include "util/xalloc.h"
 

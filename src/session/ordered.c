@@ -3,12 +3,12 @@
  * another CPU. perf writes FINISHED_ROUND after each pass over all buffers; anything older than
  * the newest time of the pass before the previous one can no longer arrive, so it is released.
  * Records are kept in a min-heap on (time, arrival). */
-#include "stream/perfdata.h"
+#include "session/ordered.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "stream/recutil.h"
+#include "record/recutil.h"
 #include "util/xalloc.h"
 
 /* Past this many queued bytes the older half goes out early (perf's OE_FLUSH__HALF). */

@@ -3,7 +3,7 @@
  * feature table and sections. Everything goes to PATH.tmp.PID and is renamed into place when
  * complete, so a reader never sees half a file. PATH "-" writes perf's pipe mode to standard
  * output instead: a 16-byte header, then the events and features as records ahead of the data. */
-#include "stream/perfdata.h"
+#include "perfdata/perfdata.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -16,8 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "stream/perfdata_int.h"
-#include "stream/recutil.h"
+#include "perfdata/perfdata_int.h"
+#include "record/recutil.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/parse.h"

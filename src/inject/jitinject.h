@@ -13,13 +13,13 @@
  * FINISHED_ROUND windows (perf, lperf) see the map appear when the code did, and never flush
  * early because of a map from the future. When the recording's clock is not the dump's
  * (CLOCK_MONOTONIC, or TSC with a TIME_CONV record), the maps take the marker's time instead. */
-#ifndef LPERF_STREAM_JITINJECT_H
-#define LPERF_STREAM_JITINJECT_H
+#ifndef LPERF_JITINJECT_H
+#define LPERF_JITINJECT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "stream/perfdata.h"
+#include "perfdata/perfdata.h"
 
 struct jitinject_opts {
 	bool jit;                /* false: copy the recording unchanged (perf inject without -j) */

@@ -1,15 +1,15 @@
 /* perf.data (PERFILE2): the reader (files written by lperf and by Linux perf, either byte order,
  * attr sizes 64..136+, with or without feature sections, pipe mode) and the writer (files that
  * Linux perf 6.1 reads without warnings). */
-#ifndef LPERF_STREAM_PERFDATA_H
-#define LPERF_STREAM_PERFDATA_H
+#ifndef LPERF_PERFDATA_H
+#define LPERF_PERFDATA_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "stream/record.h"
+#include "record/record.h"
 
 /* Feature bits (perf's HEADER_*). */
 enum perfdata_feature {
@@ -36,7 +36,6 @@ struct perfdata_buildid {
 	char *filename;
 };
 
-/* What the header and feature sections say (NULL / 0 where absent). */
 /* A JIT symbol source stored in a recording (FEAT_LPERF_JIT). */
 enum jit_source_kind { JIT_SRC_PERFMAP = 1, JIT_SRC_JITDUMP = 2 };
 struct perfdata_jit_source {
@@ -46,6 +45,7 @@ struct perfdata_jit_source {
 	size_t size;
 };
 
+/* What the header and feature sections say (NULL / 0 where absent). */
 struct perfdata_info {
 	char *hostname, *osrelease, *version, *arch, *cpudesc, *cpuid;
 	uint32_t nrcpus_online, nrcpus_avail;
@@ -98,26 +98,10 @@ int perfdata_open_mem(struct perfdata_reader *r, const char *name, const void *b
  * events, fill info and rename events; cb never sees them. The header cb receives is 8-aligned
  * and valid only during the call. AUXTRACE and TRACING_DATA records are followed by data that
  * header.size does not count; it lies right after the record in memory. */
-typedef int (*record_cb)(const struct perf_event_header *h, void *arg);
 int perfdata_for_each(struct perfdata_reader *r, record_cb cb, void *arg);
 void perfdata_close(struct perfdata_reader *r);
 /* "HOSTNAME", "CMDLINE"... (static). */
 const char *perfdata_feature_name(int bit);
-
-/* Time ordering: records are not globally time-ordered (one ring buffer per CPU). The queue keeps
- * copies and releases them in time order at each FINISHED_ROUND and at the end, as perf does. */
-struct ordered_queue;
-struct ordered_queue *ordered_new(const struct evsel_set *s, record_cb cb, void *arg);
-/* Queues a copy of h; a FINISHED_ROUND releases everything queued before the previous round
- * (time <= the highest time seen when the previous FINISHED_ROUND came), then is itself passed
- * to cb. Records with time 0 (no sample_id trailer) count as "now": the highest time seen so
- * far, so they keep their place after what came before them. Equal times keep arrival order.
- * A queue holding more than 256 MiB releases its older half early. Returns cb's non-zero. */
-int ordered_push(struct ordered_queue *q, const struct perf_event_header *h);
-/* Records released so far that came older than something already released (a late record). */
-uint64_t ordered_late(const struct ordered_queue *q);
-int ordered_flush(struct ordered_queue *q);
-void ordered_free(struct ordered_queue *q);
 
 /* The writer. Records stream to "PATH.tmp.PID"; close(commit=true) writes the features and the
  * header, fsyncs, keeps an existing PATH as PATH.old (when keep_old) and renames into place.
@@ -135,10 +119,10 @@ int perfdata_writer_write(struct perfdata_writer *w, const void *rec, size_t siz
 void perfdata_writer_set_cmdline(struct perfdata_writer *w, int argc, char **argv);
 void perfdata_writer_add_buildid(struct perfdata_writer *w, int32_t pid, uint8_t cpumode,
 				 const uint8_t *id, size_t size, const char *filename);
-/* Without this call SAMPLE_TIME holds the first and last sample times the writer saw. */
 /* Stores a copy of a JIT symbol source of process pid (FEAT_LPERF_JIT). */
 void perfdata_writer_add_jit_source(struct perfdata_writer *w, uint32_t kind, int32_t pid,
 				    const void *data, size_t size);
+/* Without this call SAMPLE_TIME holds the first and last sample times the writer saw. */
 void perfdata_writer_set_sample_times(struct perfdata_writer *w, uint64_t first, uint64_t last);
 /* Writes HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, TOTAL_MEM, CMDLINE, EVENT_DESC,
  * BUILD_ID, SAMPLE_TIME (and CLOCKID when attrs use one). A recording without records gets one

@@ -1,11 +1,11 @@
 /* PERF_RECORD_SAMPLE and the sample_id trailer of other records. Every length comes from the
  * record and is checked against header.size with divisions, never with sums that can wrap. */
-#include "stream/record.h"
+#include "record/record.h"
 
 #include <inttypes.h>
 #include <string.h>
 
-#include "stream/recutil.h"
+#include "record/recutil.h"
 #include "util/error.h"
 
 struct cur {

@@ -1,6 +1,6 @@
 /* perf inject --jit: the record stream copied, jitdump markers turned into jitted .so files and
  * their MMAP2 records, which wait in a time-ordered queue for their place in the stream. */
-#include "stream/jitinject.h"
+#include "inject/jitinject.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "stream/recutil.h"
+#include "record/recutil.h"
 #include "symbols/jitdump.h"
 #include "symbols/jitelf.h"
 #include "util/error.h"

@@ -1,4 +1,4 @@
-#include "stream/session.h"
+#include "session/session.h"
 
 #include <stdlib.h>
 #include <string.h>

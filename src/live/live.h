@@ -1,8 +1,8 @@
 /* The live source: sampling events opened per CPU (or per task), one ring buffer per CPU with
  * the other fds of that CPU redirected into it, polled and drained through a record callback.
  * Plus the records that describe what already exists when recording starts (synthesis). */
-#ifndef LPERF_STREAM_LIVE_H
-#define LPERF_STREAM_LIVE_H
+#ifndef LPERF_LIVE_H
+#define LPERF_LIVE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -10,7 +10,7 @@
 #include <sys/types.h>
 
 #include "kernel/ringbuf.h"
-#include "stream/perfdata.h"
+#include "perfdata/perfdata.h"
 
 struct evlist;
 struct pollfd;

@@ -3,14 +3,14 @@
  * bytes into native ones (reading); otherwise native bytes become foreign (writing a swapped
  * file, which tests do). Counts and lengths are always taken from their native value, and every
  * one is bounds-checked: whatever does not fit the given size is left as it is. */
-#ifndef LPERF_STREAM_SWAP_H
-#define LPERF_STREAM_SWAP_H
+#ifndef LPERF_SWAP_H
+#define LPERF_SWAP_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stream/record.h"
+#include "record/record.h"
 
 /* The 8-byte record header (type, misc, size); the same both ways. */
 void swap_header(struct perf_event_header *h);

@@ -2,16 +2,17 @@
  * time-ordering queue into the machine model; each sample is resolved into a stack of frames
  * and handed to a tool (report's histograms, script's printer, sample's tables). `report` and
  * `sample` differ only in where the records come from. */
-#ifndef LPERF_STREAM_SESSION_H
-#define LPERF_STREAM_SESSION_H
+#ifndef LPERF_SESSION_H
+#define LPERF_SESSION_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "model/machine.h"
-#include "stream/perfdata.h"
-#include "stream/record.h"
+#include "perfdata/perfdata.h"
+#include "session/ordered.h"
+#include "record/record.h"
 
 struct unwinder;
 

@@ -1,4 +1,4 @@
-#include "stream/live.h"
+#include "live/live.h"
 
 #include <errno.h>
 #include <poll.h>

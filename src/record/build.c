@@ -1,10 +1,10 @@
 /* Builders for the records lperf synthesizes, laid out byte for byte as the kernel and perf
  * write them: strings NUL-padded to 8 bytes, then the sample_id trailer of the attr. */
-#include "stream/record.h"
+#include "record/record.h"
 
 #include <string.h>
 
-#include "stream/recutil.h"
+#include "record/recutil.h"
 
 /* perf_event_header.size is a u16. */
 #define REC_MAX 0xffffu

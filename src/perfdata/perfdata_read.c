@@ -1,6 +1,6 @@
 /* The perf.data reader: the file is mapped (a pipe is read into memory), every offset and size
  * in it is checked against the map before use, and records are handed out in file order. */
-#include "stream/perfdata.h"
+#include "perfdata/perfdata.h"
 
 #include <byteswap.h>
 #include <errno.h>
@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "stream/perfdata_int.h"
-#include "stream/recutil.h"
-#include "stream/swap.h"
+#include "perfdata/perfdata_int.h"
+#include "record/recutil.h"
+#include "record/swap.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 

@@ -1,6 +1,6 @@
 /* Events of a recording (evsel sets, names) and the side-band record parsers. Samples are
  * parsed in sample.c, records are built in build.c. */
-#include "stream/record.h"
+#include "record/record.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 
 #include "events/generic.h"
 #include "events/tracepoint.h"
-#include "stream/recutil.h"
+#include "record/recutil.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 

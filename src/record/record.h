@@ -9,6 +9,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A consumer of records (perf.data walks, ring-buffer drains, synthesis, the ordered queue):
+ * h is 8-aligned and valid only during the call; non-zero stops the producer and is returned. */
+typedef int (*record_cb)(const struct perf_event_header *h, void *arg);
+
 /* perf's user record types (not in the uapi header). */
 enum {
 	REC_HEADER_ATTR = 64,

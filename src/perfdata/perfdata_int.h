@@ -1,12 +1,12 @@
 /* Internal to the perf.data reader and writer: perf's file layout constants and the feature
  * section parser shared by file mode (sections) and pipe mode (HEADER_FEATURE records). */
-#ifndef LPERF_STREAM_PERFDATA_INT_H
-#define LPERF_STREAM_PERFDATA_INT_H
+#ifndef LPERF_PERFDATA_INT_H
+#define LPERF_PERFDATA_INT_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stream/perfdata.h"
+#include "perfdata/perfdata.h"
 
 /* "PERFILE2" read as a little-endian u64. */
 #define PERFDATA_MAGIC 0x32454c4946524550ULL

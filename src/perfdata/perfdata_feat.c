@@ -1,7 +1,7 @@
 /* perf.data feature sections (perf's util/header.c process_* functions): the strings, counts,
  * command line, event names and build-ids that lperf reads. Damage in a section is a note in
  * info, never a failure of the whole file. */
-#include "stream/perfdata_int.h"
+#include "perfdata/perfdata_int.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stream/recutil.h"
+#include "record/recutil.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 

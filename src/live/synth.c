@@ -1,7 +1,7 @@
 /* Synthesis: the records that describe what already exists when a recording starts (the
  * kernel and its modules, running processes, their threads and executable mappings), built as
  * perf 6.1 builds them so that perf and lperf readers see the same thing. */
-#include "stream/live.h"
+#include "live/live.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 
-#include "stream/record.h"
+#include "record/record.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"

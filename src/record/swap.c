@@ -1,12 +1,12 @@
 /* Byte swapping of perf.data contents written on a machine of the other byte order (see
  * swap.h). A cursor walks the fields; a field that does not fit ends the walk. */
-#include "stream/swap.h"
+#include "record/swap.h"
 
 #include <byteswap.h>
 #include <stddef.h>
 
-#include "stream/perfdata.h"
-#include "stream/recutil.h"
+#include "perfdata/perfdata.h"
+#include "record/recutil.h"
 
 struct sw {
 	uint8_t *p;

@@ -1,0 +1,24 @@
+/* The ordered queue between a record source and the session. */
+#ifndef LPERF_SESSION_ORDERED_H
+#define LPERF_SESSION_ORDERED_H
+
+#include <stdint.h>
+
+#include "record/record.h"
+
+/* Time ordering: records are not globally time-ordered (one ring buffer per CPU). The queue keeps
+ * copies and releases them in time order at each FINISHED_ROUND and at the end, as perf does. */
+struct ordered_queue;
+struct ordered_queue *ordered_new(const struct evsel_set *s, record_cb cb, void *arg);
+/* Queues a copy of h; a FINISHED_ROUND releases everything queued before the previous round
+ * (time <= the highest time seen when the previous FINISHED_ROUND came), then is itself passed
+ * to cb. Records with time 0 (no sample_id trailer) count as "now": the highest time seen so
+ * far, so they keep their place after what came before them. Equal times keep arrival order.
+ * A queue holding more than 256 MiB releases its older half early. Returns cb's non-zero. */
+int ordered_push(struct ordered_queue *q, const struct perf_event_header *h);
+/* Records released so far that came older than something already released (a late record). */
+uint64_t ordered_late(const struct ordered_queue *q);
+int ordered_flush(struct ordered_queue *q);
+void ordered_free(struct ordered_queue *q);
+
+#endif
