@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "session/session.h"
+#include "resolve/resolve.h"
 
 struct sample_filter {
 	char **comms, **dsos, **syms;

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "session/session.h"
+#include "resolve/resolve.h"
 
 struct folded {
 	char **stacks;

@@ -22,7 +22,7 @@ void profile_init(struct profile *p, const struct evsel_set *evsels, const enum 
 		hist_init(&p->hists[i], keys, nkeys, graph, children);
 }
 
-int profile_sample(struct session *ss, const struct resolved_sample *rs, void *arg)
+int profile_sample(const struct resolved_sample *rs, void *arg)
 {
 	struct profile *p = arg;
 	if (!filter_match(&p->filter, rs)) {

@@ -5,7 +5,7 @@
 
 #include "analysis/filter.h"
 #include "analysis/hist.h"
-#include "session/session.h"
+#include "resolve/resolve.h"
 
 struct profile {
 	const struct evsel_set *evsels;
@@ -22,7 +22,7 @@ struct profile {
 void profile_init(struct profile *p, const struct evsel_set *evsels, const enum hist_key *keys,
 		  size_t nkeys, enum hist_graph graph, bool children);
 /* A session_tool.sample callback (arg = the profile). */
-int profile_sample(struct session *ss, const struct resolved_sample *rs, void *arg);
+int profile_sample(const struct resolved_sample *rs, void *arg);
 void profile_sort(struct profile *p, bool by_children);
 void profile_free(struct profile *p);
 

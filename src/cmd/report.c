@@ -159,10 +159,10 @@ void report_load_jit_sources(struct session *ss, const struct perfdata_reader *r
 
 void report_warnings(const struct session *ss, bool quiet)
 {
-	if (ss->truncated)
+	if (ss->resolver.truncated)
 		err_note("%" PRIu64 " of %" PRIu64 " stacks are cut short and end in [truncated]: the user "
 			 "stack copy was too small or code had no unwind information; try a larger "
-			 "--call-graph dwarf,SIZE (up to 65528)", ss->truncated, ss->nsamples);
+			 "--call-graph dwarf,SIZE (up to 65528)", ss->resolver.truncated, ss->nsamples);
 	if (ss->bad_samples)
 		err_warn("%" PRIu64 " samples could not be parsed and were skipped", ss->bad_samples);
 	if (ss->lost_records || ss->lost_samples) {
@@ -197,7 +197,7 @@ struct fold_ctx {
 	const struct sample_filter *filter;
 };
 
-static int fold_sample(struct session *ss, const struct resolved_sample *rs, void *arg)
+static int fold_sample(const struct resolved_sample *rs, void *arg)
 {
 	struct fold_ctx *c = arg;
 	if (filter_match(c->filter, rs))

@@ -16,9 +16,10 @@ struct script_ctx {
 	unsigned fields;
 	bool fields_given;
 	bool callchain;
+	const struct evsel_set *evsels;
 };
 
-static int on_sample(struct session *ss, const struct resolved_sample *rs, void *arg)
+static int on_sample(const struct resolved_sample *rs, void *arg)
 {
 	struct script_ctx *c = arg;
 	if (c->folded) {
@@ -27,7 +28,7 @@ static int on_sample(struct session *ss, const struct resolved_sample *rs, void 
 	}
 	unsigned fields = c->fields_given ? c->fields
 					  : script_default_fields(rs->s->evsel ? &rs->s->evsel->attr
-										: &ss->evsels->v[0].attr);
+										: &c->evsels->v[0].attr);
 	script_print_sample(stdout, rs, fields, c->callchain);
 	return 0;
 }
@@ -68,6 +69,7 @@ int cmd_script(int argc, char **argv)
 	for (size_t e = 0; e < r.evsels.n; e++)
 		have_chains |= (r.evsels.v[e].attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
 	c.callchain = have_chains && !no_chain;
+	c.evsels = &r.evsels;
 	struct folded f;
 	if (fold) {
 		folded_init(&f, true, false);

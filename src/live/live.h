@@ -10,7 +10,7 @@
 #include <sys/types.h>
 
 #include "kernel/ringbuf.h"
-#include "perfdata/perfdata.h"
+#include "record/record.h"
 
 struct evlist;
 struct pollfd;

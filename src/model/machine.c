@@ -179,7 +179,7 @@ void machine_mmap(struct machine *m, pid_t pid, pid_t tid, uint64_t start, uint6
 	struct map mp = { start, start + len < start ? UINT64_MAX : start + len, pgoff, prot, 0, NULL };
 	if (kernel || pid == -1) {
 		if (!m->kernel_map_seen)
-			maps_clear(&m->kmaps); /* drop the stand-in map of machine_resolve */
+			maps_clear(&m->kmaps); /* drop the stand-in map of resolve_addr */
 		m->kernel_map_seen = true;
 		mp.dso = dso_cache_get_kernel(&m->dsos, filename, build_id, bid_size);
 		insert_kernel_map(m, &mp);
@@ -215,77 +215,4 @@ void machine_exit(struct machine *m, pid_t pid, pid_t tid)
 	struct thread *t = machine_find_thread(m, tid);
 	if (t)
 		t->exited = true;
-}
-
-/* With an unknown cpumode: the kernel's maps if one holds ip, else the upper half of the
- * address space, which is the kernel's on x86-64 and arm64. */
-static bool is_kernel_addr(struct machine *m, uint64_t ip)
-{
-	if (maps_find(&m->kmaps, ip))
-		return true;
-	return ip >> 63;
-}
-
-bool machine_resolve(struct machine *m, struct thread *t, uint8_t cpumode, uint64_t ip, struct addr_loc *out)
-{
-	return machine_resolve_at(m, t, cpumode, ip, 0, out);
-}
-
-bool machine_resolve_at(struct machine *m, struct thread *t, uint8_t cpumode, uint64_t ip, uint64_t time,
-			struct addr_loc *out)
-{
-	memset(out, 0, sizeof(*out));
-	out->addr = ip;
-	bool kernel;
-	switch (cpumode & PERF_RECORD_MISC_CPUMODE_MASK) {
-	case PERF_RECORD_MISC_KERNEL:
-		kernel = true;
-		break;
-	case PERF_RECORD_MISC_USER:
-		kernel = false;
-		break;
-	case PERF_RECORD_MISC_HYPERVISOR:
-	case PERF_RECORD_MISC_GUEST_KERNEL:
-		out->kernel = true;
-		return false;
-	case PERF_RECORD_MISC_GUEST_USER:
-		return false;
-	default:
-		kernel = is_kernel_addr(m, ip);
-		break;
-	}
-	out->kernel = kernel;
-	const struct map *mp;
-	if (kernel) {
-		if (!m->kernel_map_seen && !m->kmaps.n) {
-			/* No kernel MMAP (a live session that synthesized none): kallsyms addresses
-			 * are absolute, so one map over everything resolves them. */
-			struct map all = { 0, UINT64_MAX, 0, 0, 0, dso_cache_get_kernel(&m->dsos, NULL, NULL, 0) };
-			maps_insert(&m->kmaps, &all);
-		}
-		mp = maps_find(&m->kmaps, ip);
-	} else {
-		mp = t && t->maps ? maps_find(t->maps, ip) : NULL;
-		/* JIT code: in executable anonymous memory, or where no mapping was recorded. */
-		if (!mp || mp->dso->jit_pid) {
-			if (machine_jit_resolve(m, t, mp, ip, time, out))
-				return true;
-			if (mp) {
-				out->map = mp;
-				out->dso = mp->dso;
-				return true;
-			}
-		}
-	}
-	if (!mp)
-		return false;
-	struct dso *d = mp->dso;
-	out->map = mp;
-	out->dso = d;
-	if (d->kind == DSO_ELF || d->kind == DSO_VDSO)
-		out->addr = dso_offset_to_addr(d, mp->pgoff + (ip - mp->start));
-	out->sym = dso_find_symbol(d, out->addr);
-	if (out->sym)
-		out->sym_off = out->addr - out->sym->start;
-	return true;
 }

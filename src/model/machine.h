@@ -40,7 +40,6 @@ struct machine {
 	struct maps kmaps;       /* kernel and module maps (pid -1 MMAP records) */
 	struct dso_cache dsos;
 	bool kernel_map_seen;
-	/* Additions to the base interface. */
 	struct thread **retired; /* threads replaced by a reused tid: kept, since tools may hold them */
 	size_t nretired, rcap;
 	struct machine_jit *jit; /* JIT symbol sources by process (machine_jit.c); NULL until needed */
@@ -96,35 +95,6 @@ struct addr_loc {
 	bool kernel;
 };
 
-/* Resolves ip for thread t (t may be NULL for kernel addresses). cpumode is the record's
- * PERF_RECORD_MISC_* cpumode; kernel addresses (cpumode kernel, or >= the kernel's start on
- * x86-64 when cpumode is unknown) go to the kernel maps. Returns false when unmapped (also for
- * hypervisor and guest addresses, which lperf does not model; out->kernel still says which side
- * they are on). Kernel addresses with no kernel MMAP seen resolve against [kernel.kallsyms] as a
- * whole. out->map is valid until the next record handler call. */
-bool machine_resolve(struct machine *m, struct thread *t, uint8_t cpumode, uint64_t ip, struct addr_loc *out);
-
-/* JIT code (machine_jit.c).
- *
- * Addresses of process P in executable anonymous memory ("//anon", "[anon:...]", "/memfd:...",
- * as perfmap_covers_mapping says), or in no mapping at all when P has a perf map, resolve through
- * P's JIT symbol sources:
- *   - its jitdump, when an MMAP of a file named jit-<N>.dump (the marker mapping JITs make) was
- *     seen for P or machine_set_jitdump_data supplied one: by address and the sample's time, each
- *     CODE_LOAD as its own DSO "<dump's directory>/jitted-P-<code_index>.so" (what perf inject
- *     makes, so reports read the same);
- *   - else its perf map, "/tmp/perf-P.map", the DSO of those mappings (shown "[JIT] tid P" as
- *     perf does), names as the map spells them ("py::foo:/path/file.py").
- * Sources are read lazily, once per process, from the data the recording supplied, else from the
- * file (regular, owned by root or the effective uid unless machine_perfmap_path_policy(force));
- * a missing or refused file only leaves a note (machine_jit_sources). In a live session a file
- * that has grown since it was read is read again (at most every 100 ms) when an address misses.
- *
- * Resolves ip at time (ns, the sample's time on the recording's clock; jitdump timestamps are
- * CLOCK_MONOTONIC, which lperf records with by default). time 0: the latest code at ip.
- * machine_resolve is machine_resolve_at with time 0. */
-bool machine_resolve_at(struct machine *m, struct thread *t, uint8_t cpumode, uint64_t ip, uint64_t time,
-			struct addr_loc *out);
 /* The contents of P's perf map / jitdump as stored in a recording (copied): used instead of the
  * files. Call before the first sample of P is resolved. */
 void machine_set_perfmap_data(struct machine *m, pid_t pid, const void *bytes, size_t len);
@@ -141,11 +111,6 @@ struct jit_source {
 	const char *perfmap_note;  /* why the map gave nothing or what it skipped; NULL when fine */
 	const char *jitdump_note;
 };
-/* The jitdump code at ip of thread t's process at time (what machine_resolve_at names there), for
- * unwinders: its .eh_frame (code->unwind, placed at jitdump_eh_frame_vaddr) and its bytes. NULL
- * when ip is not jitdump code. Valid until machine_free. */
-struct jitdump_code;
-const struct jitdump_code *machine_jit_code(struct machine *m, struct thread *t, uint64_t ip, uint64_t time);
 /* The processes with JIT sources, by pid; the array and its strings belong to the machine and
  * stay valid until the next call or machine_free. */
 size_t machine_jit_sources(struct machine *m, const struct jit_source **out);

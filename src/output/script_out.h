@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "session/session.h"
+#include "resolve/resolve.h"
 
 enum script_field {
 	SF_COMM = 1 << 0, SF_PID = 1 << 1, SF_TID = 1 << 2, SF_CPU = 1 << 3, SF_TIME = 1 << 4,

@@ -5,7 +5,7 @@
 #include <byteswap.h>
 #include <stddef.h>
 
-#include "perfdata/perfdata.h"
+#include "record/feature.h"
 #include "record/recutil.h"
 
 struct sw {

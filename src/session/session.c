@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "unwind/unwind.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -18,43 +17,8 @@ int session_init(struct session *ss, const struct evsel_set *evsels, const struc
 	ss->nper = evsels->n ? evsels->n : 1;
 	ss->samples_per_evsel = xcalloc(ss->nper, sizeof(uint64_t));
 	ss->oq = ordered_new(evsels, deliver, ss);
-	bool stacks = false;
-	for (size_t i = 0; i < evsels->n; i++)
-		stacks |= (evsels->v[i].attr.sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)) ==
-			  (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
-	if (tool->callchains && stacks)
-		ss->unwinder = unwind_new(&ss->machine);
+	resolver_init(&ss->resolver, &ss->machine, evsels, tool->callchains, tool->python_view);
 	return 0;
-}
-
-struct user_frames {
-	struct session *ss;
-	size_t *n;
-	struct thread *t;
-	uint64_t time;
-};
-
-static void add_frame(struct session *ss, size_t *n, uint64_t ip, uint8_t cpumode, struct thread *t,
-		      uint64_t time);
-
-static void add_user(uint64_t ip, void *arg)
-{
-	struct user_frames *a = arg;
-	add_frame(a->ss, a->n, ip, PERF_RECORD_MISC_USER, a->t, a->time);
-}
-
-/* Callers are looked up at their return address itself, as Linux perf does, so that reports and
- * scripts agree with perf's symbol for symbol (ip - 1, the call instruction, would name a
- * different function only where a call is a function's last instruction). */
-/* JIT code is resolved at the sample's time: a JIT can reuse an address for new code. */
-static void add_frame(struct session *ss, size_t *n, uint64_t ip, uint8_t cpumode, struct thread *t,
-		      uint64_t time)
-{
-	ALLOC_GROW(ss->fbuf, *n + 1, ss->fcap);
-	struct frame *f = &ss->fbuf[(*n)++];
-	memset(f, 0, sizeof(*f));
-	f->ip = ip;
-	machine_resolve_at(&ss->machine, t, cpumode, ip, time, &f->loc);
 }
 
 static int handle_sample(struct session *ss, const struct perf_event_header *h)
@@ -85,82 +49,9 @@ static int handle_sample(struct session *ss, const struct perf_event_header *h)
 	if (!ss->tool.sample)
 		return 0;
 	struct thread *t = machine_thread(&ss->machine, (pid_t)s.pid, (pid_t)s.tid);
-	size_t n = 0;
-	bool used_chain = false;
-	bool dwarf = ss->unwinder && s.user_abi;
-	if (ss->tool.callchains && s.callchain_nr) {
-		uint8_t mode = s.cpumode;
-		for (uint64_t i = 0; i < s.callchain_nr; i++) {
-			uint64_t ip = s.callchain[i];
-			/* With stack copies the user part comes from unwinding them. */
-			if (dwarf && ip == PERF_CONTEXT_USER)
-				break;
-			if (ip >= PERF_CONTEXT_MAX) {
-				switch (ip) {
-				case PERF_CONTEXT_KERNEL: mode = PERF_RECORD_MISC_KERNEL; break;
-				case PERF_CONTEXT_USER: mode = PERF_RECORD_MISC_USER; break;
-				case PERF_CONTEXT_HV: mode = PERF_RECORD_MISC_HYPERVISOR; break;
-				case PERF_CONTEXT_GUEST_KERNEL: mode = PERF_RECORD_MISC_GUEST_KERNEL; break;
-				case PERF_CONTEXT_GUEST_USER: mode = PERF_RECORD_MISC_GUEST_USER; break;
-				default: break;
-				}
-				continue;
-			}
-			add_frame(ss, &n, ip, mode, t, s.time);
-		}
-		used_chain = n > 0;
-	}
-	bool truncated = false;
-	if (ss->tool.callchains && dwarf) {
-		struct user_frames a = { ss, &n, t, s.time };
-		unwind_user(ss->unwinder, t, &s, add_user, &a, &truncated);
-		if (truncated) {
-			/* Say so in the stack itself, so no view presents a cut stack as whole. */
-			static struct symbol truncated_sym = { 0, 0, (char *)"[truncated]", NULL };
-			ALLOC_GROW(ss->fbuf, n + 1, ss->fcap);
-			memset(&ss->fbuf[n], 0, sizeof(ss->fbuf[n]));
-			ss->fbuf[n++].loc.sym = &truncated_sym;
-			ss->truncated++;
-		}
-		used_chain = n > 0;
-	}
-	if (!used_chain)
-		add_frame(ss, &n, s.ip, s.cpumode, t, s.time);
-	if (ss->tool.python_view)
-		n = session_python_view(ss->fbuf, n);
-	struct resolved_sample rs = { &s, t, ss->fbuf, n, truncated };
-	return ss->tool.sample(ss, &rs, ss->tool.arg);
-}
-
-static bool is_py(const struct frame *f)
-{
-	return f->loc.sym && !strncmp(f->loc.sym->name, "py::", 4);
-}
-
-/* The interpreter itself: libpython*, or a python* executable (static builds). */
-static bool is_interpreter(const struct frame *f)
-{
-	const char *n = f->loc.dso ? f->loc.dso->short_name : NULL;
-	return n && (!strncmp(n, "libpython", 9) || !strncmp(n, "python", 6));
-}
-
-size_t session_python_view(struct frame *frames, size_t n)
-{
-	size_t first_py = n;
-	for (size_t i = 0; i < n && first_py == n; i++)
-		if (is_py(&frames[i]))
-			first_py = i;
-	if (first_py == n)
-		return n;
-	size_t out = 0;
-	for (size_t i = 0; i < first_py; i++)
-		if (!is_interpreter(&frames[i]))
-			frames[out++] = frames[i];
-	for (size_t i = first_py; i < n; i++)
-		if (is_py(&frames[i]) || (i + 1 == n && frames[i].loc.sym && !frames[i].loc.dso &&
-					  !strcmp(frames[i].loc.sym->name, "[truncated]")))
-			frames[out++] = frames[i];
-	return out;
+	struct resolved_sample rs;
+	resolve_sample(&ss->resolver, &s, t, &rs);
+	return ss->tool.sample(&rs, ss->tool.arg);
 }
 
 /* A record in time order: update the model, then the tool. */
@@ -249,11 +140,9 @@ int session_process_file(struct session *ss, struct perfdata_reader *r)
 
 void session_free(struct session *ss)
 {
-	if (ss->unwinder)
-		unwind_free(ss->unwinder);
+	resolver_free(&ss->resolver);
 	ordered_free(ss->oq);
 	machine_free(&ss->machine);
 	free(ss->samples_per_evsel);
-	free(ss->fbuf);
 	memset(ss, 0, sizeof(*ss));
 }

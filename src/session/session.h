@@ -13,32 +13,18 @@
 #include "perfdata/perfdata.h"
 #include "session/ordered.h"
 #include "record/record.h"
-
-struct unwinder;
-
-struct frame {
-	uint64_t ip;             /* as recorded */
-	struct addr_loc loc;     /* resolved at ip (callers at their return address, as perf) */
-};
-
-struct resolved_sample {
-	const struct perf_sample *s;
-	struct thread *thread;
-	const struct frame *frames; /* frames[0] is the sampled ip, then its callers */
-	size_t nframes;
-	bool truncated;             /* the DWARF unwind stopped before the outermost frame */
-};
+#include "resolve/resolve.h"
 
 struct session;
 
 struct session_tool {
-	int (*sample)(struct session *ss, const struct resolved_sample *rs, void *arg);
+	int (*sample)(const struct resolved_sample *rs, void *arg);
 	/* Optional: every record after the model saw it (script's side-band output). */
 	int (*record)(struct session *ss, const struct perf_event_header *h, void *arg);
 	void *arg;
 	bool callchains;         /* resolve callchain frames (else only the sampled ip) */
 	bool python_view;        /* Python-only stacks: interpreter frames between and around
-				  * py:: frames folded away (session_python_view) */
+				  * py:: frames folded away (resolve_python_view) */
 };
 
 struct session {
@@ -53,16 +39,8 @@ struct session {
 	size_t nper;
 	uint64_t first_time, last_time;
 	uint64_t bad_samples;    /* samples that did not parse (counted, reported, skipped) */
-	struct frame *fbuf;
-	size_t fcap;
-	struct unwinder *unwinder; /* for recordings with user stack copies (--call-graph dwarf) */
-	uint64_t truncated;        /* samples whose DWARF unwind stopped early */
+	struct resolver resolver;  /* samples to frames (its truncated count: cut DWARF stacks) */
 };
-
-/* Rewrites a stack (leaf first) for reading Python: the native frames below the innermost
- * py:: frame stay unless they belong to the interpreter; between and above py:: frames only the
- * py:: frames stay. A stack without py:: frames is left alone. Returns the new count. */
-size_t session_python_view(struct frame *frames, size_t n);
 
 int session_init(struct session *ss, const struct evsel_set *evsels, const struct session_tool *tool);
 /* Feeds one record (any source). The record is copied if it must wait for ordering. */

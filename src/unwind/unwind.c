@@ -81,6 +81,7 @@ struct cur {
 
 struct unwinder {
 	struct machine *m;
+	const struct unwind_lookup *lookup;
 	struct ufile_cache files;
 	struct uspace spaces[UNWIND_MAX_SPACES];
 	size_t nspaces;
@@ -295,11 +296,11 @@ static enum jitstep_result jit_step(struct unwinder *u, const struct unwind_regs
 	if (!c->t || c->t->pid <= 0 || !c->t->maps || !c->space || dwfl_addrmodule(c->dwfl, look))
 		return JITSTEP_NONE;
 	const struct jitstep_frame f = { c->arch, r, activation, read_word, u };
-	const struct jitdump_code *code = machine_jit_code(u->m, c->t, look, c->time);
+	const struct jitdump_code *code = u->lookup->jit_code(u->m, c->t, look, c->time);
 	if (code)
 		return jitstep_code(u->js, code, &f, out);
 	struct addr_loc loc;
-	if (!machine_resolve_at(u->m, c->t, PERF_RECORD_MISC_USER, look, c->time, &loc) || !loc.dso ||
+	if (!u->lookup->resolve(u->m, c->t, PERF_RECORD_MISC_USER, look, c->time, &loc) || !loc.dso ||
 	    loc.dso->kind != DSO_JIT || loc.dso->jit_pid <= 0 || !loc.sym)
 		return JITSTEP_NONE;
 	size_t len;
@@ -513,10 +514,11 @@ static struct uspace *space_get(struct unwinder *u, const struct thread *t)
 
 /* ---- API ---- */
 
-struct unwinder *unwind_new(struct machine *m)
+struct unwinder *unwind_new(struct machine *m, const struct unwind_lookup *lookup)
 {
 	struct unwinder *u = xcalloc(1, sizeof(*u));
 	u->m = m;
+	u->lookup = lookup;
 	u->js = jitstep_new();
 	return u;
 }

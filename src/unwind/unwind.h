@@ -20,10 +20,19 @@
 #include "record/record.h"
 
 struct unwinder;
+struct jitdump_code;
 
-/* An unwinder for the threads of m (which must outlive it). Never fails. One unwinder serves
- * one thread of lperf at a time. */
-struct unwinder *unwind_new(struct machine *m);
+/* How the unwinder looks up JIT code, which only the resolve stage above it knows: resolve names
+ * an address (as resolve_addr), jit_code finds the jitdump code at one (as resolve_jit_code). */
+struct unwind_lookup {
+	bool (*resolve)(struct machine *m, struct thread *t, uint8_t cpumode, uint64_t ip, uint64_t time,
+			struct addr_loc *out);
+	const struct jitdump_code *(*jit_code)(struct machine *m, struct thread *t, uint64_t ip, uint64_t time);
+};
+
+/* An unwinder for the threads of m (which, like lookup, must outlive it). Never fails. One
+ * unwinder serves one thread of lperf at a time. */
+struct unwinder *unwind_new(struct machine *m, const struct unwind_lookup *lookup);
 void unwind_free(struct unwinder *u);
 
 /* Unwinds the user part of a dwarf sample: calls add(ip, arg) for each user frame, leaf first

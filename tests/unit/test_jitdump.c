@@ -22,6 +22,7 @@
 
 #include "jit_test.h"
 #include "model/machine.h"
+#include "resolve/resolve.h"
 #include "symbols/dso.h"
 #include "symbols/jitdump.h"
 #include "util/error.h"
@@ -650,35 +651,35 @@ static void resolve_through_machine(void **state)
 	machine_set_perfmap_data(&m, pid, map, sizeof(map) - 1);
 	struct thread *t = machine_thread(&m, pid, pid);
 	struct addr_loc loc;
-	assert_true(machine_resolve_at(&m, t, PERF_RECORD_MISC_USER, 0x1010, 150, &loc));
+	assert_true(resolve_addr(&m, t, PERF_RECORD_MISC_USER, 0x1010, 150, &loc));
 	assert_string_equal(loc.sym->name, "A");
 	assert_string_equal(loc.dso->short_name, "jitted-77-1.so");
 	assert_string_equal(loc.dso->path, "/tmp/jitted-77-1.so");
 	assert_int_equal(loc.dso->kind, DSO_JIT);
 	assert_int_equal(loc.sym_off, 0x10);
 	const struct dso *a_dso = loc.dso;
-	assert_true(machine_resolve_at(&m, t, PERF_RECORD_MISC_USER, 0x1010, 250, &loc));
+	assert_true(resolve_addr(&m, t, PERF_RECORD_MISC_USER, 0x1010, 250, &loc));
 	assert_string_equal(loc.sym->name, "B");
 	assert_string_equal(loc.dso->short_name, "jitted-77-2.so");
-	assert_true(machine_resolve(&m, t, PERF_RECORD_MISC_USER, 0x1010, &loc)); /* time 0: latest */
+	assert_true(resolve_addr(&m, t, PERF_RECORD_MISC_USER, 0x1010, 0, &loc)); /* time 0: latest */
 	assert_string_equal(loc.sym->name, "B");
-	assert_true(machine_resolve_at(&m, t, PERF_RECORD_MISC_USER, 0x1020, 120, &loc));
+	assert_true(resolve_addr(&m, t, PERF_RECORD_MISC_USER, 0x1020, 120, &loc));
 	assert_ptr_equal(loc.dso, a_dso); /* one DSO per load */
 	/* What an unwinder asks for: the code and its unwinding data. */
-	const struct jitdump_code *code = machine_jit_code(&m, t, 0x1010, 150);
+	const struct jitdump_code *code = resolve_jit_code(&m, t, 0x1010, 150);
 	assert_non_null(code);
 	assert_string_equal(code->name, "A");
 	assert_non_null(code->unwind);
-	assert_null(machine_jit_code(&m, t, 0x9004, 150));
+	assert_null(resolve_jit_code(&m, t, 0x9004, 150));
 	/* The moved code: its DSO, the offset from where it is now. */
-	assert_true(machine_resolve_at(&m, t, PERF_RECORD_MISC_USER, 0x6008, 450, &loc));
+	assert_true(resolve_addr(&m, t, PERF_RECORD_MISC_USER, 0x6008, 450, &loc));
 	assert_string_equal(loc.sym->name, "C");
 	assert_int_equal(loc.sym_off, 8);
 	assert_int_equal(loc.addr, 0x5008);
 	assert_string_equal(loc.dso->short_name, "jitted-77-3.so");
 	/* The marker mapping holds no code and is not a mapping of the model. */
-	assert_false(machine_resolve(&m, t, PERF_RECORD_MISC_USER, 0x7f0000000010ull, &loc));
-	assert_true(machine_resolve_at(&m, t, PERF_RECORD_MISC_USER, 0x9004, 450, &loc));
+	assert_false(resolve_addr(&m, t, PERF_RECORD_MISC_USER, 0x7f0000000010ull, 0, &loc));
+	assert_true(resolve_addr(&m, t, PERF_RECORD_MISC_USER, 0x9004, 450, &loc));
 	assert_string_equal(loc.sym->name, "from_the_map");
 	assert_string_equal(loc.dso->short_name, "[JIT] tid 77");
 	const struct jit_source *src;
@@ -697,12 +698,12 @@ static void resolve_through_machine(void **state)
 	machine_set_jitdump_data(&m, pid, w.b, w.len);
 	free(w.b);
 	t = machine_thread(&m, pid, pid);
-	assert_true(machine_resolve_at(&m, t, PERF_RECORD_MISC_USER, 0x1010, 250, &loc));
+	assert_true(resolve_addr(&m, t, PERF_RECORD_MISC_USER, 0x1010, 250, &loc));
 	assert_string_equal(loc.sym->name, "B");
 	assert_string_equal(loc.dso->path, "/tmp/jitted-77-2.so");
 	assert_non_null(loc.map);
 	assert_ptr_equal(loc.map->dso, loc.dso);
-	assert_false(machine_resolve_at(&m, t, PERF_RECORD_MISC_USER, 0x3000, 250, &loc));
+	assert_false(resolve_addr(&m, t, PERF_RECORD_MISC_USER, 0x3000, 250, &loc));
 	assert_int_equal(machine_jit_sources(&m, &src), 1);
 	assert_null(src[0].perfmap_path);
 	assert_null(src[0].jitdump_path);
@@ -729,13 +730,13 @@ static void machine_reads_dump_file(void **state)
 		     NULL, 0, false);
 	machine_mmap(&m, 99, 99, 0x1000, 0x10000, 0x1000, PROT_READ | PROT_EXEC, "//anon", NULL, 0, false);
 	struct addr_loc loc;
-	assert_true(machine_resolve_at(&m, machine_thread(&m, 88, 88), PERF_RECORD_MISC_USER, 0x5010, 550, &loc));
+	assert_true(resolve_addr(&m, machine_thread(&m, 88, 88), PERF_RECORD_MISC_USER, 0x5010, 550, &loc));
 	assert_string_equal(loc.sym->name, "D");
 	char *want = xasprintf("%s/jitted-77-4.so", tmpdir); /* the pid of the records */
 	assert_string_equal(loc.dso->path, want);
 	free(want);
 	/* Gone: a note, and perf's [JIT] DSO with no symbol. */
-	assert_true(machine_resolve_at(&m, machine_thread(&m, 99, 99), PERF_RECORD_MISC_USER, 0x5010, 550, &loc));
+	assert_true(resolve_addr(&m, machine_thread(&m, 99, 99), PERF_RECORD_MISC_USER, 0x5010, 550, &loc));
 	assert_null(loc.sym);
 	assert_string_equal(loc.dso->short_name, "[JIT] tid 99");
 	const struct jit_source *src;

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "model/machine.h"
+#include "resolve/resolve.h"
 #include "symbols/dso.h"
 #include "util/xalloc.h"
 
@@ -291,31 +292,31 @@ static void kernel_and_module_maps(void **state)
 
 	struct thread *t = machine_thread(&m, 5, 5);
 	struct addr_loc loc;
-	assert_true(machine_resolve(&m, t, PERF_RECORD_MISC_KERNEL, 0xffffffff81001234ull, &loc));
+	assert_true(resolve_addr(&m, t, PERF_RECORD_MISC_KERNEL, 0xffffffff81001234ull, 0, &loc));
 	assert_true(loc.kernel);
 	assert_string_equal(loc.dso->short_name, "[kernel.kallsyms]");
 	assert_string_equal(loc.sym->name, "early_fn");
 	assert_int_equal(loc.addr, 0xffffffff81001234ull);
 	assert_int_equal(loc.sym_off, 0x234);
-	assert_true(machine_resolve(&m, NULL, PERF_RECORD_MISC_KERNEL, 0xffffffffc0001150ull, &loc));
+	assert_true(resolve_addr(&m, NULL, PERF_RECORD_MISC_KERNEL, 0xffffffffc0001150ull, 0, &loc));
 	assert_string_equal(loc.dso->short_name, "[foo_bar]");
 	assert_string_equal(loc.sym->name, "mod_work");
 	/* Unknown cpumode: kernel addresses are found anyway. */
-	assert_true(machine_resolve(&m, t, PERF_RECORD_MISC_CPUMODE_UNKNOWN, 0xffffffff81002010ull, &loc));
+	assert_true(resolve_addr(&m, t, PERF_RECORD_MISC_CPUMODE_UNKNOWN, 0xffffffff81002010ull, 0, &loc));
 	assert_true(loc.kernel);
 	assert_string_equal(loc.sym->name, "do_syscall_64");
 	/* A kernel address in user mode is not in the process's maps. */
-	assert_false(machine_resolve(&m, t, PERF_RECORD_MISC_USER, 0xffffffff81002010ull, &loc));
+	assert_false(resolve_addr(&m, t, PERF_RECORD_MISC_USER, 0xffffffff81002010ull, 0, &loc));
 	assert_false(loc.kernel);
 	assert_null(loc.map);
 	assert_int_equal(loc.addr, 0xffffffff81002010ull);
 	/* Nothing is modelled for the hypervisor and guests. */
-	assert_false(machine_resolve(&m, t, PERF_RECORD_MISC_HYPERVISOR, 0xffffffff81002010ull, &loc));
+	assert_false(resolve_addr(&m, t, PERF_RECORD_MISC_HYPERVISOR, 0xffffffff81002010ull, 0, &loc));
 	assert_true(loc.kernel);
-	assert_false(machine_resolve(&m, t, PERF_RECORD_MISC_GUEST_KERNEL, 0xffffffff81002010ull, &loc));
-	assert_false(machine_resolve(&m, t, PERF_RECORD_MISC_GUEST_USER, 0x400000, &loc));
+	assert_false(resolve_addr(&m, t, PERF_RECORD_MISC_GUEST_KERNEL, 0xffffffff81002010ull, 0, &loc));
+	assert_false(resolve_addr(&m, t, PERF_RECORD_MISC_GUEST_USER, 0x400000, 0, &loc));
 	/* No thread: no user maps. */
-	assert_false(machine_resolve(&m, NULL, PERF_RECORD_MISC_USER, 0x400000, &loc));
+	assert_false(resolve_addr(&m, NULL, PERF_RECORD_MISC_USER, 0x400000, 0, &loc));
 	machine_free(&m);
 }
 
@@ -324,16 +325,16 @@ static void kernel_without_mmap(void **state)
 	struct machine m;
 	machine_init(&m);
 	struct addr_loc loc;
-	assert_true(machine_resolve(&m, NULL, PERF_RECORD_MISC_KERNEL, 0xffffffff81001010ull, &loc));
+	assert_true(resolve_addr(&m, NULL, PERF_RECORD_MISC_KERNEL, 0xffffffff81001010ull, 0, &loc));
 	assert_string_equal(loc.sym->name, "early_fn");
 	/* Module symbols come with their module's name in [kernel.kallsyms]. */
-	assert_true(machine_resolve(&m, NULL, PERF_RECORD_MISC_KERNEL, 0xffffffffc0001010ull, &loc));
+	assert_true(resolve_addr(&m, NULL, PERF_RECORD_MISC_KERNEL, 0xffffffffc0001010ull, 0, &loc));
 	assert_string_equal(loc.sym->name, "mod_init [foo_bar]");
 	/* A real kernel map replaces the stand-in. */
 	uint64_t text = 0xffffffff81000000ull;
 	machine_mmap(&m, -1, 0, text, 0x10000, text, 5, "[kernel.kallsyms]_text", NULL, 0, true);
 	assert_int_equal(m.kmaps.n, 1);
-	assert_false(machine_resolve(&m, NULL, PERF_RECORD_MISC_KERNEL, 0xffffffffc0001010ull, &loc));
+	assert_false(resolve_addr(&m, NULL, PERF_RECORD_MISC_KERNEL, 0xffffffffc0001010ull, 0, &loc));
 	machine_free(&m);
 }
 
@@ -372,16 +373,16 @@ static void resolve_this_process(void **state)
 	struct addr_loc loc;
 	/* A static function of this test, a library function of lperf linked in, one of libc. */
 	uint64_t ip = (uint64_t)(uintptr_t)&local_function_for_lookup + 1;
-	assert_true(machine_resolve(&m, t, PERF_RECORD_MISC_USER, ip, &loc));
+	assert_true(resolve_addr(&m, t, PERF_RECORD_MISC_USER, ip, 0, &loc));
 	assert_non_null(loc.sym);
 	assert_string_equal(loc.sym->name, "local_function_for_lookup");
 	assert_string_equal(loc.dso->short_name, "test_machine");
 	assert_int_equal(loc.sym_off, 1);
 	ip = (uint64_t)(uintptr_t)&maps_find;
-	assert_true(machine_resolve(&m, t, PERF_RECORD_MISC_USER, ip, &loc));
+	assert_true(resolve_addr(&m, t, PERF_RECORD_MISC_USER, ip, 0, &loc));
 	assert_string_equal(loc.sym->name, "maps_find");
 	ip = (uint64_t)(uintptr_t)&getpid;
-	assert_true(machine_resolve(&m, t, PERF_RECORD_MISC_USER, ip, &loc));
+	assert_true(resolve_addr(&m, t, PERF_RECORD_MISC_USER, ip, 0, &loc));
 	assert_non_null(loc.sym);
 	assert_non_null(strstr(loc.dso->short_name, "libc"));
 	assert_non_null(strstr(loc.sym->name, "getpid"));
@@ -419,18 +420,18 @@ static void million_lookups(void **state)
 		switch (i % 3) {
 		case 0: {
 			uint64_t ip = 0xffffffff81000000ull + (uint64_t)(seed % 200000) * 0x40 + 3;
-			if (machine_resolve(&m, NULL, PERF_RECORD_MISC_KERNEL, ip, &loc) && loc.sym)
+			if (resolve_addr(&m, NULL, PERF_RECORD_MISC_KERNEL, ip, 0, &loc) && loc.sym)
 				kernel_hits++;
 			break;
 		}
 		case 1: {
 			pid_t p = 1 + (pid_t)(seed % 100);
 			uint64_t ip = 0x10000000 + (uint64_t)((seed >> 8) % 2000) * 0x10000 + 0x100;
-			user_hits += machine_resolve(&m, machine_thread(&m, p, p), PERF_RECORD_MISC_USER, ip, &loc);
+			user_hits += resolve_addr(&m, machine_thread(&m, p, p), PERF_RECORD_MISC_USER, ip, 0, &loc);
 			break;
 		}
 		default:
-			if (machine_resolve(&m, machine_thread(&m, pid, pid), PERF_RECORD_MISC_USER, self_ip, &loc) &&
+			if (resolve_addr(&m, machine_thread(&m, pid, pid), PERF_RECORD_MISC_USER, self_ip, 0, &loc) &&
 			    loc.sym)
 				self_hits++;
 			break;

@@ -22,6 +22,7 @@
 
 #include "jit_test.h"
 #include "model/machine.h"
+#include "resolve/resolve.h"
 #include "symbols/dso.h"
 #include "symbols/perfmap.h"
 #include "util/error.h"
@@ -409,7 +410,7 @@ static void resolve_through_machine(void **state)
 	machine_set_perfmap_data(&m, pid, py_map, sizeof(py_map) - 1);
 	struct thread *t = machine_thread(&m, pid, pid);
 	struct addr_loc loc;
-	assert_true(machine_resolve(&m, t, PERF_RECORD_MISC_USER, 0x7f000000101cull, &loc));
+	assert_true(resolve_addr(&m, t, PERF_RECORD_MISC_USER, 0x7f000000101cull, 0, &loc));
 	assert_non_null(loc.sym);
 	assert_string_equal(loc.sym->name, "py::foo:/srv/lib/util.py");
 	assert_int_equal(loc.sym_off, 6);
@@ -418,14 +419,14 @@ static void resolve_through_machine(void **state)
 	assert_string_equal(loc.dso->path, "/tmp/perf-4242.map");
 	assert_non_null(loc.map);
 	/* The time does not matter to a perf map. */
-	assert_true(machine_resolve_at(&m, t, PERF_RECORD_MISC_USER, 0x7f000000100cull, 123456789, &loc));
+	assert_true(resolve_addr(&m, t, PERF_RECORD_MISC_USER, 0x7f000000100cull, 123456789, &loc));
 	assert_string_equal(loc.sym->name, "py::handler:/srv/app.py");
 	/* In the JIT mapping but not in the map: perf's "[JIT] tid 4242" and no symbol. */
-	assert_true(machine_resolve(&m, t, PERF_RECORD_MISC_USER, 0x7f0000005000ull, &loc));
+	assert_true(resolve_addr(&m, t, PERF_RECORD_MISC_USER, 0x7f0000005000ull, 0, &loc));
 	assert_null(loc.sym);
 	assert_string_equal(loc.dso->short_name, "[JIT] tid 4242");
 	/* Writable anonymous memory holds no code: not looked up. */
-	assert_true(machine_resolve(&m, t, PERF_RECORD_MISC_USER, 0x7f0000020000ull, &loc));
+	assert_true(resolve_addr(&m, t, PERF_RECORD_MISC_USER, 0x7f0000020000ull, 0, &loc));
 	assert_int_equal(loc.dso->kind, DSO_ANON);
 	assert_null(loc.sym);
 	/* No mapping recorded for the arena, but the process has a map: still named. */
@@ -434,16 +435,16 @@ static void resolve_through_machine(void **state)
 	machine_init(&m2);
 	machine_set_perfmap_data(&m2, pid, more, sizeof(more) - 1);
 	struct thread *t2 = machine_thread(&m2, pid, pid);
-	assert_true(machine_resolve(&m2, t2, PERF_RECORD_MISC_USER, 0x7f0000900010ull, &loc));
+	assert_true(resolve_addr(&m2, t2, PERF_RECORD_MISC_USER, 0x7f0000900010ull, 0, &loc));
 	assert_string_equal(loc.sym->name, "py::late:/srv/app.py");
 	assert_non_null(loc.map);
-	assert_false(machine_resolve(&m2, t2, PERF_RECORD_MISC_USER, 0x7f0000a00000ull, &loc));
+	assert_false(resolve_addr(&m2, t2, PERF_RECORD_MISC_USER, 0x7f0000a00000ull, 0, &loc));
 	/* A process without any map stays unmapped. */
 	char *none = perfmap_path(FAKE_PID + 1);
 	unlink(none);
 	free(none);
-	assert_false(machine_resolve(&m2, machine_thread(&m2, FAKE_PID + 1, FAKE_PID + 1), PERF_RECORD_MISC_USER,
-				     0x7f0000900010ull, &loc));
+	assert_false(resolve_addr(&m2, machine_thread(&m2, FAKE_PID + 1, FAKE_PID + 1), PERF_RECORD_MISC_USER,
+				     0x7f0000900010ull, 0, &loc));
 	const struct jit_source *src;
 	assert_int_equal(machine_jit_sources(&m2, &src), 1);
 	assert_int_equal(src[0].pid, pid);
@@ -455,16 +456,16 @@ static void resolve_through_machine(void **state)
 
 	/* A forked child keeps the parent's arena, and its symbols. */
 	machine_fork(&m, pid + 1, pid, pid + 1, pid);
-	assert_true(machine_resolve(&m, machine_thread(&m, pid + 1, pid + 1), PERF_RECORD_MISC_USER,
-				    0x7f0000001005ull, &loc));
+	assert_true(resolve_addr(&m, machine_thread(&m, pid + 1, pid + 1), PERF_RECORD_MISC_USER,
+				    0x7f0000001005ull, 0, &loc));
 	assert_string_equal(loc.sym->name, "py::<module>:/srv/app.py");
 	/* Other kinds of JIT mapping. */
 	machine_mmap(&m, pid, pid, 0x7f0000100000ull, 0x1000, 0, PROT_READ | PROT_EXEC, "[anon:jit]", NULL, 0, false);
 	machine_mmap(&m, pid, pid, 0x7f0000200000ull, 0x1000, 0, PROT_READ | PROT_EXEC, "/memfd:jit (deleted)", NULL,
 		     0, false);
-	assert_true(machine_resolve(&m, t, PERF_RECORD_MISC_USER, 0x7f0000100010ull, &loc));
+	assert_true(resolve_addr(&m, t, PERF_RECORD_MISC_USER, 0x7f0000100010ull, 0, &loc));
 	assert_string_equal(loc.dso->short_name, "[JIT] tid 4242");
-	assert_true(machine_resolve(&m, t, PERF_RECORD_MISC_USER, 0x7f0000200010ull, &loc));
+	assert_true(resolve_addr(&m, t, PERF_RECORD_MISC_USER, 0x7f0000200010ull, 0, &loc));
 	assert_string_equal(loc.dso->short_name, "[JIT] tid 4242");
 	machine_free(&m);
 }
@@ -483,8 +484,8 @@ static void machine_reads_tmp_files(void **state)
 		machine_mmap(&m, FAKE_PID, FAKE_PID, 0x7f0000001000ull, 0x1000, 0, PROT_READ | PROT_EXEC, "//anon",
 			     NULL, 0, false);
 		struct addr_loc loc;
-		assert_true(machine_resolve(&m, machine_thread(&m, FAKE_PID, FAKE_PID), PERF_RECORD_MISC_USER,
-					    0x7f0000001004ull, &loc));
+		assert_true(resolve_addr(&m, machine_thread(&m, FAKE_PID, FAKE_PID), PERF_RECORD_MISC_USER,
+					    0x7f0000001004ull, 0, &loc));
 		const struct jit_source *src;
 		assert_int_equal(machine_jit_sources(&m, &src), 1);
 		if (force || geteuid() != 0) {
@@ -506,7 +507,7 @@ static void machine_reads_tmp_files(void **state)
 		     false);
 	struct thread *t = machine_thread(&m, FAKE_PID, FAKE_PID);
 	struct addr_loc loc;
-	assert_true(machine_resolve(&m, t, PERF_RECORD_MISC_USER, 0x7f0000001004ull, &loc));
+	assert_true(resolve_addr(&m, t, PERF_RECORD_MISC_USER, 0x7f0000001004ull, 0, &loc));
 	assert_string_equal(loc.sym->name, "py::first:/x.py");
 	const struct symbol *first = loc.sym;
 	FILE *f = fopen(path, "a");
@@ -515,7 +516,7 @@ static void machine_reads_tmp_files(void **state)
 	fclose(f);
 	struct timespec pause = { 0, 150 * 1000 * 1000 };
 	nanosleep(&pause, NULL);
-	assert_true(machine_resolve(&m, t, PERF_RECORD_MISC_USER, 0x7f0000001014ull, &loc));
+	assert_true(resolve_addr(&m, t, PERF_RECORD_MISC_USER, 0x7f0000001014ull, 0, &loc));
 	assert_non_null(loc.sym);
 	assert_string_equal(loc.sym->name, "py::second:/x.py");
 	assert_string_equal(first->name, "py::first:/x.py");

@@ -24,7 +24,10 @@
 #include "session/session.h"
 #include "symbols/jitdump.h"
 #include "unwind/jitstep.h"
+#include "resolve/resolve.h"
 #include "unwind/unwind.h"
+
+static const struct unwind_lookup test_lookup = { resolve_addr, resolve_jit_code };
 #include "util/xalloc.h"
 
 #define WORKLOAD "tests/workloads/perf_docs.py"
@@ -487,7 +490,7 @@ static const char *py_name(const struct frame *f, size_t *len)
 	return n;
 }
 
-static int on_sample(struct session *ss, const struct resolved_sample *rs, void *arg)
+static int on_sample(const struct resolved_sample *rs, void *arg)
 {
 	struct pycheck *c = arg;
 	c->samples++;
@@ -521,8 +524,8 @@ static void analyse(const char *data, struct pycheck *c)
 	struct session ss;
 	struct session_tool tool = { .sample = on_sample, .arg = c, .callchains = true };
 	session_init(&ss, &r.evsels, &tool);
-	assert_non_null(ss.unwinder);
-	c->u = unwind_new(&ss.machine);
+	assert_non_null(ss.resolver.unwinder);
+	c->u = unwind_new(&ss.machine, &test_lookup);
 	c->fuzz_samples = 40;
 	c->rng = 0x9e3779b97f4a7c15ULL;
 	assert_int_equal(session_process_file(&ss, &r), 0);

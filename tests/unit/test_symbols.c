@@ -20,6 +20,7 @@
 
 #include "elf_test.h"
 #include "model/machine.h"
+#include "resolve/resolve.h"
 #include "symbols/dso.h"
 #include "util/xalloc.h"
 
@@ -451,7 +452,7 @@ static void expect_resolve(const char *file, const char *symfile, const char *fn
 		     p, NULL, 0, false);
 	struct thread *t = machine_thread(&m, 100, 100);
 	struct addr_loc loc;
-	assert_true(machine_resolve(&m, t, PERF_RECORD_MISC_USER, base + a + 2, &loc));
+	assert_true(resolve_addr(&m, t, PERF_RECORD_MISC_USER, base + a + 2, 0, &loc));
 	assert_non_null(loc.sym);
 	assert_string_equal(loc.sym->name, fn);
 	assert_int_equal(loc.addr, a + 2);
@@ -697,7 +698,7 @@ static void vdso_symbols(void **state)
 	struct addr_loc loc;
 	assert_true(d->nloads > 0);
 	uint64_t ip = base + (cg->start - d->loads[0].vaddr) + d->loads[0].offset + 1;
-	assert_true(machine_resolve(&m, machine_thread(&m, 7, 7), PERF_RECORD_MISC_USER, ip, &loc));
+	assert_true(resolve_addr(&m, machine_thread(&m, 7, 7), PERF_RECORD_MISC_USER, ip, 0, &loc));
 	assert_non_null(loc.sym);
 	assert_string_equal(loc.sym->name, cg->name);
 	machine_free(&m);

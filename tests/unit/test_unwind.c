@@ -24,7 +24,10 @@
 #include "model/machine.h"
 #include "perfdata/perfdata.h"
 #include "session/session.h"
+#include "resolve/resolve.h"
 #include "unwind/unwind.h"
+
+static const struct unwind_lookup test_lookup = { resolve_addr, resolve_jit_code };
 #include "util/xalloc.h"
 
 #define WORKLOAD "tests/workloads/unwind_chain.c"
@@ -208,7 +211,7 @@ static void test_degenerate_samples(void **state)
 	struct machine m;
 	machine_init(&m);
 	struct thread *t = machine_thread(&m, 4242, 4242);
-	struct unwinder *u = unwind_new(&m);
+	struct unwinder *u = unwind_new(&m, &test_lookup);
 	struct frames f = { .n = 0 };
 	bool trunc = true;
 
@@ -274,7 +277,7 @@ static const char *frame_sym(struct check *c, struct thread *t, size_t i, const 
 	/* Callers are return addresses: look up the call instruction's function. */
 	uint64_t ip = c->f.ip[i] - (i ? 1 : 0);
 	*dso = "";
-	if (!machine_resolve(&c->ss->machine, t, PERF_RECORD_MISC_USER, ip, &loc))
+	if (!resolve_addr(&c->ss->machine, t, PERF_RECORD_MISC_USER, ip, 0, &loc))
 		return "";
 	if (loc.dso)
 		*dso = loc.dso->short_name ? loc.dso->short_name : "";
@@ -358,7 +361,7 @@ static void fuzz_sample(struct check *c, struct thread *t, const struct perf_sam
 	free(stack);
 }
 
-static int on_sample(struct session *ss, const struct resolved_sample *rs, void *arg)
+static int on_sample(const struct resolved_sample *rs, void *arg)
 {
 	struct check *c = arg;
 	const struct perf_sample *s = rs->s;
@@ -416,7 +419,7 @@ static void analyse(const char *data, struct check *c)
 	struct session_tool tool = { .sample = on_sample, .arg = c };
 	session_init(&ss, &r.evsels, &tool);
 	c->ss = &ss;
-	c->u = unwind_new(&ss.machine);
+	c->u = unwind_new(&ss.machine, &test_lookup);
 	c->rng = 0x9e3779b97f4a7c15ULL;
 	assert_int_equal(session_process_file(&ss, &r), 0);
 	struct unwind_stats st;

@@ -1,0 +1,151 @@
+/* Samples to frames: callchain contexts, DWARF-unwound user frames, the `[truncated]` marker and
+ * the Python view. */
+#include "resolve/resolve.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "unwind/unwind.h"
+#include "util/xalloc.h"
+
+static const struct unwind_lookup lookup = { resolve_addr, resolve_jit_code };
+
+void resolver_init(struct resolver *r, struct machine *m, const struct evsel_set *evsels, bool callchains,
+		   bool python_view)
+{
+	memset(r, 0, sizeof(*r));
+	r->machine = m;
+	r->callchains = callchains;
+	r->python_view = python_view;
+	bool stacks = false;
+	for (size_t i = 0; i < evsels->n; i++)
+		stacks |= (evsels->v[i].attr.sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)) ==
+			  (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
+	if (callchains && stacks)
+		r->unwinder = unwind_new(m, &lookup);
+}
+
+void resolver_free(struct resolver *r)
+{
+	if (r->unwinder)
+		unwind_free(r->unwinder);
+	free(r->fbuf);
+	memset(r, 0, sizeof(*r));
+}
+
+struct user_frames {
+	struct resolver *r;
+	size_t *n;
+	struct thread *t;
+	uint64_t time;
+};
+
+/* Callers are looked up at their return address itself, as Linux perf does, so that reports and
+ * scripts agree with perf's symbol for symbol (ip - 1, the call instruction, would name a
+ * different function only where a call is a function's last instruction). JIT code is resolved
+ * at the sample's time: a JIT can reuse an address for new code. */
+static void add_frame(struct resolver *r, size_t *n, uint64_t ip, uint8_t cpumode, struct thread *t,
+		      uint64_t time)
+{
+	ALLOC_GROW(r->fbuf, *n + 1, r->fcap);
+	struct frame *f = &r->fbuf[(*n)++];
+	memset(f, 0, sizeof(*f));
+	f->ip = ip;
+	resolve_addr(r->machine, t, cpumode, ip, time, &f->loc);
+}
+
+static void add_user(uint64_t ip, void *arg)
+{
+	struct user_frames *a = arg;
+	add_frame(a->r, a->n, ip, PERF_RECORD_MISC_USER, a->t, a->time);
+}
+
+static uint8_t context_mode(uint64_t marker, uint8_t mode)
+{
+	switch (marker) {
+	case PERF_CONTEXT_KERNEL: return PERF_RECORD_MISC_KERNEL;
+	case PERF_CONTEXT_USER: return PERF_RECORD_MISC_USER;
+	case PERF_CONTEXT_HV: return PERF_RECORD_MISC_HYPERVISOR;
+	case PERF_CONTEXT_GUEST_KERNEL: return PERF_RECORD_MISC_GUEST_KERNEL;
+	case PERF_CONTEXT_GUEST_USER: return PERF_RECORD_MISC_GUEST_USER;
+	default: return mode;
+	}
+}
+
+/* The kernel's callchain; with stack copies (dwarf) it stops where the user part begins. */
+static void add_callchain(struct resolver *r, size_t *n, const struct perf_sample *s, struct thread *t, bool dwarf)
+{
+	uint8_t mode = s->cpumode;
+	for (uint64_t i = 0; i < s->callchain_nr; i++) {
+		uint64_t ip = s->callchain[i];
+		if (dwarf && ip == PERF_CONTEXT_USER)
+			break;
+		if (ip >= PERF_CONTEXT_MAX) {
+			mode = context_mode(ip, mode);
+			continue;
+		}
+		add_frame(r, n, ip, mode, t, s->time);
+	}
+}
+
+void resolve_sample(struct resolver *r, const struct perf_sample *s, struct thread *t,
+		    struct resolved_sample *out)
+{
+	size_t n = 0;
+	bool used_chain = false;
+	bool dwarf = r->unwinder && s->user_abi;
+	if (r->callchains && s->callchain_nr) {
+		add_callchain(r, &n, s, t, dwarf);
+		used_chain = n > 0;
+	}
+	bool truncated = false;
+	if (r->callchains && dwarf) {
+		struct user_frames a = { r, &n, t, s->time };
+		unwind_user(r->unwinder, t, s, add_user, &a, &truncated);
+		if (truncated) {
+			/* Say so in the stack itself, so no view presents a cut stack as whole. */
+			static struct symbol truncated_sym = { 0, 0, (char *)"[truncated]", NULL };
+			ALLOC_GROW(r->fbuf, n + 1, r->fcap);
+			memset(&r->fbuf[n], 0, sizeof(r->fbuf[n]));
+			r->fbuf[n++].loc.sym = &truncated_sym;
+			r->truncated++;
+		}
+		used_chain = n > 0;
+	}
+	if (!used_chain)
+		add_frame(r, &n, s->ip, s->cpumode, t, s->time);
+	if (r->python_view)
+		n = resolve_python_view(r->fbuf, n);
+	*out = (struct resolved_sample){ s, t, r->fbuf, n, truncated };
+}
+
+static bool is_py(const struct frame *f)
+{
+	return f->loc.sym && !strncmp(f->loc.sym->name, "py::", 4);
+}
+
+/* The interpreter itself: libpython*, or a python* executable (static builds). */
+static bool is_interpreter(const struct frame *f)
+{
+	const char *n = f->loc.dso ? f->loc.dso->short_name : NULL;
+	return n && (!strncmp(n, "libpython", 9) || !strncmp(n, "python", 6));
+}
+
+size_t resolve_python_view(struct frame *frames, size_t n)
+{
+	size_t first_py = n;
+	for (size_t i = 0; i < n && first_py == n; i++)
+		if (is_py(&frames[i]))
+			first_py = i;
+	if (first_py == n)
+		return n;
+	size_t out = 0;
+	for (size_t i = 0; i < first_py; i++)
+		if (!is_interpreter(&frames[i]))
+			frames[out++] = frames[i];
+	for (size_t i = first_py; i < n; i++)
+		if (is_py(&frames[i]) || (i + 1 == n && frames[i].loc.sym && !frames[i].loc.dso &&
+					  !strcmp(frames[i].loc.sym->name, "[truncated]")))
+			frames[out++] = frames[i];
+	return out;
+}

@@ -1,0 +1,96 @@
+/* The resolve stage: a parsed sample and the machine model in, a stack of frames out. It owns
+ * the address lookups (kernel and process maps, JIT code through perf maps and jitdumps), the
+ * callchain contexts, the DWARF unwinder's user frames, the `[truncated]` marker and the Python
+ * view; analysis/ and output/ see samples only as the resolved_sample defined here. */
+#ifndef LPERF_RESOLVE_RESOLVE_H
+#define LPERF_RESOLVE_RESOLVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/machine.h"
+#include "record/record.h"
+
+struct unwinder;
+struct jitdump_code;
+
+/* ---- Frames ---- */
+
+struct frame {
+	uint64_t ip;             /* as recorded */
+	struct addr_loc loc;     /* resolved at ip (callers at their return address, as perf) */
+};
+
+struct resolved_sample {
+	const struct perf_sample *s;
+	struct thread *thread;
+	const struct frame *frames; /* frames[0] is the sampled ip, then its callers */
+	size_t nframes;
+	bool truncated;             /* the DWARF unwind stopped before the outermost frame */
+};
+
+/* Turns samples into frames for one machine. Frames live in a buffer reused by the next
+ * resolve_sample call. */
+struct resolver {
+	struct machine *machine;
+	bool callchains;           /* resolve callchain frames (else only the sampled ip) */
+	bool python_view;          /* fold interpreter frames around py:: frames (resolve_python_view) */
+	struct unwinder *unwinder; /* for recordings with user stack copies (--call-graph dwarf) */
+	struct frame *fbuf;
+	size_t fcap;
+	uint64_t truncated;        /* samples whose DWARF unwind stopped early */
+};
+
+/* evsels decide whether a DWARF unwinder is needed (events with user registers and stack). */
+void resolver_init(struct resolver *r, struct machine *m, const struct evsel_set *evsels, bool callchains,
+		   bool python_view);
+/* Resolves s (already counted by the caller) in thread t into out (valid until the next call):
+ * the callchain with its context markers, else the user frames unwound from the stack copy
+ * (plus a `[truncated]` frame when the unwind stopped early), else the sampled ip alone. */
+void resolve_sample(struct resolver *r, const struct perf_sample *s, struct thread *t,
+		    struct resolved_sample *out);
+void resolver_free(struct resolver *r);
+
+/* Rewrites a stack (leaf first) for reading Python: the native frames below the innermost
+ * py:: frame stay unless they belong to the interpreter; between and above py:: frames only the
+ * py:: frames stay. A stack without py:: frames is left alone. Returns the new count. */
+size_t resolve_python_view(struct frame *frames, size_t n);
+
+/* ---- Addresses (addr.c) ---- */
+
+/* Resolves ip for thread t (t may be NULL for kernel addresses). cpumode is the record's
+ * PERF_RECORD_MISC_* cpumode; kernel addresses (cpumode kernel, or >= the kernel's start on
+ * x86-64 when cpumode is unknown) go to the kernel maps. Returns false when unmapped (also for
+ * hypervisor and guest addresses, which lperf does not model; out->kernel still says which side
+ * they are on). Kernel addresses with no kernel MMAP seen resolve against [kernel.kallsyms] as a
+ * whole. out->map is valid until the next record handler call.
+ *
+ * JIT code (jit.c): addresses of process P in executable anonymous memory ("//anon",
+ * "[anon:...]", "/memfd:...", as perfmap_covers_mapping says), or in no mapping at all when P
+ * has a perf map, resolve through P's JIT symbol sources:
+ *   - its jitdump, when an MMAP of a file named jit-<N>.dump (the marker mapping JITs make) was
+ *     seen for P or machine_set_jitdump_data supplied one: by address and the sample's time, each
+ *     CODE_LOAD as its own DSO "<dump's directory>/jitted-P-<code_index>.so" (what perf inject
+ *     makes, so reports read the same);
+ *   - else its perf map, "/tmp/perf-P.map", the DSO of those mappings (shown "[JIT] tid P" as
+ *     perf does), names as the map spells them ("py::foo:/path/file.py").
+ * Sources are read lazily, once per process, from the data the recording supplied, else from the
+ * file (regular, owned by root or the effective uid unless machine_perfmap_path_policy(force));
+ * a missing or refused file only leaves a note (machine_jit_sources). In a live session a file
+ * that has grown since it was read is read again (at most every 100 ms) when an address misses.
+ *
+ * time is the sample's (ns, on the recording's clock; jitdump timestamps are CLOCK_MONOTONIC,
+ * which lperf records with by default). time 0: the latest code at ip. */
+bool resolve_addr(struct machine *m, struct thread *t, uint8_t cpumode, uint64_t ip, uint64_t time,
+		  struct addr_loc *out);
+/* Resolves a user address of thread t that lies in mp (a mapping whose DSO is a perf map) or in
+ * no mapping (mp NULL) through the JIT sources. True when a symbol was found (out filled). */
+bool resolve_jit(struct machine *m, struct thread *t, const struct map *mp, uint64_t ip, uint64_t time,
+		 struct addr_loc *out);
+/* The jitdump code at ip of thread t's process at time (what resolve_addr names there), for
+ * unwinders: its .eh_frame (code->unwind, placed at jitdump_eh_frame_vaddr) and its bytes. NULL
+ * when ip is not jitdump code. Valid until machine_free. */
+const struct jitdump_code *resolve_jit_code(struct machine *m, struct thread *t, uint64_t ip, uint64_t time);
+
+#endif
