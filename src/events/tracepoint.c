@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/error.h"
 #include "util/fileio.h"
@@ -22,7 +24,18 @@ static bool is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
-const char *tp_dir(void)
+/* As perf does: where tracefs is not mounted and lperf may mount it (root), mount it at
+ * /sys/kernel/tracing. Only on the real /sys, never in a fixture tree. */
+static bool mount_tracefs(void)
+{
+	static bool tried;
+	if (tried || strcmp(sysfs_root(), "/sys") || geteuid() != 0)
+		return false;
+	tried = true;
+	return is_dir("/sys/kernel/tracing") && mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0;
+}
+
+static const char *find_dir(void)
 {
 	static const char *const where[] = { "kernel/tracing", "kernel/debug/tracing" };
 	free(dir_cache);
@@ -39,6 +52,14 @@ const char *tp_dir(void)
 		free(d);
 	}
 	return NULL;
+}
+
+const char *tp_dir(void)
+{
+	const char *d = find_dir();
+	if (!d && mount_tracefs())
+		d = find_dir();
+	return d;
 }
 
 /* Words become path components, so they must not be able to climb out of tracefs. */

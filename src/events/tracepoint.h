@@ -7,7 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The mounted tracefs directory (owned by the module, valid until the next call), or NULL. */
+/* The mounted tracefs directory (owned by the module, valid until the next call), or NULL. As
+ * perf does, a missing tracefs is mounted at /sys/kernel/tracing when lperf runs as root on the
+ * real /sys. */
 const char *tp_dir(void);
 
 /* True when name has the shape of a tracepoint: one ':' between two non-empty words of

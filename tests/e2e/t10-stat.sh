@@ -184,6 +184,24 @@ test_expect_success 'groups and modifiers are accepted for software events' '
 '
 
 # As an unprivileged user where perf_event_paranoid >= 2: user mode only, said once; -k refused.
+# tracefs: lperf mounts it where it is missing and it may (root), as perf does; otherwise the hint.
+# Each case runs in its own mount namespace with tracefs unmounted.
+if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
+	test_expect_success 'tracefs: mounted by lperf when missing (root)' '
+		unshare -m sh -c "umount /sys/kernel/tracing 2>/dev/null; umount /sys/kernel/debug/tracing 2>/dev/null;
+			! [ -d /sys/kernel/tracing/events ] &&
+			\"\$LPERF\" stat -x, -e sched:sched_process_fork -- sh -c \"true & wait\"" >out 2>err &&
+		v=$(csv_value sched:sched_process_fork out) && [ "$v" -ge 1 ]
+	'
+	test_expect_success 'tracefs: the mount hint when lperf may not mount it' '
+		unshare -m sh -c "umount /sys/kernel/tracing 2>/dev/null; umount /sys/kernel/debug/tracing 2>/dev/null;
+			cd / && setpriv --reuid=65534 --regid=65534 --clear-groups \"\$LPERF\" stat -e sched:sched_process_fork true" >out 2>err
+		[ $? -eq 2 ] && expect_grep "no tracefs under /sys/kernel/tracing .*mount it with" err
+	'
+else
+	test_skip 'tracefs mounting' "needs root and unshare -m"
+fi
+
 as_nobody() { (cd / && setpriv --reuid=65534 --regid=65534 --clear-groups "$@"); }
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null &&
 	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2 ] && as_nobody "$LPERF" version >/dev/null 2>&1; then
