@@ -3,7 +3,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "util/error.h"
@@ -88,8 +91,23 @@ static int cmd_help(int argc, char **argv)
 	return c->fn(2, args);
 }
 
+/* As git's run_builtin: output that never reached its file is a failure. Runs at exit, so it
+ * also covers commands that end through exit(). A closed stdout is left alone. */
+static void check_stdout(void)
+{
+	struct stat st;
+	if (fstat(fileno(stdout), &st) < 0)
+		return;
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout) && fclose(stdout) == 0)
+		return;
+	fprintf(stderr, "lperf: write error on standard output: %s\n", errno ? strerror(errno) : "unknown error");
+	_exit(EXIT_RUNTIME);
+}
+
 int main(int argc, char **argv)
 {
+	atexit(check_stdout);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "cmd/live_run.h"
+#include "live/run.h"
 #include "cmd/sample_opts.h"
 #include "events/evlist.h"
 #include "kernel/perf_event.h"
@@ -200,7 +200,10 @@ int cmd_record(int argc, char **argv)
 	if (cmd && sample_python_setup(&o, cmd) < 0)
 		err_die_last(EXIT_USAGE);
 	struct live_run run;
-	if (live_run_open(&run, &o, cmd, &l, false) < 0)
+	struct live_opts lo;
+	sample_live_opts(&o, &lo);
+	struct live_run_target tg = { cmd, o.pid_list, o.tid_list, false ? &o.cpus : NULL };
+	if (live_run_open(&run, &tg, &l, &lo) < 0)
 		err_die_last(EXIT_RUNTIME);
 	struct rec_ctx c = { 0 };
 	c.w = perfdata_writer_open(o.output);
@@ -213,16 +216,16 @@ int cmd_record(int argc, char **argv)
 		perfdata_writer_add_event(c.w, &run.live.attrs[e], l.ev[e].name, run.live.ids[e],
 					  run.live.nids[e]);
 	perfdata_writer_set_cmdline(c.w, argc + 1, argv - 1);
-	live_run_synthesize(&run, &o, on_record, &c);
+	live_run_synthesize(&run, on_record, &c);
 
-	struct progress_ctx pc = { &c, live_run_now() + 0.5, !o.quiet && isatty(STDERR_FILENO) };
+	struct progress_ctx pc = { &c, run_now() + 0.5, !o.quiet && isatty(STDERR_FILENO) };
 	int status;
-	int lr = live_run_loop(&run, &o, on_record, &c, progress_tick, &pc, &status);
-	if (lr == -2) {
+	if (live_run_start(&run) < 0) {
 		perfdata_writer_close(c.w, false, false);
 		live_run_close(&run);
 		err_die_last(EXIT_RUNTIME);
 	}
+	int lr = live_run_loop(&run, o.timeout_s, on_record, &c, progress_tick, &pc, &status);
 	if (lr < 0)
 		c.error = 1;
 	if (pc.tty)

@@ -15,45 +15,44 @@
 #include "util/parse.h"
 #include "util/xalloc.h"
 
-static struct report_view *V;
-static struct sample_filter *F;
-
-static int opt_comm(const struct option *o, const char *a) { return filter_add_comms(F, a); }
-static int opt_dso(const struct option *o, const char *a) { return filter_add_dsos(F, a); }
-static int opt_sym(const struct option *o, const char *a) { return filter_add_syms(F, a); }
-static int opt_pid(const struct option *o, const char *a) { return filter_add_pids(F, a); }
-static int opt_tid(const struct option *o, const char *a) { return filter_add_tids(F, a); }
+static int opt_comm(const struct option *o, const char *a) { return filter_add_comms(o->value, a); }
+static int opt_dso(const struct option *o, const char *a) { return filter_add_dsos(o->value, a); }
+static int opt_sym(const struct option *o, const char *a) { return filter_add_syms(o->value, a); }
+static int opt_pid(const struct option *o, const char *a) { return filter_add_pids(o->value, a); }
+static int opt_tid(const struct option *o, const char *a) { return filter_add_tids(o->value, a); }
 
 static int opt_call_graph(const struct option *o, const char *a);
 
 /* -g alone, or perf's -g with a word ("-g none", "-g caller,0.5"). */
 static int opt_graph(const struct option *o, const char *a)
 {
+	struct report_view *v = o->value;
 	if (a)
 		return opt_call_graph(o, a);
-	V->graph_given = true;
-	V->graph = HIST_CALLEE;
+	v->graph_given = true;
+	v->graph = HIST_CALLEE;
 	return 0;
 }
 
 static int opt_call_graph(const struct option *o, const char *a)
 {
+	struct report_view *v = o->value;
 	/* perf's -g/--call-graph takes "graph,0.5,caller"-style lists: honour the order word and a
 	 * threshold, accept the rest. */
-	V->graph = HIST_CALLEE;
-	V->graph_given = true;
+	v->graph = HIST_CALLEE;
+	v->graph_given = true;
 	char *copy = xstrdup(a), *save = NULL;
 	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
 		char *end;
 		double x = strtod(w, &end);
 		if (!*end && end != w)
-			V->ro.graph_min = x;
+			v->ro.graph_min = x;
 		else if (!strcmp(w, "caller"))
-			V->graph = HIST_CALLER;
+			v->graph = HIST_CALLER;
 		else if (!strcmp(w, "callee"))
-			V->graph = HIST_CALLEE;
+			v->graph = HIST_CALLEE;
 		else if (!strcmp(w, "none"))
-			V->graph = HIST_GRAPH_NONE;
+			v->graph = HIST_GRAPH_NONE;
 		else if (strcmp(w, "graph") && strcmp(w, "flat") && strcmp(w, "fractal") && strcmp(w, "folded") &&
 			 strcmp(w, "function") && strcmp(w, "address")) {
 			free(copy);
@@ -67,129 +66,31 @@ static int opt_call_graph(const struct option *o, const char *a)
 
 static int opt_inverted(const struct option *o, const char *a)
 {
-	V->graph_given = true;
-	V->graph = HIST_CALLER;
+	struct report_view *v = o->value;
+	v->graph_given = true;
+	v->graph = HIST_CALLER;
 	return 0;
 }
 
 static int opt_percent(const struct option *o, const char *a)
 {
+	struct report_view *v = o->value;
 	char *end;
-	V->ro.percent_limit = strtod(a, &end);
-	if (*end || V->ro.percent_limit < 0 || V->ro.percent_limit > 100)
+	v->ro.percent_limit = strtod(a, &end);
+	if (*end || v->ro.percent_limit < 0 || v->ro.percent_limit > 100)
 		return err_set("'%s' is not a percentage (0..100)", a);
 	return 0;
 }
 
 static int opt_rows(const struct option *o, const char *a)
 {
+	struct report_view *v = o->value;
 	int n;
 	if (parse_int(a, &n) < 0)
 		return -1;
-	V->ro.max_rows = (size_t)n;
-	V->style = V->style == STYLE_JSON ? STYLE_JSON : STYLE_WPERF;
+	v->ro.max_rows = (size_t)n;
+	v->style = v->style == STYLE_JSON ? STYLE_JSON : STYLE_WPERF;
 	return 0;
-}
-
-static void print_header(FILE *f, const struct perfdata_reader *r)
-{
-	const struct perfdata_info *in = &r->info;
-	fprintf(f, "# ========\n");
-	if (in->hostname)
-		fprintf(f, "# hostname : %s\n", in->hostname);
-	if (in->osrelease)
-		fprintf(f, "# os release : %s\n", in->osrelease);
-	if (in->version)
-		fprintf(f, "# perf version : %s\n", in->version);
-	if (in->arch)
-		fprintf(f, "# arch : %s\n", in->arch);
-	if (in->nrcpus_online || in->nrcpus_avail)
-		fprintf(f, "# nrcpus online : %u\n# nrcpus avail : %u\n", in->nrcpus_online, in->nrcpus_avail);
-	if (in->cpudesc)
-		fprintf(f, "# cpudesc : %s\n", in->cpudesc);
-	if (in->total_mem_kb)
-		fprintf(f, "# total memory : %" PRIu64 " kB\n", in->total_mem_kb);
-	if (in->ncmdline) {
-		fprintf(f, "# cmdline :");
-		for (size_t i = 0; i < in->ncmdline; i++)
-			fprintf(f, " %s", in->cmdline[i]);
-		fputc('\n', f);
-	}
-	for (size_t i = 0; i < r->evsels.n; i++) {
-		const struct evsel *e = &r->evsels.v[i];
-		fprintf(f, "# event : name = %s, , id = {", e->name);
-		for (size_t k = 0; k < e->nids; k++)
-			fprintf(f, "%s %" PRIu64, k ? "," : "", e->ids[k]);
-		fprintf(f, " }, type = %u, size = %u, config = %#llx, { sample_period, sample_freq } = %llu, "
-			   "sample_type = %#llx, freq = %u\n",
-			e->attr.type, e->attr.size, (unsigned long long)e->attr.config,
-			(unsigned long long)e->attr.sample_period, (unsigned long long)e->attr.sample_type,
-			e->attr.freq);
-	}
-	if (in->first_sample_time || in->last_sample_time)
-		fprintf(f, "# time of first sample : %" PRIu64 ".%06" PRIu64 "\n# time of last sample : %" PRIu64
-			   ".%06" PRIu64 "\n# sample duration : %10.3f ms\n",
-			in->first_sample_time / 1000000000, in->first_sample_time % 1000000000 / 1000,
-			in->last_sample_time / 1000000000, in->last_sample_time % 1000000000 / 1000,
-			(double)(in->last_sample_time - in->first_sample_time) / 1e6);
-	for (size_t i = 0; i < in->nbuildids; i++) {
-		fprintf(f, "# build id : ");
-		for (size_t k = 0; k < in->buildids[i].size && k < 20; k++)
-			fprintf(f, "%02x", in->buildids[i].id[k]);
-		fprintf(f, " %s\n", in->buildids[i].filename);
-	}
-	fprintf(f, "# features present:");
-	for (int b = 1; b < FEAT_MAX; b++)
-		if (in->has_feature[b])
-			fprintf(f, " %s", perfdata_feature_name(b));
-	fprintf(f, "\n# ========\n#\n");
-}
-
-void report_load_jit_sources(struct session *ss, const struct perfdata_reader *r, bool force)
-{
-	machine_perfmap_path_policy(&ss->machine, force);
-	for (size_t i = 0; i < r->info.njit_sources; i++) {
-		const struct perfdata_jit_source *js = &r->info.jit_sources[i];
-		if (js->kind == JIT_SRC_PERFMAP)
-			machine_set_perfmap_data(&ss->machine, js->pid, js->data, js->size);
-		else if (js->kind == JIT_SRC_JITDUMP)
-			machine_set_jitdump_data(&ss->machine, js->pid, js->data, js->size);
-	}
-}
-
-void report_warnings(const struct session *ss, bool quiet)
-{
-	if (ss->resolver.truncated)
-		err_note("%" PRIu64 " of %" PRIu64 " stacks are cut short and end in [truncated]: the user "
-			 "stack copy was too small or code had no unwind information; try a larger "
-			 "--call-graph dwarf,SIZE (up to 65528)", ss->resolver.truncated, ss->nsamples);
-	if (ss->bad_samples)
-		err_warn("%" PRIu64 " samples could not be parsed and were skipped", ss->bad_samples);
-	if (ss->lost_records || ss->lost_samples) {
-		/* perf writes the same loss twice (LOST records, and LOST_SAMPLES from the counters'
-		 * lost counts): take the larger, never the sum. */
-		uint64_t lost = ss->lost_records > ss->lost_samples ? ss->lost_records : ss->lost_samples;
-		err_warn("%" PRIu64 " samples lost while recording (%.2f%%)", lost,
-			 100.0 * (double)lost / (double)(lost + ss->nsamples));
-	}
-	const struct jit_source *js;
-	size_t njs = machine_jit_sources((struct machine *)&ss->machine, &js);
-	for (size_t i = 0; i < njs && !quiet; i++) {
-		/* A JIT that writes a jitdump writes no perf map: its absence is no news then. */
-		if (js[i].perfmap_note && !js[i].jitdump_path)
-			err_note("%s: %s", js[i].perfmap_path ? js[i].perfmap_path : "perf map", js[i].perfmap_note);
-		if (js[i].jitdump_note)
-			err_note("%s: %s", js[i].jitdump_path ? js[i].jitdump_path : "jitdump", js[i].jitdump_note);
-	}
-	const struct dso_cache *c = &ss->machine.dsos;
-	for (size_t i = 0; i < c->n; i++) {
-		const struct dso *d = c->v[i];
-		if (d->mismatch)
-			err_warn("%s changed since recording (build-id mismatch): its samples are not "
-				 "resolved", d->path);
-		else if (!quiet && d->loaded && d->kind == DSO_KERNEL && d->load_note)
-			err_note("%s: %s", d->path, d->load_note);
-	}
 }
 
 struct fold_ctx {
@@ -207,73 +108,87 @@ static int fold_sample(const struct resolved_sample *rs, void *arg)
 
 static const char *const usage[] = { "lperf report [OPTIONS]", NULL };
 
-int cmd_report(int argc, char **argv)
+/* report's options, parsed. */
+struct report_args {
+	struct report_view v;
+	const char *input, *sort, *symfs;
+	bool json, wperf, header, header_only, quiet, children, no_children, stdio, folded, force, python;
+	int verbose;
+	enum hist_key keys[HK_NKEYS];
+	size_t nkeys;
+};
+
+static void parse_report_options(struct report_args *a, struct profile *pr, int argc, char **argv)
 {
-	struct report_view v = { .style = STYLE_PERF, .sort = "comm,dso,sym" };
-	v.ro.graph_min = 0.5;
-	struct profile p = { 0 };
-	V = &v;
-	F = &p.filter;
-	const char *input = "perf.data", *sort = NULL, *symfs = NULL;
-	bool json = false, wperf = false, header = false, header_only = false, quiet = false;
-	bool children = false, no_children = false, stdio = false, folded = false, force = false;
-	bool python = false;
-	int verbose = 0;
+	struct report_view *v = &a->v;
+	struct sample_filter *filter = &pr->filter;
 	const struct option opts[] = {
-		{ OPT_STRING, 'i', "input", &input, "FILE", "the recording (default perf.data)" },
-		{ OPT_STRING, 's', "sort", &sort, "KEYS", "sort keys: comm,pid,tid,dso,sym,cpu (default comm,dso,sym)" },
-		{ OPT_BOOL, 'n', "show-nr-samples", &v.ro.show_nr, NULL, "a Samples column" },
-		{ OPT_CALLBACK, 0, "percent-limit", NULL, "PCT", "hide entries below PCT percent", opt_percent },
-		{ OPT_CALLBACK, 0, "comm", NULL, "COMMS", "only these commands", opt_comm },
-		{ OPT_CALLBACK, 0, "pid", NULL, "PIDS", "only these processes", opt_pid },
-		{ OPT_CALLBACK, 0, "tid", NULL, "TIDS", "only these threads", opt_tid },
-		{ OPT_CALLBACK, 'd', "dso", NULL, "DSOS", "only these shared objects", opt_dso },
-		{ OPT_CALLBACK, 'S', "symbols", NULL, "SYMS", "only these symbols; WindowsPerf patterns "
+		{ OPT_STRING, 'i', "input", &a->input, "FILE", "the recording (default perf.data)" },
+		{ OPT_STRING, 's', "sort", &a->sort, "KEYS", "sort keys: comm,pid,tid,dso,sym,cpu (default comm,dso,sym)" },
+		{ OPT_BOOL, 'n', "show-nr-samples", &v->ro.show_nr, NULL, "a Samples column" },
+		{ OPT_CALLBACK, 0, "percent-limit", v, "PCT", "hide entries below PCT percent", opt_percent },
+		{ OPT_CALLBACK, 0, "comm", filter, "COMMS", "only these commands", opt_comm },
+		{ OPT_CALLBACK, 0, "pid", filter, "PIDS", "only these processes", opt_pid },
+		{ OPT_CALLBACK, 0, "tid", filter, "TIDS", "only these threads", opt_tid },
+		{ OPT_CALLBACK, 'd', "dso", filter, "DSOS", "only these shared objects", opt_dso },
+		{ OPT_CALLBACK, 'S', "symbols", filter, "SYMS", "only these symbols; WindowsPerf patterns "
 		  "'^prefix', 'suffix$'", opt_sym },
-		{ OPT_CALLBACK, 0, "symbol", NULL, "SYMS", "same as --symbols", opt_sym },
-		{ OPT_CALLBACK, 'g', NULL, NULL, "ORDER", "show call graphs (callee order; or caller, none, "
+		{ OPT_CALLBACK, 0, "symbol", filter, "SYMS", "same as --symbols", opt_sym },
+		{ OPT_CALLBACK, 'g', NULL, v, "ORDER", "show call graphs (callee order; or caller, none, "
 		  "a threshold)", opt_graph, OPT_WORD_OPT },
-		{ OPT_CALLBACK, 0, "call-graph", NULL, "ORDER", "call graphs: caller, callee, none, and a "
+		{ OPT_CALLBACK, 0, "call-graph", v, "ORDER", "call graphs: caller, callee, none, and a "
 		  "threshold percent (e.g. caller,1)", opt_call_graph },
-		{ OPT_CALLBACK, 'G', "inverted", NULL, NULL, "call graphs in caller order", opt_inverted, OPT_NOARG },
-		{ OPT_BOOL, 0, "children", &children, NULL, "Children and Self columns (default with call graphs)" },
-		{ OPT_BOOL, 0, "no-children", &no_children, NULL, "only self overhead" },
-		{ OPT_BOOL, 0, "stdio", &stdio, NULL, "text output (the default)" },
-		{ OPT_BOOL, 0, "json", &json, NULL, "JSON (docs/schemas/report.schema.json)" },
-		{ OPT_BOOL, 0, "folded", &folded, NULL, "collapsed stacks for flame graphs: "
+		{ OPT_CALLBACK, 'G', "inverted", v, NULL, "call graphs in caller order", opt_inverted, OPT_NOARG },
+		{ OPT_BOOL, 0, "children", &a->children, NULL, "Children and Self columns (default with call graphs)" },
+		{ OPT_BOOL, 0, "no-children", &a->no_children, NULL, "only self overhead" },
+		{ OPT_BOOL, 0, "stdio", &a->stdio, NULL, "text output (the default)" },
+		{ OPT_BOOL, 0, "json", &a->json, NULL, "JSON (docs/schemas/report.schema.json)" },
+		{ OPT_BOOL, 0, "folded", &a->folded, NULL, "collapsed stacks for flame graphs: "
 		  "comm;root;...;leaf COUNT" },
-		{ OPT_BOOL, 0, "wperf", &wperf, NULL, "WindowsPerf's hot-function tables" },
-		{ OPT_CALLBACK, 0, "sample-display-row", NULL, "N", "WindowsPerf tables of the top N "
+		{ OPT_BOOL, 0, "wperf", &a->wperf, NULL, "WindowsPerf's hot-function tables" },
+		{ OPT_CALLBACK, 0, "sample-display-row", v, "N", "WindowsPerf tables of the top N "
 		  "functions", opt_rows },
-		{ OPT_BOOL, 0, "sample-display-long", &v.ro.long_names, NULL, "WindowsPerf: full names" },
-		{ OPT_BOOL, 0, "header", &header, NULL, "print the recording's header first" },
-		{ OPT_BOOL, 0, "header-only", &header_only, NULL, "print only the header" },
-		{ OPT_STRING, 0, "symfs", &symfs, "DIR", "look for binaries under DIR" },
-		{ OPT_BOOL, 'f', "force", &force, NULL, "use /tmp JIT symbol files whoever owns them" },
-		{ OPT_BOOL, 0, "python", &python, NULL, "Python view: stacks of py:: frames only, "
+		{ OPT_BOOL, 0, "sample-display-long", &v->ro.long_names, NULL, "WindowsPerf: full names" },
+		{ OPT_BOOL, 0, "header", &a->header, NULL, "print the recording's header first" },
+		{ OPT_BOOL, 0, "header-only", &a->header_only, NULL, "print only the header" },
+		{ OPT_STRING, 0, "symfs", &a->symfs, "DIR", "look for binaries under DIR" },
+		{ OPT_BOOL, 'f', "force", &a->force, NULL, "use /tmp JIT symbol files whoever owns them" },
+		{ OPT_BOOL, 0, "python", &a->python, NULL, "Python view: stacks of py:: frames only, "
 		  "interpreter frames folded away" },
-		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "no notes or warnings" },
-		{ OPT_COUNT, 'v', "verbose", &verbose, NULL, "more detail" },
+		{ OPT_BOOL, 'q', "quiet", &a->quiet, NULL, "no notes or warnings" },
+		{ OPT_COUNT, 'v', "verbose", &a->verbose, NULL, "more detail" },
 		OPT_END_(),
 	};
 	struct opt_ctx ctx = { "report", usage, opts, false };
 	int i = opt_parse(&ctx, argc, argv);
 	if (i < argc)
 		opt_usage_error(&ctx, "unexpected argument '%s'", argv[i]);
-	if (json + wperf + folded > 1)
+	if (a->json + a->wperf + a->folded > 1)
 		opt_usage_error(&ctx, "give one of --json, --wperf and --folded");
-	if (json)
-		v.style = STYLE_JSON;
-	else if (wperf)
-		v.style = STYLE_WPERF;
-	err_quiet = quiet;
+	if (a->json)
+		v->style = STYLE_JSON;
+	else if (a->wperf)
+		v->style = STYLE_WPERF;
 
-	enum hist_key keys[HK_NKEYS];
-	size_t nkeys;
-	if (v.style == STYLE_WPERF && !sort)
-		sort = "sym,dso";
-	if (hist_parse_sort(sort ? sort : v.sort, keys, &nkeys) < 0)
+	if (v->style == STYLE_WPERF && !a->sort)
+		a->sort = "sym,dso";
+	if (hist_parse_sort(a->sort ? a->sort : v->sort, a->keys, &a->nkeys) < 0)
 		opt_usage_error(&ctx, "--sort: %s", err_msg());
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_args a = { .v = { .style = STYLE_PERF, .sort = "comm,dso,sym" }, .input = "perf.data" };
+	a.v.ro.graph_min = 0.5;
+	struct profile p = { 0 };
+	parse_report_options(&a, &p, argc, argv);
+	err_quiet = a.quiet;
+	struct report_view v = a.v;
+	const char *input = a.input, *symfs = a.symfs;
+	bool header = a.header, header_only = a.header_only, quiet = a.quiet, children = a.children;
+	bool no_children = a.no_children, folded = a.folded, force = a.force, python = a.python;
+	enum hist_key *keys = a.keys;
+	size_t nkeys = a.nkeys;
 
 	struct perfdata_reader r;
 	if (perfdata_open(&r, input) < 0)
@@ -281,7 +196,7 @@ int cmd_report(int argc, char **argv)
 	for (size_t k = 0; k < r.info.nnotes; k++)
 		err_warn("%s", r.info.notes[k]);
 	if (header || header_only)
-		print_header(stdout, &r);
+		report_print_header(stdout, &r);
 	if (header_only) {
 		perfdata_close(&r);
 		profile_free(&p);
@@ -313,7 +228,7 @@ int cmd_report(int argc, char **argv)
 	session_init(&ss, &r.evsels, &tool);
 	if (symfs)
 		ss.machine.dsos.root = xstrdup(symfs);
-	report_load_jit_sources(&ss, &r, force);
+	session_use_jit_sources(&ss, &r, force);
 	int status = 0;
 	if (session_process_file(&ss, &r) != 0) {
 		/* A corrupt record stops the walk: show what was read before it, say where it

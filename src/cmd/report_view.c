@@ -1,50 +1,48 @@
+/* What report, script and sample share on the command side. */
 #include "cmd/report_view.h"
 
-#include "output/json.h"
+#include <inttypes.h>
+
+#include "util/error.h"
+
+void report_warnings(const struct session *ss, bool quiet)
+{
+	if (ss->resolver.truncated)
+		err_note("%" PRIu64 " of %" PRIu64 " stacks are cut short and end in [truncated]: the user "
+			 "stack copy was too small or code had no unwind information; try a larger "
+			 "--call-graph dwarf,SIZE (up to 65528)", ss->resolver.truncated, ss->nsamples);
+	if (ss->bad_samples)
+		err_warn("%" PRIu64 " samples could not be parsed and were skipped", ss->bad_samples);
+	if (ss->lost_records || ss->lost_samples) {
+		/* perf writes the same loss twice (LOST records, and LOST_SAMPLES from the counters'
+		 * lost counts): take the larger, never the sum. */
+		uint64_t lost = ss->lost_records > ss->lost_samples ? ss->lost_records : ss->lost_samples;
+		err_warn("%" PRIu64 " samples lost while recording (%.2f%%)", lost,
+			 100.0 * (double)lost / (double)(lost + ss->nsamples));
+	}
+	const struct jit_source *js;
+	size_t njs = machine_jit_sources((struct machine *)&ss->machine, &js);
+	for (size_t i = 0; i < njs && !quiet; i++) {
+		/* A JIT that writes a jitdump writes no perf map: its absence is no news then. */
+		if (js[i].perfmap_note && !js[i].jitdump_path)
+			err_note("%s: %s", js[i].perfmap_path ? js[i].perfmap_path : "perf map", js[i].perfmap_note);
+		if (js[i].jitdump_note)
+			err_note("%s: %s", js[i].jitdump_path ? js[i].jitdump_path : "jitdump", js[i].jitdump_note);
+	}
+	const struct dso_cache *c = &ss->machine.dsos;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct dso *d = c->v[i];
+		if (d->mismatch)
+			err_warn("%s changed since recording (build-id mismatch): its samples are not "
+				 "resolved", d->path);
+		else if (!quiet && d->loaded && d->kind == DSO_KERNEL && d->load_note)
+			err_note("%s: %s", d->path, d->load_note);
+	}
+}
 
 void report_view_print(FILE *f, const struct report_view *v, const struct profile *p,
 		       const struct session *ss, const char *source)
 {
-	struct report_opts ro = v->ro;
-	ro.lost = ss->lost_records;
-	ro.lost_samples = ss->lost_samples;
-	struct json j;
-	if (v->style == STYLE_JSON) {
-		json_init(&j, f, true);
-		json_begin_object(&j, NULL);
-		json_str(&j, "schema", "lperf-report/1");
-		json_str(&j, "source", source);
-		json_u64(&j, "samples", ss->nsamples);
-		json_u64(&j, "lost_records", ss->lost_records);
-		json_u64(&j, "lost_samples", ss->lost_samples);
-		json_u64(&j, "filtered_out", p->filtered_out);
-		json_begin_array(&j, "events");
-	} else if (v->style == STYLE_PERF) {
-		report_text_header(f, ss->lost_samples);
-	}
-	for (size_t i = 0; i < p->n; i++) {
-		struct report_section s = {
-			.event = i < p->evsels->n ? p->evsels->v[i].name : "?",
-			.hist = &p->hists[i],
-			.samples = p->hists[i].total_samples,
-			.period = p->hists[i].total_period,
-			.sample_period = i < p->evsels->n && !p->evsels->v[i].attr.freq
-						 ? p->evsels->v[i].attr.sample_period : 0,
-		};
-		/* perf prints a section for every event; skip empty ones only when others have data. */
-		if (!s.samples && p->n > 1)
-			continue;
-		if (v->style == STYLE_JSON)
-			report_json_section(&j, &s, &ro);
-		else if (v->style == STYLE_WPERF)
-			report_wperf(f, &s, &ro);
-		else
-			report_text(f, &s, &ro);
-	}
-	if (v->style == STYLE_JSON) {
-		json_end_array(&j);
-		json_end_object(&j);
-		json_finish(&j);
-	}
-	fflush(f);
+	struct report_totals tot = { ss->nsamples, ss->lost_records, ss->lost_samples };
+	report_print(f, v->style, &v->ro, p, &tot, source);
 }

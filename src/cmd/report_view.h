@@ -10,25 +10,17 @@
 #include "output/report_out.h"
 #include "session/session.h"
 
-enum report_style { STYLE_PERF, STYLE_WPERF, STYLE_JSON };
-
 struct report_view {
 	enum report_style style;
 	struct report_opts ro;
 	const char *sort;       /* "comm,dso,sym" */
 	enum hist_graph graph;
 	bool graph_given;       /* -g, -G or --call-graph was given (none included) */
-	bool want_children;     /* -g defaults to children mode, as perf */
-	bool no_children;
 };
 
-/* Renders every event's profile. `source` names the file (or "live") for JSON. */
+/* Renders every event's profile (output/report_view.c). `source` names the file (or "live"). */
 void report_view_print(FILE *f, const struct report_view *v, const struct profile *p,
 		       const struct session *ss, const char *source);
-
-/* Hands the JIT symbol sources stored in a recording to the session's model, with the ownership
- * policy for the /tmp files it may still read. */
-void report_load_jit_sources(struct session *ss, const struct perfdata_reader *r, bool force);
 
 /* After a walk: lost samples, unparsable samples, build-id mismatches, hidden kernel symbols. */
 void report_warnings(const struct session *ss, bool quiet);

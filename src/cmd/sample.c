@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "cmd/live_run.h"
+#include "live/run.h"
 #include "cmd/report_view.h"
 #include "cmd/sample_opts.h"
 #include "events/evlist.h"
@@ -90,7 +90,10 @@ int cmd_sample(int argc, char **argv)
 	if (cmd && sample_python_setup(&o, cmd) < 0)
 		err_die_last(EXIT_USAGE);
 	struct live_run run;
-	if (live_run_open(&run, &o, cmd, &l, o.cpus_given) < 0)
+	struct live_opts lo;
+	sample_live_opts(&o, &lo);
+	struct live_run_target tg = { cmd, o.pid_list, o.tid_list, o.cpus_given ? &o.cpus : NULL };
+	if (live_run_open(&run, &tg, &l, &lo) < 0)
 		err_die_last(EXIT_RUNTIME);
 	enum hist_key keys[] = { HK_SYM, HK_DSO };
 	bool chains = o.callchain != LIVE_CG_NONE;
@@ -100,19 +103,19 @@ int cmd_sample(int argc, char **argv)
 				     .python_view = o.python };
 	session_init(&ss, &run.evsels, &tool);
 	machine_perfmap_path_policy(&ss.machine, o.force);
-	live_run_synthesize(&run, &o, to_session, &ss);
+	live_run_synthesize(&run, to_session, &ss);
 
-	struct marks mk = { live_run_now() + 1.0, 0, !o.quiet && isatty(STDERR_FILENO) && !o.json };
+	struct marks mk = { run_now() + 1.0, 0, !o.quiet && isatty(STDERR_FILENO) && !o.json };
 	if (mk.tty)
 		fprintf(stderr, "sampling ");
-	double start = live_run_now();
+	double start = run_now();
 	struct held hd = { STRBUF_INIT };
 	record_cb sink = o.python ? hold : to_session;
 	void *sink_arg = o.python ? (void *)&hd : (void *)&ss;
 	int status;
-	int lr = live_run_loop(&run, &o, sink, sink_arg, mark_tick, &mk, &status);
-	if (lr == -2)
+	if (live_run_start(&run) < 0)
 		err_die_last(EXIT_RUNTIME);
+	int lr = live_run_loop(&run, o.timeout_s, sink, sink_arg, mark_tick, &mk, &status);
 	int err = lr < 0;
 	if (o.python && replay(&ss, &hd) < 0)
 		err = 1;
@@ -135,7 +138,7 @@ int cmd_sample(int argc, char **argv)
 	}
 	report_view_print(stdout, &v, &p, &ss, "live");
 	if (!o.json)
-		printf("%10.3f seconds time elapsed\n", live_run_now() - start);
+		printf("%10.3f seconds time elapsed\n", run_now() - start);
 	report_warnings(&ss, o.quiet);
 	session_free(&ss);
 	profile_free(&p);

@@ -79,7 +79,7 @@ int cmd_script(int argc, char **argv)
 	struct session_tool tool = { .sample = on_sample, .arg = &c, .callchains = c.callchain,
 				     .python_view = python };
 	session_init(&ss, &r.evsels, &tool);
-	report_load_jit_sources(&ss, &r, force);
+	session_use_jit_sources(&ss, &r, force);
 	int status = session_process_file(&ss, &r) ? EXIT_RUNTIME : 0;
 	if (fold) {
 		folded_print(&f, stdout);

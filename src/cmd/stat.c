@@ -19,37 +19,15 @@
 #include "kernel/perf_event.h"
 #include "output/stat_out.h"
 #include "output/table.h"
+#include "stat/run.h"
 #include "stat/stat.h"
+#include "target/run.h"
 #include "target/target.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
-
-static void install_signals(void)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal; /* no SA_RESTART: waits end early and see the flag */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* The events of each -m name: a group's metrics' events together, one {} group when small
  * enough to fit a PMU's counters (so ratios compare counts of the same time slices). */
@@ -209,162 +187,42 @@ static void emit_interval(struct run_ctx *rc, struct stat_result *delta, bool fi
 	}
 }
 
+static void on_opened(bool kernel_excluded, void *arg)
+{
+	struct run_ctx *rc = arg;
+	if (kernel_excluded && !rc->o->noted_user_only) {
+		err_note("kernel-mode counting is not permitted (kernel.perf_event_paranoid is %d): "
+			 "counting user mode only", pe_paranoid());
+		rc->o->noted_user_only = true;
+	}
+}
+
+static void on_interval(struct stat_result *delta, bool first, void *arg)
+{
+	emit_interval(arg, delta, first);
+}
+
 /* One run: open, count until the end condition, read. Fills `res` (initialised here). */
 static int run_once(struct run_ctx *rc, struct stat_result *res, char **cmd)
 {
 	struct stat_opts *o = rc->o;
-	struct target t = TARGET_INIT;
-	struct counters c;
-	struct counters_opts co = { 0 };
-	int rc_ = -1;
-
-	if (cmd) {
-		if (target_start_command(&t, cmd, o->wperf_pin ? &o->cpus : NULL) < 0)
-			return -1;
-	} else if (o->pid_list) {
-		if (target_attach_pids(&t, o->pid_list) < 0)
-			return -1;
-	} else if (o->tid_list) {
-		if (target_attach_tids(&t, o->tid_list) < 0)
-			return -1;
-	}
-	if (o->cpus.n) {
-		co.cpus = o->cpus.cpu;
-		co.ncpus = o->cpus.n;
-	}
-	if (cmd && (!o->cpus.n || o->task_per_cpu)) {
-		co.pids = &t.pid;
-		co.npids = 1;
-		co.enable_on_exec = true;
-	} else if (t.ntids) {
-		co.pids = t.tids;
-		co.npids = t.ntids;
-	}
-	co.inherit = !o->no_inherit && co.npids > 0;
-	if (counters_open(&c, rc->evl, &co) < 0) {
-		target_free(&t);
-		return -1;
-	}
-	if (c.kernel_excluded && !o->noted_user_only) {
-		err_note("kernel-mode counting is not permitted (kernel.perf_event_paranoid is %d): "
-			 "counting user mode only", pe_paranoid());
-		o->noted_user_only = true;
-	}
-	stat_result_init(res, &c, rc->metrics, rc->nmetrics);
-	struct stat_result prev, cur, delta;
-	bool intervals = o->interval_ms > 0;
-	if (intervals) {
-		stat_result_init(&prev, &c, rc->metrics, rc->nmetrics);
-		stat_result_init(&cur, &c, rc->metrics, rc->nmetrics);
-		stat_result_init(&delta, &c, rc->metrics, rc->nmetrics);
-	}
-
-	bool progress = !cmd && !intervals && !o->quiet && isatty(STDERR_FILENO);
+	struct stat_run_opts ro = {
+		.cmd = cmd, .pid_list = o->pid_list, .tid_list = o->tid_list, .cpus = &o->cpus,
+		.pin = o->wperf_pin, .task_per_cpu = o->task_per_cpu, .no_inherit = o->no_inherit,
+		.timeout_s = o->timeout_s, .interval_ms = o->interval_ms, .interval_count = o->interval_count,
+		.metrics = rc->metrics, .nmetrics = rc->nmetrics,
+		.opened = on_opened, .interval = on_interval, .arg = rc,
+	};
+	bool progress = !cmd && !o->interval_ms && !o->quiet && isatty(STDERR_FILENO);
 	if (progress)
 		fprintf(stderr, "counting ...");
-	double start = now_s();
-	if (!co.enable_on_exec)
-		counters_enable(&c);
-	if (cmd && target_go(&t) < 0) {
-		counters_close(&c);
-		stat_result_free(res);
-		goto out;
-	}
-	rc->ran_command = cmd != NULL;
-
-	double deadline = o->timeout_s > 0 ? start + o->timeout_s : INFINITY;
-	double next_tick = intervals ? start + o->interval_ms / 1000.0 : INFINITY;
-	int ticks = 0;
-	bool ended = false, killed = false;
-	struct rusage ru;
-	memset(&ru, 0, sizeof(ru));
-	while (!ended) {
-		double now = now_s();
-		double until = deadline < next_tick ? deadline : next_tick;
-		if (stop_signal && !cmd)
-			break;
-		if (stop_signal && cmd && !killed) {
-			/* SIGINT from a terminal reached the command too; other signals we pass on. */
-			if (stop_signal != SIGINT)
-				kill(t.pid, stop_signal);
-			killed = true;
-		}
-		if (now >= next_tick) {
-			if (stat_read(&cur, &c) < 0)
-				goto fail;
-			cur.duration = now - start;
-			stat_diff(&delta, &cur, &prev);
-			emit_interval(rc, &delta, ticks == 0);
-			stat_copy_values(&prev, &cur);
-			ticks++;
-			next_tick += o->interval_ms / 1000.0;
-			if (o->interval_count && ticks >= o->interval_count) {
-				if (!cmd)
-					break;
-				deadline = now; /* end like a timeout */
-			}
-			continue;
-		}
-		if (now >= deadline) {
-			if (!cmd)
-				break;
-			if (!killed) {
-				kill(t.pid, SIGTERM);
-				killed = true;
-			}
-			deadline = INFINITY;
-			continue;
-		}
-		int wait_ms = isinf(until) ? 200 : (int)((until - now) * 1000) + 1;
-		if (wait_ms > 200)
-			wait_ms = 200;
-		if (cmd) {
-			int w = target_wait(&t, wait_ms, &rc->status, &ru);
-			if (w < 0)
-				goto fail;
-			if (w == 0)
-				ended = true;
-		} else {
-			struct timespec ts = { wait_ms / 1000, (long)(wait_ms % 1000) * 1000000L };
-			nanosleep(&ts, NULL);
-			if ((o->pid_list || o->tid_list) && !target_alive(&t))
-				ended = true;
-		}
-	}
-	double end = now_s();
-	if (!cmd)
-		counters_disable(&c);
-	bool count_reached = o->interval_count && ticks >= o->interval_count;
-	if (intervals && !count_reached && end - start - prev.duration >= 0.001) {
-		/* The partial interval since the last row, so the rows add up to the totals. */
-		if (stat_read(&cur, &c) < 0)
-			goto fail;
-		cur.duration = end - start;
-		stat_diff(&delta, &cur, &prev);
-		emit_interval(rc, &delta, ticks == 0);
-	}
-	if (progress)
+	struct stat_run_info info;
+	int r = stat_run(&ro, rc->evl, res, &info);
+	if (progress && r == 0)
 		fprintf(stderr, " done\n");
-	if (stat_read(res, &c) < 0)
-		goto fail;
-	res->duration = end - start;
-	if (cmd) {
-		res->user_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
-		res->sys_s = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-	}
-	rc_ = 0;
-	goto out;
-fail:
-	stat_result_free(res);
-out:
-	if (intervals) {
-		stat_result_free(&prev);
-		stat_result_free(&cur);
-		stat_result_free(&delta);
-	}
-	counters_close(&c);
-	target_free(&t);
-	return rc_;
+	rc->ran_command |= info.ran_command;
+	rc->status = info.status;
+	return r;
 }
 
 static char *target_description(const struct stat_opts *o, char **cmd)
@@ -389,6 +247,40 @@ static char *target_description(const struct stat_opts *o, char **cmd)
 	return sb_detach(&sb);
 }
 
+/* The events to count: -e, the events of each -m metric, or the defaults. Exits on a bad name. */
+static void build_events(struct stat_opts *o, struct metric_set *set, struct evlist *l,
+			 const struct metric ***metrics, size_t *nmetrics)
+{
+	metric_set_builtin(set);
+	for (size_t i = 0; i < o->nmetric_files; i++)
+		if (metric_set_load_file(set, o->metric_files[i]) < 0)
+			err_die_last(EXIT_USAGE);
+	struct strbuf ev = STRBUF_INIT, met = STRBUF_INIT;
+	sb_adds(&ev, sb_str(&o->events));
+	sb_adds(&met, sb_str(&o->metrics));
+	if (!ev.len && !met.len)
+		default_events(o, &ev, &met);
+	if (ev.len && evlist_parse(l, sb_str(&ev)) < 0)
+		err_die_last(EXIT_USAGE);
+	*metrics = NULL;
+	*nmetrics = 0;
+	if (met.len) {
+		char *list = xstrdup(sb_str(&met)), *save = NULL;
+		for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			int r = add_metric_events(l, set, tok);
+			/* --dry-run shows what would be counted even where it cannot be. */
+			if (r == -2 && !o->dry_run)
+				err_die_last(EXIT_RUNTIME);
+			if (r == -1)
+				err_die_last(EXIT_USAGE);
+		}
+		free(list);
+		*nmetrics = collect_metrics(set, sb_str(&met), metrics);
+	}
+	sb_release(&ev);
+	sb_release(&met);
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o;
@@ -396,35 +288,10 @@ int cmd_stat(int argc, char **argv)
 	err_quiet = o.quiet;
 
 	struct metric_set set = { 0 };
-	metric_set_builtin(&set);
-	for (size_t i = 0; i < o.nmetric_files; i++)
-		if (metric_set_load_file(&set, o.metric_files[i]) < 0)
-			err_die_last(EXIT_USAGE);
-
-	struct strbuf ev = STRBUF_INIT, met = STRBUF_INIT;
-	sb_adds(&ev, sb_str(&o.events));
-	sb_adds(&met, sb_str(&o.metrics));
-	if (!ev.len && !met.len)
-		default_events(&o, &ev, &met);
-
 	struct evlist l = { 0 };
-	if (ev.len && evlist_parse(&l, sb_str(&ev)) < 0)
-		err_die_last(EXIT_USAGE);
-	const struct metric **metrics = NULL;
-	size_t nmetrics = 0;
-	if (met.len) {
-		char *list = xstrdup(sb_str(&met)), *save = NULL;
-		for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			int r = add_metric_events(&l, &set, tok);
-			/* --dry-run shows what would be counted even where it cannot be. */
-			if (r == -2 && !o.dry_run)
-				err_die_last(EXIT_RUNTIME);
-			if (r == -1)
-				err_die_last(EXIT_USAGE);
-		}
-		free(list);
-		nmetrics = collect_metrics(&set, sb_str(&met), &metrics);
-	}
+	const struct metric **metrics;
+	size_t nmetrics;
+	build_events(&o, &set, &l, &metrics, &nmetrics);
 
 	if (o.kernel && !pe_kernel_allowed())
 		err_die(EXIT_RUNTIME, "-k asks for kernel-mode counting, which kernel.perf_event_paranoid "
@@ -442,8 +309,6 @@ int cmd_stat(int argc, char **argv)
 		free(metrics);
 		evlist_free(&l);
 		metric_set_free(&set);
-		sb_release(&ev);
-		sb_release(&met);
 		stat_opts_free(&o);
 		return 0;
 	}
@@ -469,13 +334,13 @@ int cmd_stat(int argc, char **argv)
 		if (!rc.f)
 			err_die(EXIT_RUNTIME, "cannot write '%s': %s", o.output, strerror(errno));
 	}
-	install_signals();
+	run_signals_install();
 
 	struct stat_result acc, last;
 	bool have_acc = false;
 	int runs = o.repeat > 0 ? o.repeat : 1;
 	int exit_code = 0;
-	for (int run = 0; run < runs && !(stop_signal && run > 0); run++) {
+	for (int run = 0; run < runs && !(run_stop_signal() && run > 0); run++) {
 		if (run_once(&rc, &last, cmd) < 0) {
 			if (tmp_path) {
 				fclose(rc.f);
@@ -533,8 +398,6 @@ int cmd_stat(int argc, char **argv)
 	free(metrics);
 	evlist_free(&l);
 	metric_set_free(&set);
-	sb_release(&ev);
-	sb_release(&met);
 	stat_opts_free(&o);
 	return exit_code;
 }

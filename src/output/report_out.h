@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "analysis/hist.h"
+#include "analysis/profile.h"
 #include "output/json.h"
 
 /* One event's profile. */
@@ -34,5 +35,21 @@ void report_text_header(FILE *f, uint64_t lost_samples);
 void report_wperf(FILE *f, const struct report_section *s, const struct report_opts *o);
 /* Writes one section object into an open JSON array. */
 void report_json_section(struct json *j, const struct report_section *s, const struct report_opts *o);
+
+enum report_style { STYLE_PERF, STYLE_WPERF, STYLE_JSON };
+
+/* What the whole walk counted, for headers and JSON. */
+struct report_totals {
+	uint64_t samples, lost_records, lost_samples;
+};
+
+/* Renders every event's profile (report_view.c). source names the file (or "live") for JSON. */
+void report_print(FILE *f, enum report_style style, const struct report_opts *o, const struct profile *p,
+		  const struct report_totals *tot, const char *source);
+
+/* perf report --header: the recording's header and features as perf prints them
+ * (report_header.c). */
+struct perfdata_reader;
+void report_print_header(FILE *f, const struct perfdata_reader *r);
 
 #endif

@@ -326,6 +326,24 @@ static void swap_thread_map(struct sw *w)
 	}
 }
 
+/* A pipe-mode HEADER_ATTR: the attr (its own size field says how long), then its ids. */
+static void swap_header_attr(struct sw *w)
+{
+	size_t at = w->off;
+	uint32_t asz = has(w, 8) ? ld32(w->p + at + 4) : 0;
+	if (w->nat)
+		asz = bswap_32(asz);
+	if (!asz)
+		asz = PERF_ATTR_SIZE_VER0;
+	if (!has(w, asz)) {
+		swap_attr(w->p + at, w->end - at, w->nat);
+		return;
+	}
+	swap_attr(w->p + at, asz, w->nat);
+	w->off += asz;
+	s64n(w, UINT64_MAX);
+}
+
 /* The payload of a non-sample record, up to its trailer. */
 static void swap_body(const struct evsel_set *s, struct sw *w, uint32_t type, uint16_t misc)
 {
@@ -394,22 +412,9 @@ static void swap_body(const struct evsel_set *s, struct sw *w, uint32_t type, ui
 		s16(w);
 		s16(w);
 		break;
-	case REC_HEADER_ATTR: {
-		size_t at = w->off;
-		uint32_t asz = has(w, 8) ? ld32(w->p + at + 4) : 0;
-		if (w->nat)
-			asz = bswap_32(asz);
-		if (!asz)
-			asz = PERF_ATTR_SIZE_VER0;
-		if (!has(w, asz)) {
-			swap_attr(w->p + at, w->end - at, w->nat);
-			break;
-		}
-		swap_attr(w->p + at, asz, w->nat);
-		w->off += asz;
-		s64n(w, UINT64_MAX);
+	case REC_HEADER_ATTR:
+		swap_header_attr(w);
 		break;
-	}
 	case REC_TRACING_DATA:
 		s32(w);
 		break;

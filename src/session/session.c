@@ -138,6 +138,18 @@ int session_process_file(struct session *ss, struct perfdata_reader *r)
 	return session_flush(ss);
 }
 
+void session_use_jit_sources(struct session *ss, const struct perfdata_reader *r, bool force)
+{
+	machine_perfmap_path_policy(&ss->machine, force);
+	for (size_t i = 0; i < r->info.njit_sources; i++) {
+		const struct perfdata_jit_source *js = &r->info.jit_sources[i];
+		if (js->kind == JIT_SRC_PERFMAP)
+			machine_set_perfmap_data(&ss->machine, js->pid, js->data, js->size);
+		else if (js->kind == JIT_SRC_JITDUMP)
+			machine_set_jitdump_data(&ss->machine, js->pid, js->data, js->size);
+	}
+}
+
 void session_free(struct session *ss)
 {
 	resolver_free(&ss->resolver);

@@ -49,6 +49,9 @@ int session_push(struct session *ss, const struct perf_event_header *h);
 int session_flush(struct session *ss);
 /* Feeds a whole perf.data file, then flushes. */
 int session_process_file(struct session *ss, struct perfdata_reader *r);
+/* Hands the JIT symbol sources stored in a recording to the model, with the ownership policy
+ * for the /tmp files it may still read (force: whoever owns them). */
+void session_use_jit_sources(struct session *ss, const struct perfdata_reader *r, bool force);
 void session_free(struct session *ss);
 
 #endif

@@ -1,0 +1,50 @@
+/* The live sampling run shared by record and sample: start the command (or attach), open the
+ * events, describe what already exists, then read the ring buffers until the command ends,
+ * --timeout, a signal, or the attached processes exit (the run engine, target/run.h). The
+ * commands differ only in where the records go (a perf.data writer, or the session) and what
+ * they show meanwhile. */
+#ifndef LPERF_LIVE_RUN_H
+#define LPERF_LIVE_RUN_H
+
+#include <stdbool.h>
+
+#include "events/evlist.h"
+#include "live/live.h"
+#include "target/run.h"
+#include "target/target.h"
+
+/* What to sample: a command (held before exec, pinned to pin when that is non-NULL and
+ * non-empty), else the processes of pid_list or the threads of tid_list, else the CPUs of the
+ * live options. */
+struct live_run_target {
+	char **cmd;
+	const char *pid_list, *tid_list;
+	const struct cpuset *pin;
+};
+
+struct live_run {
+	struct target t;
+	struct live live;
+	struct evsel_set evsels;  /* the events as opened, for parsing what they deliver */
+	bool command;             /* a command was started */
+	bool attached;            /* -p / -t */
+	struct run_loop loop;
+};
+
+/* Starts the command or attaches, and opens the events of l with lo (whose pids it fills in).
+ * -1 with err_set(). */
+int live_run_open(struct live_run *r, const struct live_run_target *tg, struct evlist *l, struct live_opts *lo);
+/* Records for what exists before sampling starts: the kernel, and the attached processes or,
+ * when sampling CPUs without a command, every process. */
+void live_run_synthesize(struct live_run *r, record_cb sink, void *arg);
+/* Enables the events (or lets the command exec, which enables them): -1 with err_set when the
+ * command could not be started (nothing ran). */
+int live_run_start(struct live_run *r);
+/* Runs to the end. Every record goes to sink, a FINISHED_ROUND after each non-empty batch, and
+ * tick(n, now, arg) after each read (progress). Returns 0, or -1 when reading or sink failed
+ * (what came before was delivered). *status is the command's exit status. */
+int live_run_loop(struct live_run *r, double timeout_s, record_cb sink, void *arg,
+		  void (*tick)(long n, double now, void *arg), void *tick_arg, int *status);
+void live_run_close(struct live_run *r);
+
+#endif

@@ -1,0 +1,51 @@
+/* A finished profile in the style asked for: perf's text, WindowsPerf's tables or JSON. */
+#include "output/report_out.h"
+
+#include "output/json.h"
+
+void report_print(FILE *f, enum report_style style, const struct report_opts *opts, const struct profile *p,
+		  const struct report_totals *tot, const char *source)
+{
+	struct report_opts ro = *opts;
+	ro.lost = tot->lost_records;
+	ro.lost_samples = tot->lost_samples;
+	struct json j;
+	if (style == STYLE_JSON) {
+		json_init(&j, f, true);
+		json_begin_object(&j, NULL);
+		json_str(&j, "schema", "lperf-report/1");
+		json_str(&j, "source", source);
+		json_u64(&j, "samples", tot->samples);
+		json_u64(&j, "lost_records", tot->lost_records);
+		json_u64(&j, "lost_samples", tot->lost_samples);
+		json_u64(&j, "filtered_out", p->filtered_out);
+		json_begin_array(&j, "events");
+	} else if (style == STYLE_PERF) {
+		report_text_header(f, tot->lost_samples);
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		struct report_section s = {
+			.event = i < p->evsels->n ? p->evsels->v[i].name : "?",
+			.hist = &p->hists[i],
+			.samples = p->hists[i].total_samples,
+			.period = p->hists[i].total_period,
+			.sample_period = i < p->evsels->n && !p->evsels->v[i].attr.freq
+						 ? p->evsels->v[i].attr.sample_period : 0,
+		};
+		/* perf prints a section for every event; skip empty ones only when others have data. */
+		if (!s.samples && p->n > 1)
+			continue;
+		if (style == STYLE_JSON)
+			report_json_section(&j, &s, &ro);
+		else if (style == STYLE_WPERF)
+			report_wperf(f, &s, &ro);
+		else
+			report_text(f, &s, &ro);
+	}
+	if (style == STYLE_JSON) {
+		json_end_array(&j);
+		json_end_object(&j);
+		json_finish(&j);
+	}
+	fflush(f);
+}
