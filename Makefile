@@ -39,7 +39,7 @@ all: $(BUILD)/lperf
 GITREV_STAMP := $(BUILD)/gitrev.$(GITREV)
 $(GITREV_STAMP):
 	@mkdir -p $(BUILD) && rm -f $(BUILD)/gitrev.* && touch $@
-$(BUILD)/src/cmd/version.o $(BUILD)/src/cmd/test.o $(BUILD)/src/sysinfo/sysinfo.o: $(GITREV_STAMP)
+$(BUILD)/src/sysinfo/version.o $(BUILD)/src/output/test_out.o $(BUILD)/src/sysinfo/sysinfo.o: $(GITREV_STAMP)
 
 
 deps:

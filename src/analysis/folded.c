@@ -102,17 +102,14 @@ static int cmp_idx(const void *a, const void *b, void *arg)
 	return strcmp(stacks[*(const size_t *)a], stacks[*(const size_t *)b]);
 }
 
-void folded_print(struct folded *f, FILE *out)
+size_t *folded_order(const struct folded *f)
 {
 	size_t *order = xmalloc((f->n ? f->n : 1) * sizeof(size_t));
 	for (size_t i = 0; i < f->n; i++)
 		order[i] = i;
 	if (f->n > 1)
 		qsort_r(order, f->n, sizeof(size_t), cmp_idx, f->stacks);
-	for (size_t i = 0; i < f->n; i++)
-		fprintf(out, "%s %" PRIu64 "\n", f->stacks[order[i]], f->counts[order[i]]);
-	free(order);
-	fflush(out);
+	return order;
 }
 
 void folded_free(struct folded *f)

@@ -22,8 +22,8 @@ struct folded {
 
 void folded_init(struct folded *f, bool with_comm, bool by_period);
 void folded_add(struct folded *f, const struct resolved_sample *rs);
-/* Prints the lines sorted by stack, so output is stable across runs. */
-void folded_print(struct folded *f, FILE *out);
+/* The stacks' indexes sorted by stack, so output is stable across runs (free the array). */
+size_t *folded_order(const struct folded *f);
 void folded_free(struct folded *f);
 
 #endif

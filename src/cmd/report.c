@@ -7,6 +7,7 @@
 
 #include "cmd/cmd.h"
 #include "analysis/folded.h"
+#include "output/folded_out.h"
 #include "cmd/report_view.h"
 #include "perfdata/perfdata.h"
 #include "session/session.h"
@@ -236,7 +237,7 @@ int cmd_report(int argc, char **argv)
 		status = EXIT_RUNTIME;
 	}
 	if (folded) {
-		folded_print(&fc.f, stdout);
+		folded_print(stdout, &fc.f);
 		folded_free(&fc.f);
 	} else {
 		profile_sort(&p, v.ro.children);

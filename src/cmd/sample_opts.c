@@ -15,54 +15,56 @@
 #include "util/opt.h"
 #include "util/xalloc.h"
 
-static struct sample_opts *O;
 
 static int opt_event(const struct option *opt, const char *arg)
 {
+	struct sample_opts *so = opt->value;
 	if (!*arg)
 		return err_set("empty event list");
-	if (O->events.len)
-		sb_addc(&O->events, ',');
-	sb_adds(&O->events, arg);
+	if (so->events.len)
+		sb_addc(&so->events, ',');
+	sb_adds(&so->events, arg);
 	return 0;
 }
 
 static int opt_period(const struct option *opt, const char *arg)
 {
-	if (parse_u64(arg, &O->period) < 0 || !O->period)
+	struct sample_opts *so = opt->value;
+	if (parse_u64(arg, &so->period) < 0 || !so->period)
 		return err_set("'%s' is not a sampling period (a positive number of events)", arg);
 	return 0;
 }
 
 static int opt_freq(const struct option *opt, const char *arg)
 {
+	struct sample_opts *so = opt->value;
 	if (!strcmp(arg, "max")) {
 		long v;
-		O->freq = file_read_int("/proc/sys/kernel/perf_event_max_sample_rate", &v) == 0 && v > 0
+		so->freq = file_read_int("/proc/sys/kernel/perf_event_max_sample_rate", &v) == 0 && v > 0
 				  ? (uint64_t)v : 4000;
 		return 0;
 	}
-	if (parse_u64(arg, &O->freq) < 0 || !O->freq)
+	if (parse_u64(arg, &so->freq) < 0 || !so->freq)
 		return err_set("'%s' is not a frequency (samples per second, or 'max')", arg);
 	return 0;
 }
 
-static int set_callgraph(const char *arg)
+static int set_callgraph(struct sample_opts *so, const char *arg)
 {
 	if (!arg || !strcmp(arg, "fp")) {
-		O->callchain = LIVE_CG_FP;
+		so->callchain = LIVE_CG_FP;
 		return 0;
 	}
 	if (!strncmp(arg, "dwarf", 5) && (arg[5] == 0 || arg[5] == ',')) {
-		O->callchain = LIVE_CG_DWARF;
-		O->stack_size = 8192;
+		so->callchain = LIVE_CG_DWARF;
+		so->stack_size = 8192;
 		if (arg[5] == ',') {
 			uint64_t sz;
 			if (parse_u64(arg + 6, &sz) < 0 || sz == 0 || sz > 65528)
 				return err_set("dwarf stack size '%s' must be 8..65528 bytes", arg + 6);
-			O->stack_size = (uint32_t)((sz + 7) & ~7ULL);
-			if (O->stack_size > 65528)
-				O->stack_size = 65528;
+			so->stack_size = (uint32_t)((sz + 7) & ~7ULL);
+			if (so->stack_size > 65528)
+				so->stack_size = 65528;
 		}
 		return 0;
 	}
@@ -71,18 +73,20 @@ static int set_callgraph(const char *arg)
 	return err_set("unknown call-graph mode '%s' (use fp or dwarf[,SIZE])", arg);
 }
 
-static int opt_g(const struct option *opt, const char *arg) { return set_callgraph(NULL); }
-static int opt_call_graph(const struct option *opt, const char *arg) { return set_callgraph(arg); }
+static int opt_g(const struct option *opt, const char *arg) { return set_callgraph(opt->value, NULL); }
+static int opt_call_graph(const struct option *opt, const char *arg) { return set_callgraph(opt->value, arg); }
 
 static int opt_cpus(const struct option *opt, const char *arg)
 {
-	cpuset_free(&O->cpus);
-	O->cpus_given = true;
-	return parse_cpu_list(arg, &O->cpus);
+	struct sample_opts *so = opt->value;
+	cpuset_free(&so->cpus);
+	so->cpus_given = true;
+	return parse_cpu_list(arg, &so->cpus);
 }
 
 static int opt_clockid(const struct option *opt, const char *arg)
 {
+	struct sample_opts *so = opt->value;
 	static const struct { const char *name; int id; } clocks[] = {
 		{ "realtime", CLOCK_REALTIME }, { "mono", CLOCK_MONOTONIC }, { "monotonic", CLOCK_MONOTONIC },
 		{ "monotonic_raw", CLOCK_MONOTONIC_RAW }, { "raw", CLOCK_MONOTONIC_RAW },
@@ -91,20 +95,21 @@ static int opt_clockid(const struct option *opt, const char *arg)
 	const char *name = !strncasecmp(arg, "CLOCK_", 6) ? arg + 6 : arg;
 	for (size_t i = 0; i < ARRAY_SIZE(clocks); i++)
 		if (!strcasecmp(name, clocks[i].name)) {
-			O->clockid = clocks[i].id;
+			so->clockid = clocks[i].id;
 			return 0;
 		}
 	int v;
 	if (parse_int(arg, &v) < 0)
 		return err_set("unknown clock '%s' (use mono, realtime, monotonic_raw, boottime, tai or a "
 			       "number)", arg);
-	O->clockid = v;
+	so->clockid = v;
 	return 0;
 }
 
 /* perf's -m: a number of pages (a power of two), or a size with B/K/M/G. */
 static int opt_mmap(const struct option *opt, const char *arg)
 {
+	struct sample_opts *so = opt->value;
 	char *end;
 	unsigned long long v = strtoull(arg, &end, 10);
 	long page = sysconf(_SC_PAGESIZE);
@@ -120,21 +125,23 @@ static int opt_mmap(const struct option *opt, const char *arg)
 	}
 	if (v == 0 || (v & (v - 1)) || v > (1ULL << 20))
 		return err_set("'%s': the buffer must be a power of two pages (1, 2, 4, ... 1048576)", arg);
-	O->mmap_pages = (size_t)v;
+	so->mmap_pages = (size_t)v;
 	return 0;
 }
 
 static int opt_timeout(const struct option *opt, const char *arg)
 {
-	return parse_duration(arg, &O->timeout_s);
+	struct sample_opts *so = opt->value;
+	return parse_duration(arg, &so->timeout_s);
 }
 
 static int opt_rows(const struct option *opt, const char *arg)
 {
+	struct sample_opts *so = opt->value;
 	int v;
 	if (parse_int(arg, &v) < 0 || v < 1)
 		return err_set("'%s' is not a number of rows", arg);
-	O->display_rows = (size_t)v;
+	so->display_rows = (size_t)v;
 	return 0;
 }
 
@@ -146,25 +153,24 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 	o->output = "perf.data";
 	o->clockid = CLOCK_MONOTONIC;
 	o->display_rows = 50;
-	O = o;
 	bool wp = style == SAMPLE_OPTS_WPERF;
 	const struct option perf_opts[] = {
-		{ OPT_CALLBACK, 'e', "event", NULL, "EVENTS", "events to sample (NAME:PERIOD sets a period)", opt_event },
-		{ OPT_CALLBACK, 'c', "count", NULL, "PERIOD", "one sample every PERIOD events", opt_period },
-		{ OPT_CALLBACK, 'F', "freq", NULL, "HZ", "samples per second (default 4000; 'max')", opt_freq },
-		{ OPT_CALLBACK, 'g', NULL, NULL, NULL, "record call chains (frame pointers)", opt_g, OPT_NOARG },
-		{ OPT_CALLBACK, 0, "call-graph", NULL, "MODE", "fp, or dwarf[,SIZE] (user stack copies for "
+		{ OPT_CALLBACK, 'e', "event", o, "EVENTS", "events to sample (NAME:PERIOD sets a period)", opt_event },
+		{ OPT_CALLBACK, 'c', "count", o, "PERIOD", "one sample every PERIOD events", opt_period },
+		{ OPT_CALLBACK, 'F', "freq", o, "HZ", "samples per second (default 4000; 'max')", opt_freq },
+		{ OPT_CALLBACK, 'g', NULL, o, NULL, "record call chains (frame pointers)", opt_g, OPT_NOARG },
+		{ OPT_CALLBACK, 0, "call-graph", o, "MODE", "fp, or dwarf[,SIZE] (user stack copies for "
 		  "unwinding)", opt_call_graph },
 		{ OPT_STRING, 'p', "pid", &o->pid_list, "PID", "existing process(es)" },
 		{ OPT_STRING, 't', "tid", &o->tid_list, "TID", "existing thread(s)" },
 		{ OPT_BOOL, 'a', "all-cpus", &o->system_wide, NULL, "every CPU (system-wide)" },
-		{ OPT_CALLBACK, 'C', "cpu", NULL, "CPUS", "only these CPUs", opt_cpus },
+		{ OPT_CALLBACK, 'C', "cpu", o, "CPUS", "only these CPUs", opt_cpus },
 		{ OPT_STRING, 'o', "output", &o->output, "FILE", "the recording (default perf.data; an "
 		  "existing one is kept as FILE.old)" },
-		{ OPT_CALLBACK, 'k', "clockid", NULL, "CLOCK", "sample timestamps' clock (default mono)", opt_clockid },
-		{ OPT_CALLBACK, 'm', "mmap-pages", NULL, "PAGES", "ring buffer size per CPU, pages or with "
+		{ OPT_CALLBACK, 'k', "clockid", o, "CLOCK", "sample timestamps' clock (default mono)", opt_clockid },
+		{ OPT_CALLBACK, 'm', "mmap-pages", o, "PAGES", "ring buffer size per CPU, pages or with "
 		  "K/M", opt_mmap },
-		{ OPT_CALLBACK, 0, "timeout", NULL, "DUR", "stop after DUR (2.5s, 100ms, 1m)", opt_timeout },
+		{ OPT_CALLBACK, 0, "timeout", o, "DUR", "stop after DUR (2.5s, 100ms, 1m)", opt_timeout },
 		{ OPT_BOOL, 0, "no-inherit", &o->no_inherit, NULL, "do not follow children and threads" },
 		{ OPT_BOOL, 0, "python", &o->python, NULL, "name Python functions: turn on CPython 3.12+'s "
 		  "perf support in the command" },
@@ -175,25 +181,25 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		OPT_END_(),
 	};
 	const struct option wperf_opts[] = {
-		{ OPT_CALLBACK, 'e', "event", NULL, "EVENTS", "events to sample, NAME:PERIOD (e.g. "
+		{ OPT_CALLBACK, 'e', "event", o, "EVENTS", "events to sample, NAME:PERIOD (e.g. "
 		  "ld_spec:100000)", opt_event },
-		{ OPT_CALLBACK, 'c', "cpu", NULL, "CPUS", "cores to sample (WindowsPerf)", opt_cpus },
-		{ OPT_CALLBACK, 'C', NULL, NULL, "CPUS", "same as -c", opt_cpus },
-		{ OPT_CALLBACK, 'F', "freq", NULL, "HZ", "samples per second for events without a period "
+		{ OPT_CALLBACK, 'c', "cpu", o, "CPUS", "cores to sample (WindowsPerf)", opt_cpus },
+		{ OPT_CALLBACK, 'C', NULL, o, "CPUS", "same as -c", opt_cpus },
+		{ OPT_CALLBACK, 'F', "freq", o, "HZ", "samples per second for events without a period "
 		  "(default 4000)", opt_freq },
-		{ OPT_CALLBACK, 'g', NULL, NULL, NULL, "record call chains (frame pointers)", opt_g, OPT_NOARG },
-		{ OPT_CALLBACK, 0, "call-graph", NULL, "MODE", "fp, or dwarf[,SIZE]", opt_call_graph },
+		{ OPT_CALLBACK, 'g', NULL, o, NULL, "record call chains (frame pointers)", opt_g, OPT_NOARG },
+		{ OPT_CALLBACK, 0, "call-graph", o, "MODE", "fp, or dwarf[,SIZE]", opt_call_graph },
 		{ OPT_STRING, 'p', "pid", &o->pid_list, "PID", "an existing process" },
 		{ OPT_BOOL, 'a', "all-cpus", &o->system_wide, NULL, "every CPU" },
-		{ OPT_CALLBACK, 0, "timeout", NULL, "DUR", "stop after DUR", opt_timeout },
+		{ OPT_CALLBACK, 0, "timeout", o, "DUR", "stop after DUR", opt_timeout },
 		{ OPT_BOOL, 0, "json", &o->json, NULL, "JSON (docs/schemas/report.schema.json)" },
 		{ OPT_BOOL, 0, "python", &o->python, NULL, "name Python functions (CPython 3.12+)" },
 		{ OPT_BOOL, 'f', "force", &o->force, NULL, "use JIT symbol files whoever owns them" },
-		{ OPT_CALLBACK, 0, "sample-display-row", NULL, "N", "rows per table (default 50)", opt_rows },
+		{ OPT_CALLBACK, 0, "sample-display-row", o, "N", "rows per table (default 50)", opt_rows },
 		{ OPT_BOOL, 0, "sample-display-long", &o->display_long, NULL, "full symbol names" },
 		{ OPT_STRING, 's', "symbol", &o->symbols, "PATTERN", "only symbols matching: exact, "
 		  "'^prefix', 'suffix$'" },
-		{ OPT_CALLBACK, 'm', "mmap-pages", NULL, "PAGES", "ring buffer size per CPU", opt_mmap },
+		{ OPT_CALLBACK, 'm', "mmap-pages", o, "PAGES", "ring buffer size per CPU", opt_mmap },
 		{ OPT_BOOL, 'q', "quiet", &o->quiet, NULL, "no progress" },
 		{ OPT_COUNT, 'v', "verbose", &o->verbose, NULL, "more detail" },
 		OPT_END_(),

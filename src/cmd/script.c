@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "analysis/folded.h"
+#include "output/folded_out.h"
 #include "cmd/cmd.h"
 #include "cmd/report_view.h"
 #include "output/script_out.h"
@@ -82,7 +83,7 @@ int cmd_script(int argc, char **argv)
 	session_use_jit_sources(&ss, &r, force);
 	int status = session_process_file(&ss, &r) ? EXIT_RUNTIME : 0;
 	if (fold) {
-		folded_print(&f, stdout);
+		folded_print(stdout, &f);
 		folded_free(&f);
 	}
 	fflush(stdout);

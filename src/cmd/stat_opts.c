@@ -7,9 +7,6 @@
 #include "util/opt.h"
 #include "util/xalloc.h"
 
-static struct stat_opts *O;
-static bool timeline_flag;
-static double wperf_interval_s = -1;
 
 static void append(struct strbuf *sb, const char *s)
 {
@@ -20,73 +17,81 @@ static void append(struct strbuf *sb, const char *s)
 
 static int opt_event(const struct option *opt, const char *arg)
 {
+	struct stat_opts *so = opt->value;
 	if (!*arg)
 		return err_set("empty event list");
-	append(&O->events, arg);
+	append(&so->events, arg);
 	return 0;
 }
 
 static int opt_metric(const struct option *opt, const char *arg)
 {
+	struct stat_opts *so = opt->value;
 	if (!*arg)
 		return err_set("empty metric list");
-	append(&O->metrics, arg);
+	append(&so->metrics, arg);
 	return 0;
 }
 
 static int opt_metric_file(const struct option *opt, const char *arg)
 {
-	O->metric_files = xrealloc(O->metric_files, (O->nmetric_files + 1) * sizeof(char *));
-	O->metric_files[O->nmetric_files++] = arg;
+	struct stat_opts *so = opt->value;
+	so->metric_files = xrealloc(so->metric_files, (so->nmetric_files + 1) * sizeof(char *));
+	so->metric_files[so->nmetric_files++] = arg;
 	return 0;
 }
 
-static int set_cpus(const char *arg)
+static int set_cpus(struct stat_opts *so, const char *arg)
 {
-	cpuset_free(&O->cpus);
-	free(O->cpu_list);
-	O->cpu_list = xstrdup(arg);
-	return parse_cpu_list(arg, &O->cpus);
+	cpuset_free(&so->cpus);
+	free(so->cpu_list);
+	so->cpu_list = xstrdup(arg);
+	return parse_cpu_list(arg, &so->cpus);
 }
 
-static int opt_cpu(const struct option *opt, const char *arg) { return set_cpus(arg); }
+static int opt_cpu(const struct option *opt, const char *arg) { return set_cpus(opt->value, arg); }
 
 static int opt_wperf_cpu(const struct option *opt, const char *arg)
 {
-	O->wperf_pin = true;
-	return set_cpus(arg);
+	struct stat_opts *so = opt->value;
+	so->wperf_pin = true;
+	return set_cpus(so, arg);
 }
 
 /* -t: perf's TID list when a number follows, else WindowsPerf's timeline switch. */
 static int opt_t(const struct option *opt, const char *arg)
 {
+	struct stat_opts *so = opt->value;
 	if (arg)
-		O->tid_list = arg;
+		so->tid_list = arg;
 	else
-		timeline_flag = true;
+		so->wperf_timeline = true;
 	return 0;
 }
 
 static int opt_timeout(const struct option *opt, const char *arg)
 {
-	return parse_duration(arg, &O->timeout_s);
+	struct stat_opts *so = opt->value;
+	return parse_duration(arg, &so->timeout_s);
 }
 
 static int opt_wperf_interval(const struct option *opt, const char *arg)
 {
-	if (parse_duration(arg, &wperf_interval_s) < 0)
+	struct stat_opts *so = opt->value;
+	if (parse_duration(arg, &so->wperf_interval_s) < 0)
 		return -1;
 	/* Kept in milliseconds as an int: a day is more than any timeline needs. */
-	if (wperf_interval_s > 86400)
+	if (so->wperf_interval_s > 86400)
 		return err_set("interval '%s' is longer than a day", arg);
 	return 0;
 }
 
 static int opt_sep(const struct option *opt, const char *arg)
 {
+	struct stat_opts *so = opt->value;
 	if (!*arg)
 		return err_set("the field separator cannot be empty");
-	O->csv_sep = arg;
+	so->csv_sep = arg;
 	return 0;
 }
 
@@ -100,45 +105,45 @@ char **stat_parse_options(struct stat_opts *o, int argc, char **argv)
 {
 	memset(o, 0, sizeof(*o));
 	o->big_num = true;
-	O = o;
+	o->wperf_interval_s = -1;
 	bool no_big_num = false;
 	const struct option opts[] = {
 		{ OPT_GROUP, 0, NULL, NULL, NULL, "What to count" },
-		{ OPT_CALLBACK, 'e', "event", NULL, "EVENTS", "events to count, comma-separated; {a,b} "
+		{ OPT_CALLBACK, 'e', "event", o, "EVENTS", "events to count, comma-separated; {a,b} "
 		  "groups, :u/:k modifiers (see 'lperf list')", opt_event, 0 },
-		{ OPT_CALLBACK, 'm', "metrics", NULL, "METRICS", "metrics or metric groups (imix, ipc, "
+		{ OPT_CALLBACK, 'm', "metrics", o, "METRICS", "metrics or metric groups (imix, ipc, "
 		  "cpus_utilized, ...)", opt_metric, 0 },
-		{ OPT_CALLBACK, 'M', NULL, NULL, "METRICS", "same as -m (perf's spelling)", opt_metric, 0 },
-		{ OPT_CALLBACK, 0, "metric-file", NULL, "FILE", "load user metrics from FILE",
+		{ OPT_CALLBACK, 'M', NULL, o, "METRICS", "same as -m (perf's spelling)", opt_metric, 0 },
+		{ OPT_CALLBACK, 0, "metric-file", o, "FILE", "load user metrics from FILE",
 		  opt_metric_file, 0 },
 		{ OPT_BOOL, 'k', NULL, &o->kernel, NULL, "require kernel-mode counting (WindowsPerf); "
 		  "an error where it is not permitted" },
 		{ OPT_GROUP, 0, NULL, NULL, NULL, "Where to count" },
 		{ OPT_STRING, 'p', "pid", &o->pid_list, "PID", "existing process(es), comma-separated" },
-		{ OPT_CALLBACK, 't', NULL, NULL, "TID", "thread(s) with a number; timeline mode "
+		{ OPT_CALLBACK, 't', NULL, o, "TID", "thread(s) with a number; timeline mode "
 		  "without one (WindowsPerf)", opt_t, OPT_NUMERIC_OPT },
 		{ OPT_STRING, 0, "tid", &o->tid_list, "TID", "existing thread(s), comma-separated" },
 		{ OPT_BOOL, 'a', "all-cpus", &o->system_wide, NULL, "count every CPU (system-wide)" },
-		{ OPT_CALLBACK, 'C', "cpu", NULL, "CPUS", "count these CPUs, e.g. 0,3-5", opt_cpu, 0 },
-		{ OPT_CALLBACK, 'c', NULL, NULL, "CPUS", "count these CPUs and pin the command to "
+		{ OPT_CALLBACK, 'C', "cpu", o, "CPUS", "count these CPUs, e.g. 0,3-5", opt_cpu, 0 },
+		{ OPT_CALLBACK, 'c', NULL, o, "CPUS", "count these CPUs and pin the command to "
 		  "them (WindowsPerf)", opt_wperf_cpu, 0 },
 		{ OPT_BOOL, 0, "no-inherit", &o->no_inherit, NULL, "do not count child processes and "
 		  "new threads" },
 		{ OPT_GROUP, 0, NULL, NULL, NULL, "How long" },
-		{ OPT_CALLBACK, 0, "timeout", NULL, "DUR", "stop after DUR (2.5s, 100ms, 3m, 1h); "
+		{ OPT_CALLBACK, 0, "timeout", o, "DUR", "stop after DUR (2.5s, 100ms, 3m, 1h); "
 		  "the trailing pseudo-command 'sleep DUR' does the same with -a/-C/-c", opt_timeout, 0 },
 		{ OPT_INT, 'r', "repeat", &o->repeat, "N", "run the command N times; show means and "
 		  "variation" },
 		{ OPT_GROUP, 0, NULL, NULL, NULL, "Timeline" },
 		{ OPT_INT, 'I', "interval-print", &o->interval_ms, "MS", "print counts every MS "
 		  "milliseconds" },
-		{ OPT_CALLBACK, 'i', NULL, NULL, "DUR", "timeline interval with -t (WindowsPerf; "
+		{ OPT_CALLBACK, 'i', NULL, o, "DUR", "timeline interval with -t (WindowsPerf; "
 		  "default 1s)", opt_wperf_interval, 0 },
 		{ OPT_INT, 'n', "interval-count", &o->interval_count, "N", "stop after N intervals" },
 		{ OPT_GROUP, 0, NULL, NULL, NULL, "Output" },
 		{ OPT_BOOL, 'A', "no-aggr", &o->per_cpu, NULL, "show each CPU, then the total" },
 		{ OPT_BOOL, 0, "per-core", &o->per_cpu, NULL, "same as -A" },
-		{ OPT_CALLBACK, 'x', "field-separator", NULL, "SEP", "CSV output with separator SEP",
+		{ OPT_CALLBACK, 'x', "field-separator", o, "SEP", "CSV output with separator SEP",
 		  opt_sep, 0 },
 		{ OPT_BOOL, 'j', "json", &o->json, NULL, "JSON output (docs/schemas/stat.schema.json)" },
 		{ OPT_STRING, 'o', "output", &o->output, "FILE", "write results to FILE (.csv and "
@@ -170,10 +175,10 @@ char **stat_parse_options(struct stat_opts *o, int argc, char **argv)
 			opt_usage_error(&ctx, "pseudo-command 'sleep %s': %s", cmd[1], err_msg());
 		cmd = NULL;
 	}
-	if (timeline_flag || wperf_interval_s >= 0) {
+	if (o->wperf_timeline || o->wperf_interval_s >= 0) {
 		if (o->interval_ms)
 			opt_usage_error(&ctx, "give either -I MS or the WindowsPerf timeline -t -i DUR");
-		o->interval_ms = wperf_interval_s >= 0 ? (int)(wperf_interval_s * 1000 + 0.5) : 1000;
+		o->interval_ms = o->wperf_interval_s >= 0 ? (int)(o->wperf_interval_s * 1000 + 0.5) : 1000;
 	}
 	if (o->interval_ms && o->interval_ms < 10)
 		opt_usage_error(&ctx, "the interval must be at least 10 ms (got %d ms)", o->interval_ms);

@@ -29,6 +29,9 @@ struct stat_opts {
 	bool json;
 	int repeat;                /* -r N */
 	bool quiet, dry_run, big_num, no_inherit, noted_user_only;
+	/* Parser state: WindowsPerf's -t (timeline) and -i (its interval, seconds; < 0 unset). */
+	bool wperf_timeline;
+	double wperf_interval_s;
 	int verbose;
 };
 

@@ -36,4 +36,7 @@ void statout_csv(FILE *f, const struct stat_result *r, const struct statout_opts
 void statout_json(FILE *f, const struct stat_result *r, const struct stat_result *intervals,
 		  size_t nintervals, const struct statout_opts *o);
 
+/* --dry-run: how each event is encoded (type, config words, modifiers, group, period). */
+void statout_dry_run(FILE *f, const struct evlist *l);
+
 #endif

@@ -116,4 +116,15 @@ const char *sysinfo_paranoid_meaning(long value);
 /* The sysfs PMU called name, or NULL. */
 const struct sysinfo_pmu *sysinfo_find_pmu(const struct sysinfo *si, const char *name);
 
+/* lperf and the libraries built in (version.c): lperf's row first. Fills at most
+ * SYSINFO_MAX_COMPONENTS entries; returns how many. */
+#define SYSINFO_MAX_COMPONENTS 8
+struct sysinfo_component {
+	const char *name;
+	char version[32];
+	const char *gitver;
+	const char *features;
+};
+size_t sysinfo_components(struct sysinfo_component *c);
+
 #endif
