@@ -6,6 +6,9 @@ import os, re, sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'src')
 MAX_FILE, MAX_FUNC = 800, 120
+# The layers, bottom up (docs/architecture.md): a folder may include only folders before it.
+LAYERS = ['util', 'events', 'record', 'kernel', 'target', 'symbols', 'perfdata', 'live', 'stat',
+          'model', 'unwind', 'resolve', 'session', 'inject', 'analysis', 'sysinfo', 'output', 'cmd']
 INC = re.compile(r'^\s*#\s*include\s+"([a-z_0-9]+)/[^"]+"', re.M)
 
 def sources():
@@ -79,6 +82,12 @@ def main():
                     ['cycle: ' + ' <-> '.join(c) for c in cyc]))
     up = [f'{s} includes cmd/' for s in sorted(g) if s not in ('cmd', '.') and 'cmd' in g[s]]
     results.append(('no library folder includes cmd/', up))
+    folders = sorted({folder(r) for r, _ in files} - {'.'})
+    order = {f: i for i, f in enumerate(LAYERS)}
+    bad = [f'{f}/ is not in tests/layout.py LAYERS (add it where it belongs)' for f in folders if f not in order]
+    bad += [f'{s} includes {d} (a later layer)' for s in sorted(g) if s in order
+            for d in sorted(g[s]) if d in order and order[d] > order[s]]
+    results.append(('each folder includes only the layers below it', bad))
     big = [f'{r}: {t.count(chr(10))} lines' for r, t in files if t.count('\n') > MAX_FILE]
     results.append((f'no file over {MAX_FILE} lines', big))
     long_ = [f'{r}:{ln}: {name} is {n} lines' for r, t in files if r.endswith('.c')

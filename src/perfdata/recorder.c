@@ -1,0 +1,174 @@
+/* The recorder: what `lperf record` does with each record on its way into a perf.data writer
+ * (counting samples and losses, noting the executables, processes and jitdumps it maps) and what
+ * it adds at the end (build-ids, the JIT symbol sources, the sample times). */
+#include "perfdata/recorder.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbols/dso.h"
+#include "symbols/jitdump.h"
+#include "symbols/perfmap.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+static void add_warning(struct recorder *c, char *msg)
+{
+	ALLOC_GROW(c->warnings, c->nwarnings + 1, c->wcap);
+	c->warnings[c->nwarnings++] = msg;
+}
+
+static void remember_pid(struct recorder *c, pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	for (size_t i = c->npids; i-- > 0;)
+		if (c->pids[i] == pid)
+			return;
+	ALLOC_GROW(c->pids, c->npids + 1, c->pidcap);
+	c->pids[c->npids++] = pid;
+}
+
+static void remember_dump(struct recorder *c, pid_t pid, const char *path)
+{
+	for (size_t i = 0; i < c->ndumps; i++)
+		if (!strcmp(c->dumps[i], path))
+			return;
+	ALLOC_GROW(c->dumps, c->ndumps + 1, c->dcap);
+	c->dump_pids = xrealloc(c->dump_pids, c->dcap * sizeof(pid_t));
+	c->dump_pids[c->ndumps] = pid;
+	c->dumps[c->ndumps++] = xstrdup(path);
+}
+
+/* The JIT symbol sources of the recorded processes go into the recording, so that reports give
+ * the same names after /tmp is cleaned or the files are rewritten. */
+static void store_jit_sources(struct recorder *c, bool force)
+{
+	for (size_t i = 0; i < c->npids; i++) {
+		char *buf;
+		size_t len;
+		int r = perfmap_read_pid(c->pids[i], force, &buf, &len);
+		if (r > 0) {
+			perfdata_writer_add_jit_source(c->w, JIT_SRC_PERFMAP, c->pids[i], buf, len);
+			free(buf);
+		} else if (r < 0) {
+			add_warning(c, xasprintf("%s (use -f to store it anyway)", err_msg()));
+		}
+	}
+	for (size_t i = 0; i < c->ndumps; i++) {
+		char *buf;
+		size_t len;
+		int r = perfmap_read_file(c->dumps[i], force, &buf, &len);
+		if (r > 0) {
+			perfdata_writer_add_jit_source(c->w, JIT_SRC_JITDUMP, c->dump_pids[i], buf, len);
+			free(buf);
+		} else if (r < 0) {
+			add_warning(c, xasprintf("%s (use -f to store it anyway)", err_msg()));
+		}
+	}
+}
+
+static void remember_path(struct recorder *c, const struct rec_mmap *m)
+{
+	if (m->data || m->filename[0] != '/' || !(m->prot & 4 /* PROT_EXEC */))
+		return;
+	for (size_t i = 0; i < c->npaths; i++)
+		if (!strcmp(c->paths[i], m->filename))
+			return;
+	ALLOC_GROW(c->paths, c->npaths + 1, c->pcap);
+	c->path_pids = xrealloc(c->path_pids, c->pcap * sizeof(int32_t));
+	c->path_pids[c->npaths] = (int32_t)m->pid;
+	c->paths[c->npaths++] = xstrdup(m->filename);
+}
+
+int recorder_record(const struct perf_event_header *h, void *arg)
+{
+	struct recorder *c = arg;
+	c->records++;
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE: {
+		c->samples++;
+		uint64_t t = record_time(&c->evsels, h);
+		if (t && (!c->first_time || t < c->first_time))
+			c->first_time = t;
+		if (t > c->last_time)
+			c->last_time = t;
+		break;
+	}
+	case PERF_RECORD_LOST: {
+		struct rec_lost l;
+		if (record_parse_lost(h, &l) == 0)
+			c->lost += l.lost;
+		break;
+	}
+	case PERF_RECORD_LOST_SAMPLES: {
+		struct rec_lost l;
+		if (record_parse_lost(h, &l) == 0)
+			c->lost_samples += l.lost;
+		break;
+	}
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2: {
+		struct rec_mmap m;
+		if (record_parse_mmap(h, &m) == 0) {
+			remember_path(c, &m);
+			if (perfmap_covers_mapping(m.filename, m.prot))
+				remember_pid(c, (pid_t)m.pid);
+			if (jitdump_is_marker(m.filename, NULL))
+				remember_dump(c, (pid_t)m.pid, m.filename);
+		}
+		break;
+	}
+	case PERF_RECORD_COMM: {
+		struct rec_comm cm;
+		if (record_parse_comm(h, &cm) == 0)
+			remember_pid(c, (pid_t)cm.pid);
+		break;
+	}
+	default:
+		break;
+	}
+	if (perfdata_writer_write(c->w, h, h->size) < 0) {
+		c->error = 1;
+		return -1;
+	}
+	return 0;
+}
+
+
+struct recorder *recorder_new(struct perfdata_writer *w, const struct evsel_set *evsels)
+{
+	struct recorder *c = xcalloc(1, sizeof(*c));
+	c->w = w;
+	c->evsels = *evsels;
+	return c;
+}
+
+void recorder_finish(struct recorder *c, bool force)
+{
+	for (size_t i = 0; i < c->npaths; i++) {
+		uint8_t id[20];
+		size_t n = elf_read_build_id(c->paths[i], id);
+		if (n)
+			perfdata_writer_add_buildid(c->w, c->path_pids[i], PERF_RECORD_MISC_USER, id, n, c->paths[i]);
+	}
+	store_jit_sources(c, force);
+	perfdata_writer_set_sample_times(c->w, c->first_time, c->last_time);
+}
+
+void recorder_free(struct recorder *c)
+{
+	for (size_t i = 0; i < c->npaths; i++)
+		free(c->paths[i]);
+	free(c->paths);
+	free(c->path_pids);
+	free(c->pids);
+	for (size_t i = 0; i < c->ndumps; i++)
+		free(c->dumps[i]);
+	free(c->dumps);
+	free(c->dump_pids);
+	for (size_t i = 0; i < c->nwarnings; i++)
+		free(c->warnings[i]);
+	free(c->warnings);
+	free(c);
+}

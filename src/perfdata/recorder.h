@@ -1,0 +1,41 @@
+/* The recorder between a live source and a perf.data writer (perfdata/recorder.c). */
+#ifndef LPERF_PERFDATA_RECORDER_H
+#define LPERF_PERFDATA_RECORDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "perfdata/perfdata.h"
+#include "record/record.h"
+
+struct recorder {
+	struct perfdata_writer *w;
+	struct evsel_set evsels;
+	uint64_t samples, lost, lost_samples, records;
+	uint64_t first_time, last_time;
+	char **paths;                 /* executable files mapped: their build-ids go in the header */
+	int32_t *path_pids;
+	size_t npaths, pcap;
+	pid_t *pids;                  /* processes seen: their perf maps are stored at the end */
+	size_t npids, pidcap;
+	char **dumps;                 /* jitdump marker paths, and their processes */
+	pid_t *dump_pids;
+	size_t ndumps, dcap;
+	int error;                    /* writing failed (err_msg() said why) */
+	char **warnings;              /* JIT sources that could not be stored */
+	size_t nwarnings, wcap;
+};
+
+/* A recorder writing to w; evsels (copied by value, not owned) parse the records' times. */
+struct recorder *recorder_new(struct perfdata_writer *w, const struct evsel_set *evsels);
+/* A record_cb: counts, remembers, writes. -1 (and error set) when writing fails. */
+int recorder_record(const struct perf_event_header *h, void *arg);
+/* Adds the build-ids of the executables mapped, the JIT sources of the processes seen (read as
+ * their owner allows unless force; refusals go to warnings) and the first and last sample times.
+ * Call before perfdata_writer_close. */
+void recorder_finish(struct recorder *c, bool force);
+void recorder_free(struct recorder *c);
+
+#endif
