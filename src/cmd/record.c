@@ -56,7 +56,7 @@ int cmd_record(int argc, char **argv)
 	struct live_run run;
 	struct live_opts lo;
 	sample_live_opts(&o, &lo);
-	struct live_run_target tg = { cmd, o.pid_list, o.tid_list, NULL };
+	struct live_run_target tg = { cmd, o.pid_list, o.tid_list, NULL, o.system_wide || o.cpus_given };
 	if (live_run_open(&run, &tg, &l, &lo) < 0)
 		err_die_last(EXIT_RUNTIME);
 	struct perfdata_writer *w = perfdata_writer_open(o.output);

@@ -92,7 +92,7 @@ int cmd_sample(int argc, char **argv)
 	struct live_run run;
 	struct live_opts lo;
 	sample_live_opts(&o, &lo);
-	struct live_run_target tg = { cmd, o.pid_list, o.tid_list, o.cpus_given ? &o.cpus : NULL };
+	struct live_run_target tg = { cmd, o.pid_list, o.tid_list, o.cpus_given ? &o.cpus : NULL, false };
 	if (live_run_open(&run, &tg, &l, &lo) < 0)
 		err_die_last(EXIT_RUNTIME);
 	enum hist_key keys[] = { HK_SYM, HK_DSO };

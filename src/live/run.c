@@ -11,13 +11,17 @@ int live_run_open(struct live_run *r, const struct live_run_target *tg, struct e
 {
 	memset(r, 0, sizeof(*r));
 	r->t = (struct target)TARGET_INIT;
+	run_signals_install();
 	if (tg->cmd) {
 		if (target_start_command(&r->t, tg->cmd, tg->pin) < 0)
 			return -1;
-		lo->pids = &r->t.pid;
-		lo->npids = 1;
-		lo->enable_on_exec = true;
 		r->command = true;
+		r->cpu_wide = tg->cpu_wide;
+		if (!tg->cpu_wide) {
+			lo->pids = &r->t.pid;
+			lo->npids = 1;
+			lo->enable_on_exec = true;
+		}
 	} else if (tg->pid_list || tg->tid_list) {
 		if ((tg->pid_list ? target_attach_pids(&r->t, tg->pid_list) : target_attach_tids(&r->t, tg->tid_list)) < 0)
 			return -1;
@@ -47,15 +51,14 @@ void live_run_synthesize(struct live_run *r, record_cb sink, void *arg)
 	synth_kernel(a0, sink, arg);
 	if (r->attached)
 		synth_process(a0, r->t.pid, sink, arg);
-	else if (!r->command)
+	else if (!r->command || r->cpu_wide)
 		synth_all_processes(a0, sink, arg);
 }
 
 int live_run_start(struct live_run *r)
 {
-	run_signals_install();
 	r->loop = (struct run_loop){ .target = &r->t, .attached = r->attached, .max_wait_ms = 100 };
-	if (!r->command)
+	if (!r->command || r->cpu_wide)
 		live_enable(&r->live);
 	return run_loop_start(&r->loop);
 }

@@ -15,11 +15,13 @@
 
 /* What to sample: a command (held before exec, pinned to pin when that is non-NULL and
  * non-empty), else the processes of pid_list or the threads of tid_list, else the CPUs of the
- * live options. */
+ * live options. cpu_wide with a command (-a, -C): everything on the CPUs while the command runs,
+ * as perf does; the command only bounds the time. */
 struct live_run_target {
 	char **cmd;
 	const char *pid_list, *tid_list;
 	const struct cpuset *pin;
+	bool cpu_wide;
 };
 
 struct live_run {
@@ -27,6 +29,7 @@ struct live_run {
 	struct live live;
 	struct evsel_set evsels;  /* the events as opened, for parsing what they deliver */
 	bool command;             /* a command was started */
+	bool cpu_wide;            /* the events count CPUs, not the command */
 	bool attached;            /* -p / -t */
 	struct run_loop loop;
 };

@@ -7,12 +7,20 @@
 
 #include "util/error.h"
 
-static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t stop_signal, nsignals;
 
 static void on_signal(int sig)
 {
-	stop_signal = sig;
+	if (!stop_signal)
+		stop_signal = sig;
+	nsignals++;
 }
+
+/* How long a started command may take to end after lperf was told to stop: a Ctrl-C on the
+ * terminal reached it too, so it gets a moment before SIGTERM; anything that outlives SIGTERM
+ * (or the forwarded signal) by KILL_GRACE_S gets SIGKILL. */
+#define INT_GRACE_S 0.25
+#define KILL_GRACE_S 2.0
 
 void run_signals_install(void)
 {
@@ -68,13 +76,31 @@ int run_loop_start(struct run_loop *rl)
 	return t && t->started ? target_go(t) : 0;
 }
 
+/* The command's way out once lperf was told to stop: the stages after the first signal (or the
+ * timeout). Returns the time of the next step. */
+static double escalate(struct target *t, int *stage, double now)
+{
+	switch ((*stage)++) {
+	case 0:
+		kill(t->pid, SIGTERM);
+		return now + KILL_GRACE_S;
+	case 1:
+		kill(t->pid, SIGKILL);
+		return INFINITY;
+	default:
+		return INFINITY;
+	}
+}
+
 int run_loop_run(struct run_loop *rl)
 {
 	struct target *t = rl->target;
 	bool command = t && t->started;
 	double deadline = rl->timeout_s > 0 ? rl->start + rl->timeout_s : INFINITY;
 	double next_tick = rl->tick_s > 0 ? rl->start + rl->tick_s : INFINITY;
-	bool passed_on = false;
+	double next_step = INFINITY;  /* of the command's way out, once stopping */
+	int stage = 0;
+	bool stopping = false;
 	int rc = 0;
 	for (;;) {
 		double now = run_now();
@@ -83,12 +109,27 @@ int run_loop_run(struct run_loop *rl)
 			rl->stop_signal = sig;
 			break;
 		}
-		if (sig && !passed_on) {
-			/* Ctrl-C reached the command through the terminal; anything else we pass on. */
-			if (sig != SIGINT)
-				kill(t->pid, sig);
+		if (sig && nsignals > 1) {
+			/* A second signal: stop waiting now. */
+			kill(t->pid, SIGKILL);
+			target_wait(t, 1000, &rl->status, &rl->ru);
+			break;
+		}
+		if (sig && !stopping) {
+			stopping = true;
 			rl->stop_signal = sig;
-			passed_on = true;
+			if (sig == SIGINT) {
+				next_step = now + INT_GRACE_S;
+			} else {
+				kill(t->pid, sig);
+				stage = 1;
+				next_step = now + KILL_GRACE_S;
+			}
+			deadline = INFINITY;
+		}
+		if (now >= next_step) {
+			next_step = escalate(t, &stage, now);
+			continue;
 		}
 		if (now >= next_tick) {
 			int r = rl->tick ? rl->tick(now, rl->arg) : 0;
@@ -104,13 +145,14 @@ int run_loop_run(struct run_loop *rl)
 		if (now >= deadline) {
 			if (!command)
 				break;
-			if (!passed_on)
-				kill(t->pid, SIGTERM);
-			passed_on = true;
+			stopping = true;
+			next_step = escalate(t, &stage, now);
 			deadline = INFINITY;
 			continue;
 		}
 		double until = deadline < next_tick ? deadline : next_tick;
+		if (next_step < until)
+			until = next_step;
 		int ms = isinf(until) ? rl->max_wait_ms : (int)((until - now) * 1000) + 1;
 		if (ms > rl->max_wait_ms)
 			ms = rl->max_wait_ms;

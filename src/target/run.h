@@ -3,10 +3,13 @@
  * the timeout passes, a stop signal arrives or the attached processes are gone, calling the
  * caller's hooks on the way (read the ring buffers, print an interval row, show progress).
  *
- * Signals (SIGINT, SIGTERM, SIGHUP) only set a flag here. With a command, the first one is passed
- * on to it (SIGINT is not: a Ctrl-C on the terminal reached the command too) and the run goes on
- * until the command ends; at the timeout the command gets SIGTERM. Without a command a signal or
- * the timeout ends the run. */
+ * Signals (SIGINT, SIGTERM, SIGHUP) only set a flag here. Without a command, a signal or the
+ * timeout ends the run. With a command the run goes on until the command ends, and lperf sees
+ * that it does, as perf does: SIGTERM and SIGHUP are passed on to it; SIGINT, which a Ctrl-C on
+ * the terminal also delivered to the command, gives it 0.25 s to end before SIGTERM (SIGINT sent
+ * to lperf alone, by a script or a supervisor, so ends the command too); the timeout sends
+ * SIGTERM; a command still alive 2 s after SIGTERM (or the passed-on signal) gets SIGKILL. A
+ * second signal stops the waiting at once (the command gets SIGKILL). */
 #ifndef LPERF_TARGET_RUN_H
 #define LPERF_TARGET_RUN_H
 
