@@ -134,6 +134,10 @@ int run_loop_run(struct run_loop *rl)
 		if (now >= next_tick) {
 			int r = rl->tick ? rl->tick(now, rl->arg) : 0;
 			next_tick += rl->tick_s;
+			/* Fallen behind (a stalled machine): the next tick is one interval from now, not
+			 * a burst of rows to catch up, as perf's interval sleep does. */
+			if (next_tick <= now)
+				next_tick = now + rl->tick_s;
 			if (r < 0) {
 				rc = -1;
 				break;
