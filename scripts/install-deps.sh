@@ -3,7 +3,7 @@
 # Idempotent: when everything is present it only checks and exits.
 set -e
 PKGS="gcc make pkg-config libelf-dev libdw-dev libpfm4-dev libcapstone-dev zlib1g-dev
-libcmocka-dev python3 python3-jsonschema linux-perf libiberty-dev"
+libcmocka-dev python3 python3-jsonschema linux-perf libiberty-dev libzstd-dev"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
@@ -14,5 +14,5 @@ echo "install-deps: installing:$missing"
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+$SUDO apt-get update -qq -o DPkg::Lock::Timeout=300
+$SUDO apt-get install -y -qq -o DPkg::Lock::Timeout=300 --no-install-recommends $missing >/dev/null

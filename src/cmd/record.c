@@ -13,6 +13,7 @@
 #include "perfdata/perfdata.h"
 #include "perfdata/recorder.h"
 #include "util/error.h"
+#include "util/xalloc.h"
 
 static void progress(const struct recorder *c, bool final)
 {
@@ -64,6 +65,12 @@ int cmd_record(int argc, char **argv)
 		live_run_close(&run);
 		err_die_last(EXIT_RUNTIME);
 	}
+	if (o.compression_level && perfdata_writer_compress(w, o.compression_level) < 0) {
+		char *why = xstrdup(err_msg());
+		perfdata_writer_close(w, false, false);
+		live_run_close(&run);
+		err_die(EXIT_USAGE, "%s", why);
+	}
 	for (size_t e = 0; e < l.n; e++)
 		perfdata_writer_add_event(w, &run.live.attrs[e], l.ev[e].name, run.live.ids[e],
 					  run.live.nids[e]);
@@ -87,6 +94,9 @@ int cmd_record(int argc, char **argv)
 	recorder_finish(c, o.force);
 	for (size_t i = 0; i < c->nwarnings; i++)
 		err_warn("%s", c->warnings[i]);
+	uint64_t raw, packed;
+	if (perfdata_writer_compression(w, &raw, &packed) < 0)
+		c->error = 1;
 	uint64_t bytes = perfdata_writer_bytes(w);
 	int wr = c->error ? -1 : perfdata_writer_close(w, true, true);
 	if (c->error) {
@@ -96,7 +106,11 @@ int cmd_record(int argc, char **argv)
 	}
 	if (wr < 0 && !c->error)
 		err_die(EXIT_RUNTIME, "cannot write '%s': %s", o.output, err_msg());
-	if (!o.quiet)
+	if (!o.quiet && packed)
+		fprintf(stderr, "[ lperf record: Captured and wrote %.3f MB %s, compressed (original %.3f MB, "
+			"ratio is %.3f) (%" PRIu64 " samples) ]\n", (double)bytes / 1e6, o.output, (double)raw / 1e6,
+			(double)raw / (double)packed, c->samples);
+	else if (!o.quiet)
 		fprintf(stderr, "[ lperf record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
 			(double)bytes / 1e6, o.output, c->samples);
 	uint64_t lost = c->lost > c->lost_samples ? c->lost : c->lost_samples;

@@ -129,6 +129,16 @@ static int opt_mmap(const struct option *opt, const char *arg)
 	return 0;
 }
 
+static int opt_compress(const struct option *opt, const char *arg)
+{
+	struct sample_opts *so = opt->value;
+	int v = 1;
+	if (arg && (parse_int(arg, &v) < 0 || v < 1 || v > 22))
+		return err_set("'%s' is not a zstd level (1..22)", arg);
+	so->compression_level = v;
+	return 0;
+}
+
 static int opt_timeout(const struct option *opt, const char *arg)
 {
 	struct sample_opts *so = opt->value;
@@ -172,6 +182,8 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		  "K/M", opt_mmap },
 		{ OPT_CALLBACK, 0, "timeout", o, "DUR", "stop after DUR (2.5s, 100ms, 1m)", opt_timeout },
 		{ OPT_BOOL, 0, "no-inherit", &o->no_inherit, NULL, "do not follow children and threads" },
+		{ OPT_CALLBACK, 'z', "compression-level", o, "N", "zstd-compressed records (level 1..22, "
+		  "default 1), as perf record -z", opt_compress, OPT_NUMERIC_OPT },
 		{ OPT_BOOL, 0, "python", &o->python, NULL, "name Python functions: turn on CPython 3.12+'s "
 		  "perf support in the command" },
 		{ OPT_BOOL, 'f', "force", &o->force, NULL, "store JIT symbol files (/tmp/perf-PID.map, "

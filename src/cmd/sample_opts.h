@@ -26,6 +26,7 @@ struct sample_opts {
 	const char *output;         /* record: -o (default perf.data) */
 	int clockid;                /* default CLOCK_MONOTONIC: lines up with jitdump timestamps */
 	size_t mmap_pages;
+	int compression_level;      /* record -z: zstd level, 0 = uncompressed */
 	double timeout_s;
 	bool quiet, no_inherit;
 	int verbose;

@@ -67,6 +67,7 @@ struct perfdata_reader {
 	bool mapped;          /* map is an mmap of the file */
 	uint64_t offset;      /* file offset of the record being delivered by perfdata_for_each */
 	uint64_t seen_end;    /* pipe mode: how far a walk got; later walks do not re-add events */
+	struct perfdata_decomp *decomp; /* perf record -z: the walk's zstd stream */
 };
 
 /* Opens and validates the header, attrs, ids and features. -1 with err_set() naming the file,
@@ -99,6 +100,13 @@ struct perfdata_writer *perfdata_writer_open(const char *path);
 int perfdata_writer_add_event(struct perfdata_writer *w, const struct perf_event_attr *attr,
 			      const char *name, const uint64_t *ids, size_t nids);
 int perfdata_writer_write(struct perfdata_writer *w, const void *rec, size_t size);
+/* perf record -z: from now on records are written zstd-compressed (COMPRESSED records in
+ * batches, FINISHED_ROUND between them, HEADER_COMPRESSED), as perf 6.1 writes and reads them.
+ * level 1..22. Files only. -1 with err_set(). */
+int perfdata_writer_compress(struct perfdata_writer *w, int level);
+/* With -z: writes the batch still held, then gives the record bytes given and the bytes written
+ * for them (0 and 0 without -z). -1 with err_set() when writing the batch failed. */
+int perfdata_writer_compression(struct perfdata_writer *w, uint64_t *raw, uint64_t *written);
 /* Feature content lperf cannot find itself: the command line and the build-ids of the DSOs hit.
  * argv is main's: CMDLINE holds lperf's own path (as perf stores its binary), then argv[1..]. */
 void perfdata_writer_set_cmdline(struct perfdata_writer *w, int argc, char **argv);

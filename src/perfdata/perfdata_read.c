@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "perfdata/compress.h"
 #include "perfdata/perfdata_int.h"
 #include "record/recutil.h"
 #include "record/swap.h"
@@ -342,6 +343,7 @@ void perfdata_close(struct perfdata_reader *r)
 	evsel_set_free(&r->evsels);
 	perfdata_info_free(&r->info);
 	free(r->bounce);
+	perfdata_decomp_free(r->decomp);
 	memset(r, 0, sizeof(*r));
 	r->fd = -1;
 }
@@ -436,8 +438,12 @@ static int trailing_data(const struct perfdata_reader *r, uint64_t off, const st
 	return 0;
 }
 
+static int read_compressed(struct perfdata_reader *r, const struct perf_event_header *h, record_cb cb, void *arg);
+
 int perfdata_for_each(struct perfdata_reader *r, record_cb cb, void *arg)
 {
+	perfdata_decomp_free(r->decomp);
+	r->decomp = NULL;
 	uint64_t off = r->data_offset, end = r->data_offset + r->data_size;
 	while (off < end) {
 		struct perf_event_header nh;
@@ -480,7 +486,7 @@ int perfdata_for_each(struct perfdata_reader *r, record_cb cb, void *arg)
 		if (!c) {
 			if (r->evsels.byid_nev != r->evsels.n)
 				events_ready(r);
-			int ret = cb(h, arg);
+			int ret = h->type == REC_COMPRESSED ? read_compressed(r, h, cb, arg) : cb(h, arg);
 			if (ret)
 				return ret;
 		}
@@ -489,4 +495,53 @@ int perfdata_for_each(struct perfdata_reader *r, record_cb cb, void *arg)
 			r->seen_end = off;
 	}
 	return 0;
+}
+
+/* ---- perf record -z: records inside COMPRESSED records ---- */
+
+struct inner {
+	struct perfdata_reader *r;
+	record_cb cb;
+	void *arg;
+	uint8_t swapped[65536];
+};
+
+/* An inner record goes the way of any other: byte order, the pipe-mode records this reader
+ * consumes, then the caller's callback. */
+static int deliver_inner(const struct perf_event_header *h, void *arg)
+{
+	struct inner *in = arg;
+	struct perfdata_reader *r = in->r;
+	if (r->swap) {
+		struct perf_event_header nh = *h;
+		swap_header(&nh);
+		if (nh.size < sizeof(nh))
+			return err_set("%s: COMPRESSED record at offset 0x%" PRIx64 ": a record inside it has "
+				       "size %u, smaller than its header", r->path, r->offset, nh.size);
+		memcpy(in->swapped, h, nh.size);
+		swap_record(&r->evsels, in->swapped, nh.size, true);
+		h = (const struct perf_event_header *)in->swapped;
+	}
+	int c = consume(r, h);
+	if (c < 0)
+		return -1;
+	if (c)
+		return 0;
+	if (r->evsels.byid_nev != r->evsels.n)
+		events_ready(r);
+	return in->cb(h, in->arg);
+}
+
+static int read_compressed(struct perfdata_reader *r, const struct perf_event_header *h, record_cb cb, void *arg)
+{
+	if (!r->decomp && !(r->decomp = perfdata_decomp_new(r->path)))
+		return -1;
+	struct inner *in = xmalloc(sizeof(*in));
+	*in = (struct inner){ r, cb, arg, { 0 } };
+	uint64_t off = r->offset;
+	int ret = perfdata_decomp_feed(r->decomp, (const uint8_t *)h + sizeof(*h), h->size - sizeof(*h), off,
+				       deliver_inner, in);
+	r->offset = off;
+	free(in);
+	return ret;
 }

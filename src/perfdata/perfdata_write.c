@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "perfdata/compress.h"
 #include "perfdata/perfdata_int.h"
 #include "record/recutil.h"
 #include "util/error.h"
@@ -46,7 +47,15 @@ struct perfdata_writer {
 	bool times_set, times_seen;
 	struct perfdata_jit_source *jit;
 	size_t njit;
+	struct perfdata_comp *comp;  /* -z: records are batched and written as COMPRESSED records */
+	int comp_level;
+	uint8_t *zbatch, *zout;
+	size_t zlen, zcap, zout_len, zout_cap;
 };
+
+/* The most record bytes one COMPRESSED batch holds: perf reads it back into a buffer of the
+ * size HEADER_COMPRESSED gives (its mmap_len). */
+#define ZBATCH_MAX (512 * 1024)
 
 struct perfdata_writer *perfdata_writer_open(const char *path)
 {
@@ -199,6 +208,55 @@ static int start(struct perfdata_writer *w)
 	return 0;
 }
 
+int perfdata_writer_compress(struct perfdata_writer *w, int level)
+{
+	if (w->pipe)
+		return err_set("%s: compressed records (-z) need a file, not a pipe", w->path);
+	if (level < 1 || level > 22)
+		return err_set("compression level %d is not 1..22", level);
+	if (!w->comp && !(w->comp = perfdata_comp_new(level)))
+		return -1;
+	w->comp_level = level;
+	return 0;
+}
+
+/* The batch of records so far, compressed into COMPRESSED records and written. */
+static int zflush(struct perfdata_writer *w)
+{
+	if (!w->zlen)
+		return 0;
+	w->zout_len = 0;
+	if (perfdata_comp_records(w->comp, w->zbatch, w->zlen, &w->zout, &w->zout_len, &w->zout_cap) < 0)
+		return err_wrap("%s", w->path);
+	w->zlen = 0;
+	return wput(w, w->zout, w->zout_len);
+}
+
+/* -z: records wait in the batch; a FINISHED_ROUND goes out after the batch, uncompressed, as
+ * perf writes it, so that readers order what came before it. */
+static int zwrite(struct perfdata_writer *w, const void *rec, size_t size)
+{
+	const struct perf_event_header *h = rec;
+	if (h->type == REC_FINISHED_ROUND)
+		return zflush(w) < 0 ? -1 : wput(w, rec, size);
+	if (w->zlen + size > ZBATCH_MAX && zflush(w) < 0)
+		return -1;
+	ALLOC_GROW(w->zbatch, w->zlen + size, w->zcap);
+	memcpy(w->zbatch + w->zlen, rec, size);
+	w->zlen += size;
+	return 0;
+}
+
+int perfdata_writer_compression(struct perfdata_writer *w, uint64_t *raw, uint64_t *written)
+{
+	*raw = *written = 0;
+	if (!w->comp)
+		return 0;
+	int ret = w->started ? zflush(w) : 0;
+	perfdata_comp_totals(w->comp, raw, written);
+	return ret;
+}
+
 int perfdata_writer_write(struct perfdata_writer *w, const void *rec, size_t size)
 {
 	if (start(w) < 0)
@@ -216,7 +274,7 @@ int perfdata_writer_write(struct perfdata_writer *w, const void *rec, size_t siz
 			w->times_seen = true;
 		}
 	}
-	return wput(w, rec, size);
+	return w->comp ? zwrite(w, rec, size) : wput(w, rec, size);
 }
 
 uint64_t perfdata_writer_bytes(const struct perfdata_writer *w)
@@ -288,6 +346,9 @@ static void writer_free(struct perfdata_writer *w)
 	for (size_t i = 0; i < w->njit; i++)
 		free(w->jit[i].data);
 	free(w->jit);
+	perfdata_comp_free(w->comp);
+	free(w->zbatch);
+	free(w->zout);
 	free(w);
 }
 
@@ -471,6 +532,17 @@ static void features(const struct perfdata_writer *w, struct feature *f, size_t 
 	struct timespec res;
 	if (uses_clockid(w, &clk) && clock_getres(clk, &res) == 0)
 		fput64(FEAT(FEAT_CLOCKID), (uint64_t)res.tv_sec * 1000000000ULL + (uint64_t)res.tv_nsec);
+	if (w->comp) {
+		/* perf's layout: version 0, type 1 (zstd), level, ratio, mmap_len (the largest batch). */
+		uint64_t raw, written;
+		perfdata_comp_totals(w->comp, &raw, &written);
+		sb = FEAT(FEAT_COMPRESSED);
+		fput32(sb, 0);
+		fput32(sb, 1);
+		fput32(sb, (uint32_t)w->comp_level);
+		fput32(sb, written ? (uint32_t)(raw / written) : 1);
+		fput32(sb, ZBATCH_MAX);
+	}
 	if (w->njit) {
 		sb = FEAT(FEAT_LPERF_JIT);
 		fput32(sb, (uint32_t)w->njit);
@@ -529,7 +601,7 @@ static int start_pipe(struct perfdata_writer *w)
 /* The feature table and sections at the end of the data, then the final header at 0. */
 static int finish(struct perfdata_writer *w)
 {
-	if (start(w) < 0)
+	if (start(w) < 0 || (w->comp && zflush(w) < 0))
 		return -1;
 	if (w->pipe)
 		return wflush(w);
