@@ -133,8 +133,8 @@ static int opt_compress(const struct option *opt, const char *arg)
 {
 	struct sample_opts *so = opt->value;
 	int v = 1;
-	if (arg && (parse_int(arg, &v) < 0 || v < 1 || v > 22))
-		return err_set("'%s' is not a zstd level (1..22)", arg);
+	if (arg && (parse_int(arg, &v) < 0 || v < 0 || v > 22))
+		return err_set("'%s' is not a zstd level (1..22, or 0 for none)", arg);
 	so->compression_level = v;
 	return 0;
 }
@@ -159,6 +159,7 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 			    const char *const *usage, int style)
 {
 	memset(o, 0, sizeof(*o));
+	o->compression_level = -1;
 	o->style = style;
 	o->output = "perf.data";
 	o->clockid = CLOCK_MONOTONIC;
@@ -183,7 +184,7 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		{ OPT_CALLBACK, 0, "timeout", o, "DUR", "stop after DUR (2.5s, 100ms, 1m)", opt_timeout },
 		{ OPT_BOOL, 0, "no-inherit", &o->no_inherit, NULL, "do not follow children and threads" },
 		{ OPT_CALLBACK, 'z', "compression-level", o, "N", "zstd-compressed records (level 1..22, "
-		  "default 1), as perf record -z", opt_compress, OPT_NUMERIC_OPT },
+		  "default 1; 0: none), as perf record -z; on by default with --python", opt_compress, OPT_NUMERIC_OPT },
 		{ OPT_BOOL, 0, "python", &o->python, NULL, "name Python functions: turn on CPython 3.12+'s "
 		  "perf support in the command" },
 		{ OPT_BOOL, 'f', "force", &o->force, NULL, "store JIT symbol files (/tmp/perf-PID.map, "
@@ -237,6 +238,10 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 	if (o->python && !command)
 		opt_usage_error(&ctx, "--python starts the interpreter itself: give the command, e.g. "
 				"'lperf %s --python -- python3 script.py'", cmd);
+	/* Python's DWARF stack copies are large and compress well: --python records compressed
+	 * unless -z says otherwise (-z 0: plain records). Not on a pipe. */
+	if (o->compression_level < 0)
+		o->compression_level = o->python && o->output && strcmp(o->output, "-") ? 1 : 0;
 	return command;
 }
 

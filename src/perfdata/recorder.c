@@ -88,6 +88,15 @@ int recorder_record(const struct perf_event_header *h, void *arg)
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE: {
 		c->samples++;
+		struct perf_sample s;
+		/* Stack copies keep only what the kernel filled (dyn_size): often a small part. */
+		if (sample_parse(&c->evsels, h, &s) == 0 && s.user_stack) {
+			size_t n = record_trim_stack(h, &s, c->trim);
+			if (n) {
+				c->trimmed_bytes += h->size - n;
+				h = (const struct perf_event_header *)c->trim;
+			}
+		}
 		uint64_t t = record_time(&c->evsels, h);
 		if (t && (!c->first_time || t < c->first_time))
 			c->first_time = t;

@@ -24,6 +24,8 @@ struct recorder {
 	pid_t *dump_pids;
 	size_t ndumps, dcap;
 	int error;                    /* writing failed (err_msg() said why) */
+	uint64_t trimmed_bytes;       /* stack-copy bytes the kernel did not fill, left out */
+	uint64_t trim[65536 / 8];     /* a sample being trimmed */
 	char **warnings;              /* JIT sources that could not be stored */
 	size_t nwarnings, wcap;
 };

@@ -355,3 +355,27 @@ size_t record_build_sample(void *buf, size_t size, const struct perf_event_attr 
 	struct sample_arg a = { attr, s };
 	return build(buf, size, fill_sample, &a);
 }
+
+size_t record_trim_stack(const struct perf_event_header *h, const struct perf_sample *s, void *out)
+{
+	if (!s->user_stack || s->user_stack_dyn_size >= s->user_stack_size)
+		return 0;
+	const uint8_t *rec = (const uint8_t *)h;
+	size_t data_off = (size_t)(s->user_stack - rec);
+	/* At least 8 bytes: a copy of size 0 would have no dyn_size field at all. */
+	uint64_t keep = s->user_stack_dyn_size ? REC_ALIGN8(s->user_stack_dyn_size) : 8;
+	if (data_off < 8 || data_off + s->user_stack_size + 8 > h->size || keep >= s->user_stack_size)
+		return 0;
+	size_t tail_off = data_off + s->user_stack_size; /* dyn_size, then the fields after it */
+	size_t tail = h->size - tail_off;
+	uint8_t *o = out;
+	memcpy(o, rec, data_off);
+	memcpy(o + data_off - 8, &keep, 8);
+	memcpy(o + data_off, s->user_stack, keep);
+	memcpy(o + data_off + keep, rec + tail_off, tail);
+	size_t size = data_off + keep + tail;
+	struct perf_event_header nh = *h;
+	nh.size = (uint16_t)size;
+	memcpy(o, &nh, sizeof(nh));
+	return size;
+}

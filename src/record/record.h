@@ -192,5 +192,10 @@ size_t record_build_lost(void *buf, size_t size, const struct perf_event_attr *a
 			 const struct rec_lost *l);
 /* A header-only record: FINISHED_ROUND, FINISHED_INIT. */
 size_t record_build_marker(void *buf, size_t size, uint32_t type);
+/* A SAMPLE (h, parsed as s) whose user stack copy holds more bytes than the kernel filled
+ * (dyn_size < size), rewritten into out (h->size bytes of room) with only the filled bytes,
+ * rounded up to 8: the copy's size field says so, and perf reads it as any other sample. Returns
+ * the new size, or 0 when there is nothing to trim. */
+size_t record_trim_stack(const struct perf_event_header *h, const struct perf_sample *s, void *out);
 
 #endif
