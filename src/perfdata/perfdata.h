@@ -68,6 +68,7 @@ struct perfdata_reader {
 	uint64_t offset;      /* file offset of the record being delivered by perfdata_for_each */
 	uint64_t seen_end;    /* pipe mode: how far a walk got; later walks do not re-add events */
 	struct perfdata_decomp *decomp; /* perf record -z: the walk's zstd stream */
+	uint64_t released;    /* mapped bytes before this were handed back (MADV_DONTNEED) */
 };
 
 /* Opens and validates the header, attrs, ids and features. -1 with err_set() naming the file,

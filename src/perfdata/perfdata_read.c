@@ -439,6 +439,7 @@ static int trailing_data(const struct perfdata_reader *r, uint64_t off, const st
 }
 
 static int read_compressed(struct perfdata_reader *r, const struct perf_event_header *h, record_cb cb, void *arg);
+static void release_behind(struct perfdata_reader *r, uint64_t off);
 
 int perfdata_for_each(struct perfdata_reader *r, record_cb cb, void *arg)
 {
@@ -493,6 +494,7 @@ int perfdata_for_each(struct perfdata_reader *r, record_cb cb, void *arg)
 		off += total;
 		if (off > r->seen_end)
 			r->seen_end = off;
+		release_behind(r, off);
 	}
 	return 0;
 }
@@ -544,4 +546,21 @@ static int read_compressed(struct perfdata_reader *r, const struct perf_event_he
 	r->offset = off;
 	free(in);
 	return ret;
+}
+
+/* Pages of the mapped file the walk has passed are given back (the page cache keeps them), so a
+ * report of a large file does not hold all of it: records that must wait for ordering are
+ * copies, and nothing keeps pointers into the mapping past its callback. */
+#define RELEASE_STEP (32u << 20)
+
+static void release_behind(struct perfdata_reader *r, uint64_t off)
+{
+	if (!r->mapped || off < r->released + 2 * RELEASE_STEP)
+		return;
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t upto = (off - RELEASE_STEP) / (uint64_t)page * (uint64_t)page;
+	if (upto <= r->released)
+		return;
+	madvise((void *)(r->map + r->released), upto - r->released, MADV_DONTNEED);
+	r->released = upto;
 }
