@@ -33,10 +33,7 @@ struct jit_proc {
 };
 
 struct machine_jit {
-	struct jit_proc **v;
-	size_t n, cap;
-	size_t *hash;            /* pid -> index + 1 */
-	size_t hcap;
+	struct hashmap procs;    /* pid -> struct jit_proc, in order of first use */
 	struct jit_source *list; /* machine_jit_sources */
 };
 

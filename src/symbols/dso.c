@@ -14,6 +14,7 @@
 void dso_cache_init(struct dso_cache *c)
 {
 	memset(c, 0, sizeof(*c));
+	hashmap_init(&c->by_path, HASHMAP_STR);
 }
 
 void dso_cache_set_root(struct dso_cache *c, const char *root)
@@ -59,33 +60,6 @@ static enum dso_kind kind_of(const char *path)
 	return DSO_ELF;
 }
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
-static void index_put(struct dso_cache *c, size_t i)
-{
-	size_t mask = c->icap - 1, slot = hash_str(c->v[i]->path) & mask;
-	while (c->index[slot])
-		slot = (slot + 1) & mask;
-	c->index[slot] = i + 1;
-}
-
-static void index_grow(struct dso_cache *c)
-{
-	if ((c->n + 1) * 2 <= c->icap)
-		return;
-	free(c->index);
-	c->icap = c->icap ? c->icap * 2 : 64;
-	c->index = xcalloc(c->icap, sizeof(*c->index));
-	for (size_t i = 0; i < c->n; i++)
-		index_put(c, i);
-}
-
 /* A recorded build-id and a DSO's agree unless both are known and differ. */
 static bool bid_compatible(const struct dso *d, const uint8_t *bid, size_t bid_size)
 {
@@ -96,14 +70,10 @@ static bool bid_compatible(const struct dso *d, const uint8_t *bid, size_t bid_s
 
 static struct dso *lookup(struct dso_cache *c, const char *path, const uint8_t *bid, size_t bid_size)
 {
-	if (!c->icap)
-		return NULL;
-	size_t mask = c->icap - 1;
-	for (size_t slot = hash_str(path) & mask; c->index[slot]; slot = (slot + 1) & mask) {
-		struct dso *d = c->v[c->index[slot] - 1];
-		if (!strcmp(d->path, path) && bid_compatible(d, bid, bid_size))
-			return d;
-	}
+	size_t pos = 0;
+	for (struct hashmap_entry *e; (e = hashmap_next_str(&c->by_path, path, &pos));)
+		if (bid_compatible(e->value, bid, bid_size))
+			return e->value;
 	return NULL;
 }
 
@@ -120,10 +90,9 @@ static struct dso *add(struct dso_cache *c, const char *path, enum dso_kind kind
 		memcpy(d->build_id, bid, d->build_id_size);
 	}
 	d->root = c->root ? xstrdup(c->root) : NULL;
-	index_grow(c);
 	ALLOC_GROW(c->v, c->n + 1, c->cap);
 	c->v[c->n++] = d;
-	index_put(c, c->n - 1);
+	hashmap_add_str(&c->by_path, d->path, d);
 	return d;
 }
 
@@ -249,7 +218,7 @@ void dso_cache_free(struct dso_cache *c)
 	for (size_t i = 0; i < c->n; i++)
 		dso_free(c->v[i]);
 	free(c->v);
-	free(c->index);
+	hashmap_free(&c->by_path);
 	free(c->root);
 	memset(c, 0, sizeof(*c));
 }

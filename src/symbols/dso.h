@@ -26,6 +26,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/hashmap.h"
+
 struct symbol {
 	uint64_t start;      /* in the DSO's own address space (ELF st_value / kernel address) */
 	uint64_t size;
@@ -72,8 +74,7 @@ struct dso_cache {
 	struct dso **v;
 	size_t n, cap;
 	char *root;          /* a prefix for paths (for --symfs); NULL for / */
-	size_t *index;       /* hash of v by path (open addressing, indices + 1, 0 empty) */
-	size_t icap;
+	struct hashmap by_path; /* path -> the DSOs of v with that path, oldest first */
 	bool jit_force;      /* for perf map DSOs (dso_cache_set_jit_force) */
 };
 

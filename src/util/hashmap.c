@@ -47,9 +47,9 @@ uint64_t hashmap_hash_str(const char *s)
 	return h;
 }
 
-static uint64_t hash_key(const struct hashmap *m, union hashmap_key key)
+static uint64_t hash_key(enum hashmap_keys kind, union hashmap_key key)
 {
-	switch (m->kind) {
+	switch (kind) {
 	case HASHMAP_STR:
 		return hashmap_hash_str(key.str);
 	case HASHMAP_PTR:
@@ -59,11 +59,12 @@ static uint64_t hash_key(const struct hashmap *m, union hashmap_key key)
 	}
 }
 
-static bool same(const struct hashmap *m, const struct hashmap_entry *e, uint64_t hash, union hashmap_key key)
+static bool same(const struct hashmap *m, enum hashmap_keys kind, const struct hashmap_entry *e, uint64_t hash,
+		 union hashmap_key key)
 {
 	if (e->hash != hash)
 		return false;
-	switch (m->kind) {
+	switch (kind) {
 	case HASHMAP_U64:
 		return e->key.u64 == key.u64;
 	case HASHMAP_STR:
@@ -77,20 +78,21 @@ static bool same(const struct hashmap *m, const struct hashmap_entry *e, uint64_
 }
 
 /* From slot i on, the first slot that is empty or holds the key. */
-static size_t probe(const struct hashmap *m, size_t i, uint64_t hash, union hashmap_key key)
+static size_t probe(const struct hashmap *m, enum hashmap_keys kind, size_t i, uint64_t hash, union hashmap_key key)
 {
 	size_t mask = m->nslots - 1;
 	for (i &= mask; m->slots[i]; i = (i + 1) & mask)
-		if (same(m, &m->v[m->slots[i] - 1], hash, key))
+		if (same(m, kind, &m->v[m->slots[i] - 1], hash, key))
 			break;
 	return i;
 }
 
-static struct hashmap_entry *find(const struct hashmap *m, uint64_t hash, union hashmap_key key)
+static struct hashmap_entry *find(const struct hashmap *m, enum hashmap_keys kind, uint64_t hash,
+				   union hashmap_key key)
 {
 	if (!m->nslots)
 		return NULL;
-	size_t s = m->slots[probe(m, (size_t)hash, hash, key)];
+	size_t s = m->slots[probe(m, kind, (size_t)hash, hash, key)];
 	return s ? &m->v[s - 1] : NULL;
 }
 
@@ -121,10 +123,11 @@ static struct hashmap_entry *append(struct hashmap *m, size_t slot, uint64_t has
 	return e;
 }
 
-static struct hashmap_entry *insert(struct hashmap *m, uint64_t hash, union hashmap_key key, bool *found)
+static struct hashmap_entry *insert(struct hashmap *m, enum hashmap_keys kind, uint64_t hash, union hashmap_key key,
+				     bool *found)
 {
 	grow(m);
-	size_t i = probe(m, (size_t)hash, hash, key);
+	size_t i = probe(m, kind, (size_t)hash, hash, key);
 	*found = m->slots[i] != 0;
 	return *found ? &m->v[m->slots[i] - 1] : append(m, i, hash, key);
 }
@@ -132,25 +135,25 @@ static struct hashmap_entry *insert(struct hashmap *m, uint64_t hash, union hash
 struct hashmap_entry *hashmap_find_u64(const struct hashmap *m, uint64_t key)
 {
 	union hashmap_key k = { .u64 = key };
-	return find(m, hash_key(m, k), k);
+	return find(m, HASHMAP_U64, hash_key(HASHMAP_U64, k), k);
 }
 
 struct hashmap_entry *hashmap_find_str(const struct hashmap *m, const char *key)
 {
 	union hashmap_key k = { .str = key };
-	return find(m, hash_key(m, k), k);
+	return find(m, HASHMAP_STR, hash_key(HASHMAP_STR, k), k);
 }
 
 struct hashmap_entry *hashmap_find_ptr(const struct hashmap *m, const void *key)
 {
 	union hashmap_key k = { .ptr = key };
-	return find(m, hash_key(m, k), k);
+	return find(m, HASHMAP_PTR, hash_key(HASHMAP_PTR, k), k);
 }
 
 struct hashmap_entry *hashmap_find_custom(const struct hashmap *m, uint64_t hash, const void *key)
 {
 	union hashmap_key k = { .ptr = key };
-	return find(m, hash, k);
+	return find(m, HASHMAP_CUSTOM, hash, k);
 }
 
 struct hashmap_entry *hashmap_next_str(const struct hashmap *m, const char *key, size_t *pos)
@@ -158,9 +161,9 @@ struct hashmap_entry *hashmap_next_str(const struct hashmap *m, const char *key,
 	if (!m->nslots)
 		return NULL;
 	union hashmap_key k = { .str = key };
-	uint64_t hash = hash_key(m, k);
+	uint64_t hash = hash_key(HASHMAP_STR, k);
 	/* *pos: 0 to start, else the slot after the last match + 1. */
-	size_t i = probe(m, *pos ? *pos - 1 : (size_t)hash, hash, k);
+	size_t i = probe(m, HASHMAP_STR, *pos ? *pos - 1 : (size_t)hash, hash, k);
 	if (!m->slots[i])
 		return NULL;
 	*pos = ((i + 1) & (m->nslots - 1)) + 1;
@@ -170,31 +173,31 @@ struct hashmap_entry *hashmap_next_str(const struct hashmap *m, const char *key,
 struct hashmap_entry *hashmap_insert_u64(struct hashmap *m, uint64_t key, bool *found)
 {
 	union hashmap_key k = { .u64 = key };
-	return insert(m, hash_key(m, k), k, found);
+	return insert(m, HASHMAP_U64, hash_key(HASHMAP_U64, k), k, found);
 }
 
 struct hashmap_entry *hashmap_insert_str(struct hashmap *m, const char *key, bool *found)
 {
 	union hashmap_key k = { .str = key };
-	return insert(m, hash_key(m, k), k, found);
+	return insert(m, HASHMAP_STR, hash_key(HASHMAP_STR, k), k, found);
 }
 
 struct hashmap_entry *hashmap_insert_ptr(struct hashmap *m, const void *key, bool *found)
 {
 	union hashmap_key k = { .ptr = key };
-	return insert(m, hash_key(m, k), k, found);
+	return insert(m, HASHMAP_PTR, hash_key(HASHMAP_PTR, k), k, found);
 }
 
 struct hashmap_entry *hashmap_insert_custom(struct hashmap *m, uint64_t hash, const void *key, bool *found)
 {
 	union hashmap_key k = { .ptr = key };
-	return insert(m, hash, k, found);
+	return insert(m, HASHMAP_CUSTOM, hash, k, found);
 }
 
 struct hashmap_entry *hashmap_add_str(struct hashmap *m, const char *key, void *value)
 {
 	union hashmap_key k = { .str = key };
-	uint64_t hash = hash_key(m, k);
+	uint64_t hash = hash_key(HASHMAP_STR, k);
 	grow(m);
 	size_t mask = m->nslots - 1, i = (size_t)hash & mask;
 	while (m->slots[i])

@@ -6,7 +6,10 @@
  * Keys are not copied: a string or pointer key must live as long as the map (it is normally
  * the value's own field). A map may hold several entries with one key (hashmap_add); lookups
  * see them oldest first. Entries are never removed one by one: no caller needs it, and without
- * removal the probe chains stay tombstone-free. */
+ * removal the probe chains stay tombstone-free.
+ *
+ * The key kind is the functions' (hashmap_find_u64 ...), not the map's: kind is what the owner
+ * means to use, and a zeroed struct hashmap is an empty map for u64, string and pointer keys. */
 #ifndef LPERF_UTIL_HASHMAP_H
 #define LPERF_UTIL_HASHMAP_H
 
@@ -66,7 +69,9 @@ struct hashmap_entry *hashmap_find_custom(const struct hashmap *m, uint64_t hash
 struct hashmap_entry *hashmap_next_str(const struct hashmap *m, const char *key, size_t *pos);
 
 /* Finds the key's entry or appends a new one (value NULL; *found false) in one probe. A new
- * HASHMAP_CUSTOM entry must get its value before the next call, since eq() reads it. */
+ * entry's key may then be pointed at an equal key in storage that stays (the probe key was a
+ * temporary); a new HASHMAP_CUSTOM entry must get its value before the next call, since eq()
+ * reads it. */
 struct hashmap_entry *hashmap_insert_u64(struct hashmap *m, uint64_t key, bool *found);
 struct hashmap_entry *hashmap_insert_str(struct hashmap *m, const char *key, bool *found);
 struct hashmap_entry *hashmap_insert_ptr(struct hashmap *m, const void *key, bool *found);
