@@ -21,6 +21,7 @@
 #include "live/live.h"
 #include "perfdata/perfdata.h"
 #include "symbols/dso.h"
+#include "symbols/elf.h"
 #include "symbols/jitdump.h"
 #include "symbols/perfmap.h"
 #include "target/target.h"

@@ -160,11 +160,11 @@ static bool resolve_in(struct machine *m, struct jit_proc *p, const struct map *
 			return true;
 		}
 	}
-	struct dso *d = mp && mp->dso->jit_pid == p->pid ? mp->dso : mp ? p->pm : unmapped_map_dso(m, p);
+	struct dso *d = mp && mp->dso->jit.pid == p->pid ? mp->dso : mp ? p->pm : unmapped_map_dso(m, p);
 	if (!d)
 		return false;
 	const struct symbol *s = dso_find_symbol(d, ip);
-	if (!s && perfmap_dso_refresh(d))
+	if (!s && dso_perfmap_refresh(d))
 		s = dso_find_symbol(d, ip);
 	if (!s)
 		return false;
@@ -187,8 +187,8 @@ bool resolve_jit(struct machine *m, struct thread *t, const struct map *mp, uint
 	size_t n = 0;
 	if (t && t->pid > 0)
 		pids[n++] = t->pid;
-	if (mp && mp->dso->jit_pid > 0 && (!n || mp->dso->jit_pid != pids[0]))
-		pids[n++] = mp->dso->jit_pid;
+	if (mp && mp->dso->jit.pid > 0 && (!n || mp->dso->jit.pid != pids[0]))
+		pids[n++] = mp->dso->jit.pid;
 	for (size_t i = 0; i < n; i++)
 		if (resolve_in(m, machine_jit_proc(m, pids[i]), mp, ip, time, out))
 			return true;
@@ -200,7 +200,7 @@ const struct jitdump_code *resolve_jit_code(struct machine *m, struct thread *t,
 	if (!t || t->pid <= 0)
 		return NULL;
 	const struct map *mp = t->maps ? maps_find(t->maps, ip) : NULL;
-	pid_t pids[2] = { t->pid, mp && mp->dso->jit_pid > 0 ? mp->dso->jit_pid : t->pid };
+	pid_t pids[2] = { t->pid, mp && mp->dso->jit.pid > 0 ? mp->dso->jit.pid : t->pid };
 	for (size_t i = 0; i < 2; i++) {
 		struct jit_proc *p = machine_jit_find(m, pids[i]);
 		struct jitdump *jd = p ? proc_jitdump(m, p) : NULL;

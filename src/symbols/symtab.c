@@ -2,10 +2,13 @@
  * or overlaps, which dso_find_symbol searches by bisection. */
 #include "symbols/symtab.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbols/demangle.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -91,7 +94,7 @@ static char *final_name(const char *name, const char *suffix)
 	return sb_detach(&sb);
 }
 
-void symtab_finish(struct symtab_builder *b, struct dso *d)
+void symtab_finish(struct symtab_builder *b, struct symbol **syms, size_t *nsyms)
 {
 	if (b->n)
 		qsort(b->v, b->n, sizeof(*b->v), cand_cmp);
@@ -108,9 +111,10 @@ void symtab_finish(struct symtab_builder *b, struct dso *d)
 		}
 		b->v[n++] = b->v[i];
 	}
-	symtab_free(d);
-	d->syms = n ? xcalloc(n, sizeof(*d->syms)) : NULL;
-	d->nsyms = n;
+	symtab_free(*syms, *nsyms);
+	struct symbol *out = n ? xcalloc(n, sizeof(*out)) : NULL;
+	*syms = out;
+	*nsyms = n;
 	for (size_t i = 0; i < n; i++) {
 		struct symtab_cand *c = &b->v[i];
 		uint64_t next = i + 1 < n ? b->v[i + 1].start : UINT64_MAX;
@@ -125,24 +129,34 @@ void symtab_finish(struct symtab_builder *b, struct dso *d)
 		}
 		if (size > next - c->start)
 			size = next - c->start; /* overlaps: the later symbol owns its bytes */
-		d->syms[i].start = c->start;
-		d->syms[i].size = size;
-		d->syms[i].name = final_name(c->name, c->suffix);
-		d->syms[i].mangled = NULL;
-		if (strncmp(d->syms[i].name, c->name, strlen(c->name)))
-			d->syms[i].mangled = xasprintf("%s%s", c->name, c->suffix ? c->suffix : "");
+		out[i].start = c->start;
+		out[i].size = size;
+		out[i].name = final_name(c->name, c->suffix);
+		out[i].mangled = NULL;
+		if (strncmp(out[i].name, c->name, strlen(c->name)))
+			out[i].mangled = xasprintf("%s%s", c->name, c->suffix ? c->suffix : "");
 	}
 	free(b->v);
 	memset(b, 0, sizeof(*b));
 }
 
-void symtab_free(struct dso *d)
+void symtab_free(struct symbol *syms, size_t nsyms)
 {
-	for (size_t i = 0; i < d->nsyms; i++) {
-		free(d->syms[i].name);
-		free(d->syms[i].mangled);
+	for (size_t i = 0; i < nsyms; i++) {
+		free(syms[i].name);
+		free(syms[i].mangled);
 	}
-	free(d->syms);
-	d->syms = NULL;
-	d->nsyms = 0;
+	free(syms);
+}
+
+void symtab_note(struct symtab_load *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = NULL;
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	free(r->note);
+	r->note = s;
 }

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "symbols/elf.h"
 #include "unwind/jitstep.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
@@ -21,7 +22,7 @@
 static Elf *vdso_elf(struct ufile *f)
 {
 	size_t size;
-	f->image = dso_vdso_image(&size);
+	f->image = vdso_image(&size);
 	return f->image ? elf_memory(f->image, size) : NULL;
 }
 

@@ -22,6 +22,9 @@
 #include "model/machine.h"
 #include "resolve/resolve.h"
 #include "symbols/dso.h"
+#include "symbols/demangle.h"
+#include "symbols/elf.h"
+#include "symbols/kallsyms.h"
 #include "util/xalloc.h"
 
 static const char prog_c[] =
