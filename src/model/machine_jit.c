@@ -105,8 +105,8 @@ size_t machine_jit_sources(struct machine *m, const struct jit_source **out)
 		s->jitdump_used = p->jd_used;
 		s->perfmap_supplied = p->pm_supplied;
 		s->jitdump_supplied = p->jd_supplied;
-		s->perfmap_note = have_pm && p->pm->loaded ? p->pm->load_note : NULL;
-		s->jitdump_note = p->jd_note;
+		s->perfmap_note = have_pm && p->pm->loaded ? dso_load_note(p->pm) : NULL;
+		s->jitdump_note = notes_last(&p->jd_notes);
 	}
 	*out = j->list;
 	return n;
@@ -121,7 +121,7 @@ void machine_jit_free(struct machine *m)
 		struct jit_proc *p = j->procs.v[i].value;
 		free(p->jd_path);
 		free(p->jd_data);
-		free(p->jd_note);
+		notes_clear(&p->jd_notes);
 		jitdump_free(p->jd);
 		free(p->codes);
 		free(p);

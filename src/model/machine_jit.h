@@ -23,7 +23,7 @@ struct jit_proc {
 	size_t jd_len;
 	bool jd_supplied, jd_tried;
 	struct jitdump *jd;
-	char *jd_note;
+	struct notes jd_notes;   /* what reading the dump met (resolve/jit.c): the latest only */
 	struct timespec jd_checked;
 	struct code_ref *codes;  /* per jitdump code, made on first hit */
 	size_t ncodes;

@@ -16,10 +16,11 @@
 #include "util/error.h"
 #include "util/xalloc.h"
 
+/* The dump's note is its current state: a new one replaces the old, NULL clears it. */
 static void set_note(struct jit_proc *p, char *note)
 {
-	free(p->jd_note);
-	p->jd_note = note;
+	notes_clear(&p->jd_notes);
+	notes_take(&p->jd_notes, note);
 }
 
 /* What the dump's parse left to say: damage, a skipped record, an unfinished tail. */
@@ -28,9 +29,9 @@ static void dump_note(struct jit_proc *p, size_t len)
 	struct jitdump *jd = p->jd;
 	if (jd->error)
 		set_note(p, xstrdup(jd->error));
-	else if (jd->bad_note)
+	else if (jd->bad.n)
 		set_note(p, xasprintf("%zu bad record%s; first: %s", jd->stats.bad, jd->stats.bad == 1 ? "" : "s",
-				      jd->bad_note));
+				      jd->bad.v[0]));
 	else if (jd->consumed < len)
 		set_note(p, xasprintf("ends inside a record at offset %llu (still being written, or "
 				      "truncated)", (unsigned long long)jd->consumed));

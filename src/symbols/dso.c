@@ -209,7 +209,7 @@ static void dso_free(struct dso *d)
 	free(d->jit.short_name);
 	symtab_free(d->syms, d->nsyms);
 	free(d->path);
-	free(d->load_note);
+	notes_clear(&d->notes);
 	free(d->debug_path);
 	free(d->loads);
 	free(d->module);
@@ -227,11 +227,17 @@ void dso_cache_free(struct dso_cache *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/* Sets d->load_note (replacing an older one); NULL clears it. */
+/* For notes that are a state (a perf map's, recomputed as it grows): note replaces the older
+ * ones; NULL clears them. */
 static void set_note(struct dso *d, char *note)
 {
-	free(d->load_note);
-	d->load_note = note;
+	notes_clear(&d->notes);
+	notes_take(&d->notes, note);
+}
+
+const char *dso_load_note(const struct dso *d)
+{
+	return notes_last(&d->notes);
 }
 
 char *dso_file_path(const struct dso *d, const char *path)
@@ -245,7 +251,7 @@ char *dso_file_path(const struct dso *d, const char *path)
 	return xstrndup(path, n);
 }
 
-/* Keeps what a loader found. Its note replaces the DSO's only when it has one. */
+/* Keeps what a loader found, its notes after the DSO's. */
 static void keep(struct dso *d, struct symtab_load *r)
 {
 	symtab_free(d->syms, d->nsyms);
@@ -266,8 +272,7 @@ static void keep(struct dso *d, struct symtab_load *r)
 		free(d->debug_path);
 		d->debug_path = r->debug_path;
 	}
-	if (r->note)
-		set_note(d, r->note);
+	notes_move(&d->notes, &r->notes);
 }
 
 static void load_elf(struct dso *d)
@@ -297,14 +302,15 @@ static void load_module(struct dso *d)
 	struct dso *k = d->kernel;
 	dso_load(k);
 	struct symtab_load r = { 0 };
-	kallsyms_load_module(k->syms, k->nsyms, k->load_note, d->module, &r);
+	kallsyms_load_module(k->syms, k->nsyms, dso_load_note(k), d->module, &r);
 	keep(d, &r);
 }
 
 /* The note says what the map skipped, and nothing once a map that was missing is found. */
 static void perfmap_noted(struct dso *d)
 {
-	set_note(d, perfmap_note(d->jit.perfmap));
+	notes_clear(&d->notes);
+	perfmap_notes(d->jit.perfmap, &d->notes);
 }
 
 static void load_perfmap(struct dso *d)

@@ -30,6 +30,7 @@
 
 #include "symbols/symtab.h"
 #include "util/hashmap.h"
+#include "util/notes.h"
 
 enum dso_kind {
 	DSO_ELF,             /* an ELF file on disk */
@@ -47,7 +48,8 @@ struct dso {
 	size_t build_id_size; /* 0: unknown (recorded one); the file's is checked when loading */
 	bool loaded;         /* symbols were looked for (whether or not any were found) */
 	bool mismatch;       /* the file on disk has another build-id than the recording: not trusted */
-	char *load_note;     /* why symbols are missing ("no such file", "stripped", "kptr_restrict") */
+	struct notes notes;  /* what loading met; the last is why symbols are missing ("no such file",
+			      * "stripped", "kptr_restrict"): dso_load_note */
 	char *debug_path;    /* where symbols came from when not path (build-id dir, debuglink) */
 	struct symbol *syms; /* sorted by start, no overlaps after load */
 	size_t nsyms;
@@ -102,7 +104,7 @@ void dso_cache_free(struct dso_cache *c);
 /* The perf map DSO of process pid: path "/tmp/perf-PID.map", short name "[JIT] tid PID". Its
  * symbols are read on first use from the data given to dso_set_perfmap_data, else from the file,
  * which must be a regular file owned by root or the effective uid unless the cache's jit_force is
- * set (a refused or missing file leaves a load_note and no symbols). */
+ * set (a refused or missing file leaves a note and no symbols). */
 struct dso *dso_cache_get_perfmap(struct dso_cache *c, int pid);
 /* Supplies a perf map DSO's contents (a copy is taken), as stored in a recording; ignored once
  * its symbols were loaded. */
@@ -117,8 +119,10 @@ void dso_cache_set_jit_force(struct dso_cache *c, bool force);
 struct dso *dso_cache_add_jit_code(struct dso_cache *c, const char *path, uint64_t start, uint64_t size,
 				   const char *name);
 
-/* Loads symbols if not yet done (never fails: problems end in load_note). */
+/* Loads symbols if not yet done (never fails: problems end in d->notes). */
 void dso_load(struct dso *d);
+/* Why d's symbols are missing or what its loader skipped (its latest note); NULL when fine. */
+const char *dso_load_note(const struct dso *d);
 /* The symbol containing addr (DSO address space), or NULL. A symbol of size 0 covers up to the
  * next symbol. */
 const struct symbol *dso_find_symbol(struct dso *d, uint64_t addr);

@@ -382,12 +382,12 @@ void elfsym_load_elf(const struct elf_want *w, Elf *elf, struct symtab_load *out
 	const char *what = w->file ? w->file : w->path;
 	GElf_Ehdr eh;
 	if (!gelf_getehdr(elf, &eh)) {
-		symtab_note(out, "'%s': bad ELF header: %s", what, elf_errmsg(-1));
+		notes_add(&out->notes, "'%s': bad ELF header: %s", what, elf_errmsg(-1));
 		return;
 	}
 	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {
-		symtab_note(out, "'%s' is not an executable or shared library (ELF type %u)", what,
-			    (unsigned)eh.e_type);
+		notes_add(&out->notes, "'%s' is not an executable or shared library (ELF type %u)", what,
+			  (unsigned)eh.e_type);
 		return;
 	}
 	out->is_exec = eh.e_type == ET_EXEC;
@@ -397,7 +397,7 @@ void elfsym_load_elf(const struct elf_want *w, Elf *elf, struct symtab_load *out
 	if (bid_size && w->build_id_size &&
 	    (bid_size != w->build_id_size || memcmp(bid, w->build_id, bid_size))) {
 		out->mismatch = true;
-		symtab_note(out, "build-id mismatch: the file changed since recording");
+		notes_add(&out->notes, "build-id mismatch: the file changed since recording");
 		return;
 	}
 	memcpy(out->build_id, bid, bid_size);
@@ -421,8 +421,9 @@ void elfsym_load_elf(const struct elf_want *w, Elf *elf, struct symtab_load *out
 			elfsym_add_table(&b, elf, dynsym);
 		/* An in-memory image (the vDSO) has only dynamic symbols by design. */
 		if (!dbg_symtab && (w->file || !dynsym))
-			symtab_note(out, "stripped: %s (install its debug symbols, e.g. the -dbgsym package)",
-				    dynsym ? "only dynamic symbols" : "no symbol table");
+			notes_add(&out->notes,
+				  "stripped: %s (install its debug symbols, e.g. the -dbgsym package)",
+				  dynsym ? "only dynamic symbols" : "no symbol table");
 	}
 	elfsym_add_plt(&b, elf);
 	symtab_finish(&b, &out->syms, &out->nsyms);
@@ -430,8 +431,8 @@ void elfsym_load_elf(const struct elf_want *w, Elf *elf, struct symtab_load *out
 		elf_end(dbg);
 	if (dbg_fd >= 0)
 		close(dbg_fd);
-	if (!out->nsyms && !out->note)
-		symtab_note(out, "'%s' has no function symbols", what);
+	if (!out->nsyms && !out->notes.n)
+		notes_add(&out->notes, "'%s' has no function symbols", what);
 }
 
 void elfsym_load_file(const struct elf_want *w, struct symtab_load *out)
@@ -441,13 +442,13 @@ void elfsym_load_file(const struct elf_want *w, struct symtab_load *out)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0) {
-		symtab_note(out, "cannot open '%s': %s", path, strerror(errno));
+		notes_add(&out->notes, "cannot open '%s': %s", path, strerror(errno));
 	} else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		symtab_note(out, "'%s' is not a regular file", path);
+		notes_add(&out->notes, "'%s' is not a regular file", path);
 	} else {
 		Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
 		if (!elf || elf_kind(elf) != ELF_K_ELF)
-			symtab_note(out, "'%s' is not an ELF file", path);
+			notes_add(&out->notes, "'%s' is not an ELF file", path);
 		else
 			elfsym_load_elf(w, elf, out);
 		elf_end(elf);

@@ -73,7 +73,7 @@ void jitdump_free(struct jitdump *jd)
 	free(ix->pend_unwind);
 	free(ix);
 	free(jd->error);
-	free(jd->bad_note);
+	notes_clear(&jd->bad);
 	free(jd);
 }
 
@@ -110,9 +110,9 @@ static const char *record_name(uint32_t id)
 static void bad_record(struct jitdump *jd, uint64_t off, uint32_t id, const char *why)
 {
 	jd->stats.bad++;
-	if (!jd->bad_note)
-		jd->bad_note = xasprintf("%s record at offset %llu skipped: %s", record_name(id),
-					 (unsigned long long)off, why);
+	if (!jd->bad.n)
+		notes_add(&jd->bad, "%s record at offset %llu skipped: %s", record_name(id), (unsigned long long)off,
+			  why);
 }
 
 static void stop(struct jitdump *jd, char *msg)

@@ -90,7 +90,7 @@ void kallsyms_load(const char *path, struct symtab_load *out)
 	size_t len;
 	char *buf = file_read(path, KALLSYMS_MAX, &len);
 	if (!buf) {
-		symtab_note(out, "%s", err_msg());
+		notes_add(&out->notes, "%s", err_msg());
 		return;
 	}
 	struct symtab_builder b = { 0 };
@@ -123,10 +123,10 @@ void kallsyms_load(const char *path, struct symtab_load *out)
 		line = end + 1;
 	}
 	if (nlines && nzero == nlines) {
-		symtab_note(out, "kernel addresses are hidden (kernel.kptr_restrict); run as root or set "
-			    "kernel.kptr_restrict=0");
+		notes_add(&out->notes, "kernel addresses are hidden (kernel.kptr_restrict); run as root or set "
+			  "kernel.kptr_restrict=0");
 	} else if (!b.n) {
-		symtab_note(out, "no kernel text symbols in '%s'", path);
+		notes_add(&out->notes, "no kernel text symbols in '%s'", path);
 	} else {
 		/* The last symbol has no next one: give it the rest of its page and one more, as
 		 * perf does. */
@@ -145,7 +145,7 @@ void kallsyms_load_module(const struct symbol *ksyms, size_t nksyms, const char 
 			  struct symtab_load *out)
 {
 	if (!nksyms) {
-		symtab_note(out, "no kernel symbols: %s", knote ? knote : "kallsyms is empty");
+		notes_add(&out->notes, "no kernel symbols: %s", knote ? knote : "kallsyms is empty");
 		return;
 	}
 	size_t mlen = strlen(module), n = 0;
@@ -166,7 +166,7 @@ void kallsyms_load_module(const struct symbol *ksyms, size_t nksyms, const char 
 		}
 		if (pass == 0) {
 			if (!n) {
-				symtab_note(out, "no symbols of module %s in kallsyms", module);
+				notes_add(&out->notes, "no symbols of module %s in kallsyms", module);
 				return;
 			}
 			out->syms = xcalloc(n, sizeof(*out->syms));

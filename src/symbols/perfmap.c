@@ -334,7 +334,7 @@ size_t perfmap_entries(const struct perfmap *pm)
 	return pm->st.entries;
 }
 
-char *perfmap_note(struct perfmap *pm)
+void perfmap_notes(struct perfmap *pm, struct notes *ns)
 {
 	const struct perfmap_stats *st = perfmap_stats(pm);
 	struct strbuf sb = STRBUF_INIT;
@@ -350,7 +350,7 @@ char *perfmap_note(struct perfmap *pm)
 			sb_addf(&sb, "%zu overlapping", st->overlaps);
 		sb_adds(&sb, " entries (the later line wins)");
 	}
-	return sb.len ? sb_detach(&sb) : NULL;
+	notes_take(ns, sb.len ? sb_detach(&sb) : NULL);
 }
 
 /* ---- Files ---- */

@@ -20,6 +20,7 @@
 #include <sys/types.h>
 
 #include "symbols/symtab.h"
+#include "util/notes.h"
 
 struct perfmap;
 
@@ -48,9 +49,9 @@ const struct symbol *perfmap_entry(const struct perfmap *pm, size_t i);
 const struct perfmap_stats *perfmap_stats(struct perfmap *pm);
 /* How many entries pm holds (stats.entries, without bringing the index up to date). */
 size_t perfmap_entries(const struct perfmap *pm);
-/* A one-line note on what was skipped or shadowed ("3 malformed lines skipped (first: line 7);
- * 2 duplicate entries (the later line wins)"); NULL when the map is clean. The caller frees. */
-char *perfmap_note(struct perfmap *pm);
+/* Adds a one-line note to ns on what was skipped or shadowed ("3 malformed lines skipped (first:
+ * line 7); 2 duplicate entries (the later line wins)"); nothing when the map is clean. */
+void perfmap_notes(struct perfmap *pm, struct notes *ns);
 
 /* "/tmp/perf-PID.map"; the caller frees. */
 char *perfmap_path(pid_t pid);

@@ -2,9 +2,7 @@
  * or overlaps, which dso_find_symbol searches by bisection. */
 #include "symbols/symtab.h"
 
-#include <stdarg.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -147,16 +145,4 @@ void symtab_free(struct symbol *syms, size_t nsyms)
 		free(syms[i].mangled);
 	}
 	free(syms);
-}
-
-void symtab_note(struct symtab_load *r, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *s = NULL;
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	free(r->note);
-	r->note = s;
 }

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/notes.h"
+
 struct symbol {
 	uint64_t start;      /* in the DSO's own address space (ELF st_value / kernel address) */
 	uint64_t size;
@@ -65,10 +67,7 @@ struct symtab_load {
 	size_t build_id_size;
 	bool mismatch;       /* the file's build-id is not the expected one: nothing else is filled */
 	char *debug_path;    /* where symbols came from when not the file (separate debug info) */
-	char *note;          /* why symbols are missing or what was skipped; NULL when fine */
+	struct notes notes;  /* why symbols are missing or what was skipped: the last one is the reason */
 };
-
-/* Sets r->note (replacing an older one). */
-void symtab_note(struct symtab_load *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

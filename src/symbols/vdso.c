@@ -46,16 +46,16 @@ void vdso_load(const struct elf_want *w, struct symtab_load *out)
 	size_t size;
 	char *image = vdso_image(&size);
 	if (!image) {
-		symtab_note(out, "this process has no vDSO to read symbols from");
+		notes_add(&out->notes, "this process has no vDSO to read symbols from");
 		return;
 	}
 	Elf *elf = elf_memory(image, size);
 	if (!elf || elf_kind(elf) != ELF_K_ELF)
-		symtab_note(out, "the vDSO image is not an ELF file");
+		notes_add(&out->notes, "the vDSO image is not an ELF file");
 	else
 		elfsym_load_elf(w, elf, out);
 	if (out->mismatch)
-		symtab_note(out, "build-id mismatch: the recording's vDSO is not the running kernel's");
+		notes_add(&out->notes, "build-id mismatch: the recording's vDSO is not the running kernel's");
 	elf_end(elf);
 	free(image);
 }

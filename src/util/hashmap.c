@@ -59,8 +59,8 @@ static uint64_t hash_key(enum hashmap_keys kind, union hashmap_key key)
 	}
 }
 
-static bool same(const struct hashmap *m, enum hashmap_keys kind, const struct hashmap_entry *e, uint64_t hash,
-		 union hashmap_key key)
+static bool same(const struct hashmap *m, enum hashmap_keys kind, const struct hashmap_entry *e,
+		 uint64_t hash, union hashmap_key key)
 {
 	if (e->hash != hash)
 		return false;
@@ -78,7 +78,8 @@ static bool same(const struct hashmap *m, enum hashmap_keys kind, const struct h
 }
 
 /* From slot i on, the first slot that is empty or holds the key. */
-static size_t probe(const struct hashmap *m, enum hashmap_keys kind, size_t i, uint64_t hash, union hashmap_key key)
+static size_t probe(const struct hashmap *m, enum hashmap_keys kind, size_t i, uint64_t hash,
+		    union hashmap_key key)
 {
 	size_t mask = m->nslots - 1;
 	for (i &= mask; m->slots[i]; i = (i + 1) & mask)
@@ -123,8 +124,8 @@ static struct hashmap_entry *append(struct hashmap *m, size_t slot, uint64_t has
 	return e;
 }
 
-static struct hashmap_entry *insert(struct hashmap *m, enum hashmap_keys kind, uint64_t hash, union hashmap_key key,
-				     bool *found)
+static struct hashmap_entry *insert(struct hashmap *m, enum hashmap_keys kind, uint64_t hash,
+				     union hashmap_key key, bool *found)
 {
 	grow(m);
 	size_t i = probe(m, kind, (size_t)hash, hash, key);
