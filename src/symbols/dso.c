@@ -1,5 +1,7 @@
-/* The DSO cache (kinds, lookup by path and build-id) and the lookups every resolved address
- * makes: file offset to virtual address, address to symbol. */
+/* The DSO cache (kinds, lookup by path and build-id), the one dispatcher to the symbol loaders
+ * (ELF, vDSO, kallsyms: each fills a symtab_load that is kept here; perf maps, read and grown
+ * here through perfmap.c), and the lookups every resolved address makes: file offset to virtual
+ * address, address to symbol. */
 #include "symbols/dso.h"
 
 #include <stdarg.h>
