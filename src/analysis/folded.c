@@ -12,31 +12,7 @@ void folded_init(struct folded *f, bool with_comm, bool by_period)
 	memset(f, 0, sizeof(*f));
 	f->with_comm = with_comm;
 	f->by_period = by_period;
-	f->tsize = 1024;
-	f->table = xcalloc(f->tsize, sizeof(size_t));
-}
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
-static void grow(struct folded *f)
-{
-	free(f->table);
-	f->tsize *= 2;
-	f->table = xcalloc(f->tsize, sizeof(size_t));
-	for (size_t i = 0; i < f->n; i++) {
-		size_t j = hash_str(f->stacks[i]) & (f->tsize - 1);
-		while (f->table[j])
-			j = (j + 1) & (f->tsize - 1);
-		f->table[j] = i + 1;
-	}
+	hashmap_init(&f->index, HASHMAP_STR);
 }
 
 /* A frame's name: the function, else "[dso]" or "[unknown]". Semicolons would split frames, so
@@ -75,25 +51,19 @@ void folded_add(struct folded *f, const struct resolved_sample *rs)
 	if (!sb.len)
 		sb_adds(&sb, "[unknown]");
 	uint64_t w = f->by_period ? (rs->s->period ? rs->s->period : 1) : 1;
-	size_t j = hash_str(sb_str(&sb)) & (f->tsize - 1);
-	for (;; j = (j + 1) & (f->tsize - 1)) {
-		size_t slot = f->table[j];
-		if (!slot) {
-			ALLOC_GROW(f->stacks, f->n + 1, f->cap);
-			f->counts = xrealloc(f->counts, f->cap * sizeof(uint64_t));
-			f->stacks[f->n] = sb_detach(&sb);
-			f->counts[f->n] = w;
-			f->table[j] = ++f->n;
-			if (f->n * 2 > f->tsize)
-				grow(f);
-			return;
-		}
-		if (!strcmp(f->stacks[slot - 1], sb_str(&sb))) {
-			f->counts[slot - 1] += w;
-			sb_release(&sb);
-			return;
-		}
+	bool found;
+	struct hashmap_entry *e = hashmap_insert_str(&f->index, sb_str(&sb), &found);
+	if (found) {
+		f->counts[(size_t)(uintptr_t)e->value] += w;
+		sb_release(&sb);
+		return;
 	}
+	ALLOC_GROW(f->stacks, f->n + 1, f->cap);
+	f->counts = xrealloc(f->counts, f->cap * sizeof(uint64_t));
+	f->stacks[f->n] = sb_detach(&sb);
+	f->counts[f->n] = w;
+	e->key.str = f->stacks[f->n]; /* the same string, in storage that stays */
+	e->value = (void *)(uintptr_t)f->n++;
 }
 
 static int cmp_idx(const void *a, const void *b, void *arg)
@@ -118,6 +88,6 @@ void folded_free(struct folded *f)
 		free(f->stacks[i]);
 	free(f->stacks);
 	free(f->counts);
-	free(f->table);
+	hashmap_free(&f->index);
 	memset(f, 0, sizeof(*f));
 }

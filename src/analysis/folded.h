@@ -9,13 +9,13 @@
 #include <stdio.h>
 
 #include "resolve/resolve.h"
+#include "util/hashmap.h"
 
 struct folded {
 	char **stacks;
 	uint64_t *counts;
 	size_t n, cap;
-	size_t *table;         /* open addressing, index + 1 */
-	size_t tsize;
+	struct hashmap index;  /* stack -> its index in stacks (as a pointer-sized integer) */
 	bool with_comm;        /* the command as the root frame, as stackcollapse-perf.pl does */
 	bool by_period;        /* weight lines by period instead of samples */
 };

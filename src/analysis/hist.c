@@ -46,6 +46,8 @@ int hist_parse_sort(const char *spec, enum hist_key *keys, size_t *nkeys)
 	return 0;
 }
 
+static bool key_eq(const void *value, const void *key);
+
 void hist_init(struct hist *h, const enum hist_key *keys, size_t nkeys, enum hist_graph graph, bool children)
 {
 	memset(h, 0, sizeof(*h));
@@ -53,8 +55,7 @@ void hist_init(struct hist *h, const enum hist_key *keys, size_t nkeys, enum his
 	h->nkeys = nkeys;
 	h->graph = graph;
 	h->children = children;
-	h->tsize = 1024;
-	h->table = xcalloc(h->tsize, sizeof(size_t));
+	hashmap_init_custom(&h->index, key_eq);
 }
 
 /* Per sample: consecutive samples mostly come from one command, so the last name is tried
@@ -121,55 +122,33 @@ static uint64_t key_hash(const struct key *k)
 	return x;
 }
 
-static bool key_eq(const struct key *k, const struct hist_entry *e)
+static bool key_eq(const void *value, const void *key)
 {
+	const struct hist_entry *e = value;
+	const struct key *k = key;
 	return k->comm == e->comm && k->pid == e->pid && k->tid == e->tid && k->cpu == e->cpu &&
 	       k->dso == e->dso && k->sym == e->sym && k->addr == e->addr && k->kernel == e->kernel;
 }
 
-static void rehash(struct hist *h);
-
 static struct hist_entry *find_or_add(struct hist *h, const struct key *k)
 {
-	size_t mask = h->tsize - 1;
-	for (size_t i = key_hash(k) & mask;; i = (i + 1) & mask) {
-		size_t slot = h->table[i];
-		if (!slot) {
-			struct hist_entry *e = xcalloc(1, sizeof(*e));
-			e->comm = k->comm;
-			e->pid = k->pid;
-			e->tid = k->tid;
-			e->cpu = k->cpu;
-			e->dso = k->dso;
-			e->sym = k->sym;
-			e->addr = k->addr;
-			e->kernel = k->kernel;
-			ALLOC_GROW(h->v, h->n + 1, h->cap);
-			h->v[h->n++] = e;
-			h->table[i] = h->n;
-			if (h->n * 2 > h->tsize)
-				rehash(h);
-			return e;
-		}
-		if (key_eq(k, h->v[slot - 1]))
-			return h->v[slot - 1];
-	}
-}
-
-static void rehash(struct hist *h)
-{
-	free(h->table);
-	h->tsize *= 2;
-	h->table = xcalloc(h->tsize, sizeof(size_t));
-	size_t mask = h->tsize - 1;
-	for (size_t n = 0; n < h->n; n++) {
-		const struct hist_entry *e = h->v[n];
-		struct key k = { e->comm, e->pid, e->tid, e->cpu, e->dso, e->sym, e->addr, e->kernel };
-		size_t i = key_hash(&k) & mask;
-		while (h->table[i])
-			i = (i + 1) & mask;
-		h->table[i] = n + 1;
-	}
+	bool found;
+	struct hashmap_entry *he = hashmap_insert_custom(&h->index, key_hash(k), k, &found);
+	if (found)
+		return he->value;
+	struct hist_entry *e = xcalloc(1, sizeof(*e));
+	e->comm = k->comm;
+	e->pid = k->pid;
+	e->tid = k->tid;
+	e->cpu = k->cpu;
+	e->dso = k->dso;
+	e->sym = k->sym;
+	e->addr = k->addr;
+	e->kernel = k->kernel;
+	he->value = e;
+	ALLOC_GROW(h->v, h->n + 1, h->cap);
+	h->v[h->n++] = e;
+	return e;
 }
 
 static bool same_node(const struct callnode *n, const struct frame *f)
@@ -255,18 +234,18 @@ void hist_add(struct hist *h, const struct resolved_sample *rs)
 	}
 }
 
-static int by_period;
-
 static const char *entry_name(const struct hist_entry *e, char *buf, size_t size)
 {
 	hist_sym_name(e->sym, e->addr, buf, size);
 	return buf;
 }
 
-static int cmp_entries(const void *a, const void *b)
+/* arg: non-NULL to order by children totals */
+static int cmp_entries(const void *a, const void *b, void *arg)
 {
 	const struct hist_entry *x = *(const struct hist_entry *const *)a;
 	const struct hist_entry *y = *(const struct hist_entry *const *)b;
+	bool by_period = arg != NULL;
 	uint64_t px = by_period ? x->acc_period : x->period, py = by_period ? y->acc_period : y->period;
 	if (px != py)
 		return px > py ? -1 : 1;
@@ -302,12 +281,9 @@ void callnode_sort(struct callnode *n)
 
 void hist_sort(struct hist *h, bool by_children)
 {
-	by_period = by_children;
 	if (h->n > 1)
-		qsort(h->v, h->n, sizeof(*h->v), cmp_entries);
-	free(h->table); /* the order changed: the index is gone, and no more adds are expected */
-	h->table = NULL;
-	h->tsize = 0;
+		qsort_r(h->v, h->n, sizeof(*h->v), cmp_entries, by_children ? h : NULL);
+	hashmap_free(&h->index); /* no more adds are expected */
 	for (size_t i = 0; i < h->n; i++)
 		callnode_sort(h->v[i]->tree);
 }
@@ -332,7 +308,7 @@ void hist_free(struct hist *h)
 		free(h->comms[i]);
 	free(h->comms);
 	free(h->v);
-	free(h->table);
+	hashmap_free(&h->index);
 	memset(h, 0, sizeof(*h));
 }
 

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "resolve/resolve.h"
+#include "util/hashmap.h"
 
 enum hist_key { HK_COMM, HK_PID, HK_TID, HK_DSO, HK_SYM, HK_CPU, HK_NKEYS };
 
@@ -49,8 +50,7 @@ struct hist {
 	bool children;           /* accumulate children totals */
 	struct hist_entry **v;   /* entries; sorted by hist_sort */
 	size_t n, cap;
-	size_t *table;           /* open-addressing hash of indices into v (+1; 0 = empty) */
-	size_t tsize;
+	struct hashmap index;    /* key -> its entry, until hist_sort */
 	uint64_t total_samples, total_period;
 	char **comms;            /* interned comm strings */
 	size_t ncomms, ccap;

@@ -41,8 +41,8 @@ int cmd_inject(int argc, char **argv)
 	if (perfdata_open(&r, input) < 0)
 		err_die_last(EXIT_RUNTIME);
 	if (!quiet)
-		for (size_t k = 0; k < r.info.nnotes; k++)
-			err_warn("%s", r.info.notes[k]);
+		for (size_t k = 0; k < r.info.notes.n; k++)
+			err_warn("%s", r.info.notes.v[k]);
 	struct perfdata_writer *w = perfdata_writer_open(output);
 	if (!w) {
 		perfdata_close(&r);
@@ -57,11 +57,11 @@ int cmd_inject(int argc, char **argv)
 		why = xstrdup(err_msg());
 	}
 	if (!quiet)
-		for (size_t k = 0; k < res.nwarnings; k++)
-			err_warn("%s", res.warnings[k]);
+		for (size_t k = 0; k < res.warnings.n; k++)
+			err_warn("%s", res.warnings.v[k]);
 	if (verbose) {
-		for (size_t k = 0; k < res.nnotes; k++)
-			fprintf(stderr, "lperf inject: %s\n", res.notes[k]);
+		for (size_t k = 0; k < res.notes.n; k++)
+			fprintf(stderr, "lperf inject: %s\n", res.notes.v[k]);
 		fprintf(stderr, "lperf inject: %zu records; %zu jitdumps, %zu jitted files; %zu marker and %zu "
 			"anonymous mappings dropped\n", res.stats.records, res.stats.dumps, res.stats.elfs,
 			res.stats.markers_dropped, res.stats.anon_dropped);

@@ -92,8 +92,8 @@ int cmd_record(int argc, char **argv)
 	if (pc.tty)
 		progress(c, true);
 	recorder_finish(c, o.force);
-	for (size_t i = 0; i < c->nwarnings; i++)
-		err_warn("%s", c->warnings[i]);
+	for (size_t i = 0; i < c->warnings.n; i++)
+		err_warn("%s", c->warnings.v[i]);
 	uint64_t raw, packed;
 	if (perfdata_writer_compression(w, &raw, &packed) < 0)
 		c->error = 1;

@@ -194,8 +194,8 @@ int cmd_report(int argc, char **argv)
 	struct perfdata_reader r;
 	if (perfdata_open(&r, input) < 0)
 		err_die_last(EXIT_RUNTIME);
-	for (size_t k = 0; k < r.info.nnotes; k++)
-		err_warn("%s", r.info.notes[k]);
+	for (size_t k = 0; k < r.info.notes.n; k++)
+		err_warn("%s", r.info.notes.v[k]);
 	if (header || header_only)
 		report_print_header(stdout, &r);
 	if (header_only) {

@@ -35,8 +35,8 @@ void report_warnings(const struct session *ss, bool quiet)
 		if (d->mismatch)
 			err_warn("%s changed since recording (build-id mismatch): its samples are not "
 				 "resolved", d->path);
-		else if (!quiet && d->loaded && d->kind == DSO_KERNEL && d->load_note)
-			err_note("%s: %s", d->path, d->load_note);
+		else if (!quiet && d->loaded && d->kind == DSO_KERNEL && dso_load_note(d))
+			err_note("%s: %s", d->path, dso_load_note(d));
 	}
 }
 

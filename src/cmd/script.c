@@ -64,8 +64,8 @@ int cmd_script(int argc, char **argv)
 	struct perfdata_reader r;
 	if (perfdata_open(&r, input) < 0)
 		err_die_last(EXIT_RUNTIME);
-	for (size_t k = 0; k < r.info.nnotes; k++)
-		err_warn("%s", r.info.notes[k]);
+	for (size_t k = 0; k < r.info.notes.n; k++)
+		err_warn("%s", r.info.notes.v[k]);
 	bool have_chains = false;
 	for (size_t e = 0; e < r.evsels.n; e++)
 		have_chains |= (r.evsels.v[e].attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;

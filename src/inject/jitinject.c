@@ -66,14 +66,12 @@ struct inj {
 
 static void warn(struct inj *j, char *msg)
 {
-	j->res->warnings = xrealloc(j->res->warnings, (j->res->nwarnings + 1) * sizeof(*j->res->warnings));
-	j->res->warnings[j->res->nwarnings++] = msg;
+	notes_take(&j->res->warnings, msg);
 }
 
 static void note(struct inj *j, char *msg)
 {
-	j->res->notes = xrealloc(j->res->notes, (j->res->nnotes + 1) * sizeof(*j->res->notes));
-	j->res->notes[j->res->nnotes++] = msg;
+	notes_take(&j->res->notes, msg);
 }
 
 /* ---- The queue of MMAP2 records, a min-heap by (time, seq) ---- */
@@ -542,11 +540,7 @@ int jitinject_run(struct perfdata_reader *r, struct perfdata_writer *w, const st
 
 void jitinject_result_free(struct jitinject_result *res)
 {
-	for (size_t i = 0; i < res->nwarnings; i++)
-		free(res->warnings[i]);
-	free(res->warnings);
-	for (size_t i = 0; i < res->nnotes; i++)
-		free(res->notes[i]);
-	free(res->notes);
+	notes_clear(&res->warnings);
+	notes_clear(&res->notes);
 	memset(res, 0, sizeof(*res));
 }

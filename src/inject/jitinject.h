@@ -20,6 +20,7 @@
 #include <stddef.h>
 
 #include "perfdata/perfdata.h"
+#include "util/notes.h"
 
 struct jitinject_opts {
 	bool jit;                /* false: copy the recording unchanged (perf inject without -j) */
@@ -42,11 +43,9 @@ struct jitinject_result {
 	struct jitinject_stats stats;
 	/* One line each: a dump that could not be used (its marker is kept), files that could not
 	 * be written, a clock that does not match the dumps'. */
-	char **warnings;
-	size_t nwarnings;
+	struct notes warnings;
 	/* One line per dump used: where it came from, how many files went where (for -v). */
-	char **notes;
-	size_t nnotes;
+	struct notes notes;
 };
 
 /* Copies r's events, features and records to w (which must have no events yet), doing the JIT

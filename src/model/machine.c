@@ -14,6 +14,7 @@
 void machine_init(struct machine *m)
 {
 	memset(m, 0, sizeof(*m));
+	hashmap_init(&m->threads, HASHMAP_U64);
 	maps_init(&m->kmaps);
 	dso_cache_init(&m->dsos);
 }
@@ -34,11 +35,11 @@ static void thread_free(struct thread *t)
 
 void machine_free(struct machine *m)
 {
-	for (size_t i = 0; i < m->tcap; i++)
-		thread_free(m->threads[i]);
+	for (size_t i = 0; i < m->threads.n; i++)
+		thread_free(m->threads.v[i].value);
 	for (size_t i = 0; i < m->nretired; i++)
 		thread_free(m->retired[i]);
-	free(m->threads);
+	hashmap_free(&m->threads);
 	free(m->retired);
 	maps_release(&m->kmaps);
 	machine_jit_free(m);
@@ -46,54 +47,23 @@ void machine_free(struct machine *m)
 	memset(m, 0, sizeof(*m));
 }
 
-static size_t tid_hash(pid_t tid)
-{
-	return (size_t)((uint32_t)tid * 2654435761u);
-}
-
-/* The slot holding tid, or the empty slot where it would go. */
-static struct thread **slot_of(struct machine *m, pid_t tid)
-{
-	size_t mask = m->tcap - 1;
-	for (size_t i = tid_hash(tid) & mask;; i = (i + 1) & mask)
-		if (!m->threads[i] || m->threads[i]->tid == tid)
-			return &m->threads[i];
-}
-
 struct thread *machine_find_thread(struct machine *m, pid_t tid)
 {
-	if (!m->tcap)
-		return NULL;
-	return *slot_of(m, tid);
-}
-
-static void table_grow(struct machine *m)
-{
-	if ((m->nthreads + 1) * 2 <= m->tcap)
-		return;
-	struct thread **old = m->threads;
-	size_t oldcap = m->tcap;
-	m->tcap = oldcap ? oldcap * 2 : 64;
-	m->threads = xcalloc(m->tcap, sizeof(*m->threads));
-	for (size_t i = 0; i < oldcap; i++)
-		if (old[i])
-			*slot_of(m, old[i]->tid) = old[i];
-	free(old);
+	struct hashmap_entry *e = hashmap_find_u64(&m->threads, (uint64_t)(uint32_t)tid);
+	return e ? e->value : NULL;
 }
 
 /* Puts t in the table; a thread already there with its tid (a reused tid) is retired, not freed,
  * because samples resolved earlier may still point at it. */
 static void install(struct machine *m, struct thread *t)
 {
-	table_grow(m);
-	struct thread **slot = slot_of(m, t->tid);
-	if (*slot) {
+	bool found;
+	struct hashmap_entry *e = hashmap_insert_u64(&m->threads, (uint64_t)(uint32_t)t->tid, &found);
+	if (found) {
 		ALLOC_GROW(m->retired, m->nretired + 1, m->rcap);
-		m->retired[m->nretired++] = *slot;
-	} else {
-		m->nthreads++;
+		m->retired[m->nretired++] = e->value;
 	}
-	*slot = t;
+	e->value = t;
 }
 
 static struct thread *thread_new(pid_t pid, pid_t tid)

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include "symbols/dso.h"
+#include "util/hashmap.h"
 
 struct map {
 	uint64_t start, end;     /* [start, end) in the process's address space */
@@ -35,8 +36,7 @@ struct thread {
 };
 
 struct machine {
-	struct thread **threads; /* hash table by tid, open addressing */
-	size_t nthreads, tcap;
+	struct hashmap threads;  /* tid -> struct thread */
 	struct maps kmaps;       /* kernel and module maps (pid -1 MMAP records) */
 	struct dso_cache dsos;
 	bool kernel_map_seen;

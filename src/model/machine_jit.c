@@ -10,53 +10,26 @@
 #include "symbols/jitdump.h"
 #include "util/xalloc.h"
 
-static size_t pid_hash(pid_t pid)
-{
-	return (size_t)((uint32_t)pid * 2654435761u);
-}
-
-static void hash_insert(struct machine_jit *j, size_t i)
-{
-	size_t mask = j->hcap - 1;
-	size_t s = pid_hash(j->v[i]->pid) & mask;
-	while (j->hash[s])
-		s = (s + 1) & mask;
-	j->hash[s] = i + 1;
-}
-
 struct jit_proc *machine_jit_find(struct machine *m, pid_t pid)
 {
-	struct machine_jit *j = m->jit;
-	if (!j || !j->hcap)
-		return NULL;
-	size_t mask = j->hcap - 1;
-	for (size_t s = pid_hash(pid) & mask; j->hash[s]; s = (s + 1) & mask)
-		if (j->v[j->hash[s] - 1]->pid == pid)
-			return j->v[j->hash[s] - 1];
-	return NULL;
+	struct hashmap_entry *e = m->jit ? hashmap_find_u64(&m->jit->procs, (uint64_t)(uint32_t)pid) : NULL;
+	return e ? e->value : NULL;
 }
 
 struct jit_proc *machine_jit_proc(struct machine *m, pid_t pid)
 {
-	struct jit_proc *p = machine_jit_find(m, pid);
-	if (p)
-		return p;
-	if (!m->jit)
+	if (!m->jit) {
 		m->jit = xcalloc(1, sizeof(*m->jit));
-	struct machine_jit *j = m->jit;
-	if ((j->n + 1) * 2 > j->hcap) {
-		free(j->hash);
-		j->hcap = j->hcap ? j->hcap * 2 : 64;
-		j->hash = xcalloc(j->hcap, sizeof(*j->hash));
-		for (size_t i = 0; i < j->n; i++)
-			hash_insert(j, i);
+		hashmap_init(&m->jit->procs, HASHMAP_U64);
 	}
-	p = xcalloc(1, sizeof(*p));
+	bool found;
+	struct hashmap_entry *e = hashmap_insert_u64(&m->jit->procs, (uint64_t)(uint32_t)pid, &found);
+	if (found)
+		return e->value;
+	struct jit_proc *p = xcalloc(1, sizeof(*p));
 	p->pid = pid;
 	p->stand_in = (struct map){ 0, UINT64_MAX, 0, PROT_READ | PROT_EXEC, 0, NULL };
-	ALLOC_GROW(j->v, j->n + 1, j->cap);
-	j->v[j->n++] = p;
-	hash_insert(j, j->n - 1);
+	e->value = p;
 	return p;
 }
 
@@ -117,10 +90,10 @@ size_t machine_jit_sources(struct machine *m, const struct jit_source **out)
 	if (!j)
 		return 0;
 	free(j->list);
-	j->list = xcalloc(j->n ? j->n : 1, sizeof(*j->list));
+	j->list = xcalloc(j->procs.n ? j->procs.n : 1, sizeof(*j->list));
 	size_t n = 0;
-	for (size_t i = 0; i < j->n; i++) {
-		struct jit_proc *p = j->v[i];
+	for (size_t i = 0; i < j->procs.n; i++) {
+		struct jit_proc *p = j->procs.v[i].value;
 		bool have_pm = p->pm != NULL, have_jd = p->jd_path || p->jd_supplied;
 		if (!have_pm && !have_jd)
 			continue;
@@ -132,8 +105,8 @@ size_t machine_jit_sources(struct machine *m, const struct jit_source **out)
 		s->jitdump_used = p->jd_used;
 		s->perfmap_supplied = p->pm_supplied;
 		s->jitdump_supplied = p->jd_supplied;
-		s->perfmap_note = have_pm && p->pm->loaded ? p->pm->load_note : NULL;
-		s->jitdump_note = p->jd_note;
+		s->perfmap_note = have_pm && p->pm->loaded ? dso_load_note(p->pm) : NULL;
+		s->jitdump_note = notes_last(&p->jd_notes);
 	}
 	*out = j->list;
 	return n;
@@ -144,17 +117,16 @@ void machine_jit_free(struct machine *m)
 	struct machine_jit *j = m->jit;
 	if (!j)
 		return;
-	for (size_t i = 0; i < j->n; i++) {
-		struct jit_proc *p = j->v[i];
+	for (size_t i = 0; i < j->procs.n; i++) {
+		struct jit_proc *p = j->procs.v[i].value;
 		free(p->jd_path);
 		free(p->jd_data);
-		free(p->jd_note);
+		notes_clear(&p->jd_notes);
 		jitdump_free(p->jd);
 		free(p->codes);
 		free(p);
 	}
-	free(j->v);
-	free(j->hash);
+	hashmap_free(&j->procs);
 	free(j->list);
 	free(j);
 	m->jit = NULL;

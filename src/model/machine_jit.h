@@ -23,7 +23,7 @@ struct jit_proc {
 	size_t jd_len;
 	bool jd_supplied, jd_tried;
 	struct jitdump *jd;
-	char *jd_note;
+	struct notes jd_notes;   /* what reading the dump met (resolve/jit.c): the latest only */
 	struct timespec jd_checked;
 	struct code_ref *codes;  /* per jitdump code, made on first hit */
 	size_t ncodes;
@@ -33,10 +33,7 @@ struct jit_proc {
 };
 
 struct machine_jit {
-	struct jit_proc **v;
-	size_t n, cap;
-	size_t *hash;            /* pid -> index + 1 */
-	size_t hcap;
+	struct hashmap procs;    /* pid -> struct jit_proc, in order of first use */
 	struct jit_source *list; /* machine_jit_sources */
 };
 

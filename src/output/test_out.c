@@ -226,8 +226,8 @@ void test_rows_build(struct test_rows *r, const struct sysinfo *si, int verbose,
 	row(r, "tracefs", "%s", si->tracefs ? si->tracefs : "not mounted: no tracepoints");
 	spe_rows(r, si);
 	python_rows(r, si, verbose, pythons);
-	for (size_t i = 0; i < si->nnotes; i++)
-		row(r, "warning", "%s", si->notes[i]);
+	for (size_t i = 0; i < si->notes.n; i++)
+		row(r, "warning", "%s", si->notes.v[i]);
 }
 
 /* ---- JSON ---- */
@@ -420,8 +420,8 @@ void test_print_json(FILE *f, const struct test_rows *r, const struct sysinfo *s
 	}
 	json_pythons(&j, si);
 	json_begin_array(&j, "warnings");
-	for (size_t i = 0; i < si->nnotes; i++)
-		json_str(&j, NULL, si->notes[i]);
+	for (size_t i = 0; i < si->notes.n; i++)
+		json_str(&j, NULL, si->notes.v[i]);
 	json_end_array(&j);
 	json_end_object(&j);
 	json_finish(&j);

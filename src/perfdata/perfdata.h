@@ -11,6 +11,7 @@
 
 #include "record/feature.h"
 #include "record/record.h"
+#include "util/notes.h"
 
 /* One BUILD_ID feature entry. */
 struct perfdata_buildid {
@@ -46,8 +47,7 @@ struct perfdata_info {
 	size_t njit_sources;
 	/* Warnings: damaged feature sections (the rest of the file is still read), a data size
 	 * of 0. One line each, "perf.data: feature HOSTNAME at offset 0x...: ...". */
-	char **notes;
-	size_t nnotes;
+	struct notes notes;
 };
 
 struct perfdata_reader {

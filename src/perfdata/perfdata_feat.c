@@ -35,18 +35,6 @@ const char *perfdata_feature_name(int bit)
 	return "unknown feature";
 }
 
-void perfdata_info_note(struct perfdata_info *info, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *s;
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = xstrdup(fmt);
-	va_end(ap);
-	info->notes = xrealloc(info->notes, (info->nnotes + 1) * sizeof(*info->notes));
-	info->notes[info->nnotes++] = s;
-}
-
 void perfdata_info_free(struct perfdata_info *info)
 {
 	free(info->hostname);
@@ -64,9 +52,7 @@ void perfdata_info_free(struct perfdata_info *info)
 	for (size_t i = 0; i < info->njit_sources; i++)
 		free(info->jit_sources[i].data);
 	free(info->jit_sources);
-	for (size_t i = 0; i < info->nnotes; i++)
-		free(info->notes[i]);
-	free(info->notes);
+	notes_clear(&info->notes);
 	memset(info, 0, sizeof(*info));
 }
 
@@ -324,7 +310,7 @@ int perfdata_feat_parse(struct perfdata_reader *r, int feat, const uint8_t *data
 	if (feat >= 0 && feat < FEAT_MAX)
 		info->has_feature[feat] = !ret;
 	if (ret < 0)
-		perfdata_info_note(info, "%s: feature %s at offset 0x%" PRIx64 " is damaged and was ignored: %s",
+		notes_add(&info->notes, "%s: feature %s at offset 0x%" PRIx64 " is damaged and was ignored: %s",
 				   r->path, perfdata_feature_name(feat), file_off, err_msg());
 	return ret;
 }

@@ -21,7 +21,6 @@
  * names). A damaged section adds a note naming file_off and returns -1; features lperf does not
  * read return 0. */
 int perfdata_feat_parse(struct perfdata_reader *r, int feat, const uint8_t *data, size_t size, uint64_t file_off);
-void perfdata_info_note(struct perfdata_info *info, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void perfdata_info_free(struct perfdata_info *info);
 
 #endif

@@ -175,7 +175,7 @@ static void read_features(struct perfdata_reader *r)
 	if (!n)
 		return;
 	if (!in_file(r, at, n * 16)) {
-		perfdata_info_note(&r->info, "%s: the feature table at offset 0x%" PRIx64 " (%" PRIu64
+		notes_add(&r->info.notes, "%s: the feature table at offset 0x%" PRIx64 " (%" PRIu64
 				   " entries) lies outside the file of %zu bytes; features ignored", r->path, at, n,
 				   r->size);
 		return;
@@ -186,7 +186,7 @@ static void read_features(struct perfdata_reader *r)
 		uint64_t off = rd64(r, at), size = rd64(r, at + 8);
 		at += 16;
 		if (!in_file(r, off, size)) {
-			perfdata_info_note(&r->info, "%s: feature %s: section at offset 0x%" PRIx64 " size %" PRIu64
+			notes_add(&r->info.notes, "%s: feature %s: section at offset 0x%" PRIx64 " size %" PRIu64
 					   " lies outside the file; ignored", r->path, perfdata_feature_name(bit), off,
 					   size);
 			continue;
@@ -232,7 +232,7 @@ static int read_header(struct perfdata_reader *r)
 	if (read_attrs(r, hsize) < 0)
 		return -1;
 	if (!r->data_size)
-		perfdata_info_note(&r->info, "%s: the data size is 0, as when perf record was killed before "
+		notes_add(&r->info.notes, "%s: the data size is 0, as when perf record was killed before "
 				   "it finished; there are no records to read", r->path);
 	if (hsize == PERFDATA_HEADER_SIZE) {
 		read_feature_bits(r);

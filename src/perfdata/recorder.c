@@ -7,16 +7,12 @@
 #include <string.h>
 
 #include "symbols/dso.h"
+#include "symbols/elf.h"
 #include "symbols/jitdump.h"
 #include "symbols/perfmap.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
-static void add_warning(struct recorder *c, char *msg)
-{
-	ALLOC_GROW(c->warnings, c->nwarnings + 1, c->wcap);
-	c->warnings[c->nwarnings++] = msg;
-}
 
 static void remember_pid(struct recorder *c, pid_t pid)
 {
@@ -52,7 +48,7 @@ static void store_jit_sources(struct recorder *c, bool force)
 			perfdata_writer_add_jit_source(c->w, JIT_SRC_PERFMAP, c->pids[i], buf, len);
 			free(buf);
 		} else if (r < 0) {
-			add_warning(c, xasprintf("%s (use -f to store it anyway)", err_msg()));
+			notes_add(&c->warnings, "%s (use -f to store it anyway)", err_msg());
 		}
 	}
 	for (size_t i = 0; i < c->ndumps; i++) {
@@ -63,7 +59,7 @@ static void store_jit_sources(struct recorder *c, bool force)
 			perfdata_writer_add_jit_source(c->w, JIT_SRC_JITDUMP, c->dump_pids[i], buf, len);
 			free(buf);
 		} else if (r < 0) {
-			add_warning(c, xasprintf("%s (use -f to store it anyway)", err_msg()));
+			notes_add(&c->warnings, "%s (use -f to store it anyway)", err_msg());
 		}
 	}
 }
@@ -176,8 +172,6 @@ void recorder_free(struct recorder *c)
 		free(c->dumps[i]);
 	free(c->dumps);
 	free(c->dump_pids);
-	for (size_t i = 0; i < c->nwarnings; i++)
-		free(c->warnings[i]);
-	free(c->warnings);
+	notes_clear(&c->warnings);
 	free(c);
 }

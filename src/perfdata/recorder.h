@@ -9,6 +9,7 @@
 
 #include "perfdata/perfdata.h"
 #include "record/record.h"
+#include "util/notes.h"
 
 struct recorder {
 	struct perfdata_writer *w;
@@ -26,8 +27,7 @@ struct recorder {
 	int error;                    /* writing failed (err_msg() said why) */
 	uint64_t trimmed_bytes;       /* stack-copy bytes the kernel did not fill, left out */
 	uint64_t trim[65536 / 8];     /* a sample being trimmed */
-	char **warnings;              /* JIT sources that could not be stored */
-	size_t nwarnings, wcap;
+	struct notes warnings;        /* JIT sources that could not be stored */
 };
 
 /* A recorder writing to w; evsels (copied by value, not owned) parse the records' times. */

@@ -49,7 +49,7 @@ bool resolve_addr(struct machine *m, struct thread *t, uint8_t cpumode, uint64_t
 	} else {
 		mp = t && t->maps ? maps_find(t->maps, ip) : NULL;
 		/* JIT code: in executable anonymous memory, or where no mapping was recorded. */
-		if (!mp || mp->dso->jit_pid) {
+		if (!mp || mp->dso->jit.pid) {
 			if (resolve_jit(m, t, mp, ip, time, out))
 				return true;
 			if (mp) {

@@ -16,10 +16,11 @@
 #include "util/error.h"
 #include "util/xalloc.h"
 
+/* The dump's note is its current state: a new one replaces the old, NULL clears it. */
 static void set_note(struct jit_proc *p, char *note)
 {
-	free(p->jd_note);
-	p->jd_note = note;
+	notes_clear(&p->jd_notes);
+	notes_take(&p->jd_notes, note);
 }
 
 /* What the dump's parse left to say: damage, a skipped record, an unfinished tail. */
@@ -28,9 +29,9 @@ static void dump_note(struct jit_proc *p, size_t len)
 	struct jitdump *jd = p->jd;
 	if (jd->error)
 		set_note(p, xstrdup(jd->error));
-	else if (jd->bad_note)
+	else if (jd->bad.n)
 		set_note(p, xasprintf("%zu bad record%s; first: %s", jd->stats.bad, jd->stats.bad == 1 ? "" : "s",
-				      jd->bad_note));
+				      jd->bad.v[0]));
 	else if (jd->consumed < len)
 		set_note(p, xasprintf("ends inside a record at offset %llu (still being written, or "
 				      "truncated)", (unsigned long long)jd->consumed));
@@ -160,11 +161,11 @@ static bool resolve_in(struct machine *m, struct jit_proc *p, const struct map *
 			return true;
 		}
 	}
-	struct dso *d = mp && mp->dso->jit_pid == p->pid ? mp->dso : mp ? p->pm : unmapped_map_dso(m, p);
+	struct dso *d = mp && mp->dso->jit.pid == p->pid ? mp->dso : mp ? p->pm : unmapped_map_dso(m, p);
 	if (!d)
 		return false;
 	const struct symbol *s = dso_find_symbol(d, ip);
-	if (!s && perfmap_dso_refresh(d))
+	if (!s && dso_perfmap_refresh(d))
 		s = dso_find_symbol(d, ip);
 	if (!s)
 		return false;
@@ -187,8 +188,8 @@ bool resolve_jit(struct machine *m, struct thread *t, const struct map *mp, uint
 	size_t n = 0;
 	if (t && t->pid > 0)
 		pids[n++] = t->pid;
-	if (mp && mp->dso->jit_pid > 0 && (!n || mp->dso->jit_pid != pids[0]))
-		pids[n++] = mp->dso->jit_pid;
+	if (mp && mp->dso->jit.pid > 0 && (!n || mp->dso->jit.pid != pids[0]))
+		pids[n++] = mp->dso->jit.pid;
 	for (size_t i = 0; i < n; i++)
 		if (resolve_in(m, machine_jit_proc(m, pids[i]), mp, ip, time, out))
 			return true;
@@ -200,7 +201,7 @@ const struct jitdump_code *resolve_jit_code(struct machine *m, struct thread *t,
 	if (!t || t->pid <= 0)
 		return NULL;
 	const struct map *mp = t->maps ? maps_find(t->maps, ip) : NULL;
-	pid_t pids[2] = { t->pid, mp && mp->dso->jit_pid > 0 ? mp->dso->jit_pid : t->pid };
+	pid_t pids[2] = { t->pid, mp && mp->dso->jit.pid > 0 ? mp->dso->jit.pid : t->pid };
 	for (size_t i = 0; i < 2; i++) {
 		struct jit_proc *p = machine_jit_find(m, pids[i]);
 		struct jitdump *jd = p ? proc_jitdump(m, p) : NULL;

@@ -2,7 +2,7 @@
  * /usr/lib/debug/.build-id/, then by the .gnu_debuglink name (beside the file, in its .debug/
  * directory, under /usr/lib/debug/<its directory>/) with the link's CRC32 checked. A candidate
  * whose build-id differs from the file's is someone else's debug file and is skipped. */
-#include "symbols/symtab.h"
+#include "symbols/elf.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -120,22 +120,23 @@ static char *read_debuglink(Elf *elf, uint32_t *crc)
 	return NULL;
 }
 
-static Elf *found(struct dso *d, char *path, Elf *elf)
+static Elf *found(char **debug_path, char *path, Elf *elf)
 {
 	if (elf) {
-		free(d->debug_path);
-		d->debug_path = path;
+		free(*debug_path);
+		*debug_path = path;
 	} else {
 		free(path);
 	}
 	return elf;
 }
 
-Elf *debuginfo_open(struct dso *d, const char *file_path, Elf *elf, const uint8_t *bid, size_t bid_size,
-		    int *fd)
+Elf *debuginfo_open(const char *root, const char *file_path, Elf *elf, const uint8_t *bid, size_t bid_size,
+		    int *fd, char **debug_path)
 {
 	*fd = -1;
-	const char *root = d->root ? d->root : "";
+	if (!root)
+		root = "";
 	struct want w = { bid, bid_size, false, 0, 0, 0 };
 	struct stat st;
 	if (stat(file_path, &st) == 0) {
@@ -148,7 +149,7 @@ Elf *debuginfo_open(struct dso *d, const char *file_path, Elf *elf, const uint8_
 		for (size_t i = 0; i < bid_size; i++)
 			snprintf(hex + 2 * i, 3, "%02x", bid[i]);
 		char *p = xasprintf("%s/usr/lib/debug/.build-id/%.2s/%s.debug", root, hex, hex + 2);
-		if ((dbg = found(d, p, try_open(p, &w, fd))))
+		if ((dbg = found(debug_path, p, try_open(p, &w, fd))))
 			return dbg;
 	}
 
@@ -171,7 +172,7 @@ Elf *debuginfo_open(struct dso *d, const char *file_path, Elf *elf, const uint8_
 	free(dir);
 	for (size_t i = 0; i < 3; i++) {
 		if (!dbg)
-			dbg = found(d, cands[i], try_open(cands[i], &w, fd));
+			dbg = found(debug_path, cands[i], try_open(cands[i], &w, fd));
 		else
 			free(cands[i]);
 	}

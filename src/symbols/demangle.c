@@ -1,7 +1,7 @@
 /* Demangling with libiberty (Debian's libiberty-dev, the demangler of binutils and gdb): C++
  * (Itanium ABI), Rust legacy (the trailing ::h<16 hex> hash dropped) and Rust v0 (_R). It is
  * plain C, so lperf needs no C++ runtime. */
-#include "symbols/dso.h"
+#include "symbols/demangle.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,19 +1,25 @@
-/* The DSO cache (kinds, lookup by path and build-id) and the lookups every resolved address
- * makes: file offset to virtual address, address to symbol. */
+/* The DSO cache (kinds, lookup by path and build-id), the one dispatcher to the symbol loaders
+ * (ELF, vDSO, kallsyms: each fills a symtab_load that is kept here; perf maps, read and grown
+ * here through perfmap.c), and the lookups every resolved address makes: file offset to virtual
+ * address, address to symbol. */
 #include "symbols/dso.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "symbols/elf.h"
+#include "symbols/kallsyms.h"
 #include "symbols/perfmap.h"
-#include "symbols/symtab.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 void dso_cache_init(struct dso_cache *c)
 {
 	memset(c, 0, sizeof(*c));
+	hashmap_init(&c->by_path, HASHMAP_STR);
 }
 
 void dso_cache_set_root(struct dso_cache *c, const char *root)
@@ -59,33 +65,6 @@ static enum dso_kind kind_of(const char *path)
 	return DSO_ELF;
 }
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
-static void index_put(struct dso_cache *c, size_t i)
-{
-	size_t mask = c->icap - 1, slot = hash_str(c->v[i]->path) & mask;
-	while (c->index[slot])
-		slot = (slot + 1) & mask;
-	c->index[slot] = i + 1;
-}
-
-static void index_grow(struct dso_cache *c)
-{
-	if ((c->n + 1) * 2 <= c->icap)
-		return;
-	free(c->index);
-	c->icap = c->icap ? c->icap * 2 : 64;
-	c->index = xcalloc(c->icap, sizeof(*c->index));
-	for (size_t i = 0; i < c->n; i++)
-		index_put(c, i);
-}
-
 /* A recorded build-id and a DSO's agree unless both are known and differ. */
 static bool bid_compatible(const struct dso *d, const uint8_t *bid, size_t bid_size)
 {
@@ -96,14 +75,10 @@ static bool bid_compatible(const struct dso *d, const uint8_t *bid, size_t bid_s
 
 static struct dso *lookup(struct dso_cache *c, const char *path, const uint8_t *bid, size_t bid_size)
 {
-	if (!c->icap)
-		return NULL;
-	size_t mask = c->icap - 1;
-	for (size_t slot = hash_str(path) & mask; c->index[slot]; slot = (slot + 1) & mask) {
-		struct dso *d = c->v[c->index[slot] - 1];
-		if (!strcmp(d->path, path) && bid_compatible(d, bid, bid_size))
-			return d;
-	}
+	size_t pos = 0;
+	for (struct hashmap_entry *e; (e = hashmap_next_str(&c->by_path, path, &pos));)
+		if (bid_compatible(e->value, bid, bid_size))
+			return e->value;
 	return NULL;
 }
 
@@ -120,10 +95,9 @@ static struct dso *add(struct dso_cache *c, const char *path, enum dso_kind kind
 		memcpy(d->build_id, bid, d->build_id_size);
 	}
 	d->root = c->root ? xstrdup(c->root) : NULL;
-	index_grow(c);
 	ALLOC_GROW(c->v, c->n + 1, c->cap);
 	c->v[c->n++] = d;
-	index_put(c, c->n - 1);
+	hashmap_add_str(&c->by_path, d->path, d);
 	return d;
 }
 
@@ -198,10 +172,10 @@ struct dso *dso_cache_get_perfmap(struct dso_cache *c, int pid)
 	/* A file of that name mapped for real (unlikely) is another DSO. */
 	if (!d || d->kind != DSO_JIT) {
 		d = add(c, path, DSO_JIT, NULL, 0);
-		d->jit_pid = pid;
-		d->jit_force = c->jit_force;
-		d->short_alloc = xasprintf("[JIT] tid %d", pid);
-		d->short_name = d->short_alloc;
+		d->jit.pid = pid;
+		d->jit.force = c->jit_force;
+		d->jit.short_name = xasprintf("[JIT] tid %d", pid);
+		d->short_name = d->jit.short_name;
 	}
 	free(path);
 	return d;
@@ -212,7 +186,7 @@ void dso_cache_set_jit_force(struct dso_cache *c, bool force)
 	c->jit_force = force;
 	for (size_t i = 0; i < c->n; i++)
 		if (c->v[i]->kind == DSO_JIT && !c->v[i]->loaded)
-			c->v[i]->jit_force = force;
+			c->v[i]->jit.force = force;
 }
 
 struct dso *dso_cache_add_jit_code(struct dso_cache *c, const char *path, uint64_t start, uint64_t size,
@@ -232,11 +206,12 @@ struct dso *dso_cache_add_jit_code(struct dso_cache *c, const char *path, uint64
 
 static void dso_free(struct dso *d)
 {
-	perfmap_dso_free(d);
-	free(d->short_alloc);
-	symtab_free(d);
+	perfmap_free(d->jit.perfmap);
+	free(d->jit.data);
+	free(d->jit.short_name);
+	symtab_free(d->syms, d->nsyms);
 	free(d->path);
-	free(d->load_note);
+	notes_clear(&d->notes);
 	free(d->debug_path);
 	free(d->loads);
 	free(d->module);
@@ -249,21 +224,22 @@ void dso_cache_free(struct dso_cache *c)
 	for (size_t i = 0; i < c->n; i++)
 		dso_free(c->v[i]);
 	free(c->v);
-	free(c->index);
+	hashmap_free(&c->by_path);
 	free(c->root);
 	memset(c, 0, sizeof(*c));
 }
 
-void dso_note(struct dso *d, const char *fmt, ...)
+/* For notes that are a state (a perf map's, recomputed as it grows): note replaces the older
+ * ones; NULL clears them. */
+static void set_note(struct dso *d, char *note)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	char *s = NULL;
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	free(d->load_note);
-	d->load_note = s;
+	notes_clear(&d->notes);
+	notes_take(&d->notes, note);
+}
+
+const char *dso_load_note(const struct dso *d)
+{
+	return notes_last(&d->notes);
 }
 
 char *dso_file_path(const struct dso *d, const char *path)
@@ -277,12 +253,147 @@ char *dso_file_path(const struct dso *d, const char *path)
 	return xstrndup(path, n);
 }
 
-const char *kallsyms_path(void)
+/* Keeps what a loader found, its notes after the DSO's. */
+static void keep(struct dso *d, struct symtab_load *r)
 {
-	const char *p = getenv("LPERF_KALLSYMS");
-	return p && *p ? p : "/proc/kallsyms";
+	symtab_free(d->syms, d->nsyms);
+	d->syms = r->syms;
+	d->nsyms = r->nsyms;
+	if (r->loads) {
+		free(d->loads);
+		d->loads = r->loads;
+		d->nloads = r->nloads;
+	}
+	d->is_exec |= r->is_exec;
+	d->mismatch |= r->mismatch;
+	if (r->build_id_size && !d->build_id_size) {
+		memcpy(d->build_id, r->build_id, r->build_id_size);
+		d->build_id_size = r->build_id_size;
+	}
+	if (r->debug_path) {
+		free(d->debug_path);
+		d->debug_path = r->debug_path;
+	}
+	notes_move(&d->notes, &r->notes);
 }
 
+static void load_elf(struct dso *d)
+{
+	struct symtab_load r = { 0 };
+	struct elf_want w = { d->path, NULL, d->root, d->build_id, d->build_id_size };
+	if (d->kind == DSO_VDSO) {
+		vdso_load(&w, &r);
+	} else {
+		char *file = dso_file_path(d, d->path);
+		w.file = file;
+		elfsym_load_file(&w, &r);
+		free(file);
+	}
+	keep(d, &r);
+}
+
+static void load_kallsyms(struct dso *d, const char *path)
+{
+	struct symtab_load r = { 0 };
+	kallsyms_load(path, &r);
+	keep(d, &r);
+}
+
+static void load_module(struct dso *d)
+{
+	struct dso *k = d->kernel;
+	dso_load(k);
+	struct symtab_load r = { 0 };
+	kallsyms_load_module(k->syms, k->nsyms, dso_load_note(k), d->module, &r);
+	keep(d, &r);
+}
+
+/* The note says what the map skipped, and nothing once a map that was missing is found. */
+static void perfmap_noted(struct dso *d)
+{
+	notes_clear(&d->notes);
+	perfmap_notes(d->jit.perfmap, &d->notes);
+}
+
+static void load_perfmap(struct dso *d)
+{
+	struct dso_jit *j = &d->jit;
+	if (!j->perfmap)
+		j->perfmap = perfmap_new();
+	if (j->supplied) {
+		perfmap_add(j->perfmap, j->data, j->data_len, true);
+		free(j->data);
+		j->data = NULL;
+		perfmap_noted(d);
+		return;
+	}
+	char *buf;
+	size_t len;
+	clock_gettime(CLOCK_MONOTONIC, &j->checked);
+	int r = perfmap_read_file(d->path, j->force, &buf, &len);
+	if (r <= 0) {
+		set_note(d, xstrdup(r < 0 ? err_msg() : "no perf map (the JIT wrote none, or it is gone)"));
+		return;
+	}
+	j->file_size = (off_t)len;
+	perfmap_add(j->perfmap, buf, len, true);
+	/* An unterminated last line was parsed anyway; read it again when the file grows, and
+	 * the completed line (later) shadows it. */
+	const char *nl = len ? memrchr(buf, '\n', len) : NULL;
+	j->consumed = nl ? (size_t)(nl - buf) + 1 : 0;
+	free(buf);
+	perfmap_noted(d);
+}
+
+bool dso_perfmap_refresh(struct dso *d)
+{
+	struct dso_jit *j = &d->jit;
+	if (!d->loaded || !j->perfmap || j->supplied)
+		return false;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	int64_t ms = (int64_t)(now.tv_sec - j->checked.tv_sec) * 1000 +
+		     (now.tv_nsec - j->checked.tv_nsec) / 1000000;
+	if (ms < 100)
+		return false;
+	j->checked = now;
+	struct stat st;
+	if (lstat(d->path, &st) < 0 || st.st_size <= j->file_size)
+		return false;
+	char *buf;
+	size_t len;
+	if (perfmap_read_file(d->path, j->force, &buf, &len) <= 0)
+		return false;
+	size_t before = perfmap_entries(j->perfmap);
+	if (len > j->consumed) {
+		const char *text = buf + j->consumed;
+		size_t n = len - j->consumed;
+		perfmap_add(j->perfmap, text, n, true);
+		const char *nl = memrchr(text, '\n', n);
+		if (nl)
+			j->consumed += (size_t)(nl - text) + 1;
+	}
+	j->file_size = (off_t)len;
+	free(buf);
+	perfmap_noted(d);
+	return perfmap_entries(j->perfmap) > before;
+}
+
+void dso_set_perfmap_data(struct dso *d, const void *data, size_t len)
+{
+	if (d->loaded)
+		return; /* too late: symbols handed out must stay as they are */
+	struct dso_jit *j = &d->jit;
+	free(j->data);
+	j->data = xmalloc(len + 1);
+	if (len)
+		memcpy(j->data, data, len);
+	j->data[len] = 0;
+	j->data_len = len;
+	j->supplied = true;
+}
+
+/* The one dispatcher: each kind's loader fills a symtab_load, kept here. */
 void dso_load(struct dso *d)
 {
 	if (d->loaded)
@@ -290,22 +401,20 @@ void dso_load(struct dso *d)
 	d->loaded = true;
 	switch (d->kind) {
 	case DSO_ELF:
-		elfsym_load_file(d);
+	case DSO_VDSO:
+		load_elf(d);
 		break;
 	case DSO_KERNEL:
 		if (d->kernel)
-			kallsyms_load_module(d);
+			load_module(d);
 		else
-			kallsyms_load(d, kallsyms_path());
-		break;
-	case DSO_VDSO:
-		vdso_load(d);
+			load_kallsyms(d, kallsyms_path());
 		break;
 	case DSO_ANON:
 		break;
 	case DSO_JIT:
-		if (d->jit_pid)
-			perfmap_dso_load(d);
+		if (d->jit.pid)
+			load_perfmap(d);
 		break;
 	}
 }
@@ -317,17 +426,17 @@ void dso_load_kallsyms(struct dso *d, const char *path)
 	d->loaded = true;
 	if (d->kernel) {
 		dso_load_kallsyms(d->kernel, path);
-		kallsyms_load_module(d);
+		load_module(d);
 	} else {
-		kallsyms_load(d, path);
+		load_kallsyms(d, path);
 	}
 }
 
 const struct symbol *dso_find_symbol(struct dso *d, uint64_t addr)
 {
 	dso_load(d);
-	if (d->perfmap)
-		return perfmap_find(d->perfmap, addr);
+	if (d->jit.perfmap)
+		return perfmap_find(d->jit.perfmap, addr);
 	/* The last symbol starting at or below addr. */
 	size_t lo = 0, hi = d->nsyms;
 	while (lo < hi) {

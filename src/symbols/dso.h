@@ -25,13 +25,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
 
-struct symbol {
-	uint64_t start;      /* in the DSO's own address space (ELF st_value / kernel address) */
-	uint64_t size;
-	char *name;          /* demangled (C++ and Rust); PLT entries as "name@plt" */
-	char *mangled;       /* the name as the file spells it, when demangling changed it; else NULL */
-};
+#include "symbols/symtab.h"
+#include "util/hashmap.h"
+#include "util/notes.h"
 
 enum dso_kind {
 	DSO_ELF,             /* an ELF file on disk */
@@ -49,31 +48,40 @@ struct dso {
 	size_t build_id_size; /* 0: unknown (recorded one); the file's is checked when loading */
 	bool loaded;         /* symbols were looked for (whether or not any were found) */
 	bool mismatch;       /* the file on disk has another build-id than the recording: not trusted */
-	char *load_note;     /* why symbols are missing ("no such file", "stripped", "kptr_restrict") */
+	struct notes notes;  /* what loading met; the last is why symbols are missing ("no such file",
+			      * "stripped", "kptr_restrict"): dso_load_note */
 	char *debug_path;    /* where symbols came from when not path (build-id dir, debuglink) */
 	struct symbol *syms; /* sorted by start, no overlaps after load */
 	size_t nsyms;
 	/* ELF program headers of PT_LOAD segments, to turn a file offset into a virtual address. */
-	struct { uint64_t offset, vaddr, filesz, memsz; } *loads;
+	struct symtab_seg *loads;
 	size_t nloads;
 	bool is_exec;        /* ET_EXEC: addresses are absolute */
-	/* Additions to the base interface. */
-	char *module;        /* kernel modules: "[name]" (short_name points here); else NULL */
-	struct dso *kernel;  /* kernel modules: the [kernel.kallsyms] DSO whose kallsyms they share */
 	char *root;          /* the cache's root when created (--symfs); NULL for / */
-	/* JIT code (DSO_JIT). */
-	struct perfmap *perfmap; /* perf map DSOs: the map and where its text comes from */
-	int jit_pid;         /* perf map DSOs: the process; 0 for a jitdump code DSO */
-	bool jit_force;      /* read the perf map whoever owns it (--force) */
-	char *short_alloc;   /* storage of short_name when it is neither path nor module */
+	/* Kernel modules (DSO_KERNEL other than [kernel.kallsyms]). */
+	char *module;        /* "[name]" (short_name points here); else NULL */
+	struct dso *kernel;  /* the [kernel.kallsyms] DSO whose kallsyms they share */
+	/* DSO_JIT: a process's perf map (pid > 0) or one jitdump code (pid 0). */
+	struct dso_jit {
+		int pid;             /* perf map DSOs: the process; 0 for a jitdump code DSO */
+		bool force;          /* read the perf map whoever owns it (--force) */
+		struct perfmap *perfmap; /* perf map DSOs: the map, made on load */
+		char *short_name;    /* storage of short_name, "[JIT] tid PID" */
+		/* Where the map's text comes from. */
+		bool supplied;       /* given by the recording (dso_set_perfmap_data): never re-read */
+		char *data;
+		size_t data_len;
+		size_t consumed;     /* bytes of the file parsed as complete lines */
+		off_t file_size;
+		struct timespec checked;
+	} jit;
 };
 
 struct dso_cache {
 	struct dso **v;
 	size_t n, cap;
 	char *root;          /* a prefix for paths (for --symfs); NULL for / */
-	size_t *index;       /* hash of v by path (open addressing, indices + 1, 0 empty) */
-	size_t icap;
+	struct hashmap by_path; /* path -> the DSOs of v with that path, oldest first */
 	bool jit_force;      /* for perf map DSOs (dso_cache_set_jit_force) */
 };
 
@@ -96,11 +104,14 @@ void dso_cache_free(struct dso_cache *c);
 /* The perf map DSO of process pid: path "/tmp/perf-PID.map", short name "[JIT] tid PID". Its
  * symbols are read on first use from the data given to dso_set_perfmap_data, else from the file,
  * which must be a regular file owned by root or the effective uid unless the cache's jit_force is
- * set (a refused or missing file leaves a load_note and no symbols). */
+ * set (a refused or missing file leaves a note and no symbols). */
 struct dso *dso_cache_get_perfmap(struct dso_cache *c, int pid);
 /* Supplies a perf map DSO's contents (a copy is taken), as stored in a recording; ignored once
  * its symbols were loaded. */
 void dso_set_perfmap_data(struct dso *d, const void *data, size_t len);
+/* For long-running sessions: when a perf map DSO's map came from a file that has grown since it
+ * was read (checked at most every 100 ms), reads the new lines. True when entries were added. */
+bool dso_perfmap_refresh(struct dso *d);
 /* Trust perf map files whoever owns them; applies to perf map DSOs not yet loaded. */
 void dso_cache_set_jit_force(struct dso_cache *c, bool force);
 /* A new DSO_JIT for one piece of JIT code: named path (never shared with another DSO, even of the
@@ -108,8 +119,10 @@ void dso_cache_set_jit_force(struct dso_cache *c, bool force);
 struct dso *dso_cache_add_jit_code(struct dso_cache *c, const char *path, uint64_t start, uint64_t size,
 				   const char *name);
 
-/* Loads symbols if not yet done (never fails: problems end in load_note). */
+/* Loads symbols if not yet done (never fails: problems end in d->notes). */
 void dso_load(struct dso *d);
+/* Why d's symbols are missing or what its loader skipped (its latest note); NULL when fine. */
+const char *dso_load_note(const struct dso *d);
 /* The symbol containing addr (DSO address space), or NULL. A symbol of size 0 covers up to the
  * next symbol. */
 const struct symbol *dso_find_symbol(struct dso *d, uint64_t addr);
@@ -120,21 +133,7 @@ uint64_t dso_offset_to_addr(struct dso *d, uint64_t offset);
 /* Loads a DSO_KERNEL DSO from a kallsyms file at path instead of $LPERF_KALLSYMS or
  * /proc/kallsyms (tests, and reports of another machine's recording). No-op once loaded. */
 void dso_load_kallsyms(struct dso *d, const char *path);
-/* The kallsyms file dso_load reads: $LPERF_KALLSYMS when set, else /proc/kallsyms. */
-const char *kallsyms_path(void);
-
-/* Demangles a C++ (_Z...) or Rust (_R..., legacy _ZN...17h<hash>E) name; NULL when not mangled.
- * The caller frees the result. */
-char *symbol_demangle(const char *name);
-
 /* d's path with its cache's root in front, and " (deleted)" dropped; the caller frees it. */
 char *dso_file_path(const struct dso *d, const char *path);
-/* A copy of this process's vDSO image (the running kernel's), and its size; NULL when there is
- * none. The caller frees it. libelf may write to an image it parses: never hand it the original. */
-void *dso_vdso_image(size_t *size);
-
-/* Reads a file's GNU build-id note; returns its size (0 when none, or the file cannot be read;
- * ids longer than 20 bytes are cut to 20). */
-size_t elf_read_build_id(const char *path, uint8_t id[20]);
 
 #endif

@@ -1,7 +1,7 @@
 /* Symbols, load segments and build-ids of ELF files, read with libelf. Every count and offset in
  * the file is checked against what libelf says the section holds: files may be truncated,
  * corrupt or replaced while we read them. */
-#include "symbols/symtab.h"
+#include "symbols/elf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -345,12 +345,12 @@ size_t elf_read_build_id(const char *path, uint8_t id[20])
 	return n;
 }
 
-static void read_loads(struct dso *d, Elf *elf)
+static void read_loads(struct symtab_load *out, Elf *elf)
 {
 	size_t nphdr;
-	free(d->loads);
-	d->loads = NULL;
-	d->nloads = 0;
+	free(out->loads);
+	out->loads = NULL;
+	out->nloads = 0;
 	if (elf_getphdrnum(elf, &nphdr) != 0)
 		return;
 	size_t cap = 0;
@@ -358,12 +358,12 @@ static void read_loads(struct dso *d, Elf *elf)
 		GElf_Phdr ph;
 		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
 			continue;
-		ALLOC_GROW(d->loads, d->nloads + 1, cap);
-		d->loads[d->nloads].offset = ph.p_offset;
-		d->loads[d->nloads].vaddr = ph.p_vaddr;
-		d->loads[d->nloads].filesz = ph.p_filesz;
-		d->loads[d->nloads].memsz = ph.p_memsz;
-		d->nloads++;
+		ALLOC_GROW(out->loads, out->nloads + 1, cap);
+		out->loads[out->nloads].offset = ph.p_offset;
+		out->loads[out->nloads].vaddr = ph.p_vaddr;
+		out->loads[out->nloads].filesz = ph.p_filesz;
+		out->loads[out->nloads].memsz = ph.p_memsz;
+		out->nloads++;
 	}
 }
 
@@ -377,33 +377,32 @@ static Elf_Scn *find_table(Elf *elf, uint32_t type)
 	return NULL;
 }
 
-void elfsym_load_elf(struct dso *d, Elf *elf, const char *file_path)
+void elfsym_load_elf(const struct elf_want *w, Elf *elf, struct symtab_load *out)
 {
-	const char *what = file_path ? file_path : d->path;
+	const char *what = w->file ? w->file : w->path;
 	GElf_Ehdr eh;
 	if (!gelf_getehdr(elf, &eh)) {
-		dso_note(d, "'%s': bad ELF header: %s", what, elf_errmsg(-1));
+		notes_add(&out->notes, "'%s': bad ELF header: %s", what, elf_errmsg(-1));
 		return;
 	}
 	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {
-		dso_note(d, "'%s' is not an executable or shared library (ELF type %u)", what, (unsigned)eh.e_type);
+		notes_add(&out->notes, "'%s' is not an executable or shared library (ELF type %u)", what,
+			  (unsigned)eh.e_type);
 		return;
 	}
-	d->is_exec = eh.e_type == ET_EXEC;
+	out->is_exec = eh.e_type == ET_EXEC;
 
 	uint8_t bid[20];
 	size_t bid_size = elfsym_build_id(elf, bid);
-	if (bid_size && d->build_id_size &&
-	    (bid_size != d->build_id_size || memcmp(bid, d->build_id, bid_size))) {
-		d->mismatch = true;
-		dso_note(d, "build-id mismatch: the file changed since recording");
+	if (bid_size && w->build_id_size &&
+	    (bid_size != w->build_id_size || memcmp(bid, w->build_id, bid_size))) {
+		out->mismatch = true;
+		notes_add(&out->notes, "build-id mismatch: the file changed since recording");
 		return;
 	}
-	if (bid_size && !d->build_id_size) {
-		memcpy(d->build_id, bid, bid_size);
-		d->build_id_size = bid_size;
-	}
-	read_loads(d, elf);
+	memcpy(out->build_id, bid, bid_size);
+	out->build_id_size = bid_size;
+	read_loads(out, elf);
 
 	struct symtab_builder b = { 0 };
 	Elf *dbg = NULL;
@@ -412,8 +411,8 @@ void elfsym_load_elf(struct dso *d, Elf *elf, const char *file_path)
 	if (symtab) {
 		elfsym_add_table(&b, elf, symtab);
 	} else {
-		if (file_path)
-			dbg = debuginfo_open(d, file_path, elf, bid, bid_size, &dbg_fd);
+		if (w->file)
+			dbg = debuginfo_open(w->root, w->file, elf, bid, bid_size, &dbg_fd, &out->debug_path);
 		Elf_Scn *dbg_symtab = dbg ? find_table(dbg, SHT_SYMTAB) : NULL;
 		Elf_Scn *dynsym = find_table(elf, SHT_DYNSYM);
 		if (dbg_symtab)
@@ -421,39 +420,39 @@ void elfsym_load_elf(struct dso *d, Elf *elf, const char *file_path)
 		else if (dynsym)
 			elfsym_add_table(&b, elf, dynsym);
 		/* An in-memory image (the vDSO) has only dynamic symbols by design. */
-		if (!dbg_symtab && (file_path || !dynsym))
-			dso_note(d, "stripped: %s (install its debug symbols, e.g. the -dbgsym package)",
-				 dynsym ? "only dynamic symbols" : "no symbol table");
+		if (!dbg_symtab && (w->file || !dynsym))
+			notes_add(&out->notes,
+				  "stripped: %s (install its debug symbols, e.g. the -dbgsym package)",
+				  dynsym ? "only dynamic symbols" : "no symbol table");
 	}
 	elfsym_add_plt(&b, elf);
-	symtab_finish(&b, d);
+	symtab_finish(&b, &out->syms, &out->nsyms);
 	if (dbg)
 		elf_end(dbg);
 	if (dbg_fd >= 0)
 		close(dbg_fd);
-	if (!d->nsyms && !d->load_note)
-		dso_note(d, "'%s' has no function symbols", what);
+	if (!out->nsyms && !out->notes.n)
+		notes_add(&out->notes, "'%s' has no function symbols", what);
 }
 
-void elfsym_load_file(struct dso *d)
+void elfsym_load_file(const struct elf_want *w, struct symtab_load *out)
 {
 	elfsym_init_libelf();
-	char *path = dso_file_path(d, d->path);
+	const char *path = w->file;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0) {
-		dso_note(d, "cannot open '%s': %s", path, strerror(errno));
+		notes_add(&out->notes, "cannot open '%s': %s", path, strerror(errno));
 	} else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		dso_note(d, "'%s' is not a regular file", path);
+		notes_add(&out->notes, "'%s' is not a regular file", path);
 	} else {
 		Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
 		if (!elf || elf_kind(elf) != ELF_K_ELF)
-			dso_note(d, "'%s' is not an ELF file", path);
+			notes_add(&out->notes, "'%s' is not an ELF file", path);
 		else
-			elfsym_load_elf(d, elf, path);
+			elfsym_load_elf(w, elf, out);
 		elf_end(elf);
 	}
 	if (fd >= 0)
 		close(fd);
-	free(path);
 }

@@ -8,6 +8,7 @@
 
 #include "symbols/perfmap.h"
 #include "util/error.h"
+#include "util/hashmap.h"
 #include "util/xalloc.h"
 
 #define HEADER_SIZE 40
@@ -32,8 +33,7 @@ struct jitdump_index {
 	size_t nsorted;
 	size_t *cur;             /* per code: its latest interval */
 	size_t curcap;
-	size_t *hash;            /* code_index -> code + 1, open addressing */
-	size_t hcap, hn;
+	struct hashmap by_index; /* code_index -> its latest struct jitdump_code */
 	uint8_t **chunks;        /* the parsed bytes, kept for names, code and unwinding data */
 	size_t nchunks, ccap;
 	struct jitdump_line *pend_lines; /* DEBUG_INFO and UNWINDING_INFO wait for the next load */
@@ -46,6 +46,7 @@ struct jitdump *jitdump_new(void)
 {
 	struct jitdump *jd = xcalloc(1, sizeof(*jd));
 	jd->ix = xcalloc(1, sizeof(*jd->ix));
+	hashmap_init(&jd->ix->by_index, HASHMAP_U64);
 	return jd;
 }
 
@@ -67,12 +68,12 @@ void jitdump_free(struct jitdump *jd)
 	free(ix->sorted);
 	free(ix->maxend);
 	free(ix->cur);
-	free(ix->hash);
+	hashmap_free(&ix->by_index);
 	free(ix->pend_lines);
 	free(ix->pend_unwind);
 	free(ix);
 	free(jd->error);
-	free(jd->bad_note);
+	notes_clear(&jd->bad);
 	free(jd);
 }
 
@@ -109,9 +110,9 @@ static const char *record_name(uint32_t id)
 static void bad_record(struct jitdump *jd, uint64_t off, uint32_t id, const char *why)
 {
 	jd->stats.bad++;
-	if (!jd->bad_note)
-		jd->bad_note = xasprintf("%s record at offset %llu skipped: %s", record_name(id),
-					 (unsigned long long)off, why);
+	if (!jd->bad.n)
+		notes_add(&jd->bad, "%s record at offset %llu skipped: %s", record_name(id), (unsigned long long)off,
+			  why);
 }
 
 static void stop(struct jitdump *jd, char *msg)
@@ -137,59 +138,17 @@ static void add_interval(struct jitdump *jd, size_t code, uint64_t start, uint64
 	ix->cur[code] = ix->n++;
 }
 
-static size_t hash_u64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	return (size_t)x;
-}
-
-static void hash_put(struct jitdump *jd, uint64_t key, size_t code);
-
-static void hash_grow(struct jitdump *jd)
-{
-	struct jitdump_index *ix = jd->ix;
-	size_t *old = ix->hash, oldcap = ix->hcap;
-	ix->hcap = oldcap ? oldcap * 2 : 256;
-	ix->hash = xcalloc(ix->hcap, sizeof(*ix->hash));
-	ix->hn = 0;
-	for (size_t i = 0; i < oldcap; i++)
-		if (old[i])
-			hash_put(jd, jd->codes[old[i] - 1]->index, old[i] - 1);
-	free(old);
-}
-
 /* The latest load of a code_index wins (moves name the code by it). */
 static void hash_put(struct jitdump *jd, uint64_t key, size_t code)
 {
-	struct jitdump_index *ix = jd->ix;
-	if ((ix->hn + 1) * 2 > ix->hcap)
-		hash_grow(jd);
-	size_t mask = ix->hcap - 1;
-	for (size_t i = hash_u64(key) & mask;; i = (i + 1) & mask) {
-		if (!ix->hash[i]) {
-			ix->hash[i] = code + 1;
-			ix->hn++;
-			return;
-		}
-		if (jd->codes[ix->hash[i] - 1]->index == key) {
-			ix->hash[i] = code + 1;
-			return;
-		}
-	}
+	bool found;
+	hashmap_insert_u64(&jd->ix->by_index, key, &found)->value = jd->codes[code];
 }
 
 static struct jitdump_code *hash_get(struct jitdump *jd, uint64_t key)
 {
-	struct jitdump_index *ix = jd->ix;
-	if (!ix->hcap)
-		return NULL;
-	size_t mask = ix->hcap - 1;
-	for (size_t i = hash_u64(key) & mask; ix->hash[i]; i = (i + 1) & mask)
-		if (jd->codes[ix->hash[i] - 1]->index == key)
-			return jd->codes[ix->hash[i] - 1];
-	return NULL;
+	struct hashmap_entry *e = hashmap_find_u64(&jd->ix->by_index, key);
+	return e ? e->value : NULL;
 }
 
 static int iv_cmp(const void *pa, const void *pb)

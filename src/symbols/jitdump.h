@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/notes.h"
+
 #define JITDUMP_MAGIC 0x4A695444u          /* "JiTD" */
 #define JITDUMP_FLAGS_ARCH_TIMESTAMP 1ull
 
@@ -80,7 +82,7 @@ struct jitdump {
 	size_t ncodes;
 	struct jitdump_stats stats;
 	char *error;             /* why parsing stopped early (truncation, damage), or NULL */
-	char *bad_note;          /* the first skipped record, or NULL */
+	struct notes bad;        /* the first skipped record (later ones are only counted) */
 	uint64_t consumed;       /* file bytes parsed: the next feed starts here */
 	bool closed;             /* a CODE_CLOSE was seen */
 	struct jitdump_index *ix;/* private */

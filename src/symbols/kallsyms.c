@@ -2,7 +2,7 @@
  * "\t[module]"). Only text symbols are kept (t, T, w, W). kallsyms has no sizes: a symbol runs to
  * the next one. Module symbols are named "func [module]" in [kernel.kallsyms], and plain "func"
  * in the module's own DSO. */
-#include "symbols/symtab.h"
+#include "symbols/kallsyms.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -79,12 +79,18 @@ static bool parse_line(char *line, char *end, uint64_t *addr, char *type, char *
 	return true;
 }
 
-void kallsyms_load(struct dso *d, const char *path)
+const char *kallsyms_path(void)
+{
+	const char *p = getenv("LPERF_KALLSYMS");
+	return p && *p ? p : "/proc/kallsyms";
+}
+
+void kallsyms_load(const char *path, struct symtab_load *out)
 {
 	size_t len;
 	char *buf = file_read(path, KALLSYMS_MAX, &len);
 	if (!buf) {
-		dso_note(d, "%s", err_msg());
+		notes_add(&out->notes, "%s", err_msg());
 		return;
 	}
 	struct symtab_builder b = { 0 };
@@ -117,10 +123,10 @@ void kallsyms_load(struct dso *d, const char *path)
 		line = end + 1;
 	}
 	if (nlines && nzero == nlines) {
-		dso_note(d, "kernel addresses are hidden (kernel.kptr_restrict); run as root or set "
-			    "kernel.kptr_restrict=0");
+		notes_add(&out->notes, "kernel addresses are hidden (kernel.kptr_restrict); run as root or set "
+			  "kernel.kptr_restrict=0");
 	} else if (!b.n) {
-		dso_note(d, "no kernel text symbols in '%s'", path);
+		notes_add(&out->notes, "no kernel text symbols in '%s'", path);
 	} else {
 		/* The last symbol has no next one: give it the rest of its page and one more, as
 		 * perf does. */
@@ -128,41 +134,43 @@ void kallsyms_load(struct dso *d, const char *path)
 			if (b.v[i].start == last)
 				b.v[i].limit = (last | 4095) + 1 + 4096;
 	}
-	symtab_finish(&b, d);
+	symtab_finish(&b, &out->syms, &out->nsyms);
 	for (size_t i = 0; i < sfx.n; i++)
 		free(sfx.v[i]);
 	free(sfx.v);
 	free(buf);
 }
 
-void kallsyms_load_module(struct dso *d)
+void kallsyms_load_module(const struct symbol *ksyms, size_t nksyms, const char *knote, const char *module,
+			  struct symtab_load *out)
 {
-	struct dso *k = d->kernel;
-	dso_load(k);
-	if (!k->nsyms) {
-		dso_note(d, "no kernel symbols: %s", k->load_note ? k->load_note : "kallsyms is empty");
+	if (!nksyms) {
+		notes_add(&out->notes, "no kernel symbols: %s", knote ? knote : "kallsyms is empty");
 		return;
 	}
-	size_t mlen = strlen(d->module), n = 0;
+	size_t mlen = strlen(module), n = 0;
 	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < k->nsyms; i++) {
-			const char *name = k->syms[i].name;
+		for (size_t i = 0; i < nksyms; i++) {
+			const char *name = ksyms[i].name;
 			size_t len = strlen(name);
-			if (len <= mlen + 1 || strcmp(name + len - mlen, d->module) || name[len - mlen - 1] != ' ')
+			if (len <= mlen + 1 || strcmp(name + len - mlen, module) || name[len - mlen - 1] != ' ')
 				continue;
 			if (pass == 1) {
-				d->syms[n] = k->syms[i];
-				d->syms[n].name = xstrndup(name, len - mlen - 1);
+				out->syms[n] = ksyms[i];
+				out->syms[n].name = xstrndup(name, len - mlen - 1);
+				/* its own copy: the kernel DSO frees the kernel's */
+				if (ksyms[i].mangled)
+					out->syms[n].mangled = xstrdup(ksyms[i].mangled);
 			}
 			n++;
 		}
 		if (pass == 0) {
 			if (!n) {
-				dso_note(d, "no symbols of module %s in kallsyms", d->module);
+				notes_add(&out->notes, "no symbols of module %s in kallsyms", module);
 				return;
 			}
-			d->syms = xcalloc(n, sizeof(*d->syms));
-			d->nsyms = n;
+			out->syms = xcalloc(n, sizeof(*out->syms));
+			out->nsyms = n;
 			n = 0;
 		}
 	}

@@ -1,5 +1,5 @@
-/* Perf map files: parsing, the later-line-wins index, safe reading from /tmp, and the DSO side
- * (lazy load, growth of a live process's map). */
+/* Perf map files: parsing, the later-line-wins index, and safe reading from /tmp. (The DSO side,
+ * lazy loading and the growth of a live process's map, is dso.c's.) */
 #include "symbols/perfmap.h"
 
 #include <errno.h>
@@ -12,7 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "symbols/symtab.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -36,13 +35,6 @@ struct perfmap {
 	size_t nsegs, scap;
 	size_t painted;          /* entries the segments account for */
 	struct perfmap_stats st;
-	/* Where the text came from (DSO use). */
-	bool supplied;           /* contents given by the recording: never re-read */
-	char *data;
-	size_t data_len;
-	size_t consumed;         /* bytes of the file parsed as complete lines */
-	off_t file_size;
-	struct timespec checked;
 };
 
 struct perfmap *perfmap_new(void)
@@ -170,7 +162,6 @@ void perfmap_free(struct perfmap *pm)
 		free(pm->blocks[i]);
 	free(pm->blocks);
 	free(pm->segs);
-	free(pm->data);
 	free(pm);
 }
 
@@ -338,7 +329,12 @@ const struct perfmap_stats *perfmap_stats(struct perfmap *pm)
 	return &pm->st;
 }
 
-char *perfmap_note(struct perfmap *pm)
+size_t perfmap_entries(const struct perfmap *pm)
+{
+	return pm->st.entries;
+}
+
+void perfmap_notes(struct perfmap *pm, struct notes *ns)
 {
 	const struct perfmap_stats *st = perfmap_stats(pm);
 	struct strbuf sb = STRBUF_INIT;
@@ -354,7 +350,7 @@ char *perfmap_note(struct perfmap *pm)
 			sb_addf(&sb, "%zu overlapping", st->overlaps);
 		sb_adds(&sb, " entries (the later line wins)");
 	}
-	return sb.len ? sb_detach(&sb) : NULL;
+	notes_take(ns, sb.len ? sb_detach(&sb) : NULL);
 }
 
 /* ---- Files ---- */
@@ -443,99 +439,4 @@ bool perfmap_covers_mapping(const char *filename, uint32_t prot)
 	       starts_with(filename, "/anon_hugepage") || starts_with(filename, "[anon:") ||
 	       starts_with(filename, "/memfd:") || !strcmp(filename, "[heap]") ||
 	       starts_with(filename, "[stack") || starts_with(filename, "/SYSV");
-}
-
-/* ---- DSO side ---- */
-
-/* The note says what the map skipped, and nothing once a map that was missing is found. */
-static void load_note(struct dso *d, struct perfmap *pm)
-{
-	free(d->load_note);
-	d->load_note = perfmap_note(pm);
-}
-
-void perfmap_dso_load(struct dso *d)
-{
-	struct perfmap *pm = d->perfmap;
-	if (!pm)
-		pm = d->perfmap = perfmap_new();
-	if (pm->supplied) {
-		perfmap_add(pm, pm->data, pm->data_len, true);
-		free(pm->data);
-		pm->data = NULL;
-		load_note(d, pm);
-		return;
-	}
-	char *buf;
-	size_t len;
-	clock_gettime(CLOCK_MONOTONIC, &pm->checked);
-	int r = perfmap_read_file(d->path, d->jit_force, &buf, &len);
-	if (r <= 0) {
-		dso_note(d, "%s", r < 0 ? err_msg() : "no perf map (the JIT wrote none, or it is gone)");
-		return;
-	}
-	pm->file_size = (off_t)len;
-	perfmap_add(pm, buf, len, true);
-	/* An unterminated last line was parsed anyway; read it again when the file grows, and
-	 * the completed line (later) shadows it. */
-	const char *nl = len ? memrchr(buf, '\n', len) : NULL;
-	pm->consumed = nl ? (size_t)(nl - buf) + 1 : 0;
-	free(buf);
-	load_note(d, pm);
-}
-
-bool perfmap_dso_refresh(struct dso *d)
-{
-	struct perfmap *pm = d->perfmap;
-	if (!d->loaded || !pm || pm->supplied)
-		return false;
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	int64_t ms = (int64_t)(now.tv_sec - pm->checked.tv_sec) * 1000 +
-		     (now.tv_nsec - pm->checked.tv_nsec) / 1000000;
-	if (ms < 100)
-		return false;
-	pm->checked = now;
-	struct stat st;
-	if (lstat(d->path, &st) < 0 || st.st_size <= pm->file_size)
-		return false;
-	char *buf;
-	size_t len;
-	if (perfmap_read_file(d->path, d->jit_force, &buf, &len) <= 0)
-		return false;
-	size_t before = pm->st.entries;
-	if (len > pm->consumed) {
-		const char *text = buf + pm->consumed;
-		size_t n = len - pm->consumed;
-		perfmap_add(pm, text, n, true);
-		const char *nl = memrchr(text, '\n', n);
-		if (nl)
-			pm->consumed += (size_t)(nl - text) + 1;
-	}
-	pm->file_size = (off_t)len;
-	free(buf);
-	load_note(d, pm);
-	return pm->st.entries > before;
-}
-
-void dso_set_perfmap_data(struct dso *d, const void *data, size_t len)
-{
-	if (d->loaded)
-		return; /* too late: symbols handed out must stay as they are */
-	if (!d->perfmap)
-		d->perfmap = perfmap_new();
-	struct perfmap *pm = d->perfmap;
-	free(pm->data);
-	pm->data = xmalloc(len + 1);
-	if (len)
-		memcpy(pm->data, data, len);
-	pm->data[len] = 0;
-	pm->data_len = len;
-	pm->supplied = true;
-}
-
-void perfmap_dso_free(struct dso *d)
-{
-	perfmap_free(d->perfmap);
-	d->perfmap = NULL;
 }

@@ -19,7 +19,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "symbols/dso.h"
+#include "symbols/symtab.h"
+#include "util/notes.h"
 
 struct perfmap;
 
@@ -46,9 +47,11 @@ const struct symbol *perfmap_find(struct perfmap *pm, uint64_t addr);
 /* The entries in file order (i < stats.entries). */
 const struct symbol *perfmap_entry(const struct perfmap *pm, size_t i);
 const struct perfmap_stats *perfmap_stats(struct perfmap *pm);
-/* A one-line note on what was skipped or shadowed ("3 malformed lines skipped (first: line 7);
- * 2 duplicate entries (the later line wins)"); NULL when the map is clean. The caller frees. */
-char *perfmap_note(struct perfmap *pm);
+/* How many entries pm holds (stats.entries, without bringing the index up to date). */
+size_t perfmap_entries(const struct perfmap *pm);
+/* Adds a one-line note to ns on what was skipped or shadowed ("3 malformed lines skipped (first:
+ * line 7); 2 duplicate entries (the later line wins)"); nothing when the map is clean. */
+void perfmap_notes(struct perfmap *pm, struct notes *ns);
 
 /* "/tmp/perf-PID.map"; the caller frees. */
 char *perfmap_path(pid_t pid);
@@ -64,13 +67,5 @@ int perfmap_read_file(const char *path, bool force, char **buf, size_t *len);
  * anonymous memory ("//anon", "", "[anon:...]", "/dev/zero", "/anon_hugepage", "/memfd:..."),
  * "[heap]", "[stack...]" and "/SYSV..." segments. prot is the mapping's PROT_* bits. */
 bool perfmap_covers_mapping(const char *filename, uint32_t prot);
-
-/* The perf map of a DSO_JIT DSO with jit_pid set (dso.c): from the data supplied with
- * dso_set_perfmap_data, else from its file under the cache's ownership policy. */
-void perfmap_dso_load(struct dso *d);
-/* For long-running sessions: when the DSO's map came from a file that has grown since it was
- * read (checked at most every 100 ms), reads the new lines. True when entries were added. */
-bool perfmap_dso_refresh(struct dso *d);
-void perfmap_dso_free(struct dso *d);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbols/demangle.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -91,7 +92,7 @@ static char *final_name(const char *name, const char *suffix)
 	return sb_detach(&sb);
 }
 
-void symtab_finish(struct symtab_builder *b, struct dso *d)
+void symtab_finish(struct symtab_builder *b, struct symbol **syms, size_t *nsyms)
 {
 	if (b->n)
 		qsort(b->v, b->n, sizeof(*b->v), cand_cmp);
@@ -108,9 +109,10 @@ void symtab_finish(struct symtab_builder *b, struct dso *d)
 		}
 		b->v[n++] = b->v[i];
 	}
-	symtab_free(d);
-	d->syms = n ? xcalloc(n, sizeof(*d->syms)) : NULL;
-	d->nsyms = n;
+	symtab_free(*syms, *nsyms);
+	struct symbol *out = n ? xcalloc(n, sizeof(*out)) : NULL;
+	*syms = out;
+	*nsyms = n;
 	for (size_t i = 0; i < n; i++) {
 		struct symtab_cand *c = &b->v[i];
 		uint64_t next = i + 1 < n ? b->v[i + 1].start : UINT64_MAX;
@@ -125,24 +127,22 @@ void symtab_finish(struct symtab_builder *b, struct dso *d)
 		}
 		if (size > next - c->start)
 			size = next - c->start; /* overlaps: the later symbol owns its bytes */
-		d->syms[i].start = c->start;
-		d->syms[i].size = size;
-		d->syms[i].name = final_name(c->name, c->suffix);
-		d->syms[i].mangled = NULL;
-		if (strncmp(d->syms[i].name, c->name, strlen(c->name)))
-			d->syms[i].mangled = xasprintf("%s%s", c->name, c->suffix ? c->suffix : "");
+		out[i].start = c->start;
+		out[i].size = size;
+		out[i].name = final_name(c->name, c->suffix);
+		out[i].mangled = NULL;
+		if (strncmp(out[i].name, c->name, strlen(c->name)))
+			out[i].mangled = xasprintf("%s%s", c->name, c->suffix ? c->suffix : "");
 	}
 	free(b->v);
 	memset(b, 0, sizeof(*b));
 }
 
-void symtab_free(struct dso *d)
+void symtab_free(struct symbol *syms, size_t nsyms)
 {
-	for (size_t i = 0; i < d->nsyms; i++) {
-		free(d->syms[i].name);
-		free(d->syms[i].mangled);
+	for (size_t i = 0; i < nsyms; i++) {
+		free(syms[i].name);
+		free(syms[i].mangled);
 	}
-	free(d->syms);
-	d->syms = NULL;
-	d->nsyms = 0;
+	free(syms);
 }

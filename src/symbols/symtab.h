@@ -1,16 +1,29 @@
-/* Internal to src/symbols: the pieces that dso.c puts together. Loaders collect candidate
- * symbols into a symtab_builder (names borrowed from the file being read), then
- * symtab_finish() sorts, de-duplicates, sizes and demangles them into the DSO, before the file
- * is closed. */
+/* Symbols, and what a symbol loader hands back. Every loader (ELF files, kallsyms, the vDSO)
+ * collects candidate symbols into a symtab_builder (names borrowed from the file being read),
+ * and symtab_finish() sorts, de-duplicates, sizes and demangles them before the file is closed.
+ * A loader fills a symtab_load with everything it learned and why symbols are missing; dso.c,
+ * the only dispatcher, moves it into the DSO. This header knows nothing of DSOs, so no loader
+ * depends on the cache that calls it. */
 #ifndef LPERF_SYMBOLS_SYMTAB_H
 #define LPERF_SYMBOLS_SYMTAB_H
 
-#include <gelf.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "symbols/dso.h"
+#include "util/notes.h"
+
+struct symbol {
+	uint64_t start;      /* in the DSO's own address space (ELF st_value / kernel address) */
+	uint64_t size;
+	char *name;          /* demangled (C++ and Rust); PLT entries as "name@plt" */
+	char *mangled;       /* the name as the file spells it, when demangling changed it; else NULL */
+};
+
+/* An ELF PT_LOAD segment, to turn a file offset into a virtual address. */
+struct symtab_seg {
+	uint64_t offset, vaddr, filesz, memsz;
+};
 
 /* Which of several names at one address wins: lower is better. */
 enum symtab_rank {
@@ -36,36 +49,25 @@ struct symtab_builder {
 
 void symtab_add(struct symtab_builder *b, uint64_t start, uint64_t size, uint64_t limit, const char *name,
 		const char *suffix, enum symtab_rank rank);
-/* Moves the candidates into d->syms: sorted by start, one per address (best rank; the largest
- * size of the group), zero sizes extended to the next symbol (or the candidate's limit), overlaps
- * cut. Frees the builder. */
-void symtab_finish(struct symtab_builder *b, struct dso *d);
-/* Frees d->syms. */
-void symtab_free(struct dso *d);
+/* Turns the candidates into *syms (replacing what was there): sorted by start, one per address
+ * (best rank; the largest size of the group), zero sizes extended to the next symbol (or the
+ * candidate's limit), overlaps cut. Frees the builder. */
+void symtab_finish(struct symtab_builder *b, struct symbol **syms, size_t *nsyms);
+void symtab_free(struct symbol *syms, size_t nsyms);
 
-/* Sets d->load_note (replacing an older one). */
-void dso_note(struct dso *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* ELF (elf_symbols.c). */
-void elfsym_init_libelf(void);
-/* Loads d (DSO_ELF or DSO_VDSO) from elf: load segments, build-id check, symbols (with separate
- * debug info when file_path is not NULL and the file is stripped), PLT entries. */
-void elfsym_load_elf(struct dso *d, Elf *elf, const char *file_path);
-void elfsym_load_file(struct dso *d);
-size_t elfsym_build_id(Elf *elf, uint8_t id[20]);
-/* Adds the function symbols of the symbol table section scn to b. */
-void elfsym_add_table(struct symtab_builder *b, Elf *elf, Elf_Scn *scn);
-/* Adds "name@plt" entries (x86-64 and aarch64). */
-void elfsym_add_plt(struct symtab_builder *b, Elf *elf);
-
-/* Separate debug info (debuginfo.c): opens the debug file of a stripped ELF file; NULL when none
- * is found. Sets d->debug_path. The caller ends the Elf and closes *fd. */
-Elf *debuginfo_open(struct dso *d, const char *file_path, Elf *elf, const uint8_t *bid, size_t bid_size,
-		    int *fd);
-
-/* Kernel (kallsyms.c) and vDSO (vdso.c). */
-void kallsyms_load(struct dso *d, const char *path);
-void kallsyms_load_module(struct dso *d);
-void vdso_load(struct dso *d);
+/* What a loader found. The loader owns nothing of it afterwards: dso.c takes the arrays and
+ * strings. */
+struct symtab_load {
+	struct symbol *syms;
+	size_t nsyms;
+	struct symtab_seg *loads;
+	size_t nloads;
+	bool is_exec;        /* ET_EXEC: addresses are absolute */
+	uint8_t build_id[20];/* the file's, when it has one */
+	size_t build_id_size;
+	bool mismatch;       /* the file's build-id is not the expected one: nothing else is filled */
+	char *debug_path;    /* where symbols came from when not the file (separate debug info) */
+	struct notes notes;  /* why symbols are missing or what was skipped: the last one is the reason */
+};
 
 #endif

@@ -1,7 +1,7 @@
 /* [vdso]: the kernel maps the same vDSO image into every process, so lperf reads its own copy
  * (getauxval(AT_SYSINFO_EHDR), its size from /proc/self/maps). This is right for recordings made
  * on the running kernel; the build-id check catches recordings from another one. */
-#include "symbols/symtab.h"
+#include "symbols/elf.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -28,7 +28,7 @@ static size_t mapping_size(uintptr_t base)
 	return size;
 }
 
-void *dso_vdso_image(size_t *size)
+void *vdso_image(size_t *size)
 {
 	uintptr_t base = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
 	*size = base ? mapping_size(base) : 0;
@@ -40,22 +40,22 @@ void *dso_vdso_image(size_t *size)
 	return image;
 }
 
-void vdso_load(struct dso *d)
+void vdso_load(const struct elf_want *w, struct symtab_load *out)
 {
 	elfsym_init_libelf();
 	size_t size;
-	char *image = dso_vdso_image(&size);
+	char *image = vdso_image(&size);
 	if (!image) {
-		dso_note(d, "this process has no vDSO to read symbols from");
+		notes_add(&out->notes, "this process has no vDSO to read symbols from");
 		return;
 	}
 	Elf *elf = elf_memory(image, size);
 	if (!elf || elf_kind(elf) != ELF_K_ELF)
-		dso_note(d, "the vDSO image is not an ELF file");
+		notes_add(&out->notes, "the vDSO image is not an ELF file");
 	else
-		elfsym_load_elf(d, elf, NULL);
-	if (d->mismatch)
-		dso_note(d, "build-id mismatch: the recording's vDSO is not the running kernel's");
+		elfsym_load_elf(w, elf, out);
+	if (out->mismatch)
+		notes_add(&out->notes, "build-id mismatch: the recording's vDSO is not the running kernel's");
 	elf_end(elf);
 	free(image);
 }

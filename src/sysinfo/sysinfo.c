@@ -210,8 +210,7 @@ static void note(struct sysinfo *si, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	si->notes = xrealloc(si->notes, (si->nnotes + 1) * sizeof(*si->notes));
-	si->notes[si->nnotes++] = xstrdup(buf);
+	notes_add(&si->notes, "%s", buf);
 }
 
 static void collect_uname(struct sysinfo *si)
@@ -529,7 +528,7 @@ void sysinfo_free(struct sysinfo *si)
 	free(si->gpc_source);
 	free(si->tracefs);
 	pyinfo_free_all(si->py, si->npy);
-	strv_free(si->notes, si->nnotes);
+	notes_clear(&si->notes);
 	memset(si, 0, sizeof(*si));
 }
 

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "sysinfo/python.h"
+#include "util/notes.h"
 
 /* The CPU, from /proc/cpuinfo and (Arm) the MIDR_EL1 register as sysfs shows it. */
 struct sysinfo_cpu {
@@ -84,8 +85,7 @@ struct sysinfo {
 	struct pyinfo *py;     /* the Pythons found (SYSINFO_PYTHONS) */
 	size_t npy;
 
-	char **notes;          /* odd inputs met while collecting: "file: problem" */
-	size_t nnotes;
+	struct notes notes;    /* odd inputs met while collecting: "file: problem" */
 };
 
 enum {

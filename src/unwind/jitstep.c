@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "util/hashmap.h"
 #include "util/xalloc.h"
 
 /* CPython's Python/asm_trampoline.S on x86-64 (3.12 and 3.13 alike). */
@@ -40,8 +41,7 @@ struct code_cfi {
 };
 
 struct jitstep {
-	struct code_cfi *tab;    /* open addressing by code pointer */
-	size_t cap, n;
+	struct hashmap by_code;  /* struct jitdump_code * -> struct code_cfi */
 	Elf *tramp_elf;
 	Dwarf_CFI *tramp_cfi;
 	bool tramp_tried;
@@ -49,7 +49,9 @@ struct jitstep {
 
 struct jitstep *jitstep_new(void)
 {
-	return xcalloc(1, sizeof(struct jitstep));
+	struct jitstep *js = xcalloc(1, sizeof(struct jitstep));
+	hashmap_init(&js->by_code, HASHMAP_PTR);
+	return js;
 }
 
 static void drop_cfi(Elf *elf, Dwarf_CFI *cfi)
@@ -64,10 +66,12 @@ void jitstep_free(struct jitstep *js)
 {
 	if (!js)
 		return;
-	for (size_t i = 0; i < js->cap; i++)
-		if (js->tab[i].code)
-			drop_cfi(js->tab[i].elf, js->tab[i].cfi);
-	free(js->tab);
+	for (size_t i = 0; i < js->by_code.n; i++) {
+		struct code_cfi *e = js->by_code.v[i].value;
+		drop_cfi(e->elf, e->cfi);
+		free(e);
+	}
+	hashmap_free(&js->by_code);
 	drop_cfi(js->tramp_elf, js->tramp_cfi);
 	free(js);
 }
@@ -146,44 +150,17 @@ static Dwarf_CFI *cfi_new(const uint8_t *eh_frame, size_t len, uint64_t vaddr, u
 	return cfi;
 }
 
-static size_t ptr_hash(const void *p)
-{
-	uint64_t x = (uint64_t)(uintptr_t)p;
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return (size_t)x;
-}
-
-static struct code_cfi *slot(struct code_cfi *tab, size_t cap, const struct jitdump_code *c)
-{
-	for (size_t i = ptr_hash(c) & (cap - 1);; i = (i + 1) & (cap - 1))
-		if (!tab[i].code || tab[i].code == c)
-			return &tab[i];
-}
-
 static Dwarf_CFI *code_cfi(struct jitstep *js, const struct jitdump_code *c, unsigned e_machine)
 {
-	if (js->cap) {
-		struct code_cfi *e = slot(js->tab, js->cap, c);
-		if (e->code)
-			return e->cfi;
-	}
-	if ((js->n + 1) * 2 > js->cap) {
-		size_t ncap = js->cap ? js->cap * 2 : 64;
-		struct code_cfi *n = xcalloc(ncap, sizeof(*n));
-		for (size_t i = 0; i < js->cap; i++)
-			if (js->tab[i].code)
-				*slot(n, ncap, js->tab[i].code) = js->tab[i];
-		free(js->tab);
-		js->tab = n;
-		js->cap = ncap;
-	}
-	struct code_cfi *e = slot(js->tab, js->cap, c);
+	bool found;
+	struct hashmap_entry *he = hashmap_insert_ptr(&js->by_code, c, &found);
+	if (found)
+		return ((struct code_cfi *)he->value)->cfi;
+	struct code_cfi *e = xcalloc(1, sizeof(*e));
+	he->value = e;
 	e->code = c;
 	e->cfi = cfi_new(c->unwind->eh_frame, c->unwind->eh_frame_size, jitdump_eh_frame_vaddr(c), e_machine,
 			 &e->elf);
-	js->n++;
 	return e->cfi;
 }
 

@@ -11,40 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "symbols/elf.h"
 #include "unwind/jitstep.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
-
-static size_t ptr_hash(const void *p)
-{
-	uint64_t x = (uint64_t)(uintptr_t)p;
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return (size_t)x;
-}
-
-static struct ufile **ftab_slot(struct ufile **tab, size_t cap, const struct dso *d)
-{
-	size_t mask = cap - 1;
-	for (size_t i = ptr_hash(d) & mask;; i = (i + 1) & mask)
-		if (!tab[i] || tab[i]->dso == d)
-			return &tab[i];
-}
-
-static void ftab_grow(struct ufile_cache *fc)
-{
-	if ((fc->n + 1) * 2 <= fc->cap)
-		return;
-	size_t ncap = fc->cap ? fc->cap * 2 : 64;
-	struct ufile **n = xcalloc(ncap, sizeof(*n));
-	for (size_t i = 0; i < fc->cap; i++)
-		if (fc->tab[i])
-			*ftab_slot(n, ncap, fc->tab[i]->dso) = fc->tab[i];
-	free(fc->tab);
-	fc->tab = n;
-	fc->cap = ncap;
-}
 
 /* The path the symbols module reads d from: under --symfs, without " (deleted)". */
 /* [vdso]: this process's own image, which is the recording's on the same kernel (the symbols
@@ -52,7 +22,7 @@ static void ftab_grow(struct ufile_cache *fc)
 static Elf *vdso_elf(struct ufile *f)
 {
 	size_t size;
-	f->image = dso_vdso_image(&size);
+	f->image = vdso_image(&size);
 	return f->image ? elf_memory(f->image, size) : NULL;
 }
 
@@ -125,17 +95,14 @@ static void ufile_open(struct ufile *f)
 
 struct ufile *ufile_get(struct ufile_cache *fc, struct dso *d)
 {
-	if (fc->cap) {
-		struct ufile *f = *ftab_slot(fc->tab, fc->cap, d);
-		if (f)
-			return f;
-	}
-	ftab_grow(fc);
+	bool found;
+	struct hashmap_entry *e = hashmap_insert_ptr(&fc->by_dso, d, &found);
+	if (found)
+		return e->value;
 	struct ufile *f = xcalloc(1, sizeof(*f));
 	f->dso = d;
+	e->value = f;
 	ufile_open(f);
-	*ftab_slot(fc->tab, fc->cap, d) = f;
-	fc->n++;
 	return f;
 }
 
@@ -151,11 +118,9 @@ static void ufile_free(struct ufile *f)
 
 void ufile_cache_free(struct ufile_cache *fc)
 {
-	for (size_t i = 0; i < fc->cap; i++)
-		if (fc->tab[i])
-			ufile_free(fc->tab[i]);
-	free(fc->tab);
-	memset(fc, 0, sizeof(*fc));
+	for (size_t i = 0; i < fc->by_dso.n; i++)
+		ufile_free(fc->by_dso.v[i].value);
+	hashmap_free(&fc->by_dso);
 }
 
 const uint8_t *ufile_py_template(struct ufile *f, size_t *len)

@@ -35,8 +35,7 @@ struct ufile {
 };
 
 struct ufile_cache {
-	struct ufile **tab;       /* open addressing by dso pointer */
-	size_t cap, n;
+	struct hashmap by_dso;    /* struct dso * -> struct ufile; zeroed: empty */
 };
 
 /* d's file, opened on first use (f->ok says whether it can be unwound with). */

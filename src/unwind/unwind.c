@@ -301,7 +301,7 @@ static enum jitstep_result jit_step(struct unwinder *u, const struct unwind_regs
 		return jitstep_code(u->js, code, &f, out);
 	struct addr_loc loc;
 	if (!u->lookup->resolve(u->m, c->t, PERF_RECORD_MISC_USER, look, c->time, &loc) || !loc.dso ||
-	    loc.dso->kind != DSO_JIT || loc.dso->jit_pid <= 0 || !loc.sym)
+	    loc.dso->kind != DSO_JIT || loc.dso->jit.pid <= 0 || !loc.sym)
 		return JITSTEP_NONE;
 	size_t len;
 	const uint8_t *tmpl = space_py_template(u, c->space, c->t, &len);

@@ -232,7 +232,7 @@ static void cpython313_fixture(void **state)
 	struct jitdump *jd = jitdump_parse(buf, len);
 	assert_non_null(jd);
 	assert_null(jd->error);
-	assert_null(jd->bad_note);
+	assert_int_equal(jd->bad.n, 0);
 	assert_int_equal(jd->version, 1);
 	assert_int_equal(jd->elf_mach, 0); /* CPython 3.13.0's quirk */
 	assert_false(jd->swapped);
@@ -302,7 +302,7 @@ static struct jitdump *read_dump(const char *path)
 		fprintf(stderr, "%s: %s\n", path, r < 0 ? err_msg() : "missing");
 	assert_int_equal(r, 1);
 	assert_null(jd->error);
-	assert_null(jd->bad_note);
+	assert_int_equal(jd->bad.n, 0);
 	unlink(path);
 	return jd;
 }
@@ -399,7 +399,7 @@ static const char *at(struct jitdump *jd, uint64_t addr, uint64_t t)
 static void check_story(struct jitdump *jd)
 {
 	assert_null(jd->error);
-	assert_null(jd->bad_note);
+	assert_int_equal(jd->bad.n, 0);
 	assert_int_equal(jd->ncodes, 4);
 	assert_int_equal(jd->stats.records, 10);
 	assert_int_equal(jd->stats.unknown, 1);
@@ -529,8 +529,8 @@ static void damaged_records(void **state)
 	struct jitdump *jd = jitdump_parse(w.b, w.len);
 	assert_non_null(jd);
 	assert_int_equal(jd->stats.bad, 3);
-	assert_non_null(strstr(jd->bad_note, "CODE_LOAD record at offset"));
-	assert_non_null(strstr(jd->bad_note, "code larger than the record"));
+	assert_non_null(strstr(jd->bad.v[0], "CODE_LOAD record at offset"));
+	assert_non_null(strstr(jd->bad.v[0], "code larger than the record"));
 	assert_string_equal(at(jd, 0x301, 0), "after");
 	assert_null(at(jd, 0x201, 0));
 	jitdump_free(jd);

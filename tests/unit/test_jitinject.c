@@ -205,13 +205,13 @@ static void jit_maps(void **state)
 	char *in_path = write_input(true, false);
 	struct out o;
 	inject(in_path, true, &o);
-	assert_int_equal(o.res.nwarnings, 0);
+	assert_int_equal(o.res.warnings.n, 0);
 	assert_int_equal(o.res.stats.dumps, 1);
 	assert_int_equal(o.res.stats.elfs, ARRAY_SIZE(load_time));
 	assert_int_equal(o.res.stats.markers_dropped, 1);
 	assert_int_equal(o.res.stats.anon_dropped, 2);
-	assert_int_equal(o.res.nnotes, 1);
-	assert_non_null(strstr(o.res.notes[0], "stored copy"));
+	assert_int_equal(o.res.notes.n, 1);
+	assert_non_null(strstr(o.res.notes.v[0], "stored copy"));
 
 	/* The marker and the process's later anonymous mappings are gone. */
 	char *marker = xasprintf("%s/jit-%d.dump", tmpdir, PID);
@@ -280,8 +280,8 @@ static void damaged_dump(void **state)
 	char *in_path = write_input(true, true);
 	struct out o;
 	inject(in_path, true, &o);
-	assert_int_equal(o.res.nwarnings, 1);
-	assert_non_null(strstr(o.res.warnings[0], "not a jitdump"));
+	assert_int_equal(o.res.warnings.n, 1);
+	assert_non_null(strstr(o.res.warnings.v[0], "not a jitdump"));
 	assert_int_equal(o.res.stats.elfs, 0);
 	char *marker = xasprintf("%s/jit-%d.dump", tmpdir, PID);
 	struct rec_mmap m;
@@ -299,8 +299,8 @@ static void other_clock(void **state)
 	char *in_path = write_input(false, false);
 	struct out o;
 	inject(in_path, true, &o);
-	assert_int_equal(o.res.nwarnings, 1);
-	assert_non_null(strstr(o.res.warnings[0], "CLOCK_MONOTONIC"));
+	assert_int_equal(o.res.warnings.n, 1);
+	assert_non_null(strstr(o.res.warnings.v[0], "CLOCK_MONOTONIC"));
 	char *so = xasprintf("%s/jitted-%d-4.so", tmpdir, PID);
 	struct rec_mmap m;
 	long at = find_mmap(&o, so, &m);

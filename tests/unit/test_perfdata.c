@@ -106,7 +106,7 @@ static void check_cpu_clock(const char *path, const char *host, uint64_t period)
 		assert_int_equal(w.tmin, r.info.first_sample_time);
 		assert_int_equal(w.tmax, r.info.last_sample_time);
 	}
-	assert_int_equal(r.info.nnotes, 0);
+	assert_int_equal(r.info.notes.n, 0);
 	perfdata_close(&r);
 }
 

@@ -373,8 +373,8 @@ static void test_old_header_and_damaged_features(void **state)
 	assert_int_equal(perfdata_open_mem(&r, "damaged", b, n), 0);
 	assert_null(r.info.hostname);
 	assert_non_null(r.info.osrelease);
-	assert_int_equal(r.info.nnotes, 1);
-	assert_non_null(strstr(r.info.notes[0], "damaged: feature HOSTNAME at offset"));
+	assert_int_equal(r.info.notes.n, 1);
+	assert_non_null(strstr(r.info.notes.v[0], "damaged: feature HOSTNAME at offset"));
 	perfdata_close(&r);
 
 	/* A feature section outside the file, and a table outside the file. */
@@ -382,11 +382,11 @@ static void test_old_header_and_damaged_features(void **state)
 	put64(b + feat + 16 * idx, n - 2);
 	assert_int_equal(perfdata_open_mem(&r, "damaged", b, n), 0);
 	assert_null(r.info.hostname);
-	assert_non_null(strstr(r.info.notes[0], "HOSTNAME"));
+	assert_non_null(strstr(r.info.notes.v[0], "HOSTNAME"));
 	perfdata_close(&r);
 	assert_int_equal(perfdata_open_mem(&r, "damaged", b, (size_t)feat + 20), 0);
-	assert_int_equal(r.info.nnotes, 1);
-	assert_non_null(strstr(r.info.notes[0], "feature table"));
+	assert_int_equal(r.info.notes.n, 1);
+	assert_non_null(strstr(r.info.notes.v[0], "feature table"));
 	walk_ok(&r, &w);
 	perfdata_close(&r);
 	free(b);

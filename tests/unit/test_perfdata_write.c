@@ -249,7 +249,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(r.info.buildids[0].cpumode, PERF_RECORD_MISC_USER);
 	assert_true(r.info.has_feature[FEAT_CMDLINE] && r.info.has_feature[FEAT_NRCPUS]);
 	assert_false(r.info.has_feature[FEAT_CLOCKID]);
-	assert_int_equal(r.info.nnotes, 0);
+	assert_int_equal(r.info.notes.n, 0);
 	struct pd_recs recs = { 0 };
 	assert_int_equal(perfdata_for_each(&r, pd_collect, &recs), 0);
 	assert_int_equal(pd_count_type(&recs, PERF_RECORD_SAMPLE), nsamples);

@@ -101,16 +101,18 @@ static void line_format(void **state)
 	/* perf drops the last character here ("last_without_newlin"); lperf does not. */
 	assert_string_equal(name_at(pm, 0x7007), "last_without_newline");
 	assert_null(name_at(pm, 0xfff));
-	char *note = perfmap_note(pm);
-	assert_non_null(note);
-	assert_non_null(strstr(note, "5 malformed lines skipped (first: line 7)"));
-	free(note);
+	struct notes ns = NOTES_INIT;
+	perfmap_notes(pm, &ns);
+	assert_int_equal(ns.n, 1);
+	assert_non_null(strstr(ns.v[0], "5 malformed lines skipped (first: line 7)"));
+	notes_clear(&ns);
 	perfmap_free(pm);
 
 	/* Nothing at all, and a map that is only garbage. */
 	pm = perfmap_parse("", 0);
 	assert_null(name_at(pm, 0));
-	assert_null(perfmap_note(pm));
+	perfmap_notes(pm, &ns);
+	assert_int_equal(ns.n, 0);
 	perfmap_free(pm);
 }
 
@@ -154,9 +156,10 @@ static void later_line_wins(void **state)
 	assert_string_equal(name_at(pm, 0x1004), "new");
 	assert_int_equal(perfmap_stats(pm)->duplicates, 1);
 	assert_int_equal(perfmap_stats(pm)->overlaps, 0);
-	char *note = perfmap_note(pm);
-	assert_string_equal(note, "1 duplicate entries (the later line wins)");
-	free(note);
+	struct notes ns = NOTES_INIT;
+	perfmap_notes(pm, &ns);
+	assert_string_equal(notes_last(&ns), "1 duplicate entries (the later line wins)");
+	notes_clear(&ns);
 	/* Lines added later (a growing map) take part, and earlier symbols stay valid. */
 	const struct symbol *other = perfmap_find(pm, 0x2000);
 	perfmap_add(pm, "2000 4 newer\n", 13, false);
@@ -223,7 +226,9 @@ static void garbage_never_crashes(void **state)
 			seed = seed * 1103515245 + 12345;
 			perfmap_find(pm, seed);
 		}
-		free(perfmap_note(pm));
+		struct notes ns = NOTES_INIT;
+		perfmap_notes(pm, &ns);
+		notes_clear(&ns);
 		perfmap_free(pm);
 	}
 }

@@ -22,6 +22,9 @@
 #include "model/machine.h"
 #include "resolve/resolve.h"
 #include "symbols/dso.h"
+#include "symbols/demangle.h"
+#include "symbols/elf.h"
+#include "symbols/kallsyms.h"
 #include "util/xalloc.h"
 
 static const char prog_c[] =
@@ -143,7 +146,7 @@ static void expect_functions(const char *file)
 	struct fixture f;
 	open_dso(&f, file);
 	assert_int_equal(f.d->kind, DSO_ELF);
-	assert_null(f.d->load_note);
+	assert_null(dso_load_note(f.d));
 	assert_true(f.d->nsyms > 5);
 	const char *names[] = { "alpha", "beta", "hidden_local", "main" };
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
@@ -321,7 +324,7 @@ static void build_id_mismatch(void **state)
 	dso_load(bad);
 	assert_true(bad->mismatch);
 	assert_int_equal(bad->nsyms, 0);
-	assert_string_equal(bad->load_note, "build-id mismatch: the file changed since recording");
+	assert_string_equal(dso_load_note(bad), "build-id mismatch: the file changed since recording");
 	assert_null(dso_find_symbol(bad, et_nm("nopie", "alpha")));
 	dso_load(good);
 	assert_false(good->mismatch);
@@ -334,7 +337,7 @@ static void expect_debug(const char *file, const char *debug_suffix)
 {
 	struct fixture f;
 	open_dso(&f, file);
-	assert_null(f.d->load_note);
+	assert_null(dso_load_note(f.d));
 	assert_non_null(f.d->debug_path);
 	size_t n = strlen(f.d->debug_path), m = strlen(debug_suffix);
 	assert_true(n >= m && !strcmp(f.d->debug_path + n - m, debug_suffix));
@@ -358,8 +361,8 @@ static void debuglink_bad_crc(void **state)
 	struct fixture f;
 	open_dso(&f, "badcrc");
 	assert_null(f.d->debug_path);
-	assert_non_null(f.d->load_note);
-	assert_non_null(strstr(f.d->load_note, "stripped"));
+	assert_non_null(dso_load_note(f.d));
+	assert_non_null(strstr(dso_load_note(f.d), "stripped"));
 	close_dso(&f);
 }
 
@@ -367,8 +370,8 @@ static void stripped_has_dynamic_only(void **state)
 {
 	struct fixture f;
 	open_dso(&f, "stripped");
-	assert_non_null(f.d->load_note);
-	assert_non_null(strstr(f.d->load_note, "only dynamic symbols"));
+	assert_non_null(dso_load_note(f.d));
+	assert_non_null(strstr(dso_load_note(f.d), "only dynamic symbols"));
 	assert_null(f.d->debug_path);
 	/* Still the PLT. */
 	bool plt = false;
@@ -386,7 +389,7 @@ static void build_id_debug_dir_under_symfs(void **state)
 	dso_cache_set_root(&c, root);
 	struct dso *d = dso_cache_get(&c, "/bin/bid", NULL, 0);
 	dso_load(d);
-	assert_null(d->load_note);
+	assert_null(dso_load_note(d));
 	assert_non_null(d->debug_path);
 	assert_non_null(strstr(d->debug_path, "/usr/lib/debug/.build-id/"));
 	assert_int_equal(strncmp(d->debug_path, root, strlen(root)), 0);
@@ -522,7 +525,7 @@ static void malformed_files(void **state)
 			dso_find_symbol(d, a);
 		dso_offset_to_addr(d, 0x1234);
 		if (iter < 4)
-			assert_non_null(d->load_note);
+			assert_non_null(dso_load_note(d));
 		uint8_t id[20];
 		elf_read_build_id(bad, id);
 		dso_cache_free(&c);
@@ -544,7 +547,7 @@ static void malformed_files(void **state)
 		dso_load(d);
 		assert_null(dso_find_symbol(d, 0x1000));
 		if (notes[i])
-			assert_non_null(strstr(d->load_note, notes[i]));
+			assert_non_null(strstr(dso_load_note(d), notes[i]));
 		else
 			assert_int_equal(d->kind, DSO_ANON);
 		dso_cache_free(&c);
@@ -619,7 +622,7 @@ static void kallsyms_parse(void **state)
 	dso_cache_init(&c);
 	struct dso *k = dso_cache_get(&c, "[kernel.kallsyms]_text", NULL, 0);
 	dso_load_kallsyms(k, p);
-	assert_null(k->load_note);
+	assert_null(dso_load_note(k));
 	assert_string_equal(name_at(k, 0xffffffff81000000), "startup_64");
 	assert_string_equal(name_at(k, 0xffffffff810007ff), "startup_64");
 	assert_string_equal(name_at(k, 0xffffffff81000800), "no_newline_at_end");
@@ -636,13 +639,13 @@ static void kallsyms_parse(void **state)
 
 	struct dso *mod = dso_cache_get_kernel(&c, "/lib/modules/6.1/kernel/foo-bar.ko", NULL, 0);
 	dso_load_kallsyms(mod, p);
-	assert_null(mod->load_note);
+	assert_null(dso_load_note(mod));
 	assert_int_equal(mod->nsyms, 2);
 	assert_string_equal(name_at(mod, 0xffffffffc0001150), "mod_work");
 	assert_int_equal(dso_offset_to_addr(mod, 0xffffffffc0001150), 0xffffffffc0001150);
 	struct dso *none = dso_cache_get_kernel(&c, "[absent]", NULL, 0);
 	dso_load_kallsyms(none, p);
-	assert_non_null(strstr(none->load_note, "[absent]"));
+	assert_non_null(strstr(dso_load_note(none), "[absent]"));
 	dso_cache_free(&c);
 	free(p);
 }
@@ -656,11 +659,11 @@ static void kallsyms_hidden_and_missing(void **state)
 	struct dso *k = dso_cache_get(&c, "[kernel.kallsyms]", NULL, 0);
 	dso_load_kallsyms(k, p);
 	assert_int_equal(k->nsyms, 0);
-	assert_string_equal(k->load_note, "kernel addresses are hidden (kernel.kptr_restrict); run as root or set "
+	assert_string_equal(dso_load_note(k), "kernel addresses are hidden (kernel.kptr_restrict); run as root or set "
 					  "kernel.kptr_restrict=0");
 	struct dso *mod = dso_cache_get_kernel(&c, "[m]", NULL, 0);
 	dso_load(mod);
-	assert_non_null(strstr(mod->load_note, "kptr_restrict"));
+	assert_non_null(strstr(dso_load_note(mod), "kptr_restrict"));
 	dso_cache_free(&c);
 
 	dso_cache_init(&c);
@@ -669,7 +672,7 @@ static void kallsyms_hidden_and_missing(void **state)
 	k = dso_cache_get(&c, "[kernel.kallsyms]", NULL, 0);
 	dso_load(k);
 	unsetenv("LPERF_KALLSYMS");
-	assert_non_null(strstr(k->load_note, "/nonexistent/kallsyms"));
+	assert_non_null(strstr(dso_load_note(k), "/nonexistent/kallsyms"));
 	dso_cache_free(&c);
 	free(p);
 }
@@ -683,7 +686,7 @@ static void vdso_symbols(void **state)
 	dso_cache_init(&c);
 	struct dso *d = dso_cache_get(&c, "[vdso]", NULL, 0);
 	dso_load(d);
-	assert_null(d->load_note);
+	assert_null(dso_load_note(d));
 	const struct symbol *cg = NULL;
 	for (size_t i = 0; i < d->nsyms; i++)
 		if (!strcmp(d->syms[i].name, "__vdso_clock_gettime") || !strcmp(d->syms[i].name, "clock_gettime"))
@@ -710,7 +713,7 @@ static void vdso_symbols(void **state)
 	dso_load(old);
 	assert_true(old->mismatch);
 	assert_int_equal(old->nsyms, 0);
-	assert_non_null(strstr(old->load_note, "build-id mismatch"));
+	assert_non_null(strstr(dso_load_note(old), "build-id mismatch"));
 	dso_cache_free(&c);
 }
 

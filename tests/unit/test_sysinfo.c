@@ -312,8 +312,8 @@ static void collect_from_fixture(void **state)
 
 	/* The broken type file is reported, naming the file. */
 	bool noted = false;
-	for (size_t i = 0; i < si.nnotes; i++)
-		if (strstr(si.notes[i], "broken/type"))
+	for (size_t i = 0; i < si.notes.n; i++)
+		if (strstr(si.notes.v[i], "broken/type"))
 			noted = true;
 	assert_true(noted);
 
@@ -332,7 +332,7 @@ static void collect_empty_tree(void **state)
 	assert_int_equal(si.npmus, 0);
 	assert_null(si.spe);
 	assert_null(si.tracefs);
-	assert_true(si.nnotes >= 1);
+	assert_true(si.notes.n >= 1);
 	assert_string_equal(sysinfo_open_reason(&si, ENOENT),
 			    "no hardware PMU exposed (virtual machine?)");
 	si.paranoid.known = true;

@@ -1,0 +1,52 @@
+/* The ELF side of src/symbols: symbol loading from an ELF file or image (elf_symbols.c), its
+ * separate debug file (debuginfo.c), the vDSO image (vdso.c), and build-ids. The loaders fill a
+ * symtab_load (symtab.h) and never see a DSO: dso.c dispatches to them and keeps the result. */
+#ifndef LPERF_SYMBOLS_ELF_H
+#define LPERF_SYMBOLS_ELF_H
+
+#include <gelf.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "symbols/symtab.h"
+
+/* What dso.c knows of the object it wants loaded. */
+struct elf_want {
+	const char *path;         /* the DSO's path, for notes on an in-memory image */
+	const char *file;         /* the file to read (root in front, " (deleted)" dropped); NULL: an
+				   * in-memory image, which gets no separate debug info */
+	const char *root;         /* --symfs root for debug directories; NULL for / */
+	const uint8_t *build_id;  /* the recorded build-id; build_id_size 0: unknown */
+	size_t build_id_size;
+};
+
+void elfsym_init_libelf(void);
+/* Loads from elf: load segments, build-id check, symbols (with separate debug info when w->file
+ * is set and the file is stripped), PLT entries. */
+void elfsym_load_elf(const struct elf_want *w, Elf *elf, struct symtab_load *out);
+/* Opens w->file and loads it. */
+void elfsym_load_file(const struct elf_want *w, struct symtab_load *out);
+size_t elfsym_build_id(Elf *elf, uint8_t id[20]);
+/* Adds the function symbols of the symbol table section scn to b. */
+void elfsym_add_table(struct symtab_builder *b, Elf *elf, Elf_Scn *scn);
+/* Adds "name@plt" entries (x86-64 and aarch64). */
+void elfsym_add_plt(struct symtab_builder *b, Elf *elf);
+/* Reads a file's GNU build-id note; returns its size (0 when none, or the file cannot be read;
+ * ids longer than 20 bytes are cut to 20). */
+size_t elf_read_build_id(const char *path, uint8_t id[20]);
+
+/* Separate debug info (debuginfo.c): opens the debug file of the stripped ELF file file_path
+ * (debug directories under root, NULL for /); NULL when none is found, else *debug_path says
+ * where it is (the caller frees). The caller ends the Elf and closes *fd. */
+Elf *debuginfo_open(const char *root, const char *file_path, Elf *elf, const uint8_t *bid, size_t bid_size,
+		    int *fd, char **debug_path);
+
+/* The vDSO (vdso.c). A copy of this process's vDSO image (the running kernel's), and its size;
+ * NULL when there is none. The caller frees it. libelf may write to an image it parses: never
+ * hand it the original. */
+void *vdso_image(size_t *size);
+/* Loads the vDSO's symbols from this process's image, checked against w's build-id. */
+void vdso_load(const struct elf_want *w, struct symtab_load *out);
+
+#endif

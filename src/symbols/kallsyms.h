@@ -1,0 +1,19 @@
+/* Kernel symbols from a kallsyms file (kallsyms.c). The loaders fill a symtab_load (symtab.h);
+ * dso.c dispatches to them. */
+#ifndef LPERF_SYMBOLS_KALLSYMS_H
+#define LPERF_SYMBOLS_KALLSYMS_H
+
+#include <stddef.h>
+
+#include "symbols/symtab.h"
+
+/* The kallsyms file the kernel DSO is read from: $LPERF_KALLSYMS when set, else /proc/kallsyms. */
+const char *kallsyms_path(void);
+/* The kernel's text symbols from the kallsyms file at path (module symbols named "func [mod]"). */
+void kallsyms_load(const char *path, struct symtab_load *out);
+/* The symbols of module ("[name]") among the kernel's (ksyms, from kallsyms_load), without the
+ * module tag; knote is the kernel's own note, for when it has no symbols. */
+void kallsyms_load_module(const struct symbol *ksyms, size_t nksyms, const char *knote, const char *module,
+			  struct symtab_load *out);
+
+#endif

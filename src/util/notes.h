@@ -1,0 +1,30 @@
+/* Non-fatal diagnostics: an append-only list of one-line messages ("perf.data: feature HOSTNAME
+ * at offset 0x...: ...", "stripped: only dynamic symbols"). Library code appends what it met and
+ * goes on; commands decide whether and how to print (all of them, or the latest as the reason
+ * something is missing). One list type for every module, so that a new source of notes needs no
+ * new helper. A zeroed struct notes is an empty list. */
+#ifndef LPERF_UTIL_NOTES_H
+#define LPERF_UTIL_NOTES_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+struct notes {
+	char **v;                /* the messages, oldest first: v[0 .. n) */
+	size_t n, cap;
+};
+
+#define NOTES_INIT { NULL, 0, 0 }
+
+void notes_add(struct notes *ns, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void notes_vadd(struct notes *ns, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+/* Appends msg, which the list now owns (NULL is ignored). */
+void notes_take(struct notes *ns, char *msg);
+/* Moves every message of from to the end of ns; from is left empty. */
+void notes_move(struct notes *ns, struct notes *from);
+/* The newest message, or NULL when there is none. */
+const char *notes_last(const struct notes *ns);
+/* Frees the messages; the list stays usable (a state that is recomputed starts over). */
+void notes_clear(struct notes *ns);
+
+#endif
