@@ -9,6 +9,10 @@ GITREV  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 PKGS     := libelf libdw capstone zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# make ARCH=arm64: cross build into build/arm64 (scripts/arm64.mk, docs/arm64.md).
+ifeq ($(ARCH),arm64)
+include scripts/arm64.mk
+endif
 
 # CFLAGS is the user's (optimisation, sanitizers); LPERF_CFLAGS always applies.
 CFLAGS  ?= -O2 -g
@@ -51,7 +55,7 @@ $(BUILD)/%.o: %.c
 
 $(BUILD)/liblperf.a: $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(AR) rcs $@ $^
 
 $(BUILD)/lperf: $(CMD_OBJ) $(BUILD)/liblperf.a
 	$(CC) $(CFLAGS) $(LPERF_CFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/liblperf.a $(LDFLAGS) $(LDLIBS)
