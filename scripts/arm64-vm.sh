@@ -127,7 +127,7 @@ cat $initrd_parts "$run/run.cpio" >"$run/initrd"
 # pauth-impdef=on keeps pointer authentication but with QEMU's cheap hash instead of QARMA, which
 # makes booting Debian's kernel (built with PAC) three times faster.
 set +e
-timeout "$ARM64_VM_TIMEOUT" qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -smp 2 -m "$ARM64_VM_MEM" \
+timeout "$ARM64_VM_TIMEOUT" qemu-system-aarch64 -M virt -cpu "${ARM64_VM_CPU:-max,pauth-impdef=on}" -smp 2 -m "$ARM64_VM_MEM" \
 	-nographic -net none -icount shift=0 -no-reboot \
 	-kernel "$VM/Image" -initrd "$run/initrd" \
 	-append "console=ttyAMA0 quiet loglevel=1 panic=-1 rdinit=/init" </dev/null >"$run/console" 2>&1
