@@ -75,8 +75,8 @@ if [ ! -f "$base" ] || [ "$OUT/lperf" -nt "$base" ] || [ "$0" -nt "$base" ] || [
 	cp -a "$SYSROOT/lib/." "$r/lib/"
 	find "$SYSROOT/usr/lib/aarch64-linux-gnu" -maxdepth 1 -name '*.so*' -exec cp -a {} "$r/usr/lib/aarch64-linux-gnu/" \;
 	cp "$OUT/lperf" "$r/usr/local/bin/lperf"
-	echo "root:x:0:0:root:/root:/bin/sh" >"$r/etc/passwd"
-	echo "root:x:0:" >"$r/etc/group"
+	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' >"$r/etc/passwd"
+	printf 'root:x:0:\nnogroup:x:65534:\n' >"$r/etc/group"
 	cat >"$r/init" <<'INIT'
 #!/bin/busybox sh
 /bin/busybox --install -s
@@ -86,6 +86,8 @@ mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 mount -t tmpfs tmpfs /tmp
+# Debian's kernels default to 3 (no perf at all unprivileged); 2 is upstream's and the host's.
+echo 2 >/proc/sys/kernel/perf_event_paranoid
 export PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin HOME=/root TERM=dumb LANG=C.UTF-8
 [ -d /opt/python/bin ] && export PATH=$PATH:/opt/python/bin
 cd /work
