@@ -36,7 +36,7 @@ HELPERS  := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(wildcard tes
 # The recursive builds below use every core (CI machines have 2).
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps check test unit e2e asan demo bench clean install
+.PHONY: all deps check check-arm64 test unit e2e asan demo bench clean install
 all: $(BUILD)/lperf
 
 # Objects that embed the git revision are rebuilt when HEAD moves.
@@ -78,7 +78,11 @@ asan:
 check: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) test
 	@$(MAKE) --no-print-directory asan
-	@tests/run.sh build build/asan
+	@LPERF_ARM64=1 tests/run.sh build build/asan
+
+# The Arm suite alone, in an emulated Arm64 machine (docs/arm64.md); `make check` runs it too.
+check-arm64: deps
+	@tests/arm64/check.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) all
