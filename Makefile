@@ -9,6 +9,10 @@ GITREV  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 PKGS     := libelf libdw capstone zlib libzstd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# make ARCH=arm64: cross build into build/arm64 (scripts/arm64.mk, docs/arm64.md).
+ifeq ($(ARCH),arm64)
+include scripts/arm64.mk
+endif
 
 # CFLAGS is the user's (optimisation, sanitizers); LPERF_CFLAGS always applies.
 CFLAGS  ?= -O2 -g
@@ -32,7 +36,7 @@ HELPERS  := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(wildcard tes
 # The recursive builds below use every core (CI machines have 2).
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps check test unit e2e asan demo bench clean install
+.PHONY: all deps check check-arm64 test unit e2e asan demo bench clean install
 all: $(BUILD)/lperf
 
 # Objects that embed the git revision are rebuilt when HEAD moves.
@@ -51,7 +55,7 @@ $(BUILD)/%.o: %.c
 
 $(BUILD)/liblperf.a: $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(AR) rcs $@ $^
 
 $(BUILD)/lperf: $(CMD_OBJ) $(BUILD)/liblperf.a
 	$(CC) $(CFLAGS) $(LPERF_CFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/liblperf.a $(LDFLAGS) $(LDLIBS)
@@ -74,7 +78,11 @@ asan:
 check: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) test
 	@$(MAKE) --no-print-directory asan
-	@tests/run.sh build build/asan
+	@LPERF_ARM64=1 tests/run.sh build build/asan
+
+# The Arm suite alone, in an emulated Arm64 machine (docs/arm64.md); `make check` runs it too.
+check-arm64: deps
+	@tests/arm64/check.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) all

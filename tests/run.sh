@@ -41,6 +41,20 @@ for b in "$@"; do
 		grep ' # skip' "$log" | sed 's/^/     /'
 	done
 done
+# The Arm suite runs once, in an emulated Arm64 machine (tests/arm64/check.sh); make check sets
+# LPERF_ARM64=1.
+if [ "${LPERF_ARM64:-0}" = 1 ]; then
+	ARM64_SUITE_TAP_ONLY=1 tests/arm64/check.sh >"$log" 2>&1
+	s=$(grep -c '^ok .* # skip' "$log") p=$(grep -c '^ok ' "$log") f=$(grep -c '^not ok ' "$log")
+	p=$((p - s))
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+	if [ "$f" -ne 0 ]; then
+		echo "FAIL arm64 tests/arm64 ($p passed, $f failed)"
+		grep -A25 '^not ok ' "$log" | head -n 80
+	else
+		echo "ok   arm64 tests/arm64 ($p, $s skipped)"
+	fi
+fi
 rm -f "$log"
 if [ "$skip" -gt 0 ]; then
 	echo "$pass passed, $fail failed, $skip skipped"

@@ -114,6 +114,10 @@ const char *sysinfo_open_reason(const struct sysinfo *si, int err);
 /* What perf_event_paranoid = value means, in a few words. */
 const char *sysinfo_paranoid_meaning(long value);
 /* The sysfs PMU called name, or NULL. */
+/* The core PMU's counters, measured by opening ever larger groups of hardware events
+ * (counters.c); -1 when hardware events do not open. */
+int sysinfo_probe_counters(void);
+
 const struct sysinfo_pmu *sysinfo_find_pmu(const struct sysinfo *si, const char *name);
 
 /* lperf and the libraries built in (version.c): lperf's row first. Fills at most

@@ -1,0 +1,20 @@
+# Cross build for aarch64 (make ARCH=arm64): included by the Makefile. The compiler is Debian's
+# gcc-aarch64-linux-gnu; the libraries come from an arm64 sysroot unpacked from Debian's packages
+# by scripts/arm64-sysroot.sh (the host's installed set is not touched). Output: build/arm64.
+CROSS_COMPILE ?= aarch64-linux-gnu-
+CC      := $(CROSS_COMPILE)gcc
+AR      := $(CROSS_COMPILE)ar
+BUILD   := build/arm64
+SYSROOT ?= $(abspath build/arm64/sysroot)
+SYSLIB  := $(SYSROOT)/usr/lib/aarch64-linux-gnu
+
+# The sysroot is made before anything is compiled (a no-op when it is current).
+_ := $(shell scripts/arm64-sysroot.sh $(SYSROOT) >&2)
+
+PKG_ENV    := PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) PKG_CONFIG_LIBDIR=$(SYSLIB)/pkgconfig
+PKG_CFLAGS := -I$(SYSROOT)/usr/include $(shell $(PKG_ENV) pkg-config --cflags $(PKGS))
+PKG_LIBS   := -L$(SYSLIB) -Wl,-rpath-link,$(SYSLIB) -Wl,-rpath-link,$(SYSROOT)/lib/aarch64-linux-gnu \
+              $(shell $(PKG_ENV) pkg-config --libs $(PKGS))
+# Frame pointers everywhere, so that lperf's own frame-pointer call graphs can be checked.
+CFLAGS  ?= -O2 -g
+CFLAGS  += -fno-omit-frame-pointer

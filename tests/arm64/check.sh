@@ -1,0 +1,34 @@
+#!/bin/sh
+# make check-arm64: builds lperf, its unit tests and the known-answer workloads for aarch64, and
+# runs tests/arm64/suite.sh in the emulated Arm64 machine (scripts/arm64-vm.sh). Prints the
+# suite's TAP lines and ends with "N passed, M failed"; exits non-zero when a test failed.
+# ARM64_SUITE_TAP_ONLY=1 leaves out the summary line (tests/run.sh adds its own).
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT" || exit 1
+OUT=build/arm64
+make --no-print-directory -s ARCH=arm64 -j"$(nproc)" test >&2 || { echo "not ok 1 - arm64 cross build"; exit 1; }
+CC=aarch64-linux-gnu-gcc
+W="$OUT/suite"
+rm -rf "$W" && mkdir -p "$W/unit"
+$CC -O2 -g -static -o "$W/loop" tests/arm64/loop.c &&
+$CC -O2 -g -static -fno-omit-frame-pointer -o "$W/shares" tests/arm64/shares.c &&
+$CC -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -o "$W/shares-fp" tests/arm64/shares.c &&
+$CC -O2 -g -fomit-frame-pointer -fasynchronous-unwind-tables -o "$W/shares-dwarf" tests/arm64/shares.c ||
+	{ echo "not ok 1 - arm64 workloads build"; exit 1; }
+cp "$OUT"/tests/test_* "$W/unit/" && rm -f "$W"/unit/*.d
+py=""
+[ "${ARM64_PYTHON:-1}" = 1 ] && [ -x scripts/arm64-python.sh ] && py="--python --add tests/workloads/perf_docs.py"
+out=$(mktemp)
+# shellcheck disable=SC2086
+scripts/arm64-vm.sh $py --add "$W/loop" --add "$W/shares" --add "$W/shares-fp" --add "$W/shares-dwarf" \
+	--add "$W/unit" --add tests/fixtures --add tests/arm64/suite.sh -- sh suite.sh | tee "$out"
+rc=$?
+p=$(grep -c '^ok ' "$out") f=$(grep -c '^not ok ' "$out")
+rm -f "$out"
+if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+	echo "not ok $((p + 1)) - the arm64 suite ended with status $rc"
+	f=1
+fi
+[ "${ARM64_SUITE_TAP_ONLY:-0}" = 1 ] || echo "$p passed, $f failed"
+[ "$f" -eq 0 ]

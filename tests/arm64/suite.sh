@@ -1,0 +1,143 @@
+#!/bin/sh
+# The Arm suite, run inside the emulated Arm64 machine by tests/arm64/check.sh (through
+# scripts/arm64-vm.sh): the unit tests built for aarch64, then end-to-end tests of lperf's
+# hardware-counter paths on the emulator's armv8_pmuv3 PMU, with known answers from deterministic
+# instruction counts (-icount). Prints TAP lines: "ok N - title" / "not ok N - title".
+# Files (from --add): loop, shares (static), shares-fp, shares-dwarf (dynamic), unit/, fixtures/.
+cd /work || exit 1
+n=0 failed=0
+LOG=/tmp/suite.log
+t() { # t TITLE COMMAND...: one test; its output is shown when it fails
+	n=$((n + 1))
+	if "$@" >$LOG 2>&1; then
+		echo "ok $n - $T"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $T"
+		sed 's/^/#   /' $LOG | tail -n 25
+	fi
+}
+fail() { echo "FAIL: $*"; return 1; }
+has() { grep -qE -- "$1" "$2" || { echo "no line matching '$1' in $2:"; cat "$2"; return 1; }; }
+
+# --- unit tests built for aarch64: one TAP line per cmocka test.
+export FIXTURES=/work/fixtures
+# Unit tests that need what the guest does not carry are skipped, with the reason.
+unit_skip() {
+	case "$1" in
+	test_symbols) echo "builds its ELF fixtures with cc, objcopy and strip: no toolchain in the guest" ;;
+	test_jitelf) echo "checks its ELF files with binutils' readelf: no binutils in the guest" ;;
+	test_pfm) echo "x86 libpfm4 tables (skx, zen3): Debian's arm64 libpfm4 carries only Arm's" ;;
+	esac
+}
+for u in unit/test_*; do
+	[ -x "$u" ] || continue
+	why=$(unit_skip "${u#unit/}")
+	if [ -n "$why" ]; then
+		n=$((n + 1)); echo "ok $n - arm64 unit ${u#unit/} # skip $why"; continue
+	fi
+	"$u" >/tmp/unit.log 2>&1
+	rc=$?
+	name=${u#unit/}
+	while read -r line; do
+		case "$line" in
+		"[       OK ] "*) n=$((n + 1)); echo "ok $n - arm64 unit $name: ${line#\[       OK \] }" ;;
+		"[  FAILED  ] "*" test"*) ;;
+		"[  FAILED  ] "*) n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - arm64 unit $name: ${line#\[  FAILED  \] }" ;;
+		esac
+	done </tmp/unit.log
+	if [ "$rc" -ne 0 ] && ! grep -q '^\[  FAILED  \]' /tmp/unit.log; then
+		n=$((n + 1)); failed=$((failed + 1))
+		echo "not ok $n - arm64 unit $name: exit status $rc before its summary"
+		tail -n 20 /tmp/unit.log | sed 's/^/#   /'
+	fi
+done
+
+# --- lperf test reports the PMU, its counters and the CPU.
+T="lperf test: armv8_pmuv3 core PMU, its counters and the MIDR"
+t sh -c 'lperf test >o && grep -E "pmu.sysfs.core +armv8_pmuv3" o && grep -E "cpu.midr +0x[0-9a-f]{8}" o &&
+	grep -E "pmu.gpc_num +7 " o && grep -E "hardware_event.cycles +opens" o'
+
+# --- counting: known answers. loop N retires 4 instructions an iteration.
+count() { # count EVENT N: the CSV count of EVENT for ./loop N
+	lperf stat -x, -e "$1" -- ./loop "$2" 2>&1 | awk -F, -v e="$1" '$3 == e { print $1 }'
+}
+T="instructions:u of a loop of N x 4 instructions is 4N + c, for two N (slope exactly 4)"
+t sh -c 'a=$(lperf stat -x, -e instructions:u -- ./loop 1000000 | cut -d, -f1)
+	b=$(lperf stat -x, -e instructions:u -- ./loop 3000000 | cut -d, -f1)
+	echo "1M: $a 3M: $b"; c=$((a - 4000000)); [ $((b - a)) -eq 8000000 ] && [ "$c" -gt 0 ] && [ "$c" -lt 100000 ]'
+T="cycles, instructions, inst_retired, r08, armv8_pmuv3/event=0x8/ all count the same run"
+t sh -c 'lperf stat -x, -e cycles,instructions,inst_retired,r08,armv8_pmuv3/event=0x8/ -- ./loop 1000000 >o 2>&1; cat o
+	for e in cycles instructions inst_retired r08 armv8_pmuv3/event=0x8/; do
+		v=$(awk -F, -v e=$e "\$3 == e { print \$1 }" o); [ -n "$v" ] && [ "$v" -ge 4000000 ] || exit 1
+	done
+	i=$(awk -F, "\$3 == \"instructions\" { print \$1 }" o); r=$(awk -F, "\$3 == \"r08\" { print \$1 }" o)
+	[ $((i > r ? i - r : r - i)) -lt 20000 ]'
+T=":u and :k split instructions into user and kernel (u = 4N + c, k > 0)"
+t sh -c 'lperf stat -x, -e instructions:u,instructions:k -- ./loop 1000000 >o 2>&1; cat o
+	u=$(awk -F, "\$3 == \"instructions:u\" { print \$1 }" o); k=$(awk -F, "\$3 == \"instructions:k\" { print \$1 }" o)
+	[ $((u - 4000000)) -gt 0 ] && [ $((u - 4000000)) -lt 100000 ] && [ "$k" -gt 0 ] && [ "$k" -lt "$u" ]'
+T="a group {cycles,instructions:u} is scheduled together (g0) and counts"
+t sh -c 'lperf stat -e "{cycles:u,instructions:u}" -- ./loop 1000000 >o 2>&1; cat o
+	grep -E "4,[0-9,]+ +instructions:u +g0" o && grep -E "cycles:u +g0" o'
+T="12 events on 7 counters multiplex: running below 100%, scaled instructions:u within 2%"
+t sh -c 'E=instructions:u; for i in 1 2 3 4 5 6 7 8 9 10 11; do E=$E,inst_retired; done
+	lperf stat -x, -e $E -- ./loop 20000000 >o 2>&1; cat o
+	base=$(lperf stat -x, -e instructions:u -- ./loop 20000000 | cut -d, -f1)
+	awk -F, -v base="$base" "\$3 == \"instructions:u\" { d = \$1 - base; if (d < 0) d = -d;
+		print \"scaled\", \$1, \"unmultiplexed\", base, \"running\", \$5;
+		ok = (\$5 < 100 && \$5 > 0 && d < base * 0.02) } END { exit !ok }" o'
+T="the text view of multiplexed events shows running percentages and scaled values"
+t sh -c 'E=cycles; for i in 1 2 3 4 5 6 7 8 9 10; do E=$E,inst_retired; done
+	lperf stat -e $E -- ./loop 5000000 >o 2>&1; cat o; grep -E "running" o && grep -E "[0-9.]+%" o'
+T="Arm metric on these events: a metric over cycles and inst_retired is computed"
+t sh -c 'lperf list --metrics >l 2>&1 || lperf list >l 2>&1; for m in $(awk "{print \$1}" l | grep -ixE "ipc|cpi|instructions_per_cycle"); do
+	lperf stat -M $m -- ./loop 1000000 >o 2>&1 && cat o && exit 0; done
+	lperf stat -e cycles,instructions -- ./loop 1000000 >o 2>&1; cat o; grep -E "insn per cycle|IPC|ipc" o'
+T="an Arm metric needing events the PMU lacks (imix: inst_spec, ld_spec) is refused clearly"
+t sh -c 'lperf stat -M imix -- ./loop 1000 >o 2>&1; cat o; grep -E "not supported|unknown event|not counted" o'
+
+# --- sampling on hardware events. QEMU 7.2 notices an event counter's overflow only when it
+# re-evaluates the PMU (a cycle-counter timer, a change of exception level), so instructions:u is
+# sampled together with cycles:u: under -icount both count the same instructions and overflow
+# together. The shares are read from instructions:u's own samples.
+shares_of() { # shares_of FILE EVENT: "sym count" per symbol of EVENT's samples in `lperf script`
+	lperf script -i "$1" | awk -v e="$2:" '$0 ~ " " e " " || $0 ~ " " e "$" { for (i = 1; i <= NF; i++) if ($i == e) { s = $(i + 2); sub(/\+.*/, "", s); c[s]++; t++ } }
+		END { for (s in c) printf "%s %d %.2f\n", s, c[s], 100 * c[s] / t }'
+}
+shares_test() {
+	lperf record -e cycles:u,instructions:u -c 100000 -o p.data -- ./shares >/dev/null 2>&1 || return 1
+	lperf script -i p.data >s.txt || return 1
+	awk '{ for (i = 1; i < NF; i++) if ($i == "instructions:u:") { s = $(i + 2); sub(/\+.*/, "", s); c[s]++; t++ } }
+		END { for (s in c) printf "%s %d %.2f\n", s, c[s], 100 * c[s] / t }' s.txt >s
+	cat s
+	awk '$1 == "work_a" { a = $3 } $1 == "work_b" { b = $3 } $1 == "work_c" { c = $3 } $1 ~ /^work/ { n += $2 }
+		END { d = a - 60; if (d < 0) d = -d; e = b - 30; if (e < 0) e = -e; f = c - 10; if (f < 0) f = -f;
+		exit !(n >= 250 && d <= 1 && e <= 1 && f <= 1) }' s
+}
+T="record -e instructions:u -c 100000: work_a/b/c get 60/30/10% of samples, each within 1 point"
+t shares_test
+T="record -F 1000 samples cycles:u at about 1 kHz of (virtual) time, hottest in work_a"
+t sh -c 'lperf record -F 1000 -e cycles:u -o f.data -- ./shares >/dev/null 2>&1; lperf report -i f.data --stdio >r 2>&1; cat r
+	n=$(sed -n "s/^# Samples: \([0-9]*\).*/\1/p" r); [ "$n" -ge 10 ] && grep -m1 -E "%" r | grep work_a'
+T="frame-pointer call graph: work_a <- run_a <- main"
+t sh -c 'lperf record -g -e cycles:u -c 100000 -o g.data -- ./shares-fp 50 >/dev/null 2>&1; lperf report -i g.data --folded >r 2>&1; head r
+	awk "/main;run_a;work_a [0-9]+\$/ { a += \$NF } /work_a [0-9]+\$/ { t += \$NF } END { print a, t; exit !(t > 0 && a >= 0.9 * t) }" r'
+T="DWARF call graph (no frame pointers): work_b <- run_b <- main"
+t sh -c 'lperf record --call-graph dwarf -e cycles:u -c 100000 -o d.data -- ./shares-dwarf 50 >/dev/null 2>&1; lperf report -i d.data --folded >r 2>&1; head r
+	awk "/main;run_b;work_b [0-9]+\$/ { a += \$NF } /work_b [0-9]+\$/ { t += \$NF } END { print a, t; exit !(t > 0 && a >= 0.9 * t) }" r'
+T="sample -e inst_retired:PERIOD -c 0 (WindowsPerf's form) samples and reports work_a first"
+t sh -c 'lperf sample -e inst_retired:100000,cpu_cycles:100000 -c 0 -- ./shares >o 2>&1; cat o | head -30; grep -E "work_a" o'
+
+python_test() {
+	lperf record --python -g -e cycles:u -c 200000 -o py.data -- python3.13 perf_docs.py 300000 >/dev/null 2>&1 || return 1
+	lperf report -i py.data --folded >r || return 1
+	awk '/py::foo/ { t += $NF; if ($0 ~ /py::<module>[^;]*;(.*;)?py::baz[^;]*;(.*;)?py::bar[^;]*;(.*;)?py::foo/) a += $NF }
+		END { print "foo samples:", t, "under <module>;baz;bar:", a; exit !(t >= 100 && a >= 0.9 * t) }' r
+}
+if command -v python3.13 >/dev/null; then
+	T="record --python on CPython 3.13: foo <- bar <- baz <- <module> in >= 90% of foo's samples"
+	t python_test
+fi
+echo "# arm64 suite: $n tests, $failed failed"
+[ "$failed" -eq 0 ]
