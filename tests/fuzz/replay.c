@@ -1,6 +1,7 @@
 /* The replay driver: a main() for a fuzz harness built without libFuzzer. Runs every regular
  * file of each directory (or each file) given through LLVMFuzzerTestOneInput, in name order,
- * and prints one line per input ("ok NAME") and a summary "[  PASSED  ] N inputs" that
+ * and prints two lines per input ("run NAME" before, "ok NAME" after: the last "run" line without
+ * its "ok" names the input that crashed) and a summary "[  PASSED  ] N inputs" that
  * tests/run.sh counts. A crash, a sanitizer report or a hang is the failure. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -38,6 +39,8 @@ static int run_file(const char *path)
 	uint8_t *copy = malloc(n ? n : 1);
 	memcpy(copy, buf, n);
 	free(buf);
+	printf("run %s\n", path);
+	fflush(stdout);
 	LLVMFuzzerTestOneInput(copy, n);
 	free(copy);
 	printf("ok %s\n", path);
