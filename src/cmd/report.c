@@ -249,7 +249,7 @@ int cmd_report(int argc, char **argv)
 		{ OPT_BOOL, 0, "header", &header, NULL, "print the recording's header first" },
 		{ OPT_BOOL, 0, "header-only", &header_only, NULL, "print only the header" },
 		{ OPT_STRING, 0, "symfs", &symfs, "DIR", "look for binaries under DIR" },
-		{ OPT_BOOL, 'f', "force", &force, NULL, "use /tmp JIT symbol files whoever owns them" },
+		{ OPT_BOOL, 'f', "force", &force, NULL, "read the input and /tmp JIT symbol files whoever owns them" },
 		{ OPT_BOOL, 0, "python", &python, NULL, "Python view: stacks of py:: frames only, "
 		  "interpreter frames folded away" },
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "no notes or warnings" },
@@ -276,7 +276,7 @@ int cmd_report(int argc, char **argv)
 		opt_usage_error(&ctx, "--sort: %s", err_msg());
 
 	struct perfdata_reader r;
-	if (perfdata_open(&r, input) < 0)
+	if (perfdata_open_force(&r, input, force) < 0)
 		err_die_last(EXIT_RUNTIME);
 	for (size_t k = 0; k < r.info.nnotes; k++)
 		err_warn("%s", r.info.notes[k]);

@@ -88,6 +88,9 @@ struct perfdata_reader {
  * the offset or field, and the problem ("perf.data: attr 0 at offset 104: size 512 is larger
  * than ..."). */
 int perfdata_open(struct perfdata_reader *r, const char *path);
+/* perfdata_open refuses a regular file owned by neither the effective user nor root (as perf
+ * does without -f); force reads it anyway. */
+int perfdata_open_force(struct perfdata_reader *r, const char *path, bool force);
 /* The same over bytes in memory (not copied: buf must outlive the reader); name is used in
  * messages. path "-" in perfdata_open reads standard input. */
 int perfdata_open_mem(struct perfdata_reader *r, const char *name, const void *buf, size_t size);

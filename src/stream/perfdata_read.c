@@ -245,7 +245,22 @@ static int read_all(struct perfdata_reader *r, int fd)
 {
 	size_t cap = 1 << 16, n = 0;
 	uint8_t *buf = xmalloc(cap);
+	bool checked = false;
 	for (;;) {
+		/* The magic is checked as soon as it is in: /dev/zero or a stream of something
+		 * else is refused at once instead of being read whole. */
+		if (!checked && n >= PERFDATA_PIPE_HEADER_SIZE) {
+			checked = true;
+			r->map = buf;
+			r->size = n;
+			if (read_magic(r) < 0) {
+				r->map = NULL;
+				r->size = 0;
+				free(buf);
+				return -1;
+			}
+			r->swap = false;
+		}
 		if (n == cap) {
 			cap *= 2;
 			buf = xrealloc(buf, cap);
@@ -267,13 +282,17 @@ static int read_all(struct perfdata_reader *r, int fd)
 	return 0;
 }
 
-static int open_fd(struct perfdata_reader *r)
+static int open_fd(struct perfdata_reader *r, bool force)
 {
 	struct stat st;
 	if (fstat(r->fd, &st) < 0)
 		return err_set("%s: cannot stat: %s", r->path, strerror(errno));
 	if (!S_ISREG(st.st_mode))
 		return read_all(r, r->fd);
+	/* As perf: a file someone else wrote may be crafted to mislead (symbols, paths). */
+	if (!force && st.st_uid != 0 && st.st_uid != geteuid())
+		return err_set("%s: owned by uid %u, neither you nor root; use -f to read it anyway",
+			       r->path, (unsigned)st.st_uid);
 	if (!st.st_size)
 		return err_set("%s: the file is empty (zero-sized data), nothing to read", r->path);
 	if ((uint64_t)st.st_size > SIZE_MAX)
@@ -290,6 +309,11 @@ static int open_fd(struct perfdata_reader *r)
 
 int perfdata_open(struct perfdata_reader *r, const char *path)
 {
+	return perfdata_open_force(r, path, false);
+}
+
+int perfdata_open_force(struct perfdata_reader *r, const char *path, bool force)
+{
 	memset(r, 0, sizeof(*r));
 	r->path = path;
 	if (!strcmp(path, "-")) {
@@ -303,7 +327,7 @@ int perfdata_open(struct perfdata_reader *r, const char *path)
 			err_set("%s: cannot open: %s", path, strerror(errno));
 			goto fail;
 		}
-		if (open_fd(r) < 0)
+		if (open_fd(r, force) < 0)
 			goto fail;
 	}
 	if (!r->size) {
