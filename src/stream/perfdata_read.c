@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -307,6 +308,20 @@ static int open_fd(struct perfdata_reader *r, bool force)
 	return 0;
 }
 
+/* "PATH.tmp.PID" is where `lperf record -o PATH` writes until it finishes: say so, and whether
+ * that process still runs. NULL for other names. */
+static char *unfinished_note(const char *path)
+{
+	const char *t = strrchr(path, '.');
+	if (!t || t - path < 4 || strncmp(t - 4, ".tmp.", 5) || !t[1] || strspn(t + 1, "0123456789") != strlen(t + 1))
+		return NULL;
+	long pid = strtol(t + 1, NULL, 10);
+	bool running = pid > 0 && pid <= INT32_MAX && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+	return xasprintf("the temporary file of an unfinished recording: 'lperf record -o %.*s' (process %ld) "
+			 "%s; the recording was never completed", (int)(t - 4 - path), path, pid,
+			 running ? "is still running" : "was killed before it could finish");
+}
+
 int perfdata_open(struct perfdata_reader *r, const char *path)
 {
 	return perfdata_open_force(r, path, false);
@@ -336,8 +351,18 @@ int perfdata_open_force(struct perfdata_reader *r, const char *path, bool force)
 	}
 	if (read_header(r) < 0)
 		goto fail;
+	if (!r->data_size && !r->pipe) {
+		char *note = unfinished_note(path);
+		if (note)
+			perfdata_info_note(&r->info, "%s: %s", path, note);
+		free(note);
+	}
 	return 0;
-fail:
+fail:;
+	char *note = unfinished_note(path);
+	if (note)
+		err_wrap("%s", note);
+	free(note);
 	perfdata_close(r);
 	return -1;
 }
