@@ -242,35 +242,62 @@ static int read_header(struct perfdata_reader *r)
 	return 0;
 }
 
+/* Reads exactly n bytes unless the input ends first; the count read, or -1 (errno). */
+static ssize_t read_full(int fd, void *buf, size_t n)
+{
+	size_t got = 0;
+	while (got < n) {
+		ssize_t k = read(fd, (uint8_t *)buf + got, n - got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -1;
+		if (!k)
+			break;
+		got += (size_t)k;
+	}
+	return (ssize_t)got;
+}
+
+/* A pipe or standard input. Its first 16 bytes are checked at once, so that /dev/zero or a
+ * stream of something else is refused instead of read whole. A pipe-mode stream is then left
+ * to perfdata_for_each to read record by record; a file-mode one is read whole. */
 static int read_all(struct perfdata_reader *r, int fd)
 {
-	size_t cap = 1 << 16, n = 0;
+	size_t cap = 1 << 16;
 	uint8_t *buf = xmalloc(cap);
-	bool checked = false;
-	for (;;) {
-		/* The magic is checked as soon as it is in: /dev/zero or a stream of something
-		 * else is refused at once instead of being read whole. */
-		if (!checked && n >= PERFDATA_PIPE_HEADER_SIZE) {
-			checked = true;
-			r->map = buf;
-			r->size = n;
-			if (read_magic(r) < 0) {
-				r->map = NULL;
-				r->size = 0;
-				free(buf);
-				return -1;
-			}
-			r->swap = false;
+	ssize_t got = read_full(fd, buf, PERFDATA_PIPE_HEADER_SIZE);
+	if (got < 0) {
+		free(buf);
+		return err_set("%s: cannot read: %s", r->path, strerror(errno));
+	}
+	size_t n = (size_t)got;
+	r->owned = buf;
+	r->map = buf;
+	r->size = n;
+	if (n == PERFDATA_PIPE_HEADER_SIZE) {
+		if (read_magic(r) < 0)
+			return -1;
+		uint64_t hsize = rd64(r, 8);
+		r->swap = false;
+		if (hsize == PERFDATA_PIPE_HEADER_SIZE) {
+			r->stream = true;
+			r->stream_fd = fd;
+			return 0;
 		}
+	}
+	for (;;) {
 		if (n == cap) {
 			cap *= 2;
 			buf = xrealloc(buf, cap);
 		}
-		ssize_t got = read(fd, buf + n, cap - n);
+		got = read(fd, buf + n, cap - n);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
 			free(buf);
+			r->owned = NULL;
+			r->map = NULL;
 			return err_set("%s: cannot read: %s", r->path, strerror(errno));
 		}
 		if (!got)
@@ -333,8 +360,13 @@ int perfdata_open_force(struct perfdata_reader *r, const char *path, bool force)
 	r->path = path;
 	if (!strcmp(path, "-")) {
 		r->path = "<stdin>";
-		r->fd = -1;
-		if (read_all(r, 0) < 0)
+		/* A copy of its own: a stream is read from it until perfdata_close. */
+		r->fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
+		if (r->fd < 0) {
+			err_set("<stdin>: cannot read: %s", strerror(errno));
+			goto fail;
+		}
+		if (read_all(r, r->fd) < 0)
 			goto fail;
 	} else {
 		r->fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -485,8 +517,110 @@ static int trailing_data(const struct perfdata_reader *r, uint64_t off, const st
 	return 0;
 }
 
+/* Hands one record (total bytes with its trailing data, at file offset off) to cb after
+ * byte-swapping or aligning it, unless it is perf's own description of the recording. */
+static int deliver(struct perfdata_reader *r, const struct perf_event_header *h, size_t total, uint64_t off,
+		   record_cb cb, void *arg)
+{
+	if (r->swap || ((uintptr_t)h & 7)) {
+		if (total > r->bounce_cap) {
+			free(r->bounce);
+			r->bounce_cap = total > 65536 ? total : 65536;
+			r->bounce = xmalloc(r->bounce_cap);
+		}
+		memmove(r->bounce, h, total);
+		if (r->swap)
+			swap_record(&r->evsels, r->bounce, total, true);
+		h = (const struct perf_event_header *)r->bounce;
+	}
+	r->offset = off;
+	int c = consume(r, h);
+	if (c < 0)
+		return -1;
+	if (!c) {
+		if (r->evsels.byid_nev != r->evsels.n)
+			events_ready(r);
+		int ret = cb(h, arg);
+		if (ret)
+			return ret;
+	}
+	if (off + total > r->seen_end)
+		r->seen_end = off + total;
+	return 0;
+}
+
+/* A pipe-mode stream, record by record: memory stays at the largest record. */
+static int stream_for_each(struct perfdata_reader *r, record_cb cb, void *arg)
+{
+	if (r->seen_end)
+		return err_set("%s: a stream can be read only once", r->path);
+	uint64_t off = PERFDATA_PIPE_HEADER_SIZE;
+	r->seen_end = off;
+	for (;;) {
+		struct perf_event_header nh;
+		if (r->bounce_cap < 65536) {
+			free(r->bounce);
+			r->bounce_cap = 65536;
+			r->bounce = xmalloc(r->bounce_cap);
+		}
+		ssize_t got = read_full(r->stream_fd, r->bounce, sizeof(nh));
+		if (got < 0)
+			return err_set("%s: cannot read at offset 0x%" PRIx64 ": %s", r->path, off, strerror(errno));
+		if (!got)
+			return 0;
+		if ((size_t)got < sizeof(nh))
+			return err_set("%s: record at offset 0x%" PRIx64 ": the stream ends inside its header", r->path,
+				       off);
+		memcpy(&nh, r->bounce, sizeof(nh));
+		if (r->swap)
+			swap_header(&nh);
+		if (nh.size < sizeof(nh))
+			return err_set("%s: record at offset 0x%" PRIx64 ": size %u is smaller than its header",
+				       r->path, off, nh.size);
+		if (nh.size > r->bounce_cap) {
+			uint8_t *b = xmalloc(nh.size);
+			memcpy(b, r->bounce, sizeof(nh));
+			free(r->bounce);
+			r->bounce = b;
+			r->bounce_cap = nh.size;
+		}
+		got = read_full(r->stream_fd, r->bounce + sizeof(nh), nh.size - sizeof(nh));
+		if (got != (ssize_t)(nh.size - sizeof(nh)))
+			return err_set("%s: record at offset 0x%" PRIx64 ": the stream ends inside this %s of %u bytes",
+				       r->path, off, record_type_name(nh.type), nh.size);
+		uint64_t extra = 0;
+		if (nh.type == REC_AUXTRACE && nh.size >= 16)
+			extra = ld64(r->bounce + 8);
+		else if (nh.type == REC_TRACING_DATA && nh.size >= 12)
+			extra = ld32(r->bounce + 8);
+		if (r->swap)
+			extra = nh.type == REC_AUXTRACE ? bswap_64(extra) : bswap_32((uint32_t)extra);
+		if (extra > (1u << 30))
+			return err_set("%s: record at offset 0x%" PRIx64 ": %" PRIu64 " bytes of data after this %s "
+				       "record is more than lperf reads", r->path, off, extra, record_type_name(nh.type));
+		size_t total = nh.size + (size_t)extra;
+		if (total > r->bounce_cap) {
+			uint8_t *b = xmalloc(total);
+			memcpy(b, r->bounce, nh.size);
+			free(r->bounce);
+			r->bounce = b;
+			r->bounce_cap = total;
+		}
+		if (extra && read_full(r->stream_fd, r->bounce + nh.size, (size_t)extra) != (ssize_t)extra)
+			return err_set("%s: record at offset 0x%" PRIx64 ": the stream ends inside the data after "
+				       "this %s record", r->path, off, record_type_name(nh.type));
+		/* deliver() swaps in place when bounce is the record itself. */
+		int ret = deliver(r, (const struct perf_event_header *)r->bounce, total, off, cb, arg);
+		if (ret)
+			return ret;
+		off += total;
+	}
+}
+
 int perfdata_for_each(struct perfdata_reader *r, record_cb cb, void *arg)
 {
+	if (r->stream)
+		return stream_for_each(r, cb, arg);
 	uint64_t off = r->data_offset, end = r->data_offset + r->data_size;
 	while (off < end) {
 		struct perf_event_header nh;
@@ -510,32 +644,10 @@ int perfdata_for_each(struct perfdata_reader *r, record_cb cb, void *arg)
 				       "this %s record run past the end of the data section", r->path, off, extra,
 				       record_type_name(nh.type));
 		size_t total = nh.size + (size_t)extra;
-		const struct perf_event_header *h = (const struct perf_event_header *)(r->map + off);
-		if (r->swap || ((uintptr_t)h & 7)) {
-			if (total > r->bounce_cap) {
-				free(r->bounce);
-				r->bounce_cap = total > 65536 ? total : 65536;
-				r->bounce = xmalloc(r->bounce_cap);
-			}
-			memcpy(r->bounce, h, total);
-			if (r->swap)
-				swap_record(&r->evsels, r->bounce, total, true);
-			h = (const struct perf_event_header *)r->bounce;
-		}
-		r->offset = off;
-		int c = consume(r, h);
-		if (c < 0)
-			return -1;
-		if (!c) {
-			if (r->evsels.byid_nev != r->evsels.n)
-				events_ready(r);
-			int ret = cb(h, arg);
-			if (ret)
-				return ret;
-		}
+		int ret = deliver(r, (const struct perf_event_header *)(r->map + off), total, off, cb, arg);
+		if (ret)
+			return ret;
 		off += total;
-		if (off > r->seen_end)
-			r->seen_end = off;
 	}
 	return 0;
 }

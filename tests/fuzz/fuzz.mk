@@ -21,7 +21,7 @@ build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.c tests/fuzz/fuzz.h 
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $(LPERF_CFLAGS) -Itests/fuzz -o $@ $< tests/fuzz/fuzz_util.c \
 		build/fuzz/liblperf.a $(LDLIBS)
 
-.PHONY: fuzz fuzz-build
+.PHONY: fuzz fuzz-build fuzz-deps
 ifneq ($(BUILD),build/fuzz)
 build/fuzz/liblperf.a: FORCE_FUZZLIB
 	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=build/fuzz CC=$(FUZZ_CC) \
@@ -30,7 +30,10 @@ build/fuzz/liblperf.a: FORCE_FUZZLIB
 FORCE_FUZZLIB:
 endif
 
-fuzz-build: deps $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
+fuzz-deps:
+	@scripts/install-deps.sh fuzz
+
+fuzz-build: fuzz-deps $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
 
 fuzz: fuzz-build
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh $(FUZZ_NAMES)
