@@ -25,7 +25,7 @@ load_check() {
 	[ -n "$samples" ] && [ "$samples" -gt 0 ] || fail "no sample count from record" || return 1
 	if [ -n "$TIME" ]; then
 		rss=$(sed -n "s/^maxrss=//p" "$name.err"); echo "record max RSS: $rss KiB"
-		[ "$rss" -lt 262144 ] || fail "record used $rss KiB (more than 256 MiB)" || return 1
+		ldd "$LPERF" 2>/dev/null | grep -q libasan || [ "$rss" -lt 262144 ] || fail "record used $rss KiB (more than 256 MiB)" || return 1
 	fi
 	"$LPERF" report -i "$name.data" --stdio --sort comm >"$name.rep" 2>"$name.reperr" || return 1
 	lost_rep=$(sed -n "s/.*warning: \([0-9]*\) samples lost while recording.*/\1/p" "$name.reperr")
