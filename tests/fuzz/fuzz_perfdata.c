@@ -3,13 +3,14 @@
  * perfdata_open_mem (header, attrs, ids, feature sections), the JIT sources stored in the file,
  * and session_process_file (every record type parsed, byte-swapped, time-ordered, fed to the
  * machine model; samples resolved, callchains and user stacks unwound) into a profile with
- * callgraphs, as `lperf report` builds it. Seeds: recordings by perf 6.1 and lperf, and the
+ * callgraphs, as `lperf report` builds it; and through a pipe, as `report -i -` streams it. Seeds: recordings by perf 6.1 and lperf, and the
  * same files byte-swapped (as a machine of the other byte order writes them).
  * For speed and determinism, files named by the recording are looked up under an empty --symfs
  * root and kernel symbols come from a small fixed kallsyms (ELF loading and unwinding over real
  * files have their own harnesses: elf, dwarf, unwind). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "analysis/profile.h"
 #include "fuzz.h"
@@ -59,10 +60,39 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+/* The same bytes through a pipe, as `report -i -` reads them: the first 16 bytes are checked
+ * as they come, and a pipe-mode stream is walked record by record from the descriptor. Inputs
+ * up to 60 KiB fit in the pipe's buffer, so no writer thread is needed. */
+static void through_pipe(const uint8_t *data, size_t size)
+{
+	int fds[2];
+	if (size > 60 * 1024 || pipe(fds) < 0)
+		return;
+	size_t off = 0;
+	while (off < size) {
+		ssize_t w = write(fds[1], data + off, size - off);
+		if (w <= 0)
+			break;
+		off += (size_t)w;
+	}
+	close(fds[1]);
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fds[0]);
+	struct perfdata_reader r;
+	if (perfdata_open(&r, path) == 0) {
+		(void)perfdata_for_each(&r, each_record, &r.evsels);
+		(void)perfdata_for_each(&r, each_record, &r.evsels); /* a stream walks once */
+		perfdata_close(&r);
+	}
+	close(fds[0]);
+	err_clear();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (!symfs)
 		LLVMFuzzerInitialize(NULL, NULL);
+	through_pipe(data, size);
 	struct perfdata_reader r;
 	if (perfdata_open_mem(&r, "fuzz.data", data, size) < 0) {
 		err_clear();
