@@ -98,4 +98,6 @@ install: all
 clean:
 	rm -rf build
 
+include tests/fuzz/fuzz.mk
+
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_BIN:=.d)

@@ -1,7 +1,10 @@
 #!/bin/sh
 # Runs every test against each build given (default: build) and prints one summary line:
 # "N passed, M failed" (", K skipped" when some were skipped).
-# Unit tests are cmocka binaries in BUILD/tests; end-to-end tests are tests/e2e/t*.sh.
+# Unit tests are cmocka binaries in BUILD/tests; end-to-end tests are tests/e2e/t*.sh; the fuzz
+# corpora (tests/fuzz/corpus/NAME/) are replayed by BUILD/tests/fuzz/replay_NAME, each input
+# one test. Skipped tests (cmocka's skip(), e2e "# skip") are listed with their reasons: the
+# "skipped: REASON" line a unit test prints before skip(), the text after "# skip" in e2e.
 cd "$(dirname "$0")/.." || exit 1
 [ $# -eq 0 ] && set -- build
 pass=0 fail=0 skip=0
@@ -14,14 +17,36 @@ for b in "$@"; do
 		rc=$?
 		p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n1)
 		f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n1)
-		p=${p:-0} f=${f:-0}
+		s=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' "$log" | tail -n1)
+		p=${p:-0} f=${f:-0} s=${s:-0}
 		if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi  # crashed before its summary
-		pass=$((pass + p)) fail=$((fail + f))
+		pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 		if [ "$f" -ne 0 ]; then
 			echo "FAIL unit $(basename "$t") ($p passed, $f failed)"
 			grep -E '^\[  (FAILED|ERROR) |^\[  ERROR|Assert|ERROR|runtime error|AddressSanitizer' "$log" | head -n 20
 		else
-			echo "ok   unit $(basename "$t") ($p)"
+			echo "ok   unit $(basename "$t") ($p$([ "$s" -ne 0 ] && echo ", $s skipped"))"
+		fi
+		# Each skipped test with the reason it printed ("skipped: ...") after its RUN line.
+		awk '/^\[ RUN      \] / { cur = $NF; why = "" }
+		     /^skipped: / && cur != "" { why = substr($0, 10) }
+		     /^\[  SKIPPED \] / && cur != "" && $NF == cur {
+			printf "     skip %s: %s\n", cur, why != "" ? why : "no reason given"; cur = "" }' "$log"
+	done
+	for t in "$b"/tests/fuzz/replay_*; do
+		[ -x "$t" ] || continue
+		name=${t##*/replay_}
+		timeout 900 "$t" "tests/fuzz/corpus/$name" >"$log" 2>&1
+		rc=$?
+		p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) input.*/\1/p' "$log" | tail -n1)
+		p=${p:-0} f=0
+		[ "$rc" -ne 0 ] && f=1  # the input being replayed crashed, hung or leaked
+		pass=$((pass + p)) fail=$((fail + f))
+		if [ "$f" -ne 0 ]; then
+			echo "FAIL fuzz $name (exit $rc on $(sed -n 's/^run //p' "$log" | tail -n1))"
+			grep -E 'ERROR|runtime error|SUMMARY|Segmentation' "$log" | head -n 20
+		else
+			echo "ok   fuzz $name ($p corpus inputs)"
 		fi
 	done
 	for t in tests/e2e/t*.sh; do

@@ -24,7 +24,7 @@ int cmd_inject(int argc, char **argv)
 		{ OPT_STRING, 'i', "input", &input, "FILE", "the recording (default perf.data; - reads standard input)" },
 		{ OPT_STRING, 'o', "output", &output, "FILE", "the new recording (- writes perf's pipe format to "
 		  "standard output)" },
-		{ OPT_BOOL, 'f', "force", &force, NULL, "read jitdumps whoever owns them" },
+		{ OPT_BOOL, 'f', "force", &force, NULL, "read the input and jitdumps whoever owns them" },
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "no warnings" },
 		{ OPT_COUNT, 'v', "verbose", &verbose, NULL, "say what each jitdump became" },
 		OPT_END_(),
@@ -38,7 +38,7 @@ int cmd_inject(int argc, char **argv)
 	err_quiet = quiet;
 
 	struct perfdata_reader r;
-	if (perfdata_open(&r, input) < 0)
+	if (perfdata_open_force(&r, input, force) < 0)
 		err_die_last(EXIT_RUNTIME);
 	if (!quiet)
 		for (size_t k = 0; k < r.info.notes.n; k++)

@@ -4,6 +4,8 @@
  * and renamed into place. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
@@ -98,14 +100,20 @@ int cmd_record(int argc, char **argv)
 	if (perfdata_writer_compression(w, &raw, &packed) < 0)
 		c->error = 1;
 	uint64_t bytes = perfdata_writer_bytes(w);
-	int wr = c->error ? -1 : perfdata_writer_close(w, true, true);
-	if (c->error) {
-		const char *why = err_msg();
-		perfdata_writer_close(w, true, true); /* keep what was recorded up to the failure */
-		err_warn("recording stopped early: %s", why);
+	/* Keep what was recorded up to a failure, unless writing itself failed (a full disk):
+	 * then the temporary file goes and whatever was at the output stays. */
+	char *why = c->error ? xstrdup(err_msg()) : NULL;
+	if (perfdata_writer_close(w, true, true) < 0) {
+		char *msg = xstrdup(why ? why : err_msg());
+		recorder_free(c);
+		live_run_close(&run);
+		if (!strcmp(o.output, "-"))
+			err_die(EXIT_RUNTIME, "%s; the recording is incomplete", msg);
+		err_die(EXIT_RUNTIME, "%s; the recording was not saved ('%s' is unchanged)", msg, o.output);
 	}
-	if (wr < 0 && !c->error)
-		err_die(EXIT_RUNTIME, "cannot write '%s': %s", o.output, err_msg());
+	if (why)
+		err_warn("recording stopped early: %s", why);
+	free(why);
 	if (!o.quiet && packed)
 		fprintf(stderr, "[ lperf record: Captured and wrote %.3f MB %s, compressed (original %.3f MB, "
 			"ratio is %.3f) (%" PRIu64 " samples) ]\n", (double)bytes / 1e6, o.output, (double)raw / 1e6,

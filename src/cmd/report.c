@@ -153,7 +153,7 @@ static void parse_report_options(struct report_args *a, struct profile *pr, int 
 		{ OPT_BOOL, 0, "header", &a->header, NULL, "print the recording's header first" },
 		{ OPT_BOOL, 0, "header-only", &a->header_only, NULL, "print only the header" },
 		{ OPT_STRING, 0, "symfs", &a->symfs, "DIR", "look for binaries under DIR" },
-		{ OPT_BOOL, 'f', "force", &a->force, NULL, "use /tmp JIT symbol files whoever owns them" },
+		{ OPT_BOOL, 'f', "force", &a->force, NULL, "read the input and /tmp JIT symbol files whoever owns them" },
 		{ OPT_BOOL, 0, "python", &a->python, NULL, "Python view: stacks of py:: frames only, "
 		  "interpreter frames folded away" },
 		{ OPT_BOOL, 'q', "quiet", &a->quiet, NULL, "no notes or warnings" },
@@ -192,7 +192,7 @@ int cmd_report(int argc, char **argv)
 	size_t nkeys = a.nkeys;
 
 	struct perfdata_reader r;
-	if (perfdata_open(&r, input) < 0)
+	if (perfdata_open_force(&r, input, force) < 0)
 		err_die_last(EXIT_RUNTIME);
 	for (size_t k = 0; k < r.info.notes.n; k++)
 		err_warn("%s", r.info.notes.v[k]);

@@ -45,7 +45,7 @@ int cmd_script(int argc, char **argv)
 		{ OPT_STRING, 'F', "fields", &fields, "FIELDS", "comm,pid,tid,cpu,time,event,period,ip,sym,symoff,dso" },
 		{ OPT_BOOL, 0, "no-call-graph", &no_chain, NULL, "only the sampled address, no stacks" },
 		{ OPT_BOOL, 0, "folded", &fold, NULL, "collapsed stacks for flame graphs: comm;root;...;leaf COUNT" },
-		{ OPT_BOOL, 'f', "force", &force, NULL, "use /tmp JIT symbol files whoever owns them" },
+		{ OPT_BOOL, 'f', "force", &force, NULL, "read the input and /tmp JIT symbol files whoever owns them" },
 		{ OPT_BOOL, 0, "python", &python, NULL, "Python view: py:: frames only" },
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "no notes or warnings" },
 		OPT_END_(),
@@ -62,7 +62,7 @@ int cmd_script(int argc, char **argv)
 		c.fields_given = true;
 	}
 	struct perfdata_reader r;
-	if (perfdata_open(&r, input) < 0)
+	if (perfdata_open_force(&r, input, force) < 0)
 		err_die_last(EXIT_RUNTIME);
 	for (size_t k = 0; k < r.info.notes.n; k++)
 		err_warn("%s", r.info.notes.v[k]);

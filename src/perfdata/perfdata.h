@@ -69,13 +69,22 @@ struct perfdata_reader {
 	uint64_t seen_end;    /* pipe mode: how far a walk got; later walks do not re-add events */
 	struct perfdata_decomp *decomp; /* perf record -z: the walk's zstd stream */
 	uint64_t released;    /* mapped bytes before this were handed back (MADV_DONTNEED) */
+	bool stream;          /* a pipe-mode stream on a pipe or stdin: read record by record from
+			       * stream_fd by perfdata_for_each, which can walk it only once */
+	int stream_fd;
 };
 
 /* Opens and validates the header, attrs, ids and features. -1 with err_set() naming the file,
  * the offset or field, and the problem ("perf.data: attr 0 at offset 104: size 512 is larger
  * than ..."). */
 int perfdata_open(struct perfdata_reader *r, const char *path);
-/* The same over bytes in memory (not copied: buf must outlive the reader); name is used in
+/* perfdata_open refuses a regular file owned by neither the effective user nor root (as perf
+ * does without -f); force reads it anyway. */
+int perfdata_open_force(struct perfdata_reader *r, const char *path, bool force);
+/* A non-regular input (a pipe, standard input) is checked as soon as its first 16 bytes are in
+ * (so /dev/zero is refused at once); a pipe-mode stream is then read as it comes, record by
+ * record, in constant memory; a file-mode one is read whole (its sections need random access).
+ * The same over bytes in memory (not copied: buf must outlive the reader); name is used in
  * messages. path "-" in perfdata_open reads standard input. */
 int perfdata_open_mem(struct perfdata_reader *r, const char *name, const void *buf, size_t size);
 /* Calls cb for every record of the data section, in file order; records of an other-endian file

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -242,20 +243,62 @@ static int read_header(struct perfdata_reader *r)
 	return 0;
 }
 
+/* Reads exactly n bytes unless the input ends first; the count read, or -1 (errno). */
+static ssize_t read_full(int fd, void *buf, size_t n)
+{
+	size_t got = 0;
+	while (got < n) {
+		ssize_t k = read(fd, (uint8_t *)buf + got, n - got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -1;
+		if (!k)
+			break;
+		got += (size_t)k;
+	}
+	return (ssize_t)got;
+}
+
+/* A pipe or standard input. Its first 16 bytes are checked at once, so that /dev/zero or a
+ * stream of something else is refused instead of read whole. A pipe-mode stream is then left
+ * to perfdata_for_each to read record by record; a file-mode one is read whole. */
 static int read_all(struct perfdata_reader *r, int fd)
 {
-	size_t cap = 1 << 16, n = 0;
+	size_t cap = 1 << 16;
 	uint8_t *buf = xmalloc(cap);
+	ssize_t got = read_full(fd, buf, PERFDATA_PIPE_HEADER_SIZE);
+	if (got < 0) {
+		free(buf);
+		return err_set("%s: cannot read: %s", r->path, strerror(errno));
+	}
+	size_t n = (size_t)got;
+	r->owned = buf;
+	r->map = buf;
+	r->size = n;
+	if (n == PERFDATA_PIPE_HEADER_SIZE) {
+		if (read_magic(r) < 0)
+			return -1;
+		uint64_t hsize = rd64(r, 8);
+		r->swap = false;
+		if (hsize == PERFDATA_PIPE_HEADER_SIZE) {
+			r->stream = true;
+			r->stream_fd = fd;
+			return 0;
+		}
+	}
 	for (;;) {
 		if (n == cap) {
 			cap *= 2;
 			buf = xrealloc(buf, cap);
 		}
-		ssize_t got = read(fd, buf + n, cap - n);
+		got = read(fd, buf + n, cap - n);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
 			free(buf);
+			r->owned = NULL;
+			r->map = NULL;
 			return err_set("%s: cannot read: %s", r->path, strerror(errno));
 		}
 		if (!got)
@@ -268,13 +311,17 @@ static int read_all(struct perfdata_reader *r, int fd)
 	return 0;
 }
 
-static int open_fd(struct perfdata_reader *r)
+static int open_fd(struct perfdata_reader *r, bool force)
 {
 	struct stat st;
 	if (fstat(r->fd, &st) < 0)
 		return err_set("%s: cannot stat: %s", r->path, strerror(errno));
 	if (!S_ISREG(st.st_mode))
 		return read_all(r, r->fd);
+	/* As perf: a file someone else wrote may be crafted to mislead (symbols, paths). */
+	if (!force && st.st_uid != 0 && st.st_uid != geteuid())
+		return err_set("%s: owned by uid %u, neither you nor root; use -f to read it anyway",
+			       r->path, (unsigned)st.st_uid);
 	if (!st.st_size)
 		return err_set("%s: the file is empty (zero-sized data), nothing to read", r->path);
 	if ((uint64_t)st.st_size > SIZE_MAX)
@@ -289,14 +336,38 @@ static int open_fd(struct perfdata_reader *r)
 	return 0;
 }
 
+/* "PATH.tmp.PID" is where `lperf record -o PATH` writes until it finishes: say so, and whether
+ * that process still runs. NULL for other names. */
+static char *unfinished_note(const char *path)
+{
+	const char *t = strrchr(path, '.');
+	if (!t || t - path < 4 || strncmp(t - 4, ".tmp.", 5) || !t[1] || strspn(t + 1, "0123456789") != strlen(t + 1))
+		return NULL;
+	long pid = strtol(t + 1, NULL, 10);
+	bool running = pid > 0 && pid <= INT32_MAX && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+	return xasprintf("the temporary file of an unfinished recording: 'lperf record -o %.*s' (process %ld) "
+			 "%s; the recording was never completed", (int)(t - 4 - path), path, pid,
+			 running ? "is still running" : "was killed before it could finish");
+}
+
 int perfdata_open(struct perfdata_reader *r, const char *path)
+{
+	return perfdata_open_force(r, path, false);
+}
+
+int perfdata_open_force(struct perfdata_reader *r, const char *path, bool force)
 {
 	memset(r, 0, sizeof(*r));
 	r->path = path;
 	if (!strcmp(path, "-")) {
 		r->path = "<stdin>";
-		r->fd = -1;
-		if (read_all(r, 0) < 0)
+		/* A copy of its own: a stream is read from it until perfdata_close. */
+		r->fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
+		if (r->fd < 0) {
+			err_set("<stdin>: cannot read: %s", strerror(errno));
+			goto fail;
+		}
+		if (read_all(r, r->fd) < 0)
 			goto fail;
 	} else {
 		r->fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -304,7 +375,7 @@ int perfdata_open(struct perfdata_reader *r, const char *path)
 			err_set("%s: cannot open: %s", path, strerror(errno));
 			goto fail;
 		}
-		if (open_fd(r) < 0)
+		if (open_fd(r, force) < 0)
 			goto fail;
 	}
 	if (!r->size) {
@@ -313,8 +384,18 @@ int perfdata_open(struct perfdata_reader *r, const char *path)
 	}
 	if (read_header(r) < 0)
 		goto fail;
+	if (!r->data_size && !r->pipe) {
+		char *note = unfinished_note(path);
+		if (note)
+			notes_add(&r->info.notes, "%s: %s", path, note);
+		free(note);
+	}
 	return 0;
-fail:
+fail:;
+	char *note = unfinished_note(path);
+	if (note)
+		err_wrap("%s", note);
+	free(note);
 	perfdata_close(r);
 	return -1;
 }
@@ -441,10 +522,112 @@ static int trailing_data(const struct perfdata_reader *r, uint64_t off, const st
 static int read_compressed(struct perfdata_reader *r, const struct perf_event_header *h, record_cb cb, void *arg);
 static void release_behind(struct perfdata_reader *r, uint64_t off);
 
+/* Hands one record (total bytes with its trailing data, at file offset off) to cb after
+ * byte-swapping or aligning it, unless it is perf's own description of the recording. */
+static int deliver(struct perfdata_reader *r, const struct perf_event_header *h, size_t total, uint64_t off,
+		   record_cb cb, void *arg)
+{
+	if (r->swap || ((uintptr_t)h & 7)) {
+		if (total > r->bounce_cap) {
+			free(r->bounce);
+			r->bounce_cap = total > 65536 ? total : 65536;
+			r->bounce = xmalloc(r->bounce_cap);
+		}
+		memmove(r->bounce, h, total);
+		if (r->swap)
+			swap_record(&r->evsels, r->bounce, total, true);
+		h = (const struct perf_event_header *)r->bounce;
+	}
+	r->offset = off;
+	int c = consume(r, h);
+	if (c < 0)
+		return -1;
+	if (!c) {
+		if (r->evsels.byid_nev != r->evsels.n)
+			events_ready(r);
+		int ret = h->type == REC_COMPRESSED ? read_compressed(r, h, cb, arg) : cb(h, arg);
+		if (ret)
+			return ret;
+	}
+	if (off + total > r->seen_end)
+		r->seen_end = off + total;
+	return 0;
+}
+
+/* A pipe-mode stream, record by record: memory stays at the largest record. */
+static int stream_for_each(struct perfdata_reader *r, record_cb cb, void *arg)
+{
+	if (r->seen_end)
+		return err_set("%s: a stream can be read only once", r->path);
+	uint64_t off = PERFDATA_PIPE_HEADER_SIZE;
+	r->seen_end = off;
+	for (;;) {
+		struct perf_event_header nh;
+		if (r->bounce_cap < 65536) {
+			free(r->bounce);
+			r->bounce_cap = 65536;
+			r->bounce = xmalloc(r->bounce_cap);
+		}
+		ssize_t got = read_full(r->stream_fd, r->bounce, sizeof(nh));
+		if (got < 0)
+			return err_set("%s: cannot read at offset 0x%" PRIx64 ": %s", r->path, off, strerror(errno));
+		if (!got)
+			return 0;
+		if ((size_t)got < sizeof(nh))
+			return err_set("%s: record at offset 0x%" PRIx64 ": the stream ends inside its header", r->path,
+				       off);
+		memcpy(&nh, r->bounce, sizeof(nh));
+		if (r->swap)
+			swap_header(&nh);
+		if (nh.size < sizeof(nh))
+			return err_set("%s: record at offset 0x%" PRIx64 ": size %u is smaller than its header",
+				       r->path, off, nh.size);
+		if (nh.size > r->bounce_cap) {
+			uint8_t *b = xmalloc(nh.size);
+			memcpy(b, r->bounce, sizeof(nh));
+			free(r->bounce);
+			r->bounce = b;
+			r->bounce_cap = nh.size;
+		}
+		got = read_full(r->stream_fd, r->bounce + sizeof(nh), nh.size - sizeof(nh));
+		if (got != (ssize_t)(nh.size - sizeof(nh)))
+			return err_set("%s: record at offset 0x%" PRIx64 ": the stream ends inside this %s of %u bytes",
+				       r->path, off, record_type_name(nh.type), nh.size);
+		uint64_t extra = 0;
+		if (nh.type == REC_AUXTRACE && nh.size >= 16)
+			extra = ld64(r->bounce + 8);
+		else if (nh.type == REC_TRACING_DATA && nh.size >= 12)
+			extra = ld32(r->bounce + 8);
+		if (r->swap)
+			extra = nh.type == REC_AUXTRACE ? bswap_64(extra) : bswap_32((uint32_t)extra);
+		if (extra > (1u << 30))
+			return err_set("%s: record at offset 0x%" PRIx64 ": %" PRIu64 " bytes of data after this %s "
+				       "record is more than lperf reads", r->path, off, extra, record_type_name(nh.type));
+		size_t total = nh.size + (size_t)extra;
+		if (total > r->bounce_cap) {
+			uint8_t *b = xmalloc(total);
+			memcpy(b, r->bounce, nh.size);
+			free(r->bounce);
+			r->bounce = b;
+			r->bounce_cap = total;
+		}
+		if (extra && read_full(r->stream_fd, r->bounce + nh.size, (size_t)extra) != (ssize_t)extra)
+			return err_set("%s: record at offset 0x%" PRIx64 ": the stream ends inside the data after "
+				       "this %s record", r->path, off, record_type_name(nh.type));
+		/* deliver() swaps in place when bounce is the record itself. */
+		int ret = deliver(r, (const struct perf_event_header *)r->bounce, total, off, cb, arg);
+		if (ret)
+			return ret;
+		off += total;
+	}
+}
+
 int perfdata_for_each(struct perfdata_reader *r, record_cb cb, void *arg)
 {
 	perfdata_decomp_free(r->decomp);
 	r->decomp = NULL;
+	if (r->stream)
+		return stream_for_each(r, cb, arg);
 	uint64_t off = r->data_offset, end = r->data_offset + r->data_size;
 	while (off < end) {
 		struct perf_event_header nh;
@@ -468,32 +651,10 @@ int perfdata_for_each(struct perfdata_reader *r, record_cb cb, void *arg)
 				       "this %s record run past the end of the data section", r->path, off, extra,
 				       record_type_name(nh.type));
 		size_t total = nh.size + (size_t)extra;
-		const struct perf_event_header *h = (const struct perf_event_header *)(r->map + off);
-		if (r->swap || ((uintptr_t)h & 7)) {
-			if (total > r->bounce_cap) {
-				free(r->bounce);
-				r->bounce_cap = total > 65536 ? total : 65536;
-				r->bounce = xmalloc(r->bounce_cap);
-			}
-			memcpy(r->bounce, h, total);
-			if (r->swap)
-				swap_record(&r->evsels, r->bounce, total, true);
-			h = (const struct perf_event_header *)r->bounce;
-		}
-		r->offset = off;
-		int c = consume(r, h);
-		if (c < 0)
-			return -1;
-		if (!c) {
-			if (r->evsels.byid_nev != r->evsels.n)
-				events_ready(r);
-			int ret = h->type == REC_COMPRESSED ? read_compressed(r, h, cb, arg) : cb(h, arg);
-			if (ret)
-				return ret;
-		}
+		int ret = deliver(r, (const struct perf_event_header *)(r->map + off), total, off, cb, arg);
+		if (ret)
+			return ret;
 		off += total;
-		if (off > r->seen_end)
-			r->seen_end = off;
 		release_behind(r, off);
 	}
 	return 0;

@@ -2,7 +2,8 @@
  * offset and size of its ids), the ids, the data section streamed through a buffer, then the
  * feature table and sections. Everything goes to PATH.tmp.PID and is renamed into place when
  * complete, so a reader never sees half a file. PATH "-" writes perf's pipe mode to standard
- * output instead: a 16-byte header, then the events and features as records ahead of the data. */
+ * output instead (and so does a PATH that is an existing FIFO or device): a 16-byte header, then
+ * the events and features as records ahead of the data. */
 #include "perfdata/perfdata.h"
 
 #include <ctype.h>
@@ -59,15 +60,23 @@ struct perfdata_writer {
 
 struct perfdata_writer *perfdata_writer_open(const char *path)
 {
-	if (!strcmp(path, "-")) {
-		int fd = dup(STDOUT_FILENO);
+	/* An existing FIFO or device (/dev/null, /dev/full) is written to in pipe mode, as perf
+	 * does: renaming a temporary file over it would replace the device node. */
+	struct stat st;
+	bool special = strcmp(path, "-") && stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+	if (special && S_ISDIR(st.st_mode)) {
+		err_set("cannot write '%s': it is a directory", path);
+		return NULL;
+	}
+	if (!strcmp(path, "-") || special) {
+		int fd = special ? open(path, O_WRONLY | O_CLOEXEC) : dup(STDOUT_FILENO);
 		if (fd < 0) {
-			err_set("cannot write to standard output: %s", strerror(errno));
+			err_set("cannot write to %s: %s", special ? path : "standard output", strerror(errno));
 			return NULL;
 		}
 		struct perfdata_writer *w = xcalloc(1, sizeof(*w));
-		w->path = xstrdup("<stdout>");
-		w->tmp = xstrdup("<stdout>");
+		w->path = xstrdup(special ? path : "<stdout>");
+		w->tmp = xstrdup(special ? path : "<stdout>");
 		w->fd = fd;
 		w->pipe = true;
 		w->buf = xmalloc(WBUF_SIZE);
@@ -189,7 +198,16 @@ static int start(struct perfdata_writer *w)
 	if (w->pipe)
 		return start_pipe(w);
 	const struct evsel_set *s = &w->events;
-	uint8_t header[PERFDATA_HEADER_SIZE] = { 0 };
+	/* Until close writes the final header, the file says what it is: perf.data with a data
+	 * size of 0 (as perf leaves a recording that was killed), no features. */
+	uint64_t header[PERFDATA_HEADER_SIZE / 8] = {
+		PERFDATA_MAGIC, PERFDATA_HEADER_SIZE, FILE_ATTR_SIZE, PERFDATA_HEADER_SIZE,
+		s->n * FILE_ATTR_SIZE, 0, 0,
+	};
+	uint64_t ids_total = 0;
+	for (size_t i = 0; i < s->n; i++)
+		ids_total += s->v[i].nids * 8;
+	header[5] = PERFDATA_HEADER_SIZE + s->n * FILE_ATTR_SIZE + ids_total;
 	if (wput(w, header, sizeof(header)) < 0)
 		return -1;
 	uint64_t ids_off = PERFDATA_HEADER_SIZE + s->n * FILE_ATTR_SIZE;

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "util/error.h"
 #include "util/parse.h"
@@ -12,11 +13,21 @@
 
 char *file_read(const char *path, size_t max, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer. Only regular files are read
+	 * (/proc and /sys files are regular): a FIFO, a device (a link to /dev/zero) or a
+	 * directory is refused rather than waited on or cut at max. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		err_set("cannot open '%s': %s", path, strerror(errno));
 		return NULL;
 	}
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		err_set("cannot read '%s': not a regular file", path);
+		close(fd);
+		return NULL;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	size_t cap = 4096, n = 0;
 	char *buf = xmalloc(cap);
 	for (;;) {

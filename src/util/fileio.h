@@ -9,7 +9,8 @@
 #include <unistd.h>
 
 /* Reads a whole file (at most max bytes) into a NUL-terminated string; NULL with err_set() on
- * failure. *len may be NULL. */
+ * failure, also when path is not a regular file (a FIFO is refused without waiting). *len may
+ * be NULL. */
 char *file_read(const char *path, size_t max, size_t *len);
 /* Reads a file and parses one integer from it (decimal or 0x hex), ignoring trailing space. */
 int file_read_u64(const char *path, uint64_t *v);
