@@ -15,6 +15,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/live_run.h"
+#include "cmd/record_spe.h"
 #include "cmd/sample_opts.h"
 #include "events/evlist.h"
 #include "kernel/perf_event.h"
@@ -196,6 +197,8 @@ int cmd_record(int argc, char **argv)
 	struct evlist l = { 0 };
 	if (sample_build_events(&o, &l) < 0)
 		err_die_last(EXIT_USAGE);
+	if (o.dry_run) /* SPE filters and AUX sizes, shown without opening (record_spe.c) */
+		return record_dry_run(&o, &l);
 
 	if (cmd && sample_python_setup(&o, cmd) < 0)
 		err_die_last(EXIT_USAGE);

@@ -105,6 +105,20 @@ static int opt_clockid(const struct option *opt, const char *arg)
 /* perf's -m: a number of pages (a power of two), or a size with B/K/M/G. */
 static int opt_mmap(const struct option *opt, const char *arg)
 {
+	const char *comma = strchr(arg, ',');
+	if (comma) { /* perf's -m PAGES,AUXPAGES: the AUX area size (SPE) */
+		size_t data = O->mmap_pages;
+		if (comma[1] && (opt_mmap(opt, comma + 1) < 0))
+			return -1;
+		O->aux_pages = comma[1] ? O->mmap_pages : 0;
+		O->mmap_pages = data;
+		if (comma == arg)
+			return 0;
+		char *head = strndup(arg, (size_t)(comma - arg));
+		int r = head ? opt_mmap(opt, head) : err_set("out of memory");
+		free(head);
+		return r;
+	}
 	char *end;
 	unsigned long long v = strtoull(arg, &end, 10);
 	long page = sysconf(_SC_PAGESIZE);
@@ -162,8 +176,8 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		{ OPT_STRING, 'o', "output", &o->output, "FILE", "the recording (default perf.data; an "
 		  "existing one is kept as FILE.old)" },
 		{ OPT_CALLBACK, 'k', "clockid", NULL, "CLOCK", "sample timestamps' clock (default mono)", opt_clockid },
-		{ OPT_CALLBACK, 'm', "mmap-pages", NULL, "PAGES", "ring buffer size per CPU, pages or with "
-		  "K/M", opt_mmap },
+		{ OPT_CALLBACK, 'm', "mmap-pages", NULL, "PAGES[,AUX]", "ring buffer size per CPU, pages or "
+		  "with K/M; ,AUX sizes the AUX area (SPE)", opt_mmap },
 		{ OPT_CALLBACK, 0, "timeout", NULL, "DUR", "stop after DUR (2.5s, 100ms, 1m)", opt_timeout },
 		{ OPT_BOOL, 0, "no-inherit", &o->no_inherit, NULL, "do not follow children and threads" },
 		{ OPT_BOOL, 0, "python", &o->python, NULL, "name Python functions: turn on CPython 3.12+'s "
@@ -172,6 +186,8 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		  "jitdumps) even when another user owns them" },
 		{ OPT_BOOL, 'q', "quiet", &o->quiet, NULL, "no progress or notes" },
 		{ OPT_COUNT, 'v', "verbose", &o->verbose, NULL, "more detail" },
+		{ OPT_BOOL, 0, "dry-run", &o->dry_run, NULL, "show each event's perf_event_attr (SPE "
+		  "filters encoded) and open nothing" },
 		OPT_END_(),
 	};
 	const struct option wperf_opts[] = {

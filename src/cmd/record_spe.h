@@ -1,0 +1,16 @@
+/* record's SPE side: --dry-run (each event's attr, SPE filters encoded through the PMU's
+ * format files, the AUX area size) without opening anything. */
+#ifndef LPERF_CMD_RECORD_SPE_H
+#define LPERF_CMD_RECORD_SPE_H
+
+#include "cmd/sample_opts.h"
+#include "events/evlist.h"
+
+/* Prints the events record would open and returns the exit status (0, or 2 for an SPE
+ * interval below the PMU's minimum). Frees l and o. */
+int record_dry_run(struct sample_opts *o, struct evlist *l);
+/* AUX pages per CPU for an SPE recording: -m ,AUX, else perf's default (4 MiB when
+ * privileged, 128 KiB otherwise). */
+size_t record_aux_pages(const struct sample_opts *o);
+
+#endif
