@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/record_spe.h"
 #include "events/evlist.h"
 #include "events/metric.h"
 #include "output/json.h"
@@ -440,6 +441,8 @@ int cmd_list(int argc, char **argv)
 	} else {
 		if (nev)
 			print_events(&cat, sel, have_hw);
+		if (show_events && !o.nfilters)
+			list_spe_filters(stdout); /* record_spe.c */
 		if (show_metrics)
 			print_metrics(&ms, nm, ng);
 	}

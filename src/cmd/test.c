@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "spe/spe.h"
 #include "cmd/cmd.h"
 #include "output/json.h"
 #include "output/table.h"
@@ -154,6 +155,7 @@ static void spe_rows(struct rows *r, const struct sysinfo *si)
 {
 	if (!si->spe) {
 		row(r, "arm_spe", "not present");
+		row(r, "spe_device.version_name", "not present");
 		return;
 	}
 	row(r, "arm_spe", "%s (type %ld)", si->spe->name, si->spe->type);
@@ -166,6 +168,9 @@ static void spe_rows(struct rows *r, const struct sysinfo *si)
 		sb_addf(&sb, "%s%s", c ? ", " : "", si->spe->formats[c]);
 	row(r, "arm_spe.filters", "%s", sb.len ? sb_str(&sb) : "none");
 	sb_release(&sb);
+	/* WindowsPerf's row; Linux has no PMSVer, so it is the least version sysfs implies */
+	row(r, "spe_device.version_name", "%s", spe_version_name(spe_version_infer(
+		si->spe->formats, si->spe->nformats, si->spe->caps, si->spe->ncaps)));
 }
 
 static void python_rows(struct rows *r, const struct sysinfo *si, int verbose, bool searched)
@@ -418,6 +423,8 @@ static void write_json(FILE *f, const struct rows *r, const struct sysinfo *si)
 		json_begin_object(&j, "arm_spe");
 		json_str(&j, "name", si->spe->name);
 		json_i64(&j, "type", si->spe->type);
+		json_str(&j, "version_name", spe_version_name(spe_version_infer(
+			si->spe->formats, si->spe->nformats, si->spe->caps, si->spe->ncaps)));
 		json_caps(&j, si->spe->caps, si->spe->ncaps);
 		json_begin_array(&j, "filters");
 		for (size_t k = 0; k < si->spe->nformats; k++)

@@ -71,3 +71,25 @@ int spe_attr_prepare(struct perf_event_attr *a, const char *pmu, uint64_t period
 	a->disabled = 1;
 	return 0;
 }
+
+static const struct spe_term_info infos[] = {
+	{ "ts_enable", "ts", "timestamp packets in every record (PMSCR.TS)" },
+	{ "pa_enable", "pa", "physical data addresses (PMSCR.PA; needs privilege)" },
+	{ "pct_enable", "pct", "physical timestamps (PMSCR.PCT; needs privilege)" },
+	{ "jitter", "j", "randomise the sampling interval (PMSIRR.RND)" },
+	{ "branch_filter", "b", "keep only branches (PMSFCR.B)" },
+	{ "load_filter", "ld", "keep only loads (PMSFCR.LD)" },
+	{ "store_filter", "st", "keep only stores (PMSFCR.ST)" },
+	{ "event_filter", "ev", "keep only records with all these Events bits (PMSEVFR)" },
+	{ "inv_event_filter", "inv_ev", "drop records with any of these Events bits (PMSNEVFR)" },
+	{ "min_latency", "min", "keep only operations with total latency >= N cycles (PMSLATFR)" },
+	{ "discard", NULL, "discard all records (PMBLIMITR.FM)" },
+};
+
+const struct spe_term_info *spe_term_info(const char *term)
+{
+	for (size_t i = 0; i < sizeof(infos) / sizeof(infos[0]); i++)
+		if (!strcmp(infos[i].term, term))
+			return &infos[i];
+	return NULL;
+}

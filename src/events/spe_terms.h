@@ -27,4 +27,11 @@ const char *spe_absent_hint(void);
 int spe_attr_prepare(struct perf_event_attr *a, const char *pmu, uint64_t period);
 /* caps/<name> of an SPE PMU as a number; -1 when absent. */
 long spe_cap(const char *pmu, const char *name);
+
+/* What each SPE format term does (the kernel's arm_spe_pmu names), and its short alias. */
+struct spe_term_info {
+	const char *term, *alias, *desc;
+};
+/* The description of a format term, or NULL for one lperf does not know. */
+const struct spe_term_info *spe_term_info(const char *term);
 #endif

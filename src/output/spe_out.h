@@ -19,4 +19,11 @@ struct spe_dry_row {
 void spe_print_dry_run(FILE *f, const struct spe_dry_row *rows, size_t n, size_t aux_pages,
 		       size_t page_size, size_t data_pages);
 
+
+struct spe_filter_row {
+	const char *term, *alias, *field, *desc;
+};
+/* `list`: the SPE PMU's filter terms, WindowsPerf's "[SPE filter]" rows. */
+void spe_print_filters(FILE *f, const char *pmu, long type, const struct spe_filter_row *rows,
+		       size_t n);
 #endif

@@ -39,3 +39,23 @@ void spe_print_dry_run(FILE *f, const struct spe_dry_row *rows, size_t n, size_t
 	if (aux_pages)
 		fprintf(f, "\n");
 }
+
+void spe_print_filters(FILE *f, const char *pmu, long type, const struct spe_filter_row *rows,
+		       size_t n)
+{
+	const char *cols[] = { "Filter", "Alias", "Field", "Event Type", "Description" };
+	struct table t;
+	table_init(&t, sizeof(cols) / sizeof(cols[0]), cols);
+	t.indent = 8;
+	t.underline = true;
+	for (size_t i = 0; i < n; i++) {
+		const char *cells[] = { rows[i].term, rows[i].alias ? rows[i].alias : "-",
+					rows[i].field ? rows[i].field : "?", "[SPE filter]",
+					rows[i].desc ? rows[i].desc : "" };
+		table_row(&t, cells);
+	}
+	fprintf(f, "\nList of SPE filters of %s (type %ld), as -e %s/ld=1,min_latency=64/\n\n", pmu,
+		type, pmu);
+	table_print(&t, f);
+	table_free(&t);
+}

@@ -146,4 +146,11 @@ uint64_t spe_events_defined(enum spe_version v);
  * NULL when the value is not one of them. */
 const char *spe_data_source_name(uint64_t ds);
 
+/* The SPE version a Linux SPE PMU shows, at least: Linux exposes no PMSVer, so this reads the
+ * features that imply one. caps/ernd=1 (PMSIDR.ERnd) implies FEAT_SPEv1p1; an
+ * inv_event_filter or discard format term (PMSIDR.FnE, PMBLIMITR.FM) FEAT_SPEv1p2. Nothing
+ * in sysfs tells v1p3 apart. formats are term names, caps "name=value" strings. */
+enum spe_version spe_version_infer(char *const *formats, size_t nformats, char *const *caps,
+				   size_t ncaps);
+
 #endif
