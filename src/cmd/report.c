@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/spe_cmd.h"
 #include "cmd/cmd.h"
 #include "analysis/folded.h"
 #include "cmd/report_view.h"
@@ -214,7 +215,7 @@ int cmd_report(int argc, char **argv)
 	struct profile p = { 0 };
 	V = &v;
 	F = &p.filter;
-	const char *input = "perf.data", *sort = NULL, *symfs = NULL;
+	const char *input = "perf.data", *sort = NULL, *symfs = NULL, *itrace = NULL;
 	bool json = false, wperf = false, header = false, header_only = false, quiet = false;
 	bool children = false, no_children = false, stdio = false, folded = false, force = false;
 	bool python = false;
@@ -249,6 +250,8 @@ int cmd_report(int argc, char **argv)
 		{ OPT_BOOL, 0, "header", &header, NULL, "print the recording's header first" },
 		{ OPT_BOOL, 0, "header-only", &header_only, NULL, "print only the header" },
 		{ OPT_STRING, 0, "symfs", &symfs, "DIR", "look for binaries under DIR" },
+		{ OPT_STRING, 0, "itrace", &itrace, "OPTS", "Arm SPE recordings: records to count "
+		  "(i, f, m, t, b, a, M as perf)" },
 		{ OPT_BOOL, 'f', "force", &force, NULL, "use /tmp JIT symbol files whoever owns them" },
 		{ OPT_BOOL, 0, "python", &python, NULL, "Python view: stacks of py:: frames only, "
 		  "interpreter frames folded away" },
@@ -286,6 +289,13 @@ int cmd_report(int argc, char **argv)
 		perfdata_close(&r);
 		profile_free(&p);
 		return 0;
+	}
+	if (spe_recording(&r)) { /* Arm SPE AUX data: SPE's own views (cmd/spe_cmd.c) */
+		struct spe_cmd_opts so = { itrace, symfs, json, 0, 0 };
+		int rc = spe_cmd_report(&r, &so);
+		perfdata_close(&r);
+		profile_free(&p);
+		return rc;
 	}
 	bool have_chains = false;
 	for (size_t e = 0; e < r.evsels.n; e++)

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "spe/spe_stats.h"
+
 struct spe_dry_row {
 	const char *name, *pmu, *encoding;
 	uint32_t type;
@@ -26,4 +28,11 @@ struct spe_filter_row {
 /* `list`: the SPE PMU's filter terms, WindowsPerf's "[SPE filter]" rows. */
 void spe_print_filters(FILE *f, const char *pmu, long type, const struct spe_filter_row *rows,
 		       size_t n);
+/* report: the views of spe_stats.h, `rows` entries per table. */
+void spe_print_report(FILE *f, const struct spe_data *d, const struct spe_report *r, size_t rows);
+void spe_print_report_json(FILE *f, const struct spe_data *d, const struct spe_report *r);
+/* script: one line per record with every decoded field; with --itrace, one line per event perf
+ * synthesises (its layout: comm tid [cpu] period event: ip sym+off (dso)), fields after. */
+void spe_print_script(FILE *f, const struct spe_data *d, const struct spe_itrace *it);
+
 #endif

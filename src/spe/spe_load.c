@@ -104,7 +104,7 @@ static void add_sample(struct session *ss, struct load_ctx *c, const struct spe_
 	uint8_t mode = rec->el == 0 ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL;
 	struct addr_loc loc;
 	if (machine_resolve(&ss->machine, t, mode, rec->pc, &loc)) {
-		s->dso = loc.dso ? intern(d, loc.dso->short_name) : NULL;
+		s->dso = loc.dso ? intern(d, loc.dso->path) : NULL;
 		s->sym = loc.sym ? intern(d, loc.sym->name) : NULL;
 		s->sym_off = loc.sym_off;
 	}

@@ -17,7 +17,7 @@ struct spe_sample {
 	struct spe_record r;
 	uint32_t pid, tid, cpu;
 	const char *comm;      /* interned in spe_data (never NULL) */
-	const char *dso;       /* NULL: unmapped */
+	const char *dso;       /* the DSO's path as recorded; NULL: unmapped */
 	const char *sym;       /* NULL: no symbol */
 	uint64_t sym_off;
 };
