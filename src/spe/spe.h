@@ -9,7 +9,9 @@
  *
  * The decoder reads untrusted bytes: it never reads past the buffer, a truncated packet ends the
  * stream, and a malformed packet is reported (with its byte offset) after which decoding resumes
- * at the next record boundary (just after the next End byte, or after the next Timestamp packet).
+ * at the next record boundary (just after the next End byte, or after the next Timestamp packet;
+ * records without a PC address packet met before the first good one are the tail of a record
+ * entered in the middle, and are skipped too).
  * Values that the selected SPE version does not define are kept raw and counted in `unexpected`,
  * not rejected: a newer implementation's records still decode. */
 #ifndef LPERF_SPE_SPE_H
@@ -106,6 +108,7 @@ struct spe_decoder {
 	unsigned errors;      /* malformed packets reported so far */
 	bool truncated;       /* the stream ended inside a packet or a record */
 	uint64_t skipped;     /* bytes skipped while resynchronising */
+	bool resyncing;       /* since the last error, no record with a PC yet */
 };
 
 void spe_decoder_init(struct spe_decoder *d, const void *buf, size_t len, enum spe_version ver);

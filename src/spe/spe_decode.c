@@ -32,6 +32,19 @@ static void resync(struct spe_decoder *d, size_t from)
 	}
 	d->skipped += i - from;
 	d->pos = i;
+	d->resyncing = true;
+}
+
+/* A finished record: after a resynchronisation, records without a PC are the tail of a record
+ * entered in the middle (every SPE record carries its PC address packet), and are skipped. */
+static bool keep(struct spe_decoder *d, const struct spe_record *r)
+{
+	if (d->resyncing && !(r->valid & SPE_HAS_PC)) {
+		d->skipped += d->pos - r->offset;
+		return false;
+	}
+	d->resyncing = false;
+	return true;
 }
 
 static void set_addr(struct spe_decoder *d, struct spe_record *r, const struct spe_pkt *p)
@@ -171,12 +184,16 @@ int spe_next_record(struct spe_decoder *d, struct spe_record *r)
 			r->offset = at;
 			started = true;
 		}
-		if (p.type == SPE_PKT_END)
-			return 1;
 		if (p.type == SPE_PKT_TIMESTAMP) {
 			r->timestamp = p.payload;
 			r->valid |= SPE_HAS_TS;
-			return 1;
+		}
+		if (p.type == SPE_PKT_END || p.type == SPE_PKT_TIMESTAMP) {
+			if (keep(d, r))
+				return 1;
+			memset(r, 0, sizeof(*r));
+			started = false;
+			continue;
 		}
 		apply(d, r, &p);
 	}

@@ -387,6 +387,27 @@ static void test_corrupted_stream(void **state)
 	assert_int_equal(d.skipped, 5);
 }
 
+/* An End byte inside a payload (counter value 1) is a false boundary: the record tail after it
+ * has no PC and is skipped, so the next record decoded is the next real one. */
+static void test_false_boundary(void **state)
+{
+	struct sb8 s = { .n = 0 };
+	load_record(&s);          /* its translation counter is 7: make it 1 */
+	s.b[30] = 0x01;           /* 0x9a 0x07 0x00 at offset 29: XLAT counter payload */
+	assert_int_equal(s.b[29], 0x9a);
+	s.b[18] = 0xff;           /* corrupt the op-type header 0x49 */
+	branch_record(&s);
+	struct spe_decoder d;
+	struct spe_record r;
+	spe_decoder_init(&d, s.b, s.n, SPE_V1P3);
+	assert_int_equal(spe_next_record(&d, &r), -1);
+	assert_non_null(strstr(err_msg(), "offset 0x12"));
+	assert_int_equal(spe_next_record(&d, &r), 1);
+	assert_true(r.pc == 0xaaaab0002000ULL);
+	assert_int_equal(spe_next_record(&d, &r), 0);
+	assert_false(d.resyncing);
+}
+
 static void test_truncated_streams(void **state)
 {
 	struct sb8 s = { .n = 0 };
@@ -444,6 +465,7 @@ int main(void)
 		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_versions),
 		cmocka_unit_test(test_corrupted_stream),
+		cmocka_unit_test(test_false_boundary),
 		cmocka_unit_test(test_truncated_streams),
 		cmocka_unit_test(test_random_bytes),
 	};
