@@ -12,22 +12,31 @@
 
 enum { MAX_NOTES = 10 };
 
+struct find {
+	int found;      /* 1: Arm SPE, 2: another AUX kind */
+	unsigned seen;
+};
+
+/* perf writes AUXTRACE_INFO ahead of the recorded data: looking stops at the first sample or
+ * after a few thousand records, so that other recordings pay nothing for the check. */
 static int find_info(const struct perf_event_header *h, void *arg)
 {
+	struct find *f = arg;
+	if (h->type == PERF_RECORD_SAMPLE || ++f->seen > 4096)
+		return 1;
 	if (h->type != SPE_REC_AUXTRACE_INFO)
 		return 0;
 	struct spe_auxtrace_info in;
-	int r = spe_parse_auxtrace_info(h, &in);
-	*(int *)arg = r == 0 ? 1 : 2;
+	f->found = spe_parse_auxtrace_info(h, &in) == 0 ? 1 : 2;
 	return 1;
 }
 
 bool spe_recording(struct perfdata_reader *r)
 {
-	int found = 0;
-	perfdata_for_each(r, find_info, &found);
+	struct find f = { 0, 0 };
+	perfdata_for_each(r, find_info, &f);
 	err_clear();
-	return found == 1;
+	return f.found == 1;
 }
 
 static uint64_t str_hash(const char *s)
