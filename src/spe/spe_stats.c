@@ -310,7 +310,8 @@ void spe_report_build(const struct spe_data *d, const struct spe_itrace *it, str
 		if (!it->given || spe_record_kinds(&d->v[i].r, it))
 			v[n++].s = &d->v[i];
 	build_ds(v, n, out, true);
-	qsort(out->lines, out->nlines, sizeof(*out->lines), cmp_line_n);
+	if (out->nlines)
+		qsort(out->lines, out->nlines, sizeof(*out->lines), cmp_line_n);
 	free(v);
 }
 
