@@ -113,6 +113,23 @@ test_expect_success 'perf and lperf synthesise the same events (--itrace=fmtbaM)
 	test "$(wc -l <p.txt)" -eq 20 && diff p.txt l.txt
 '
 
+test_expect_success 'real SPE bytes (kernel PCs, timestamps): perf and lperf decode the same' '
+	LPERF_SPE_REAL_OUT=$PWD/real.data "$GEN" >/dev/null &&
+	perf report -D -i real.data 2>err | awk -f "$AWK/perf_dump.awk" >p.txt &&
+	# perf warns only that it has no kernel symbols for the EL1 PCs (no kallsyms here)
+	! grep -v -e "^\$" -e "^Warning:" -e "Kernel address maps" -e "kptr_restrict" \
+		-e "kallsyms nor vmlinux" -e "be resolved" -e "kernel modules" err &&
+	expect_lines 2 p.txt &&
+	lperf script -i real.data | awk -f "$AWK/lperf_script.awk" >l.txt && diff p.txt l.txt &&
+	perf script -i real.data --itrace=i1i -F ip,addr,weight 2>err |
+		awk "\$3 != \"0\" { print \$3, \$1, \$2 }" >p2.txt && test ! -s err &&
+	lperf script -i real.data --itrace=i1i | awk "{ va = \"0\"; tot = \"\";
+		for (i = 7; i <= NF; i++) { split(\$i, kv, \"=\");
+		  if (kv[1] == \"va\") va = kv[2]; if (kv[1] == \"tot\") tot = kv[2] }
+		sub(/^0x/, \"\", va); print \$6, va, tot }" >l2.txt &&
+	expect_lines 2 p2.txt && diff p2.txt l2.txt
+'
+
 test_expect_success 'data sources: perf names the same levels for loads (Neoverse N1 CPUID)' '
 	LPERF_SPE_OUT=$PWD/spe.data "$GEN" >/dev/null &&
 	perf script -i spe.data --itrace=i1i -F ip,data_src 2>/dev/null >p.txt &&

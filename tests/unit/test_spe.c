@@ -432,6 +432,61 @@ static void test_truncated_streams(void **state)
 	}
 }
 
+/* Bytes from real hardware: the start of `perf report --dump-raw-trace` of
+ * `perf record -e arm_spe/ts_enable=1,pa_enable=1,pct_enable=1/ dd ...` in a KVM guest with
+ * virtual SPE on an Arm host, as posted to qemu-devel ("target/arm: Add vSPE support to KVM
+ * guest", Haibo Xu, 2020), with perf's decoding of each packet beside it. Two whole records
+ * (timestamp-terminated, kernel PCs at EL1) and the start of a third that the excerpt cuts. */
+static void test_real_recording(void **state)
+{
+	static const uint8_t b[] = {
+		0xb0, 0xf4, 0xd3, 0x29, 0x10, 0x00, 0x80, 0xff, 0xa0, /* PC 0xff80001029d3f4 el1 ns=1 */
+		0x99, 0x0b, 0x00,                                     /* LAT 11 ISSUE */
+		0x98, 0x0d, 0x00,                                     /* LAT 13 TOT */
+		0x52, 0x16, 0x00,                   /* EV RETIRED L1D-ACCESS TLB-ACCESS */
+		0x49, 0x00,                                           /* LD */
+		0xb2, 0xd0, 0x40, 0xd8, 0x70, 0x00, 0x00, 0xff, 0x00, /* VA 0xff000070d840d0 */
+		0x9a, 0x01, 0x00,                                     /* LAT 1 XLAT */
+		0x00, 0x00, 0x00,                                     /* PAD */
+		0x71, 0xa5, 0x1f, 0xb3, 0x20, 0x14, 0x00, 0x00, 0x00, /* TS 86447955877 */
+		0xb0, 0x7c, 0xf9, 0x29, 0x10, 0x00, 0x80, 0xff, 0xa0, /* PC 0xff80001029f97c */
+		0x99, 0x02, 0x00, 0x98, 0x03, 0x00,                   /* LAT 2 ISSUE, 3 TOT */
+		0x52, 0x02, 0x00,                                     /* EV RETIRED */
+		0x48, 0x00,                                           /* INSN-OTHER */
+		0x00, 0x00, 0x00,                                     /* PAD */
+		0x71, 0xef, 0x1f, 0xb3, 0x20, 0x14, 0x00, 0x00, 0x00, /* TS 86447955951 */
+		0xb0, 0xf0, 0xe9, 0x29, 0x10, 0x00, 0x80, 0xff, 0xa0, /* PC 0xff80001029e9f0 */
+		0x99, 0x02, 0x00, 0x98, 0x03, 0x00, 0x52, 0x02, 0x00, /* (the excerpt ends) */
+	};
+	struct spe_decoder d;
+	struct spe_record r;
+	spe_decoder_init(&d, b, sizeof(b), SPE_V1);
+	assert_int_equal(spe_next_record(&d, &r), 1);
+	/* perf 5.x printed bits 55:0; the kernel VA is their sign extension */
+	assert_true(r.pc == 0xffff80001029d3f4ULL);
+	assert_int_equal(r.el, 1);
+	assert_true(r.ns);
+	assert_int_equal(r.lat_issue, 11);
+	assert_int_equal(r.lat_total, 13);
+	assert_int_equal(r.lat_xlat, 1);
+	assert_int_equal(r.events, 0x16);
+	assert_int_equal(r.op_class, SPE_OP_LDST);
+	assert_int_equal(r.op, 0);
+	assert_true(r.data_va == 0xffff000070d840d0ULL);
+	assert_int_equal(r.va_tag, 0);
+	assert_true(r.timestamp == 86447955877ULL);
+	assert_int_equal(r.unexpected, 0);
+	assert_int_equal(spe_next_record(&d, &r), 1);
+	assert_true(r.pc == 0xffff80001029f97cULL);
+	assert_int_equal(r.op_class, SPE_OP_OTHER);
+	assert_int_equal(r.events, 0x02);
+	assert_true(r.timestamp == 86447955951ULL);
+	assert_int_equal(r.offset, 0x2c);
+	assert_int_equal(spe_next_record(&d, &r), 0);
+	assert_true(d.truncated);
+	assert_int_equal(d.errors, 0);
+}
+
 static void test_random_bytes(void **state)
 {
 	uint32_t x = 12345;
@@ -467,6 +522,7 @@ int main(void)
 		cmocka_unit_test(test_corrupted_stream),
 		cmocka_unit_test(test_false_boundary),
 		cmocka_unit_test(test_truncated_streams),
+		cmocka_unit_test(test_real_recording),
 		cmocka_unit_test(test_random_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -151,6 +151,39 @@ static size_t write_recording(const char *path, struct sb8 *s)
 	return padded;
 }
 
+/* Real SPE bytes (test_spe.c's test_real_recording: two records from an Arm machine, with
+ * kernel PCs and timestamps), in a recording of their own for the cross-check with perf. */
+static const uint8_t real_bytes[] = {
+	0xb0, 0xf4, 0xd3, 0x29, 0x10, 0x00, 0x80, 0xff, 0xa0, 0x99, 0x0b, 0x00, 0x98, 0x0d, 0x00,
+	0x52, 0x16, 0x00, 0x49, 0x00, 0xb2, 0xd0, 0x40, 0xd8, 0x70, 0x00, 0x00, 0xff, 0x00,
+	0x9a, 0x01, 0x00, 0x00, 0x00, 0x00, 0x71, 0xa5, 0x1f, 0xb3, 0x20, 0x14, 0x00, 0x00, 0x00,
+	0xb0, 0x7c, 0xf9, 0x29, 0x10, 0x00, 0x80, 0xff, 0xa0, 0x99, 0x02, 0x00, 0x98, 0x03, 0x00,
+	0x52, 0x02, 0x00, 0x48, 0x00, 0x00, 0x00, 0x00, 0x71, 0xef, 0x1f, 0xb3, 0x20, 0x14, 0x00,
+	0x00, 0x00,
+};
+
+static void write_real(const char *path)
+{
+	struct perf_event_attr spe = spe_attr();
+	spe.exclude_kernel = 0;
+	uint64_t id = 100;
+	struct perfdata_writer *w = perfdata_writer_open(path);
+	assert_non_null(w);
+	assert_int_equal(perfdata_writer_add_event(w, &spe, "arm_spe_0/ts_enable=1/", &id, 1), 0);
+	perfdata_writer_set_cpuid(w, "0x00000000410fd0c0");
+	uint8_t rec[1024];
+	struct spe_auxtrace_info info = { SPE_TYPE, true };
+	size_t n = spe_build_auxtrace_info(rec, sizeof(rec), &info);
+	assert_int_equal(perfdata_writer_write(w, rec, n), 0);
+	size_t padded = (sizeof(real_bytes) + 7) & ~(size_t)7;
+	struct spe_auxtrace a = { padded, 0, 0, 0, PID, 0, NULL };
+	n = spe_build_auxtrace(rec, sizeof(rec), &a);
+	memset(rec + n, 0, padded);
+	memcpy(rec + n, real_bytes, sizeof(real_bytes));
+	assert_int_equal(perfdata_writer_write(w, rec, n + padded), 0);
+	assert_int_equal(perfdata_writer_close(w, true, false), 0);
+}
+
 struct walk {
 	int info, aux, itrace, auxtrace;
 	struct spe_auxtrace_info in;
@@ -228,6 +261,28 @@ static void test_round_trip(void **state)
 	rmdir(dir);
 	free(path);
 	free(s);
+}
+
+static void test_real_bytes(void **state)
+{
+	const char *keep = getenv("LPERF_SPE_REAL_OUT");
+	char tmpl[] = "/tmp/lperf-sper.XXXXXX";
+	char *dir = mkdtemp(tmpl);
+	assert_non_null(dir);
+	char *path = keep && *keep ? xstrdup(keep) : xasprintf("%s/real.data", dir);
+	write_real(path);
+	struct perfdata_reader r;
+	assert_int_equal(perfdata_open(&r, path), 0);
+	struct walk wk = { 0 };
+	assert_int_equal(perfdata_for_each(&r, on_rec, &wk), 0);
+	perfdata_close(&r);
+	assert_int_equal(wk.nrec, 2);
+	assert_true(wk.r[0].pc == 0xffff80001029d3f4ULL);
+	assert_true(wk.r[1].timestamp == 86447955951ULL);
+	if (!keep || !*keep)
+		unlink(path);
+	rmdir(dir);
+	free(path);
 }
 
 static void test_builders_bounded(void **state)
@@ -315,6 +370,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_real_bytes),
 		cmocka_unit_test(test_builders_bounded),
 		cmocka_unit_test(test_capture),
 	};

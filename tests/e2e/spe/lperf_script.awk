@@ -1,4 +1,6 @@
-# lperf script's SPE lines -> the same tuple as perfd.awk
+# lperf script's SPE lines -> the same tuple as perf_dump.awk (lperf prints kernel addresses
+# sign-extended; perf -D prints bits 55:0)
+function low56(a) { return length(a) > 14 ? substr(a, length(a) - 13) : a }
 BEGIN {
 	m["retired"] = "RETIRED"; m["l1d-access"] = "L1D-ACCESS"; m["l1d-refill"] = "L1D-REFILL"
 	m["tlb-access"] = "TLB-ACCESS"; m["tlb-walk"] = "TLB-REFILL"; m["mispredicted"] = "MISPRED"
@@ -25,5 +27,5 @@ BEGIN {
 		else if (kv[1] == "pa") { pa = kv[2]; sub(/^0x/, "", pa) }
 		else if (kv[1] == "ds") { ds = kv[2]; sub(/^.*\(/, "", ds); sub(/\)$/, "", ds); sub(/^0x/, "", ds) }
 	}
-	print pc, op, ev, tot, iss, xl, va, pa, ds
+	print low56(pc), op, ev, tot, iss, xl, low56(va), pa, ds
 }

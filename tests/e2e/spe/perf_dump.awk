@@ -1,4 +1,5 @@
-# perf report -D's SPE packet lines -> one line per record: pc op events tot issue xlat va pa ds
+# perf report -D's SPE packet lines -> one line per record (ended by END or TS):
+# pc op events tot issue xlat va pa ds, addresses as bits 55:0 in hex (perf -D prints those)
 function reset() { pc = op = ev = tot = iss = xl = va = pa = ds = "-" }
 BEGIN { reset() }
 /^\.  [0-9a-f]+:  / {
@@ -14,5 +15,5 @@ BEGIN { reset() }
 	else if (w[1] == "VA") { va = w[2]; sub(/^0x/, "", va) }
 	else if (w[1] == "PA") { pa = w[2]; sub(/^0x/, "", pa) }
 	else if (w[1] == "DATA-SOURCE") ds = sprintf("%x", w[2])
-	else if (w[1] == "END") { print pc, op, ev, tot, iss, xl, va, pa, ds; reset() }
+	else if (w[1] == "END" || w[1] == "TS") { print pc, op, ev, tot, iss, xl, va, pa, ds; reset() }
 }
