@@ -154,7 +154,10 @@ static int on_record(const struct perf_event_header *h, void *arg)
 	default:
 		break;
 	}
-	if (perfdata_writer_write(c->w, h, h->size) < 0) {
+	size_t size = h->size; /* AUXTRACE (SPE data) carries its data after the record */
+	if (h->type == REC_AUXTRACE && h->size >= 16)
+		size += (size_t)((const uint64_t *)(const void *)h)[1];
+	if (perfdata_writer_write(c->w, h, size) < 0) {
 		c->error = 1;
 		return -1;
 	}
@@ -216,6 +219,8 @@ int cmd_record(int argc, char **argv)
 		perfdata_writer_add_event(c.w, &run.live.attrs[e], l.ev[e].name, run.live.ids[e],
 					  run.live.nids[e]);
 	perfdata_writer_set_cmdline(c.w, argc + 1, argv - 1);
+	if (record_spe_begin(c.w, &l, run.live.ncols > 0 && run.live.cpus[0] >= 0) < 0)
+		c.error = 1; /* the Arm SPE AUXTRACE_INFO, ahead of the data (record_spe.c) */
 	live_run_synthesize(&run, &o, on_record, &c);
 
 	struct progress_ctx pc = { &c, live_run_now() + 0.5, !o.quiet && isatty(STDERR_FILENO) };

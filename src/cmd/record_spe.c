@@ -8,6 +8,7 @@
 #include "events/pmu.h"
 #include "events/spe_terms.h"
 #include "output/spe_out.h"
+#include "spe/spe_capture.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -94,4 +95,12 @@ void list_spe_filters(FILE *out)
 		free(fields);
 		free(rows);
 	}
+}
+
+int record_spe_begin(struct perfdata_writer *w, const struct evlist *l, bool per_cpu)
+{
+	for (size_t e = 0; e < l->n; e++)
+		if (spe_pmu_name(l->ev[e].pmu))
+			return spe_capture_info(w, l->ev[e].attr.type, per_cpu);
+	return 0;
 }

@@ -16,5 +16,8 @@ int record_dry_run(struct sample_opts *o, struct evlist *l);
 size_t record_aux_pages(const struct sample_opts *o);
 /* list: the SPE PMUs' filter terms (none printed when there is no SPE PMU). */
 void list_spe_filters(FILE *out);
+/* record: the Arm SPE AUXTRACE_INFO when l holds an SPE event (before any data), else nothing. */
+struct perfdata_writer;
+int record_spe_begin(struct perfdata_writer *w, const struct evlist *l, bool per_cpu);
 
 #endif

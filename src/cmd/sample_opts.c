@@ -276,6 +276,7 @@ void sample_live_opts(const struct sample_opts *o, struct live_opts *lo)
 	lo->callchain = o->callchain;
 	lo->stack_size = o->stack_size;
 	lo->exclude_kernel = !pe_kernel_allowed();
+	lo->aux_pages = o->aux_pages;
 }
 
 int sample_python_setup(struct sample_opts *o, char **cmd)
