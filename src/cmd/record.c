@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/record_spe.h"
 #include "cmd/sample_opts.h"
 #include "events/evlist.h"
 #include "live/run.h"
@@ -53,6 +54,8 @@ int cmd_record(int argc, char **argv)
 	struct evlist l = { 0 };
 	if (sample_build_events(&o, &l) < 0)
 		err_die_last(EXIT_USAGE);
+	if (o.dry_run) /* SPE filters and AUX sizes, shown without opening (record_spe.c) */
+		return record_dry_run(&o, &l);
 
 	if (cmd && sample_python_setup(&o, cmd) < 0)
 		err_die_last(EXIT_USAGE);
@@ -78,6 +81,8 @@ int cmd_record(int argc, char **argv)
 					  run.live.nids[e]);
 	perfdata_writer_set_cmdline(w, argc + 1, argv - 1);
 	struct recorder *c = recorder_new(w, &run.evsels);
+	if (record_spe_begin(w, &l, run.live.ncols > 0 && run.live.cpus[0] >= 0) < 0)
+		c->error = 1; /* the Arm SPE AUXTRACE_INFO, ahead of the data (record_spe.c) */
 	live_run_synthesize(&run, recorder_record, c);
 
 	struct progress_ctx pc = { c, run_now() + 0.5, !o.quiet && isatty(STDERR_FILENO) };

@@ -110,6 +110,20 @@ static int opt_clockid(const struct option *opt, const char *arg)
 static int opt_mmap(const struct option *opt, const char *arg)
 {
 	struct sample_opts *so = opt->value;
+	const char *comma = strchr(arg, ',');
+	if (comma) { /* perf's -m PAGES,AUXPAGES: the AUX area size (SPE) */
+		size_t data = so->mmap_pages;
+		if (comma[1] && (opt_mmap(opt, comma + 1) < 0))
+			return -1;
+		so->aux_pages = comma[1] ? so->mmap_pages : 0;
+		so->mmap_pages = data;
+		if (comma == arg)
+			return 0;
+		char *head = strndup(arg, (size_t)(comma - arg));
+		int r = head ? opt_mmap(opt, head) : err_set("out of memory");
+		free(head);
+		return r;
+	}
 	char *end;
 	unsigned long long v = strtoull(arg, &end, 10);
 	long page = sysconf(_SC_PAGESIZE);
@@ -179,8 +193,8 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		{ OPT_STRING, 'o', "output", &o->output, "FILE", "the recording (default perf.data; an "
 		  "existing one is kept as FILE.old)" },
 		{ OPT_CALLBACK, 'k', "clockid", o, "CLOCK", "sample timestamps' clock (default mono)", opt_clockid },
-		{ OPT_CALLBACK, 'm', "mmap-pages", o, "PAGES", "ring buffer size per CPU, pages or with "
-		  "K/M", opt_mmap },
+		{ OPT_CALLBACK, 'm', "mmap-pages", o, "PAGES[,AUX]", "ring buffer size per CPU, pages or "
+		  "with K/M; ,AUX sizes the AUX area (SPE)", opt_mmap },
 		{ OPT_CALLBACK, 0, "timeout", o, "DUR", "stop after DUR (2.5s, 100ms, 1m)", opt_timeout },
 		{ OPT_BOOL, 0, "no-inherit", &o->no_inherit, NULL, "do not follow children and threads" },
 		{ OPT_CALLBACK, 'z', "compression-level", o, "N", "zstd-compressed records (level 1..22, "
@@ -191,6 +205,8 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		  "jitdumps) even when another user owns them" },
 		{ OPT_BOOL, 'q', "quiet", &o->quiet, NULL, "no progress or notes" },
 		{ OPT_COUNT, 'v', "verbose", &o->verbose, NULL, "more detail" },
+		{ OPT_BOOL, 0, "dry-run", &o->dry_run, NULL, "show each event's perf_event_attr (SPE "
+		  "filters encoded) and open nothing" },
 		OPT_END_(),
 	};
 	const struct option wperf_opts[] = {
@@ -283,6 +299,7 @@ void sample_live_opts(const struct sample_opts *o, struct live_opts *lo)
 	lo->callchain = o->callchain;
 	lo->stack_size = o->stack_size;
 	lo->exclude_kernel = !pe_kernel_allowed();
+	lo->aux_pages = o->aux_pages;
 }
 
 int sample_python_setup(struct sample_opts *o, char **cmd)
