@@ -21,10 +21,10 @@ static int load(struct perfdata_reader *r, const struct spe_cmd_opts *o, struct 
 		spe_data_free(d);
 		return EXIT_RUNTIME;
 	}
-	for (size_t i = 0; i < d->nnotes; i++)
-		err_warn("%s", d->notes[i]);
-	if (d->errors > d->nnotes)
-		err_warn("%llu more malformed SPE packets", (unsigned long long)(d->errors - d->nnotes));
+	for (size_t i = 0; i < d->notes.n; i++)
+		err_warn("%s", d->notes.v[i]);
+	if (d->errors > d->notes.n)
+		err_warn("%llu more malformed SPE packets", (unsigned long long)(d->errors - d->notes.n));
 	return 0;
 }
 

@@ -34,49 +34,28 @@ static int find_info(const struct perf_event_header *h, void *arg)
 
 bool spe_recording(struct perfdata_reader *r)
 {
+	/* A stream can be walked only once, and a walk of pipe-mode data declares its events as it
+	 * goes: the session gets those whole (SPE needs a perf.data file). */
+	if (r->stream || r->pipe)
+		return false;
 	struct find f = { 0, 0 };
 	perfdata_for_each(r, find_info, &f);
 	err_clear();
 	return f.found == 1;
 }
 
-static uint64_t str_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 1099511628211ULL;
-	return h;
-}
-
-/* Interned copy of s: an open-addressing table whose slots own the strings. */
+/* Interned copy of s (the names repeat for every record): the one hash map, owning the strings. */
 static const char *intern(struct spe_data *d, const char *s)
 {
 	if (!s)
 		return NULL;
-	if (d->nstrings * 2 >= d->strcap) {
-		size_t ncap = d->strcap ? d->strcap * 2 : 256;
-		char **nt = xcalloc(ncap, sizeof(*nt));
-		for (size_t i = 0; i < d->strcap; i++) {
-			if (!d->strings[i])
-				continue;
-			size_t k = str_hash(d->strings[i]) & (ncap - 1);
-			while (nt[k])
-				k = (k + 1) & (ncap - 1);
-			nt[k] = d->strings[i];
-		}
-		free(d->strings);
-		d->strings = nt;
-		d->strcap = ncap;
+	bool found;
+	struct hashmap_entry *e = hashmap_insert_str(&d->strings, s, &found);
+	if (!found) {
+		e->value = xstrdup(s);
+		e->key.str = e->value;
 	}
-	size_t k = str_hash(s) & (d->strcap - 1);
-	while (d->strings[k]) {
-		if (!strcmp(d->strings[k], s))
-			return d->strings[k];
-		k = (k + 1) & (d->strcap - 1);
-	}
-	d->strings[k] = xstrdup(s);
-	d->nstrings++;
-	return d->strings[k];
+	return e->value;
 }
 
 struct load_ctx {
@@ -129,14 +108,10 @@ static void decode_buffer(struct session *ss, struct load_ctx *c, const struct s
 	int rc;
 	while ((rc = spe_next_record(&dec, &rec)) != 0) {
 		if (rc < 0) {
-			if (d->nnotes < MAX_NOTES) {
-				d->notes = xrealloc(d->notes, (d->nnotes + 1) * sizeof(*d->notes));
-				d->notes[d->nnotes++] = xasprintf("AUXTRACE buffer %llu (cpu %u, AUX offset "
-								  "0x%llx): %s",
-								  (unsigned long long)d->buffers,
-								  a->cpu, (unsigned long long)a->offset,
-								  err_msg());
-			}
+			if (d->notes.n < MAX_NOTES)
+				notes_add(&d->notes, "AUXTRACE buffer %llu (cpu %u, AUX offset 0x%llx): %s",
+					  (unsigned long long)d->buffers, a->cpu, (unsigned long long)a->offset,
+					  err_msg());
 			continue;
 		}
 		add_sample(ss, c, &rec, a);
@@ -212,12 +187,10 @@ int spe_load(struct perfdata_reader *r, enum spe_version ver, const char *symfs,
 
 void spe_data_free(struct spe_data *d)
 {
-	for (size_t i = 0; i < d->strcap; i++)
-		free(d->strings[i]);
-	free(d->strings);
-	for (size_t i = 0; i < d->nnotes; i++)
-		free(d->notes[i]);
-	free(d->notes);
+	for (size_t i = 0; i < d->strings.n; i++)
+		free(d->strings.v[i].value);
+	hashmap_free(&d->strings);
+	notes_clear(&d->notes);
 	free(d->v);
 	memset(d, 0, sizeof(*d));
 }

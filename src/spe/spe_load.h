@@ -12,6 +12,8 @@
 #include "spe/spe.h"
 #include "spe/spe_perfdata.h"
 #include "perfdata/perfdata.h"
+#include "util/hashmap.h"
+#include "util/notes.h"
 
 struct spe_sample {
 	struct spe_record r;
@@ -30,10 +32,8 @@ struct spe_data {
 	enum spe_version ver;
 	uint64_t buffers, bytes, aux_records, aux_truncated, aux_partial, aux_collision, itrace_starts;
 	uint64_t errors, skipped, truncated;   /* from the decoder, over all buffers */
-	char **notes;                          /* the first decoder errors, one line each */
-	size_t nnotes;
-	char **strings;                        /* interned names */
-	size_t nstrings, strcap;
+	struct notes notes;                    /* the first decoder errors, one line each */
+	struct hashmap strings;                /* interned names (the map owns the strings) */
 };
 
 /* True when the recording holds Arm SPE AUX data (an AUXTRACE_INFO of type Arm SPE). */
