@@ -3,7 +3,7 @@
 # Idempotent: when everything is present it only checks and exits.
 set -e
 PKGS="gcc make pkg-config libelf-dev libdw-dev libpfm4-dev libcapstone-dev zlib1g-dev
-libcmocka-dev python3 python3-jsonschema linux-perf libiberty-dev"
+libcmocka-dev python3 python3-jsonschema linux-perf libiberty-dev libbpf-dev bpftool clang gdb"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

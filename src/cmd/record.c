@@ -18,6 +18,7 @@
 #include "cmd/sample_opts.h"
 #include "events/evlist.h"
 #include "kernel/perf_event.h"
+#include "python/pyrec.h"
 #include "stream/live.h"
 #include "stream/perfdata.h"
 #include "symbols/dso.h"
@@ -41,6 +42,7 @@ struct rec_ctx {
 	pid_t *dump_pids;
 	size_t ndumps, dcap;
 	int error;
+	struct pyrec *py;              /* --python without -X perf: Python stacks (python/pyrec.h) */
 };
 
 static void remember_pid(struct rec_ctx *c, pid_t pid)
@@ -148,6 +150,8 @@ static int on_record(const struct perf_event_header *h, void *arg)
 		struct rec_comm cm;
 		if (record_parse_comm(h, &cm) == 0)
 			remember_pid(c, (pid_t)cm.pid);
+		if (c->py && cm.pid == cm.tid)
+			pyrec_watch(c->py, (pid_t)cm.pid, cm.exec);
 		break;
 	}
 	default:
@@ -175,10 +179,48 @@ struct progress_ctx {
 static void progress_tick(long n, double now, void *arg)
 {
 	struct progress_ctx *p = arg;
+	if (p->c->py)
+		pyrec_poll(p->c->py, 0);
 	if (p->tty && now >= p->next) {
 		progress(p->c, false);
 		p->next = now + 0.5;
 	}
+}
+
+/* Python stacks without -X perf: BPF on the sampling events, else process_vm_readv (said once). */
+static struct pyrec *record_python_start(struct live_run *run)
+{
+	struct pyrec *py = pyrec_new(true);
+	pyrec_attach(py, run->live.fds, run->live.nev * run->live.ncols * run->live.nrows);
+	if (pyrec_fallback_reason(py))
+		err_warn("--python: no BPF (%s): reading Python stacks with process_vm_readv at each batch "
+			 "instead (approximate)", pyrec_fallback_reason(py));
+	if (run->t.pid > 0)
+		pyrec_watch(py, run->t.pid, false);
+	for (size_t i = 0; i < run->t.ntids; i++)
+		pyrec_watch(py, run->t.tids[i], false);
+	pyrec_poll(py, 0);
+	return py;
+}
+
+static void add_pystacks(void *arg, int32_t pid, const uint8_t *blob, size_t len)
+{
+	perfdata_writer_add_jit_source(arg, JIT_SRC_PYSTACKS, pid, blob, len);
+}
+
+static void record_python_finish(struct pyrec *py, struct perfdata_writer *w, bool quiet)
+{
+	pyrec_poll(py, 0);
+	pyrec_store(py, add_pystacks, w);
+	struct pyrec_stats st;
+	pyrec_stats(py, &st);
+	if (!st.procs)
+		err_warn("--python: no CPython 3.8-3.13 found in the recorded processes%s%s",
+			 st.problem ? ": " : "", st.problem ? st.problem : "");
+	else if (!quiet)
+		err_note("--python: %" PRIu64 " Python stacks from %zu process%s (%s)%s", st.stacks, st.procs,
+			 st.procs == 1 ? "" : "es", pyrec_method(py), st.dropped ? "; some lost: BPF buffer full" : "");
+	pyrec_free(py);
 }
 
 static const char *const usage[] = {
@@ -209,6 +251,8 @@ int cmd_record(int argc, char **argv)
 		err_die_last(EXIT_RUNTIME);
 	}
 	c.evsels = run.evsels;
+	if (o.python_frames)
+		c.py = record_python_start(&run);
 	for (size_t e = 0; e < l.n; e++)
 		perfdata_writer_add_event(c.w, &run.live.attrs[e], l.ev[e].name, run.live.ids[e],
 					  run.live.nids[e]);
@@ -234,6 +278,8 @@ int cmd_record(int argc, char **argv)
 			perfdata_writer_add_buildid(c.w, c.path_pids[i], PERF_RECORD_MISC_USER, id, n, c.paths[i]);
 	}
 	store_jit_sources(&c, o.force);
+	if (c.py)
+		record_python_finish(c.py, c.w, o.quiet);
 	perfdata_writer_set_sample_times(c.w, c.first_time, c.last_time);
 	uint64_t bytes = perfdata_writer_bytes(c.w);
 	int wr = c.error ? -1 : perfdata_writer_close(c.w, true, true);

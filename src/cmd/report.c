@@ -8,6 +8,7 @@
 #include "cmd/cmd.h"
 #include "analysis/folded.h"
 #include "cmd/report_view.h"
+#include "python/pystore.h"
 #include "stream/perfdata.h"
 #include "stream/session.h"
 #include "util/error.h"
@@ -145,6 +146,15 @@ static void print_header(FILE *f, const struct perfdata_reader *r)
 	fprintf(f, "\n# ========\n#\n");
 }
 
+/* Python stacks stored by record --python (python/pystore.h): joined with the samples. */
+static void report_load_pystacks(struct session *ss, const struct perfdata_jit_source *js)
+{
+	if (!ss->py)
+		ss->py = pystore_new();
+	if (pystore_load(ss->py, js->pid, js->data, js->size) < 0)
+		err_warn("%s", err_msg());
+}
+
 void report_load_jit_sources(struct session *ss, const struct perfdata_reader *r, bool force)
 {
 	machine_perfmap_path_policy(&ss->machine, force);
@@ -154,6 +164,8 @@ void report_load_jit_sources(struct session *ss, const struct perfdata_reader *r
 			machine_set_perfmap_data(&ss->machine, js->pid, js->data, js->size);
 		else if (js->kind == JIT_SRC_JITDUMP)
 			machine_set_jitdump_data(&ss->machine, js->pid, js->data, js->size);
+		else if (js->kind == JIT_SRC_PYSTACKS)
+			report_load_pystacks(ss, js);
 	}
 }
 

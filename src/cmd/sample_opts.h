@@ -35,6 +35,8 @@ struct sample_opts {
 	const char *symbols;
 	bool python;                /* --python: turn on CPython's perf support in the command */
 	bool force;                 /* -f: use JIT files (perf maps, jitdumps) whoever owns them */
+	bool python_frames;         /* read Python frames from the interpreter (python/pyrec.h):
+				     * --python-frames, --python with -p, or a CPython < 3.12 */
 };
 
 char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const char *cmd,

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "python/pymerge.h"
 #include "unwind/unwind.h"
 #include "util/error.h"
 #include "util/xalloc.h"
@@ -126,6 +127,8 @@ static int handle_sample(struct session *ss, const struct perf_event_header *h)
 	}
 	if (!used_chain)
 		add_frame(ss, &n, s.ip, s.cpumode, t, s.time);
+	if (ss->py && ss->tool.callchains)
+		n = pymerge_stack(ss->py, (int32_t)s.pid, s.tid, s.time, &ss->fbuf, &ss->fcap, n);
 	if (ss->tool.python_view)
 		n = session_python_view(ss->fbuf, n);
 	struct resolved_sample rs = { &s, t, ss->fbuf, n, truncated };
@@ -255,5 +258,6 @@ void session_free(struct session *ss)
 	machine_free(&ss->machine);
 	free(ss->samples_per_evsel);
 	free(ss->fbuf);
+	pystore_free(ss->py);
 	memset(ss, 0, sizeof(*ss));
 }

@@ -14,10 +14,12 @@
 #include "stream/record.h"
 
 struct unwinder;
+struct pystore;
 
 struct frame {
 	uint64_t ip;             /* as recorded */
 	struct addr_loc loc;     /* resolved at ip (callers at their return address, as perf) */
+	int32_t line;            /* Python frames (src/python/pymerge.c): the source line, else 0 */
 };
 
 struct resolved_sample {
@@ -56,6 +58,7 @@ struct session {
 	size_t fcap;
 	struct unwinder *unwinder; /* for recordings with user stack copies (--call-graph dwarf) */
 	uint64_t truncated;        /* samples whose DWARF unwind stopped early */
+	struct pystore *py;        /* Python stacks joined with the samples (python/pymerge.h); owned */
 };
 
 /* Rewrites a stack (leaf first) for reading Python: the native frames below the innermost
