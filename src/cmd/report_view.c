@@ -1,6 +1,7 @@
 #include "cmd/report_view.h"
 
 #include "output/json.h"
+#include "python/pystore.h"
 
 void report_view_print(FILE *f, const struct report_view *v, const struct profile *p,
 		       const struct session *ss, const char *source)
@@ -21,6 +22,8 @@ void report_view_print(FILE *f, const struct report_view *v, const struct profil
 		json_begin_array(&j, "events");
 	} else if (v->style == STYLE_PERF) {
 		report_text_header(f, ss->lost_samples);
+		if (pystore_approx(ss->py))
+			report_text_python_approx(f);
 	}
 	for (size_t i = 0; i < p->n; i++) {
 		struct report_section s = {

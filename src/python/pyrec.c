@@ -54,7 +54,9 @@ struct pyrec *pyrec_new(bool try_bpf)
 {
 	struct pyrec *r = xcalloc(1, sizeof(*r));
 	r->tid_off = find_tid_off();
-	if (try_bpf) {
+	if (try_bpf && getenv("LPERF_NO_BPF")) {
+		r->reason = xstrdup("LPERF_NO_BPF is set");
+	} else if (try_bpf) {
 		r->bpf = pybpf_open();
 		if (!r->bpf)
 			r->reason = xstrdup(err_msg());

@@ -273,12 +273,17 @@ const struct pystore_frame *pystore_find(const struct pystore *s, int32_t pid, u
 			else
 				hi = mid;
 		}
+		/* The nearest stack of tid: the BPF program runs in the sample's overflow handler, a few
+		 * microseconds from the sample's timestamp (after it on current kernels), so within
+		 * 1 ms; approximate stacks were read at the batch, within 250 ms. */
 		const struct pstack *best = NULL;
-		uint64_t window = p->approx ? 250000000ull : 5000000ull;
-		if (lo > 0 && p->stacks[lo - 1].tid == tid && time - p->stacks[lo - 1].time <= window)
+		uint64_t window = p->approx ? 250000000ull : 1000000ull, bd = 0;
+		if (lo > 0 && p->stacks[lo - 1].tid == tid && time - p->stacks[lo - 1].time <= window) {
 			best = &p->stacks[lo - 1];
-		if (p->approx && lo < p->nstacks && p->stacks[lo].tid == tid && p->stacks[lo].time - time <= window &&
-		    (!best || p->stacks[lo].time - time < time - best->time))
+			bd = time - best->time;
+		}
+		if (lo < p->nstacks && p->stacks[lo].tid == tid && p->stacks[lo].time - time <= window &&
+		    (!best || p->stacks[lo].time - time < bd))
 			best = &p->stacks[lo];
 		if (best) {
 			*n = best->n;

@@ -51,8 +51,8 @@ struct pystore_frame {
 	int32_t line;
 	bool entry;
 };
-/* The stack taken for (pid, tid) at time (within 5 ms before it; for approximate stacks the
- * nearest within 250 ms); NULL when none. *n frames, innermost first. */
+/* The stack taken for (pid, tid) nearest to time (within 1 ms; for approximate stacks within
+ * 250 ms); NULL when none. *n frames, innermost first. */
 const struct pystore_frame *pystore_find(const struct pystore *s, int32_t pid, uint32_t tid, uint64_t time,
 					 size_t *n);
 void pystore_free(struct pystore *s);
