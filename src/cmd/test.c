@@ -9,6 +9,7 @@
 #include "cmd/cmd.h"
 #include "output/json.h"
 #include "output/table.h"
+#include "python/pymethod.h"
 #include "sysinfo/sysinfo.h"
 #include "util/error.h"
 #include "util/fileio.h"
@@ -180,14 +181,15 @@ static void python_rows(struct rows *r, const struct sysinfo *si, int verbose, b
 	}
 	for (size_t i = 0; i < si->npy; i++) {
 		const struct pyinfo *py = &si->py[i];
+		char method[768];
 		char *name = xasprintf("python.%s", py->version ? py->version : "?");
 		if (py->error)
 			row(r, name, "%s (%s): %s", py->path, py->source, py->error);
 		else
-			row(r, name, "%s (%s): perf trampoline %s, perf_jit %s, frame pointers %s%s%s",
+			row(r, name, "%s (%s): perf trampoline %s, perf_jit %s, frame pointers %s; stacks: %s%s%s",
 			    py->path, py->source, yes_no(py->perf_trampoline), yes_no(py->perf_jit),
-			    yes_no(py->frame_pointers), verbose ? "; realpath " : "",
-			    verbose ? py->realpath : "");
+			    yes_no(py->frame_pointers), pymethod_describe(py, method, sizeof(method)),
+			    verbose ? "; realpath " : "", verbose ? py->realpath : "");
 		free(name);
 	}
 }
