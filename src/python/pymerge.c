@@ -20,6 +20,19 @@ static bool is_truncated_marker(const struct frame *f)
 	return f->loc.sym && !f->loc.dso && !strcmp(f->loc.sym->name, "[truncated]");
 }
 
+/* The outermost frame of a complete native stack (the unwinder reached the thread's start). */
+static bool is_thread_start(const struct frame *f)
+{
+	static const char *const starts[] = { "_start", "__libc_start_main", "__libc_start_call_main",
+					      "start_thread", "clone3", "__clone", "clone" };
+	if (!f->loc.sym)
+		return false;
+	for (size_t i = 0; i < sizeof(starts) / sizeof(starts[0]); i++)
+		if (!strncmp(f->loc.sym->name, starts[i], strlen(starts[i])))
+			return true;
+	return false;
+}
+
 static void emit_py(struct frame **out, size_t *no, size_t *ocap, const struct pystore_frame *pf)
 {
 	ALLOC_GROW(*out, *no + 1, *ocap);
@@ -60,6 +73,10 @@ size_t pymerge_stack(const struct pystore *s, int32_t pid, uint32_t tid, uint64_
 	for (size_t i = 0; i < tail; i++)
 		if (is_eval(&(*frames)[i]))
 			last_eval = i;
+	/* A whole native stack without the eval loop is not running Python: the thread state's
+	 * frame pointer is stale there (compiling, finalizing), so its frames are not used. */
+	if (last_eval == tail && tail == n && n && is_thread_start(&(*frames)[n - 1]))
+		return n;
 	for (size_t i = 0; i < tail; i++) {
 		const struct frame *f = &(*frames)[i];
 		if (is_eval(f) && next < k) {

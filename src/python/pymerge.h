@@ -3,7 +3,9 @@
  * by the Python frames it was running, innermost first, so that a stack reads kernel frames,
  * native frames (C extensions, libc), the Python frames, then the native frames that started
  * the interpreter. Python frames the native unwinder did not reach (no eval frame found, or
- * fewer than the Python stack has calls) go at the outer end of the stack. */
+ * fewer than the Python stack has calls) go at the outer end of the stack, unless the native
+ * stack is whole (it reaches the thread's start) and has no eval loop: the thread was not
+ * running Python then and the thread state's frame pointer is stale. */
 #ifndef LPERF_PYTHON_PYMERGE_H
 #define LPERF_PYTHON_PYMERGE_H
 

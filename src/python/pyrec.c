@@ -35,6 +35,12 @@ struct pyrec {
 	long tid_off;             /* glibc: the kernel tid's offset in struct pthread, -1 unknown */
 	uint64_t stacks;
 	char *problem;
+	/* The finder: a thread that looks for new interpreters every 2 ms, so that stacks start
+	 * right after the interpreter is mapped rather than at the first drained batch (which
+	 * would miss the imports of a short run). lock guards p, n and every rproc. */
+	pthread_mutex_t lock;
+	pthread_t finder;
+	bool finder_started, stop;
 };
 
 /* The offset of struct pthread's tid field, found in our own thread (the profiled process
@@ -53,6 +59,7 @@ static long find_tid_off(void)
 struct pyrec *pyrec_new(bool try_bpf)
 {
 	struct pyrec *r = xcalloc(1, sizeof(*r));
+	pthread_mutex_init(&r->lock, NULL);
 	r->tid_off = find_tid_off();
 	if (try_bpf && getenv("LPERF_NO_BPF")) {
 		r->reason = xstrdup("LPERF_NO_BPF is set");
@@ -118,14 +125,38 @@ static pid_t tgid_of(pid_t pid)
 	return tg > 0 ? tg : pid;
 }
 
+static void *finder_main(void *arg);
+
+static void watch_locked(struct pyrec *r, pid_t pid, bool exec);
+
 void pyrec_watch(struct pyrec *r, pid_t pid, bool exec)
 {
 	if (pid <= 0)
 		return;
 	if (!exec)
 		pid = tgid_of(pid);
+	pthread_mutex_lock(&r->lock);
+	watch_locked(r, pid, exec);
+	if (!r->finder_started && pthread_create(&r->finder, NULL, finder_main, r) == 0)
+		r->finder_started = true;
+	pthread_mutex_unlock(&r->lock);
+}
+
+/* Is the interpreter found for p still the one mapped (an exec record can arrive after the
+ * finder already saw the new program)? */
+static bool same_interpreter(const struct rproc *p)
+{
+	struct py_proc now;
+	return pylayout_find(p->pid, &now) == 0 && now.runtime == p->rd.proc.runtime &&
+	       !strcmp(now.lib, p->rd.proc.lib);
+}
+
+static void watch_locked(struct pyrec *r, pid_t pid, bool exec)
+{
 	struct rproc *p = find(r, pid);
 	if (p && !exec)
+		return;
+	if (p && p->state == P_PYTHON && same_interpreter(p))
 		return;
 	if (!p) {
 		ALLOC_GROW(r->p, r->n + 1, r->cap);
@@ -214,25 +245,62 @@ static void read_stacks(struct pyrec *r, struct rproc *p, uint64_t now)
 	}
 }
 
+static bool look_all(struct pyrec *r, uint64_t now)
+{
+	bool looking = false;
+	for (size_t i = 0; i < r->n; i++)
+		if (r->p[i].state == P_LOOKING) {
+			look(r, &r->p[i], now);
+			looking |= r->p[i].state == P_LOOKING;
+		}
+	return looking;
+}
+
+static void *finder_main(void *arg)
+{
+	struct pyrec *r = arg;
+	for (;;) {
+		pthread_mutex_lock(&r->lock);
+		bool stop = r->stop, looking = !stop && look_all(r, now_ns());
+		pthread_mutex_unlock(&r->lock);
+		if (stop)
+			return NULL;
+		struct timespec ts = { 0, looking ? 2000000 : 20000000 };
+		nanosleep(&ts, NULL);
+	}
+}
+
 void pyrec_poll(struct pyrec *r, uint64_t now)
 {
 	if (!now)
 		now = now_ns();
-	for (size_t i = 0; i < r->n; i++)
-		if (r->p[i].state == P_LOOKING)
-			look(r, &r->p[i], now);
+	pthread_mutex_lock(&r->lock);
+	look_all(r, now);
 	if (r->bpf) {
 		if (pybpf_drain(r->bpf, on_event, r) < 0)
 			note_problem(r, err_msg());
-		return;
+	} else {
+		for (size_t i = 0; i < r->n; i++)
+			if (r->p[i].state == P_PYTHON)
+				read_stacks(r, &r->p[i], now);
 	}
-	for (size_t i = 0; i < r->n; i++)
-		if (r->p[i].state == P_PYTHON)
-			read_stacks(r, &r->p[i], now);
+	pthread_mutex_unlock(&r->lock);
+}
+
+static void finder_stop(struct pyrec *r)
+{
+	if (!r->finder_started)
+		return;
+	pthread_mutex_lock(&r->lock);
+	r->stop = true;
+	pthread_mutex_unlock(&r->lock);
+	pthread_join(r->finder, NULL);
+	r->finder_started = false;
 }
 
 void pyrec_store(struct pyrec *r, void (*add)(void *arg, int32_t pid, const uint8_t *blob, size_t len), void *arg)
 {
+	finder_stop(r);
 	for (size_t i = 0; i < r->n; i++) {
 		struct rproc *p = &r->p[i];
 		if (!p->have_rd || !p->w.nstacks)
@@ -258,6 +326,8 @@ void pyrec_free(struct pyrec *r)
 {
 	if (!r)
 		return;
+	finder_stop(r);
+	pthread_mutex_destroy(&r->lock);
 	for (size_t i = 0; i < r->n; i++) {
 		if (r->p[i].have_rd)
 			pyread_free(&r->p[i].rd);

@@ -72,7 +72,7 @@ noflag_tests() { # VERSION PYTHON OPTION
 		lperf report -i "$SCRATCH/nf-$v.data" --folded >f.txt &&
 		complete f.txt
 	'
-	test_expect_success "$v: the lines are those of the calls and of foo'"'"'s loop" '
+	test_expect_success "$v: the lines are those of the calls and of the loop in foo" '
 		lperf script -i "$SCRATCH/nf-$v.data" >s.txt 2>/dev/null &&
 		lines s.txt
 	'
@@ -104,12 +104,14 @@ if [ -n "$PY311" ]; then
 		pid=$!
 		sleep 2 &&
 		lperf record -q --python -p $pid --timeout 1s -o p.data &&
-		kill -0 $pid && st=$(awk "/^State:/ {print \$2}" /proc/$pid/status) &&
-		echo "state after detach: $st" && [ "$st" = R ] || [ "$st" = S ] &&
-		t1=$(awk "/^utime/ {print}" /proc/$pid/stat 2>/dev/null; cut -d" " -f14 /proc/$pid/stat) &&
-		sleep 0.5 && t2=$(cut -d" " -f14 /proc/$pid/stat) &&
-		echo "utime $t1 -> $t2" && [ "$t2" -gt "$t1" ] &&
-		kill $pid && wait $pid 2>/dev/null
+		kill -0 $pid &&
+		t1=$(cut -d" " -f14 /proc/$pid/stat) && sleep 0.5 && t2=$(cut -d" " -f14 /proc/$pid/stat) &&
+		echo "after detach: utime $t1 -> $t2" && [ "$t2" -gt "$t1" ] &&
+		grep "^State:" /proc/$pid/status && ! grep -q "^State:.*[tT]" /proc/$pid/status
+		r=$?
+		kill $pid
+		wait $pid 2>/dev/null
+		[ $r = 0 ] &&
 		lperf script -i p.data -F time,ip,sym >s.txt 2>/dev/null &&
 		awk "/^ *[0-9]+\\.[0-9]+:/ { t = \$1 + 0; if (!first) first = t }
 		     /py::foo/ && !seen { seen = t; print \"first sample\", first, \"first Python stack\", t }
@@ -120,15 +122,19 @@ else
 	test_skip "-p PID on 3.11" "no CPython 3.11"
 fi
 
-# shares FOLDED: percent of samples by innermost Python function, "name pct" lines.
+# shares FOLDED: percent of all samples by innermost Python function of the example (the
+# interpreter's own startup code is seen more completely by the frame walker than by -X perf,
+# whose trampolines start after the first imports, so only the example's functions compare).
 shares() {
 	awk '{
 		n = $NF; line = $0; sub(/ [0-9]+$/, "", line)
 		k = split(line, fr, ";"); inner = ""
 		for (i = 1; i <= k; i++)
-			if (fr[i] ~ /^py::/) { inner = substr(fr[i], 5); sub(/:.*/, "", inner) }
-		if (inner == "") next
-		c[inner] += n; all += n
+			if (fr[i] ~ /^py::/) inner = fr[i]
+		all += n
+		if (inner !~ /perf_docs\.py/) next
+		inner = substr(inner, 5); sub(/:.*/, "", inner)
+		c[inner] += n
 	} END { for (f in c) printf "%s %.2f\n", f, 100 * c[f] / all }' "$1" | sort
 }
 for v in 3.12 3.13; do
@@ -136,9 +142,9 @@ for v in 3.12 3.13; do
 	[ -z "$py" ] && { test_skip "$v: frames agree with -X perf" "no CPython $v"; continue; }
 	export v py
 	test_expect_success "$v: per-function shares read from the frames agree with -X perf's within 2 points" '
-		lperf record -q --python -o x.data -- "$py" "$W" $LOOPS &&
+		lperf record -q --python -o x.data -- "$py" "$W" 8000000 &&
 		lperf report -i x.data --folded >x.txt && shares x.txt >xs.txt &&
-		lperf record -q --python-frames -o b.data -- "$py" "$W" $LOOPS &&
+		lperf record -q --python-frames -o b.data -- "$py" "$W" 8000000 &&
 		lperf report -i b.data --folded >b.txt && shares b.txt >bs.txt &&
 		cat xs.txt bs.txt &&
 		join -a1 -a2 -e 0 -o 0,1.2,2.2 xs.txt bs.txt | awk "{ d = \$2 - \$3; if (d < 0) d = -d;
