@@ -100,6 +100,8 @@ int pybpf_add_proc(struct pybpf *b, const struct py_proc *p)
 		.frame_lasti = u(l->frame_lasti),
 		.frame_aux = u(l->frame_is_entry >= 0 ? l->frame_is_entry : l->frame_owner),
 		.lasti_is_int = l->frame_kind == PY_FRAME_OBJECT,
+		.code_name = u(l->code_name),
+		.code_firstlineno = u(l->code_firstlineno),
 	};
 	__u32 pid = (__u32)p->pid;
 	if (bpf_map__update_elem(b->skel->maps.procs, &pid, sizeof(pid), &c, sizeof(c), BPF_ANY))

@@ -138,6 +138,8 @@ static void read_code(struct pyread *r, struct py_code *c)
 	int32_t need = l->code_linetable;
 	if (l->code_qualname > need)
 		need = l->code_qualname;
+	if (l->code_name > need)
+		need = l->code_name;
 	need += 8;
 	c->bad = true;
 	if (need > (int32_t)sizeof(b) || !is_code(r, c->addr) || pyread_mem(r->proc.pid, c->addr, b, (size_t)need) < 0)
@@ -145,6 +147,8 @@ static void read_code(struct pyread *r, struct py_code *c)
 	int32_t fl;
 	memcpy(&fl, b + l->code_firstlineno, 4);
 	c->firstline = fl;
+	if (pyread_sig(get64(b, l->code_name), (uint32_t)fl) != c->sig)
+		return; /* another code object lives there now */
 	c->name = read_str(r, get64(b, l->code_qualname >= 0 ? l->code_qualname : l->code_name));
 	c->filename = read_str(r, get64(b, l->code_filename));
 	c->linetable = read_bytes(r, get64(b, l->code_linetable), &c->ltlen);
@@ -153,19 +157,19 @@ static void read_code(struct pyread *r, struct py_code *c)
 	c->bad = false;
 }
 
-static size_t slot_of(uint64_t addr, size_t nslots)
+static size_t slot_of(uint64_t addr, uint64_t sig, size_t nslots)
 {
-	return (size_t)((addr >> 4) * 0x9e3779b97f4a7c15ull >> 20) & (nslots - 1);
+	return (size_t)(((addr >> 4) ^ sig) * 0x9e3779b97f4a7c15ull >> 20) & (nslots - 1);
 }
 
-const struct py_code *pyread_code(struct pyread *r, uint64_t addr)
+const struct py_code *pyread_code(struct pyread *r, uint64_t addr, uint64_t sig)
 {
 	if (r->nslots) {
-		for (size_t s = slot_of(addr, r->nslots);; s = (s + 1) & (r->nslots - 1)) {
+		for (size_t s = slot_of(addr, sig, r->nslots);; s = (s + 1) & (r->nslots - 1)) {
 			uint32_t id = r->slots[s];
 			if (!id)
 				break;
-			if (r->codes[id - 1]->addr == addr)
+			if (r->codes[id - 1]->addr == addr && r->codes[id - 1]->sig == sig)
 				return r->codes[id - 1];
 		}
 	}
@@ -175,7 +179,7 @@ const struct py_code *pyread_code(struct pyread *r, uint64_t addr)
 		r->slots = xcalloc(n, sizeof(*r->slots));
 		r->nslots = n;
 		for (size_t i = 0; i < r->ncodes; i++) {
-			size_t s = slot_of(r->codes[i]->addr, n);
+			size_t s = slot_of(r->codes[i]->addr, r->codes[i]->sig, n);
 			while (r->slots[s])
 				s = (s + 1) & (n - 1);
 			r->slots[s] = (uint32_t)i + 1;
@@ -183,11 +187,12 @@ const struct py_code *pyread_code(struct pyread *r, uint64_t addr)
 	}
 	struct py_code *c = xcalloc(1, sizeof(*c));
 	c->addr = addr;
+	c->sig = sig;
 	c->id = (uint32_t)r->ncodes;
 	read_code(r, c);
 	ALLOC_GROW(r->codes, r->ncodes + 1, r->ccap);
 	r->codes[r->ncodes++] = c;
-	size_t s = slot_of(addr, r->nslots);
+	size_t s = slot_of(addr, sig, r->nslots);
 	while (r->slots[s])
 		s = (s + 1) & (r->nslots - 1);
 	r->slots[s] = c->id + 1;
@@ -221,7 +226,7 @@ size_t pyread_cook(struct pyread *r, const struct py_rawframe *raw, size_t n, st
 				out[o - 1].entry = true;
 			continue;
 		}
-		const struct py_code *c = pyread_code(r, f->code);
+		const struct py_code *c = pyread_code(r, f->code, f->sig);
 		if (c->bad)
 			continue;
 		out[o].code = c->id;
@@ -293,6 +298,12 @@ size_t pyread_stack(struct pyread *r, uint64_t tstate, struct py_rawframe *out, 
 		out[n].code = get64(b, l->frame_code);
 		out[n].lasti = l->frame_kind == PY_FRAME_OBJECT ? (uint32_t)get64(b, l->frame_lasti) : get64(b, l->frame_lasti);
 		out[n].aux = l->frame_is_entry >= 0 ? b[l->frame_is_entry] : l->frame_owner >= 0 ? b[l->frame_owner] : 0;
+		uint8_t nm[8];
+		uint32_t fl = 0;
+		out[n].sig = 0;
+		if (out[n].code && pyread_mem(pid, out[n].code + (uint64_t)l->code_name, nm, 8) == 0 &&
+		    pyread_mem(pid, out[n].code + (uint64_t)l->code_firstlineno, &fl, 4) == 0)
+			out[n].sig = pyread_sig(get64(nm, 0), fl);
 		n++;
 		fr = get64(b, l->frame_back);
 	}

@@ -21,8 +21,16 @@ int pyread_mem(pid_t pid, uint64_t addr, void *buf, size_t len);
  * 3.12+: owner). The BPF program sends the same triple. */
 struct py_rawframe {
 	uint64_t code, lasti;
+	uint64_t sig;            /* pyread_sig of the code object when the frame was read */
 	uint8_t aux;
 };
+
+/* A code object's signature: its co_name pointer and first line, read with the frame, so that a
+ * code object freed and another allocated at its address are not confused in the cache. */
+static inline uint64_t pyread_sig(uint64_t name_ptr, uint32_t firstline)
+{
+	return name_ptr ^ ((uint64_t)firstline << 48);
+}
 
 /* A frame ready to be stored: the code object (index into the reader's code table), its line,
  * and whether it is the outermost frame of one C-level call of the eval loop (each such group
@@ -35,6 +43,7 @@ struct py_frame {
 
 struct py_code {
 	uint64_t addr;           /* in the process */
+	uint64_t sig;            /* pyread_sig when it was read: with addr, the cache key */
 	uint32_t id;             /* index in the reader's table */
 	char *name;              /* co_qualname (3.11+), else co_name */
 	char *filename;
@@ -55,9 +64,9 @@ struct pyread {
 
 void pyread_init(struct pyread *r, const struct py_proc *p);
 void pyread_free(struct pyread *r);
-/* The code object at addr, read on first use; never NULL (bad is set when it could not be read
- * or is not a code object). */
-const struct py_code *pyread_code(struct pyread *r, uint64_t addr);
+/* The code object at addr with signature sig, read on first use; never NULL (bad is set when it
+ * could not be read, is not a code object, or no longer has that signature). */
+const struct py_code *pyread_code(struct pyread *r, uint64_t addr, uint64_t sig);
 /* Turns raw frames (innermost first) into stored frames; shims and unreadable code objects are
  * dropped. Returns how many were written to out (at most max). */
 size_t pyread_cook(struct pyread *r, const struct py_rawframe *raw, size_t n, struct py_frame *out, size_t max);

@@ -212,7 +212,7 @@ static void on_event(const struct pystack_event *e, void *arg)
 	struct py_rawframe raw[PYSTACK_MAX_FRAMES];
 	size_t n = e->nframes < PYSTACK_MAX_FRAMES ? e->nframes : PYSTACK_MAX_FRAMES;
 	for (size_t i = 0; i < n; i++)
-		raw[i] = (struct py_rawframe){ e->code[i], e->lasti[i], e->aux[i] };
+		raw[i] = (struct py_rawframe){ e->code[i], e->lasti[i], e->sig[i], e->aux[i] };
 	struct py_frame f[PYSTACK_MAX_FRAMES];
 	size_t k = pyread_cook(&p->rd, raw, n, f, PYSTACK_MAX_FRAMES);
 	pystore_add(&p->w, e->time, e->tid, (e->flags & PYSTACK_TRUNCATED) ? PYSTORE_TRUNCATED : 0, f, k);
