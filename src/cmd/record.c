@@ -190,16 +190,12 @@ static void progress_tick(long n, double now, void *arg)
 /* Python stacks without -X perf: BPF on the sampling events, else process_vm_readv (said once). */
 static struct pyrec *record_python_start(struct live_run *run)
 {
-	struct pyrec *py = pyrec_new(true);
-	pyrec_attach(py, run->live.fds, run->live.nev * run->live.ncols * run->live.nrows);
-	if (pyrec_fallback_reason(py))
-		err_warn("--python: no BPF (%s): reading Python stacks with process_vm_readv at each batch "
-			 "instead (approximate)", pyrec_fallback_reason(py));
-	if (run->t.pid > 0)
-		pyrec_watch(py, run->t.pid, false);
-	for (size_t i = 0; i < run->t.ntids; i++)
-		pyrec_watch(py, run->t.tids[i], false);
-	pyrec_poll(py, 0);
+	struct pyrec *py = pyrec_start(run->live.fds, run->live.nev * run->live.ncols * run->live.nrows,
+				       run->t.pid, run->t.tids, run->t.ntids);
+	char *line = pyrec_fallback_line(py);
+	if (line)
+		err_warn("%s", line);
+	free(line);
 	return py;
 }
 

@@ -322,6 +322,26 @@ void pyrec_stats(const struct pyrec *r, struct pyrec_stats *out)
 	out->problem = r->problem;
 }
 
+struct pyrec *pyrec_start(const int *fds, size_t nfds, pid_t pid, const pid_t *tids, size_t ntids)
+{
+	struct pyrec *r = pyrec_new(true);
+	pyrec_attach(r, fds, nfds);
+	if (pid > 0)
+		pyrec_watch(r, pid, false);
+	for (size_t i = 0; i < ntids; i++)
+		pyrec_watch(r, tids[i], false);
+	pyrec_poll(r, 0);
+	return r;
+}
+
+char *pyrec_fallback_line(const struct pyrec *r)
+{
+	const char *why = pyrec_fallback_reason(r);
+	return why ? xasprintf("--python: no BPF (%s): reading Python stacks with process_vm_readv at "
+			       "each batch instead (approximate)", why)
+		   : NULL;
+}
+
 void pyrec_free(struct pyrec *r)
 {
 	if (!r)

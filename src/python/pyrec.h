@@ -41,4 +41,10 @@ struct pyrec_stats {
 void pyrec_stats(const struct pyrec *r, struct pyrec_stats *out);
 void pyrec_free(struct pyrec *r);
 
+/* The usual start: pyrec_new(true), attached to the events' fds, watching the command or the
+ * attached process (and its threads' process), first look taken. */
+struct pyrec *pyrec_start(const int *fds, size_t nfds, pid_t pid, const pid_t *tids, size_t ntids);
+/* The one line to say when BPF could not be used, or NULL. The caller frees it. */
+char *pyrec_fallback_line(const struct pyrec *r);
+
 #endif
