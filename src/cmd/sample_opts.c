@@ -283,6 +283,14 @@ int sample_python_setup(struct sample_opts *o, char **cmd)
 	struct pyinfo py;
 	if (pyinfo_probe(cmd[0], &py) < 0) {
 		pyinfo_free(&py);
+		if (o->python_frames) {
+			/* A wrapper (a shell, a launcher): the Pythons it starts are found as they exec. */
+			if (o->callchain == LIVE_CG_NONE) {
+				o->callchain = LIVE_CG_DWARF;
+				o->stack_size = 16384;
+			}
+			return 0;
+		}
 		return err_set("--python: '%s' does not run as a Python interpreter; give it as the "
 			       "command, e.g. 'lperf record --python -- python3 script.py'", cmd[0]);
 	}

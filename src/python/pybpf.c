@@ -101,6 +101,7 @@ int pybpf_add_proc(struct pybpf *b, const struct py_proc *p)
 		.frame_aux = u(l->frame_is_entry >= 0 ? l->frame_is_entry : l->frame_owner),
 		.lasti_is_int = l->frame_kind == PY_FRAME_OBJECT,
 		.code_name = u(l->code_name),
+		.code_filename = u(l->code_filename),
 		.code_firstlineno = u(l->code_firstlineno),
 	};
 	__u32 pid = (__u32)p->pid;

@@ -140,6 +140,8 @@ static void read_code(struct pyread *r, struct py_code *c)
 		need = l->code_qualname;
 	if (l->code_name > need)
 		need = l->code_name;
+	if (l->code_filename > need)
+		need = l->code_filename;
 	need += 8;
 	c->bad = true;
 	if (need > (int32_t)sizeof(b) || !is_code(r, c->addr) || pyread_mem(r->proc.pid, c->addr, b, (size_t)need) < 0)
@@ -147,7 +149,7 @@ static void read_code(struct pyread *r, struct py_code *c)
 	int32_t fl;
 	memcpy(&fl, b + l->code_firstlineno, 4);
 	c->firstline = fl;
-	if (pyread_sig(get64(b, l->code_name), (uint32_t)fl) != c->sig)
+	if (pyread_sig(get64(b, l->code_name), get64(b, l->code_filename), (uint32_t)fl) != c->sig)
 		return; /* another code object lives there now */
 	c->name = read_str(r, get64(b, l->code_qualname >= 0 ? l->code_qualname : l->code_name));
 	c->filename = read_str(r, get64(b, l->code_filename));
@@ -298,12 +300,13 @@ size_t pyread_stack(struct pyread *r, uint64_t tstate, struct py_rawframe *out, 
 		out[n].code = get64(b, l->frame_code);
 		out[n].lasti = l->frame_kind == PY_FRAME_OBJECT ? (uint32_t)get64(b, l->frame_lasti) : get64(b, l->frame_lasti);
 		out[n].aux = l->frame_is_entry >= 0 ? b[l->frame_is_entry] : l->frame_owner >= 0 ? b[l->frame_owner] : 0;
-		uint8_t nm[8];
+		uint8_t nm[8], fn[8];
 		uint32_t fl = 0;
 		out[n].sig = 0;
 		if (out[n].code && pyread_mem(pid, out[n].code + (uint64_t)l->code_name, nm, 8) == 0 &&
+		    pyread_mem(pid, out[n].code + (uint64_t)l->code_filename, fn, 8) == 0 &&
 		    pyread_mem(pid, out[n].code + (uint64_t)l->code_firstlineno, &fl, 4) == 0)
-			out[n].sig = pyread_sig(get64(nm, 0), fl);
+			out[n].sig = pyread_sig(get64(nm, 0), get64(fn, 0), fl);
 		n++;
 		fr = get64(b, l->frame_back);
 	}

@@ -25,11 +25,13 @@ struct py_rawframe {
 	uint8_t aux;
 };
 
-/* A code object's signature: its co_name pointer and first line, read with the frame, so that a
- * code object freed and another allocated at its address are not confused in the cache. */
-static inline uint64_t pyread_sig(uint64_t name_ptr, uint32_t firstline)
+/* A code object's signature: its co_name and co_filename pointers and first line, read with the
+ * frame, so that a code object freed and another allocated at its address are not confused in
+ * the cache (names like "<module>" are interned: the file tells modules apart). The BPF program
+ * computes the same. */
+static inline uint64_t pyread_sig(uint64_t name_ptr, uint64_t file_ptr, uint32_t firstline)
 {
-	return name_ptr ^ ((uint64_t)firstline << 48);
+	return name_ptr ^ ((file_ptr << 13) | (file_ptr >> 51)) ^ ((uint64_t)firstline << 48);
 }
 
 /* A frame ready to be stored: the code object (index into the reader's code table), its line,

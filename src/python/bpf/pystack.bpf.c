@@ -94,7 +94,8 @@ int pystack_sample(struct bpf_perf_event_data *ctx)
 		__u32 first = 0;
 		e->code[i] = code;
 		bpf_probe_read_user(&first, 4, (const void *)(code + p->code_firstlineno));
-		e->sig[i] = rd64(code + p->code_name) ^ ((__u64)first << 48);
+		__u64 file = rd64(code + p->code_filename);
+		e->sig[i] = rd64(code + p->code_name) ^ ((file << 13) | (file >> 51)) ^ ((__u64)first << 48);
 		__u64 lasti = rd64(frame + p->frame_lasti);
 		e->lasti[i] = p->lasti_is_int ? (lasti & 0xffffffffull) : lasti;
 		__u8 aux = 0;

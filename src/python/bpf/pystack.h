@@ -15,7 +15,7 @@ struct pystack_proc {
 	unsigned int tstate_frame, cframe_current, frame_back, frame_code, frame_lasti;
 	unsigned int frame_aux;              /* 3.11 is_entry, 3.12+ owner; else -1 */
 	unsigned int lasti_is_int;           /* 3.8-3.10: f_lasti is a 4-byte int */
-	unsigned int code_name, code_firstlineno; /* for the code object's signature (pyread_sig) */
+	unsigned int code_name, code_filename, code_firstlineno; /* the code's signature (pyread_sig) */
 };
 
 #define PYSTACK_TRUNCATED 1
@@ -26,7 +26,7 @@ struct pystack_event {
 	unsigned int nframes, flags;
 	unsigned long long code[PYSTACK_MAX_FRAMES];
 	unsigned long long lasti[PYSTACK_MAX_FRAMES];
-	unsigned long long sig[PYSTACK_MAX_FRAMES];   /* co_name ^ (co_firstlineno << 48) */
+	unsigned long long sig[PYSTACK_MAX_FRAMES];   /* pyread_sig of the code object */
 	unsigned char aux[PYSTACK_MAX_FRAMES];
 };
 
