@@ -95,6 +95,15 @@ else
 	test_skip "Debian python3.11 without flags" "no /usr/bin/python3.11"
 fi
 
+PY310=$(py_for 3.10)
+export PY310
+if [ -n "$PY310" ]; then
+	test_expect_success "--python-frames through a wrapper: the Python a shell starts is found at its exec" '
+		lperf record -q --python-frames -o w.data -- sh -c "\"$PY310\" \"$W\" $LOOPS; true" &&
+		lperf report -i w.data --folded >f.txt && complete f.txt
+	'
+fi
+
 PY311=$(py_for 3.11)
 [ -z "$PY311" ] && [ -x /usr/bin/python3.11 ] && PY311=/usr/bin/python3.11
 export PY311
