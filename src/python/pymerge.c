@@ -33,12 +33,17 @@ static bool is_thread_start(const struct frame *f)
 	return false;
 }
 
+/* The "shared object" of Python frames in views: they live in no file. */
+static struct dso python_dso = { .kind = DSO_ANON, .path = (char *)"[python]", .short_name = "[python]",
+				 .loaded = true };
+
 static void emit_py(struct frame **out, size_t *no, size_t *ocap, const struct pystore_frame *pf)
 {
 	ALLOC_GROW(*out, *no + 1, *ocap);
 	struct frame *f = &(*out)[(*no)++];
 	memset(f, 0, sizeof(*f));
 	f->loc.sym = pf->sym;
+	f->loc.dso = &python_dso;
 	f->line = pf->line;
 }
 

@@ -14,6 +14,7 @@
 
 #include "python/pystore.h"
 #include "stream/session.h"
+#include "symbols/dso.h"
 
 /* Rewrites the n frames in *frames (capacity *cap, grown as needed); returns the new count.
  * Stacks that already carry py:: frames (CPython's own perf support) are left alone. */

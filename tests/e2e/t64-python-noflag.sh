@@ -53,7 +53,7 @@ lines() {
 	/^[^ \t]/ { flush(); next }
 	/py::/ {
 		name = $2; sub(/^py::/, "", name); sub(/:.*/, "", name)
-		l = $0; sub(/.*\(line /, "", l); sub(/\).*/, "", l)
+		l = $0; sub(/.* line /, "", l); sub(/\).*/, "", l)
 		np++; nm[np] = name; ln[np] = l + 0
 	}
 	END {
