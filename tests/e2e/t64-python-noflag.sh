@@ -104,6 +104,27 @@ if [ -n "$PY310" ]; then
 	'
 fi
 
+# one_function_per_thread SCRIPT: each thread's samples in spin_a/spin_b name one function only, both are seen.
+one_function_per_thread() {
+	awk '/^[^ \t]/ { tid = $1; got = 0; next }
+	     /py::spin_[ab]/ && !got { f = $1; sub(/:\//, " ", f); sub(/ .*/, "", f); c[tid " " f]++; got = 1 }
+	     END {
+		for (k in c) { split(k, a, " "); n[a[1]]++; fn[a[2]] += c[k]; print k, c[k] }
+		for (t in n) if (n[t] != 1) bad = 1
+		exit !(!bad && fn["py::spin_a"] >= 20 && fn["py::spin_b"] >= 20)
+	     }' "$1"
+}
+for v in 3.9 3.12; do
+	py=$(py_for $v)
+	[ -z "$py" ] && continue
+	export py
+	test_expect_success "$v threads: each thread carries its own Python stack" '
+		lperf record -q --python-frames -o t.data -- "$py" "$TEST_ROOT/tests/workloads/py_threads.py" &&
+		lperf script -i t.data -F tid,sym >s.txt 2>/dev/null &&
+		one_function_per_thread s.txt
+	'
+done
+
 PY311=$(py_for 3.11)
 [ -z "$PY311" ] && [ -x /usr/bin/python3.11 ] && PY311=/usr/bin/python3.11
 export PY311
