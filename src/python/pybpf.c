@@ -67,15 +67,21 @@ struct pybpf *pybpf_open(void)
 
 int pybpf_attach(struct pybpf *b, const int *fds, size_t n)
 {
+	int err = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (fds[i] < 0)
 			continue;
 		struct bpf_link *l = bpf_program__attach_perf_event(b->skel->progs.pystack_sample, fds[i]);
-		if (!l)
-			return err_set("cannot attach the BPF program to a sampling event: %s", strerror(errno));
+		if (!l) {
+			err = errno; /* tracepoints take only tracepoint programs: skipped */
+			continue;
+		}
 		ALLOC_GROW(b->links, b->nlinks + 1, b->lcap);
 		b->links[b->nlinks++] = l;
 	}
+	if (!b->nlinks)
+		return err_set("cannot attach the BPF program to the sampling events: %s",
+			       err ? strerror(err) : "no event");
 	return 0;
 }
 

@@ -15,8 +15,9 @@ struct pybpf;
 /* Loads and verifies the program. NULL with err_set() saying why in one line (no privilege,
  * no BTF, a kernel without BPF ring buffers, lperf built without libbpf). */
 struct pybpf *pybpf_open(void);
-/* Attaches the program to each perf event fd (fds < 0 are skipped). -1 with err_set() when
- * one cannot take it; the ones done stay attached until pybpf_close. */
+/* Attaches the program to each perf event fd (fds < 0, and events that take no perf_event
+ * program, such as tracepoints, are skipped). -1 with err_set() when none took it; the ones done
+ * stay attached until pybpf_close. */
 int pybpf_attach(struct pybpf *b, const int *fds, size_t n);
 /* Starts (or restarts) walking the Python stacks of p's process. */
 int pybpf_add_proc(struct pybpf *b, const struct py_proc *p);
