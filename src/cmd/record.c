@@ -154,6 +154,13 @@ static int on_record(const struct perf_event_header *h, void *arg)
 			pyrec_watch(c->py, (pid_t)cm.pid, cm.exec);
 		break;
 	}
+	case PERF_RECORD_FORK: {
+		struct rec_task t;
+		/* A forked Python (multiprocessing) runs the same interpreter image. */
+		if (c->py && record_parse_task(h, &t) == 0 && t.pid == t.tid && t.pid != t.ppid)
+			pyrec_watch(c->py, (pid_t)t.pid, false);
+		break;
+	}
 	default:
 		break;
 	}
@@ -191,7 +198,7 @@ static void progress_tick(long n, double now, void *arg)
 static struct pyrec *record_python_start(struct live_run *run)
 {
 	struct pyrec *py = pyrec_start(run->live.fds, run->live.nev * run->live.ncols * run->live.nrows,
-				       run->t.pid, run->t.tids, run->t.ntids);
+				       run->t.pid, run->command, run->t.tids, run->t.ntids);
 	char *line = pyrec_fallback_line(py);
 	if (line)
 		err_warn("%s", line);

@@ -119,7 +119,7 @@ int cmd_sample(int argc, char **argv)
 	struct marks mk = { live_run_now() + 1.0, 0, !o.quiet && isatty(STDERR_FILENO) && !o.json, NULL };
 	if (o.python_frames) {
 		mk.py = pyrec_start(run.live.fds, run.live.nev * run.live.ncols * run.live.nrows, run.t.pid,
-				    run.t.tids, run.t.ntids);
+				    run.command, run.t.tids, run.t.ntids);
 		char *line = pyrec_fallback_line(mk.py);
 		if (line)
 			err_warn("%s", line);

@@ -217,11 +217,11 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		err_die_last(EXIT_RUNTIME);
 	if (o->freq && o->period)
 		opt_usage_error(&ctx, "give either -F or -c, not both");
+	if (o->python_frames)
+		o->python = true;
 	/* --python records DWARF stacks: CPython's documentation samples at about 1 kHz. */
 	if (!o->freq && !o->period)
 		o->freq = o->python ? 999 : 4000;
-	if (o->python_frames)
-		o->python = true;
 	if (o->python && !command && !o->pid_list && !o->tid_list)
 		opt_usage_error(&ctx, "--python needs the Python: give the command ('lperf %s --python -- "
 				"python3 script.py') or -p PID", cmd);

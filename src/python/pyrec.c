@@ -22,6 +22,8 @@ struct rproc {
 	pid_t pid;
 	int state;
 	uint64_t since;           /* when looking started (ns) */
+	bool once;                /* a process already running: one look (its libraries are mapped);
+				   * after an exec, looked for until libpython appears (3 s at most) */
 	struct pyread rd;
 	struct pystore_writer w;
 	bool have_rd;
@@ -173,6 +175,7 @@ static void watch_locked(struct pyrec *r, pid_t pid, bool exec)
 	}
 	p->state = P_LOOKING;
 	p->since = now_ns();
+	p->once = !exec;
 }
 
 static void note_problem(struct pyrec *r, const char *msg)
@@ -191,7 +194,7 @@ static void look(struct pyrec *r, struct rproc *p, uint64_t now)
 		return;
 	}
 	if (f > 0) {
-		if (now - p->since > 3000000000ull)
+		if (p->once || now - p->since > 3000000000ull)
 			p->state = P_NONE;
 		return;
 	}
@@ -322,12 +325,12 @@ void pyrec_stats(const struct pyrec *r, struct pyrec_stats *out)
 	out->problem = r->problem;
 }
 
-struct pyrec *pyrec_start(const int *fds, size_t nfds, pid_t pid, const pid_t *tids, size_t ntids)
+struct pyrec *pyrec_start(const int *fds, size_t nfds, pid_t pid, bool command, const pid_t *tids, size_t ntids)
 {
 	struct pyrec *r = pyrec_new(true);
 	pyrec_attach(r, fds, nfds);
 	if (pid > 0)
-		pyrec_watch(r, pid, false);
+		pyrec_watch(r, pid, command); /* a command is about to exec */
 	for (size_t i = 0; i < ntids; i++)
 		pyrec_watch(r, tids[i], false);
 	pyrec_poll(r, 0);

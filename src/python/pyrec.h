@@ -24,7 +24,8 @@ void pyrec_attach(struct pyrec *r, const int *fds, size_t n);
 const char *pyrec_fallback_reason(const struct pyrec *r);
 /* "BPF at each sample" or "process_vm_readv at each batch (approximate)". */
 const char *pyrec_method(const struct pyrec *r);
-/* A process to look at; exec: it started a new program (look again). */
+/* A process to look at. exec: it starts a new program (looked for every 2 ms until its libpython
+ * is mapped, 3 s at most); else a running process, looked at once. */
 void pyrec_watch(struct pyrec *r, pid_t pid, bool exec);
 /* After each batch of records: finds interpreters, drains the BPF events (or reads the stacks)
  * and names new code objects. now: CLOCK_MONOTONIC ns. */
@@ -41,9 +42,9 @@ struct pyrec_stats {
 void pyrec_stats(const struct pyrec *r, struct pyrec_stats *out);
 void pyrec_free(struct pyrec *r);
 
-/* The usual start: pyrec_new(true), attached to the events' fds, watching the command or the
- * attached process (and its threads' process), first look taken. */
-struct pyrec *pyrec_start(const int *fds, size_t nfds, pid_t pid, const pid_t *tids, size_t ntids);
+/* The usual start: pyrec_new(true), attached to the events' fds, watching the command (about to
+ * exec) or the attached process (and its threads' process), first look taken. */
+struct pyrec *pyrec_start(const int *fds, size_t nfds, pid_t pid, bool command, const pid_t *tids, size_t ntids);
 /* The one line to say when BPF could not be used, or NULL. The caller frees it. */
 char *pyrec_fallback_line(const struct pyrec *r);
 

@@ -125,6 +125,18 @@ for v in 3.9 3.12; do
 	'
 done
 
+if [ -n "$PY310" ]; then
+	test_expect_success "a forked Python: parent and child each carry their own Python stack" '
+		lperf record -q --python -o k.data -- "$PY310" "$TEST_ROOT/tests/workloads/py_fork.py" &&
+		lperf script -i k.data -F pid,sym >s.txt 2>/dev/null &&
+		awk "/^[^ \t]/ { pid = \$1; got = 0; next }
+		     /py::(child|parent)_work/ && !got { f = \$1; sub(/:\\//, \" \", f); sub(/ .*/, \"\", f); c[pid \" \" f]++; got = 1 }
+		     END { for (k in c) { split(k, a, \" \"); n[a[1]]++; fn[a[2]] += c[k]; print k, c[k] }
+			   for (p in n) if (n[p] != 1) bad = 1
+			   exit !(!bad && fn[\"py::child_work\"] >= 20 && fn[\"py::parent_work\"] >= 20) }" s.txt
+	'
+fi
+
 PY311=$(py_for 3.11)
 [ -z "$PY311" ] && [ -x /usr/bin/python3.11 ] && PY311=/usr/bin/python3.11
 export PY311
