@@ -39,6 +39,21 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 .PHONY: all deps check check-arm64 test unit e2e asan demo bench clean install
 all: $(BUILD)/lperf
 
+# The BPF Python stack walker (src/python/bpf): clang's BPF target, bpftool's skeleton, libbpf.
+# Without them lperf builds without it and --python falls back to reading with process_vm_readv.
+BPFTOOL  ?= $(shell command -v bpftool 2>/dev/null || ls /usr/sbin/bpftool 2>/dev/null)
+HAVE_BPF := $(shell pkg-config --exists libbpf && [ -n "$(BPFTOOL)" ] && command -v clang >/dev/null && echo 1)
+ifeq ($(HAVE_BPF),1)
+LPERF_CFLAGS += -DLPERF_HAVE_BPF -I$(BUILD)/bpf
+LDLIBS   += $(shell pkg-config --libs libbpf)
+$(BUILD)/src/python/pybpf.o: $(BUILD)/bpf/pystack.skel.h
+endif
+$(BUILD)/bpf/pystack.bpf.o: src/python/bpf/pystack.bpf.c src/python/bpf/pystack.h
+	@mkdir -p $(dir $@)
+	clang -O2 -g -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell $(CC) -dumpmachine) -c $< -o $@
+$(BUILD)/bpf/pystack.skel.h: $(BUILD)/bpf/pystack.bpf.o
+	$(BPFTOOL) gen skeleton $< name pystack > $@.tmp && mv $@.tmp $@
+
 # Objects that embed the git revision are rebuilt when HEAD moves.
 GITREV_STAMP := $(BUILD)/gitrev.$(GITREV)
 $(GITREV_STAMP):

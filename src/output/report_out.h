@@ -32,6 +32,8 @@ struct report_opts {
 
 void report_text(FILE *f, const struct report_section *s, const struct report_opts *o);
 void report_text_header(FILE *f, uint64_t lost_samples);
+/* The header's line for Python stacks read at each batch rather than at each sample. */
+void report_text_python_approx(FILE *f);
 void report_wperf(FILE *f, const struct report_section *s, const struct report_opts *o);
 /* Writes one section object into an open JSON array. */
 void report_json_section(struct json *j, const struct report_section *s, const struct report_opts *o);
@@ -41,6 +43,7 @@ enum report_style { STYLE_PERF, STYLE_WPERF, STYLE_JSON };
 /* What the whole walk counted, for headers and JSON. */
 struct report_totals {
 	uint64_t samples, lost_records, lost_samples;
+	bool python_approx;      /* Python stacks read at each batch, not at each sample */
 };
 
 /* Renders every event's profile (report_view.c). source names the file (or "live") for JSON. */

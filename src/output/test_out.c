@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "output/json.h"
+#include "python/pymethod.h"
 #include "spe/spe.h"
 #include "output/table.h"
 #include "util/error.h"
@@ -177,13 +178,14 @@ static void python_rows(struct test_rows *r, const struct sysinfo *si, int verbo
 	for (size_t i = 0; i < si->npy; i++) {
 		const struct pyinfo *py = &si->py[i];
 		char *name = xasprintf("python.%s", py->version ? py->version : "?");
+		char method[768];
 		if (py->error)
 			row(r, name, "%s (%s): %s", py->path, py->source, py->error);
 		else
-			row(r, name, "%s (%s): perf trampoline %s, perf_jit %s, frame pointers %s%s%s",
+			row(r, name, "%s (%s): perf trampoline %s, perf_jit %s, frame pointers %s; stacks: %s%s%s",
 			    py->path, py->source, yes_no(py->perf_trampoline), yes_no(py->perf_jit),
-			    yes_no(py->frame_pointers), verbose ? "; realpath " : "",
-			    verbose ? py->realpath : "");
+			    yes_no(py->frame_pointers), pymethod_describe(py, method, sizeof(method)),
+			    verbose ? "; realpath " : "", verbose ? py->realpath : "");
 		free(name);
 	}
 }

@@ -23,7 +23,7 @@ struct perfdata_buildid {
 };
 
 /* A JIT symbol source stored in a recording (FEAT_LPERF_JIT). */
-enum jit_source_kind { JIT_SRC_PERFMAP = 1, JIT_SRC_JITDUMP = 2 };
+enum jit_source_kind { JIT_SRC_PERFMAP = 1, JIT_SRC_JITDUMP = 2, JIT_SRC_PYSTACKS = 3 /* python/pystore.h */ };
 struct perfdata_jit_source {
 	uint32_t kind;
 	int32_t pid;

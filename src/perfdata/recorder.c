@@ -133,6 +133,8 @@ int recorder_record(const struct perf_event_header *h, void *arg)
 	default:
 		break;
 	}
+	if (c->watch && h->type != PERF_RECORD_SAMPLE)
+		c->watch(c->watch_arg, h);
 	size_t size = h->size; /* AUXTRACE (SPE data) carries its data after the record */
 	if (h->type == REC_AUXTRACE && h->size >= 16)
 		size += (size_t)((const uint64_t *)(const void *)h)[1];

@@ -114,10 +114,10 @@ if [ -n "$PY312$PY313" ]; then
 	test_expect_success 'test: pyenv Pythons are listed with perf trampoline yes, frame pointers no' '
 		lperf test >out &&
 		if [ -n "$PY312" ]; then
-			expect_grep "^        python\.3\.12\.[0-9]+ +$PY312/bin/python3 \(pyenv\): perf trampoline yes, perf_jit no, frame pointers no$" out
+			expect_grep "^        python\.3\.12\.[0-9]+ +$PY312/bin/python3 \(pyenv\): perf trampoline yes, perf_jit no, frame pointers no; stacks: .*$" out
 		fi &&
 		if [ -n "$PY313" ]; then
-			expect_grep "^        python\.3\.13\.[0-9]+ +$PY313/bin/python3 \(pyenv\): perf trampoline yes, perf_jit yes, frame pointers no$" out
+			expect_grep "^        python\.3\.13\.[0-9]+ +$PY313/bin/python3 \(pyenv\): perf trampoline yes, perf_jit yes, frame pointers no; stacks: .*$" out
 		fi
 	'
 	test_expect_success 'test --json: pyenv Pythons have the same facts' '
@@ -156,7 +156,7 @@ test_expect_success 'test: a Python found on a private PATH is interrogated, shi
 	printf "#!/bin/sh\nexit 9\n" >root/shims/python3 &&
 	chmod +x bin/python3 root/shims/python3 &&
 	PATH="$PWD/root/shims:$PWD/bin:/usr/bin:/bin" PYENV_ROOT="$PWD/root" "$LPERF" test >out &&
-	expect_grep "^        python\.3\.12\.9 +$PWD/bin/python3 \(PATH\): perf trampoline yes, perf_jit no, frame pointers yes$" out &&
+	expect_grep "^        python\.3\.12\.9 +$PWD/bin/python3 \(PATH\): perf trampoline yes, perf_jit no, frame pointers yes; stacks: .*$" out &&
 	expect_no_grep "root/shims" out
 '
 
