@@ -3,7 +3,8 @@
 # scripts/arm64-vm.sh): the unit tests built for aarch64, then end-to-end tests of lperf's
 # hardware-counter paths on the emulator's armv8_pmuv3 PMU, with known answers from deterministic
 # instruction counts (-icount). Prints TAP lines: "ok N - title" / "not ok N - title".
-# Files (from --add): loop, shares (static), shares-fp, shares-dwarf (dynamic), unit/, fixtures/.
+# Files (from --add): loop, shares (static), shares-fp, shares-dwarf, calls (dynamic), unit/,
+# fixtures/, perf_docs.py.
 cd /work || exit 1
 n=0 failed=0
 LOG=/tmp/suite.log
@@ -129,6 +130,12 @@ t sh -c 'lperf record --call-graph dwarf -e cycles:u -c 100000 -o d.data -- ./sh
 T="sample -e inst_retired:PERIOD -c 0 (WindowsPerf's form) samples and reports work_a first"
 t sh -c 'lperf sample -e inst_retired:100000,cpu_cycles:100000 -c 0 -- ./shares 200 >o 2>&1; cat o | head -30; grep -E "work_a" o'
 
+T="the vDSO on aarch64: samples in [vdso] are named __kernel_clock_gettime"
+t sh -c 'lperf record -e cycles:u -c 10007 -o v.data -- ./calls vdso 200000 >/dev/null 2>&1; lperf report -i v.data --stdio >r 2>&1; head -20 r
+	grep -E "[0-9.]+%.*\[vdso\] +\[\.\] __kernel_clock_gettime" r'
+T="PLT stubs on aarch64 (.plt): samples in the stub are named strlen@plt"
+t sh -c 'lperf record -e cycles:u -c 1009 -o p.data -- ./calls plt 300000 >/dev/null 2>&1; lperf report -i p.data --stdio >r 2>&1; head -20 r
+	grep -E "[0-9.]+%.* calls +\[\.\] strlen@plt" r'
 python_test() {
 	lperf record --python -g -e cycles:u -c 200000 -o py.data -- python3.13 perf_docs.py 300000 >/dev/null 2>&1 || return 1
 	lperf report -i py.data --folded >r || return 1
