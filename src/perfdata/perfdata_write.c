@@ -704,10 +704,14 @@ int perfdata_writer_close(struct perfdata_writer *w, bool commit, bool keep_old)
 	if (commit && !ret) {
 		char *old = xasprintf("%s.old", w->path);
 		struct stat st;
-		if (keep_old && lstat(w->path, &st) == 0 && rename(w->path, old) < 0)
+		bool moved = false;
+		if (keep_old && lstat(w->path, &st) == 0 && !(moved = rename(w->path, old) == 0))
 			ret = err_set("cannot rename '%s' to '%s': %s", w->path, old, strerror(errno));
-		else if (rename(w->tmp, w->path) < 0)
+		else if (rename(w->tmp, w->path) < 0) {
 			ret = err_set("cannot rename '%s' to '%s': %s", w->tmp, w->path, strerror(errno));
+			if (moved) /* put the previous file back where it was */
+				rename(old, w->path);
+		}
 		free(old);
 	}
 	if (!commit || ret)
