@@ -33,7 +33,7 @@ HELPERS  := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(wildcard tes
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 .PHONY: all deps check test unit e2e asan demo bench clean install
-all: $(BUILD)/lperf
+all: $(BUILD)/lperf $(BUILD)/wperf
 
 # Objects that embed the git revision are rebuilt when HEAD moves.
 GITREV_STAMP := $(BUILD)/gitrev.$(GITREV)
@@ -56,6 +56,10 @@ $(BUILD)/liblperf.a: $(LIB_OBJ)
 $(BUILD)/lperf: $(CMD_OBJ) $(BUILD)/liblperf.a
 	$(CC) $(CFLAGS) $(LPERF_CFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/liblperf.a $(LDFLAGS) $(LDLIBS)
 
+# WindowsPerf's personality: lperf invoked as wperf (src/wperf).
+$(BUILD)/wperf: $(BUILD)/lperf
+	ln -sf lperf $@
+
 $(BUILD)/tests/test_%: tests/unit/test_%.c $(BUILD)/liblperf.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LPERF_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/liblperf.a $(LDFLAGS) $(LDLIBS) -lcmocka
@@ -65,7 +69,7 @@ $(BUILD)/tests/helpers/%: tests/helpers/%.c
 	$(CC) -O1 -g -o $@ $< -lpthread
 
 unit: $(UNIT_BIN) $(HELPERS)
-test: $(BUILD)/lperf unit
+test: $(BUILD)/lperf $(BUILD)/wperf unit
 
 # The sanitizer build lives beside the normal one so both can be current at once.
 asan:
@@ -86,6 +90,7 @@ bench: deps
 
 install: all
 	install -D -m 755 $(BUILD)/lperf $(DESTDIR)/usr/local/bin/lperf
+	ln -sf lperf $(DESTDIR)/usr/local/bin/wperf
 
 clean:
 	rm -rf build

@@ -393,6 +393,12 @@ int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o;
 	char **cmd = stat_parse_options(&o, argc, argv);
+	return stat_run(&o, cmd);
+}
+
+int stat_run(struct stat_opts *op, char **cmd)
+{
+	struct stat_opts o = *op;
 	err_quiet = o.quiet;
 
 	struct metric_set set = { 0 };
@@ -435,6 +441,8 @@ int cmd_stat(int argc, char **argv)
 		err_note("kernel-mode counting is not permitted (kernel.perf_event_paranoid is %d): "
 			 "counting user mode only", pe_paranoid());
 		o.noted_user_only = true;
+	} else if (o.user_only && !o.kernel) {
+		evlist_set_default_excludes(&l, true);
 	}
 
 	if (o.dry_run) {
@@ -483,6 +491,8 @@ int cmd_stat(int argc, char **argv)
 			}
 			err_die_last(EXIT_RUNTIME);
 		}
+		if (o.hooks && o.hooks->each_run)
+			o.hooks->each_run(&last, run, o.hooks->arg);
 		if (!have_acc) {
 			acc = last;
 			memset(&last, 0, sizeof(last));
@@ -511,7 +521,9 @@ int cmd_stat(int argc, char **argv)
 	stat_compute_metrics(&acc);
 	rc.out.modes = modes_of(&l);
 
-	if (o.json)
+	if (o.hooks)
+		o.hooks->final ? o.hooks->final(rc.f, &acc, &rc.out, o.hooks->arg) : (void)0;
+	else if (o.json)
 		statout_json(rc.f, &acc, rc.intervals, rc.nintervals, &rc.out);
 	else if (o.csv_sep && !o.interval_ms)
 		statout_csv(rc.f, &acc, &rc.out, false);

@@ -97,7 +97,7 @@ int cmd_version(int argc, char **argv)
 		table_print(&t, stdout);
 		table_free(&t);
 	} else {
-		printf("lperf %s (%s) %s\n", c[0].version, c[0].gitver, c[0].features);
+		printf("lperf version %s (%s) %s\n", c[0].version, c[0].gitver, c[0].features);
 	}
 	return 0;
 }

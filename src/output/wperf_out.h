@@ -1,0 +1,54 @@
+/* WindowsPerf's renderers (the wperf personality): its "pretty" tables (8-space indent, header
+ * underlined with '=') and its JSON shapes, key by key as wperf writes them (checked against
+ * WindowsPerf's public schemas by tests/e2e/t90-wperf.sh). */
+#ifndef LPERF_OUTPUT_WPERF_OUT_H
+#define LPERF_OUTPUT_WPERF_OUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "output/json.h"
+#include "output/table.h"
+#include "stat/stat.h"
+
+/* One of wperf's simple tables: text columns, and the JSON key of each column (the header with
+ * spaces as '_'). Rows go in t. */
+struct wperf_tab {
+	const char *key;             /* "Test_Results", "Devices", "Version" */
+	struct table t;
+	const char *const *jkeys;
+	bool json_as_int[8];         /* columns written as JSON integers */
+};
+
+void wperf_tab_init(struct wperf_tab *w, const char *key, size_t ncols, const char *const *cols,
+		    const char *const *jkeys);
+void wperf_tab_print(FILE *f, const struct wperf_tab *w);
+/* {"KEY": [ {col: cell, ...}, ... ]} into an open object. */
+void wperf_tab_json(struct json *j, const struct wperf_tab *w);
+/* One JSON document holding the tables. */
+void wperf_tabs_json(FILE *f, const struct wperf_tab *w, size_t n);
+void wperf_tab_free(struct wperf_tab *w);
+
+/* Counting output. */
+struct wperf_stat_view {
+	const char *vendor;          /* "Arm Limited", "GenuineIntel" */
+	const char *product;         /* "neoverse-n1", "x86-64" */
+	bool kernel;                 /* -k */
+	bool all_cores;
+	bool big_num;
+};
+/* wperf's event idx column: "fixed" for the cycle counter, else the config as 0x%02llx (or
+ * 0x%04llx when wide, as in the System-wide table). */
+void wperf_event_idx(const struct ev *ev, bool wide, char *buf, size_t size);
+void wperf_stat_text(FILE *f, const struct stat_result *r, const struct wperf_stat_view *v);
+/* The stat object ({"core":..., "dsu":..., "dmc":..., "Time_elapsed":...}) into an open JSON
+ * object (key NULL at top level). */
+void wperf_stat_json(struct json *j, const char *key, const struct stat_result *r,
+		     const struct wperf_stat_view *v);
+/* Timeline CSV: the header block and the column rows, then one row per count. */
+void wperf_timeline_csv_header(FILE *f, const struct stat_result *r, const struct wperf_stat_view *v,
+			       double interval_s);
+void wperf_timeline_csv_row(FILE *f, const struct stat_result *r);
+
+#endif
