@@ -17,6 +17,11 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
+int live_run_signal(void)
+{
+	return stop_signal;
+}
+
 double live_run_now(void)
 {
 	struct timespec ts;

@@ -32,6 +32,8 @@ void live_run_synthesize(struct live_run *r, const struct sample_opts *o, record
 int live_run_loop(struct live_run *r, const struct sample_opts *o, record_cb sink, void *arg,
 		  void (*tick)(long n, double now, void *arg), void *tick_arg, int *status);
 void live_run_close(struct live_run *r);
+/* The signal that stopped the last run (SIGINT for Ctrl-C), or 0. */
+int live_run_signal(void);
 /* Seconds on CLOCK_MONOTONIC. */
 double live_run_now(void);
 

@@ -32,6 +32,14 @@ struct report_opts {
 void report_text(FILE *f, const struct report_section *s, const struct report_opts *o);
 void report_text_header(FILE *f, uint64_t lost_samples);
 void report_wperf(FILE *f, const struct report_section *s, const struct report_opts *o);
+/* wperf groups by function: the hist's entries merged per "symbol:module" ("unknown" where no
+ * symbol covers the address), most samples first. *out is allocated; free each name. */
+struct report_wperf_row {
+	char *name;
+	uint64_t count;
+};
+size_t report_wperf_rows(const struct report_section *s, const struct report_opts *o,
+			 struct report_wperf_row **out);
 /* Writes one section object into an open JSON array. */
 void report_json_section(struct json *j, const struct report_section *s, const struct report_opts *o);
 

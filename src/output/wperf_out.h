@@ -51,4 +51,18 @@ void wperf_timeline_csv_header(FILE *f, const struct stat_result *r, const struc
 			       double interval_s);
 void wperf_timeline_csv_row(FILE *f, const struct stat_result *r);
 
+/* Sampling JSON ({"sampling": {...}}): what the run was, then one object per event. */
+struct wperf_sample_info {
+	const char *pe_file, *pdb_file;
+	uint64_t display_rows;
+	uint64_t generated, dropped;
+	uint64_t base_address, runtime_delta;
+};
+struct report_section;
+struct report_opts;
+void wperf_sample_json_begin(struct json *j, const struct wperf_sample_info *in);
+void wperf_sample_json_event(struct json *j, const struct report_section *s,
+			     const struct report_opts *o);
+void wperf_sample_json_end(struct json *j);
+
 #endif

@@ -1,2 +1,264 @@
+/* `wperf sample` and `wperf record` on Linux, over lperf sample's request (struct sample_opts)
+ * and engine (live_run, session, profile):
+ *   sample --pe_file PATH -c CORE   the running process of that executable, on that core,
+ *                                   until Ctrl-C, --timeout or its exit
+ *   record -c CORE -- COMMAND       the command (or --pe_file), started pinned to CORE
+ * Events are EVENT:PERIOD (wperf's default period 0x4000000), user mode only unless -k. The
+ * output is wperf's: the base address line, progress marks, the Ctrl-C line, the "sample
+ * source" tables, or its JSON. */
 #include "wperf/wperf.h"
-int wperf_sample(struct wperf_args *a, bool record) { (void)a; (void)record; return 0; }
+
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/live_run.h"
+#include "cmd/report_view.h"
+#include "cmd/sample_opts.h"
+#include "events/evlist.h"
+#include "kernel/perf_event.h"
+#include "output/wperf_out.h"
+#include "util/error.h"
+#include "util/parse.h"
+#include "util/xalloc.h"
+#include "wperf/wperf_extra.h"
+#include "wperf/wperf_image.h"
+
+#define WPERF_INTERVAL_DEFAULT 0x4000000ULL /* wperf/parsers.h PARSE_INTERVAL_DEFAULT */
+
+static int to_session(const struct perf_event_header *h, void *arg)
+{
+	return session_push(arg, h);
+}
+
+struct progress {
+	struct wperf_args *a;
+	pid_t pid;                 /* the sampled process, for the base address line */
+	const char *name;
+	bool base_done, talk;
+	uint64_t base, delta;
+	double next;
+	long batch;
+};
+
+static void base_line(struct progress *p)
+{
+	if (p->base_done || p->pid <= 0)
+		return;
+	if (wperf_image_base(p->pid, &p->base, &p->delta) < 0)
+		return; /* not exec'd yet: try at the next tick */
+	p->base_done = true;
+	if (p->talk)
+		printf("base address of '%s': 0x%" PRIx64 ", runtime delta: 0x%" PRIx64 "\n", p->name,
+		       p->base, p->delta);
+	if (p->talk)
+		printf("sampling ");
+	fflush(stdout);
+}
+
+/* '.' for a second that brought samples, 'e' for one that did not (wperf polls once a second). */
+static void tick(long n, double now, void *arg)
+{
+	struct progress *p = arg;
+	if (!p->base_done) {
+		base_line(p);
+		return;
+	}
+	p->batch += n;
+	if (p->talk && now >= p->next) {
+		putchar(p->batch ? '.' : 'e');
+		fflush(stdout);
+		p->batch = 0;
+		p->next = now + 1.0;
+	}
+}
+
+static int one_core(const struct wperf_args *a, struct sample_opts *o)
+{
+	if (!a->cores)
+		return err_set("sampling: you can specify 1 core with -c option");
+	if (parse_cpu_list(a->cores, &o->cpus) < 0)
+		return -1;
+	if (o->cpus.n != 1)
+		return err_set("sampling: you can specify 1 core with -c option (got '%s')", a->cores);
+	o->cpus_given = true;
+	return 0;
+}
+
+static void print_result(struct wperf_args *a, struct progress *pg, struct profile *p,
+			 struct session *ss, double elapsed)
+{
+	struct report_opts ro = { 0 };
+	ro.max_rows = a->display_rows ? (size_t)a->display_rows : 50;
+	ro.long_names = a->display_long;
+	uint64_t lost = ss->lost_records + ss->lost_samples;
+	if (a->json || a->output) {
+		struct wperf_sample_info in = { a->pe_file, a->pdb_file, ro.max_rows,
+						ss->nsamples + lost, lost, pg->base, pg->delta };
+		char *path = a->output ? wperf_out_path(a, a->output) : NULL;
+		FILE *f = path ? fopen(path, "w") : stdout;
+		if (!f)
+			err_die(EXIT_RUNTIME, "cannot write '%s'", path);
+		struct json j;
+		json_init(&j, f, true);
+		wperf_sample_json_begin(&j, &in);
+		for (size_t i = 0; i < p->n; i++) {
+			struct report_section s = {
+				.event = i < p->evsels->n ? p->evsels->v[i].name : "?",
+				.hist = &p->hists[i],
+				.samples = p->hists[i].total_samples,
+				.period = p->hists[i].total_period,
+				.sample_period = p->evsels->v[i].attr.freq ? 0 : p->evsels->v[i].attr.sample_period,
+			};
+			wperf_sample_json_event(&j, &s, &ro);
+		}
+		wperf_sample_json_end(&j);
+		if (path) {
+			fclose(f);
+			free(path);
+		}
+	}
+	if (a->json || a->quiet)
+		return;
+	if (a->verbose)
+		printf("sample generated: %" PRIu64 "\nsample dropped  : %" PRIu64 "\nsample drop rate: %.2f%%\n",
+		       ss->nsamples + lost, lost,
+		       ss->nsamples + lost ? 100.0 * (double)lost / (double)(ss->nsamples + lost) : 0.0);
+	struct report_view v = { .style = STYLE_WPERF, .ro = ro };
+	report_view_print(stdout, &v, p, ss, "live");
+	printf("%20.3f seconds time elapsed\n", elapsed);
+}
+
+int wperf_sample(struct wperf_args *a, bool record)
+{
+	struct sample_opts o;
+	memset(&o, 0, sizeof(o));
+	o.style = SAMPLE_OPTS_WPERF;
+	o.output = "perf.data";
+	o.clockid = CLOCK_MONOTONIC;
+	o.quiet = a->quiet || a->json;
+	o.verbose = a->verbose;
+	o.timeout_s = a->timeout_s > 0 ? a->timeout_s : 0;
+	o.period = WPERF_INTERVAL_DEFAULT;
+	o.no_inherit = true;
+	err_quiet = o.quiet;
+	if (one_core(a, &o) < 0)
+		err_die_last(EXIT_USAGE);
+	struct strbuf met = STRBUF_INIT;
+	if (wperf_build_events(a, &o.events, &met) < 0)
+		err_die_last(EXIT_USAGE);
+	/* wperf_build_events adds the cycle counter that counting shows; sampling has none. */
+	if (!strncmp(sb_str(&o.events), "cycles,", 7)) {
+		char *rest = xstrdup(sb_str(&o.events) + 7);
+		sb_reset(&o.events);
+		sb_adds(&o.events, rest);
+		free(rest);
+	} else if (!strcmp(sb_str(&o.events), "cycles") && !a->events.len) {
+		sb_reset(&o.events);
+	}
+	sb_release(&met);
+	if (a->pdb_file) {
+		struct stat st;
+		if (stat(a->pdb_file, &st) < 0)
+			err_die(EXIT_USAGE, "--pdb_file '%s': no such file", a->pdb_file);
+		err_note("--pdb_file %s: symbols come from the ELF files and their build-id debug "
+			 "files (/usr/lib/debug); a separate file is not loaded", a->pdb_file);
+	}
+	if (a->spawn_delay_s >= 0 && !o.quiet)
+		err_note("--record_spawn_delay: not needed on Linux (modules are seen as they are "
+			 "mapped); the command is sampled from its first instruction");
+	if (a->annotate)
+		err_note("--annotate/--disassemble: use 'lperf record' and 'lperf annotate' for source "
+			 "lines; the tables below are per function");
+	if (a->export_perf_data)
+		err_note("--export_perf_data %s: use 'lperf record -C CORE -- COMMAND' to write "
+			 "perf.data; not written here", a->export_perf_data);
+
+	char **cmd = NULL;
+	char *pe_cmd[2] = { NULL, NULL };
+	struct progress pg = { .a = a, .talk = !a->quiet && !a->json };
+	char pidbuf[32];
+	if (record) {
+		cmd = a->command;
+		if (!cmd && a->pe_file) {
+			pe_cmd[0] = (char *)a->pe_file;
+			cmd = pe_cmd;
+		}
+		if (!cmd)
+			err_die(EXIT_USAGE, "record: give the command after '--' (or --pe_file)");
+	} else {
+		if (a->command)
+			err_die(EXIT_USAGE, "sample attaches to a running process (--pe_file); to start "
+				"a command use 'wperf record -- COMMAND'");
+		if (a->pe_file) {
+			pid_t pid;
+			if (wperf_find_process(a->pe_file, a->image_name, o.cpus.cpu[0], &pid) < 0)
+				err_die_last(EXIT_RUNTIME);
+			snprintf(pidbuf, sizeof(pidbuf), "%d", (int)pid);
+			o.pid_list = pidbuf;
+			pg.pid = pid;
+		}
+	}
+	const char *name = a->image_name ? a->image_name : a->pe_file ? a->pe_file : cmd ? cmd[0] : NULL;
+	if (name && strrchr(name, '/'))
+		name = strrchr(name, '/') + 1;
+	pg.name = name;
+
+	struct evlist l = { 0 };
+	if (sample_build_events(&o, &l) < 0)
+		err_die_last(EXIT_USAGE);
+	if (!a->kernel)
+		evlist_set_default_excludes(&l, true);
+	else if (!pe_kernel_allowed())
+		err_die(EXIT_RUNTIME, "-k: kernel-mode sampling is not permitted "
+			"(kernel.perf_event_paranoid is %d)", pe_paranoid());
+	struct profile p = { 0 };
+	if (a->symbol && filter_add_syms(&p.filter, a->symbol) < 0)
+		err_die_last(EXIT_USAGE);
+	struct live_run run;
+	if (live_run_open(&run, &o, cmd, &l, true) < 0)
+		err_die_last(EXIT_RUNTIME);
+	if (run.command)
+		pg.pid = run.t.pid;
+	enum hist_key keys[] = { HK_SYM, HK_DSO };
+	profile_init(&p, &run.evsels, keys, 2, HIST_GRAPH_NONE, false);
+	struct session ss;
+	struct session_tool tool = { .sample = profile_sample, .arg = &p };
+	session_init(&ss, &run.evsels, &tool);
+	live_run_synthesize(&run, &o, to_session, &ss);
+	if (!pg.pid) {
+		pg.base_done = true;
+		if (pg.talk)
+			printf("sampling ");
+	} else if (!run.command) {
+		base_line(&pg);
+	}
+	pg.next = live_run_now() + 1.0;
+	double start = live_run_now();
+	int status;
+	int lr = live_run_loop(&run, &o, to_session, &ss, tick, &pg, &status);
+	if (lr == -2)
+		err_die_last(EXIT_RUNTIME);
+	session_flush(&ss);
+	if (pg.talk) {
+		if (!pg.base_done)
+			printf("sampling ");
+		printf("%s done!\n", live_run_signal() == SIGINT ? "Ctrl-C received, quit counting..." : "");
+	}
+	if (lr < 0)
+		err_warn("sampling stopped early: %s", err_msg());
+	profile_sort(&p, false);
+	print_result(a, &pg, &p, &ss, live_run_now() - start);
+	report_warnings(&ss, o.quiet);
+	session_free(&ss);
+	profile_free(&p);
+	live_run_close(&run);
+	evlist_free(&l);
+	sample_opts_free(&o);
+	return record ? status : (lr < 0 ? EXIT_RUNTIME : 0);
+}
