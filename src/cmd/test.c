@@ -10,6 +10,7 @@
 #include "output/json.h"
 #include "output/table.h"
 #include "sysinfo/sysinfo.h"
+#include "wperf/wperf_spell.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/opt.h"
@@ -165,6 +166,7 @@ static void spe_rows(struct rows *r, const struct sysinfo *si)
 	for (size_t c = 0; c < si->spe->nformats; c++)
 		sb_addf(&sb, "%s%s", c ? ", " : "", si->spe->formats[c]);
 	row(r, "arm_spe.filters", "%s", sb.len ? sb_str(&sb) : "none");
+	row(r, "spe_device.version_name", "%s", wperf_spe_version_name()); /* WindowsPerf's row */
 	sb_release(&sb);
 }
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "util/error.h"
 #include "util/parse.h"
@@ -263,6 +264,7 @@ char *wperf_out_path(const struct wperf_args *a, const char *name)
 {
 	if (!a->output_prefix || !*a->output_prefix || name[0] == '/')
 		return xstrdup(name);
+	mkdir(a->output_prefix, 0755); /* wperf creates the output directory; an error shows on open */
 	size_t n = strlen(a->output_prefix);
 	return xasprintf("%s%s%s", a->output_prefix, a->output_prefix[n - 1] == '/' ? "" : "/", name);
 }
