@@ -42,6 +42,8 @@ struct wperf_args {
 	char **command;             /* after --, NULL-terminated; NULL when none */
 	const char *man_name;       /* man's argument */
 	bool help;
+	int argc;                   /* the whole command line, for perf.data's CMDLINE */
+	char **argv;
 };
 
 /* Parses argv[1..] (argv[0] is the program). Unknown arguments are warned about and ignored,

@@ -196,6 +196,8 @@ int wperf_parse_args(struct wperf_args *a, int argc, char **argv)
 	memset(a, 0, sizeof(*a));
 	a->timeout_s = a->interval_s = a->spawn_delay_s = -1;
 	a->count = -1;
+	a->argc = argc;
+	a->argv = argv;
 	char key[64];
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i];

@@ -23,6 +23,7 @@
 #include "events/evlist.h"
 #include "kernel/perf_event.h"
 #include "output/wperf_out.h"
+#include "stream/perfdata.h"
 #include "util/error.h"
 #include "util/parse.h"
 #include "util/xalloc.h"
@@ -34,6 +35,22 @@
 static int to_session(const struct perf_event_header *h, void *arg)
 {
 	return session_push(arg, h);
+}
+
+/* --export_perf_data: every record also goes to a perf.data writer (as wperf's export: the
+ * events, COMM/MMAP/SAMPLE records and the command line). */
+struct tee {
+	struct session *ss;
+	struct perfdata_writer *w;
+	bool failed;
+};
+
+static int to_both(const struct perf_event_header *h, void *arg)
+{
+	struct tee *t = arg;
+	if (!t->failed && perfdata_writer_write(t->w, h, h->size) < 0)
+		t->failed = true;
+	return session_push(t->ss, h);
 }
 
 struct progress {
@@ -175,9 +192,6 @@ int wperf_sample(struct wperf_args *a, bool record)
 	if (a->annotate)
 		err_note("--annotate/--disassemble: use 'lperf record' and 'lperf annotate' for source "
 			 "lines; the tables below are per function");
-	if (a->export_perf_data)
-		err_note("--export_perf_data %s: use 'lperf record -C CORE -- COMMAND' to write "
-			 "perf.data; not written here", a->export_perf_data);
 
 	char **cmd = NULL;
 	char *pe_cmd[2] = { NULL, NULL };
@@ -230,7 +244,21 @@ int wperf_sample(struct wperf_args *a, bool record)
 	struct session ss;
 	struct session_tool tool = { .sample = profile_sample, .arg = &p };
 	session_init(&ss, &run.evsels, &tool);
-	live_run_synthesize(&run, &o, to_session, &ss);
+	struct tee tee = { &ss, NULL, false };
+	record_cb sink = to_session;
+	void *sink_arg = &ss;
+	if (a->export_perf_data) {
+		tee.w = perfdata_writer_open(a->export_perf_data);
+		if (!tee.w)
+			err_die_last(EXIT_RUNTIME);
+		for (size_t e = 0; e < l.n; e++)
+			perfdata_writer_add_event(tee.w, &run.live.attrs[e], l.ev[e].name, run.live.ids[e],
+						  run.live.nids[e]);
+		perfdata_writer_set_cmdline(tee.w, a->argc, a->argv);
+		sink = to_both;
+		sink_arg = &tee;
+	}
+	live_run_synthesize(&run, &o, sink, sink_arg);
 	if (!pg.pid) {
 		pg.base_done = true;
 		if (pg.talk)
@@ -241,7 +269,7 @@ int wperf_sample(struct wperf_args *a, bool record)
 	pg.next = live_run_now() + 1.0;
 	double start = live_run_now();
 	int status;
-	int lr = live_run_loop(&run, &o, to_session, &ss, tick, &pg, &status);
+	int lr = live_run_loop(&run, &o, sink, sink_arg, tick, &pg, &status);
 	if (lr == -2)
 		err_die_last(EXIT_RUNTIME);
 	session_flush(&ss);
@@ -252,6 +280,8 @@ int wperf_sample(struct wperf_args *a, bool record)
 	}
 	if (lr < 0)
 		err_warn("sampling stopped early: %s", err_msg());
+	if (tee.w && (perfdata_writer_close(tee.w, !tee.failed, false) < 0 || tee.failed))
+		err_warn("--export_perf_data %s: not written: %s", a->export_perf_data, err_msg());
 	profile_sort(&p, false);
 	print_result(a, &pg, &p, &ss, live_run_now() - start);
 	report_warnings(&ss, o.quiet);

@@ -212,6 +212,12 @@ test_expect_success 'wperf record -c 1 -- COMMAND: pinned, tables, JSON' '
 	wjson record r.json
 '
 
+test_expect_success 'wperf record --export_perf_data FILE: a perf.data Linux perf reads' '
+	wperf record -e cpu-clock:100000 -c 0 -q --export_perf_data wp.data -- sh -c "i=0; while [ \$i -lt 100000 ]; do i=\$((i+1)); done" &&
+	perf report -i wp.data --stdio >rep 2>&1 &&
+	expect_grep "^ +[0-9.]+% +(sh|dash) " rep
+'
+
 if [ -x "$PY312" ] && command -v taskset >/dev/null && [ "$NCPU" -gt 1 ]; then
 test_expect_success 'acceptance: wperf sample -pe_file python3.12 -c 1 until SIGINT shows big-int multiplication' '
 	taskset -c 1 "$PY312" -c "x = 7 ** 300000
