@@ -198,7 +198,26 @@ static int schedule_rows(struct wperf_tab *t, const struct wperf_args *a, int gp
 		return -1;
 	struct evlist l = { 0 };
 	int r = 0;
-	if (ev.len && evlist_parse(&l, sb_str(&ev)) < 0)
+	if (met.len) {
+		/* Each metric's events as one group, as stat schedules them. */
+		struct metric_set ms = { 0 };
+		metric_set_builtin(&ms);
+		const struct metric **m = NULL;
+		long n = (!a->metric_file || metric_set_load_file(&ms, a->metric_file) == 0)
+				 ? metric_expand(&ms, sb_str(&met), &m) : -1;
+		for (long i = 0; i < n; i++) {
+			sb_addf(&ev, "%s%s", ev.len ? "," : "", m[i]->nevents > 1 ? "{" : "");
+			for (size_t k = 0; k < m[i]->nevents; k++)
+				sb_addf(&ev, "%s%s", k ? "," : "", m[i]->events[k]);
+			if (m[i]->nevents > 1)
+				sb_addc(&ev, '}');
+		}
+		free(m);
+		metric_set_free(&ms);
+		if (n < 0)
+			r = -1;
+	}
+	if (r == 0 && ev.len && evlist_parse(&l, sb_str(&ev)) < 0)
 		r = -1;
 	struct strbuf idx = STRBUF_INIT, note = STRBUF_INIT;
 	for (size_t e = 0; r == 0 && e < l.n; e++) {
@@ -215,8 +234,6 @@ static int schedule_rows(struct wperf_tab *t, const struct wperf_args *a, int gp
 	if (r == 0) {
 		row(t, "ioctl_events[EVT_CORE].index", "%s", sb_str(&idx));
 		row(t, "ioctl_events[EVT_CORE].note", "%s", sb_str(&note));
-		if (met.len)
-			row(t, "metrics", "%s (expanded by stat; see 'wperf list -v')", sb_str(&met));
 	}
 	(void)gpc;
 	evlist_free(&l);
