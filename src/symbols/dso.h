@@ -137,4 +137,9 @@ void *dso_vdso_image(size_t *size);
  * ids longer than 20 bytes are cut to 20). */
 size_t elf_read_build_id(const char *path, uint8_t id[20]);
 
+/* A separate debug file to try first for stripped files (wperf's --pdb_file): used by the file
+ * whose build-id it carries, and only by it. Process-wide; cleared by debuginfo_clear_files. */
+void debuginfo_add_file(const char *path);
+void debuginfo_clear_files(void);
+
 #endif

@@ -24,6 +24,7 @@
 #include "kernel/perf_event.h"
 #include "output/wperf_out.h"
 #include "stream/perfdata.h"
+#include "symbols/dso.h"
 #include "util/error.h"
 #include "util/parse.h"
 #include "util/xalloc.h"
@@ -183,8 +184,8 @@ int wperf_sample(struct wperf_args *a, bool record)
 		struct stat st;
 		if (stat(a->pdb_file, &st) < 0)
 			err_die(EXIT_USAGE, "--pdb_file '%s': no such file", a->pdb_file);
-		err_note("--pdb_file %s: symbols come from the ELF files and their build-id debug "
-			 "files (/usr/lib/debug); a separate file is not loaded", a->pdb_file);
+		/* A PDB is matched to its image by GUID; a debug ELF by build-id. */
+		debuginfo_add_file(a->pdb_file);
 	}
 	if (a->spawn_delay_s >= 0 && !o.quiet)
 		err_note("--record_spawn_delay: not needed on Linux (modules are seen as they are "
@@ -290,5 +291,6 @@ int wperf_sample(struct wperf_args *a, bool record)
 	live_run_close(&run);
 	evlist_free(&l);
 	sample_opts_free(&o);
+	debuginfo_clear_files();
 	return record ? status : (lr < 0 ? EXIT_RUNTIME : 0);
 }

@@ -218,6 +218,18 @@ test_expect_success 'wperf record --export_perf_data FILE: a perf.data Linux per
 	expect_grep "^ +[0-9.]+% +(sh|dash) " rep
 '
 
+test_expect_success 'wperf record --pdb_file: a separate debug file names a stripped program' '
+	printf "#include <stdlib.h>\n__attribute__((noinline)) static long hot_loop_fn(long n) { volatile long s = 0; for (long i = 0; i < n; i++) s += i * 7; return s; }\nint main(int c, char **v) { return (int)(hot_loop_fn(atol(v[1])) & 1); }\n" >prog.c &&
+	cc -O1 -g -Wl,--build-id -o prog prog.c && objcopy --only-keep-debug prog prog.debug && strip prog &&
+	wperf record -e cpu-clock:100000 -c 0 -- ./prog 60000000 >plain &&
+	expect_no_grep "hot_loop_fn" plain &&
+	wperf record -e cpu-clock:100000 -c 0 --pdb_file prog.debug -- ./prog 60000000 >named &&
+	expect_grep "^ +[0-9.]+ +[0-9]+ +hot_loop_fn:prog$" named &&
+	cc -O1 -g -Wl,--build-id -o other prog.c -DOTHER=1 -Wl,--build-id=0x1234 && objcopy --only-keep-debug other other.debug &&
+	wperf record -e cpu-clock:100000 -c 0 --pdb_file other.debug -- ./prog 60000000 >wrong &&
+	expect_no_grep "hot_loop_fn" wrong
+'
+
 if [ -x "$PY312" ] && command -v taskset >/dev/null && [ "$NCPU" -gt 1 ]; then
 test_expect_success 'acceptance: wperf sample -pe_file python3.12 -c 1 until SIGINT shows big-int multiplication' '
 	taskset -c 1 "$PY312" -c "x = 7 ** 300000
