@@ -58,11 +58,31 @@ struct wperf_sample_info {
 	uint64_t generated, dropped;
 	uint64_t base_address, runtime_delta;
 };
+/* One hot function's --annotate rows: a source line (and with --disassemble one sampled
+ * instruction address in it, with the line's instructions). */
+struct wperf_annot_line {
+	char *file;
+	unsigned line;
+	uint64_t hits;
+	char *inst_addr;             /* "13a30"; NULL without --disassemble */
+	char **dasm_addr, **dasm_text;
+	size_t ndasm;
+};
+struct wperf_annot_fn {
+	char *name;                  /* the symbol, as the hot-function table names it */
+	struct wperf_annot_line *lines;
+	size_t n;
+};
+/* wperf's block: the function name, then line_number/hits/filename (+ instruction_address and
+ * the nested address/instruction table with --disassemble). */
+void wperf_annotate_text(FILE *f, const struct wperf_annot_fn *fn, bool disasm);
+
 struct report_section;
 struct report_opts;
 void wperf_sample_json_begin(struct json *j, const struct wperf_sample_info *in);
 void wperf_sample_json_event(struct json *j, const struct report_section *s,
-			     const struct report_opts *o);
+			     const struct report_opts *o, const struct wperf_annot_fn *fns, size_t nfns,
+			     bool disasm);
 void wperf_sample_json_end(struct json *j);
 
 #endif

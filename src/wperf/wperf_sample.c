@@ -28,6 +28,7 @@
 #include "util/error.h"
 #include "util/parse.h"
 #include "util/xalloc.h"
+#include "wperf/wperf_annotate.h"
 #include "wperf/wperf_extra.h"
 #include "wperf/wperf_image.h"
 
@@ -36,6 +37,23 @@
 static int to_session(const struct perf_event_header *h, void *arg)
 {
 	return session_push(arg, h);
+}
+
+/* The profile, and for --annotate the sampled PCs of the samples it kept. */
+struct collect {
+	struct profile *p;
+	struct wperf_pcs pcs;
+	bool annotate;
+};
+
+static int on_sample(struct session *ss, const struct resolved_sample *rs, void *arg)
+{
+	struct collect *c = arg;
+	uint64_t kept = c->p->kept;
+	int r = profile_sample(ss, rs, c->p);
+	if (c->annotate && c->p->kept > kept && rs->nframes)
+		wperf_pcs_add(&c->pcs, rs->s->evsel ? (size_t)rs->s->evsel->idx : 0, &rs->frames[0].loc);
+	return r;
 }
 
 /* --export_perf_data: every record also goes to a perf.data writer (as wperf's export: the
@@ -108,48 +126,114 @@ static int one_core(const struct wperf_args *a, struct sample_opts *o)
 	return 0;
 }
 
-static void print_result(struct wperf_args *a, struct progress *pg, struct profile *p,
+/* The annotations of the hot functions shown for event ev ("unknown" has none). */
+static size_t annotate_event(const struct wperf_args *a, struct collect *c, const struct report_section *s,
+			     const struct report_opts *ro, struct wperf_annot_fn **out)
+{
+	*out = NULL;
+	if (!a->annotate)
+		return 0;
+	struct report_wperf_row *rows;
+	size_t n = report_wperf_rows(s, ro, &rows);
+	size_t shown = ro->max_rows && ro->max_rows < n ? ro->max_rows : n;
+	struct wperf_annot_fn *fns = xcalloc(shown ? shown : 1, sizeof(*fns));
+	size_t nf = 0;
+	uint64_t missing = 0;
+	size_t ev = (size_t)(s->hist - c->p->hists);
+	for (size_t i = 0; i < shown; i++) {
+		if (strcmp(rows[i].name, "unknown") &&
+		    wperf_annotate_fn(&c->pcs, ev, rows[i].name, ro->long_names, a->disassemble, &fns[nf],
+				      &missing) == 0) {
+			if (fns[nf].n)
+				nf++;
+			else
+				wperf_annot_fn_free(&fns[nf]);
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		free(rows[i].name);
+	free(rows);
+	if (missing && !a->quiet)
+		fprintf(stderr, "No line for %" PRIu64 " sample%s found (no DWARF line tables there).\n",
+			missing, missing == 1 ? "" : "s");
+	*out = fns;
+	return nf;
+}
+
+static void free_fns(struct wperf_annot_fn *fns, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		wperf_annot_fn_free(&fns[i]);
+	free(fns);
+}
+
+static struct report_section section(const struct profile *p, size_t i)
+{
+	struct report_section s = {
+		.event = i < p->evsels->n ? p->evsels->v[i].name : "?",
+		.hist = &p->hists[i],
+		.samples = p->hists[i].total_samples,
+		.period = p->hists[i].total_period,
+		.sample_period = i < p->evsels->n && !p->evsels->v[i].attr.freq
+					 ? p->evsels->v[i].attr.sample_period : 0,
+	};
+	return s;
+}
+
+static void print_result(struct wperf_args *a, struct progress *pg, struct collect *c,
 			 struct session *ss, double elapsed)
 {
+	struct profile *p = c->p;
 	struct report_opts ro = { 0 };
 	ro.max_rows = a->display_rows ? (size_t)a->display_rows : 50;
 	ro.long_names = a->display_long;
+	ro.lost = ss->lost_records;
+	ro.lost_samples = ss->lost_samples;
 	uint64_t lost = ss->lost_records + ss->lost_samples;
-	if (a->json || a->output) {
-		struct wperf_sample_info in = { a->pe_file, a->pdb_file, ro.max_rows,
-						ss->nsamples + lost, lost, pg->base, pg->delta };
-		char *path = a->output ? wperf_out_path(a, a->output) : NULL;
-		FILE *f = path ? fopen(path, "w") : stdout;
-		if (!f)
-			err_die(EXIT_RUNTIME, "cannot write '%s'", path);
-		struct json j;
-		json_init(&j, f, true);
-		wperf_sample_json_begin(&j, &in);
-		for (size_t i = 0; i < p->n; i++) {
-			struct report_section s = {
-				.event = i < p->evsels->n ? p->evsels->v[i].name : "?",
-				.hist = &p->hists[i],
-				.samples = p->hists[i].total_samples,
-				.period = p->hists[i].total_period,
-				.sample_period = p->evsels->v[i].attr.freq ? 0 : p->evsels->v[i].attr.sample_period,
-			};
-			wperf_sample_json_event(&j, &s, &ro);
-		}
-		wperf_sample_json_end(&j);
-		if (path) {
-			fclose(f);
-			free(path);
-		}
-	}
-	if (a->json || a->quiet)
-		return;
-	if (a->verbose)
+	wperf_pcs_compact(&c->pcs);
+	bool text = !a->json && !a->quiet;
+	if (text && a->verbose)
 		printf("sample generated: %" PRIu64 "\nsample dropped  : %" PRIu64 "\nsample drop rate: %.2f%%\n",
 		       ss->nsamples + lost, lost,
 		       ss->nsamples + lost ? 100.0 * (double)lost / (double)(ss->nsamples + lost) : 0.0);
-	struct report_view v = { .style = STYLE_WPERF, .ro = ro };
-	report_view_print(stdout, &v, p, ss, "live");
-	printf("%20.3f seconds time elapsed\n", elapsed);
+	struct json j;
+	FILE *jf = NULL;
+	char *path = NULL;
+	if (a->json || a->output) {
+		struct wperf_sample_info in = { a->pe_file, a->pdb_file, ro.max_rows,
+						ss->nsamples + lost, lost, pg->base, pg->delta };
+		path = a->output ? wperf_out_path(a, a->output) : NULL;
+		jf = path ? fopen(path, "w") : stdout;
+		if (!jf)
+			err_die(EXIT_RUNTIME, "cannot write '%s'", path);
+		json_init(&j, jf, true);
+		wperf_sample_json_begin(&j, &in);
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		struct report_section s = section(p, i);
+		if (!s.samples && p->n > 1)
+			continue;
+		struct wperf_annot_fn *fns;
+		size_t nf = annotate_event(a, c, &s, &ro, &fns);
+		if (jf)
+			wperf_sample_json_event(&j, &s, &ro, fns, nf, a->disassemble);
+		if (text) {
+			report_wperf(stdout, &s, &ro);
+			for (size_t k = 0; k < nf; k++)
+				wperf_annotate_text(stdout, &fns[k], a->disassemble);
+		}
+		free_fns(fns, nf);
+	}
+	if (jf) {
+		wperf_sample_json_end(&j);
+		if (path) {
+			fclose(jf);
+			free(path);
+		}
+	}
+	if (text)
+		printf("%20.3f seconds time elapsed\n", elapsed);
+	fflush(stdout);
 }
 
 int wperf_sample(struct wperf_args *a, bool record)
@@ -190,9 +274,6 @@ int wperf_sample(struct wperf_args *a, bool record)
 	if (a->spawn_delay_s >= 0 && !o.quiet)
 		err_note("--record_spawn_delay: not needed on Linux (modules are seen as they are "
 			 "mapped); the command is sampled from its first instruction");
-	if (a->annotate)
-		err_note("--annotate/--disassemble: use 'lperf record' and 'lperf annotate' for source "
-			 "lines; the tables below are per function");
 
 	char **cmd = NULL;
 	char *pe_cmd[2] = { NULL, NULL };
@@ -243,7 +324,8 @@ int wperf_sample(struct wperf_args *a, bool record)
 	enum hist_key keys[] = { HK_SYM, HK_DSO };
 	profile_init(&p, &run.evsels, keys, 2, HIST_GRAPH_NONE, false);
 	struct session ss;
-	struct session_tool tool = { .sample = profile_sample, .arg = &p };
+	struct collect col = { .p = &p, .annotate = a->annotate };
+	struct session_tool tool = { .sample = on_sample, .arg = &col };
 	session_init(&ss, &run.evsels, &tool);
 	struct tee tee = { &ss, NULL, false };
 	record_cb sink = to_session;
@@ -284,7 +366,9 @@ int wperf_sample(struct wperf_args *a, bool record)
 	if (tee.w && (perfdata_writer_close(tee.w, !tee.failed, false) < 0 || tee.failed))
 		err_warn("--export_perf_data %s: not written: %s", a->export_perf_data, err_msg());
 	profile_sort(&p, false);
-	print_result(a, &pg, &p, &ss, live_run_now() - start);
+	print_result(a, &pg, &col, &ss, live_run_now() - start);
+	wperf_pcs_free(&col.pcs);
+	wperf_annotate_cleanup();
 	report_warnings(&ss, o.quiet);
 	session_free(&ss);
 	profile_free(&p);

@@ -230,6 +230,23 @@ test_expect_success 'wperf record --pdb_file: a separate debug file names a stri
 	expect_no_grep "hot_loop_fn" wrong
 '
 
+test_expect_success 'wperf record --annotate / --disassemble: wperf blocks per hot function, JSON' '
+	printf "#include <stdlib.h>\n__attribute__((noinline)) static long hot_loop_fn(long n) { volatile long s = 0; for (long i = 0; i < n; i++) s += i * 7; return s; }\nint main(int c, char **v) { return (int)(hot_loop_fn(atol(v[1])) & 1); }\n" >prog.c &&
+	cc -O1 -g -o prog prog.c &&
+	wperf record -e cpu-clock:100000 -c 0 --annotate -- ./prog 60000000 >a &&
+	expect_grep "^hot_loop_fn$" a &&
+	sed -n "/^hot_loop_fn$/,/^$/p" a >block && cat block &&
+	expect_grep "^        line_number +hits +filename$" block &&
+	expect_grep "^        2 +[0-9]+ +.*prog\.c$" block &&
+	wperf record -e cpu-clock:100000 -c 0 --disassemble -- ./prog 60000000 >d &&
+	expect_grep "^        line_number +hits +filename +instruction_address +disassembled_line$" d &&
+	expect_grep "^        2 +[0-9]+ +.*prog\.c +[0-9a-f]+ +address +instruction$" d &&
+	expect_grep "^ +[0-9a-f]+ +(add|lea|mov|cmp|jne|imul) " d &&
+	wperf record -e cpu-clock:100000 -c 0 --disassemble --json -- ./prog 60000000 >d.json &&
+	wjson record d.json &&
+	"$PYTHON" -c "import json,sys; e=json.load(open(sys.argv[1]))[\"sampling\"][\"events\"][0]; a=e[\"annotate\"][0]; assert a[\"function_name\"]==\"hot_loop_fn\", a; l=a[\"source_code\"][0]; assert l[\"line_number\"]==2 and l[\"disassembled_line\"][\"disassemble\"], l" d.json
+'
+
 if [ -x "$PY312" ] && command -v taskset >/dev/null && [ "$NCPU" -gt 1 ]; then
 test_expect_success 'acceptance: wperf sample -pe_file python3.12 -c 1 until SIGINT shows big-int multiplication' '
 	taskset -c 1 "$PY312" -c "x = 7 ** 300000
