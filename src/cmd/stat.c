@@ -219,7 +219,7 @@ static int run_once(struct run_ctx *rc, struct stat_result *res, char **cmd)
 	int rc_ = -1;
 
 	if (cmd) {
-		if (target_start_command(&t, cmd, o->wperf_pin ? &o->cpus : NULL) < 0)
+		if (target_start_command(&t, cmd, o->pin_cpus ? o->pin_cpus : o->wperf_pin ? &o->cpus : NULL) < 0)
 			return -1;
 	} else if (o->pid_list) {
 		if (target_attach_pids(&t, o->pid_list) < 0)

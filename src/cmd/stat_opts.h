@@ -32,6 +32,7 @@ struct stat_opts {
 	bool quiet, dry_run, big_num, no_inherit, noted_user_only;
 	int verbose;
 	bool user_only;            /* WindowsPerf: user mode only unless -k (no note printed) */
+	const struct cpuset *pin_cpus; /* pin a started command here instead (not owned), or NULL */
 	const struct stat_hooks *hooks; /* another personality's renderer (src/wperf), or NULL */
 };
 

@@ -1,3 +1,5 @@
+/* wperf's simple tables (test, detect, version, man, list): one struct table for the text and the
+ * same rows as JSON objects keyed by the column names with spaces as '_'. */
 #include "output/wperf_out.h"
 
 #include <stdlib.h>

@@ -236,32 +236,33 @@ static void print_result(struct wperf_args *a, struct progress *pg, struct colle
 	fflush(stdout);
 }
 
-int wperf_sample(struct wperf_args *a, bool record)
+/* sample_opts from a wperf line: one core, EVENT:PERIOD with wperf's default period, no
+ * following of children (wperf samples one process), the debug file and notes. */
+static void build_request(struct wperf_args *a, struct sample_opts *o)
 {
-	struct sample_opts o;
-	memset(&o, 0, sizeof(o));
-	o.style = SAMPLE_OPTS_WPERF;
-	o.output = "perf.data";
-	o.clockid = CLOCK_MONOTONIC;
-	o.quiet = a->quiet || a->json;
-	o.verbose = a->verbose;
-	o.timeout_s = a->timeout_s > 0 ? a->timeout_s : 0;
-	o.period = WPERF_INTERVAL_DEFAULT;
-	o.no_inherit = true;
-	err_quiet = o.quiet;
-	if (one_core(a, &o) < 0)
+	memset(o, 0, sizeof(*o));
+	o->style = SAMPLE_OPTS_WPERF;
+	o->output = "perf.data";
+	o->clockid = CLOCK_MONOTONIC;
+	o->quiet = a->quiet || a->json;
+	o->verbose = a->verbose;
+	o->timeout_s = a->timeout_s > 0 ? a->timeout_s : 0;
+	o->period = WPERF_INTERVAL_DEFAULT;
+	o->no_inherit = true;
+	err_quiet = o->quiet;
+	if (one_core(a, o) < 0)
 		err_die_last(EXIT_USAGE);
 	struct strbuf met = STRBUF_INIT;
-	if (wperf_build_events(a, &o.events, &met) < 0)
+	if (wperf_build_events(a, &o->events, &met) < 0)
 		err_die_last(EXIT_USAGE);
 	/* wperf_build_events adds the cycle counter that counting shows; sampling has none. */
-	if (!strncmp(sb_str(&o.events), "cycles,", 7)) {
-		char *rest = xstrdup(sb_str(&o.events) + 7);
-		sb_reset(&o.events);
-		sb_adds(&o.events, rest);
+	if (!strncmp(sb_str(&o->events), "cycles,", 7)) {
+		char *rest = xstrdup(sb_str(&o->events) + 7);
+		sb_reset(&o->events);
+		sb_adds(&o->events, rest);
 		free(rest);
-	} else if (!strcmp(sb_str(&o.events), "cycles") && !a->events.len) {
-		sb_reset(&o.events);
+	} else if (!strcmp(sb_str(&o->events), "cycles") && !a->events.len) {
+		sb_reset(&o->events);
 	}
 	sb_release(&met);
 	if (a->pdb_file) {
@@ -271,18 +272,22 @@ int wperf_sample(struct wperf_args *a, bool record)
 		/* A PDB is matched to its image by GUID; a debug ELF by build-id. */
 		debuginfo_add_file(a->pdb_file);
 	}
-	if (a->spawn_delay_s >= 0 && !o.quiet)
+	if (a->spawn_delay_s >= 0 && !o->quiet)
 		err_note("--record_spawn_delay: not needed on Linux (modules are seen as they are "
 			 "mapped); the command is sampled from its first instruction");
+}
 
+/* What is sampled: record's command (or --pe_file started), or sample's running process of
+ * --pe_file (o->pid_list, written into pidbuf). Returns the command, or NULL. */
+static char **choose_target(struct wperf_args *a, bool record, struct sample_opts *o,
+			    struct progress *pg, char pidbuf[32], char *pe_cmd[2])
+{
 	char **cmd = NULL;
-	char *pe_cmd[2] = { NULL, NULL };
-	struct progress pg = { .a = a, .talk = !a->quiet && !a->json };
-	char pidbuf[32];
 	if (record) {
 		cmd = a->command;
 		if (!cmd && a->pe_file) {
 			pe_cmd[0] = (char *)a->pe_file;
+			pe_cmd[1] = NULL;
 			cmd = pe_cmd;
 		}
 		if (!cmd)
@@ -293,17 +298,28 @@ int wperf_sample(struct wperf_args *a, bool record)
 				"a command use 'wperf record -- COMMAND'");
 		if (a->pe_file) {
 			pid_t pid;
-			if (wperf_find_process(a->pe_file, a->image_name, o.cpus.cpu[0], &pid) < 0)
+			if (wperf_find_process(a->pe_file, a->image_name, o->cpus.cpu[0], &pid) < 0)
 				err_die_last(EXIT_RUNTIME);
-			snprintf(pidbuf, sizeof(pidbuf), "%d", (int)pid);
-			o.pid_list = pidbuf;
-			pg.pid = pid;
+			snprintf(pidbuf, 32, "%d", (int)pid);
+			o->pid_list = pidbuf;
+			pg->pid = pid;
 		}
 	}
 	const char *name = a->image_name ? a->image_name : a->pe_file ? a->pe_file : cmd ? cmd[0] : NULL;
 	if (name && strrchr(name, '/'))
 		name = strrchr(name, '/') + 1;
-	pg.name = name;
+	pg->name = name;
+	return cmd;
+}
+
+int wperf_sample(struct wperf_args *a, bool record)
+{
+	struct sample_opts o;
+	build_request(a, &o);
+	char *pe_cmd[2] = { NULL, NULL };
+	char pidbuf[32];
+	struct progress pg = { .a = a, .talk = !a->quiet && !a->json };
+	char **cmd = choose_target(a, record, &o, &pg, pidbuf, pe_cmd);
 
 	struct evlist l = { 0 };
 	if (sample_build_events(&o, &l) < 0)

@@ -34,6 +34,7 @@ struct wstat {
 	int count;                 /* -n, 0 = until Ctrl-C */
 	double interval_s;
 	struct strbuf tl_json;     /* the timeline's stat objects, comma-separated */
+	struct cpuset first_core;  /* a started command runs on the first -c core */
 	int runs;
 };
 
@@ -205,7 +206,12 @@ int wperf_stat(struct wperf_args *a)
 		o.cpu_list = xstrdup(a->cores);
 		if (parse_cpu_list(a->cores, &o.cpus) < 0)
 			err_die(EXIT_USAGE, "-c: %s", err_msg());
-		o.wperf_pin = true;
+		/* The first core as written ("1,0" -> 1); the list itself comes back sorted. */
+		char first[16];
+		snprintf(first, sizeof(first), "%.*s", (int)strcspn(a->cores, ",-"), a->cores);
+		if (parse_cpu_list(first, &w.first_core) < 0)
+			parse_cpu_list("0", &w.first_core);
+		o.pin_cpus = &w.first_core;
 	} else {
 		if (cpuset_online(&o.cpus) < 0)
 			err_die_last(EXIT_RUNTIME);
@@ -250,5 +256,6 @@ int wperf_stat(struct wperf_args *a)
 		free(w.csv_path);
 	}
 	sb_release(&w.tl_json);
+	cpuset_free(&w.first_core);
 	return r;
 }

@@ -95,10 +95,15 @@ test_expect_success 'sleep N is a duration, not /bin/sleep' '
 	expect_grep "^ +0\.[45][0-9]+ seconds time elapsed$" out
 '
 
-test_expect_success 'wperf stat -- COMMAND: pinned to the -c core, counted there' '
+test_expect_success 'wperf stat -- COMMAND: pinned to the first -c core, the cores counted' '
 	wperf stat -e cpu-clock -c 1 -- sh -c "taskset -cp \$\$" >out &&
 	expect_grep "current affinity list: 1$" out &&
-	expect_grep "^Performance counter stats for core 1," out
+	expect_grep "^Performance counter stats for core 1," out &&
+	if [ "$NCPU" -gt 1 ]; then
+		wperf stat -e cpu-clock -c 1,0 -- sh -c "taskset -cp \$\$" >two &&
+		expect_grep "current affinity list: 1$" two &&
+		expect_grep "^Performance counter stats for core 0," two
+	fi
 '
 
 test_expect_success 'stat --json and -o: WindowsPerf stat shape, tables still printed with -o' '
