@@ -44,7 +44,9 @@ STAT = obj({
     "dsu": obj({"l3metric": obj({"L3_Cache_Metrics": arr(obj(
                    {"cluster": S, "miss_rate": S, "read_bandwidth": S, "cores": S}, []))}, []),
                 "overall": obj({"Systemwide_Overall_Performance_Counters": arr(COUNTER)}, [])},
-               ["l3metric", "overall"]),
+               ["l3metric", "overall"],
+               patternProperties={"^[0-9]+$": obj({"Performance_counter": arr(COUNTER)}, [],
+                                                  closed=False)}),
     "dmc": obj({"pmu": obj({"PMU_Performance_Counters": arr(obj(
                    {"counter_value": I, "event_idx": S, "event_name": S, "event_note": S,
                     "pmu_id": S}, []))}, []),
