@@ -80,9 +80,22 @@ void wperf_annotate_text(FILE *f, const struct wperf_annot_fn *fn, bool disasm);
 struct report_section;
 struct report_opts;
 void wperf_sample_json_begin(struct json *j, const struct wperf_sample_info *in);
+/* What -v, --annotate and --disassemble add to an event's object. */
+struct wperf_pc_row {
+	uint64_t address;            /* the sampled PC (DSO address space) */
+	uint64_t count;
+	char *in_symbol;             /* "sym:module" */
+};
+struct wperf_event_extra {
+	const struct wperf_annot_fn *fns;
+	size_t nfns;
+	bool disasm;
+	const struct wperf_pc_row *pcs;  /* -v: "pcs" */
+	size_t npcs;
+	bool verbose;
+};
 void wperf_sample_json_event(struct json *j, const struct report_section *s,
-			     const struct report_opts *o, const struct wperf_annot_fn *fns, size_t nfns,
-			     bool disasm);
+			     const struct report_opts *o, const struct wperf_event_extra *x);
 void wperf_sample_json_end(struct json *j);
 
 #endif

@@ -96,8 +96,7 @@ void wperf_annotate_text(FILE *f, const struct wperf_annot_fn *fn, bool disasm)
 }
 
 void wperf_sample_json_event(struct json *j, const struct report_section *s,
-			     const struct report_opts *o, const struct wperf_annot_fn *fns, size_t nfns,
-			     bool disasm)
+			     const struct report_opts *o, const struct wperf_event_extra *x)
 {
 	struct report_wperf_row *rows;
 	size_t n = report_wperf_rows(s, o, &rows);
@@ -116,7 +115,18 @@ void wperf_sample_json_event(struct json *j, const struct report_section *s,
 	json_end_array(j);
 	json_u64(j, "interval", s->sample_period);
 	json_u64(j, "printed_sample_num", shown);
-	annotate_json(j, fns, nfns, disasm);
+	annotate_json(j, x->fns, x->nfns, x->disasm);
+	if (x->verbose) {
+		json_begin_array(j, "pcs");
+		for (size_t i = 0; i < x->npcs; i++) {
+			json_begin_object(j, NULL);
+			json_u64(j, "address", x->pcs[i].address);
+			json_u64(j, "count", x->pcs[i].count);
+			json_str(j, "in_symbol", x->pcs[i].in_symbol);
+			json_end_object(j);
+		}
+		json_end_array(j);
+	}
 	json_end_object(j);
 	for (size_t i = 0; i < n; i++)
 		free(rows[i].name);

@@ -273,6 +273,37 @@ int wperf_annotate_fn(const struct wperf_pcs *p, size_t ev, const char *name, bo
 	return 0;
 }
 
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct wperf_pc_row *x = a, *y = b;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->address < y->address ? -1 : x->address > y->address;
+}
+
+size_t wperf_pcs_rows(const struct wperf_pcs *p, size_t ev, bool long_names, struct wperf_pc_row **out)
+{
+	struct wperf_pc_row *rows = NULL;
+	size_t n = 0, cap = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		if (p->v[i].ev != ev)
+			continue;
+		ALLOC_GROW(rows, n + 1, cap);
+		rows[n++] = (struct wperf_pc_row){ p->v[i].addr, p->v[i].count, row_name(&p->v[i], long_names) };
+	}
+	if (n > 1)
+		qsort(rows, n, sizeof(*rows), cmp_rows);
+	*out = rows;
+	return n;
+}
+
+void wperf_pc_rows_free(struct wperf_pc_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(rows[i].in_symbol);
+	free(rows);
+}
+
 void wperf_annot_fn_free(struct wperf_annot_fn *f)
 {
 	for (size_t k = 0; k < f->n; k++) {

@@ -39,6 +39,9 @@ void wperf_pcs_free(struct wperf_pcs *p);
 int wperf_annotate_fn(const struct wperf_pcs *p, size_t ev, const char *row_name, bool long_names,
 		      bool disasm, struct wperf_annot_fn *out, uint64_t *missing);
 void wperf_annot_fn_free(struct wperf_annot_fn *f);
+/* -v's "pcs" of event ev: every sampled PC with its count and "sym:module", most first. */
+size_t wperf_pcs_rows(const struct wperf_pcs *p, size_t ev, bool long_names, struct wperf_pc_row **out);
+void wperf_pc_rows_free(struct wperf_pc_row *rows, size_t n);
 /* Releases the libdw and capstone handles kept between calls. */
 void wperf_annotate_cleanup(void);
 

@@ -215,8 +215,15 @@ static void print_result(struct wperf_args *a, struct progress *pg, struct colle
 			continue;
 		struct wperf_annot_fn *fns;
 		size_t nf = annotate_event(a, c, &s, &ro, &fns);
-		if (jf)
-			wperf_sample_json_event(&j, &s, &ro, fns, nf, a->disassemble);
+		if (jf) {
+			struct wperf_event_extra x = { fns, nf, a->disassemble, NULL, 0, a->verbose > 0 };
+			struct wperf_pc_row *pcs = NULL;
+			if (x.verbose)
+				x.npcs = wperf_pcs_rows(&c->pcs, i, ro.long_names, &pcs);
+			x.pcs = pcs;
+			wperf_sample_json_event(&j, &s, &ro, &x);
+			wperf_pc_rows_free(pcs, x.npcs);
+		}
 		if (text) {
 			report_wperf(stdout, &s, &ro);
 			for (size_t k = 0; k < nf; k++)
@@ -340,7 +347,7 @@ int wperf_sample(struct wperf_args *a, bool record)
 	enum hist_key keys[] = { HK_SYM, HK_DSO };
 	profile_init(&p, &run.evsels, keys, 2, HIST_GRAPH_NONE, false);
 	struct session ss;
-	struct collect col = { .p = &p, .annotate = a->annotate };
+	struct collect col = { .p = &p, .annotate = a->annotate || a->verbose };
 	struct session_tool tool = { .sample = on_sample, .arg = &col };
 	session_init(&ss, &run.evsels, &tool);
 	struct tee tee = { &ss, NULL, false };

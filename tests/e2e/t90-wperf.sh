@@ -214,7 +214,10 @@ test_expect_success 'wperf record -c 1 -- COMMAND: pinned, tables, JSON' '
 	expect_grep "^        overhead +count +symbol$" out &&
 	expect_grep ":(dash|bash|sh)$" out &&
 	wperf record -e cpu-clock:100000 -c 0 --json -- sh -c "i=0; while [ \$i -lt 50000 ]; do i=\$((i+1)); done" >r.json &&
-	wjson record r.json
+	wjson record r.json &&
+	wperf record -e cpu-clock:100000 -c 0 -v --json -- sh -c "i=0; while [ \$i -lt 50000 ]; do i=\$((i+1)); done" >v.json &&
+	wjson record v.json &&
+	"$PYTHON" -c "import json,sys; e=json.load(open(sys.argv[1]))[\"sampling\"][\"events\"][0]; p=e[\"pcs\"]; assert p and sum(x[\"count\"] for x in p) >= e[\"samples\"][0][\"count\"], p[:3]" v.json
 '
 
 test_expect_success 'wperf record --export_perf_data FILE: a perf.data Linux perf reads' '
