@@ -22,6 +22,7 @@
 #include "cmd/sample_opts.h"
 #include "events/evlist.h"
 #include "kernel/perf_event.h"
+#include "output/table.h"
 #include "output/wperf_out.h"
 #include "stream/perfdata.h"
 #include "symbols/dso.h"
@@ -303,7 +304,7 @@ static char **choose_target(struct wperf_args *a, bool record, struct sample_opt
 		if (a->command)
 			err_die(EXIT_USAGE, "sample attaches to a running process (--pe_file); to start "
 				"a command use 'wperf record -- COMMAND'");
-		if (a->pe_file) {
+		if (a->pe_file && !a->dry_run) {
 			pid_t pid;
 			if (wperf_find_process(a->pe_file, a->image_name, o->cpus.cpu[0], &pid) < 0)
 				err_die_last(EXIT_RUNTIME);
@@ -317,6 +318,35 @@ static char **choose_target(struct wperf_args *a, bool record, struct sample_opt
 		name = strrchr(name, '/') + 1;
 	pg->name = name;
 	return cmd;
+}
+
+/* --dry-run: what would be sampled, nothing opened (the Arm fixture's events on any machine). */
+static int dry_run(const struct evlist *l, const struct sample_opts *o, char **cmd)
+{
+	const char *cols[] = { "event", "pmu", ">type", ">config", ">config1", ">config2", "modifiers",
+			       ">period" };
+	struct table t;
+	table_init(&t, 8, cols);
+	t.indent = 8;
+	t.underline = true;
+	for (size_t e = 0; e < l->n; e++) {
+		const struct ev *ev = &l->ev[e];
+		const struct perf_event_attr *at = &ev->attr;
+		char type[16], c0[32], c1[32], c2[32], mods[8] = "", period[32];
+		snprintf(type, sizeof(type), "%u", at->type);
+		snprintf(c0, sizeof(c0), "%#llx", (unsigned long long)at->config);
+		snprintf(c1, sizeof(c1), "%#llx", (unsigned long long)at->config1);
+		snprintf(c2, sizeof(c2), "%#llx", (unsigned long long)at->config2);
+		snprintf(mods, sizeof(mods), "%s%s", at->exclude_user ? "" : "u", at->exclude_kernel ? "" : "k");
+		snprintf(period, sizeof(period), "%llu", (unsigned long long)(ev->period ? ev->period : o->period));
+		const char *cells[] = { ev->name, ev->pmu ? ev->pmu : "", type, c0, c1, c2, mods, period };
+		table_row(&t, cells);
+	}
+	printf("\n Events resolved for core %d%s%s (nothing opened):\n\n", o->cpus.cpu[0],
+	       cmd ? ", command " : "", cmd ? cmd[0] : "");
+	table_print(&t, stdout);
+	table_free(&t);
+	return 0;
 }
 
 int wperf_sample(struct wperf_args *a, bool record)
@@ -336,6 +366,13 @@ int wperf_sample(struct wperf_args *a, bool record)
 	else if (!pe_kernel_allowed())
 		err_die(EXIT_RUNTIME, "-k: kernel-mode sampling is not permitted "
 			"(kernel.perf_event_paranoid is %d)", pe_paranoid());
+	if (a->dry_run) {
+		dry_run(&l, &o, cmd);
+		evlist_free(&l);
+		sample_opts_free(&o);
+		debuginfo_clear_files();
+		return 0;
+	}
 	struct profile p = { 0 };
 	if (a->symbol && filter_add_syms(&p.filter, a->symbol) < 0)
 		err_die_last(EXIT_USAGE);

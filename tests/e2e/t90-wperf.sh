@@ -73,6 +73,22 @@ test_expect_success 'wperf examples: events, groups, -E custom events, -C custom
 	expect_grep "^        ld_spec .* g0 " m
 '
 
+test_expect_success 'seed and example sampling lines resolve with the Arm fixture (--dry-run)' '
+	LPERF_SYSFS_ROOT=$ARM wperf sample -e ld_spec:100000 --pe_file python_d.exe -c 1 --dry-run >s1 &&
+	expect_grep "^        ld_spec +armv8_pmuv3_0 +10 +0x70 +0 +0 +u +100000$" s1 &&
+	LPERF_SYSFS_ROOT=$ARM wperf sample -e ld_spec:100000 -pe_file python_d.exe -c 1 --dry-run >s2 && cmp s1 s2 &&
+	LPERF_SYSFS_ROOT=$ARM wperf sample -e ld_spec:10000 -pe_file python_d.exe -pdb_file /dev/null -image_name python_d.exe -c 1 --dry-run >s3 &&
+	expect_grep " 10000$" s3 &&
+	LPERF_SYSFS_ROOT=$ARM wperf record -e ld_spec:100000 -c 1 --timeout 30 --annotate --dry-run -- python_d.exe -c 10**10**100 >r1 &&
+	expect_grep "core 1, command python_d.exe" r1 &&
+	LPERF_SYSFS_ROOT=$ARM wperf record -e arm_spe_0/ld=1,min_latency=64/ -c 8 --disassemble --dry-run -- python_d.exe -c 10**10**100 >r2 &&
+	expect_grep "^        arm_spe_0/load_filter=1,min_latency=64/ +arm_spe_0 +11 +0x200000000 +0 +0x40 +u " r2 &&
+	LPERF_SYSFS_ROOT=$ARM wperf record -e ld_spec -k -c 1 --dry-run -- true >r3 &&
+	expect_grep "^        ld_spec .* uk +67108864$" r3 &&
+	LPERF_SYSFS_ROOT=$ARM wperf stat -m Operation_Mix -c 7 --timeout 3 --dry-run -- python_d.exe -c 10**10**100 >st &&
+	expect_grep "^        st_spec " st
+'
+
 test_expect_success 'wperf stat -e EV -c 0 --timeout 1: the per-core table, kernel mode excluded' '
 	wperf stat -e cpu-clock,page-faults -c 0 --timeout 1 >out &&
 	expect_grep "^Performance counter stats for core 0, no multiplexing, kernel mode excluded, on .* core implementation:$" out &&
