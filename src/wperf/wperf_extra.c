@@ -84,6 +84,24 @@ int wperf_apply_extra(const char *spec, const char *extra, struct strbuf *out)
 	return 0;
 }
 
+/* Whether the list already has the cycle counter under one of its names. */
+static bool names_cycles(const char *spec)
+{
+	static const char *const names[] = { "cycles", "cpu-cycles", "cpu_cycles", "cycle" };
+	for (const char *p = spec; *p;) {
+		size_t n = strcspn(p, ",{}:");
+		for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+			if (n == strlen(names[i]) && !strncasecmp(p, names[i], n))
+				return true;
+		p += n;
+		while (*p && strchr(",{}", *p) == NULL)
+			p++;
+		if (*p)
+			p++;
+	}
+	return false;
+}
+
 static void join(struct strbuf *sb, const char *s)
 {
 	if (sb->len)
@@ -131,8 +149,8 @@ int wperf_build_events(const struct wperf_args *a, struct strbuf *events, struct
 		sb_release(&e);
 	}
 	free(extra);
-	/* wperf always counts the fixed cycle counter. */
-	if (ev_have_hw_pmu() && (events->len || metrics->len)) {
+	/* wperf always counts the fixed cycle counter (once). */
+	if (ev_have_hw_pmu() && (events->len || metrics->len) && !names_cycles(sb_str(events))) {
 		struct strbuf e = STRBUF_INIT;
 		sb_adds(&e, "cycles");
 		if (events->len)

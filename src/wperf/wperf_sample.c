@@ -244,9 +244,9 @@ static void print_result(struct wperf_args *a, struct progress *pg, struct colle
 	fflush(stdout);
 }
 
-/* sample_opts from a wperf line: one core, EVENT:PERIOD with wperf's default period, no
- * following of children (wperf samples one process), the debug file and notes. */
-static void build_request(struct wperf_args *a, struct sample_opts *o)
+/* sample_opts from a wperf line: one core, EVENT:PERIOD with wperf's default period, the
+ * debug file and notes. */
+static void build_request(struct wperf_args *a, struct sample_opts *o, bool record)
 {
 	memset(o, 0, sizeof(*o));
 	o->style = SAMPLE_OPTS_WPERF;
@@ -256,7 +256,7 @@ static void build_request(struct wperf_args *a, struct sample_opts *o)
 	o->verbose = a->verbose;
 	o->timeout_s = a->timeout_s > 0 ? a->timeout_s : 0;
 	o->period = WPERF_INTERVAL_DEFAULT;
-	o->no_inherit = true;
+	o->no_inherit = !record; /* record follows what the command starts; sample one process */
 	err_quiet = o->quiet;
 	if (one_core(a, o) < 0)
 		err_die_last(EXIT_USAGE);
@@ -352,7 +352,7 @@ static int dry_run(const struct evlist *l, const struct sample_opts *o, char **c
 int wperf_sample(struct wperf_args *a, bool record)
 {
 	struct sample_opts o;
-	build_request(a, &o);
+	build_request(a, &o, record);
 	char *pe_cmd[2] = { NULL, NULL };
 	char pidbuf[32];
 	struct progress pg = { .a = a, .talk = !a->quiet && !a->json };
