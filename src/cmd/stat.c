@@ -436,7 +436,7 @@ int stat_run(struct stat_opts *op, char **cmd)
 		err_die(EXIT_RUNTIME, "-k asks for kernel-mode counting, which kernel.perf_event_paranoid "
 			"(%d) forbids for this user; run as root or with CAP_PERFMON, or set "
 			"kernel.perf_event_paranoid to 1 or less", pe_paranoid());
-	if (!pe_kernel_allowed()) {
+	if (!pe_kernel_allowed() && !o.user_only) {
 		evlist_set_default_excludes(&l, true);
 		err_note("kernel-mode counting is not permitted (kernel.perf_event_paranoid is %d): "
 			 "counting user mode only", pe_paranoid());
