@@ -286,7 +286,7 @@ static void uncore_text(FILE *f, const struct stat_result *r, const struct wperf
 		uncore_rows(&t, r, pmus[i], id, v);
 		double rw = uncore_count(r, pmus[i], "rdwr");
 		if (rw >= 0) {
-			char ch[16], bw[48];
+			char ch[24], bw[48];
 			snprintf(ch, sizeof(ch), "%zu", i);
 			snprintf(bw, sizeof(bw), "%.2fMB", rw * 128 / 1e6);
 			table_rowv(&mt, ch, bw);
@@ -384,7 +384,7 @@ static void uncore_json(struct json *j, const struct stat_result *r)
 			double rw = uncore_count(r, pmus[i], "rdwr");
 			if (rw < 0)
 				continue;
-			char ch[16], bw[48];
+			char ch[24], bw[48];
 			snprintf(ch, sizeof(ch), "%zu", i);
 			snprintf(bw, sizeof(bw), "%.2fMB", rw * 128 / 1e6);
 			json_begin_object(j, NULL);
