@@ -37,7 +37,7 @@ HELPERS  := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(wildcard tes
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 .PHONY: all deps check check-arm64 test unit e2e asan demo bench clean install
-all: $(BUILD)/lperf
+all: $(BUILD)/lperf $(BUILD)/wperf
 
 # The BPF Python stack walker (src/python/bpf): clang's BPF target, bpftool's skeleton, libbpf.
 # Without them lperf builds without it and --python falls back to reading with process_vm_readv.
@@ -75,6 +75,10 @@ $(BUILD)/liblperf.a: $(LIB_OBJ)
 $(BUILD)/lperf: $(CMD_OBJ) $(BUILD)/liblperf.a
 	$(CC) $(CFLAGS) $(LPERF_CFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/liblperf.a $(LDFLAGS) $(LDLIBS)
 
+# WindowsPerf's personality: lperf invoked as wperf (src/wperf).
+$(BUILD)/wperf: $(BUILD)/lperf
+	ln -sf lperf $@
+
 $(BUILD)/tests/test_%: tests/unit/test_%.c $(BUILD)/liblperf.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LPERF_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/liblperf.a $(LDFLAGS) $(LDLIBS) -lcmocka
@@ -84,7 +88,7 @@ $(BUILD)/tests/helpers/%: tests/helpers/%.c
 	$(CC) -O1 -g -o $@ $< -lpthread
 
 unit: $(UNIT_BIN) $(HELPERS)
-test: $(BUILD)/lperf unit
+test: $(BUILD)/lperf $(BUILD)/wperf unit
 
 # The sanitizer build lives beside the normal one so both can be current at once.
 asan:
@@ -109,6 +113,7 @@ bench: deps
 
 install: all
 	install -D -m 755 $(BUILD)/lperf $(DESTDIR)/usr/local/bin/lperf
+	ln -sf lperf $(DESTDIR)/usr/local/bin/wperf
 
 clean:
 	rm -rf build

@@ -163,7 +163,7 @@ test_expect_success 'test: a Python found on a private PATH is interrogated, shi
 test_expect_success 'version: one line with the Makefile version and the features' '
 	lperf version >out &&
 	expect_lines 1 out &&
-	expect_grep "^lperf $MAKE_VERSION \([0-9a-f]{12}|unknown\) \+pfm \+dw \+capstone \+zlib$" out &&
+	expect_grep "^lperf version $MAKE_VERSION \([0-9a-f]{12}|unknown\) \+pfm \+dw \+capstone \+zlib$" out &&
 	lperf --version >out2 &&
 	cmp out out2
 '
