@@ -6,10 +6,12 @@
 #include <string.h>
 #include <strings.h>
 
+#include "symbols/srcline.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
-static const char *const key_names[HK_NKEYS] = { "comm", "pid", "tid", "dso", "sym", "cpu" };
+static const char *const key_names[HK_NKEYS] = { "comm", "pid", "tid", "dso", "sym", "cpu", "srcline",
+						 "srcfile" };
 
 const char *hist_key_name(enum hist_key k)
 {
@@ -33,7 +35,7 @@ int hist_parse_sort(const char *spec, enum hist_key *keys, size_t *nkeys)
 		if (k == HK_NKEYS && len == 7 && !strncasecmp(p, "command", 7))
 			k = HK_COMM;
 		if (k == HK_NKEYS)
-			return err_set("unknown sort key '%.*s' (use comm, pid, tid, dso, sym, cpu)", (int)len, p);
+			return err_set("unknown sort key '%.*s' (use comm, pid, tid, dso, sym, cpu, srcline, srcfile)", (int)len, p);
 		bool dup = false;
 		for (size_t i = 0; i < *nkeys; i++)
 			dup |= keys[i] == (enum hist_key)k;
@@ -78,6 +80,7 @@ struct key {
 	const struct symbol *sym;
 	uint64_t addr;
 	bool kernel;
+	const char *srcline, *srcfile;
 };
 
 static bool has_key(const struct hist *h, enum hist_key k)
@@ -108,13 +111,18 @@ static void make_key(struct hist *h, const struct resolved_sample *rs, const str
 		if (!k->sym)
 			k->addr = f->loc.map ? f->loc.addr : f->ip;
 	}
+	if (has_key(h, HK_SRCLINE))
+		k->srcline = srcline_string(f->loc.map ? f->loc.dso : NULL, f->loc.sym, f->loc.addr);
+	if (has_key(h, HK_SRCFILE))
+		k->srcfile = srcline_file_string(f->loc.map ? f->loc.dso : NULL, f->loc.addr);
 }
 
 static uint64_t key_hash(const struct key *k)
 {
 	uint64_t x = (uint64_t)(uintptr_t)k->comm * 31 + (uint64_t)k->pid * 131 + (uint64_t)k->tid * 137 +
 		     (uint64_t)k->cpu * 139 + (uint64_t)(uintptr_t)k->dso * 149 +
-		     (uint64_t)(uintptr_t)k->sym * 151 + k->addr * 157 + k->kernel;
+		     (uint64_t)(uintptr_t)k->sym * 151 + k->addr * 157 + k->kernel +
+		     (uint64_t)(uintptr_t)k->srcline * 163 + (uint64_t)(uintptr_t)k->srcfile * 167;
 	x ^= x >> 33;
 	x *= 0xff51afd7ed558ccdULL;
 	x ^= x >> 33;
@@ -124,7 +132,8 @@ static uint64_t key_hash(const struct key *k)
 static bool key_eq(const struct key *k, const struct hist_entry *e)
 {
 	return k->comm == e->comm && k->pid == e->pid && k->tid == e->tid && k->cpu == e->cpu &&
-	       k->dso == e->dso && k->sym == e->sym && k->addr == e->addr && k->kernel == e->kernel;
+	       k->dso == e->dso && k->sym == e->sym && k->addr == e->addr && k->kernel == e->kernel &&
+	       k->srcline == e->srcline && k->srcfile == e->srcfile;
 }
 
 static void rehash(struct hist *h);
@@ -144,6 +153,8 @@ static struct hist_entry *find_or_add(struct hist *h, const struct key *k)
 			e->sym = k->sym;
 			e->addr = k->addr;
 			e->kernel = k->kernel;
+			e->srcline = k->srcline;
+			e->srcfile = k->srcfile;
 			ALLOC_GROW(h->v, h->n + 1, h->cap);
 			h->v[h->n++] = e;
 			h->table[i] = h->n;
@@ -164,7 +175,8 @@ static void rehash(struct hist *h)
 	size_t mask = h->tsize - 1;
 	for (size_t n = 0; n < h->n; n++) {
 		const struct hist_entry *e = h->v[n];
-		struct key k = { e->comm, e->pid, e->tid, e->cpu, e->dso, e->sym, e->addr, e->kernel };
+		struct key k = { e->comm, e->pid, e->tid, e->cpu, e->dso, e->sym, e->addr, e->kernel, e->srcline,
+				 e->srcfile };
 		size_t i = key_hash(&k) & mask;
 		while (h->table[i])
 			i = (i + 1) & mask;
@@ -272,8 +284,13 @@ static int cmp_entries(const void *a, const void *b)
 		return px > py ? -1 : 1;
 	if (x->period != y->period)
 		return x->period > y->period ? -1 : 1;
+	int c;
+	if (x->srcline != y->srcline && x->srcline && y->srcline && (c = strcmp(x->srcline, y->srcline)))
+		return c;
+	if (x->srcfile != y->srcfile && x->srcfile && y->srcfile && (c = strcmp(x->srcfile, y->srcfile)))
+		return c;
 	char bx[64], by[64];
-	int c = strcmp(entry_name(x, bx, sizeof(bx)), entry_name(y, by, sizeof(by)));
+	c = strcmp(entry_name(x, bx, sizeof(bx)), entry_name(y, by, sizeof(by)));
 	if (c)
 		return c;
 	if (x->comm && y->comm && (c = strcmp(x->comm, y->comm)))

@@ -15,6 +15,8 @@ struct script_ctx {
 	struct folded *folded;
 	unsigned fields;
 	bool fields_given;
+	bool fields_rel;         /* -F +x,-y: add to / remove from the defaults */
+	unsigned fields_add, fields_del;
 	bool callchain;
 };
 
@@ -28,6 +30,8 @@ static int on_sample(struct session *ss, const struct resolved_sample *rs, void 
 	unsigned fields = c->fields_given ? c->fields
 					  : script_default_fields(rs->s->evsel ? &rs->s->evsel->attr
 										: &ss->evsels->v[0].attr);
+	if (c->fields_rel)
+		fields = (fields | c->fields_add) & ~c->fields_del;
 	script_print_sample(stdout, rs, fields, c->callchain);
 	return 0;
 }
@@ -40,7 +44,7 @@ int cmd_script(int argc, char **argv)
 	bool quiet = false, no_chain = false, fold = false, force = false, python = false;
 	const struct option opts[] = {
 		{ OPT_STRING, 'i', "input", &input, "FILE", "the recording (default perf.data)" },
-		{ OPT_STRING, 'F', "fields", &fields, "FIELDS", "comm,pid,tid,cpu,time,event,period,ip,sym,symoff,dso" },
+		{ OPT_STRING, 'F', "fields", &fields, "FIELDS", "comm,pid,tid,cpu,time,event,period,ip,sym,symoff,dso,srcline; +srcline adds to the defaults" },
 		{ OPT_BOOL, 0, "no-call-graph", &no_chain, NULL, "only the sampled address, no stacks" },
 		{ OPT_BOOL, 0, "folded", &fold, NULL, "collapsed stacks for flame graphs: comm;root;...;leaf COUNT" },
 		{ OPT_BOOL, 'f', "force", &force, NULL, "use /tmp JIT symbol files whoever owns them" },
@@ -55,9 +59,9 @@ int cmd_script(int argc, char **argv)
 	err_quiet = quiet;
 	struct script_ctx c = { 0 };
 	if (fields) {
-		if (script_parse_fields(fields, &c.fields) < 0)
+		if (script_parse_fields_rel(fields, &c.fields, &c.fields_rel, &c.fields_add, &c.fields_del) < 0)
 			opt_usage_error(&ctx, "-F: %s", err_msg());
-		c.fields_given = true;
+		c.fields_given = !c.fields_rel;
 	}
 	struct perfdata_reader r;
 	if (perfdata_open(&r, input) < 0)

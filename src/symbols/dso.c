@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "symbols/perfmap.h"
+#include "symbols/srcline.h"
 #include "symbols/symtab.h"
 #include "util/xalloc.h"
 
@@ -232,6 +233,7 @@ struct dso *dso_cache_add_jit_code(struct dso_cache *c, const char *path, uint64
 
 static void dso_free(struct dso *d)
 {
+	srcline_forget_dso(d);
 	perfmap_dso_free(d);
 	free(d->short_alloc);
 	symtab_free(d);
