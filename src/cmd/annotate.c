@@ -1,19 +1,191 @@
-/* lperf annotate: samples per source line and instruction. Not in this build yet: it needs the
- * sampling model's line tables and disassembly (capstone), the next step after report. */
+/* lperf annotate [SYMBOL...] [-i FILE]: samples per instruction and source line of the hottest
+ * functions (or those named), disassembled in-process (src/analysis/annotate.c). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "analysis/annotate.h"
 #include "cmd/cmd.h"
+#include "cmd/report_view.h"
+#include "output/annotate_out.h"
+#include "stream/perfdata.h"
+#include "stream/session.h"
+#include "symbols/srcline.h"
 #include "util/error.h"
+#include "util/opt.h"
+#include "util/xalloc.h"
+
+static int on_sample(struct session *ss, const struct resolved_sample *rs, void *arg)
+{
+	annot_add(arg, rs);
+	return 0;
+}
+
+static double percent_limit;
+
+static int opt_percent(const struct option *o, const char *a)
+{
+	char *end;
+	percent_limit = strtod(a, &end);
+	if (*end || percent_limit < 0 || percent_limit > 100)
+		return err_set("'%s' is not a percentage (0..100)", a);
+	return 0;
+}
+
+static char **want_syms;
+static size_t nwant, wcap;
+
+static int opt_symbol(const struct option *o, const char *a)
+{
+	/* A comma list, as perf's -s takes one name per option. */
+	char *copy = xstrdup(a), *save = NULL;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		ALLOC_GROW(want_syms, nwant + 1, wcap);
+		want_syms[nwant++] = xstrdup(t);
+	}
+	free(copy);
+	return 0;
+}
+
+static bool sym_wanted(const struct annot_func *f)
+{
+	if (!nwant)
+		return true;
+	for (size_t i = 0; i < nwant; i++)
+		if (!strcmp(f->sym->name, want_syms[i]) || (f->sym->mangled && !strcmp(f->sym->mangled, want_syms[i])))
+			return true;
+	return false;
+}
+
+static bool dso_wanted(const struct annot_func *f, const char *dsos)
+{
+	if (!dsos)
+		return true;
+	char *copy = xstrdup(dsos), *save = NULL;
+	bool ok = false;
+	for (char *t = strtok_r(copy, ",", &save); t && !ok; t = strtok_r(NULL, ",", &save))
+		ok = !strcmp(t, f->dso->path) || (f->dso->short_name && !strcmp(t, f->dso->short_name));
+	free(copy);
+	return ok;
+}
+
+/* Notes per DSO, said once: why its functions are not annotated. */
+static void note_once(const struct annot_func *f, struct dso ***said, size_t *n, size_t *cap)
+{
+	for (size_t i = 0; i < *n; i++)
+		if ((*said)[i] == f->dso || ((*said)[i]->kind == DSO_KERNEL && f->dso->kind == DSO_KERNEL))
+			return;
+	ALLOC_GROW(*said, *n + 1, *cap);
+	(*said)[(*n)++] = f->dso;
+	err_note("%s: not annotated: %s", f->dso->path, f->note);
+}
+
+static const char *const usage[] = { "lperf annotate [OPTIONS] [SYMBOL...]", NULL };
 
 int cmd_annotate(int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: lperf annotate [OPTIONS]\n\n'lperf annotate' is not in this build yet; "
-			       "'lperf report' shows where samples fall by function.\n");
-			return 0;
-		}
-	err_die(EXIT_RUNTIME, "'annotate' is not available in this build yet; 'lperf report' shows "
-		"where samples fall by function");
+	const char *input = "perf.data", *dsos = NULL, *symfs = NULL;
+	bool json = false, stdio_ = false, quiet = false, force = false, source_only = false;
+	bool no_source = false;
+	struct annot_opts ao = { 0 };
+	int verbose = 0;
+	const struct option opts[] = {
+		{ OPT_STRING, 'i', "input", &input, "FILE", "the recording (default perf.data)" },
+		{ OPT_CALLBACK, 's', "symbol", NULL, "SYM", "annotate this function (also given as arguments)",
+		  opt_symbol },
+		{ OPT_STRING, 'd', "dso", &dsos, "DSOS", "only functions of these shared objects" },
+		{ OPT_BOOL, 'n', "show-nr-samples", &ao.show_nr, NULL, "sample counts instead of percentages" },
+		{ OPT_CALLBACK, 0, "percent-limit", NULL, "PCT", "only functions with at least PCT percent of "
+		  "the samples", opt_percent },
+		{ OPT_BOOL, 0, "source-only", &source_only, NULL, "samples per source line, no instructions" },
+		{ OPT_BOOL, 0, "no-source", &no_source, NULL, "instructions only, no source rows" },
+		{ OPT_BOOL, 0, "stdio", &stdio_, NULL, "text output (the default)" },
+		{ OPT_BOOL, 0, "json", &json, NULL, "JSON (docs/schemas/annotate.schema.json)" },
+		{ OPT_STRING, 0, "symfs", &symfs, "DIR", "look for binaries under DIR" },
+		{ OPT_BOOL, 'f', "force", &force, NULL, "use /tmp JIT symbol files whoever owns them" },
+		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "no notes or warnings" },
+		{ OPT_COUNT, 'v', "verbose", &verbose, NULL, "more detail" },
+		OPT_END_(),
+	};
+	struct opt_ctx ctx = { "annotate", usage, opts, false };
+	/* Symbols may come before, between and after options. */
+	int i = opt_parse(&ctx, argc, argv);
+	while (i < argc) {
+		opt_symbol(NULL, argv[i]);
+		i += opt_parse(&ctx, argc - i, argv + i);
+	}
+	err_quiet = quiet;
+	ao.source_only = source_only;
+	ao.no_source = no_source;
+	ao.color = !json && isatty(STDOUT_FILENO);
+
+	struct perfdata_reader r;
+	if (perfdata_open(&r, input) < 0)
+		err_die_last(EXIT_RUNTIME);
+	for (size_t k = 0; k < r.info.nnotes; k++)
+		err_warn("%s", r.info.notes[k]);
+	struct annot a;
+	annot_init(&a);
+	struct session ss;
+	struct session_tool tool = { .sample = on_sample, .arg = &a, .callchains = false };
+	session_init(&ss, &r.evsels, &tool);
+	if (symfs)
+		ss.machine.dsos.root = xstrdup(symfs);
+	a.machine = &ss.machine;
+	report_load_jit_sources(&ss, &r, force);
+	int status = session_process_file(&ss, &r) ? EXIT_RUNTIME : 0;
+	annot_sort(&a);
+
+	struct json j;
+	if (json) {
+		json_init(&j, stdout, true);
+		json_begin_object(&j, NULL);
+		json_str(&j, "schema", "lperf-annotate-1");
+		json_str(&j, "source", input);
+		json_begin_array(&j, "functions");
+	}
+	struct dso **said = NULL;
+	size_t nsaid = 0, scap = 0, shown = 0;
+	for (size_t k = 0; k < a.n; k++) {
+		struct annot_func *f = a.v[k];
+		if (!sym_wanted(f) || !dso_wanted(f, dsos))
+			continue;
+		uint64_t evp = (size_t)f->evidx < a.nev ? a.ev_period[f->evidx] : 0;
+		if (!nwant && evp && 100.0 * (double)f->period / (double)evp < percent_limit)
+			continue;
+		ao.event = (size_t)f->evidx < r.evsels.n ? r.evsels.v[f->evidx].name : NULL;
+		ao.event_samples = (size_t)f->evidx < a.nev ? a.ev_samples[f->evidx] : 0;
+		ao.event_period = evp;
+		if (annot_func_disassemble(&a, f) < 0)
+			note_once(f, &said, &nsaid, &scap);
+		if (json)
+			annotate_json_func(&j, f, &ao);
+		else
+			annotate_text_func(stdout, f, &ao);
+		shown++;
+	}
+	if (json) {
+		json_end_array(&j);
+		json_end_object(&j);
+		json_finish(&j);
+	}
+	if (!shown && !status) {
+		if (nwant)
+			err_warn("no samples in %s%s", want_syms[0], nwant > 1 ? " or the other functions named" : "");
+		else
+			err_warn("no samples with a symbol to annotate in %s", input);
+	}
+	fflush(stdout);
+	report_warnings(&ss, quiet);
+	free(said);
+	annot_free(&a);
+	annot_sources_free();
+	session_free(&ss);
+	srcline_cache_free();
+	perfdata_close(&r);
+	for (size_t k = 0; k < nwant; k++)
+		free(want_syms[k]);
+	free(want_syms);
+	return status ? status : (shown || a.n ? 0 : EXIT_RUNTIME);
 }

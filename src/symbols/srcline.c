@@ -362,16 +362,29 @@ static void find_inlines(struct sl_file *f, struct sl_addr *a)
 	int n = dwarf_getscopes(cu, a->addr + f->bias - bias, &scopes);
 	if (n <= 0)
 		return;
+	/* The innermost function; dwarf_getscopes continues into an inlined function's abstract
+	 * definition, so the concrete parents come from dwarf_getscopes_die (as eu-addr2line -i). */
+	int k;
+	for (k = 0; k < n; k++) {
+		int tag = dwarf_tag(&scopes[k]);
+		if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram)
+			break;
+	}
+	Dwarf_Die *chain = NULL;
+	int nc = k < n ? dwarf_getscopes_die(&scopes[k], &chain) : 0;
+	free(scopes);
+	if (nc <= 0)
+		return;
 	size_t cap = 0;
 	const char *file = a->file;
 	unsigned line = a->line;
-	for (int i = 0; i < n; i++) {
-		int tag = dwarf_tag(&scopes[i]);
+	for (int i = 0; i < nc; i++) {
+		int tag = dwarf_tag(&chain[i]);
 		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
 			continue;
 		ALLOC_GROW(a->inl, a->ninl + 1, cap);
 		struct srcline_inline *s = &a->inl[a->ninl++];
-		s->func = die_func_name(&scopes[i]);
+		s->func = die_func_name(&chain[i]);
 		s->file = file;
 		s->line = line;
 		if (tag == DW_TAG_subprogram)
@@ -381,12 +394,12 @@ static void find_inlines(struct sl_file *f, struct sl_addr *a)
 		Dwarf_Word w = 0;
 		file = NULL;
 		line = 0;
-		if (dwarf_attr(&scopes[i], DW_AT_call_file, &at) && dwarf_formudata(&at, &w) == 0)
+		if (dwarf_attr(&chain[i], DW_AT_call_file, &at) && dwarf_formudata(&at, &w) == 0)
 			file = call_file(cu, w);
-		if (dwarf_attr(&scopes[i], DW_AT_call_line, &at) && dwarf_formudata(&at, &w) == 0)
+		if (dwarf_attr(&chain[i], DW_AT_call_line, &at) && dwarf_formudata(&at, &w) == 0)
 			line = (unsigned)w;
 	}
-	free(scopes);
+	free(chain);
 }
 
 size_t srcline_inlines(struct dso *d, uint64_t addr, const struct srcline_inline **out)
