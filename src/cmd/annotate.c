@@ -116,6 +116,7 @@ int cmd_annotate(int argc, char **argv)
 		i += opt_parse(&ctx, argc - i, argv + i);
 	}
 	err_quiet = quiet;
+	symbol_demangle_params(verbose > 0);
 	ao.source_only = source_only;
 	ao.no_source = no_source;
 	ao.color = !json && isatty(STDOUT_FILENO);

@@ -267,6 +267,7 @@ int cmd_report(int argc, char **argv)
 	else if (wperf)
 		v.style = STYLE_WPERF;
 	err_quiet = quiet;
+	symbol_demangle_params(verbose > 0);
 
 	enum hist_key keys[HK_NKEYS];
 	size_t nkeys;

@@ -42,6 +42,8 @@ int cmd_script(int argc, char **argv)
 {
 	const char *input = "perf.data", *fields = NULL;
 	bool quiet = false, no_chain = false, fold = false, force = false, python = false;
+	bool no_inline = false, inline_ = true;
+	int verbose = 0;
 	const struct option opts[] = {
 		{ OPT_STRING, 'i', "input", &input, "FILE", "the recording (default perf.data)" },
 		{ OPT_STRING, 'F', "fields", &fields, "FIELDS", "comm,pid,tid,cpu,time,event,period,ip,sym,symoff,dso,srcline; +srcline adds to the defaults" },
@@ -49,7 +51,10 @@ int cmd_script(int argc, char **argv)
 		{ OPT_BOOL, 0, "folded", &fold, NULL, "collapsed stacks for flame graphs: comm;root;...;leaf COUNT" },
 		{ OPT_BOOL, 'f', "force", &force, NULL, "use /tmp JIT symbol files whoever owns them" },
 		{ OPT_BOOL, 0, "python", &python, NULL, "Python view: py:: frames only" },
+		{ OPT_BOOL, 0, "no-inline", &no_inline, NULL, "DWARF stacks without inlined functions' frames" },
+		{ OPT_BOOL, 0, "inline", &inline_, NULL, "DWARF stacks with inlined functions' frames (the default)" },
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "no notes or warnings" },
+		{ OPT_COUNT, 'v', "verbose", &verbose, NULL, "C++ names with parameters; more notes" },
 		OPT_END_(),
 	};
 	struct opt_ctx ctx = { "script", usage, opts, false };
@@ -57,6 +62,7 @@ int cmd_script(int argc, char **argv)
 	if (i < argc)
 		opt_usage_error(&ctx, "unexpected argument '%s'", argv[i]);
 	err_quiet = quiet;
+	symbol_demangle_params(verbose > 0);
 	struct script_ctx c = { 0 };
 	if (fields) {
 		if (script_parse_fields_rel(fields, &c.fields, &c.fields_rel, &c.fields_add, &c.fields_del) < 0)
@@ -79,7 +85,7 @@ int cmd_script(int argc, char **argv)
 	}
 	struct session ss;
 	struct session_tool tool = { .sample = on_sample, .arg = &c, .callchains = c.callchain,
-				     .python_view = python };
+				     .python_view = python, .inline_frames = !no_inline };
 	session_init(&ss, &r.evsels, &tool);
 	report_load_jit_sources(&ss, &r, force);
 	int status = session_process_file(&ss, &r) ? EXIT_RUNTIME : 0;

@@ -77,11 +77,13 @@ static void location(FILE *f, const struct frame *fr, unsigned fields)
 			fputs(" [unknown]", f);
 		}
 	}
-	if (fields & SF_DSO)
+	if ((fields & SF_DSO) && !fr->inlined)
 		fprintf(f, " (%s)", fr->loc.dso ? fr->loc.dso->path : "[unknown]");
 	/* perf prints the line under the frame, "dso[addr]" when it has none, nothing unmapped. */
 	if ((fields & SF_SRCLINE) && fr->loc.map && fr->loc.dso)
 		fprintf(f, "\n  %s", srcline_string(fr->loc.dso, NULL, fr->loc.addr));
+	if (fr->inlined)
+		fputs(" (inlined)", f);
 }
 
 void script_print_sample(FILE *f, const struct resolved_sample *rs, unsigned fields, bool callchain)

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbols/srcline.h"
 #include "unwind/unwind.h"
 #include "util/error.h"
 #include "util/xalloc.h"
@@ -32,15 +33,39 @@ struct user_frames {
 	size_t *n;
 	struct thread *t;
 	uint64_t time;
+	bool caller;             /* frames after the first are return addresses */
 };
 
 static void add_frame(struct session *ss, size_t *n, uint64_t ip, uint8_t cpumode, struct thread *t,
 		      uint64_t time);
 
+/* Replaces frame at with its inline chain (perf 6.1 expands DWARF chains so); callers are
+ * looked up at the call (return address - 1). */
+static void expand_inline(struct session *ss, size_t *n, size_t at, bool caller)
+{
+	const struct symbol *syms[32];
+	bool inl[32];
+	struct frame f = ss->fbuf[at];
+	size_t k = srcline_inline_frames(f.loc.dso, f.loc.sym, f.loc.addr - (caller ? 1 : 0), syms, inl, 32);
+	if (k == 0)
+		return;
+	ALLOC_GROW(ss->fbuf, at + k, ss->fcap);
+	for (size_t i = 0; i < k; i++) {
+		ss->fbuf[at + i] = f;
+		ss->fbuf[at + i].loc.sym = syms[i];
+		ss->fbuf[at + i].inlined = inl[i];
+	}
+	*n = at + k;
+}
+
 static void add_user(uint64_t ip, void *arg)
 {
 	struct user_frames *a = arg;
+	size_t at = *a->n;
 	add_frame(a->ss, a->n, ip, PERF_RECORD_MISC_USER, a->t, a->time);
+	if (a->ss->tool.inline_frames && *a->n == at + 1)
+		expand_inline(a->ss, a->n, at, a->caller);
+	a->caller = true;
 }
 
 /* Callers are looked up at their return address itself, as Linux perf does, so that reports and
@@ -112,7 +137,7 @@ static int handle_sample(struct session *ss, const struct perf_event_header *h)
 	}
 	bool truncated = false;
 	if (ss->tool.callchains && dwarf) {
-		struct user_frames a = { ss, &n, t, s.time };
+		struct user_frames a = { ss, &n, t, s.time, false };
 		unwind_user(ss->unwinder, t, &s, add_user, &a, &truncated);
 		if (truncated) {
 			/* Say so in the stack itself, so no view presents a cut stack as whole. */

@@ -18,6 +18,7 @@ struct unwinder;
 struct frame {
 	uint64_t ip;             /* as recorded */
 	struct addr_loc loc;     /* resolved at ip (callers at their return address, as perf) */
+	bool inlined;            /* an inlined function's frame (loc.sym from symbols/srcline.h) */
 };
 
 struct resolved_sample {
@@ -38,6 +39,7 @@ struct session_tool {
 	bool callchains;         /* resolve callchain frames (else only the sampled ip) */
 	bool python_view;        /* Python-only stacks: interpreter frames between and around
 				  * py:: frames folded away (session_python_view) */
+	bool inline_frames;      /* DWARF-unwound frames expand into their inlined functions */
 };
 
 struct session {

@@ -126,6 +126,9 @@ const char *kallsyms_path(void);
 /* Demangles a C++ (_Z...) or Rust (_R..., legacy _ZN...17h<hash>E) name; NULL when not mangled.
  * The caller frees the result. */
 char *symbol_demangle(const char *name);
+/* Demangled names with parameters (perf's -v) or without (perf's default, and lperf's); applies
+ * to symbols loaded afterwards. */
+void symbol_demangle_params(bool params);
 
 /* d's path with its cache's root in front, and " (deleted)" dropped; the caller frees it. */
 char *dso_file_path(const struct dso *d, const char *path);

@@ -454,8 +454,11 @@ const char *srcline_note(struct dso *d)
 	return f ? f->note : NULL;
 }
 
+void srcline_inline_symbols_free(void);
+
 void srcline_cache_free(void)
 {
+	srcline_inline_symbols_free();
 	for (size_t i = 0; i < C.fcap; i++) {
 		struct sl_file *f = C.files[i];
 		if (!f)
@@ -476,4 +479,81 @@ void srcline_cache_free(void)
 	free(debuginfo_path);
 	debuginfo_path = NULL;
 	memset(&C, 0, sizeof(C));
+}
+
+/* Inline frames: synthetic symbols, one per (base symbol, name), so that every frame of one
+ * inlined function in one caller is the same symbol (call trees merge them, as perf merges
+ * inlined frames by name). */
+struct sl_isym {
+	const struct symbol *base;
+	const char *name;        /* interned */
+	struct symbol sym;
+};
+
+static struct sl_isym **isyms;
+static size_t nisyms, icap;
+
+static const struct symbol *inline_symbol(const struct symbol *base, const char *name)
+{
+	if ((nisyms + 1) * 2 > icap) {
+		size_t ncap = icap ? icap * 2 : 256;
+		struct sl_isym **n = xcalloc(ncap, sizeof(*n));
+		for (size_t i = 0; i < icap; i++) {
+			if (!isyms[i])
+				continue;
+			size_t j = mix64((uintptr_t)isyms[i]->base ^ (uintptr_t)isyms[i]->name) & (ncap - 1);
+			while (n[j])
+				j = (j + 1) & (ncap - 1);
+			n[j] = isyms[i];
+		}
+		free(isyms);
+		isyms = n;
+		icap = ncap;
+	}
+	size_t mask = icap - 1;
+	for (size_t i = mix64((uintptr_t)base ^ (uintptr_t)name) & mask;; i = (i + 1) & mask) {
+		if (!isyms[i]) {
+			struct sl_isym *s = xcalloc(1, sizeof(*s));
+			s->base = base;
+			s->name = name;
+			s->sym.start = base->start;
+			s->sym.size = base->size;
+			s->sym.name = (char *)name;
+			nisyms++;
+			isyms[i] = s;
+			return &s->sym;
+		}
+		if (isyms[i]->base == base && isyms[i]->name == name)
+			return &isyms[i]->sym;
+	}
+}
+
+size_t srcline_inline_frames(struct dso *d, const struct symbol *base, uint64_t addr, const struct symbol **syms,
+			     bool *inlined, size_t max)
+{
+	if (!d || !base || d->kind != DSO_ELF)
+		return 0;
+	const struct srcline_inline *inl;
+	size_t n = srcline_inlines(d, addr, &inl);
+	size_t out = 0;
+	for (size_t i = 0; i < n && out < max; i++) {
+		const char *name = inl[i].func ? inl[i].func : srcline_intern("??");
+		if (!strcmp(name, base->name)) {
+			syms[out] = base;
+			inlined[out++] = false;
+		} else {
+			syms[out] = inline_symbol(base, name);
+			inlined[out++] = true;
+		}
+	}
+	return out;
+}
+
+void srcline_inline_symbols_free(void)
+{
+	for (size_t i = 0; i < icap; i++)
+		free(isyms[i]);
+	free(isyms);
+	isyms = NULL;
+	nisyms = icap = 0;
 }

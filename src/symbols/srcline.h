@@ -38,6 +38,14 @@ bool srcline_find(struct dso *d, uint64_t addr, const char **file, unsigned *lin
  * valid until srcline_cache_free(). */
 size_t srcline_inlines(struct dso *d, uint64_t addr, const struct srcline_inline **out);
 
+/* The frames one physical frame at addr in base becomes, innermost first, as perf 6.1 expands
+ * DWARF call chains: each level of the inline chain is a symbol, base itself where the DWARF name
+ * is base's name (inlined[i] false), else a symbol of that name spanning base (inlined[i] true;
+ * one per (base, name), valid until srcline_cache_free). Returns how many (at most max); 0 when
+ * there is no DWARF at addr (the frame stays as it is). */
+size_t srcline_inline_frames(struct dso *d, const struct symbol *base, uint64_t addr, const struct symbol **syms,
+			     bool *inlined, size_t max);
+
 /* perf's srcline string (report --sort srcline, script's srcline field): "file.c:12" (base
  * name), else "sym+OFF" (decimal offset), else "dso[ADDR]" (hex), else "??:0" without a DSO. */
 const char *srcline_string(struct dso *d, const struct symbol *sym, uint64_t addr);
