@@ -134,6 +134,12 @@ int cmd_annotate(int argc, char **argv)
 	if (symfs)
 		ss.machine.dsos.root = xstrdup(symfs);
 	a.machine = &ss.machine;
+	/* The header's build-ids name the files that ran: a file on disk with another one is
+	 * refused (dso.c checks when loading), never annotated wrongly. */
+	for (size_t k = 0; k < r.info.nbuildids; k++)
+		if (r.info.buildids[k].filename && r.info.buildids[k].filename[0] == '/')
+			dso_cache_get(&ss.machine.dsos, r.info.buildids[k].filename, r.info.buildids[k].id,
+				      r.info.buildids[k].size > 20 ? 20 : r.info.buildids[k].size);
 	report_load_jit_sources(&ss, &r, force);
 	int status = session_process_file(&ss, &r) ? EXIT_RUNTIME : 0;
 	annot_sort(&a);
