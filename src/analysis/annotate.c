@@ -2,6 +2,7 @@
 #include "analysis/annotate.h"
 
 #include <capstone/capstone.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
@@ -196,6 +197,55 @@ out:
 	return rc;
 }
 
+/* The running kernel's code from /proc/kcore (root only): an ELF core whose PT_LOAD segments
+ * sit at kernel virtual addresses. The kernel DSO's symbols are the running kernel's
+ * (/proc/kallsyms), so its code is too. */
+static int kcore_code(struct annot_func *f, struct code *c)
+{
+	const char *path = getenv("LPERF_KCORE");
+	if (!path || !*path)
+		path = "/proc/kcore";
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		f->note = errno == ENOENT ? "kernel code is not readable (this kernel has no /proc/kcore; no "
+					    "vmlinux is read)"
+					  : "kernel code is not readable (/proc/kcore needs root)";
+		return -1;
+	}
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	size_t nph = 0;
+	int rc = -1;
+	uint64_t lo = f->sym->start, n = f->sym->size;
+	if (n > ANNOT_MAX_CODE)
+		n = ANNOT_MAX_CODE;
+	if (elf && elf_getphdrnum(elf, &nph) == 0) {
+		for (size_t i = 0; i < nph && rc < 0; i++) {
+			GElf_Phdr ph;
+			if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+				continue;
+			if (lo < ph.p_vaddr || lo + n > ph.p_vaddr + ph.p_filesz || !n)
+				continue;
+			c->owned = xmalloc(n);
+			if (pread(fd, c->owned, n, (off_t)(ph.p_offset + (lo - ph.p_vaddr))) != (ssize_t)n) {
+				free(c->owned);
+				c->owned = NULL;
+				break;
+			}
+			c->bytes = c->owned;
+			c->size = n;
+			c->start = lo;
+			c->e_machine = elf64_getehdr(elf) ? elf64_getehdr(elf)->e_machine : EM_X86_64;
+			rc = 0;
+		}
+	}
+	if (rc < 0)
+		f->note = "kernel code is not readable (its address is in no /proc/kcore segment)";
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return rc;
+}
+
 static int get_code(struct annot *a, struct annot_func *f, struct code *c)
 {
 	struct dso *d = f->dso;
@@ -209,8 +259,11 @@ static int get_code(struct annot *a, struct annot_func *f, struct code *c)
 	case DSO_VDSO:
 		return elf_code(f, c);
 	case DSO_KERNEL:
-		f->note = "kernel code is not readable here (lperf reads no vmlinux or /proc/kcore)";
-		return -1;
+		if (d->module) {
+			f->note = "kernel module code is not read";
+			return -1;
+		}
+		return kcore_code(f, c);
 	case DSO_JIT:
 		if (f->jit_code) {
 			/* A jitdump code load: its bytes are in the dump (also inside lperf's recordings). */

@@ -164,8 +164,15 @@ int cmd_annotate(int argc, char **argv)
 		ao.event = (size_t)f->evidx < r.evsels.n ? r.evsels.v[f->evidx].name : NULL;
 		ao.event_samples = (size_t)f->evidx < a.nev ? a.ev_samples[f->evidx] : 0;
 		ao.event_period = evp;
-		if (annot_func_disassemble(&a, f) < 0)
+		if (annot_func_disassemble(&a, f) < 0) {
+			/* Functions of a DSO that cannot be annotated: the note once, on stderr. */
+			bool again = false;
+			for (size_t q = 0; q < nsaid; q++)
+				again |= said[q] == f->dso || (said[q]->kind == DSO_KERNEL && f->dso->kind == DSO_KERNEL);
 			note_once(f, &said, &nsaid, &scap);
+			if (again || !nwant)
+				continue;
+		}
 		if (json)
 			annotate_json_func(&j, f, &ao);
 		else

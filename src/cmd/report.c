@@ -7,6 +7,7 @@
 
 #include "cmd/cmd.h"
 #include "analysis/folded.h"
+#include "cmd/annotate_view.h"
 #include "cmd/report_view.h"
 #include "stream/perfdata.h"
 #include "stream/session.h"
@@ -217,7 +218,7 @@ int cmd_report(int argc, char **argv)
 	const char *input = "perf.data", *sort = NULL, *symfs = NULL;
 	bool json = false, wperf = false, header = false, header_only = false, quiet = false;
 	bool children = false, no_children = false, stdio = false, folded = false, force = false;
-	bool python = false;
+	bool python = false, annotate = false, disassemble = false;
 	int verbose = 0;
 	const struct option opts[] = {
 		{ OPT_STRING, 'i', "input", &input, "FILE", "the recording (default perf.data)" },
@@ -246,6 +247,9 @@ int cmd_report(int argc, char **argv)
 		{ OPT_CALLBACK, 0, "sample-display-row", NULL, "N", "WindowsPerf tables of the top N "
 		  "functions", opt_rows },
 		{ OPT_BOOL, 0, "sample-display-long", &v.ro.long_names, NULL, "WindowsPerf: full names" },
+		{ OPT_BOOL, 0, "annotate", &annotate, NULL, "per hot function, samples per source line "
+		  "(WindowsPerf's line_number/hits/filename table)" },
+		{ OPT_BOOL, 0, "disassemble", &disassemble, NULL, "--annotate with each hot line's instructions" },
 		{ OPT_BOOL, 0, "header", &header, NULL, "print the recording's header first" },
 		{ OPT_BOOL, 0, "header-only", &header_only, NULL, "print only the header" },
 		{ OPT_STRING, 0, "symfs", &symfs, "DIR", "look for binaries under DIR" },
@@ -311,6 +315,13 @@ int cmd_report(int argc, char **argv)
 		tool.sample = fold_sample;
 		tool.arg = &fc;
 	}
+	struct annot_view av;
+	if ((annotate || disassemble) && !folded) {
+		annot_view_init(&av, &p, &ss.machine, disassemble, v.ro.max_rows);
+		tool.sample = annot_view_sample;
+		tool.arg = &av;
+		v.annot = &av;
+	}
 	session_init(&ss, &r.evsels, &tool);
 	if (symfs)
 		ss.machine.dsos.root = xstrdup(symfs);
@@ -329,6 +340,8 @@ int cmd_report(int argc, char **argv)
 		report_view_print(stdout, &v, &p, &ss, input);
 	}
 	report_warnings(&ss, quiet);
+	if (v.annot)
+		annot_view_free(&av);
 	if (status)
 		err_warn("%s: the report above covers only the records before this point", err_msg());
 	session_free(&ss);

@@ -1,5 +1,6 @@
 #include "cmd/report_view.h"
 
+#include "cmd/annotate_view.h"
 #include "output/json.h"
 
 void report_view_print(FILE *f, const struct report_view *v, const struct profile *p,
@@ -43,8 +44,12 @@ void report_view_print(FILE *f, const struct report_view *v, const struct profil
 	}
 	if (v->style == STYLE_JSON) {
 		json_end_array(&j);
+		if (v->annot)
+			annot_view_json(&j, v->annot, p->evsels);
 		json_end_object(&j);
 		json_finish(&j);
 	}
+	if (v->annot && v->style != STYLE_JSON)
+		annot_view_print(f, v->annot, p->evsels);
 	fflush(f);
 }

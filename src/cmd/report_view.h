@@ -10,6 +10,8 @@
 #include "output/report_out.h"
 #include "stream/session.h"
 
+struct annot_view;
+
 enum report_style { STYLE_PERF, STYLE_WPERF, STYLE_JSON };
 
 struct report_view {
@@ -20,6 +22,7 @@ struct report_view {
 	bool graph_given;       /* -g, -G or --call-graph was given (none included) */
 	bool want_children;     /* -g defaults to children mode, as perf */
 	bool no_children;
+	struct annot_view *annot; /* --annotate / --disassemble: tables after the report; NULL: none */
 };
 
 /* Renders every event's profile. `source` names the file (or "live") for JSON. */

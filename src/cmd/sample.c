@@ -11,6 +11,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/live_run.h"
+#include "cmd/annotate_view.h"
 #include "cmd/report_view.h"
 #include "cmd/sample_opts.h"
 #include "events/evlist.h"
@@ -98,6 +99,12 @@ int cmd_sample(int argc, char **argv)
 	struct session ss;
 	struct session_tool tool = { .sample = profile_sample, .arg = &p, .callchains = chains,
 				     .python_view = o.python };
+	struct annot_view av;
+	if (o.annotate || o.disassemble) {
+		annot_view_init(&av, &p, &ss.machine, o.disassemble, o.display_rows);
+		tool.sample = annot_view_sample;
+		tool.arg = &av;
+	}
 	session_init(&ss, &run.evsels, &tool);
 	machine_perfmap_path_policy(&ss.machine, o.force);
 	live_run_synthesize(&run, &o, to_session, &ss);
@@ -126,6 +133,8 @@ int cmd_sample(int argc, char **argv)
 	struct report_view v = { .style = o.json ? STYLE_JSON : STYLE_WPERF };
 	v.ro.max_rows = o.display_rows;
 	v.ro.long_names = o.display_long;
+	if (o.annotate || o.disassemble)
+		v.annot = &av;
 	profile_sort(&p, false);
 	if (o.verbose && !o.json) {
 		uint64_t lost = ss.lost_records + ss.lost_samples;
@@ -137,6 +146,8 @@ int cmd_sample(int argc, char **argv)
 	if (!o.json)
 		printf("%10.3f seconds time elapsed\n", live_run_now() - start);
 	report_warnings(&ss, o.quiet);
+	if (v.annot)
+		annot_view_free(&av);
 	session_free(&ss);
 	profile_free(&p);
 	live_run_close(&run);

@@ -69,3 +69,51 @@ void annotate_json_func(struct json *j, const struct annot_func *fn, const struc
 	}
 	json_end_object(j);
 }
+
+void annotate_wperf_json(struct json *j, const struct annot_func *fn, const struct annot_opts *o)
+{
+	char buf[32];
+	json_begin_object(j, NULL);
+	json_str(j, "event", o->event ? o->event : "?");
+	json_str(j, "function_name", fn->sym->name);
+	json_str(j, "dso", fn->dso->short_name ? fn->dso->short_name : "[unknown]");
+	json_u64(j, "samples", fn->samples);
+	if (fn->note)
+		json_str(j, "note", fn->note);
+	json_begin_array(j, "source_code");
+	for (size_t i = 0; i < fn->nlines && fn->lines[i].samples; i++) {
+		const struct annot_line *l = &fn->lines[i];
+		json_begin_object(j, NULL);
+		json_u64(j, "line_number", l->line);
+		json_u64(j, "hits", l->samples);
+		json_str(j, "filename", l->file);
+		if (o->disassemble) {
+			bool first = true;
+			for (size_t k = 0; k < fn->ninsns; k++) {
+				const struct annot_insn *in = &fn->insns[k];
+				if (in->file != l->file || in->line != l->line)
+					continue;
+				if (first) {
+					snprintf(buf, sizeof(buf), "%" PRIx64, in->addr);
+					json_str(j, "instruction_address", buf);
+					json_begin_object(j, "disassembled_line");
+					json_begin_array(j, "disassemble");
+					first = false;
+				}
+				json_begin_object(j, NULL);
+				snprintf(buf, sizeof(buf), "%" PRIx64, in->addr);
+				json_str(j, "address", buf);
+				json_str(j, "instruction", in->text);
+				json_u64(j, "hits", in->samples);
+				json_end_object(j);
+			}
+			if (!first) {
+				json_end_array(j);
+				json_end_object(j);
+			}
+		}
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_end_object(j);
+}

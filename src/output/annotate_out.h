@@ -27,6 +27,10 @@ void annotate_text_func(FILE *f, const struct annot_func *fn, const struct annot
 /* WindowsPerf's per-function table: "line_number  hits  filename", by hits, and with
  * o->disassemble each line's instructions. */
 void annotate_wperf_func(FILE *f, const struct annot_func *fn, const struct annot_opts *o);
+/* WindowsPerf's "annotate" element for one function (keys function_name, source_code[
+ * line_number, hits, filename, instruction_address, disassembled_line.disassemble[address,
+ * instruction]]) inside an open JSON array. */
+void annotate_wperf_json(struct json *j, const struct annot_func *fn, const struct annot_opts *o);
 /* One function object inside an open JSON array. */
 void annotate_json_func(struct json *j, const struct annot_func *fn, const struct annot_opts *o);
 

@@ -147,30 +147,62 @@ void annotate_text_func(FILE *f, const struct annot_func *fn, const struct annot
 	fputc('\n', f);
 }
 
+/* The lowest address among the line's instructions, and how many there are. */
+static size_t line_insns(const struct annot_func *fn, const struct annot_line *l, uint64_t *first)
+{
+	size_t n = 0;
+	*first = 0;
+	for (size_t k = 0; k < fn->ninsns; k++)
+		if (fn->insns[k].file == l->file && fn->insns[k].line == l->line) {
+			if (!n++)
+				*first = fn->insns[k].addr;
+		}
+	return n;
+}
+
 void annotate_wperf_func(FILE *f, const struct annot_func *fn, const struct annot_opts *o)
 {
-	fprintf(f, "%s:%s\n", fn->sym->name, fn->dso->short_name ? fn->dso->short_name : "[unknown]");
+	fprintf(f, "%s\n", fn->sym->name);
 	if (fn->note) {
-		fprintf(f, "    not annotated: %s\n\n", fn->note);
+		fprintf(f, "        not annotated: %s\n\n", fn->note);
 		return;
 	}
-	fprintf(f, "%11s  %8s  %s\n", "line_number", "hits", "filename");
-	fprintf(f, "%11s  %8s  %s\n", "===========", "====", "========");
-	for (size_t i = 0; i < fn->nlines && (!o->max_lines || i < o->max_lines); i++) {
+	/* Column widths: WindowsPerf's headings, or the widest file name. */
+	size_t wfile = strlen("filename");
+	for (size_t i = 0; i < fn->nlines && fn->lines[i].samples; i++) {
+		const char *name = fn->lines[i].file ? fn->lines[i].file : "??";
+		if (strlen(name) > wfile)
+			wfile = strlen(name);
+	}
+	int wlast = o->disassemble ? (int)wfile : 0; /* no trailing blanks */
+	fprintf(f, "        %-11s  %-4s  %-*s", "line_number", "hits", wlast, "filename");
+	if (o->disassemble)
+		fprintf(f, "  %-19s  %s", "instruction_address", "disassembled_line");
+	fprintf(f, "\n        %-11s  %-4s  %-*s", "===========", "====", wlast, "========");
+	if (o->disassemble)
+		fprintf(f, "  %-19s  %s", "===================", "=================");
+	fputc('\n', f);
+	int pad = 8 + 11 + 2 + 4 + 2 + (int)wfile + 2 + 19 + 2;
+	for (size_t i = 0; i < fn->nlines; i++) {
 		const struct annot_line *l = &fn->lines[i];
 		if (!l->samples)
 			break;
-		if (l->file)
-			fprintf(f, "%11u  %8" PRIu64 "  %s\n", l->line, l->samples, l->file);
-		else
-			fprintf(f, "%11s  %8" PRIu64 "  %s\n", "?", l->samples, "(no line information)");
-		if (!o->disassemble)
+		char num[16];
+		snprintf(num, sizeof(num), "%u", l->line);
+		fprintf(f, "        %-11s  %-4" PRIu64 "  %-*s", l->file ? num : "?", l->samples, wlast,
+			l->file ? l->file : "??");
+		if (!o->disassemble) {
+			fputc('\n', f);
 			continue;
+		}
+		uint64_t first;
+		line_insns(fn, l, &first);
+		fprintf(f, "  %-19" PRIx64 "  address  instruction\n", first);
+		fprintf(f, "%*s%s\n", pad, "", "=======  ===========");
 		for (size_t k = 0; k < fn->ninsns; k++) {
 			const struct annot_insn *in = &fn->insns[k];
-			if (in->file != l->file || in->line != l->line)
-				continue;
-			fprintf(f, "%11s  %8" PRIu64 "  %" PRIx64 ":  %s\n", "", in->samples, in->addr, in->text);
+			if (in->file == l->file && in->line == l->line)
+				fprintf(f, "%*s%-7" PRIx64 "  %s\n", pad, "", in->addr, in->text);
 		}
 	}
 	fputc('\n', f);
