@@ -91,6 +91,19 @@ static bool has_key(const struct hist *h, enum hist_key k)
 	return false;
 }
 
+/* The address perf shows for an unresolved frame: the DSO address, except in an ET_EXEC file,
+ * where perf's DSO addresses are file offsets (it adjusts such symbols to offsets), so the map-
+ * relative ip - start + pgoff (cc1plus: 0x1724391 where the runtime address is 0x1b24391). */
+static uint64_t unresolved_addr(const struct frame *f)
+{
+	const struct map *mp = f->loc.map;
+	if (!mp)
+		return f->ip;
+	if (f->loc.dso && f->loc.dso->kind == DSO_ELF && f->loc.dso->is_exec)
+		return f->ip - mp->start + mp->pgoff;
+	return f->loc.addr;
+}
+
 static void make_key(struct hist *h, const struct resolved_sample *rs, const struct frame *f, struct key *k)
 {
 	memset(k, 0, sizeof(*k));
@@ -109,7 +122,7 @@ static void make_key(struct hist *h, const struct resolved_sample *rs, const str
 	if (has_key(h, HK_SYM)) {
 		k->sym = f->loc.sym;
 		if (!k->sym)
-			k->addr = f->loc.map ? f->loc.addr : f->ip;
+			k->addr = unresolved_addr(f);
 	}
 	if (has_key(h, HK_SRCLINE))
 		k->srcline = srcline_string(f->loc.map ? f->loc.dso : NULL, f->loc.sym, f->loc.addr);
@@ -188,7 +201,7 @@ static bool same_node(const struct callnode *n, const struct frame *f)
 {
 	if (n->sym || f->loc.sym)
 		return n->sym == f->loc.sym;
-	return n->dso == f->loc.dso && n->addr == (f->loc.map ? f->loc.addr : f->ip);
+	return n->dso == f->loc.dso && n->addr == unresolved_addr(f);
 }
 
 static struct callnode *child(struct callnode *parent, const struct frame *f)
@@ -199,7 +212,7 @@ static struct callnode *child(struct callnode *parent, const struct frame *f)
 	struct callnode *c = xcalloc(1, sizeof(*c));
 	c->dso = f->loc.dso;
 	c->sym = f->loc.sym;
-	c->addr = f->loc.map ? f->loc.addr : f->ip;
+	c->addr = unresolved_addr(f);
 	c->kernel = f->loc.kernel;
 	ALLOC_GROW(parent->kids, parent->nkids + 1, parent->cap);
 	parent->kids[parent->nkids++] = c;

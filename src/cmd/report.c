@@ -176,8 +176,10 @@ void report_warnings(const struct session *ss, bool quiet)
 	const struct jit_source *js;
 	size_t njs = machine_jit_sources((struct machine *)&ss->machine, &js);
 	for (size_t i = 0; i < njs && !quiet; i++) {
-		/* A JIT that writes a jitdump writes no perf map: its absence is no news then. */
-		if (js[i].perfmap_note && !js[i].jitdump_path)
+		/* A JIT that writes a jitdump writes no perf map: its absence is no news then; nor,
+		 * as with perf, for a process that never wrote one (node without flags), unless -v. */
+		bool missing = js[i].perfmap_note && !strncmp(js[i].perfmap_note, "no perf map", 11);
+		if (js[i].perfmap_note && !js[i].jitdump_path && (!missing || report_verbose))
 			err_note("%s: %s", js[i].perfmap_path ? js[i].perfmap_path : "perf map", js[i].perfmap_note);
 		if (js[i].jitdump_note)
 			err_note("%s: %s", js[i].jitdump_path ? js[i].jitdump_path : "jitdump", js[i].jitdump_note);
@@ -205,6 +207,8 @@ static int fold_sample(struct session *ss, const struct resolved_sample *rs, voi
 		folded_add(&c->f, rs);
 	return 0;
 }
+
+int report_verbose;
 
 static const char *const usage[] = { "lperf report [OPTIONS]", NULL };
 
@@ -272,6 +276,7 @@ int cmd_report(int argc, char **argv)
 		v.style = STYLE_WPERF;
 	err_quiet = quiet;
 	symbol_demangle_params(verbose > 0);
+	report_verbose = verbose;
 
 	enum hist_key keys[HK_NKEYS];
 	size_t nkeys;

@@ -33,6 +33,9 @@ void report_view_print(FILE *f, const struct report_view *v, const struct profil
  * policy for the /tmp files it may still read. */
 void report_load_jit_sources(struct session *ss, const struct perfdata_reader *r, bool force);
 
+/* -v: notes perf gives only with -v too (a JIT process that never wrote a perf map). */
+extern int report_verbose;
+
 /* After a walk: lost samples, unparsable samples, build-id mismatches, hidden kernel symbols. */
 void report_warnings(const struct session *ss, bool quiet);
 

@@ -63,6 +63,7 @@ int cmd_script(int argc, char **argv)
 		opt_usage_error(&ctx, "unexpected argument '%s'", argv[i]);
 	err_quiet = quiet;
 	symbol_demangle_params(verbose > 0);
+	report_verbose = verbose;
 	struct script_ctx c = { 0 };
 	if (fields) {
 		if (script_parse_fields_rel(fields, &c.fields, &c.fields_rel, &c.fields_add, &c.fields_del) < 0)

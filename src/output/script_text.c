@@ -117,7 +117,7 @@ void script_print_sample(FILE *f, const struct resolved_sample *rs, unsigned fie
 	}
 	if (chain) {
 		fputc('\n', f);
-		for (size_t i = 0; i < rs->nframes; i++) {
+		for (size_t i = 0; i < (rs->chain_reset ? 0 : rs->nframes); i++) {
 			fputc('\t', f);
 			location(f, &rs->frames[i], fields);
 			fputc('\n', f);

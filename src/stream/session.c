@@ -111,7 +111,7 @@ static int handle_sample(struct session *ss, const struct perf_event_header *h)
 		return 0;
 	struct thread *t = machine_thread(&ss->machine, (pid_t)s.pid, (pid_t)s.tid);
 	size_t n = 0;
-	bool used_chain = false;
+	bool used_chain = false, chain_reset = false;
 	bool dwarf = ss->unwinder && s.user_abi;
 	if (ss->tool.callchains && s.callchain_nr) {
 		uint8_t mode = s.cpumode;
@@ -127,12 +127,16 @@ static int handle_sample(struct session *ss, const struct perf_event_header *h)
 				case PERF_CONTEXT_HV: mode = PERF_RECORD_MISC_HYPERVISOR; break;
 				case PERF_CONTEXT_GUEST_KERNEL: mode = PERF_RECORD_MISC_GUEST_KERNEL; break;
 				case PERF_CONTEXT_GUEST_USER: mode = PERF_RECORD_MISC_GUEST_USER; break;
-				default: break;
+				default: chain_reset = true; break; /* perf: invalid context, no chain */
 				}
+				if (chain_reset)
+					break;
 				continue;
 			}
 			add_frame(ss, &n, ip, mode, t, s.time);
 		}
+		if (chain_reset)
+			n = 0;
 		used_chain = n > 0;
 	}
 	bool truncated = false;
@@ -153,7 +157,7 @@ static int handle_sample(struct session *ss, const struct perf_event_header *h)
 		add_frame(ss, &n, s.ip, s.cpumode, t, s.time);
 	if (ss->tool.python_view)
 		n = session_python_view(ss->fbuf, n);
-	struct resolved_sample rs = { &s, t, ss->fbuf, n, truncated };
+	struct resolved_sample rs = { &s, t, ss->fbuf, n, truncated, chain_reset };
 	return ss->tool.sample(ss, &rs, ss->tool.arg);
 }
 

@@ -27,6 +27,8 @@ struct resolved_sample {
 	const struct frame *frames; /* frames[0] is the sampled ip, then its callers */
 	size_t nframes;
 	bool truncated;             /* the DWARF unwind stopped before the outermost frame */
+	bool chain_reset;           /* the chain held an invalid context entry (0xffff...ffff): perf
+				     * drops the whole chain; frames[] holds only the sampled ip */
 };
 
 struct session;

@@ -88,6 +88,7 @@ void kallsyms_load(struct dso *d, const char *path)
 		return;
 	}
 	struct symtab_builder b = { 0 };
+	b.last_wins = true;
 	struct suffixes sfx = { 0 };
 	size_t nlines = 0, nzero = 0;
 	uint64_t last = 0;
