@@ -214,6 +214,7 @@ static struct callnode *child(struct callnode *parent, const struct frame *f)
 	c->sym = f->loc.sym;
 	c->addr = unresolved_addr(f);
 	c->kernel = f->loc.kernel;
+	c->inlined = f->inlined;
 	ALLOC_GROW(parent->kids, parent->nkids + 1, parent->cap);
 	parent->kids[parent->nkids++] = c;
 	return c;
@@ -245,7 +246,12 @@ void hist_add(struct hist *h, const struct resolved_sample *rs)
 	h->total_samples++;
 	h->total_period += period;
 	struct key k;
-	make_key(h, rs, &rs->frames[0], &k);
+	/* The self entry is the sampled function itself, not an inlined function in it (as perf,
+	 * whose self entry comes from the sample's ip, not from its chain). */
+	struct frame self_frame = rs->frames[0];
+	if (self_frame.inlined && self_frame.loc.sym)
+		self_frame.loc.sym = srcline_inline_base(self_frame.loc.sym);
+	make_key(h, rs, &self_frame, &k);
 	struct hist_entry *self = find_or_add(h, &k);
 	self->samples++;
 	self->period += period;

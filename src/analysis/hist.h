@@ -22,6 +22,7 @@ struct callnode {
 	const struct symbol *sym;
 	uint64_t addr;           /* DSO address when sym is NULL */
 	bool kernel;
+	bool inlined;            /* an inlined function's frame (perf shows "name (inlined)") */
 	uint64_t samples, period;
 	struct callnode **kids;
 	size_t nkids, cap;

@@ -222,7 +222,7 @@ int cmd_report(int argc, char **argv)
 	const char *input = "perf.data", *sort = NULL, *symfs = NULL;
 	bool json = false, wperf = false, header = false, header_only = false, quiet = false;
 	bool children = false, no_children = false, stdio = false, folded = false, force = false;
-	bool python = false, annotate = false, disassemble = false;
+	bool python = false, annotate = false, disassemble = false, no_inline = false;
 	int verbose = 0;
 	const struct option opts[] = {
 		{ OPT_STRING, 'i', "input", &input, "FILE", "the recording (default perf.data)" },
@@ -254,6 +254,7 @@ int cmd_report(int argc, char **argv)
 		{ OPT_BOOL, 0, "annotate", &annotate, NULL, "per hot function, samples per source line "
 		  "(WindowsPerf's line_number/hits/filename table)" },
 		{ OPT_BOOL, 0, "disassemble", &disassemble, NULL, "--annotate with each hot line's instructions" },
+		{ OPT_BOOL, 0, "no-inline", &no_inline, NULL, "DWARF stacks without inlined functions' frames" },
 		{ OPT_BOOL, 0, "header", &header, NULL, "print the recording's header first" },
 		{ OPT_BOOL, 0, "header-only", &header_only, NULL, "print only the header" },
 		{ OPT_STRING, 0, "symfs", &symfs, "DIR", "look for binaries under DIR" },
@@ -313,7 +314,7 @@ int cmd_report(int argc, char **argv)
 
 	struct session ss;
 	struct session_tool tool = { .sample = profile_sample, .arg = &p, .callchains = have_chains,
-				     .python_view = python };
+				     .python_view = python, .inline_frames = !no_inline };
 	struct fold_ctx fc = { .filter = &p.filter };
 	if (folded) {
 		folded_init(&fc.f, true, false);

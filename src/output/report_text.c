@@ -32,6 +32,9 @@ static const char *human_count(uint64_t n, char *buf, size_t size)
 static void node_name(const struct callnode *n, char *buf, size_t size)
 {
 	hist_sym_name(n->sym, n->addr, buf, size);
+	size_t len = strlen(buf);
+	if (n->inlined && len + 10 < size)
+		memcpy(buf + len, " (inlined)", 11);
 }
 
 /* perf's graph: a single child continues the line; several children branch with |--x%--. */

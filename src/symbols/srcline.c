@@ -5,6 +5,7 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -547,6 +548,14 @@ size_t srcline_inline_frames(struct dso *d, const struct symbol *base, uint64_t 
 		}
 	}
 	return out;
+}
+
+const struct symbol *srcline_inline_base(const struct symbol *s)
+{
+	/* s is the sym member of an sl_isym (only inline frames carry such symbols). */
+	const struct sl_isym *is = (const struct sl_isym *)(const void *)((const char *)s -
+									  offsetof(struct sl_isym, sym));
+	return is->base;
 }
 
 void srcline_inline_symbols_free(void)

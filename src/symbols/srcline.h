@@ -46,6 +46,9 @@ size_t srcline_inlines(struct dso *d, uint64_t addr, const struct srcline_inline
 size_t srcline_inline_frames(struct dso *d, const struct symbol *base, uint64_t addr, const struct symbol **syms,
 			     bool *inlined, size_t max);
 
+/* The ELF symbol an inline frame's symbol (inlined[i] true above) stands in. */
+const struct symbol *srcline_inline_base(const struct symbol *s);
+
 /* perf's srcline string (report --sort srcline, script's srcline field): "file.c:12" (base
  * name), else "sym+OFF" (decimal offset), else "dso[ADDR]" (hex), else "??:0" without a DSO. */
 const char *srcline_string(struct dso *d, const struct symbol *sym, uint64_t addr);

@@ -127,6 +127,16 @@ test_expect_success 'C++ -O2 DWARF recording: inline frames as perf script' '
 	EOF
 '
 
+test_expect_success 'C++ -O2 DWARF recording: report -g shows inline frames, self rows as perf' '
+	perf report -i "$SCRATCH/c.data" --stdio -n --no-children --sort dso,sym -g none 2>/dev/null | grep "%" | sort >a &&
+	lperf report -i "$SCRATCH/c.data" --stdio -n --no-children --sort dso,sym -g none | grep "%" | sort >b &&
+	diff a b &&
+	lperf report -i "$SCRATCH/c.data" --stdio --no-children --sort sym -g caller >g.txt &&
+	expect_grep "__libc_start_main_impl \(inlined\)" g.txt &&
+	lperf report -i "$SCRATCH/c.data" --stdio --no-children --sort sym -g caller --no-inline >n.txt &&
+	expect_no_grep "\(inlined\)" n.txt
+'
+
 test_expect_success 'C++ names: no parameters by default, with them under -v (as perf)' '
 	perf report -i "$SCRATCH/c.data" --stdio -n --no-children --sort sym -g none 2>/dev/null >p.txt &&
 	lperf report -i "$SCRATCH/c.data" --stdio -n --no-children --sort sym -g none >l.txt &&
