@@ -319,14 +319,16 @@ bool srcline_find(struct dso *d, uint64_t addr, const char **file, unsigned *lin
 	return true;
 }
 
-/* A function DIE's name as addr2line -f prints it (linkage name first), demangled as symbols. */
-static const char *die_func_name(Dwarf_Die *die)
+/* A function DIE's name as addr2line -f prints it (linkage name first), demangled as symbols;
+ * *linkage says whether it was a linkage name. */
+static const char *die_func_name(Dwarf_Die *die, bool *linkage)
 {
 	Dwarf_Attribute at;
 	const char *name = NULL;
 	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &at) ||
 	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &at))
 		name = dwarf_formstring(&at);
+	*linkage = name != NULL;
 	if (!name)
 		name = dwarf_diename(die);
 	if (!name && dwarf_attr_integrate(die, DW_AT_name, &at))
@@ -379,13 +381,19 @@ static void find_inlines(struct sl_file *f, struct sl_addr *a)
 	size_t cap = 0;
 	const char *file = a->file;
 	unsigned line = a->line;
+	int lang = dwarf_srclang(cu);
+	bool cplusplus = lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
+			 lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14;
 	for (int i = 0; i < nc; i++) {
 		int tag = dwarf_tag(&chain[i]);
 		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
 			continue;
 		ALLOC_GROW(a->inl, a->ninl + 1, cap);
 		struct srcline_inline *s = &a->inl[a->ninl++];
-		s->func = die_func_name(&chain[i]);
+		bool linkage;
+		s->func = die_func_name(&chain[i], &linkage);
+		/* binutils takes a C name as the linkage name (perf's addr2line relies on it). */
+		s->linkage = linkage || !cplusplus;
 		s->file = file;
 		s->line = line;
 		if (tag == DW_TAG_subprogram)
@@ -539,6 +547,10 @@ size_t srcline_inline_frames(struct dso *d, const struct symbol *base, uint64_t 
 	size_t out = 0;
 	for (size_t i = 0; i < n && out < max; i++) {
 		const char *name = inl[i].func ? inl[i].func : srcline_intern("??");
+		/* perf's addr2line (binutils) names the innermost level by the symbol table when its
+		 * DWARF name is no linkage name (C++ DW_AT_name "__move_merge<...>" is not). */
+		if (i == 0 && !inl[i].linkage)
+			name = base->name;
 		if (!strcmp(name, base->name)) {
 			syms[out] = base;
 			inlined[out++] = false;

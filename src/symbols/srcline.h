@@ -28,6 +28,7 @@ struct srcline_inline {
 	const char *file;        /* full path as DWARF spells it; NULL: unknown */
 	unsigned line;           /* the line in this function: the address's own line for the
 				  * innermost, the call site of the level inside it otherwise */
+	bool linkage;            /* func is a linkage name (DW_AT_linkage_name, or any C name) */
 };
 
 /* The source line of addr (DSO address space, what addr_loc.addr holds) in d; false when d has
