@@ -352,12 +352,24 @@ static bool branch_target(csh h, const cs_insn *in, unsigned e_machine, uint64_t
 	return false;
 }
 
+/* A jitdump's debug entries come from the JIT: show only printable file names. */
+static bool plausible_name(const char *s)
+{
+	if (!s || !*s)
+		return false;
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s == 0x7f || (unsigned char)*s == 0xff)
+			return false;
+	return true;
+}
+
 static void insn_line(struct annot_func *f, const struct code *c, struct annot_insn *ai)
 {
 	if (c->jit) {
 		const char *file;
 		int line;
-		if (jitdump_srcline(c->jit, ai->addr, &file, &line) && line > 0) {
+		if (jitdump_srcline(c->jit, ai->addr, &file, &line) && line > 0 && line < 10000000 &&
+		    plausible_name(file)) {
 			ai->file = srcline_intern(file);
 			ai->line = (unsigned)line;
 		}

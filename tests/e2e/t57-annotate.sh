@@ -73,6 +73,30 @@ test_expect_success 'sample --annotate (live)' '
 	expect_grep "^hot_loop\$" s.txt && expect_grep "line_number +hits +filename" s.txt
 '
 
+if command -v node >/dev/null; then
+test_expect_success 'annotate JIT code from the jitdump stored in the recording (node --perf-prof)' '
+	cat >hot.js <<-\EOF &&
+	function hot(n) { let s = 0; for (let i = 0; i < n; i++) s += (i * 7) % 13; return s; }
+	let t = 0; for (let k = 0; k < 30; k++) t += hot(2e6); console.log(t);
+	EOF
+	lperf record -q -F 2000 -e cpu-clock -o n.data -- node --perf-prof hot.js >/dev/null &&
+	pid=$(lperf script -i n.data -F pid | awk "{ print \$1; exit }") &&
+	rm -f "/tmp/jit-$pid.dump" "/tmp/perf-$pid.map" &&
+	lperf annotate -i n.data --json -d "$(lperf report -i n.data --stdio --no-children --sort dso | awk "/jitted-/ { print \$NF; exit }")" >j.json &&
+	validate_json annotate.schema.json j.json &&
+	"$PYTHON" - j.json <<-\EOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	f = d["functions"][0]
+	assert "hot" in f["symbol"], f["symbol"]
+	assert "note" not in f, f.get("note")
+	assert len(f["instructions"]) > 5
+	placed = sum(i["samples"] for i in f["instructions"])
+	assert placed == f["samples"], (placed, f["samples"])
+	EOF
+'
+fi
+
 if command -v perf >/dev/null; then
 test_expect_success 'perf recording: per-instruction counts of the hottest function equal perf annotate -n' '
 	perf record -q -g -F 2000 -e cpu-clock -o "$SCRATCH/p.data" -- "$BIN/annot" 2 2>/dev/null &&
