@@ -237,6 +237,57 @@ static void test_annotate_mismatch(void **state)
 	annot_free(&a);
 }
 
+/* AArch64: a file built by the cross compiler (skipped without one) disassembles with capstone's
+ * ARM64 mode: 4-byte instructions at objdump's addresses, branch targets inside the function,
+ * and lines from its DWARF as its addr2line says. */
+static void test_annotate_aarch64(void **state)
+{
+	if (et_sh("command -v aarch64-linux-gnu-gcc >/dev/null && command -v aarch64-linux-gnu-objdump >/dev/null"))
+		skip();
+	if (et_sh("aarch64-linux-gnu-gcc -O2 -g -nostdlib -static -Wl,-e,hot -o arm prog.c"))
+		skip();
+	char *arm = et_path("arm");
+	struct dso_cache c;
+	dso_cache_init(&c);
+	struct dso *d = dso_cache_get(&c, arm, NULL, 0);
+	char *hs = et_out("aarch64-linux-gnu-nm arm | awk '$3 == \"hot\" { print $1 }'");
+	assert_non_null(hs);
+	uint64_t hot = strtoull(hs, NULL, 16);
+	free(hs);
+	const struct symbol *sym = dso_find_symbol(d, hot);
+	assert_non_null(sym);
+	struct annot a;
+	annot_init(&a);
+	struct annot_func *f = xcalloc(1, sizeof(*f));
+	f->dso = d;
+	f->sym = sym;
+	assert_int_equal(annot_func_disassemble(&a, f), 0);
+	char *n = et_out("aarch64-linux-gnu-objdump -d --start-address=0x%" PRIx64 " --stop-address=0x%" PRIx64
+			 " arm | grep -c '^ *[0-9a-f]*:'", hot, hot + sym->size);
+	assert_non_null(n);
+	assert_int_equal(f->ninsns, (size_t)atoi(n));
+	free(n);
+	bool target = false;
+	for (size_t i = 0; i < f->ninsns; i++) {
+		assert_int_equal(f->insns[i].size, 4);
+		assert_int_equal(f->insns[i].addr, hot + 4 * i);
+		target |= f->insns[i].has_target && f->insns[i].target_inside;
+	}
+	assert_true(target);
+	char *want = et_out("aarch64-linux-gnu-addr2line -e arm 0x%" PRIx64 " | sed 's|.*/||;s| .*||'", hot);
+	assert_non_null(want);
+	char got[64];
+	assert_non_null(f->insns[0].file);
+	snprintf(got, sizeof(got), "%s:%u", srcline_basename(f->insns[0].file), f->insns[0].line);
+	assert_string_equal(got, want);
+	free(want);
+	ALLOC_GROW(a.v, 1, a.cap);
+	a.v[a.n++] = f;
+	annot_free(&a);
+	dso_cache_free(&c);
+	free(arm);
+}
+
 int main(void)
 {
 	(void)et_load_of;
@@ -246,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_inline_chain),
 		cmocka_unit_test(test_annotate_function),
 		cmocka_unit_test(test_annotate_mismatch),
+		cmocka_unit_test(test_annotate_aarch64),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
