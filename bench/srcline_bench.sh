@@ -5,6 +5,10 @@
 #   srcline_bench.sh LPERF OUTDIR   (BENCH_QUICK=1: ~10,000 samples instead of >= 100,000)
 set -e
 LPERF=$1 OUT=$2
+if ! command -v perf >/dev/null; then
+	echo "report --sort srcline: skipped (no perf to compare with)"
+	exit 0
+fi
 mkdir -p "$OUT"
 cc -O2 -g -fno-omit-frame-pointer -o "$OUT/annot" tests/workloads/annot.c
 if [ -n "$BENCH_QUICK" ] && [ "$BENCH_QUICK" != 0 ]; then scale=8; else scale=100; fi
@@ -13,7 +17,7 @@ if [ ! -s "$OUT/srcline.data" ] || [ "$(cat "$OUT/srcline.scale" 2>/dev/null)" !
 	echo "$scale" >"$OUT/srcline.scale"
 fi
 now() { date +%s.%N; }
-timed() { t0=$(now); "$@" >/dev/null 2>&1; t1=$(now); echo "$t1 - $t0" | bc; }
+timed() { t0=$(now); "$@" >/dev/null 2>&1; t1=$(now); awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }'; }
 n=$("$LPERF" report -i "$OUT/srcline.data" --stdio --sort sym 2>/dev/null | awk '/^# Samples:/ { print $3; exit }')
 lsym=$(timed "$LPERF" report -i "$OUT/srcline.data" --stdio --no-children --sort sym)
 lsrc=$(timed "$LPERF" report -i "$OUT/srcline.data" --stdio --no-children --sort srcline)
