@@ -187,11 +187,15 @@ int cmd_annotate(int argc, char **argv)
 	if (!shown && !status) {
 		if (nwant)
 			err_warn("no samples in %s%s", want_syms[0], nwant > 1 ? " or the other functions named" : "");
+		else if (a.n)
+			err_warn("no function has --percent-limit %g%% of its event's samples", percent_limit);
 		else
 			err_warn("no samples with a symbol to annotate in %s", input);
 	}
 	fflush(stdout);
 	report_warnings(&ss, quiet);
+	/* Named functions that have no samples are an error; a limit that hides everything is not. */
+	int rc = status ? status : shown ? 0 : (nwant || !a.n) ? EXIT_RUNTIME : 0;
 	free(said);
 	annot_free(&a);
 	annot_sources_free();
@@ -201,5 +205,5 @@ int cmd_annotate(int argc, char **argv)
 	for (size_t k = 0; k < nwant; k++)
 		free(want_syms[k]);
 	free(want_syms);
-	return status ? status : (shown || a.n ? 0 : EXIT_RUNTIME);
+	return rc;
 }
