@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbols/srcline.h"
 #include "unwind/unwind.h"
 #include "util/error.h"
 #include "util/xalloc.h"
@@ -39,32 +38,13 @@ struct user_frames {
 static void add_frame(struct session *ss, size_t *n, uint64_t ip, uint8_t cpumode, struct thread *t,
 		      uint64_t time);
 
-/* Replaces frame at with its inline chain (perf 6.1 expands DWARF chains so); callers are
- * looked up at the call (return address - 1). */
-static void expand_inline(struct session *ss, size_t *n, size_t at, bool caller)
-{
-	const struct symbol *syms[32];
-	bool inl[32];
-	struct frame f = ss->fbuf[at];
-	size_t k = srcline_inline_frames(f.loc.dso, f.loc.sym, f.loc.addr - (caller ? 1 : 0), syms, inl, 32);
-	if (k == 0)
-		return;
-	ALLOC_GROW(ss->fbuf, at + k, ss->fcap);
-	for (size_t i = 0; i < k; i++) {
-		ss->fbuf[at + i] = f;
-		ss->fbuf[at + i].loc.sym = syms[i];
-		ss->fbuf[at + i].inlined = inl[i];
-	}
-	*n = at + k;
-}
-
 static void add_user(uint64_t ip, void *arg)
 {
 	struct user_frames *a = arg;
 	size_t at = *a->n;
 	add_frame(a->ss, a->n, ip, PERF_RECORD_MISC_USER, a->t, a->time);
 	if (a->ss->tool.inline_frames && *a->n == at + 1)
-		expand_inline(a->ss, a->n, at, a->caller);
+		session_expand_inline(&a->ss->fbuf, &a->ss->fcap, a->n, at, a->caller);
 	a->caller = true;
 }
 

@@ -67,6 +67,11 @@ struct session {
  * py:: frames stay. A stack without py:: frames is left alone. Returns the new count. */
 size_t session_python_view(struct frame *frames, size_t n);
 
+/* Replaces frame (*buf)[at], the last of *n, with the inlined functions at its address, as perf
+ * 6.1 expands DWARF stacks (session_inline.c; callers are looked up at the call, the return
+ * address - 1). */
+void session_expand_inline(struct frame **buf, size_t *cap, size_t *n, size_t at, bool caller);
+
 int session_init(struct session *ss, const struct evsel_set *evsels, const struct session_tool *tool);
 /* Feeds one record (any source). The record is copied if it must wait for ordering. */
 int session_push(struct session *ss, const struct perf_event_header *h);

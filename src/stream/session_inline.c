@@ -1,0 +1,23 @@
+/* Inline frames for DWARF-unwound stacks (see session.h): the expansion itself is
+ * srcline_inline_frames (symbols/srcline.c); this only splices its frames into the stack. */
+#include "stream/session.h"
+
+#include "symbols/srcline.h"
+#include "util/xalloc.h"
+
+void session_expand_inline(struct frame **buf, size_t *cap, size_t *n, size_t at, bool caller)
+{
+	const struct symbol *syms[32];
+	bool inl[32];
+	struct frame f = (*buf)[at];
+	size_t k = srcline_inline_frames(f.loc.dso, f.loc.sym, f.loc.addr - (caller ? 1 : 0), syms, inl, 32);
+	if (k == 0)
+		return;
+	ALLOC_GROW(*buf, at + k, *cap);
+	for (size_t i = 0; i < k; i++) {
+		(*buf)[at + i] = f;
+		(*buf)[at + i].loc.sym = syms[i];
+		(*buf)[at + i].inlined = inl[i];
+	}
+	*n = at + k;
+}
