@@ -152,8 +152,8 @@ test_expect_success 'C++ -O2 DWARF recording: inline frames as perf script' '
 '
 
 test_expect_success 'C++ -O2 DWARF recording: report -g shows inline frames, self rows as perf' '
-	perf report -i "$SCRATCH/c.data" --stdio -n --no-children --sort dso,sym -g none 2>/dev/null | grep "%" | sort >a &&
-	lperf report -i "$SCRATCH/c.data" --stdio -n --no-children --sort dso,sym -g none | grep "%" | sort >b &&
+	perf report -i "$SCRATCH/c.data" --stdio -n --no-children --sort dso,sym -g none 2>/dev/null | grep "^ .*%" | sort >a &&
+	lperf report -i "$SCRATCH/c.data" --stdio -n --no-children --sort dso,sym -g none | grep "^ .*%" | sort >b &&
 	diff a b &&
 	lperf report -i "$SCRATCH/c.data" --stdio --no-children --sort sym -g caller >g.txt &&
 	expect_grep "__libc_start_main_impl \(inlined\)" g.txt &&
