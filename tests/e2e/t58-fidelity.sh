@@ -2,7 +2,8 @@
 # Agreement with Linux perf 6.1 on the rows of the fidelity audit (issue 10): C++ names (t57),
 # map-relative unresolved addresses in non-PIE binaries, alias choice (ELF: first of equals in
 # symbol-table order, so libc's @GLIBC_2.2.5 over @@GLIBC_2.34; kallsyms: the last listed), call
-# chains holding a 0xffffffffffffffff entry, and no note for a JIT process without a perf map
+# chains holding a 0xffffffffffffffff entry, kernel .init.text addresses in chains (per-process
+# recordings: both tools leave them unnamed), and no note for a JIT process without a perf map
 # unless -v.
 . "$(dirname "$0")/lib.sh"
 W="$TEST_ROOT/tests/workloads"
@@ -45,13 +46,23 @@ test_expect_success 'non-PIE stripped binary: unresolved addresses map-relative,
 '
 
 test_expect_success 'a chain entry 0xffffffffffffffff: an empty chain in script, as perf' '
-	n=$("$PYTHON" "$TEST_ROOT/tests/e2e/chain_minus1.py" "$SCRATCH/rw.data" m.data 5) && test "$n" -gt 0 &&
+	n=$("$PYTHON" "$TEST_ROOT/tests/e2e/patch_chain.py" "$SCRATCH/rw.data" m.data 5 minus1) && test "$n" -gt 0 &&
 	perf script -i m.data 2>/dev/null | sed "s/^\t *[0-9a-f]* /\t/; s/+0x[0-9a-f]*//" | grep -v "@plt\|_init" >a &&
 	lperf script -i m.data | sed "s/^\t *[0-9a-f]* /\t/; s/+0x[0-9a-f]*//" | grep -v "@plt\|_init" >b &&
 	diff a b &&
 	perf report -i m.data --stdio -n --no-children --sort dso,sym -g none >p.txt 2>/dev/null &&
 	lperf report -i m.data --stdio -n --no-children --sort dso,sym -g none >l.txt &&
 	rows p.txt >a && rows l.txt >b && diff a b
+'
+
+test_expect_success 'a kernel .init.text address (start_kernel) in a chain: named as perf names it' '
+	sk=$(awk "\$3 == \"start_kernel\" { print \$1; exit }" /proc/kallsyms) && test -n "$sk" &&
+	perf record -q -g -F 4000 -e cpu-clock -o kk.data -- dd if=/dev/zero of=/dev/null bs=4k count=100000 2>/dev/null &&
+	n=$("$PYTHON" "$TEST_ROOT/tests/e2e/patch_chain.py" kk.data k2.data 3 kaddr "$(printf %x $((0x$sk + 16)))") &&
+	test "$n" -gt 0 &&
+	perf script -i k2.data 2>/dev/null | sed "s/^\t *[0-9a-f]* /\t/; s/+0x[0-9a-f]*//" >a &&
+	lperf script -i k2.data | sed "s/^\t *[0-9a-f]* /\t/; s/+0x[0-9a-f]*//" >b &&
+	diff a b
 '
 
 if command -v node >/dev/null; then
