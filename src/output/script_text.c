@@ -80,7 +80,9 @@ static void location(FILE *f, const struct frame *fr, unsigned fields)
 	if ((fields & SF_DSO) && !fr->inlined)
 		fprintf(f, " (%s)", fr->loc.dso ? fr->loc.dso->path : "[unknown]");
 	/* perf prints the line under the frame, "dso[addr]" when it has none, nothing unmapped. */
-	if ((fields & SF_SRCLINE) && fr->loc.map && fr->loc.dso)
+	if ((fields & SF_SRCLINE) && fr->srcline)
+		fprintf(f, "\n  %s", fr->srcline);
+	else if ((fields & SF_SRCLINE) && fr->loc.map && fr->loc.dso)
 		fprintf(f, "\n  %s", srcline_string(fr->loc.dso, NULL, fr->loc.addr));
 	if (fr->inlined)
 		fputs(" (inlined)", f);

@@ -19,6 +19,8 @@ struct frame {
 	uint64_t ip;             /* as recorded */
 	struct addr_loc loc;     /* resolved at ip (callers at their return address, as perf) */
 	bool inlined;            /* an inlined function's frame (loc.sym from symbols/srcline.h) */
+	const char *srcline;     /* DWARF frames with a symbol: the line perf's inline expansion gives
+				  * this level ("??:0" without DWARF); NULL otherwise */
 };
 
 struct resolved_sample {

@@ -538,7 +538,7 @@ static const struct symbol *inline_symbol(const struct symbol *base, const char 
 }
 
 size_t srcline_inline_frames(struct dso *d, const struct symbol *base, uint64_t addr, const struct symbol **syms,
-			     bool *inlined, size_t max)
+			     bool *inlined, const char **lines, size_t max)
 {
 	if (!d || !base || d->kind != DSO_ELF)
 		return 0;
@@ -551,6 +551,16 @@ size_t srcline_inline_frames(struct dso *d, const struct symbol *base, uint64_t 
 		 * DWARF name is no linkage name (C++ DW_AT_name "__move_merge<...>" is not). */
 		if (i == 0 && !inl[i].linkage)
 			name = base->name;
+		if (lines) {
+			char buf[4096];
+			if (inl[i].file && inl[i].line) {
+				const char *b = strrchr(inl[i].file, '/');
+				snprintf(buf, sizeof(buf), "%s:%u", b ? b + 1 : inl[i].file, inl[i].line);
+				lines[out] = srcline_intern(buf);
+			} else {
+				lines[out] = srcline_intern("??:0");
+			}
+		}
 		if (!strcmp(name, base->name)) {
 			syms[out] = base;
 			inlined[out++] = false;

@@ -42,10 +42,11 @@ size_t srcline_inlines(struct dso *d, uint64_t addr, const struct srcline_inline
 /* The frames one physical frame at addr in base becomes, innermost first, as perf 6.1 expands
  * DWARF call chains: each level of the inline chain is a symbol, base itself where the DWARF name
  * is base's name (inlined[i] false), else a symbol of that name spanning base (inlined[i] true;
- * one per (base, name), valid until srcline_cache_free). Returns how many (at most max); 0 when
- * there is no DWARF at addr (the frame stays as it is). */
+ * one per (base, name), valid until srcline_cache_free), and lines[i] its perf srcline ("file.c:N",
+ * the level's own line; "??:0" unknown). Returns how many (at most max); 0 when there is no DWARF
+ * at addr (the frame stays as it is). */
 size_t srcline_inline_frames(struct dso *d, const struct symbol *base, uint64_t addr, const struct symbol **syms,
-			     bool *inlined, size_t max);
+			     bool *inlined, const char **lines, size_t max);
 
 /* The ELF symbol an inline frame's symbol (inlined[i] true above) stands in. */
 const struct symbol *srcline_inline_base(const struct symbol *s);

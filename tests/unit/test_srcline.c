@@ -149,13 +149,15 @@ static void test_inline_chain(void **state)
 	const struct symbol *base = dso_find_symbol(d, found);
 	const struct symbol *syms[4];
 	bool inl[4];
-	assert_int_equal(srcline_inline_frames(d, base, found, syms, inl, 4), 2);
+	const char *lines[4];
+	assert_int_equal(srcline_inline_frames(d, base, found, syms, inl, lines, 4), 2);
+	assert_non_null(strstr(lines[1], "prog.c:"));
 	assert_true(inl[0]);
 	assert_false(inl[1]);
 	assert_ptr_equal(syms[1], base);
 	assert_string_equal(syms[0]->name, "mix");
 	const struct symbol *again[4];
-	srcline_inline_frames(d, base, found, again, inl, 4);
+	srcline_inline_frames(d, base, found, again, inl, NULL, 4);
 	assert_ptr_equal(again[0], syms[0]);
 }
 
