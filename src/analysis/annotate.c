@@ -352,14 +352,24 @@ static bool branch_target(csh h, const cs_insn *in, unsigned e_machine, uint64_t
 	return false;
 }
 
-/* A jitdump's debug entries come from the JIT: show only printable file names. */
+/* A jitdump's debug entries come from the JIT: show only file names that are printable UTF-8
+ * (V8's entries are not always). */
 static bool plausible_name(const char *s)
 {
 	if (!s || !*s)
 		return false;
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || (unsigned char)*s == 0x7f || (unsigned char)*s == 0xff)
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		if (*p < 0x20 || *p == 0x7f)
 			return false;
+		size_t n = *p < 0x80 ? 0 : (*p & 0xe0) == 0xc0 ? 1 : (*p & 0xf0) == 0xe0 ? 2 : (*p & 0xf8) == 0xf0 ? 3 : 9;
+		if (n == 9 || (n == 1 && *p < 0xc2))
+			return false;
+		p++;
+		for (size_t i = 0; i < n; i++, p++)
+			if ((*p & 0xc0) != 0x80)
+				return false;
+	}
 	return true;
 }
 
