@@ -27,40 +27,6 @@ const char *wperf_spe_term(const char *name)
 	return NULL;
 }
 
-/* Rewrites "ld=1,min=64" term by term; returns whether anything changed. */
-static bool rewrite_spe_terms(struct strbuf *out, const char *terms, size_t len)
-{
-	bool changed = false;
-	size_t i = 0;
-	while (i < len) {
-		size_t j = i;
-		while (j < len && terms[j] != ',')
-			j++;
-		size_t k = i;
-		while (k < j && terms[k] != '=')
-			k++;
-		char name[32];
-		size_t nl = k - i;
-		const char *lt = NULL;
-		if (nl < sizeof(name)) {
-			memcpy(name, terms + i, nl);
-			name[nl] = 0;
-			lt = wperf_spe_term(name);
-		}
-		if (lt) {
-			sb_adds(out, lt);
-			sb_add(out, terms + k, j - k);
-			changed = true;
-		} else {
-			sb_add(out, terms + i, j - i);
-		}
-		if (j < len)
-			sb_addc(out, ',');
-		i = j + 1;
-	}
-	return changed;
-}
-
 /* Appends PMU/EVENT/ for every sysfs PMU whose name starts with prefix; false when none. */
 static bool expand_uncore(struct strbuf *out, const char *prefix, const char *ev_prefix,
 			  const char *ev, size_t evlen)
@@ -116,18 +82,6 @@ char *wperf_spell_rewrite(const char *spec, int *failed)
 				}
 				changed = true;
 				p = ev + n;
-				item_start = false;
-				continue;
-			}
-		}
-		if (item_start && !strncmp(p, "arm_spe", 7)) {
-			const char *slash = strchr(p, '/');
-			const char *end = slash ? strchr(slash + 1, '/') : NULL;
-			if (slash && end && (size_t)(slash - p) < 64 && !memchr(p, ',', (size_t)(slash - p))) {
-				sb_add(&out, p, (size_t)(slash - p) + 1);
-				changed |= rewrite_spe_terms(&out, slash + 1, (size_t)(end - slash - 1));
-				sb_addc(&out, '/');
-				p = end + 1;
 				item_start = false;
 				continue;
 			}

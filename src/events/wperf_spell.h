@@ -1,8 +1,6 @@
 /* WindowsPerf's event spellings, rewritten into Linux's before the -e grammar (events/evlist.h)
- * sees them, in both personalities:
- *   arm_spe_0/ld=1,st=0,b=1,min=64,ts=1/   SPE filter short names -> the PMU's format terms
- *                                          (load_filter, store_filter, branch_filter,
- *                                          min_latency, ts_enable; jitter, pa, pct likewise)
+ * sees them, in both personalities (its SPE filter names, ld=, st=, min=..., are the grammar's
+ * own: events/spe_terms.c):
  *   /dsu/EVENT                              -> arm_dsu_N/EVENT/ for every DSU PMU in sysfs
  *   /dmc_clk/EVENT, /dmc_clkdiv2/EVENT      -> arm_dmc620_X/clk_EVENT/, .../clkdiv2_EVENT/ for
  *                                          every DMC-620 PMU in sysfs (Linux's event names

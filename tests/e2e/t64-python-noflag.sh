@@ -184,9 +184,9 @@ for v in 3.12 3.13; do
 	[ -z "$py" ] && { test_skip "$v: frames agree with -X perf" "no CPython $v"; continue; }
 	export v py
 	test_expect_success "$v: per-function shares read from the frames agree with -X perf's within 2 points" '
-		lperf record -q --python -o x.data -- "$py" "$W" 8000000 &&
+		lperf record -q -F 4000 --python -o x.data -- "$py" "$W" 8000000 &&
 		lperf report -i x.data --folded >x.txt && shares x.txt >xs.txt &&
-		lperf record -q --python-frames -o b.data -- "$py" "$W" 8000000 &&
+		lperf record -q -F 4000 --python-frames -o b.data -- "$py" "$W" 8000000 &&
 		lperf report -i b.data --folded >b.txt && shares b.txt >bs.txt &&
 		cat xs.txt bs.txt &&
 		join -a1 -a2 -e 0 -o 0,1.2,2.2 xs.txt bs.txt | awk "{ d = \$2 - \$3; if (d < 0) d = -d;

@@ -127,14 +127,11 @@ static void test_spe_spellings(void **state)
 {
 	use_sysfs("sysfs-arm");
 	int failed;
-	char *r = wperf_spell_rewrite("arm_spe_0/ld=1,min_latency=64/", &failed);
+	/* SPE spellings are the -e grammar's own (events/spe_terms.c): left as typed. */
+	assert_null(wperf_spell_rewrite("arm_spe_0/ld=1,min_latency=64/", &failed));
 	assert_int_equal(failed, 0);
-	assert_string_equal(r, "arm_spe_0/load_filter=1,min_latency=64/");
-	free(r);
-	r = wperf_spell_rewrite("cycles,{arm_spe_0/st=0,ld=0,b=1,ts=1,min=1024/}", &failed);
-	assert_string_equal(r, "cycles,{arm_spe_0/store_filter=0,load_filter=0,branch_filter=1,"
-			       "ts_enable=1,min_latency=1024/}");
-	free(r);
+	assert_null(wperf_spell_rewrite("cycles,{arm_spe_0/st=0,ld=0,b=1,ts=1,min=1024/}", &failed));
+	assert_int_equal(failed, 0);
 	/* Nothing to do: NULL, no error. */
 	assert_null(wperf_spell_rewrite("armv8_pmuv3_0/event=0x70/,ld_spec", &failed));
 	assert_int_equal(failed, 0);
