@@ -7,6 +7,7 @@
 
 #include "cmd/cmd.h"
 #include "analysis/folded.h"
+#include "cmd/pictures.h"
 #include "cmd/report_view.h"
 #include "stream/perfdata.h"
 #include "stream/session.h"
@@ -17,6 +18,7 @@
 
 static struct report_view *V;
 static struct sample_filter *F;
+static bool inverted_given;
 
 static int opt_comm(const struct option *o, const char *a) { return filter_add_comms(F, a); }
 static int opt_dso(const struct option *o, const char *a) { return filter_add_dsos(F, a); }
@@ -69,6 +71,7 @@ static int opt_inverted(const struct option *o, const char *a)
 {
 	V->graph_given = true;
 	V->graph = HIST_CALLER;
+	inverted_given = true;
 	return 0;
 }
 
@@ -212,6 +215,7 @@ int cmd_report(int argc, char **argv)
 	struct report_view v = { .style = STYLE_PERF, .sort = "comm,dso,sym" };
 	v.ro.graph_min = 0.5;
 	struct profile p = { 0 };
+	struct pictures_req pr = { 0 };
 	V = &v;
 	F = &p.filter;
 	const char *input = "perf.data", *sort = NULL, *symfs = NULL;
@@ -242,6 +246,11 @@ int cmd_report(int argc, char **argv)
 		{ OPT_BOOL, 0, "json", &json, NULL, "JSON (docs/schemas/report.schema.json)" },
 		{ OPT_BOOL, 0, "folded", &folded, NULL, "collapsed stacks for flame graphs: "
 		  "comm;root;...;leaf COUNT" },
+		{ OPT_STRING, 0, "flamegraph", &pr.svg, "FILE", "an SVG flame graph (icicle with --inverted)" },
+		{ OPT_STRING, 0, "html", &pr.html, "FILE", "a self-contained HTML report" },
+		{ OPT_STRING, 0, "speedscope", &pr.speedscope, "FILE", "speedscope JSON" },
+		{ OPT_STRING, 0, "firefox", &pr.firefox, "FILE", "a Firefox Profiler profile (gzipped)" },
+		{ OPT_STRING, 0, "pprof", &pr.pprof, "FILE", "a pprof profile (gzipped profile.proto)" },
 		{ OPT_BOOL, 0, "wperf", &wperf, NULL, "WindowsPerf's hot-function tables" },
 		{ OPT_CALLBACK, 0, "sample-display-row", NULL, "N", "WindowsPerf tables of the top N "
 		  "functions", opt_rows },
@@ -267,6 +276,12 @@ int cmd_report(int argc, char **argv)
 	else if (wperf)
 		v.style = STYLE_WPERF;
 	err_quiet = quiet;
+	if (pictures_requested(&pr)) {
+		pr.inverted = inverted_given;
+		int rc = pictures_report(&pr, input, python, force, symfs, &p.filter, quiet);
+		profile_free(&p);
+		return rc;
+	}
 
 	enum hist_key keys[HK_NKEYS];
 	size_t nkeys;

@@ -1,0 +1,37 @@
+/* The picture outputs on the command side: which files report, record, sample and diff were
+ * asked for, loading a recording into a stack tree, and writing every requested file. */
+#ifndef LPERF_CMD_PICTURES_H
+#define LPERF_CMD_PICTURES_H
+
+#include <stdbool.h>
+
+#include "analysis/filter.h"
+#include "analysis/stacks.h"
+
+struct pictures_req {
+	const char *svg, *html, *speedscope, *firefox, *pprof;
+	bool inverted;
+	const char *subtitle;
+	const double *delta;     /* differential colouring (diff) */
+};
+
+bool pictures_requested(const struct pictures_req *r);
+
+/* Reads a recording into st (every event; the Python view with python), keeping the samples the
+ * filter (may be NULL) passes. Prints the same warnings report does. Returns -1 when the file
+ * cannot be read at all, 1 when it was read only in part (st holds what came before), else 0. */
+int pictures_load(struct stacks *st, const char *input, bool python, bool force, const char *symfs,
+		  const struct sample_filter *filter, bool quiet);
+
+/* Writes every requested file; says what was written unless quiet. -1 after err_set(). */
+int pictures_write(const struct pictures_req *r, const struct stacks *st, bool quiet);
+
+/* report's picture path: load, write, return the exit status. */
+int pictures_report(const struct pictures_req *r, const char *input, bool python, bool force,
+		    const char *symfs, const struct sample_filter *filter, bool quiet);
+
+/* A session_tool.sample callback feeding a stack tree (arg = struct stacks *). */
+int pictures_sample(struct session *ss, const struct resolved_sample *rs, void *arg);
+
+
+#endif
