@@ -41,7 +41,8 @@ static void collect(struct stack_diff *d, const struct stacks *st, size_t e, boo
 			if (top != st->events[e].root)
 				continue;
 			char *path = stacks_path(st, (uint32_t)i);
-			struct diff_row *r = row_for(d, path);
+			const char *semi = strchr(path, ';');   /* the command is left out */
+			struct diff_row *r = row_for(d, semi ? semi + 1 : "[command only]");
 			free(path);
 			*(is_new ? &r->new_n : &r->old_n) += st->nodes[i].self;
 		}
@@ -105,6 +106,25 @@ void stack_diff_free(struct stack_diff *d)
 	memset(d, 0, sizeof(*d));
 }
 
+/* Samples of the same stack in old under any command (a rebuilt program may have another name);
+ * the command frame itself matches every command. */
+static uint64_t old_samples(const struct stacks *old, size_t oe, const struct stacks *new_, uint32_t node)
+{
+	const struct stack_node *root = &old->nodes[old->events[oe].root];
+	if (new_->nodes[node].depth == 1)
+		return root->total;
+	char *path = stacks_path(new_, node);
+	const char *rest = strchr(path, ';');
+	uint64_t n = 0;
+	for (uint32_t k = 0; rest && k < root->nkids; k++) {
+		uint32_t on = stacks_find_under(old, root->kids[k], rest + 1);
+		if (on != UINT32_MAX)
+			n += old->nodes[on].total;
+	}
+	free(path);
+	return n;
+}
+
 double *stack_diff_nodes(const struct stacks *old, const struct stacks *new_)
 {
 	double *delta = xcalloc(new_->nnodes ? new_->nnodes : 1, sizeof(double));
@@ -121,13 +141,9 @@ double *stack_diff_nodes(const struct stacks *old, const struct stacks *new_)
 		double nt = (double)new_->events[ne].samples;
 		double now = nt ? 100.0 * (double)nd->total / nt : 0, before = 0;
 		size_t oe = find_event(old, new_->events[ne].name);
-		if (oe != SIZE_MAX && old->events[oe].samples) {
-			char *path = stacks_path(new_, (uint32_t)i);
-			uint32_t on = stacks_find(old, oe, path);
-			free(path);
-			if (on != UINT32_MAX)
-				before = 100.0 * (double)old->nodes[on].total / (double)old->events[oe].samples;
-		}
+		if (oe != SIZE_MAX && old->events[oe].samples)
+			before = 100.0 * (double)old_samples(old, oe, new_, (uint32_t)i) /
+				 (double)old->events[oe].samples;
 		delta[i] = now - before;
 	}
 	return delta;

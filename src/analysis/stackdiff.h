@@ -2,7 +2,8 @@
  * samples, per function (self samples, as report's flat profile) or per stack (the folded
  * paths), sorted by the size of the change, largest first; and per-node changes for a
  * differential flame graph. Shares, not counts, are compared, so runs of different lengths
- * compare fairly. */
+ * compare fairly. Stacks are compared without their command frame, so a program rebuilt under
+ * another name still matches. */
 #ifndef LPERF_ANALYSIS_STACKDIFF_H
 #define LPERF_ANALYSIS_STACKDIFF_H
 

@@ -309,9 +309,11 @@ char *stacks_path(const struct stacks *st, uint32_t node)
 
 uint32_t stacks_find(const struct stacks *st, size_t e, const char *path)
 {
-	if (e >= st->nevents)
-		return NONE;
-	uint32_t node = st->events[e].root;
+	return e < st->nevents ? stacks_find_under(st, st->events[e].root, path) : NONE;
+}
+
+uint32_t stacks_find_under(const struct stacks *st, uint32_t node, const char *path)
+{
 	const char *p = path;
 	while (*p) {
 		const char *end = strchr(p, ';');

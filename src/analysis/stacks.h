@@ -99,6 +99,8 @@ void stacks_free(struct stacks *st);
 char *stacks_path(const struct stacks *st, uint32_t node);
 /* The node for a folded path under event e's root, or UINT32_MAX. */
 uint32_t stacks_find(const struct stacks *st, size_t e, const char *path);
+/* The same below any node ("" finds node itself). */
+uint32_t stacks_find_under(const struct stacks *st, uint32_t node, const char *path);
 const char *stack_kind_name(enum stack_kind k);
 
 /* Per-function totals of one event: self samples (the function was sampled) and total samples

@@ -50,8 +50,15 @@ int pictures_load(struct stacks *st, const char *input, bool python, bool force,
 	for (size_t e = 0; e < r.evsels.n; e++)
 		chains |= (r.evsels.v[e].attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
 	st->python = python;
+	/* The recorded command line is the profiler's: show the profiled command after "--". */
+	size_t from = 0;
+	for (size_t k = 0; k + 1 < r.info.ncmdline; k++)
+		if (!strcmp(r.info.cmdline[k], "--")) {
+			from = k + 1;
+			break;
+		}
 	if (r.info.ncmdline)
-		stacks_set_command(st, (int)r.info.ncmdline, r.info.cmdline);
+		stacks_set_command(st, (int)(r.info.ncmdline - from), r.info.cmdline + from);
 	struct load_ctx c = { st, filter };
 	struct session_tool tool = { .sample = load_sample, .arg = &c, .callchains = chains,
 				     .python_view = python };
@@ -147,4 +154,41 @@ int pictures_report(const struct pictures_req *r, const char *input, bool python
 	if (wr < 0)
 		err_die_last(EXIT_RUNTIME);
 	return lr ? EXIT_RUNTIME : 0;
+}
+
+int pictures_after_record(const char *svg, const char *data, bool python, bool force, bool quiet)
+{
+	struct stacks st;
+	stacks_init(&st);
+	struct pictures_req r = { .svg = svg };
+	int rc = pictures_load(&st, data, python, force, NULL, NULL, quiet) < 0 ? -1 : pictures_write(&r, &st, quiet);
+	stacks_free(&st);
+	return rc;
+}
+
+void pictures_tee_init(struct pictures_tee *t, char **cmd, bool python)
+{
+	stacks_init(&t->st);
+	t->st.python = python;
+	int n = 0;
+	while (cmd && cmd[n])
+		n++;
+	stacks_set_command(&t->st, n, cmd);
+}
+
+int pictures_tee_sample(struct session *ss, const struct resolved_sample *rs, void *arg)
+{
+	struct pictures_tee *t = arg;
+	stacks_add(&t->st, rs);
+	return t->next(ss, rs, t->next_arg);
+}
+
+int pictures_tee_finish(struct pictures_tee *t, const char *svg, uint64_t lost, bool quiet)
+{
+	struct pictures_req r = { .svg = svg };
+	t->st.lost = lost;
+	stacks_finish(&t->st);
+	int rc = pictures_write(&r, &t->st, quiet);
+	stacks_free(&t->st);
+	return rc;
 }

@@ -34,4 +34,18 @@ int pictures_report(const struct pictures_req *r, const char *input, bool python
 int pictures_sample(struct session *ss, const struct resolved_sample *rs, void *arg);
 
 
+/* record --flamegraph: draws the recording just written. -1 after err_set(). */
+int pictures_after_record(const char *svg, const char *data, bool python, bool force, bool quiet);
+
+/* sample --flamegraph: a session tool passing each sample on to `next` and into a stack tree. */
+struct pictures_tee {
+	int (*next)(struct session *ss, const struct resolved_sample *rs, void *arg);
+	void *next_arg;
+	struct stacks st;
+};
+void pictures_tee_init(struct pictures_tee *t, char **cmd, bool python);
+int pictures_tee_sample(struct session *ss, const struct resolved_sample *rs, void *arg);
+/* Writes the SVG and frees the tree. -1 after err_set(). */
+int pictures_tee_finish(struct pictures_tee *t, const char *svg, uint64_t lost, bool quiet);
+
 #endif

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/pictures.h"
 #include "cmd/live_run.h"
 #include "cmd/sample_opts.h"
 #include "events/evlist.h"
@@ -251,6 +252,8 @@ int cmd_record(int argc, char **argv)
 	if (lost)
 		err_warn("%" PRIu64 " samples lost (%.2f%%): the ring buffers filled up; use a larger -m "
 			 "or a lower -F", lost, 100.0 * (double)lost / (double)(lost + c.samples));
+	if (o.flamegraph && wr == 0 && pictures_after_record(o.flamegraph, o.output, o.python, o.force, o.quiet) < 0)
+		err_warn("--flamegraph: %s", err_msg());
 	for (size_t i = 0; i < c.npaths; i++)
 		free(c.paths[i]);
 	free(c.paths);

@@ -166,6 +166,7 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		  "K/M", opt_mmap },
 		{ OPT_CALLBACK, 0, "timeout", NULL, "DUR", "stop after DUR (2.5s, 100ms, 1m)", opt_timeout },
 		{ OPT_BOOL, 0, "no-inherit", &o->no_inherit, NULL, "do not follow children and threads" },
+		{ OPT_STRING, 0, "flamegraph", &o->flamegraph, "FILE", "also draw an SVG flame graph of the recording" },
 		{ OPT_BOOL, 0, "python", &o->python, NULL, "name Python functions: turn on CPython 3.12+'s "
 		  "perf support in the command" },
 		{ OPT_BOOL, 'f', "force", &o->force, NULL, "store JIT symbol files (/tmp/perf-PID.map, "
@@ -187,6 +188,7 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		{ OPT_BOOL, 'a', "all-cpus", &o->system_wide, NULL, "every CPU" },
 		{ OPT_CALLBACK, 0, "timeout", NULL, "DUR", "stop after DUR", opt_timeout },
 		{ OPT_BOOL, 0, "json", &o->json, NULL, "JSON (docs/schemas/report.schema.json)" },
+		{ OPT_STRING, 0, "flamegraph", &o->flamegraph, "FILE", "also draw an SVG flame graph" },
 		{ OPT_BOOL, 0, "python", &o->python, NULL, "name Python functions (CPython 3.12+)" },
 		{ OPT_BOOL, 'f', "force", &o->force, NULL, "use JIT symbol files whoever owns them" },
 		{ OPT_CALLBACK, 0, "sample-display-row", NULL, "N", "rows per table (default 50)", opt_rows },
