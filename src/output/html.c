@@ -158,7 +158,7 @@ static const char PAGE_JS[] =
 	" if(!gr||!frames.length){return 'SELFTEST FAIL frames=0';}\n"
 	" var PW=+gr.getAttribute('data-pw'),total=+gr.getAttribute('data-total'),best=null;\n"
 	" frames.forEach(function(g){var d=+g.getAttribute('data-d'),w=+g.getAttribute('data-w');\n"
-	"  if(d>=2&&g.getAttribute('data-k')!='merged'&&w<total&&(!best||w>+best.getAttribute('data-w')))best=g;});\n"
+	"  if(d>=2&&g.getAttribute('data-k')!='merged'&&w<0.8*total&&(!best||w>+best.getAttribute('data-w')))best=g;});\n"
 	" if(!best)return 'SELFTEST FAIL frames='+frames.length+' nothing to zoom';\n"
 	" var name=best.getAttribute('data-n');\n"
 	" best.querySelector('rect').dispatchEvent(new MouseEvent('click',{bubbles:true}));\n"
