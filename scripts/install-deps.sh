@@ -3,7 +3,11 @@
 # Idempotent: when everything is present it only checks and exits.
 set -e
 PKGS="gcc make pkg-config libelf-dev libdw-dev libpfm4-dev libcapstone-dev zlib1g-dev
-libcmocka-dev python3 python3-jsonschema linux-perf libiberty-dev"
+libcmocka-dev python3 python3-jsonschema linux-perf libiberty-dev chromium golang-go"
+# The picture tests' readers: headless Chromium, go tool pprof, and npm for pprof-format and
+# speedscope (installed by tests/e2e/t75-pictures.sh into build/node). Debian's npm unless a
+# Node.js with npm is already here.
+command -v npm >/dev/null 2>&1 || PKGS="$PKGS npm"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -183,7 +183,19 @@ static void places(struct strbuf *p, struct strtab *t, const struct stacks *st)
 	struct strbuf m = STRBUF_INIT, line = STRBUF_INIT;
 	uint64_t *map_of = xcalloc(st->nframes ? st->nframes : 1, sizeof(uint64_t));
 	uint64_t nmaps = 0;
-	for (size_t i = 0; i < st->nframes; i++) {
+	/* pprof takes the first mapping for the main binary: the user DSO of the hottest frame. */
+	uint64_t *self = xcalloc(st->nframes ? st->nframes : 1, sizeof(uint64_t));
+	for (size_t i = 0; i < st->nnodes; i++)
+		self[st->nodes[i].frame] += st->nodes[i].self;
+	size_t first = SIZE_MAX;
+	for (size_t i = 0; i < st->nframes; i++)
+		if (st->frames[i].dso && st->frames[i].kind != SK_KERNEL && (first == SIZE_MAX || self[i] > self[first]))
+			first = i;
+	free(self);
+	for (size_t o = 0; o <= st->nframes; o++) {
+		size_t i = o == 0 ? first : o - 1;
+		if (i >= st->nframes)
+			continue;
 		const struct stack_frame *fr = &st->frames[i];
 		if (!fr->dso || map_of[i])
 			continue;
