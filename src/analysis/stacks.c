@@ -335,6 +335,21 @@ uint32_t stacks_find_under(const struct stacks *st, uint32_t node, const char *p
 	return node;
 }
 
+void stacks_by_thread(const struct stacks *st, size_t e, size_t **idx, size_t **start)
+{
+	const struct stack_event *ev = &st->events[e];
+	size_t *st_ = xcalloc(st->nthreads + 2, sizeof(size_t));
+	size_t *ix = xmalloc((ev->ns ? ev->ns : 1) * sizeof(size_t));
+	for (size_t i = 0; i < ev->ns; i++)
+		st_[ev->s[i].thread + 2]++;
+	for (size_t t = 2; t < st->nthreads + 2; t++)
+		st_[t] += st_[t - 1];
+	for (size_t i = 0; i < ev->ns; i++)   /* counting sort, stable */
+		ix[st_[ev->s[i].thread + 1]++] = i;
+	*idx = ix;
+	*start = st_;
+}
+
 /* Totals per function: a node adds its total to its frame unless the frame is already on the
  * path above (recursion counts once). */
 static void func_walk(const struct stacks *st, uint32_t node, uint32_t *onpath, uint64_t *self, uint64_t *total)

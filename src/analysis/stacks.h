@@ -103,6 +103,10 @@ uint32_t stacks_find(const struct stacks *st, size_t e, const char *path);
 uint32_t stacks_find_under(const struct stacks *st, uint32_t node, const char *path);
 const char *stack_kind_name(enum stack_kind k);
 
+/* The indices of event e's samples grouped by thread, each group in arrival (time) order: thread
+ * t's are idx[start[t]] .. idx[start[t + 1] - 1]. Caller frees both. */
+void stacks_by_thread(const struct stacks *st, size_t e, size_t **idx, size_t **start);
+
 /* Per-function totals of one event: self samples (the function was sampled) and total samples
  * (the function anywhere on the stack, counted once per sample however often it recurs). */
 struct stack_func {

@@ -33,6 +33,7 @@ struct fx_thread {
 	int32_t *func_of;        /* frame -> func index, -1 none */
 	uint32_t *stack_frame;   /* stack -> func (frames and funcs are one to one here) */
 	int32_t *stack_prefix;
+	uint32_t *stack_node;    /* stack -> node, to reset stack_of for the next thread */
 	size_t nstacks, scap;
 	uint32_t *funcs;         /* func -> frame */
 	size_t nfuncs, fcap;
@@ -60,6 +61,8 @@ static int32_t stack_index(const struct stacks *st, struct fx_thread *t, uint32_
 	int32_t prefix = nd->parent == UINT32_MAX ? -1 : stack_index(st, t, nd->parent);
 	ALLOC_GROW(t->stack_frame, t->nstacks + 1, t->scap);
 	t->stack_prefix = xrealloc(t->stack_prefix, t->scap * sizeof(int32_t));
+	t->stack_node = xrealloc(t->stack_node, t->scap * sizeof(uint32_t));
+	t->stack_node[t->nstacks] = node;
 	t->stack_frame[t->nstacks] = (uint32_t)func_index(t, nd->frame);
 	t->stack_prefix[t->nstacks] = prefix;
 	t->stack_of[node] = (int32_t)t->nstacks;
@@ -178,14 +181,15 @@ static const char *const MARKER_COLS[] = { "data", "name", "startTime", "endTime
 static const char *const RESOURCE_COLS[] = { "lib", "name", "host", "type", NULL };
 static const char *const SYMBOL_COLS[] = { "libIndex", "address", "name", "functionSize", NULL };
 
-static void write_thread(struct json *j, const struct stacks *st, size_t e, uint32_t th, struct fx_thread *t)
+static void write_thread(struct json *j, const struct stacks *st, size_t e, uint32_t th, struct fx_thread *t,
+			 const size_t *idx, size_t n)
 {
 	const struct stack_event *ev = &st->events[e];
 	const struct stack_thread *thr = &st->threads[th];
-	for (size_t i = 0; i < st->nnodes; i++)
-		t->stack_of[i] = -1;
-	for (size_t i = 0; i < st->nframes; i++)
-		t->func_of[i] = -1;
+	for (size_t i = 0; i < t->nstacks; i++)
+		t->stack_of[t->stack_node[i]] = -1;
+	for (size_t i = 0; i < t->nfuncs; i++)
+		t->func_of[t->funcs[i]] = -1;
 	t->nstacks = t->nfuncs = 0;
 	struct strbuf name = STRBUF_INIT;
 	sb_addf(&name, "%s (%s)", thr->comm, ev->name);
@@ -205,17 +209,12 @@ static void write_thread(struct json *j, const struct stacks *st, size_t e, uint
 	json_begin_array(j, "pausedRanges");
 	json_end_array(j);
 	json_begin_object(j, "samples");
-	size_t n = 0;
-	for (size_t i = 0; i < ev->ns; i++)
-		n += ev->s[i].thread == th;
 	json_u64(j, "length", n);
 	json_str(j, "weightType", "samples");
 	json_null(j, "weight");
 	json_begin_array(j, "stack");
-	for (size_t i = 0; i < ev->ns; i++) {
-		if (ev->s[i].thread != th)
-			continue;
-		int32_t s = stack_index(st, t, ev->s[i].node);
+	for (size_t i = 0; i < n; i++) {
+		int32_t s = stack_index(st, t, ev->s[idx[i]].node);
 		if (s < 0)
 			json_null(j, NULL);
 		else
@@ -223,10 +222,10 @@ static void write_thread(struct json *j, const struct stacks *st, size_t e, uint
 	}
 	json_end_array(j);
 	json_begin_array(j, "time");
-	for (size_t i = 0; i < ev->ns; i++)
-		if (ev->s[i].thread == th)
-			json_double(j, NULL, ev->s[i].time >= st->first_time
-						     ? (double)(ev->s[i].time - st->first_time) / 1e6 : 0.0);
+	for (size_t i = 0; i < n; i++) {
+		const struct stack_sample *sm = &ev->s[idx[i]];
+		json_double(j, NULL, sm->time >= st->first_time ? (double)(sm->time - st->first_time) / 1e6 : 0.0);
+	}
 	json_end_array(j);
 	json_end_object(j);
 	empty_table(j, "markers", MARKER_COLS);
@@ -289,21 +288,25 @@ int firefox_write(const char *path, const struct stacks *st)
 	struct fx_thread t = { 0 };
 	t.stack_of = xmalloc((st->nnodes + 1) * sizeof(int32_t));
 	t.func_of = xmalloc((st->nframes + 1) * sizeof(int32_t));
-	bool *has = xcalloc(st->nthreads + 1, sizeof(bool));
+	for (size_t i = 0; i < st->nnodes; i++)
+		t.stack_of[i] = -1;
+	for (size_t i = 0; i < st->nframes; i++)
+		t.func_of[i] = -1;
 	for (size_t e = 0; e < st->nevents; e++) {
-		memset(has, 0, (st->nthreads + 1) * sizeof(bool));
-		for (size_t i = 0; i < st->events[e].ns; i++)
-			has[st->events[e].s[i].thread] = true;
+		size_t *idx, *start;
+		stacks_by_thread(st, e, &idx, &start);
 		for (uint32_t th = 0; th < st->nthreads; th++)
-			if (has[th])
-				write_thread(&j, st, e, th, &t);
+			if (start[th + 1] > start[th])
+				write_thread(&j, st, e, th, &t, idx + start[th], start[th + 1] - start[th]);
+		free(idx);
+		free(start);
 	}
 	json_end_array(&j);
 	json_end_object(&j);
 	json_finish(&j);
 	fclose(f);
-	free(has);
 	free(t.stack_of);
+	free(t.stack_node);
 	free(t.func_of);
 	free(t.stack_frame);
 	free(t.stack_prefix);

@@ -24,7 +24,7 @@ static void write_stack(struct json *j, const struct stacks *st, uint32_t node)
 	json_end_array(j);
 }
 
-static void write_profile(struct json *j, const struct stacks *st, size_t e, uint32_t t, uint64_t count)
+static void write_profile(struct json *j, const struct stacks *st, size_t e, uint32_t t, const size_t *idx, size_t n)
 {
 	const struct stack_event *ev = &st->events[e];
 	const struct stack_thread *th = &st->threads[t];
@@ -35,16 +35,14 @@ static void write_profile(struct json *j, const struct stacks *st, size_t e, uin
 	json_str(j, "name", sb_str(&name));
 	json_str(j, "unit", "none");
 	json_u64(j, "startValue", 0);
-	json_u64(j, "endValue", count);
+	json_u64(j, "endValue", n);
 	json_begin_array(j, "samples");
-	for (size_t i = 0; i < ev->ns; i++)
-		if (ev->s[i].thread == t)
-			write_stack(j, st, ev->s[i].node);
+	for (size_t i = 0; i < n; i++)
+		write_stack(j, st, ev->s[idx[i]].node);
 	json_end_array(j);
 	json_begin_array(j, "weights");
-	for (size_t i = 0; i < ev->ns; i++)
-		if (ev->s[i].thread == t)
-			json_u64(j, NULL, 1);
+	for (size_t i = 0; i < n; i++)
+		json_u64(j, NULL, 1);
 	json_end_array(j);
 	json_end_object(j);
 	sb_release(&name);
@@ -72,17 +70,15 @@ void speedscope_write(FILE *f, const struct stacks *st)
 	json_end_array(&j);
 	json_end_object(&j);
 	json_begin_array(&j, "profiles");
-	uint64_t *count = xcalloc(st->nthreads ? st->nthreads : 1, sizeof(uint64_t));
 	for (size_t e = 0; e < st->nevents; e++) {
+		size_t *idx, *start;
+		stacks_by_thread(st, e, &idx, &start);
 		for (size_t t = 0; t < st->nthreads; t++)
-			count[t] = 0;
-		for (size_t i = 0; i < st->events[e].ns; i++)
-			count[st->events[e].s[i].thread]++;
-		for (size_t t = 0; t < st->nthreads; t++)
-			if (count[t])
-				write_profile(&j, st, e, (uint32_t)t, count[t]);
+			if (start[t + 1] > start[t])
+				write_profile(&j, st, e, (uint32_t)t, idx + start[t], start[t + 1] - start[t]);
+		free(idx);
+		free(start);
 	}
-	free(count);
 	json_end_array(&j);
 	json_end_object(&j);
 	json_finish(&j);
