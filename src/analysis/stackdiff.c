@@ -78,16 +78,17 @@ int stack_diff_compute(struct stack_diff *d, const struct stacks *old, const str
 {
 	memset(d, 0, sizeof(*d));
 	d->by_stack = by_stack;
-	if (!event) {
-		if (!new_->nevents)
-			return err_set("the new recording has no samples");
-		event = new_->events[0].name;
-	}
+	for (size_t e = 0; !event && e < new_->nevents; e++)
+		if (new_->events[e].samples)
+			event = new_->events[e].name;
+	if (!event)
+		return err_set("the new recording has no samples");
 	d->new_e = find_event(new_, event);
 	d->old_e = find_event(old, event);
-	if (d->new_e == SIZE_MAX || d->old_e == SIZE_MAX)
+	if (d->new_e == SIZE_MAX || d->old_e == SIZE_MAX || !new_->events[d->new_e].samples ||
+	    !old->events[d->old_e].samples)
 		return err_set("event '%s' has no samples in the %s recording", event,
-			       d->old_e == SIZE_MAX ? "old" : "new");
+			       d->old_e == SIZE_MAX || !old->events[d->old_e].samples ? "old" : "new");
 	d->event = new_->events[d->new_e].name;
 	d->old_total = old->events[d->old_e].samples;
 	d->new_total = new_->events[d->new_e].samples;

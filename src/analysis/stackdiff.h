@@ -27,7 +27,7 @@ struct stack_diff {
 	size_t n, cap;
 };
 
-/* Compares event `event` (NULL: the new tree's first event) of two trees. -1 with err_set()
+/* Compares event `event` (NULL: the new tree's first event with samples) of two trees. -1 with err_set()
  * when either tree lacks it. */
 int stack_diff_compute(struct stack_diff *d, const struct stacks *old, const struct stacks *new_,
 		       const char *event, bool by_stack);

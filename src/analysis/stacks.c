@@ -127,7 +127,7 @@ static uint32_t child(struct stacks *st, uint32_t parent, uint32_t frame)
 	return n;
 }
 
-static size_t event_index(struct stacks *st, const char *name)
+size_t stacks_event(struct stacks *st, const char *name)
 {
 	for (size_t i = 0; i < st->nevents; i++)
 		if (!strcmp(st->events[i].name, name))
@@ -231,7 +231,7 @@ static void comm_name(struct strbuf *sb, const char *comm)
 void stacks_add(struct stacks *st, const struct resolved_sample *rs)
 {
 	const struct perf_sample *s = rs->s;
-	size_t e = event_index(st, s->evsel && s->evsel->name ? s->evsel->name : "event");
+	size_t e = stacks_event(st, s->evsel && s->evsel->name ? s->evsel->name : "event");
 	const char *comm = rs->thread && rs->thread->comm ? rs->thread->comm : "[unknown]";
 	struct strbuf sb = STRBUF_INIT;
 	comm_name(&sb, comm);
@@ -254,7 +254,7 @@ void stacks_add(struct stacks *st, const struct resolved_sample *rs)
 void stacks_add_names(struct stacks *st, const char *event, const char *const *names, size_t n,
 		      uint64_t time, uint64_t period, int tid)
 {
-	size_t e = event_index(st, event);
+	size_t e = stacks_event(st, event);
 	uint32_t node = st->events[e].root;
 	for (size_t i = 0; i < n; i++) {
 		enum stack_kind k = i == 0 ? SK_COMM : !strncmp(names[i], "py::", 4) ? SK_PYTHON :

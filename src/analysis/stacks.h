@@ -84,6 +84,9 @@ struct stacks {
 };
 
 void stacks_init(struct stacks *st);
+/* The index of an event's tree, created empty on first use: callers declare the recording's
+ * events first so that trees follow the recording's order, not the first samples'. */
+size_t stacks_event(struct stacks *st, const char *name);
 /* Adds one sample under its event (by name; an event seen first gets a new tree). */
 void stacks_add(struct stacks *st, const struct resolved_sample *rs);
 /* Adds one sample given as frame names from the root ("comm", "main", ..., leaf); for tests and

@@ -50,6 +50,9 @@ int pictures_load(struct stacks *st, const char *input, bool python, bool force,
 	for (size_t e = 0; e < r.evsels.n; e++)
 		chains |= (r.evsels.v[e].attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
 	st->python = python;
+	for (size_t e = 0; e < r.evsels.n; e++)
+		if (r.evsels.v[e].name)
+			stacks_event(st, r.evsels.v[e].name);
 	/* The recorded command line is the profiler's: show the profiled command after "--". */
 	size_t from = 0;
 	for (size_t k = 0; k + 1 < r.info.ncmdline; k++)

@@ -61,6 +61,25 @@ test_expect_success 'threads: every format agrees on a multi-threaded, forking r
 	EOF
 '
 
+test_expect_success 'two events: one graph or profile per event, in the recording'"'"'s order' '
+	lperf record -q -g -e cpu-clock,page-faults -o m.data -- "$BIN/shares" 3 &&
+	lperf report -q -i m.data --flamegraph m.svg --speedscope m.json --firefox m.ff.gz --pprof m.pb.gz &&
+	test "$(grep -c "class=\"graph\"" m.svg)" -eq 2 &&
+	"$PYTHON" - m.json m.ff.gz <<-\EOF &&
+	import gzip, json, sys
+	s = json.load(open(sys.argv[1]))
+	ev = [p["name"].split(":")[0] for p in s["profiles"]]
+	assert ev[0] == "cpu-clock" and "page-faults" in ev, ev
+	f = json.load(gzip.open(sys.argv[2]))
+	names = [t["name"] for t in f["threads"]]
+	assert names[0].endswith("(cpu-clock)") and any(n.endswith("(page-faults)") for n in names), names
+	EOF
+	if [ -n "$HAVE_NPM" ]; then
+		node "$TEST_ROOT/tests/e2e/pprof_stacks.js" m.pb.gz 2>types.txt >/dev/null &&
+		expect_grep "sample types: cpu-clock_samples/count, cpu-clock/nanoseconds, page-faults_samples/count, page-faults/events" types.txt
+	fi
+'
+
 PY=$(ls -d /root/.pyenv/versions/3.13*/bin/python3 /root/.pyenv/versions/3.12*/bin/python3 2>/dev/null | tail -n 1)
 if [ -n "$PY" ]; then
 	test_expect_success 'Python (--python view): every format agrees, Python frames coloured as Python' '
