@@ -23,7 +23,7 @@ int cmd_diff(int argc, char **argv)
 		{ OPT_BOOL, 0, "json", &json, NULL, "JSON (docs/schemas/diff.schema.json)" },
 		{ OPT_STRING, 0, "flamegraph", &svg, "FILE", "a differential flame graph of NEW coloured by "
 		  "change (red grew, blue shrank)" },
-		{ OPT_STRING, 'e', "event", &event, "EVENT", "the event to compare (default: NEW's first)" },
+		{ OPT_STRING, 'e', "event", &event, "EVENT", "the event to compare (default: NEW's first with samples)" },
 		{ OPT_INT, 'n', "limit", &limit, "N", "show the N largest changes (default all)" },
 		{ OPT_BOOL, 0, "python", &python, NULL, "compare the Python view" },
 		{ OPT_BOOL, 'f', "force", &force, NULL, "use /tmp JIT symbol files whoever owns them" },

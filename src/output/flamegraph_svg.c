@@ -119,6 +119,12 @@ static void draw_box(FILE *f, const struct layout *l, const struct box *b, doubl
 	fprintf(f, "<g class=\"f\" data-x=\"%" PRIu64 "\" data-w=\"%" PRIu64 "\" data-d=\"%" PRIu32 "\" data-k=\"%s\" data-n=\"",
 		b->x, b->w, b->depth, nd ? stack_kind_name(st->frames[nd->frame].kind) : "merged");
 	pic_xml(f, name);
+	/* Python frames are labelled by function; the file is in the tooltip. */
+	const char *shown = nd && st->frames[nd->frame].kind == SK_PYTHON ? st->frames[nd->frame].func : name;
+	if (shown != name) {
+		fputs("\" data-l=\"", f);
+		pic_xml(f, shown);
+	}
 	fputs("\"><title>", f);
 	pic_xml(f, name);
 	fprintf(f, " (%" PRIu64 " samples, %.2f%%", b->w, total ? 100.0 * (double)b->w / total : 0.0);
@@ -128,7 +134,7 @@ static void draw_box(FILE *f, const struct layout *l, const struct box *b, doubl
 		fprintf(f, ", change %+.2f points", o->delta[b->node]);
 	fprintf(f, ")</title><rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"%d\" fill=\"%s\" rx=\"2\"/>"
 		   "<text x=\"%.1f\" y=\"%.0f\">", px, y, pw, FRAME_H - 1, fill, px + 3, y + FRAME_H - 4);
-	label(f, name, pw);
+	label(f, shown, pw);
 	fputs("</text></g>\n", f);
 }
 
@@ -233,7 +239,7 @@ static const char JS[] =
 	"function up(e,sel){while(e&&e.matches&&!e.matches(sel))e=e.parentNode;return e&&e.matches?e:null;}\n"
 	"function init(svg){\n"
 	" var graphs=svg.querySelectorAll('g.graph'),matched=svg.querySelector('.matched'),details=svg.querySelector('.details');\n"
-	" function fit(g){var r=g.querySelector('rect'),t=g.querySelector('text'),w=num(r,'width'),n=g.getAttribute('data-n'),c=Math.floor((w-6)/7);\n"
+	" function fit(g){var r=g.querySelector('rect'),t=g.querySelector('text'),w=num(r,'width'),n=g.getAttribute('data-l')||g.getAttribute('data-n'),c=Math.floor((w-6)/7);\n"
 	"  t.textContent=c<3?'':(n.length<=c?n:n.substr(0,c-2)+'..');t.setAttribute('x',num(r,'x')+3);}\n"
 	" function zoom(f){var gr=up(f,'g.graph'),L=num(gr,'data-left'),PW=num(gr,'data-pw');\n"
 	"  var x0=num(f,'data-x'),w0=num(f,'data-w'),d0=num(f,'data-d');if(!w0)return;\n"
