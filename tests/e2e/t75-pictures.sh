@@ -26,6 +26,8 @@ if command -v npm >/dev/null && ! [ -d "$NODE_PATH/pprof-format" -a -d "$NODE_PA
 fi
 HAVE_NPM=; [ -d "$NODE_PATH/pprof-format" ] && command -v node >/dev/null && HAVE_NPM=1
 SCHEMA="$NODE_PATH/speedscope/dist/release/file-format-schema.json"
+[ -n "$HAVE_NPM" ] || test_skip "pprof-format and speedscope read lperf's files" \
+	"npm could not install pprof-format and speedscope into build/node (no npm, or no registry)"
 CHROME=$(command -v chromium || command -v chromium-browser || true)
 GO=$(command -v go || ls /usr/lib/go/bin/go 2>/dev/null || true)
 
