@@ -6,7 +6,8 @@ KIND: svg, html (the flame graph inside the page), speedscope, firefox (gzipped)
 "stack count" lines of pprof_stacks.js). Stacks are compared without the command frame (the
 viewers' threads and labels carry it) and with Python frames by function ("py::foo"), as the
 viewers name them. A flame graph's frames are checked by width (the samples of every stack
-through the frame), other formats by the samples of the stack itself. The top stacks are those with at least 1% of the samples (at most 10)."""
+through the frame), other formats by the samples of the stack itself. The top stacks are those with at least 1% of the samples (at most 10). The speedscope, Firefox
+and pprof files must also hold every sample."""
 import collections
 import gzip
 import json
@@ -129,6 +130,9 @@ def main():
             if got.get(s) != ref[s]:
                 print("%s: %s has %s samples, report --folded %d" % (kind, s, got.get(s), ref[s]))
                 bad += 1
+        if kind not in ("svg", "html") and sum(got.values()) != total:
+            print("%s: %d samples in all, report --folded %d" % (kind, sum(got.values()), total))
+            bad += 1
         print("%s: %d top stacks agree (of %d samples)" % (kind, len(top), total))
     sys.exit(1 if bad else 0)
 
