@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/pictures.h"
 #include "live/run.h"
 #include "cmd/report_view.h"
 #include "cmd/sample_opts.h"
@@ -101,6 +102,12 @@ int cmd_sample(int argc, char **argv)
 	struct session ss;
 	struct session_tool tool = { .sample = profile_sample, .arg = &p, .callchains = chains,
 				     .python_view = o.python };
+	struct pictures_tee tee = { profile_sample, &p };
+	if (o.flamegraph) {
+		pictures_tee_init(&tee, cmd, o.python);
+		tool.sample = pictures_tee_sample;
+		tool.arg = &tee;
+	}
 	session_init(&ss, &run.evsels, &tool);
 	machine_perfmap_path_policy(&ss.machine, o.force);
 	live_run_synthesize(&run, to_session, &ss);
@@ -140,6 +147,8 @@ int cmd_sample(int argc, char **argv)
 	if (!o.json)
 		printf("%10.3f seconds time elapsed\n", run_now() - start);
 	report_warnings(&ss, o.quiet);
+	if (o.flamegraph && pictures_tee_finish(&tee, o.flamegraph, ss.lost_records + ss.lost_samples, o.quiet) < 0)
+		err_warn("--flamegraph: %s", err_msg());
 	session_free(&ss);
 	profile_free(&p);
 	live_run_close(&run);

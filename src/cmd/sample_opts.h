@@ -36,6 +36,7 @@ struct sample_opts {
 	const char *symbols;
 	bool python;                /* --python: turn on CPython's perf support in the command */
 	bool force;                 /* -f: use JIT files (perf maps, jitdumps) whoever owns them */
+	const char *flamegraph;     /* --flamegraph FILE: an SVG at the end of the run */
 };
 
 char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const char *cmd,
