@@ -37,7 +37,22 @@ HELPERS  := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(wildcard tes
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 .PHONY: all deps check check-arm64 test unit e2e asan demo bench clean install
-all: $(BUILD)/lperf
+all: $(BUILD)/lperf $(BUILD)/wperf
+
+# The BPF Python stack walker (src/python/bpf): clang's BPF target, bpftool's skeleton, libbpf.
+# Without them lperf builds without it and --python falls back to reading with process_vm_readv.
+BPFTOOL  ?= $(shell command -v bpftool 2>/dev/null || ls /usr/sbin/bpftool 2>/dev/null)
+HAVE_BPF := $(shell pkg-config --exists libbpf && [ -n "$(BPFTOOL)" ] && command -v clang >/dev/null && echo 1)
+ifeq ($(HAVE_BPF),1)
+LPERF_CFLAGS += -DLPERF_HAVE_BPF -I$(BUILD)/bpf
+LDLIBS   += $(shell pkg-config --libs libbpf)
+$(BUILD)/src/python/pybpf.o: $(BUILD)/bpf/pystack.skel.h
+endif
+$(BUILD)/bpf/pystack.bpf.o: src/python/bpf/pystack.bpf.c src/python/bpf/pystack.h
+	@mkdir -p $(dir $@)
+	clang -O2 -g -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell $(CC) -dumpmachine) -c $< -o $@
+$(BUILD)/bpf/pystack.skel.h: $(BUILD)/bpf/pystack.bpf.o
+	$(BPFTOOL) gen skeleton $< name pystack > $@.tmp && mv $@.tmp $@
 
 # Objects that embed the git revision are rebuilt when HEAD moves.
 GITREV_STAMP := $(BUILD)/gitrev.$(GITREV)
@@ -60,6 +75,10 @@ $(BUILD)/liblperf.a: $(LIB_OBJ)
 $(BUILD)/lperf: $(CMD_OBJ) $(BUILD)/liblperf.a
 	$(CC) $(CFLAGS) $(LPERF_CFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/liblperf.a $(LDFLAGS) $(LDLIBS)
 
+# WindowsPerf's personality: lperf invoked as wperf (src/wperf).
+$(BUILD)/wperf: $(BUILD)/lperf
+	ln -sf lperf $@
+
 $(BUILD)/tests/test_%: tests/unit/test_%.c $(BUILD)/liblperf.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LPERF_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/liblperf.a $(LDFLAGS) $(LDLIBS) -lcmocka
@@ -69,7 +88,7 @@ $(BUILD)/tests/helpers/%: tests/helpers/%.c
 	$(CC) -O1 -g -o $@ $< -lpthread
 
 unit: $(UNIT_BIN) $(HELPERS)
-test: $(BUILD)/lperf unit
+test: $(BUILD)/lperf $(BUILD)/wperf unit
 
 # The sanitizer build lives beside the normal one so both can be current at once.
 asan:
@@ -94,6 +113,7 @@ bench: deps
 
 install: all
 	install -D -m 755 $(BUILD)/lperf $(DESTDIR)/usr/local/bin/lperf
+	ln -sf lperf $(DESTDIR)/usr/local/bin/wperf
 
 clean:
 	rm -rf build

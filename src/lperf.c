@@ -12,6 +12,7 @@
 #include "util/error.h"
 #include "util/suggest.h"
 #include "util/xalloc.h"
+#include "wperf/wperf.h"
 
 struct command {
 	const char *name;
@@ -40,6 +41,8 @@ static const struct command commands[] = {
 	  "wperf --annotate", true },
 	{ "list", cmd_list, "list events, metrics and metric groups usable here", "perf list",
 	  "wperf list" },
+	{ "man", cmd_man, "describe an event, metric or metric group (CPU/NAME for another CPU)", "",
+	  "wperf man" },
 	{ "test", cmd_test, "report what this machine can profile", "", "wperf test" },
 	{ "version", cmd_version, "show the version and the features built in", "perf version",
 	  "wperf --version" },
@@ -107,9 +110,21 @@ static void check_stdout(void)
 	_exit(EXIT_RUNTIME);
 }
 
+/* Invoked as `wperf` (a link to lperf), or as `lperf wperf ARGS`: WindowsPerf's command line. */
+static bool wperf_personality(const char *argv0)
+{
+	const char *base = strrchr(argv0, '/');
+	base = base ? base + 1 : argv0;
+	return !strcmp(base, "wperf") || !strcmp(base, "wperf.exe");
+}
+
 int main(int argc, char **argv)
 {
 	atexit(check_stdout);
+	if (argc > 0 && wperf_personality(argv[0]))
+		return wperf_main(argc, argv);
+	if (argc >= 2 && !strcmp(argv[1], "wperf"))
+		return wperf_main(argc - 1, argv + 1);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

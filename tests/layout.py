@@ -7,8 +7,8 @@ import os, re, sys
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'src')
 MAX_FILE, MAX_FUNC = 800, 120
 # The layers, bottom up (docs/architecture.md): a folder may include only folders before it.
-LAYERS = ['util', 'events', 'record', 'kernel', 'target', 'symbols', 'perfdata', 'live', 'stat',
-          'model', 'unwind', 'resolve', 'session', 'inject', 'analysis', 'sysinfo', 'output', 'cmd']
+LAYERS = ['util', 'sysinfo', 'events', 'record', 'kernel', 'target', 'symbols', 'perfdata', 'live', 'stat',
+          'model', 'unwind', 'resolve', 'python', 'session', 'inject', 'spe', 'analysis', 'output', 'wperf', 'cmd']
 INC = re.compile(r'^\s*#\s*include\s+"([a-z_0-9]+)/[^"]+"', re.M)
 
 def sources():

@@ -61,7 +61,7 @@ for b in "$@"; do
 			echo "FAIL e2e  $(basename "$t") ($p passed, $f failed)"
 			grep -A40 '^not ok ' "$log" | head -n 80
 		else
-			echo "ok   e2e  $(basename "$t") ($p${s:+, $s skipped})"
+			echo "ok   e2e  $(basename "$t") ($p$([ "$s" -ne 0 ] && echo ", $s skipped"))"
 		fi
 		grep ' # skip' "$log" | sed 's/^/     /'
 	done

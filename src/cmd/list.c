@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/record_spe.h"
 #include "events/evlist.h"
 #include "events/metric.h"
 #include "output/list_out.h"
@@ -173,8 +174,12 @@ int cmd_list(int argc, char **argv)
 		no_match(&o, &cat, &ms);
 	if (o.json)
 		list_print_json(stdout, &cat, &ms, &ls);
-	else
-		list_print_text(stdout, &cat, &ms, &ls);
+	else {
+		list_print_events_text(stdout, &cat, &ls);
+		if (show_events && !o.nfilters)
+			list_spe_filters(stdout); /* record_spe.c */
+		list_print_metrics_text(stdout, &ms, &ls);
+	}
 	free(sel);
 	free(msel);
 	free(gsel);

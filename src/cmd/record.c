@@ -10,11 +10,13 @@
 
 #include "cmd/cmd.h"
 #include "cmd/pictures.h"
+#include "cmd/record_spe.h"
 #include "cmd/sample_opts.h"
 #include "events/evlist.h"
 #include "live/run.h"
 #include "perfdata/perfdata.h"
 #include "perfdata/recorder.h"
+#include "python/pyrec.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -28,15 +30,66 @@ struct progress_ctx {
 	const struct recorder *c;
 	double next;
 	bool tty;
+	struct pyrec *py;
 };
 
 static void progress_tick(long n, double now, void *arg)
 {
 	struct progress_ctx *p = arg;
+	if (p->py)
+		pyrec_poll(p->py, 0);
 	if (p->tty && now >= p->next) {
 		progress(p->c, false);
 		p->next = now + 0.5;
 	}
+}
+
+/* Python stacks without -X perf: BPF on the sampling events, else process_vm_readv (said once). */
+static struct pyrec *record_python_start(struct live_run *run)
+{
+	struct pyrec *py = pyrec_start(run->live.fds, run->live.nev * run->live.ncols * run->live.nrows,
+				       run->t.pid, run->command, run->t.tids, run->t.ntids);
+	char *line = pyrec_fallback_line(py);
+	if (line)
+		err_warn("%s", line);
+	free(line);
+	return py;
+}
+
+/* The recorder's watch: interpreters that start (exec) or fork while recording. */
+static void watch_python(void *arg, const struct perf_event_header *h)
+{
+	struct pyrec *py = arg;
+	if (h->type == PERF_RECORD_COMM) {
+		struct rec_comm cm;
+		if (record_parse_comm(h, &cm) == 0 && cm.pid == cm.tid)
+			pyrec_watch(py, (pid_t)cm.pid, cm.exec);
+	} else if (h->type == PERF_RECORD_FORK) {
+		struct rec_task t;
+		/* A forked Python (multiprocessing) runs the same interpreter image. */
+		if (record_parse_task(h, &t) == 0 && t.pid == t.tid && t.pid != t.ppid)
+			pyrec_watch(py, (pid_t)t.pid, false);
+	}
+}
+
+static void add_pystacks(void *arg, int32_t pid, const uint8_t *blob, size_t len)
+{
+	perfdata_writer_add_jit_source(arg, JIT_SRC_PYSTACKS, pid, blob, len);
+}
+
+static void record_python_finish(struct pyrec *py, struct perfdata_writer *w, bool quiet)
+{
+	pyrec_poll(py, 0);
+	pyrec_store(py, add_pystacks, w);
+	struct pyrec_stats st;
+	pyrec_stats(py, &st);
+	if (!st.procs)
+		err_warn("--python: no CPython 3.8-3.13 found in the recorded processes%s%s",
+			 st.problem ? ": " : "", st.problem ? st.problem : "");
+	else if (!quiet)
+		err_note("--python: %" PRIu64 " Python stacks from %zu process%s (%s)%s", st.stacks, st.procs,
+			 st.procs == 1 ? "" : "es", pyrec_method(py), st.dropped ? "; some lost: BPF buffer full" : "");
+	pyrec_free(py);
 }
 
 static const char *const usage[] = {
@@ -54,6 +107,8 @@ int cmd_record(int argc, char **argv)
 	struct evlist l = { 0 };
 	if (sample_build_events(&o, &l) < 0)
 		err_die_last(EXIT_USAGE);
+	if (o.dry_run) /* SPE filters and AUX sizes, shown without opening (record_spe.c) */
+		return record_dry_run(&o, &l);
 
 	if (cmd && sample_python_setup(&o, cmd) < 0)
 		err_die_last(EXIT_USAGE);
@@ -79,9 +134,16 @@ int cmd_record(int argc, char **argv)
 					  run.live.nids[e]);
 	perfdata_writer_set_cmdline(w, argc + 1, argv - 1);
 	struct recorder *c = recorder_new(w, &run.evsels);
+	struct pyrec *py = o.python_frames ? record_python_start(&run) : NULL;
+	if (py) {
+		c->watch = watch_python;
+		c->watch_arg = py;
+	}
+	if (record_spe_begin(w, &l, run.live.ncols > 0 && run.live.cpus[0] >= 0) < 0)
+		c->error = 1; /* the Arm SPE AUXTRACE_INFO, ahead of the data (record_spe.c) */
 	live_run_synthesize(&run, recorder_record, c);
 
-	struct progress_ctx pc = { c, run_now() + 0.5, !o.quiet && isatty(STDERR_FILENO) };
+	struct progress_ctx pc = { c, run_now() + 0.5, !o.quiet && isatty(STDERR_FILENO), py };
 	int status;
 	if (live_run_start(&run) < 0) {
 		perfdata_writer_close(w, false, false);
@@ -95,6 +157,8 @@ int cmd_record(int argc, char **argv)
 	if (pc.tty)
 		progress(c, true);
 	recorder_finish(c, o.force);
+	if (py)
+		record_python_finish(py, w, o.quiet);
 	for (size_t i = 0; i < c->warnings.n; i++)
 		err_warn("%s", c->warnings.v[i]);
 	uint64_t raw, packed;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/spe_cmd.h"
 #include "analysis/folded.h"
 #include "output/folded_out.h"
 #include "cmd/pictures.h"
@@ -113,7 +114,7 @@ static const char *const usage[] = { "lperf report [OPTIONS]", NULL };
 /* report's options, parsed. */
 struct report_args {
 	struct report_view v;
-	const char *input, *sort, *symfs;
+	const char *input, *sort, *symfs, *itrace;
 	bool json, wperf, header, header_only, quiet, children, no_children, stdio, folded, force, python;
 	int verbose;
 	enum hist_key keys[HK_NKEYS];
@@ -160,6 +161,8 @@ static void parse_report_options(struct report_args *a, struct profile *pr, int 
 		{ OPT_BOOL, 0, "header", &a->header, NULL, "print the recording's header first" },
 		{ OPT_BOOL, 0, "header-only", &a->header_only, NULL, "print only the header" },
 		{ OPT_STRING, 0, "symfs", &a->symfs, "DIR", "look for binaries under DIR" },
+		{ OPT_STRING, 0, "itrace", &a->itrace, "OPTS", "Arm SPE recordings: records to count "
+		  "(i, f, m, t, b, a, M as perf)" },
 		{ OPT_BOOL, 'f', "force", &a->force, NULL, "read the input and /tmp JIT symbol files whoever owns them" },
 		{ OPT_BOOL, 0, "python", &a->python, NULL, "Python view: stacks of py:: frames only, "
 		  "interpreter frames folded away" },
@@ -216,6 +219,13 @@ int cmd_report(int argc, char **argv)
 		perfdata_close(&r);
 		profile_free(&p);
 		return 0;
+	}
+	if (spe_recording(&r)) { /* Arm SPE AUX data: SPE's own views (cmd/spe_cmd.c) */
+		struct spe_cmd_opts so = { a.itrace, symfs, a.json, 0, 0 };
+		int rc = spe_cmd_report(&r, &so);
+		perfdata_close(&r);
+		profile_free(&p);
+		return rc;
 	}
 	bool have_chains = false;
 	for (size_t e = 0; e < r.evsels.n; e++)

@@ -3,10 +3,13 @@
 
 #include <inttypes.h>
 
+#include "python/pystore.h"
 #include "util/error.h"
 
 void report_warnings(const struct session *ss, bool quiet)
 {
+	for (size_t i = 0; i < ss->notes.n; i++)
+		err_warn("%s", ss->notes.v[i]);
 	if (ss->resolver.truncated)
 		err_note("%" PRIu64 " of %" PRIu64 " stacks are cut short and end in [truncated]: the user "
 			 "stack copy was too small or code had no unwind information; try a larger "
@@ -43,6 +46,6 @@ void report_warnings(const struct session *ss, bool quiet)
 void report_view_print(FILE *f, const struct report_view *v, const struct profile *p,
 		       const struct session *ss, const char *source)
 {
-	struct report_totals tot = { ss->nsamples, ss->lost_records, ss->lost_samples };
+	struct report_totals tot = { ss->nsamples, ss->lost_records, ss->lost_samples, pystore_approx(ss->py) };
 	report_print(f, v->style, &v->ro, p, &tot, source);
 }

@@ -15,6 +15,8 @@
 #include "cmd/report_view.h"
 #include "cmd/sample_opts.h"
 #include "events/evlist.h"
+#include "python/pyrec.h"
+#include "python/pystore.h"
 #include "target/target.h"
 #include "util/error.h"
 #include "util/strbuf.h"
@@ -57,11 +59,23 @@ struct marks {
 	double next;
 	long batch;
 	bool tty;
+	struct pyrec *py;        /* Python stacks read from the interpreter (python/pyrec.h) */
 };
+
+static void to_pystore(void *arg, int32_t pid, const uint8_t *blob, size_t len)
+{
+	struct session *ss = arg;
+	if (!ss->py)
+		ss->py = pystore_new();
+	if (pystore_load(ss->py, pid, blob, len) < 0)
+		err_warn("%s", err_msg());
+}
 
 static void mark_tick(long n, double now, void *arg)
 {
 	struct marks *m = arg;
+	if (m->py)
+		pyrec_poll(m->py, 0);
 	m->batch += n;
 	if (m->tty && now >= m->next) {
 		fputc(m->batch ? '.' : 'e', stderr);
@@ -112,7 +126,15 @@ int cmd_sample(int argc, char **argv)
 	machine_perfmap_path_policy(&ss.machine, o.force);
 	live_run_synthesize(&run, to_session, &ss);
 
-	struct marks mk = { run_now() + 1.0, 0, !o.quiet && isatty(STDERR_FILENO) && !o.json };
+	struct marks mk = { run_now() + 1.0, 0, !o.quiet && isatty(STDERR_FILENO) && !o.json, NULL };
+	if (o.python_frames) {
+		mk.py = pyrec_start(run.live.fds, run.live.nev * run.live.ncols * run.live.nrows, run.t.pid,
+				    run.command, run.t.tids, run.t.ntids);
+		char *line = pyrec_fallback_line(mk.py);
+		if (line)
+			err_warn("%s", line);
+		free(line);
+	}
 	if (mk.tty)
 		fprintf(stderr, "sampling ");
 	double start = run_now();
@@ -124,6 +146,11 @@ int cmd_sample(int argc, char **argv)
 		err_die_last(EXIT_RUNTIME);
 	int lr = live_run_loop(&run, o.timeout_s, sink, sink_arg, mark_tick, &mk, &status);
 	int err = lr < 0;
+	if (mk.py) {
+		pyrec_poll(mk.py, 0);
+		pyrec_store(mk.py, to_pystore, &ss);
+		pyrec_free(mk.py);
+	}
 	if (o.python && replay(&ss, &hd) < 0)
 		err = 1;
 	sb_release(&hd.buf);

@@ -110,6 +110,20 @@ static int opt_clockid(const struct option *opt, const char *arg)
 static int opt_mmap(const struct option *opt, const char *arg)
 {
 	struct sample_opts *so = opt->value;
+	const char *comma = strchr(arg, ',');
+	if (comma) { /* perf's -m PAGES,AUXPAGES: the AUX area size (SPE) */
+		size_t data = so->mmap_pages;
+		if (comma[1] && (opt_mmap(opt, comma + 1) < 0))
+			return -1;
+		so->aux_pages = comma[1] ? so->mmap_pages : 0;
+		so->mmap_pages = data;
+		if (comma == arg)
+			return 0;
+		char *head = strndup(arg, (size_t)(comma - arg));
+		int r = head ? opt_mmap(opt, head) : err_set("out of memory");
+		free(head);
+		return r;
+	}
 	char *end;
 	unsigned long long v = strtoull(arg, &end, 10);
 	long page = sysconf(_SC_PAGESIZE);
@@ -179,19 +193,23 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		{ OPT_STRING, 'o', "output", &o->output, "FILE", "the recording (default perf.data; an "
 		  "existing one is kept as FILE.old)" },
 		{ OPT_CALLBACK, 'k', "clockid", o, "CLOCK", "sample timestamps' clock (default mono)", opt_clockid },
-		{ OPT_CALLBACK, 'm', "mmap-pages", o, "PAGES", "ring buffer size per CPU, pages or with "
-		  "K/M", opt_mmap },
+		{ OPT_CALLBACK, 'm', "mmap-pages", o, "PAGES[,AUX]", "ring buffer size per CPU, pages or "
+		  "with K/M; ,AUX sizes the AUX area (SPE)", opt_mmap },
 		{ OPT_CALLBACK, 0, "timeout", o, "DUR", "stop after DUR (2.5s, 100ms, 1m)", opt_timeout },
 		{ OPT_BOOL, 0, "no-inherit", &o->no_inherit, NULL, "do not follow children and threads" },
 		{ OPT_STRING, 0, "flamegraph", &o->flamegraph, "FILE", "also draw an SVG flame graph of the recording" },
 		{ OPT_CALLBACK, 'z', "compression-level", o, "N", "zstd-compressed records (level 1..22, "
 		  "default 1; 0: none), as perf record -z; on by default with --python", opt_compress, OPT_NUMERIC_OPT },
-		{ OPT_BOOL, 0, "python", &o->python, NULL, "name Python functions: turn on CPython 3.12+'s "
-		  "perf support in the command" },
+		{ OPT_BOOL, 0, "python", &o->python, NULL, "Python stacks: CPython 3.12+'s perf support in the "
+		  "command, else frames read from the interpreter (3.8+, also -p)" },
+		{ OPT_BOOL, 0, "python-frames", &o->python_frames, NULL, "Python stacks read from the "
+		  "interpreter (BPF), with no -X perf, on any CPython 3.8-3.13" },
 		{ OPT_BOOL, 'f', "force", &o->force, NULL, "store JIT symbol files (/tmp/perf-PID.map, "
 		  "jitdumps) even when another user owns them" },
 		{ OPT_BOOL, 'q', "quiet", &o->quiet, NULL, "no progress or notes" },
 		{ OPT_COUNT, 'v', "verbose", &o->verbose, NULL, "more detail" },
+		{ OPT_BOOL, 0, "dry-run", &o->dry_run, NULL, "show each event's perf_event_attr (SPE "
+		  "filters encoded) and open nothing" },
 		OPT_END_(),
 	};
 	const struct option wperf_opts[] = {
@@ -208,7 +226,9 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		{ OPT_CALLBACK, 0, "timeout", o, "DUR", "stop after DUR", opt_timeout },
 		{ OPT_BOOL, 0, "json", &o->json, NULL, "JSON (docs/schemas/report.schema.json)" },
 		{ OPT_STRING, 0, "flamegraph", &o->flamegraph, "FILE", "also draw an SVG flame graph" },
-		{ OPT_BOOL, 0, "python", &o->python, NULL, "name Python functions (CPython 3.12+)" },
+		{ OPT_BOOL, 0, "python", &o->python, NULL, "Python stacks (CPython 3.8+, also -p)" },
+		{ OPT_BOOL, 0, "python-frames", &o->python_frames, NULL, "Python frames read from the "
+		  "interpreter even where -X perf works" },
 		{ OPT_BOOL, 'f', "force", &o->force, NULL, "use JIT symbol files whoever owns them" },
 		{ OPT_CALLBACK, 0, "sample-display-row", o, "N", "rows per table (default 50)", opt_rows },
 		{ OPT_BOOL, 0, "sample-display-long", &o->display_long, NULL, "full symbol names" },
@@ -234,12 +254,22 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		err_die_last(EXIT_RUNTIME);
 	if (o->freq && o->period)
 		opt_usage_error(&ctx, "give either -F or -c, not both");
+	if (o->python_frames)
+		o->python = true;
 	/* --python records DWARF stacks: CPython's documentation samples at about 1 kHz. */
 	if (!o->freq && !o->period)
 		o->freq = o->python ? 999 : 4000;
-	if (o->python && !command)
-		opt_usage_error(&ctx, "--python starts the interpreter itself: give the command, e.g. "
-				"'lperf %s --python -- python3 script.py'", cmd);
+	if (o->python && !command && !o->pid_list && !o->tid_list)
+		opt_usage_error(&ctx, "--python needs the Python: give the command ('lperf %s --python -- "
+				"python3 script.py') or -p PID", cmd);
+	/* A running interpreter cannot be given -X perf: its frames are read. */
+	if (o->python && !command) {
+		o->python_frames = true;
+		if (o->callchain == LIVE_CG_NONE) {
+			o->callchain = LIVE_CG_DWARF;
+			o->stack_size = 16384;
+		}
+	}
 	/* Python's DWARF stack copies are large and compress well: --python records compressed
 	 * unless -z says otherwise (-z 0: plain records). Not on a pipe. */
 	if (o->compression_level < 0)
@@ -285,6 +315,7 @@ void sample_live_opts(const struct sample_opts *o, struct live_opts *lo)
 	lo->callchain = o->callchain;
 	lo->stack_size = o->stack_size;
 	lo->exclude_kernel = !pe_kernel_allowed();
+	lo->aux_pages = o->aux_pages;
 }
 
 int sample_python_setup(struct sample_opts *o, char **cmd)
@@ -294,11 +325,31 @@ int sample_python_setup(struct sample_opts *o, char **cmd)
 	struct pyinfo py;
 	if (pyinfo_probe(cmd[0], &py) < 0) {
 		pyinfo_free(&py);
+		if (o->python_frames) {
+			/* A wrapper (a shell, a launcher): the Pythons it starts are found as they exec. */
+			if (o->callchain == LIVE_CG_NONE) {
+				o->callchain = LIVE_CG_DWARF;
+				o->stack_size = 16384;
+			}
+			return 0;
+		}
 		return err_set("--python: '%s' does not run as a Python interpreter; give it as the "
 			       "command, e.g. 'lperf record --python -- python3 script.py'", cmd[0]);
 	}
 	bool explicit_cg = o->callchain != LIVE_CG_NONE;
-	if (py.perf_jit) {
+	if (o->python_frames || (!py.perf_trampoline && py.major == 3 && py.minor >= 8 &&
+				 py.implementation && !strcmp(py.implementation, "CPython"))) {
+		/* No flag: the frames are read from the interpreter (BPF, else process_vm_readv);
+		 * DWARF unwinding gives the native frames around them in builds without frame
+		 * pointers. */
+		o->python_frames = true;
+		if (!explicit_cg) {
+			o->callchain = py.frame_pointers ? LIVE_CG_FP : LIVE_CG_DWARF;
+			o->stack_size = 16384;
+		}
+		err_note("--python: Python %s without -X perf: reading its frames, %s unwinding", py.version,
+			 o->callchain == LIVE_CG_FP ? "frame-pointer" : "DWARF");
+	} else if (py.perf_jit) {
 		/* 3.13+: a jitdump with unwinding information; DWARF unwinding goes through it. */
 		setenv("PYTHON_PERF_JIT_SUPPORT", "1", 1);
 		if (!explicit_cg) {

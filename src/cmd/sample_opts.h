@@ -36,6 +36,10 @@ struct sample_opts {
 	const char *symbols;
 	bool python;                /* --python: turn on CPython's perf support in the command */
 	bool force;                 /* -f: use JIT files (perf maps, jitdumps) whoever owns them */
+	bool python_frames;         /* read Python frames from the interpreter (python/pyrec.h):
+				     * --python-frames, --python with -p, or a CPython < 3.12 */
+	bool dry_run;               /* record --dry-run: show the attrs, open nothing */
+	size_t aux_pages;           /* -m PAGES,AUXPAGES: AUX area (SPE) pages per CPU, 0 = default */
 	const char *flamegraph;     /* --flamegraph FILE: an SVG at the end of the run */
 };
 

@@ -5,6 +5,7 @@
 #include "analysis/folded.h"
 #include "output/folded_out.h"
 #include "cmd/cmd.h"
+#include "cmd/spe_cmd.h"
 #include "cmd/report_view.h"
 #include "output/script_out.h"
 #include "perfdata/perfdata.h"
@@ -38,7 +39,7 @@ static const char *const usage[] = { "lperf script [OPTIONS]", NULL };
 
 int cmd_script(int argc, char **argv)
 {
-	const char *input = "perf.data", *fields = NULL;
+	const char *input = "perf.data", *fields = NULL, *itrace = NULL;
 	bool quiet = false, no_chain = false, fold = false, force = false, python = false;
 	const struct option opts[] = {
 		{ OPT_STRING, 'i', "input", &input, "FILE", "the recording (default perf.data)" },
@@ -48,6 +49,8 @@ int cmd_script(int argc, char **argv)
 		{ OPT_BOOL, 'f', "force", &force, NULL, "read the input and /tmp JIT symbol files whoever owns them" },
 		{ OPT_BOOL, 0, "python", &python, NULL, "Python view: py:: frames only" },
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "no notes or warnings" },
+		{ OPT_STRING, 0, "itrace", &itrace, "OPTS", "Arm SPE recordings: one line per event "
+		  "perf would synthesise (i, f, m, t, b, a, M; i1i)" },
 		OPT_END_(),
 	};
 	struct opt_ctx ctx = { "script", usage, opts, false };
@@ -66,6 +69,12 @@ int cmd_script(int argc, char **argv)
 		err_die_last(EXIT_RUNTIME);
 	for (size_t k = 0; k < r.info.notes.n; k++)
 		err_warn("%s", r.info.notes.v[k]);
+	if (spe_recording(&r)) { /* Arm SPE AUX data: decoded records (cmd/spe_cmd.c) */
+		struct spe_cmd_opts so = { itrace, NULL, false, 0, 0 };
+		int rc = spe_cmd_script(&r, &so);
+		perfdata_close(&r);
+		return rc;
+	}
 	bool have_chains = false;
 	for (size_t e = 0; e < r.evsels.n; e++)
 		have_chains |= (r.evsels.v[e].attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;

@@ -172,7 +172,7 @@ static int run_once(struct run_ctx *rc, struct stat_result *res, char **cmd)
 	struct stat_opts *o = rc->o;
 	struct stat_run_opts ro = {
 		.cmd = cmd, .pid_list = o->pid_list, .tid_list = o->tid_list, .cpus = &o->cpus,
-		.pin = o->wperf_pin, .task_per_cpu = o->task_per_cpu, .no_inherit = o->no_inherit,
+		.pin = o->wperf_pin, .pin_to = o->pin_cpus, .task_per_cpu = o->task_per_cpu, .no_inherit = o->no_inherit,
 		.timeout_s = o->timeout_s, .interval_ms = o->interval_ms, .interval_count = o->interval_count,
 		.metrics = rc->metrics, .nmetrics = rc->nmetrics,
 		.opened = on_opened, .interval = on_interval, .arg = rc,
@@ -245,10 +245,41 @@ static void build_events(struct stat_opts *o, struct metric_set *set, struct evl
 	sb_release(&met);
 }
 
+/* The totals (the means over -r runs) through the chosen renderer. */
+static void render(struct run_ctx *rc, struct stat_result *acc, const struct evlist *l)
+{
+	const struct stat_opts *o = rc->o;
+	if (acc->runs > 1) {
+		/* Show the means; metrics are computed over them. */
+		for (size_t e = 0; e < acc->nev; e++)
+			acc->ev[e].total.scaled = acc->ev[e].mean;
+		acc->duration = acc->dur_mean;
+	}
+	stat_compute_metrics(acc);
+	rc->out.modes = modes_of(l);
+
+	if (o->hooks) {
+		if (o->hooks->final)
+			o->hooks->final(rc->f, acc, &rc->out, o->hooks->arg);
+	} else if (o->json) {
+		statout_json(rc->f, acc, rc->intervals, rc->nintervals, &rc->out);
+	} else if (o->csv_sep && !o->interval_ms) {
+		statout_csv(rc->f, acc, &rc->out, false);
+	} else if (!o->interval_ms || o->verbose) {
+		statout_text(rc->f, acc, &rc->out);
+	}
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o;
 	char **cmd = stat_parse_options(&o, argc, argv);
+	return stat_command(&o, cmd);
+}
+
+int stat_command(struct stat_opts *op, char **cmd)
+{
+	struct stat_opts o = *op;
 	err_quiet = o.quiet;
 
 	struct metric_set set = { 0 };
@@ -261,11 +292,13 @@ int cmd_stat(int argc, char **argv)
 		err_die(EXIT_RUNTIME, "-k asks for kernel-mode counting, which kernel.perf_event_paranoid "
 			"(%d) forbids for this user; run as root or with CAP_PERFMON, or set "
 			"kernel.perf_event_paranoid to 1 or less", pe_paranoid());
-	if (!pe_kernel_allowed()) {
+	if (!pe_kernel_allowed() && !o.user_only) {
 		evlist_set_default_excludes(&l, true);
 		err_note("kernel-mode counting is not permitted (kernel.perf_event_paranoid is %d): "
 			 "counting user mode only", pe_paranoid());
 		o.noted_user_only = true;
+	} else if (o.user_only && !o.kernel) {
+		evlist_set_default_excludes(&l, true);
 	}
 
 	if (o.dry_run) {
@@ -312,6 +345,8 @@ int cmd_stat(int argc, char **argv)
 			}
 			err_die_last(EXIT_RUNTIME);
 		}
+		if (o.hooks && o.hooks->each_run)
+			o.hooks->each_run(&last, run, o.hooks->arg);
 		if (!have_acc) {
 			acc = last;
 			memset(&last, 0, sizeof(last));
@@ -331,21 +366,7 @@ int cmd_stat(int argc, char **argv)
 	}
 	if (runs > 1 && !o.quiet && isatty(STDERR_FILENO))
 		fputc('\n', stderr);
-	if (acc.runs > 1) {
-		/* Show the means; metrics are computed over them. */
-		for (size_t e = 0; e < acc.nev; e++)
-			acc.ev[e].total.scaled = acc.ev[e].mean;
-		acc.duration = acc.dur_mean;
-	}
-	stat_compute_metrics(&acc);
-	rc.out.modes = modes_of(&l);
-
-	if (o.json)
-		statout_json(rc.f, &acc, rc.intervals, rc.nintervals, &rc.out);
-	else if (o.csv_sep && !o.interval_ms)
-		statout_csv(rc.f, &acc, &rc.out, false);
-	else if (!o.interval_ms || o.verbose)
-		statout_text(rc.f, &acc, &rc.out);
+	render(&rc, &acc, &l);
 	if (rc.ran_command)
 		exit_code = rc.status;
 

@@ -4,6 +4,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdio.h>
 
 #include "util/parse.h"
 #include "util/strbuf.h"
@@ -33,11 +35,28 @@ struct stat_opts {
 	bool wperf_timeline;
 	double wperf_interval_s;
 	int verbose;
+	bool user_only;            /* WindowsPerf: user mode only unless -k (no note printed) */
+	const struct cpuset *pin_cpus; /* pin a started command here instead (not owned), or NULL */
+	const struct stat_hooks *hooks; /* another personality's renderer (src/wperf), or NULL */
+};
+
+/* How another personality renders what stat counts (wperf's tables, CSV timeline, JSON):
+ * each_run sees every run's result (timeline counts; -r runs), final replaces the text, CSV
+ * and JSON renderers. Either may be NULL. */
+struct stat_result;
+struct statout_opts;
+struct stat_hooks {
+	void (*each_run)(struct stat_result *run, int index, void *arg);
+	void (*final)(FILE *f, struct stat_result *r, const struct statout_opts *so, void *arg);
+	void *arg;
 };
 
 /* Parses argv; exits 2 on a usage error. Returns the profiled command (NULL-terminated argv)
  * or NULL when none is to run. */
 char **stat_parse_options(struct stat_opts *o, int argc, char **argv);
+/* Counts what o asks for (cmd or NULL) and renders it; consumes and frees o. Returns the exit
+ * status. The body of `lperf stat`, shared by `wperf stat`. */
+int stat_command(struct stat_opts *o, char **cmd);
 void stat_opts_free(struct stat_opts *o);
 
 #endif

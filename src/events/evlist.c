@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "events/resolve.h"
+#include "events/wperf_spell.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -380,6 +381,15 @@ int evlist_parse(struct evlist *l, const char *spec)
 {
 	if (!spec)
 		return err_set("no event list given");
+	int spell_failed;
+	char *spelled = wperf_spell_rewrite(spec, &spell_failed); /* WindowsPerf's SPE/DSU/DMC */
+	if (spell_failed)
+		return -1;
+	if (spelled) {
+		int r = evlist_parse(l, spelled);
+		free(spelled);
+		return r;
+	}
 	size_t slen = strlen(spec);
 	if (slen > EV_SPEC_MAX)
 		return err_set("event list of %zu characters is too long", slen);

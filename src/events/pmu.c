@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "events/generic.h"
+#include "events/spe_terms.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
@@ -509,6 +510,8 @@ static int apply_term(const struct pmu *p, const char *key, const char *val,
 	uint64_t v = 1; /* a bare term ("edge") means term=1, as in perf */
 	const struct pmu_format *f = pmu_find_format(p, key);
 	const struct pmu_event *e = f ? NULL : pmu_find_event(p, key);
+	if (!f && !e && spe_term_alias(p->name, key)) /* WindowsPerf's ld, st, b, ts, min */
+		f = pmu_find_format(p, spe_term_alias(p->name, key));
 	if (e && val)
 		return err_set("'%s' is an event of PMU '%s' and takes no value ('%s=%s')", e->name,
 			       p->name, key, val);

@@ -12,6 +12,7 @@
 #include "events/pfm.h"
 #include "events/pmu.h"
 #include "events/resolve.h"
+#include "events/spe_terms.h"
 #include "events/tracepoint.h"
 #include "util/error.h"
 #include "util/strbuf.h"
@@ -114,6 +115,8 @@ static char *pmu_encoding(const struct pmu *p, const struct perf_event_attr *a)
 
 static int unknown_pmu(const char *pmu, const char *name)
 {
+	if (spe_pmu_name(pmu))
+		return err_set("'%s': %s", name, spe_absent_hint());
 	const struct pmu_table *t = pmu_table();
 	struct suggest s;
 	suggest_init(&s, pmu);

@@ -9,6 +9,7 @@
 
 #include "events/evlist.h"
 #include "kernel/perf_event.h"
+#include "live/live_aux.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
@@ -119,6 +120,7 @@ static void sampling_attr(struct live *l, size_t e, const struct live_opts *o, u
 		 * where .eh_frame_hdr lives, and [stack] tells where the stack is. */
 		a->mmap_data = o->callchain == LIVE_CG_DWARF;
 	}
+	live_aux_attr(l, e, a, ev->period ? ev->period : o->period); /* SPE: live_aux.c */
 }
 
 /* Explains a failed open: sampling-specific causes first, then the counting explanations. */
@@ -304,7 +306,7 @@ int live_open(struct live *l, struct evlist *evl, const struct live_opts *o)
 	for (size_t e = 0; e < l->nev; e++)
 		sampling_attr(l, e, o, stack, freq);
 
-	if (open_all(l) < 0 || map_all(l, pages) < 0) {
+	if (open_all(l) < 0 || map_all(l, pages) < 0 || live_aux_map(l, o->aux_pages) < 0) {
 		live_close(l);
 		return -1;
 	}
@@ -371,13 +373,15 @@ long live_read(struct live *l, int timeout_ms, record_cb cb, void *arg)
 			return -1;
 		total += n;
 	}
-	return total;
+	long aux = l->naux ? live_aux_drain(l, cb, arg) : 0; /* SPE data as AUXTRACE records */
+	return aux < 0 ? -1 : total + aux;
 }
 
 void live_close(struct live *l)
 {
 	if (!l->evl)
 		return;
+	live_aux_unmap(l);
 	for (size_t b = 0; b < l->nrbs; b++)
 		ringbuf_unmap(&l->rbs[b]);
 	if (l->fds)

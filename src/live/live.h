@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "kernel/auxbuf.h"
 #include "kernel/ringbuf.h"
 #include "record/record.h"
 
@@ -43,6 +44,7 @@ struct live_opts {
 	uint32_t stack_size;      /* DWARF: bytes of user stack per sample (0: 8192; rounded up to
 				   * 8, at most 65528) */
 	bool exclude_kernel;      /* paranoia forbids kernel sampling */
+	size_t aux_pages;         /* AUX area pages per buffer for SPE events (0: perf's default) */
 };
 
 struct live {
@@ -64,6 +66,9 @@ struct live {
 	bool all_hup;              /* live_read saw every fd hang up: every task has exited */
 	struct pollfd *pfd;        /* every open fd; hung-up ones are dropped (fd -1) */
 	size_t npfd, npfd_live;
+	struct auxbuf *aux;        /* per ring buffer: its AUX area when it carries an SPE event
+				    * (live_aux.c); NULL without SPE events */
+	size_t naux;
 };
 
 /* The full user register mask perf samples for DWARF unwinding on this architecture

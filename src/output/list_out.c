@@ -269,10 +269,14 @@ static void json_metrics(struct json *j, const struct metric_set *s, const struc
 	json_end_array(j);
 }
 
-void list_print_text(FILE *f, const struct ev_catalog *c, const struct metric_set *s, const struct list_selection *ls)
+void list_print_events_text(FILE *f, const struct ev_catalog *c, const struct list_selection *ls)
 {
 	if (ls->nevents)
 		print_events(f, c, ls);
+}
+
+void list_print_metrics_text(FILE *f, const struct metric_set *s, const struct list_selection *ls)
+{
 	if (ls->show_metrics)
 		print_metrics(f, s, ls);
 }

@@ -19,7 +19,9 @@ struct list_selection {
 	int verbose;                       /* -v: the descriptions and event columns */
 };
 
-void list_print_text(FILE *f, const struct ev_catalog *c, const struct metric_set *s, const struct list_selection *ls);
+/* The text tables: the events' (one per source and PMU), then the metrics' and groups'. */
+void list_print_events_text(FILE *f, const struct ev_catalog *c, const struct list_selection *ls);
+void list_print_metrics_text(FILE *f, const struct metric_set *s, const struct list_selection *ls);
 void list_print_json(FILE *f, const struct ev_catalog *c, const struct metric_set *s, const struct list_selection *ls);
 
 #endif

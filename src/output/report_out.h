@@ -32,7 +32,17 @@ struct report_opts {
 
 void report_text(FILE *f, const struct report_section *s, const struct report_opts *o);
 void report_text_header(FILE *f, uint64_t lost_samples);
+/* The header's line for Python stacks read at each batch rather than at each sample. */
+void report_text_python_approx(FILE *f);
 void report_wperf(FILE *f, const struct report_section *s, const struct report_opts *o);
+/* wperf groups by function: the hist's entries merged per "symbol:module" ("unknown" where no
+ * symbol covers the address), most samples first. *out is allocated; free each name. */
+struct report_wperf_row {
+	char *name;
+	uint64_t count;
+};
+size_t report_wperf_rows(const struct report_section *s, const struct report_opts *o,
+			 struct report_wperf_row **out);
 /* Writes one section object into an open JSON array. */
 void report_json_section(struct json *j, const struct report_section *s, const struct report_opts *o);
 
@@ -41,6 +51,7 @@ enum report_style { STYLE_PERF, STYLE_WPERF, STYLE_JSON };
 /* What the whole walk counted, for headers and JSON. */
 struct report_totals {
 	uint64_t samples, lost_records, lost_samples;
+	bool python_approx;      /* Python stacks read at each batch, not at each sample */
 };
 
 /* Renders every event's profile (report_view.c). source names the file (or "live") for JSON. */

@@ -22,6 +22,8 @@ void report_print(FILE *f, enum report_style style, const struct report_opts *op
 		json_begin_array(&j, "events");
 	} else if (style == STYLE_PERF) {
 		report_text_header(f, tot->lost_samples);
+		if (tot->python_approx)
+			report_text_python_approx(f);
 	}
 	for (size_t i = 0; i < p->n; i++) {
 		struct report_section s = {

@@ -9,11 +9,7 @@
 #include "output/table.h"
 #include "util/xalloc.h"
 
-/* wperf groups by function: merge the hist's entries that share a symbol (and module). */
-struct row {
-	char *name;
-	uint64_t count;
-};
+#define row report_wperf_row
 
 static int cmp_rows(const void *a, const void *b)
 {
@@ -28,7 +24,8 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(((const struct row *)a)->name, ((const struct row *)b)->name);
 }
 
-void report_wperf(FILE *f, const struct report_section *s, const struct report_opts *o)
+size_t report_wperf_rows(const struct report_section *s, const struct report_opts *o,
+			 struct report_wperf_row **out)
 {
 	const struct hist *h = s->hist;
 	struct row *rows = NULL;
@@ -60,6 +57,15 @@ void report_wperf(FILE *f, const struct report_section *s, const struct report_o
 	n = m;
 	if (n > 1)
 		qsort(rows, n, sizeof(*rows), cmp_rows);
+	*out = rows;
+	return n;
+}
+
+void report_wperf(FILE *f, const struct report_section *s, const struct report_opts *o)
+{
+	const struct hist *h = s->hist;
+	struct row *rows;
+	size_t n = report_wperf_rows(s, o, &rows);
 	size_t shown = o->max_rows && o->max_rows < n ? o->max_rows : n;
 	fprintf(f, "======================== sample source: %s, top %zu hot functions ========================\n",
 		s->event, o->max_rows ? o->max_rows : n);

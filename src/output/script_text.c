@@ -56,7 +56,9 @@ static void location(FILE *f, const struct frame *fr, unsigned fields)
 			fputs(" [unknown]", f);
 		}
 	}
-	if (fields & SF_DSO)
+	if ((fields & SF_DSO) && fr->line > 0)
+		fprintf(f, " (%s line %d)", fr->loc.dso ? fr->loc.dso->path : "[unknown]", fr->line); /* Python */
+	else if (fields & SF_DSO)
 		fprintf(f, " (%s)", fr->loc.dso ? fr->loc.dso->path : "[unknown]");
 }
 

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "output/json.h"
+#include "python/pymethod.h"
+#include "spe/spe.h"
 #include "output/table.h"
 #include "util/error.h"
 #include "util/fileio.h"
@@ -145,6 +147,7 @@ static void spe_rows(struct test_rows *r, const struct sysinfo *si)
 {
 	if (!si->spe) {
 		row(r, "arm_spe", "not present");
+		row(r, "spe_device.version_name", "not present");
 		return;
 	}
 	row(r, "arm_spe", "%s (type %ld)", si->spe->name, si->spe->type);
@@ -157,6 +160,9 @@ static void spe_rows(struct test_rows *r, const struct sysinfo *si)
 		sb_addf(&sb, "%s%s", c ? ", " : "", si->spe->formats[c]);
 	row(r, "arm_spe.filters", "%s", sb.len ? sb_str(&sb) : "none");
 	sb_release(&sb);
+	/* WindowsPerf's row; Linux has no PMSVer, so it is the least version sysfs implies */
+	row(r, "spe_device.version_name", "%s", spe_version_name(spe_version_infer(
+		si->spe->formats, si->spe->nformats, si->spe->caps, si->spe->ncaps)));
 }
 
 static void python_rows(struct test_rows *r, const struct sysinfo *si, int verbose, bool searched)
@@ -172,13 +178,14 @@ static void python_rows(struct test_rows *r, const struct sysinfo *si, int verbo
 	for (size_t i = 0; i < si->npy; i++) {
 		const struct pyinfo *py = &si->py[i];
 		char *name = xasprintf("python.%s", py->version ? py->version : "?");
+		char method[768];
 		if (py->error)
 			row(r, name, "%s (%s): %s", py->path, py->source, py->error);
 		else
-			row(r, name, "%s (%s): perf trampoline %s, perf_jit %s, frame pointers %s%s%s",
+			row(r, name, "%s (%s): perf trampoline %s, perf_jit %s, frame pointers %s; stacks: %s%s%s",
 			    py->path, py->source, yes_no(py->perf_trampoline), yes_no(py->perf_jit),
-			    yes_no(py->frame_pointers), verbose ? "; realpath " : "",
-			    verbose ? py->realpath : "");
+			    yes_no(py->frame_pointers), pymethod_describe(py, method, sizeof(method)),
+			    verbose ? "; realpath " : "", verbose ? py->realpath : "");
 		free(name);
 	}
 }
@@ -409,6 +416,8 @@ void test_print_json(FILE *f, const struct test_rows *r, const struct sysinfo *s
 		json_begin_object(&j, "arm_spe");
 		json_str(&j, "name", si->spe->name);
 		json_i64(&j, "type", si->spe->type);
+		json_str(&j, "version_name", spe_version_name(spe_version_infer(
+			si->spe->formats, si->spe->nformats, si->spe->caps, si->spe->ncaps)));
 		json_caps(&j, si->spe->caps, si->spe->ncaps);
 		json_begin_array(&j, "filters");
 		for (size_t k = 0; k < si->spe->nformats; k++)

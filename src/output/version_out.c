@@ -6,7 +6,7 @@
 
 void version_print_line(FILE *f, const struct sysinfo_component *c)
 {
-	fprintf(f, "lperf %s (%s) %s\n", c[0].version, c[0].gitver, c[0].features);
+	fprintf(f, "lperf version %s (%s) %s\n", c[0].version, c[0].gitver, c[0].features);
 }
 
 void version_print_table(FILE *f, const struct sysinfo_component *c, size_t n)

@@ -23,7 +23,7 @@ struct perfdata_buildid {
 };
 
 /* A JIT symbol source stored in a recording (FEAT_LPERF_JIT). */
-enum jit_source_kind { JIT_SRC_PERFMAP = 1, JIT_SRC_JITDUMP = 2 };
+enum jit_source_kind { JIT_SRC_PERFMAP = 1, JIT_SRC_JITDUMP = 2, JIT_SRC_PYSTACKS = 3 /* python/pystore.h */ };
 struct perfdata_jit_source {
 	uint32_t kind;
 	int32_t pid;
@@ -125,6 +125,9 @@ void perfdata_writer_add_buildid(struct perfdata_writer *w, int32_t pid, uint8_t
 /* Stores a copy of a JIT symbol source of process pid (FEAT_LPERF_JIT). */
 void perfdata_writer_add_jit_source(struct perfdata_writer *w, uint32_t kind, int32_t pid,
 				    const void *data, size_t size);
+/* The CPUID feature (perf's spelling: "0x00000000410fd0c0" on arm64, whose MIDR Arm SPE's
+ * data-source decoding needs). Without this call an arm64 machine's MIDR_EL1 is written. */
+void perfdata_writer_set_cpuid(struct perfdata_writer *w, const char *cpuid);
 /* Without this call SAMPLE_TIME holds the first and last sample times the writer saw. */
 void perfdata_writer_set_sample_times(struct perfdata_writer *w, uint64_t first, uint64_t last);
 /* Writes HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, TOTAL_MEM, CMDLINE, EVENT_DESC,

@@ -52,6 +52,7 @@ struct perfdata_writer {
 	int comp_level;
 	uint8_t *zbatch, *zout;
 	size_t zlen, zcap, zout_len, zout_cap;
+	char *cpuid;             /* CPUID feature; Arm SPE decoding reads the MIDR from it */
 };
 
 /* The most record bytes one COMPRESSED batch holds: perf reads it back into a buffer of the
@@ -347,8 +348,15 @@ void perfdata_writer_set_sample_times(struct perfdata_writer *w, uint64_t first,
 	w->times_set = true;
 }
 
+void perfdata_writer_set_cpuid(struct perfdata_writer *w, const char *cpuid)
+{
+	free(w->cpuid);
+	w->cpuid = cpuid ? xstrdup(cpuid) : NULL;
+}
+
 static void writer_free(struct perfdata_writer *w)
 {
+	free(w->cpuid);
 	if (w->fd >= 0)
 		close(w->fd);
 	free(w->path);
@@ -499,6 +507,20 @@ static bool uses_clockid(const struct perfdata_writer *w, int *clockid)
 	return false;
 }
 
+/* perf's CPUID on arm64: MIDR_EL1 as "0x%016lx" (perf's get_cpuid_str); NULL elsewhere. */
+static char *arm_midr_cpuid(void)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu0/regs/identification/midr_el1",
+		 sysfs_root());
+	char *v = file_read(path, 64, NULL);
+	if (!v)
+		return NULL;
+	unsigned long long midr = strtoull(v, NULL, 0);
+	free(v);
+	return xasprintf("0x%016llx", midr);
+}
+
 struct feature {
 	int bit;
 	struct strbuf sb;
@@ -528,6 +550,10 @@ static void features(const struct perfdata_writer *w, struct feature *f, size_t 
 	if (desc)
 		fput_string(FEAT(FEAT_CPUDESC), desc);
 	free(desc);
+	char *cpuid = w->cpuid ? xstrdup(w->cpuid) : arm_midr_cpuid();
+	if (cpuid)
+		fput_string(FEAT(FEAT_CPUID), cpuid);
+	free(cpuid);
 	uint64_t mem = total_mem_kb();
 	if (mem)
 		fput64(FEAT(FEAT_TOTAL_MEM), mem);
@@ -678,10 +704,14 @@ int perfdata_writer_close(struct perfdata_writer *w, bool commit, bool keep_old)
 	if (commit && !ret) {
 		char *old = xasprintf("%s.old", w->path);
 		struct stat st;
-		if (keep_old && lstat(w->path, &st) == 0 && rename(w->path, old) < 0)
+		bool moved = false;
+		if (keep_old && lstat(w->path, &st) == 0 && !(moved = rename(w->path, old) == 0))
 			ret = err_set("cannot rename '%s' to '%s': %s", w->path, old, strerror(errno));
-		else if (rename(w->tmp, w->path) < 0)
+		else if (rename(w->tmp, w->path) < 0) {
 			ret = err_set("cannot rename '%s' to '%s': %s", w->tmp, w->path, strerror(errno));
+			if (moved) /* put the previous file back where it was */
+				rename(old, w->path);
+		}
 		free(old);
 	}
 	if (!commit || ret)

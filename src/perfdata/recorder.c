@@ -133,7 +133,12 @@ int recorder_record(const struct perf_event_header *h, void *arg)
 	default:
 		break;
 	}
-	if (perfdata_writer_write(c->w, h, h->size) < 0) {
+	if (c->watch && h->type != PERF_RECORD_SAMPLE)
+		c->watch(c->watch_arg, h);
+	size_t size = h->size; /* AUXTRACE (SPE data) carries its data after the record */
+	if (h->type == REC_AUXTRACE && h->size >= 16)
+		size += (size_t)((const uint64_t *)(const void *)h)[1];
+	if (perfdata_writer_write(c->w, h, size) < 0) {
 		c->error = 1;
 		return -1;
 	}

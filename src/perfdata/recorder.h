@@ -28,6 +28,10 @@ struct recorder {
 	uint64_t trimmed_bytes;       /* stack-copy bytes the kernel did not fill, left out */
 	uint64_t trim[65536 / 8];     /* a sample being trimmed */
 	struct notes warnings;        /* JIT sources that could not be stored */
+	/* Optional: sees every side-band record before it is written (record --python watches
+	 * COMM and FORK for interpreters). */
+	void (*watch)(void *arg, const struct perf_event_header *h);
+	void *watch_arg;
 };
 
 /* A recorder writing to w; evsels (copied by value, not owned) parse the records' times. */

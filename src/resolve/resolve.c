@@ -114,6 +114,8 @@ void resolve_sample(struct resolver *r, const struct perf_sample *s, struct thre
 	}
 	if (!used_chain)
 		add_frame(r, &n, s->ip, s->cpumode, t, s->time);
+	if (r->merge)
+		n = r->merge(r->merge_arg, s, &r->fbuf, &r->fcap, n);
 	if (r->python_view)
 		n = resolve_python_view(r->fbuf, n);
 	*out = (struct resolved_sample){ s, t, r->fbuf, n, truncated };

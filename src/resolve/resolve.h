@@ -20,6 +20,7 @@ struct jitdump_code;
 struct frame {
 	uint64_t ip;             /* as recorded */
 	struct addr_loc loc;     /* resolved at ip (callers at their return address, as perf) */
+	int32_t line;            /* Python frames (src/python/pymerge.c): the source line, else 0 */
 };
 
 struct resolved_sample {
@@ -40,6 +41,10 @@ struct resolver {
 	struct frame *fbuf;
 	size_t fcap;
 	uint64_t truncated;        /* samples whose DWARF unwind stopped early */
+	/* Optional, before the Python view: rewrites the n frames (the buffer may grow) and returns
+	 * the new count; the session joins Python stacks lperf read itself here. */
+	size_t (*merge)(void *arg, const struct perf_sample *s, struct frame **frames, size_t *cap, size_t n);
+	void *merge_arg;
 };
 
 /* evsels decide whether a DWARF unwinder is needed (events with user registers and stack). */

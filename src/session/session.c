@@ -3,10 +3,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "python/pymerge.h"
+#include "python/pystore.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
 static int deliver(const struct perf_event_header *h, void *arg);
+
+/* The resolver's merge step: Python stacks read by lperf itself (src/python), once loaded. */
+static size_t merge_python(void *arg, const struct perf_sample *s, struct frame **frames, size_t *cap, size_t n)
+{
+	struct session *ss = arg;
+	if (!ss->py || !ss->tool.callchains)
+		return n;
+	return pymerge_stack(ss->py, (int32_t)s->pid, s->tid, s->time, frames, cap, n);
+}
 
 int session_init(struct session *ss, const struct evsel_set *evsels, const struct session_tool *tool)
 {
@@ -18,6 +29,8 @@ int session_init(struct session *ss, const struct evsel_set *evsels, const struc
 	ss->samples_per_evsel = xcalloc(ss->nper, sizeof(uint64_t));
 	ss->oq = ordered_new(evsels, deliver, ss);
 	resolver_init(&ss->resolver, &ss->machine, evsels, tool->callchains, tool->python_view);
+	ss->resolver.merge = merge_python;
+	ss->resolver.merge_arg = ss;
 	return 0;
 }
 
@@ -138,6 +151,15 @@ int session_process_file(struct session *ss, struct perfdata_reader *r)
 	return session_flush(ss);
 }
 
+/* Python stacks stored by record --python (python/pystore.h): joined with the samples. */
+static void use_pystacks(struct session *ss, const struct perfdata_jit_source *js)
+{
+	if (!ss->py)
+		ss->py = pystore_new();
+	if (pystore_load(ss->py, js->pid, js->data, js->size) < 0)
+		notes_add(&ss->notes, "%s", err_msg());
+}
+
 void session_use_jit_sources(struct session *ss, const struct perfdata_reader *r, bool force)
 {
 	machine_perfmap_path_policy(&ss->machine, force);
@@ -147,12 +169,16 @@ void session_use_jit_sources(struct session *ss, const struct perfdata_reader *r
 			machine_set_perfmap_data(&ss->machine, js->pid, js->data, js->size);
 		else if (js->kind == JIT_SRC_JITDUMP)
 			machine_set_jitdump_data(&ss->machine, js->pid, js->data, js->size);
+		else if (js->kind == JIT_SRC_PYSTACKS)
+			use_pystacks(ss, js);
 	}
 }
 
 void session_free(struct session *ss)
 {
 	resolver_free(&ss->resolver);
+	pystore_free(ss->py);
+	notes_clear(&ss->notes);
 	ordered_free(ss->oq);
 	machine_free(&ss->machine);
 	free(ss->samples_per_evsel);

@@ -14,7 +14,9 @@
 #include "session/ordered.h"
 #include "record/record.h"
 #include "resolve/resolve.h"
+#include "util/notes.h"
 
+struct pystore;
 struct session;
 
 struct session_tool {
@@ -40,6 +42,8 @@ struct session {
 	uint64_t first_time, last_time;
 	uint64_t bad_samples;    /* samples that did not parse (counted, reported, skipped) */
 	struct resolver resolver;  /* samples to frames (its truncated count: cut DWARF stacks) */
+	struct pystore *py;        /* Python stacks joined with the samples (python/pymerge.h); owned */
+	struct notes notes;        /* what could not be used of the recording's stored sources */
 };
 
 int session_init(struct session *ss, const struct evsel_set *evsels, const struct session_tool *tool);

@@ -57,7 +57,7 @@ static void counters_opts_for(const struct stat_run_opts *o, struct target *t, s
 static int start_target(const struct stat_run_opts *o, struct target *t)
 {
 	if (o->cmd)
-		return target_start_command(t, o->cmd, o->pin ? o->cpus : NULL);
+		return target_start_command(t, o->cmd, o->pin_to ? o->pin_to : o->pin ? o->cpus : NULL);
 	if (o->pid_list)
 		return target_attach_pids(t, o->pid_list);
 	if (o->tid_list)

@@ -131,6 +131,43 @@ static Elf *found(char **debug_path, char *path, Elf *elf)
 	return elf;
 }
 
+/* Debug files named on the command line (wperf's --pdb_file): tried first, taken only by the
+ * file whose build-id they carry. */
+static char **explicit_files;
+static size_t nexplicit;
+
+void debuginfo_add_file(const char *path)
+{
+	explicit_files = xrealloc(explicit_files, (nexplicit + 1) * sizeof(char *));
+	explicit_files[nexplicit++] = xstrdup(path);
+}
+
+void debuginfo_clear_files(void)
+{
+	for (size_t i = 0; i < nexplicit; i++)
+		free(explicit_files[i]);
+	free(explicit_files);
+	explicit_files = NULL;
+	nexplicit = 0;
+}
+
+static Elf *try_explicit(char **debug_path, const struct want *w, int *fd)
+{
+	for (size_t i = 0; i < nexplicit && w->bid_size; i++) {
+		Elf *e = try_open(explicit_files[i], w, fd);
+		uint8_t id[20];
+		size_t n = e ? elfsym_build_id(e, id) : 0;
+		if (e && n == w->bid_size && !memcmp(id, w->bid, n))
+			return found(debug_path, xstrdup(explicit_files[i]), e);
+		if (e) {
+			elf_end(e);
+			close(*fd);
+			*fd = -1;
+		}
+	}
+	return NULL;
+}
+
 Elf *debuginfo_open(const char *root, const char *file_path, Elf *elf, const uint8_t *bid, size_t bid_size,
 		    int *fd, char **debug_path)
 {
@@ -143,7 +180,9 @@ Elf *debuginfo_open(const char *root, const char *file_path, Elf *elf, const uin
 		w.dev = st.st_dev;
 		w.ino = st.st_ino;
 	}
-	Elf *dbg = NULL;
+	Elf *dbg = try_explicit(debug_path, &w, fd);
+	if (dbg)
+		return dbg;
 	if (bid_size >= 2) {
 		char hex[41];
 		for (size_t i = 0; i < bid_size; i++)

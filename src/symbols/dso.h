@@ -136,4 +136,5 @@ void dso_load_kallsyms(struct dso *d, const char *path);
 /* d's path with its cache's root in front, and " (deleted)" dropped; the caller frees it. */
 char *dso_file_path(const struct dso *d, const char *path);
 
+
 #endif

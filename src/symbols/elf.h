@@ -49,4 +49,9 @@ void *vdso_image(size_t *size);
 /* Loads the vDSO's symbols from this process's image, checked against w's build-id. */
 void vdso_load(const struct elf_want *w, struct symtab_load *out);
 
+/* A separate debug file to try first for stripped files (wperf's --pdb_file): used by the file
+ * whose build-id it carries, and only by it. Process-wide; cleared by debuginfo_clear_files. */
+void debuginfo_add_file(const char *path);
+void debuginfo_clear_files(void);
+
 #endif

@@ -84,7 +84,22 @@ bool unwind_regs_convert(const struct unwind_arch *a, uint64_t mask, const uint6
 			out->present |= 1U << d;
 		}
 	}
+	/* The link register holds a signed return address once a PAC-RET function has begun. */
+	if (a->e_machine == EM_AARCH64 && (out->present >> 30 & 1))
+		out->dwarf[30] = unwind_strip_pac(a, out->dwarf[30]);
 	out->has_pc = perf_reg(mask, vals, n, a->perf_pc, &out->pc);
 	out->has_sp = perf_reg(mask, vals, n, a->perf_sp, &out->sp);
 	return out->has_pc && out->has_sp;
+}
+
+/* AArch64 pointer authentication (PAC-RET, Debian trixie's default -mbranch-protection) signs
+ * return addresses on the stack: the code sits in the bits above the virtual address (48 bits
+ * for Linux user space), bit 55 telling user (0) from kernel (1). Stripping it gives the
+ * address; whether that was the intent is for the caller to judge (it lands in a mapping). */
+uint64_t unwind_strip_pac(const struct unwind_arch *a, uint64_t v)
+{
+	const uint64_t va = (1ULL << 48) - 1;
+	if (!a || a->e_machine != EM_AARCH64 || (v >> 55 & 1) || !(v & ~va))
+		return v;
+	return v & va;
 }

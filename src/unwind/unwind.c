@@ -199,6 +199,12 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 	uint64_t v;
 	if (!read_word(addr, &v, arg))
 		return false;
+	/* A PAC-signed return address (aarch64) is taken without its code when the address then
+	 * lands in a module or a mapping. */
+	struct cur *c = &((struct unwinder *)arg)->cur;
+	uint64_t bare = unwind_strip_pac(c->arch, v);
+	if (bare != v && (dwfl_addrmodule(dwfl, bare) || (c->t->maps && maps_find(c->t->maps, bare))))
+		v = bare;
 	*result = v;
 	return true;
 }

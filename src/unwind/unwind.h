@@ -90,6 +90,9 @@ const struct unwind_arch *unwind_arch_host(void);
 /* Converts perf's register block (vals: n values, one per set bit of mask, lowest bit first)
  * into DWARF numbering. Registers the block lacks (or that n is too short to hold) stay
  * absent. Returns false when the PC or the stack pointer is missing. */
+/* v without an AArch64 pointer-authentication code (user addresses); v itself elsewhere. */
+uint64_t unwind_strip_pac(const struct unwind_arch *a, uint64_t v);
+
 bool unwind_regs_convert(const struct unwind_arch *a, uint64_t mask, const uint64_t *vals, size_t n,
 			 struct unwind_regs *out);
 

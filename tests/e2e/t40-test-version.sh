@@ -114,10 +114,10 @@ if [ -n "$PY312$PY313" ]; then
 	test_expect_success 'test: pyenv Pythons are listed with perf trampoline yes, frame pointers no' '
 		lperf test >out &&
 		if [ -n "$PY312" ]; then
-			expect_grep "^        python\.3\.12\.[0-9]+ +$PY312/bin/python3 \(pyenv\): perf trampoline yes, perf_jit no, frame pointers no$" out
+			expect_grep "^        python\.3\.12\.[0-9]+ +$PY312/bin/python3 \(pyenv\): perf trampoline yes, perf_jit no, frame pointers no; stacks: .*$" out
 		fi &&
 		if [ -n "$PY313" ]; then
-			expect_grep "^        python\.3\.13\.[0-9]+ +$PY313/bin/python3 \(pyenv\): perf trampoline yes, perf_jit yes, frame pointers no$" out
+			expect_grep "^        python\.3\.13\.[0-9]+ +$PY313/bin/python3 \(pyenv\): perf trampoline yes, perf_jit yes, frame pointers no; stacks: .*$" out
 		fi
 	'
 	test_expect_success 'test --json: pyenv Pythons have the same facts' '
@@ -156,14 +156,14 @@ test_expect_success 'test: a Python found on a private PATH is interrogated, shi
 	printf "#!/bin/sh\nexit 9\n" >root/shims/python3 &&
 	chmod +x bin/python3 root/shims/python3 &&
 	PATH="$PWD/root/shims:$PWD/bin:/usr/bin:/bin" PYENV_ROOT="$PWD/root" "$LPERF" test >out &&
-	expect_grep "^        python\.3\.12\.9 +$PWD/bin/python3 \(PATH\): perf trampoline yes, perf_jit no, frame pointers yes$" out &&
+	expect_grep "^        python\.3\.12\.9 +$PWD/bin/python3 \(PATH\): perf trampoline yes, perf_jit no, frame pointers yes; stacks: .*$" out &&
 	expect_no_grep "root/shims" out
 '
 
 test_expect_success 'version: one line with the Makefile version and the features' '
 	lperf version >out &&
 	expect_lines 1 out &&
-	expect_grep "^lperf $MAKE_VERSION \([0-9a-f]{12}|unknown\) \+pfm \+dw \+capstone \+zlib$" out &&
+	expect_grep "^lperf version $MAKE_VERSION \([0-9a-f]{12}|unknown\) \+pfm \+dw \+capstone \+zlib$" out &&
 	lperf --version >out2 &&
 	cmp out out2
 '

@@ -1,0 +1,261 @@
+/* `wperf stat`: WindowsPerf's counting semantics mapped onto lperf stat's request (struct
+ * stat_opts) and engine (stat_run): all cores when no -c, user mode only unless -k, `sleep N`
+ * and --timeout, -t -i -n as repeated counts written to a CSV file named as wperf names it,
+ * --json/-o in wperf's shapes (src/output/wperf_stat.c). */
+#include "wperf/wperf.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/stat_opts.h"
+#include "events/evlist.h"
+#include "output/wperf_out.h"
+#include "sysinfo/sysinfo.h"
+#include "util/error.h"
+#include "util/fileio.h"
+#include "util/parse.h"
+#include "util/xalloc.h"
+#include "wperf/wperf_extra.h"
+
+struct wstat {
+	struct wperf_args *a;
+	struct wperf_stat_view view;
+	char vendor[64], product[64];
+	/* timeline */
+	FILE *csv;
+	char *csv_path;
+	char stamp[32];
+	int count;                 /* -n, 0 = until Ctrl-C */
+	double interval_s;
+	struct strbuf tl_json;     /* the timeline's stat objects, comma-separated */
+	struct cpuset first_core;  /* a started command runs on the first -c core */
+	int runs;
+};
+
+static void cpu_identity(struct wstat *w)
+{
+	struct sysinfo_cpu cpu;
+	memset(&cpu, 0, sizeof(cpu));
+	char *text = file_read("/proc/cpuinfo", 1 << 20, NULL);
+	if (text) {
+		sysinfo_parse_cpuinfo(text, &cpu);
+		free(text);
+	}
+	char *midr = sysfs_read("devices/system/cpu/cpu0/regs/identification/midr_el1");
+	if (midr) {
+		sysinfo_midr_decode(strtoull(midr, NULL, 0), &cpu);
+		free(midr);
+	}
+	if (cpu.have_midr && cpu.vendor)
+		snprintf(w->vendor, sizeof(w->vendor), "%s%s", cpu.vendor,
+			 !strcmp(cpu.vendor, "Arm") ? " Limited" : "");
+	else
+		snprintf(w->vendor, sizeof(w->vendor), "%s", cpu.model ? cpu.model : "unknown");
+	snprintf(w->product, sizeof(w->product), "%s", cpu.product ? cpu.product : "unknown");
+	sysinfo_cpu_free(&cpu);
+	w->view.vendor = w->vendor;
+	w->view.product = w->product;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+	/* A signal (Ctrl-C) ends the wait early; stat_run sees it and stops. */
+	nanosleep(&ts, NULL);
+}
+
+static FILE *open_out(const struct wperf_args *a, const char *name, char **path)
+{
+	*path = wperf_out_path(a, name);
+	FILE *f = fopen(*path, "w");
+	if (!f)
+		err_die(EXIT_RUNTIME, "cannot write '%s': %s", *path, strerror(errno));
+	return f;
+}
+
+static void replace(struct strbuf *sb, const char *tmpl, const char *tok, const char *val)
+{
+	sb_reset(sb);
+	for (const char *p = tmpl; *p;) {
+		if (!strncmp(p, tok, strlen(tok))) {
+			sb_adds(sb, val);
+			p += strlen(tok);
+		} else {
+			sb_addc(sb, *p++);
+		}
+	}
+}
+
+/* wperf's timeline file name (pmu_device.cpp timeline_init). */
+static char *timeline_name(const struct wstat *w, const struct stat_result *r)
+{
+	const struct wperf_args *a = w->a;
+	char core[16];
+	snprintf(core, sizeof(core), "%d", r->ncpus ? r->cpus[0] : 0);
+	const char *tmpl = a->output_csv ? a->output_csv : !a->json && a->output ? a->output : NULL;
+	if (!tmpl)
+		return a->cores ? xasprintf("wperf_core_%s_%s.core.csv", core, w->stamp)
+				: xasprintf("wperf_system_side_%s.core.csv", w->stamp);
+	struct strbuf s1 = STRBUF_INIT, s2 = STRBUF_INIT;
+	replace(&s1, tmpl, "{timestamp}", w->stamp);
+	replace(&s2, sb_str(&s1), "{class}", "core");
+	replace(&s1, sb_str(&s2), "{core}", core);
+	sb_release(&s2);
+	return sb_detach(&s1);
+}
+
+static void each_run(struct stat_result *run, int index, void *arg)
+{
+	struct wstat *w = arg;
+	bool talk = !w->a->quiet && !w->a->json;
+	stat_compute_metrics(run);
+	if (!w->csv) {
+		char *name = timeline_name(w, run);
+		w->csv = open_out(w->a, name, &w->csv_path);
+		if (w->a->verbose)
+			printf("timeline file: '%s'\n", w->csv_path);
+		free(name);
+		wperf_timeline_csv_header(w->csv, run, &w->view, w->interval_s);
+	}
+	wperf_timeline_csv_row(w->csv, run);
+	if (talk)
+		printf("counting ... done\n");
+	if (w->a->json || (w->a->output && w->a->output_csv)) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+		struct json j;
+		json_init(&j, m, true);
+		wperf_stat_json(&j, NULL, run, &w->view);
+		json_finish(&j);
+		fclose(m);
+		if (w->tl_json.len)
+			sb_adds(&w->tl_json, ",\n");
+		sb_add(&w->tl_json, buf, len);
+		free(buf);
+	}
+	w->runs = index + 1;
+	if (w->count && index + 1 >= w->count)
+		return;
+	if (talk)
+		printf("sleeping ...");
+	fflush(stdout);
+	sleep_s(w->interval_s);
+	if (talk)
+		printf(" done\n");
+}
+
+static void write_json(struct wstat *w, FILE *f, struct stat_result *r)
+{
+	if (w->a->timeline) {
+		fprintf(f, "{\n\"count_duration\": %.2f,\n\"count_interval\": %.2f,\n\"count_timeline\": %d,\n"
+			"\"timeline\": [\n%s\n]\n}\n", w->a->timeout_s, w->interval_s, w->runs,
+			sb_str(&w->tl_json));
+		return;
+	}
+	struct json j;
+	json_init(&j, f, true);
+	wperf_stat_json(&j, NULL, r, &w->view);
+	json_finish(&j);
+}
+
+static void final(FILE *f, struct stat_result *r, const struct statout_opts *so, void *arg)
+{
+	struct wstat *w = arg;
+	const struct wperf_args *a = w->a;
+	if (a->json)
+		write_json(w, stdout, r);
+	if (a->output && (!a->timeline || a->json)) {
+		char *path;
+		FILE *out = open_out(a, a->output, &path);
+		write_json(w, out, r);
+		if (fclose(out) != 0)
+			err_die(EXIT_RUNTIME, "cannot write '%s': %s", path, strerror(errno));
+		free(path);
+	}
+	if (!a->json && !a->quiet && !a->timeline)
+		wperf_stat_text(stdout, r, &w->view);
+	(void)f;
+	(void)so;
+}
+
+int wperf_stat(struct wperf_args *a)
+{
+	struct stat_opts o;
+	memset(&o, 0, sizeof(o));
+	o.big_num = true;
+	struct wstat w = { .a = a };
+	cpu_identity(&w);
+	w.view.kernel = a->kernel;
+	w.view.big_num = true;
+
+	if (wperf_build_events(a, &o.events, &o.metrics) < 0)
+		err_die_last(EXIT_USAGE);
+	if (a->metric_file) {
+		o.metric_files = xmalloc(sizeof(char *));
+		o.metric_files[0] = a->metric_file;
+		o.nmetric_files = 1;
+	}
+	if (a->cores) {
+		o.cpu_list = xstrdup(a->cores);
+		if (parse_cpu_list(a->cores, &o.cpus) < 0)
+			err_die(EXIT_USAGE, "-c: %s", err_msg());
+		/* The first core as written ("1,0" -> 1); the list itself comes back sorted. */
+		char first[16];
+		snprintf(first, sizeof(first), "%.*s", (int)strcspn(a->cores, ",-"), a->cores);
+		if (parse_cpu_list(first, &w.first_core) < 0)
+			parse_cpu_list("0", &w.first_core);
+		o.pin_cpus = &w.first_core;
+	} else {
+		if (cpuset_online(&o.cpus) < 0)
+			err_die_last(EXIT_RUNTIME);
+		o.cpu_list = xstrdup("all");
+		w.view.all_cores = true;
+	}
+	o.kernel = a->kernel;
+	o.user_only = true;
+	o.quiet = a->quiet || a->json;
+	o.verbose = a->verbose;
+	o.dry_run = a->dry_run;
+	o.timeout_s = a->timeout_s > 0 ? a->timeout_s : 0;
+	if (a->timeline) {
+		/* wperf: -t implies -i 60 and --timeout 1 unless given. */
+		if (a->timeout_s < 0)
+			a->timeout_s = o.timeout_s = 1;
+		w.interval_s = a->interval_s >= 0 ? a->interval_s : 60;
+		w.count = a->count > 0 ? a->count : 0;
+		o.repeat = w.count ? w.count : INT_MAX;
+		o.quiet = true; /* wperf's own counting/sleeping marks replace the progress line */
+		time_t now = time(NULL);
+		struct tm tm;
+		localtime_r(&now, &tm);
+		strftime(w.stamp, sizeof(w.stamp), "%Y_%m_%d_%H_%M_%S", &tm);
+	}
+	if (a->config)
+		err_note("--config %s: the driver settings of WindowsPerf have no Linux counterpart "
+			 "(the kernel multiplexes every perf_event_mux_interval_ms); ignored", a->config);
+	if (a->dmc)
+		err_note("--dmc %s: every DMC-620 PMU in sysfs is counted", a->dmc);
+	if (a->verbose && !a->json) {
+		printf("events to be counted:\n        %s%s%s\n", sb_str(&o.events),
+		       o.events.len && o.metrics.len ? "," : "", sb_str(&o.metrics));
+	}
+	struct stat_hooks hooks = { a->timeline ? each_run : NULL, final, &w };
+	o.hooks = &hooks;
+	char **cmd = a->command;
+	int r = stat_command(&o, cmd);
+	if (w.csv) {
+		if (fclose(w.csv) != 0)
+			err_warn("cannot write '%s': %s", w.csv_path, strerror(errno));
+		free(w.csv_path);
+	}
+	sb_release(&w.tl_json);
+	cpuset_free(&w.first_core);
+	return r;
+}

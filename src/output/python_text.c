@@ -1,0 +1,10 @@
+/* Report lines about Python stacks (src/python/). */
+#include <stdio.h>
+
+#include "output/report_out.h"
+
+void report_text_python_approx(FILE *f)
+{
+	fprintf(f, "# Python stacks: approximate (read with process_vm_readv at each drained batch, "
+		   "not at each sample: BPF was not available)\n#\n");
+}

@@ -1,0 +1,38 @@
+/* SPE renderers: record --dry-run rows, decoded records for script, and the report views
+ * (operation x events tables, latency percentiles, data sources, cache lines). */
+#ifndef LPERF_OUTPUT_SPE_OUT_H
+#define LPERF_OUTPUT_SPE_OUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "spe/spe_stats.h"
+
+struct spe_dry_row {
+	const char *name, *pmu, *encoding;
+	uint32_t type;
+	uint64_t config, config1, config2;
+	uint64_t period;        /* 0: frequency mode */
+	uint64_t freq;
+	bool spe;
+};
+void spe_print_dry_run(FILE *f, const struct spe_dry_row *rows, size_t n, size_t aux_pages,
+		       size_t page_size, size_t data_pages);
+
+
+struct spe_filter_row {
+	const char *term, *alias, *field, *desc;
+};
+/* `list`: the SPE PMU's filter terms, WindowsPerf's "[SPE filter]" rows. */
+void spe_print_filters(FILE *f, const char *pmu, long type, const struct spe_filter_row *rows,
+		       size_t n);
+/* report: the views of spe_stats.h, `rows` entries per table. */
+void spe_print_report(FILE *f, const struct spe_data *d, const struct spe_report *r, size_t rows);
+void spe_print_report_json(FILE *f, const struct spe_data *d, const struct spe_report *r);
+/* script: one line per record with every decoded field; with --itrace, one line per event perf
+ * synthesises (its layout: comm tid [cpu] period event: ip sym+off (dso)), fields after. */
+void spe_print_script(FILE *f, const struct spe_data *d, const struct spe_itrace *it);
+
+#endif

@@ -1,0 +1,61 @@
+/* SPE text renderers (see spe_out.h). */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "output/spe_out.h"
+#include "output/table.h"
+
+void spe_print_dry_run(FILE *f, const struct spe_dry_row *rows, size_t n, size_t aux_pages,
+		       size_t page_size, size_t data_pages)
+{
+	const char *cols[] = { "event", "pmu", ">type", ">config", ">config1", ">config2",
+			       ">period", "encoding" };
+	struct table t;
+	table_init(&t, sizeof(cols) / sizeof(cols[0]), cols);
+	t.indent = 8;
+	t.underline = true;
+	for (size_t i = 0; i < n; i++) {
+		const struct spe_dry_row *r = &rows[i];
+		char type[16], c0[32], c1[32], c2[32], per[40];
+		snprintf(type, sizeof(type), "%u", r->type);
+		snprintf(c0, sizeof(c0), "%#" PRIx64, r->config);
+		snprintf(c1, sizeof(c1), "%#" PRIx64, r->config1);
+		snprintf(c2, sizeof(c2), "%#" PRIx64, r->config2);
+		if (r->period)
+			snprintf(per, sizeof(per), "%" PRIu64, r->period);
+		else
+			snprintf(per, sizeof(per), "%" PRIu64 " Hz", r->freq);
+		const char *cells[] = { r->name, r->pmu, type, c0, c1, c2, per, r->encoding };
+		table_row(&t, cells);
+	}
+	fprintf(f, "\n Events record would open (nothing opened):\n\n");
+	table_print(&t, f);
+	table_free(&t);
+	if (aux_pages)
+		fprintf(f, "\n        AUX area: %zu pages (%zu KiB) per CPU", aux_pages,
+			aux_pages * page_size / 1024);
+	if (aux_pages && data_pages)
+		fprintf(f, ", data ring buffer %zu pages", data_pages);
+	if (aux_pages)
+		fprintf(f, "\n");
+}
+
+void spe_print_filters(FILE *f, const char *pmu, long type, const struct spe_filter_row *rows,
+		       size_t n)
+{
+	const char *cols[] = { "Filter", "Alias", "Field", "Event Type", "Description" };
+	struct table t;
+	table_init(&t, sizeof(cols) / sizeof(cols[0]), cols);
+	t.indent = 8;
+	t.underline = true;
+	for (size_t i = 0; i < n; i++) {
+		const char *cells[] = { rows[i].term, rows[i].alias ? rows[i].alias : "-",
+					rows[i].field ? rows[i].field : "?", "[SPE filter]",
+					rows[i].desc ? rows[i].desc : "" };
+		table_row(&t, cells);
+	}
+	fprintf(f, "\nList of SPE filters of %s (type %ld), as -e %s/ld=1,min_latency=64/\n\n", pmu,
+		type, pmu);
+	table_print(&t, f);
+	table_free(&t);
+}

@@ -1,0 +1,101 @@
+/* WindowsPerf's renderers (the wperf personality): its "pretty" tables (8-space indent, header
+ * underlined with '=') and its JSON shapes, key by key as wperf writes them (checked against
+ * WindowsPerf's public schemas by tests/e2e/t90-wperf.sh). */
+#ifndef LPERF_OUTPUT_WPERF_OUT_H
+#define LPERF_OUTPUT_WPERF_OUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "output/json.h"
+#include "output/table.h"
+#include "stat/stat.h"
+
+/* One of wperf's simple tables: text columns, and the JSON key of each column (the header with
+ * spaces as '_'). Rows go in t. */
+struct wperf_tab {
+	const char *key;             /* "Test_Results", "Devices", "Version" */
+	struct table t;
+	const char *const *jkeys;
+	bool json_as_int[8];         /* columns written as JSON integers */
+};
+
+void wperf_tab_init(struct wperf_tab *w, const char *key, size_t ncols, const char *const *cols,
+		    const char *const *jkeys);
+void wperf_tab_print(FILE *f, const struct wperf_tab *w);
+/* {"KEY": [ {col: cell, ...}, ... ]} into an open object. */
+void wperf_tab_json(struct json *j, const struct wperf_tab *w);
+/* One JSON document holding the tables. */
+void wperf_tabs_json(FILE *f, const struct wperf_tab *w, size_t n);
+void wperf_tab_free(struct wperf_tab *w);
+
+/* Counting output. */
+struct wperf_stat_view {
+	const char *vendor;          /* "Arm Limited", "GenuineIntel" */
+	const char *product;         /* "neoverse-n1", "x86-64" */
+	bool kernel;                 /* -k */
+	bool all_cores;
+	bool big_num;
+};
+/* wperf's event idx column: "fixed" for the cycle counter, else the config as 0x%02llx (or
+ * 0x%04llx when wide, as in the System-wide table). */
+void wperf_event_idx(const struct ev *ev, bool wide, char *buf, size_t size);
+void wperf_stat_text(FILE *f, const struct stat_result *r, const struct wperf_stat_view *v);
+/* The stat object ({"core":..., "dsu":..., "dmc":..., "Time_elapsed":...}) into an open JSON
+ * object (key NULL at top level). */
+void wperf_stat_json(struct json *j, const char *key, const struct stat_result *r,
+		     const struct wperf_stat_view *v);
+/* Timeline CSV: the header block and the column rows, then one row per count. */
+void wperf_timeline_csv_header(FILE *f, const struct stat_result *r, const struct wperf_stat_view *v,
+			       double interval_s);
+void wperf_timeline_csv_row(FILE *f, const struct stat_result *r);
+
+/* Sampling JSON ({"sampling": {...}}): what the run was, then one object per event. */
+struct wperf_sample_info {
+	const char *pe_file, *pdb_file;
+	uint64_t display_rows;
+	uint64_t generated, dropped;
+	uint64_t base_address, runtime_delta;
+};
+/* One hot function's --annotate rows: a source line (and with --disassemble one sampled
+ * instruction address in it, with the line's instructions). */
+struct wperf_annot_line {
+	char *file;
+	unsigned line;
+	uint64_t hits;
+	char *inst_addr;             /* "13a30"; NULL without --disassemble */
+	char **dasm_addr, **dasm_text;
+	size_t ndasm;
+};
+struct wperf_annot_fn {
+	char *name;                  /* the symbol, as the hot-function table names it */
+	struct wperf_annot_line *lines;
+	size_t n;
+};
+/* wperf's block: the function name, then line_number/hits/filename (+ instruction_address and
+ * the nested address/instruction table with --disassemble). */
+void wperf_annotate_text(FILE *f, const struct wperf_annot_fn *fn, bool disasm);
+
+struct report_section;
+struct report_opts;
+void wperf_sample_json_begin(struct json *j, const struct wperf_sample_info *in);
+/* What -v, --annotate and --disassemble add to an event's object. */
+struct wperf_pc_row {
+	uint64_t address;            /* the sampled PC (DSO address space) */
+	uint64_t count;
+	char *in_symbol;             /* "sym:module" */
+};
+struct wperf_event_extra {
+	const struct wperf_annot_fn *fns;
+	size_t nfns;
+	bool disasm;
+	const struct wperf_pc_row *pcs;  /* -v: "pcs" */
+	size_t npcs;
+	bool verbose;
+};
+void wperf_sample_json_event(struct json *j, const struct report_section *s,
+			     const struct report_opts *o, const struct wperf_event_extra *x);
+void wperf_sample_json_end(struct json *j);
+
+#endif

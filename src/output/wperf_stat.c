@@ -1,0 +1,541 @@
+/* WindowsPerf's counting output: per-core tables (counter value, event name, event idx, event
+ * note; multiplexed and scaled value when any event was), the System-wide Overall table when
+ * more than one core was counted, the Telemetry Solution Metrics table, the elapsed time; its
+ * stat JSON object; its timeline CSV. */
+#include "output/wperf_out.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "events/pmu.h"
+#include "output/stat_out.h"
+#include "util/xalloc.h"
+
+static bool is_cycle(const struct ev *ev)
+{
+	return ev->source == EV_SRC_HARDWARE && ev->attr.config == PERF_COUNT_HW_CPU_CYCLES;
+}
+
+enum { CLASS_CORE, CLASS_DSU, CLASS_DMC };
+
+/* wperf's event classes: Linux's DSU and DMC-620 PMUs stand for its /dsu/ and /dmc_clk.../ ones. */
+static int ev_class(const struct ev *ev)
+{
+	if (ev->pmu && !strncmp(ev->pmu, "arm_dsu_", 8))
+		return CLASS_DSU;
+	if (ev->pmu && !strncmp(ev->pmu, "arm_dmc620_", 11))
+		return CLASS_DMC;
+	return CLASS_CORE;
+}
+
+/* "arm_dsu_0/l3d_cache/" -> "l3d_cache"; "arm_dmc620_X/clkdiv2_rdwr/" -> "rdwr" (the class is
+ * the table's); other names as given. */
+static void display_name(const struct ev *ev, char *buf, size_t size)
+{
+	const char *n = ev->name, *slash = strchr(n, '/');
+	if (ev_class(ev) == CLASS_CORE || !slash) {
+		snprintf(buf, size, "%s", is_cycle(ev) ? "cycle" : n);
+		return;
+	}
+	const char *x = slash + 1;
+	size_t len = strcspn(x, "/");
+	if (!strncmp(x, "clkdiv2_", 8))
+		x += 8, len -= 8;
+	else if (!strncmp(x, "clk_", 4))
+		x += 4, len -= 4;
+	snprintf(buf, size, "%.*s", (int)len, x);
+}
+
+static const char *ev_display_name(const struct ev *ev)
+{
+	static char buf[128];
+	display_name(ev, buf, sizeof(buf));
+	return buf;
+}
+
+/* An uncore PMU counts its own unit whichever CPU reads it: one reading, the largest per-CPU
+ * one (the kernel serves the event on the PMU's cpumask CPU). */
+static uint64_t uncore_value(const struct stat_result *r, size_t e)
+{
+	uint64_t best = 0;
+	for (size_t c = 0; c < r->ncpus; c++)
+		if (r->ev[e].cpu[c].raw.val > best)
+			best = r->ev[e].cpu[c].raw.val;
+	return r->ncpus ? best : r->ev[e].total.raw.val;
+}
+
+/* The uncore PMU names among the events of class cls, in order of first use. */
+static size_t uncore_pmus(const struct stat_result *r, int cls, const char **out, size_t max)
+{
+	size_t n = 0;
+	for (size_t e = 0; e < r->nev; e++) {
+		const struct ev *ev = &r->evl->ev[e];
+		if (ev_class(ev) != cls)
+			continue;
+		size_t k;
+		for (k = 0; k < n && strcmp(out[k], ev->pmu); k++)
+			;
+		if (k == n && n < max)
+			out[n++] = ev->pmu;
+	}
+	return n;
+}
+
+/* The count of event `name` (display name) of pmu, or -1. */
+static double uncore_count(const struct stat_result *r, const char *pmu, const char *name)
+{
+	for (size_t e = 0; e < r->nev; e++) {
+		const struct ev *ev = &r->evl->ev[e];
+		char d[128];
+		display_name(ev, d, sizeof(d));
+		if (ev->pmu && !strcmp(ev->pmu, pmu) && !strcmp(d, name))
+			return (double)uncore_value(r, e);
+	}
+	return -1;
+}
+
+void wperf_event_idx(const struct ev *ev, bool wide, char *buf, size_t size)
+{
+	if (is_cycle(ev))
+		snprintf(buf, size, "fixed");
+	else
+		snprintf(buf, size, wide ? "0x%04llx" : "0x%02llx", (unsigned long long)ev->attr.config);
+}
+
+static void mux_cell(const struct stat_value *v, char *buf, size_t size)
+{
+	/* wperf: scheduled rounds / all rounds; here the milliseconds the counter ran / was enabled. */
+	snprintf(buf, size, "%" PRIu64 "/%" PRIu64, v->raw.run / 1000000, v->raw.ena / 1000000);
+}
+
+static uint64_t counted(const struct stat_value *v)
+{
+	return v->raw.val;
+}
+
+static uint64_t scaled(const struct stat_value *v)
+{
+	return isfinite(v->scaled) && v->scaled > 0 ? (uint64_t)llround(v->scaled) : v->raw.val;
+}
+
+static bool any_mux(const struct stat_result *r)
+{
+	return stat_multiplexed(r);
+}
+
+static void num(const struct wperf_stat_view *v, uint64_t x, char *buf, size_t size)
+{
+	if (v->big_num)
+		fmt_thousands(x, buf, size);
+	else
+		snprintf(buf, size, "%" PRIu64, x);
+}
+
+/* One table: per core column c, or the totals when c < 0. */
+static void counter_table(FILE *f, const struct stat_result *r, long c, bool mux,
+			  const struct wperf_stat_view *v)
+{
+	const char *cols[] = { ">counter value", "event name", "event idx", "event note",
+			       ">multiplexed", ">scaled value" };
+	struct table t;
+	table_init(&t, mux ? 6 : 4, cols);
+	t.indent = 8;
+	t.underline = true;
+	for (size_t e = 0; e < r->nev; e++) {
+		const struct ev *ev = &r->evl->ev[e];
+		if (ev->source == EV_SRC_TOOL || ev_class(ev) != CLASS_CORE)
+			continue;
+		const struct stat_value *sv = c < 0 ? &r->ev[e].total : &r->ev[e].cpu[c];
+		char val[32], idx[16], note[128], mx[48], sc[32];
+		num(v, counted(sv), val, sizeof(val));
+		wperf_event_idx(ev, c < 0 && r->ncpus > 1, idx, sizeof(idx));
+		statout_note(ev, note, sizeof(note));
+		mux_cell(sv, mx, sizeof(mx));
+		num(v, scaled(sv), sc, sizeof(sc));
+		if (sv->status == COUNTER_NOT_SUPPORTED)
+			snprintf(val, sizeof(val), "<not supported>");
+		const char *cells[] = { val, ev_display_name(ev), idx, note, mx, sc };
+		table_row(&t, cells);
+	}
+	table_print(&t, f);
+	table_free(&t);
+}
+
+static void metrics_table(FILE *f, const struct stat_result *r, const struct wperf_stat_view *v)
+{
+	const char *cols[] = { ">core", "product_name", "metric_name", ">value", "unit" };
+	struct table t;
+	table_init(&t, 5, cols);
+	t.indent = 8;
+	t.underline = true;
+	for (size_t c = 0; c < r->ncpus; c++) {
+		for (size_t i = 0; i < r->nmet; i++) {
+			char core[16], val[48];
+			snprintf(core, sizeof(core), "%d", r->cpus[c]);
+			double x = r->met[i].cpu[c];
+			if (isnan(x))
+				snprintf(val, sizeof(val), "n/a");
+			else
+				snprintf(val, sizeof(val), "%.3f", x);
+			const struct metric *m = r->met[i].m;
+			const char *cells[] = { core, v->product, m->name, val, m->unit ? m->unit : "" };
+			table_row(&t, cells);
+		}
+	}
+	table_print(&t, f);
+	table_free(&t);
+}
+
+/* One uncore PMU's counter rows: for the DSU tables (pmu_id NULL) and the DMC one. */
+static void uncore_rows(struct table *t, const struct stat_result *r, const char *pmu,
+			const char *pmu_id, const struct wperf_stat_view *v)
+{
+	for (size_t e = 0; e < r->nev; e++) {
+		const struct ev *ev = &r->evl->ev[e];
+		if (ev_class(ev) == CLASS_CORE || strcmp(ev->pmu, pmu))
+			continue;
+		char val[32], idx[16], note[128], name[128];
+		num(v, uncore_value(r, e), val, sizeof(val));
+		wperf_event_idx(ev, false, idx, sizeof(idx));
+		statout_note(ev, note, sizeof(note));
+		display_name(ev, name, sizeof(name));
+		const char *cells[] = { pmu_id ? pmu_id : val, pmu_id ? val : name, pmu_id ? name : idx,
+					pmu_id ? idx : note, note };
+		table_row(t, cells);
+	}
+}
+
+static const char *dsu_cluster(const char *pmu)
+{
+	return pmu + strlen("arm_dsu_");
+}
+
+/* wperf's l3_cache metric per cluster: read_bandwidth = l3d_cache x 64 B (MB), miss_rate =
+ * l3d_cache_refill / l3d_cache (%); false when the cluster's l3d_cache was not counted. */
+static bool l3_metric(const struct stat_result *r, const char *pmu, char *bw, char *miss, size_t size)
+{
+	double acc = uncore_count(r, pmu, "l3d_cache"), refill = uncore_count(r, pmu, "l3d_cache_refill");
+	if (acc < 0)
+		return false;
+	snprintf(bw, size, "%.2fMB", acc * 64 / 1e6);
+	if (refill >= 0 && acc > 0)
+		snprintf(miss, size, "%.2f%%", 100 * refill / acc);
+	else
+		snprintf(miss, size, "n/a");
+	return true;
+}
+
+static const char *pmu_cores(const char *pmu)
+{
+	const struct pmu *p = pmu_find(pmu);
+	return p && p->cpus ? p->cpus : "";
+}
+
+static void uncore_text(FILE *f, const struct stat_result *r, const struct wperf_stat_view *v)
+{
+	const char *pmus[32];
+	size_t n = uncore_pmus(r, CLASS_DSU, pmus, 32);
+	const char *cols[] = { ">counter value", "event name", "event idx", "event note" };
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "\nPerformance counter stats for DSU cluster %s, no multiplexing, kernel mode "
+			"%s, on %s core implementation:\n", dsu_cluster(pmus[i]),
+			v->kernel ? "included" : "excluded", v->vendor);
+		struct table t;
+		table_init(&t, 4, cols);
+		t.indent = 8;
+		t.underline = true;
+		uncore_rows(&t, r, pmus[i], NULL, v);
+		table_print(&t, f);
+		table_free(&t);
+	}
+	const char *lcols[] = { ">cluster", "cores", ">read_bandwidth", ">miss_rate" };
+	struct table lt;
+	table_init(&lt, 4, lcols);
+	lt.indent = 8;
+	lt.underline = true;
+	for (size_t i = 0; i < n; i++) {
+		char bw[48], miss[48];
+		if (l3_metric(r, pmus[i], bw, miss, sizeof(bw)))
+			table_rowv(&lt, dsu_cluster(pmus[i]), pmu_cores(pmus[i]), bw, miss);
+	}
+	if (lt.nrows) {
+		fprintf(f, "\nL3 cache metrics:\n");
+		table_print(&lt, f);
+	}
+	table_free(&lt);
+
+	n = uncore_pmus(r, CLASS_DMC, pmus, 32);
+	if (!n)
+		return;
+	const char *dcols[] = { "pmu id", ">counter value", "event name", "event idx", "event note" };
+	struct table t;
+	table_init(&t, 5, dcols);
+	t.indent = 8;
+	t.underline = true;
+	const char *mcols[] = { "channel", ">rw_bandwidth" };
+	struct table mt;
+	table_init(&mt, 2, mcols);
+	mt.indent = 8;
+	mt.underline = true;
+	double all = 0;
+	for (size_t i = 0; i < n; i++) {
+		char id[32];
+		snprintf(id, sizeof(id), "dmc %zu", i);
+		uncore_rows(&t, r, pmus[i], id, v);
+		double rw = uncore_count(r, pmus[i], "rdwr");
+		if (rw >= 0) {
+			char ch[24], bw[48];
+			snprintf(ch, sizeof(ch), "%zu", i);
+			snprintf(bw, sizeof(bw), "%.2fMB", rw * 128 / 1e6);
+			table_rowv(&mt, ch, bw);
+			all += rw;
+		}
+	}
+	fprintf(f, "\nPerformance counter stats for DMC, no multiplexing:\n");
+	table_print(&t, f);
+	if (mt.nrows) {
+		char bw[48];
+		snprintf(bw, sizeof(bw), "%.2fMB", all * 128 / 1e6);
+		table_rowv(&mt, "all", bw);
+		fprintf(f, "\nddr metrics:\n");
+		table_print(&mt, f);
+	}
+	table_free(&t);
+	table_free(&mt);
+}
+
+static void uncore_json_rows(struct json *j, const struct stat_result *r, const char *pmu,
+			     const char *pmu_id)
+{
+	for (size_t e = 0; e < r->nev; e++) {
+		const struct ev *ev = &r->evl->ev[e];
+		if (ev_class(ev) == CLASS_CORE || strcmp(ev->pmu, pmu))
+			continue;
+		char idx[16], note[128], name[128];
+		wperf_event_idx(ev, false, idx, sizeof(idx));
+		statout_note(ev, note, sizeof(note));
+		display_name(ev, name, sizeof(name));
+		json_begin_object(j, NULL);
+		if (pmu_id)
+			json_str(j, "pmu_id", pmu_id);
+		json_u64(j, "counter_value", uncore_value(r, e));
+		json_str(j, "event_name", name);
+		json_str(j, "event_idx", idx);
+		json_str(j, "event_note", note);
+		json_end_object(j);
+	}
+}
+
+static void uncore_json(struct json *j, const struct stat_result *r)
+{
+	const char *pmus[32];
+	size_t n = uncore_pmus(r, CLASS_DSU, pmus, 32);
+	json_begin_object(j, "dsu");
+	for (size_t i = 0; i < n; i++) {
+		json_begin_object(j, dsu_cluster(pmus[i]));
+		json_begin_array(j, "Performance_counter");
+		uncore_json_rows(j, r, pmus[i], NULL);
+		json_end_array(j);
+		json_end_object(j);
+	}
+	json_begin_object(j, "l3metric");
+	bool any = false;
+	for (size_t i = 0; i < n; i++) {
+		char bw[48], miss[48];
+		if (!l3_metric(r, pmus[i], bw, miss, sizeof(bw)))
+			continue;
+		if (!any)
+			json_begin_array(j, "L3_Cache_Metrics");
+		any = true;
+		json_begin_object(j, NULL);
+		json_str(j, "cluster", dsu_cluster(pmus[i]));
+		json_str(j, "cores", pmu_cores(pmus[i]));
+		json_str(j, "read_bandwidth", bw);
+		json_str(j, "miss_rate", miss);
+		json_end_object(j);
+	}
+	if (any)
+		json_end_array(j);
+	json_end_object(j);
+	json_begin_object(j, "overall");
+	json_end_object(j);
+	json_end_object(j);
+
+	n = uncore_pmus(r, CLASS_DMC, pmus, 32);
+	json_begin_object(j, "dmc");
+	json_begin_object(j, "pmu");
+	if (n) {
+		json_begin_array(j, "PMU_Performance_Counters");
+		for (size_t i = 0; i < n; i++) {
+			char id[32];
+			snprintf(id, sizeof(id), "dmc %zu", i);
+			uncore_json_rows(j, r, pmus[i], id);
+		}
+		json_end_array(j);
+	}
+	json_end_object(j);
+	json_begin_object(j, "ddr");
+	if (n) {
+		json_begin_array(j, "DDR_Metrics");
+		double all = 0;
+		for (size_t i = 0; i < n; i++) {
+			double rw = uncore_count(r, pmus[i], "rdwr");
+			if (rw < 0)
+				continue;
+			char ch[24], bw[48];
+			snprintf(ch, sizeof(ch), "%zu", i);
+			snprintf(bw, sizeof(bw), "%.2fMB", rw * 128 / 1e6);
+			json_begin_object(j, NULL);
+			json_str(j, "channel", ch);
+			json_str(j, "rw_bandwidth", bw);
+			json_end_object(j);
+			all += rw;
+		}
+		char bw[48];
+		snprintf(bw, sizeof(bw), "%.2fMB", all * 128 / 1e6);
+		json_begin_object(j, NULL);
+		json_str(j, "channel", "all");
+		json_str(j, "rw_bandwidth", bw);
+		json_end_object(j);
+		json_end_array(j);
+	}
+	json_end_object(j);
+	json_end_object(j);
+}
+
+void wperf_stat_text(FILE *f, const struct stat_result *r, const struct wperf_stat_view *v)
+{
+	bool mux = any_mux(r);
+	for (size_t c = 0; c < r->ncpus; c++) {
+		fprintf(f, "\nPerformance counter stats for core %d, %s, kernel mode %s, on %s core "
+			"implementation:\n", r->cpus[c], mux ? "multiplexed" : "no multiplexing",
+			v->kernel ? "included" : "excluded", v->vendor);
+		fprintf(f, "note: 'e' - normal event, 'gN' - grouped event with group number N, metric "
+			"name will be appended if 'e' or 'g' comes from it\n\n");
+		counter_table(f, r, r->cpus[c] < 0 ? -1 : (long)c, mux, v);
+	}
+	if (r->ncpus > 1) {
+		fprintf(f, "\nSystem-wide Overall:\n");
+		counter_table(f, r, -1, mux, v);
+	}
+	if (r->nmet) {
+		fprintf(f, "\nTelemetry Solution Metrics:\n");
+		metrics_table(f, r, v);
+	}
+	uncore_text(f, r, v);
+	fprintf(f, "\n%20.3f seconds time elapsed\n", r->duration);
+}
+
+static void counter_rows(struct json *j, const char *key, const struct stat_result *r, long c)
+{
+	bool mux = any_mux(r);
+	json_begin_array(j, key);
+	for (size_t e = 0; e < r->nev; e++) {
+		const struct ev *ev = &r->evl->ev[e];
+		if (ev->source == EV_SRC_TOOL || ev_class(ev) != CLASS_CORE)
+			continue;
+		const struct stat_value *sv = c < 0 ? &r->ev[e].total : &r->ev[e].cpu[c];
+		char idx[16], note[128], mx[48];
+		wperf_event_idx(ev, c < 0 && r->ncpus > 1, idx, sizeof(idx));
+		statout_note(ev, note, sizeof(note));
+		json_begin_object(j, NULL);
+		json_u64(j, "counter_value", counted(sv));
+		json_str(j, "event_name", ev_display_name(ev));
+		json_str(j, "event_idx", idx);
+		json_str(j, "event_note", note);
+		if (mux) {
+			mux_cell(sv, mx, sizeof(mx));
+			json_str(j, "multiplexed", mx);
+			json_u64(j, "scaled_value", scaled(sv));
+		}
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
+void wperf_stat_json(struct json *j, const char *key, const struct stat_result *r,
+		     const struct wperf_stat_view *v)
+{
+	json_begin_object(j, key);
+	json_begin_object(j, "core");
+	json_bool(j, "Multiplexing", any_mux(r));
+	json_bool(j, "Kernel_mode", v->kernel);
+	json_begin_array(j, "cores");
+	for (size_t c = 0; c < r->ncpus; c++) {
+		json_begin_object(j, NULL);
+		json_i64(j, "core_number", r->cpus[c]);
+		counter_rows(j, "Performance_counter", r, r->cpus[c] < 0 ? -1 : (long)c);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_begin_object(j, "overall");
+	if (r->ncpus > 1)
+		counter_rows(j, "Systemwide_Overall_Performance_Counters", r, -1);
+	json_end_object(j);
+	json_begin_object(j, "ts_metric");
+	if (r->nmet) {
+		json_begin_array(j, "Telemetry_Solution_Metrics");
+		for (size_t c = 0; c < r->ncpus; c++)
+			for (size_t i = 0; i < r->nmet; i++) {
+				char core[16], val[48];
+				snprintf(core, sizeof(core), "%d", r->cpus[c]);
+				double x = r->met[i].cpu[c];
+				snprintf(val, sizeof(val), isnan(x) ? "n/a" : "%.3f", x);
+				json_begin_object(j, NULL);
+				json_str(j, "core", core);
+				json_str(j, "product_name", v->product);
+				json_str(j, "metric_name", r->met[i].m->name);
+				json_str(j, "value", val);
+				json_end_object(j);
+			}
+		json_end_array(j);
+	}
+	json_end_object(j);
+	json_end_object(j);
+	uncore_json(j, r);
+	json_double(j, "Time_elapsed", r->duration);
+	json_end_object(j);
+}
+
+void wperf_timeline_csv_header(FILE *f, const struct stat_result *r, const struct wperf_stat_view *v,
+			       double interval_s)
+{
+	fprintf(f, "Multiplexing,%s\nKernel mode,%s\nCount interval,%.2f\nVendor,%s\nEvent class,core\n\n",
+		any_mux(r) ? "TRUE" : "FALSE", v->kernel ? "TRUE" : "FALSE", interval_s, v->vendor);
+	for (size_t c = 0; c < r->ncpus; c++) {
+		for (size_t e = 0; e < r->nev; e++)
+			if (r->evl->ev[e].source != EV_SRC_TOOL)
+				fprintf(f, "core %d,", r->cpus[c]);
+		for (size_t i = 0; i < r->nmet; i++)
+			fprintf(f, "core %d,", r->cpus[c]);
+	}
+	fputc('\n', f);
+	for (size_t c = 0; c < r->ncpus; c++) {
+		for (size_t e = 0; e < r->nev; e++)
+			if (r->evl->ev[e].source != EV_SRC_TOOL)
+				fprintf(f, "%s,", ev_display_name(&r->evl->ev[e]));
+		for (size_t i = 0; i < r->nmet; i++)
+			fprintf(f, "M@%s,", r->met[i].m->name);
+	}
+	fputc('\n', f);
+}
+
+void wperf_timeline_csv_row(FILE *f, const struct stat_result *r)
+{
+	for (size_t c = 0; c < r->ncpus; c++) {
+		for (size_t e = 0; e < r->nev; e++)
+			if (r->evl->ev[e].source != EV_SRC_TOOL)
+				fprintf(f, "%" PRIu64 ",", scaled(&r->ev[e].cpu[c]));
+		for (size_t i = 0; i < r->nmet; i++) {
+			double x = r->met[i].cpu[c];
+			if (isnan(x))
+				fprintf(f, "n/a,");
+			else
+				fprintf(f, "%.3f,", x);
+		}
+	}
+	fputc('\n', f);
+	fflush(f);
+}

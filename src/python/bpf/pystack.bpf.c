@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/* lperf's Python stack walker, a perf_event program attached to every sampling event: at each
+ * sample of a process user space registered (procs), it finds the sampled thread's
+ * PyThreadState by walking the interpreter's thread list for the entry whose thread_id (glibc's
+ * pthread_t, which on x86-64 is the thread's fs base) is the current task's, then follows its
+ * frame chain with bpf_probe_read_user and sends the code objects and instruction positions to
+ * user space (events). It always returns 1: the sample itself is written as usual. */
+#include <linux/bpf.h>
+#include <linux/bpf_perf_event.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+
+#include "pystack.h"
+
+/* Only the fields read, relocated against the running kernel's BTF (CO-RE). */
+struct thread_struct {
+	unsigned long fsbase;
+} __attribute__((preserve_access_index));
+struct task_struct {
+	struct thread_struct thread;
+} __attribute__((preserve_access_index));
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, struct pystack_proc);
+} procs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 8 << 20);
+} events SEC(".maps");
+
+/* Events that found no room in the ring buffer. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} dropped SEC(".maps");
+
+static __always_inline __u64 rd64(__u64 addr)
+{
+	__u64 v = 0;
+	if (bpf_probe_read_user(&v, sizeof(v), (const void *)addr))
+		return 0;
+	return v;
+}
+
+SEC("perf_event")
+int pystack_sample(struct bpf_perf_event_data *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 pid = id >> 32, tid = (__u32)id;
+	struct pystack_proc *p = bpf_map_lookup_elem(&procs, &pid);
+	if (!p)
+		return 1;
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	__u64 fsbase = BPF_CORE_READ(task, thread.fsbase);
+	__u64 interp = rd64(p->runtime + p->runtime_interp_head);
+	if (!interp || !fsbase)
+		return 1;
+	__u64 ts = rd64(interp + p->interp_tstate_head);
+	for (int i = 0; i < PYSTACK_MAX_THREADS && ts; i++) {
+		if (rd64(ts + p->tstate_thread_id) == fsbase)
+			break;
+		ts = rd64(ts + p->tstate_next);
+	}
+	if (!ts || rd64(ts + p->tstate_thread_id) != fsbase)
+		return 1;
+	__u64 frame = rd64(ts + p->tstate_frame);
+	if (frame && p->cframe_current != 0xffffffff)
+		frame = rd64(frame + p->cframe_current);
+	if (!frame)
+		return 1;
+	struct pystack_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		__u32 k = 0;
+		__u64 *d = bpf_map_lookup_elem(&dropped, &k);
+		if (d)
+			__sync_fetch_and_add(d, 1);
+		return 1;
+	}
+	e->time = bpf_ktime_get_ns();
+	e->pid = pid;
+	e->tid = tid;
+	e->flags = 0;
+	__u32 n = 0;
+	for (int i = 0; i < PYSTACK_MAX_FRAMES; i++) {
+		if (!frame)
+			break;
+		__u64 code = rd64(frame + p->frame_code);
+		__u32 first = 0;
+		e->code[i] = code;
+		bpf_probe_read_user(&first, 4, (const void *)(code + p->code_firstlineno));
+		__u64 file = rd64(code + p->code_filename);
+		e->sig[i] = rd64(code + p->code_name) ^ ((file << 13) | (file >> 51)) ^ ((__u64)first << 48);
+		__u64 lasti = rd64(frame + p->frame_lasti);
+		e->lasti[i] = p->lasti_is_int ? (lasti & 0xffffffffull) : lasti;
+		__u8 aux = 0;
+		if (p->frame_aux != 0xffffffff)
+			bpf_probe_read_user(&aux, 1, (const void *)(frame + p->frame_aux));
+		e->aux[i] = aux;
+		n = i + 1;
+		frame = rd64(frame + p->frame_back);
+	}
+	if (frame)
+		e->flags |= PYSTACK_TRUNCATED;
+	e->nframes = n;
+	bpf_ringbuf_submit(e, 0);
+	return 1;
+}
+
+char LICENSE[] SEC("license") = "GPL";

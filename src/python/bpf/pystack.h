@@ -1,0 +1,33 @@
+/* What lperf's BPF program (pystack.bpf.c) and user space (src/python/pybpf.c) share: the
+ * per-process configuration user space writes and the event the program sends for each sample
+ * of a Python thread. Plain fixed-size types: compiled both for the BPF target and natively. */
+#ifndef LPERF_PYTHON_BPF_PYSTACK_H
+#define LPERF_PYTHON_BPF_PYSTACK_H
+
+#define PYSTACK_MAX_FRAMES 64   /* deeper stacks are cut (flagged) */
+#define PYSTACK_MAX_THREADS 64  /* thread states searched for the sampled thread */
+
+/* One process: where its interpreter's thread list is and the offsets to walk it. Offsets of -1
+ * (as unsigned: 0xffffffff) are fields the version lacks. */
+struct pystack_proc {
+	unsigned long long runtime;          /* _PyRuntime */
+	unsigned int runtime_interp_head, interp_tstate_head, tstate_next, tstate_thread_id;
+	unsigned int tstate_frame, cframe_current, frame_back, frame_code, frame_lasti;
+	unsigned int frame_aux;              /* 3.11 is_entry, 3.12+ owner; else -1 */
+	unsigned int lasti_is_int;           /* 3.8-3.10: f_lasti is a 4-byte int */
+	unsigned int code_name, code_filename, code_firstlineno; /* the code's signature (pyread_sig) */
+};
+
+#define PYSTACK_TRUNCATED 1
+
+struct pystack_event {
+	unsigned long long time;             /* bpf_ktime_get_ns: CLOCK_MONOTONIC, as the samples */
+	unsigned int pid, tid;
+	unsigned int nframes, flags;
+	unsigned long long code[PYSTACK_MAX_FRAMES];
+	unsigned long long lasti[PYSTACK_MAX_FRAMES];
+	unsigned long long sig[PYSTACK_MAX_FRAMES];   /* pyread_sig of the code object */
+	unsigned char aux[PYSTACK_MAX_FRAMES];
+};
+
+#endif

@@ -1,0 +1,109 @@
+#include "python/pymerge.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+static bool is_eval(const struct frame *f)
+{
+	return f->loc.sym && !strncmp(f->loc.sym->name, "_PyEval_EvalFrameDefault", 24);
+}
+
+static bool is_py(const struct frame *f)
+{
+	return f->loc.sym && !strncmp(f->loc.sym->name, "py::", 4);
+}
+
+static bool is_truncated_marker(const struct frame *f)
+{
+	return f->loc.sym && !f->loc.dso && !strcmp(f->loc.sym->name, "[truncated]");
+}
+
+/* The outermost frame of a complete native stack (the unwinder reached the thread's start). */
+static bool is_thread_start(const struct frame *f)
+{
+	static const char *const starts[] = { "_start", "__libc_start_main", "__libc_start_call_main",
+					      "start_thread", "clone3", "__clone", "clone" };
+	if (!f->loc.sym)
+		return false;
+	for (size_t i = 0; i < sizeof(starts) / sizeof(starts[0]); i++)
+		if (!strncmp(f->loc.sym->name, starts[i], strlen(starts[i])))
+			return true;
+	return false;
+}
+
+/* The "shared object" of Python frames in views: they live in no file. */
+static struct dso python_dso = { .kind = DSO_ANON, .path = (char *)"[python]", .short_name = "[python]",
+				 .loaded = true };
+
+static void emit_py(struct frame **out, size_t *no, size_t *ocap, const struct pystore_frame *pf)
+{
+	ALLOC_GROW(*out, *no + 1, *ocap);
+	struct frame *f = &(*out)[(*no)++];
+	memset(f, 0, sizeof(*f));
+	f->loc.sym = pf->sym;
+	f->loc.dso = &python_dso;
+	f->line = pf->line;
+}
+
+/* Emits one group: the frames up to and including the next entry frame. */
+static void emit_group(struct frame **out, size_t *no, size_t *ocap, const struct pystore_frame *pf, size_t k,
+		       size_t *next)
+{
+	while (*next < k) {
+		const struct pystore_frame *f = &pf[(*next)++];
+		emit_py(out, no, ocap, f);
+		if (f->entry)
+			break;
+	}
+}
+
+size_t pymerge_stack(const struct pystore *s, int32_t pid, uint32_t tid, uint64_t time, struct frame **frames,
+		     size_t *cap, size_t n)
+{
+	size_t k;
+	const struct pystore_frame *pf = pystore_find(s, pid, tid, time, &k);
+	if (!pf || !k)
+		return n;
+	for (size_t i = 0; i < n; i++)
+		if (is_py(&(*frames)[i]))
+			return n;
+	struct frame *out = NULL;
+	size_t no = 0, ocap = 0, next = 0;
+	size_t tail = n;
+	if (n && is_truncated_marker(&(*frames)[n - 1]))
+		tail = n - 1;
+	size_t last_eval = tail;
+	for (size_t i = 0; i < tail; i++)
+		if (is_eval(&(*frames)[i]))
+			last_eval = i;
+	/* A whole native stack without the eval loop is not running Python: the thread state's
+	 * frame pointer is stale there (compiling, finalizing), so its frames are not used. */
+	if (last_eval == tail && tail == n && n && is_thread_start(&(*frames)[n - 1]))
+		return n;
+	for (size_t i = 0; i < tail; i++) {
+		const struct frame *f = &(*frames)[i];
+		if (is_eval(f) && next < k) {
+			/* The outermost eval call takes whatever the native stack did not reach. */
+			if (i == last_eval)
+				while (next < k)
+					emit_py(&out, &no, &ocap, &pf[next++]);
+			else
+				emit_group(&out, &no, &ocap, pf, k, &next);
+			continue;
+		}
+		ALLOC_GROW(out, no + 1, ocap);
+		out[no++] = *f;
+	}
+	while (next < k)
+		emit_py(&out, &no, &ocap, &pf[next++]);
+	for (size_t i = tail; i < n; i++) {
+		ALLOC_GROW(out, no + 1, ocap);
+		out[no++] = (*frames)[i];
+	}
+	free(*frames);
+	*frames = out;
+	*cap = ocap;
+	return no;
+}

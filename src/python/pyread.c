@@ -1,0 +1,316 @@
+#include "python/pyread.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+
+#include "util/error.h"
+#include "util/xalloc.h"
+
+int pyread_mem(pid_t pid, uint64_t addr, void *buf, size_t len)
+{
+	if (!addr)
+		return err_set("read of address 0");
+	struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)addr, len };
+	ssize_t n = process_vm_readv(pid, &local, 1, &remote, 1, 0);
+	if (n < 0)
+		return err_set("pid %d: reading %zu bytes at 0x%llx: %s", (int)pid, len,
+			       (unsigned long long)addr, strerror(errno));
+	if ((size_t)n != len)
+		return err_set("pid %d: short read at 0x%llx", (int)pid, (unsigned long long)addr);
+	return 0;
+}
+
+static uint64_t get64(const uint8_t *b, int32_t off)
+{
+	uint64_t v;
+	memcpy(&v, b + off, 8);
+	return v;
+}
+
+void pyread_init(struct pyread *r, const struct py_proc *p)
+{
+	memset(r, 0, sizeof(*r));
+	r->proc = *p;
+}
+
+void pyread_free(struct pyread *r)
+{
+	for (size_t i = 0; i < r->ncodes; i++) {
+		free(r->codes[i]->name);
+		free(r->codes[i]->filename);
+		free(r->codes[i]->linetable);
+		free(r->codes[i]);
+	}
+	free(r->codes);
+	free(r->slots);
+	memset(r, 0, sizeof(*r));
+}
+
+/* A str object as UTF-8 (compact strings only: names and file names always are). */
+static char *read_str(struct pyread *r, uint64_t addr)
+{
+	const struct py_layout *l = &r->proc.layout;
+	uint8_t hdr[128];
+	if (!addr || (size_t)l->compact_size > sizeof(hdr) || pyread_mem(r->proc.pid, addr, hdr, (size_t)l->compact_size) < 0)
+		return NULL;
+	uint32_t state;
+	memcpy(&state, hdr + l->unicode_state, 4);
+	int64_t len = (int64_t)get64(hdr, l->unicode_length);
+	unsigned kind = (state >> 2) & 7, compact = (state >> 5) & 1, ascii = (state >> 6) & 1;
+	if (!compact || len < 0 || len > 4096 || (kind != 1 && kind != 2 && kind != 4))
+		return NULL;
+	size_t nbytes = (size_t)len * kind;
+	uint8_t *raw = xmalloc(nbytes + 1);
+	uint64_t data = addr + (uint64_t)(ascii ? l->ascii_size : l->compact_size);
+	if (nbytes && pyread_mem(r->proc.pid, data, raw, nbytes) < 0) {
+		free(raw);
+		return NULL;
+	}
+	char *out = xmalloc((size_t)len * 4 + 1);
+	size_t o = 0;
+	for (int64_t i = 0; i < len; i++) {
+		uint32_t c = kind == 1 ? raw[i] : kind == 2 ? ((uint16_t *)(void *)raw)[i] : ((uint32_t *)(void *)raw)[i];
+		if (c < 0x80) {
+			out[o++] = (char)c;
+		} else if (c < 0x800) {
+			out[o++] = (char)(0xc0 | (c >> 6));
+			out[o++] = (char)(0x80 | (c & 0x3f));
+		} else if (c < 0x10000) {
+			out[o++] = (char)(0xe0 | (c >> 12));
+			out[o++] = (char)(0x80 | ((c >> 6) & 0x3f));
+			out[o++] = (char)(0x80 | (c & 0x3f));
+		} else {
+			out[o++] = (char)(0xf0 | ((c >> 18) & 7));
+			out[o++] = (char)(0x80 | ((c >> 12) & 0x3f));
+			out[o++] = (char)(0x80 | ((c >> 6) & 0x3f));
+			out[o++] = (char)(0x80 | (c & 0x3f));
+		}
+	}
+	out[o] = 0;
+	free(raw);
+	return out;
+}
+
+/* A bytes object's contents. */
+static uint8_t *read_bytes(struct pyread *r, uint64_t addr, size_t *len)
+{
+	const struct py_layout *l = &r->proc.layout;
+	uint8_t sz[8];
+	*len = 0;
+	if (!addr || pyread_mem(r->proc.pid, addr + (uint64_t)l->bytes_size, sz, 8) < 0)
+		return NULL;
+	int64_t n = (int64_t)get64(sz, 0);
+	if (n < 0 || n > (1 << 20))
+		return NULL;
+	uint8_t *b = xmalloc((size_t)n + 1);
+	if (n && pyread_mem(r->proc.pid, addr + (uint64_t)l->bytes_sval, b, (size_t)n) < 0) {
+		free(b);
+		return NULL;
+	}
+	*len = (size_t)n;
+	return b;
+}
+
+/* Is addr's type PyCode_Type? Its tp_name says "code"; the type is remembered once seen. */
+static bool is_code(struct pyread *r, uint64_t addr)
+{
+	uint8_t b[8];
+	if (pyread_mem(r->proc.pid, addr + 8, b, 8) < 0)
+		return false;
+	uint64_t type = get64(b, 0);
+	if (r->code_type)
+		return type == r->code_type;
+	char name[8] = "";
+	if (pyread_mem(r->proc.pid, type + 24, b, 8) < 0 || pyread_mem(r->proc.pid, get64(b, 0), name, 5) < 0)
+		return false;
+	if (memcmp(name, "code", 5))
+		return false;
+	r->code_type = type;
+	return true;
+}
+
+static void read_code(struct pyread *r, struct py_code *c)
+{
+	const struct py_layout *l = &r->proc.layout;
+	uint8_t b[512];
+	int32_t need = l->code_linetable;
+	if (l->code_qualname > need)
+		need = l->code_qualname;
+	if (l->code_name > need)
+		need = l->code_name;
+	if (l->code_filename > need)
+		need = l->code_filename;
+	need += 8;
+	c->bad = true;
+	if (need > (int32_t)sizeof(b) || !is_code(r, c->addr) || pyread_mem(r->proc.pid, c->addr, b, (size_t)need) < 0)
+		return;
+	int32_t fl;
+	memcpy(&fl, b + l->code_firstlineno, 4);
+	c->firstline = fl;
+	if (pyread_sig(get64(b, l->code_name), get64(b, l->code_filename), (uint32_t)fl) != c->sig)
+		return; /* another code object lives there now */
+	c->name = read_str(r, get64(b, l->code_qualname >= 0 ? l->code_qualname : l->code_name));
+	c->filename = read_str(r, get64(b, l->code_filename));
+	c->linetable = read_bytes(r, get64(b, l->code_linetable), &c->ltlen);
+	if (!c->name || !c->filename)
+		return;
+	c->bad = false;
+}
+
+static size_t slot_of(uint64_t addr, uint64_t sig, size_t nslots)
+{
+	return (size_t)(((addr >> 4) ^ sig) * 0x9e3779b97f4a7c15ull >> 20) & (nslots - 1);
+}
+
+const struct py_code *pyread_code(struct pyread *r, uint64_t addr, uint64_t sig)
+{
+	if (r->nslots) {
+		for (size_t s = slot_of(addr, sig, r->nslots);; s = (s + 1) & (r->nslots - 1)) {
+			uint32_t id = r->slots[s];
+			if (!id)
+				break;
+			if (r->codes[id - 1]->addr == addr && r->codes[id - 1]->sig == sig)
+				return r->codes[id - 1];
+		}
+	}
+	if ((r->ncodes + 1) * 2 > r->nslots) {
+		size_t n = r->nslots ? r->nslots * 2 : 256;
+		free(r->slots);
+		r->slots = xcalloc(n, sizeof(*r->slots));
+		r->nslots = n;
+		for (size_t i = 0; i < r->ncodes; i++) {
+			size_t s = slot_of(r->codes[i]->addr, r->codes[i]->sig, n);
+			while (r->slots[s])
+				s = (s + 1) & (n - 1);
+			r->slots[s] = (uint32_t)i + 1;
+		}
+	}
+	struct py_code *c = xcalloc(1, sizeof(*c));
+	c->addr = addr;
+	c->sig = sig;
+	c->id = (uint32_t)r->ncodes;
+	read_code(r, c);
+	ALLOC_GROW(r->codes, r->ncodes + 1, r->ccap);
+	r->codes[r->ncodes++] = c;
+	size_t s = slot_of(addr, sig, r->nslots);
+	while (r->slots[s])
+		s = (s + 1) & (r->nslots - 1);
+	r->slots[s] = c->id + 1;
+	return c;
+}
+
+static int line_of(const struct py_layout *l, const struct py_code *c, const struct py_rawframe *f)
+{
+	uint64_t off;
+	if (l->frame_kind == PY_FRAME_OBJECT) {
+		int32_t lasti = (int32_t)(uint32_t)f->lasti;
+		if (lasti < 0)
+			lasti = 0;
+		off = l->linetable == PY_LINETABLE310 ? (uint64_t)lasti * 2 : (uint64_t)lasti;
+	} else {
+		uint64_t start = c->addr + (uint64_t)l->code_adaptive;
+		off = f->lasti >= start ? f->lasti - start : 0;
+	}
+	return pyline_lookup(l->linetable, c->linetable, c->ltlen, c->firstline, off);
+}
+
+size_t pyread_cook(struct pyread *r, const struct py_rawframe *raw, size_t n, struct py_frame *out, size_t max)
+{
+	const struct py_layout *l = &r->proc.layout;
+	size_t o = 0;
+	for (size_t i = 0; i < n && o < max; i++) {
+		const struct py_rawframe *f = &raw[i];
+		if (l->frame_owner >= 0 && l->frame_is_entry < 0 && f->aux == 3) {
+			/* 3.12+: the C stack's shim frame closes one call of the eval loop. */
+			if (o)
+				out[o - 1].entry = true;
+			continue;
+		}
+		const struct py_code *c = pyread_code(r, f->code, f->sig);
+		if (c->bad)
+			continue;
+		out[o].code = c->id;
+		out[o].line = line_of(l, c, f);
+		out[o].entry = l->frame_kind == PY_FRAME_OBJECT || (l->frame_is_entry >= 0 && f->aux);
+		o++;
+	}
+	return o;
+}
+
+int pyread_threads(struct pyread *r, struct py_thread *out, size_t max)
+{
+	const struct py_layout *l = &r->proc.layout;
+	pid_t pid = r->proc.pid;
+	uint8_t b[8];
+	if (pyread_mem(pid, r->proc.runtime + (uint64_t)l->runtime_interp_head, b, 8) < 0)
+		return -1;
+	uint64_t interp = get64(b, 0);
+	if (!interp)
+		return 0;
+	if (pyread_mem(pid, interp + (uint64_t)l->interp_tstate_head, b, 8) < 0)
+		return -1;
+	size_t n = 0;
+	for (uint64_t ts = get64(b, 0); ts && n < max; n++) {
+		uint8_t t[512];
+		int32_t need = l->tstate_thread_id + 8;
+		if (l->tstate_native_tid + 8 > need)
+			need = l->tstate_native_tid + 8;
+		if (l->tstate_frame + 8 > need)
+			need = l->tstate_frame + 8;
+		if (need > (int32_t)sizeof(t) || pyread_mem(pid, ts, t, (size_t)need) < 0)
+			return -1;
+		out[n].tstate = ts;
+		out[n].pthread = get64(t, l->tstate_thread_id);
+		out[n].tid = l->tstate_native_tid >= 0 ? (int32_t)get64(t, l->tstate_native_tid) : 0;
+		ts = get64(t, l->tstate_next);
+	}
+	return (int)n;
+}
+
+size_t pyread_stack(struct pyread *r, uint64_t tstate, struct py_rawframe *out, size_t max, bool *truncated)
+{
+	const struct py_layout *l = &r->proc.layout;
+	pid_t pid = r->proc.pid;
+	uint8_t b[128];
+	*truncated = false;
+	if (pyread_mem(pid, tstate + (uint64_t)l->tstate_frame, b, 8) < 0)
+		return 0;
+	uint64_t fr = get64(b, 0);
+	if (l->cframe_current >= 0 && fr) {
+		if (pyread_mem(pid, fr + (uint64_t)l->cframe_current, b, 8) < 0)
+			return 0;
+		fr = get64(b, 0);
+	}
+	int32_t need = l->frame_back;
+	if (l->frame_code > need)
+		need = l->frame_code;
+	if (l->frame_lasti > need)
+		need = l->frame_lasti;
+	need += 8;
+	if (l->frame_owner >= need)
+		need = l->frame_owner + 1;
+	if (l->frame_is_entry >= need)
+		need = l->frame_is_entry + 1;
+	size_t n = 0;
+	while (fr && n < max) {
+		if (need > (int32_t)sizeof(b) || pyread_mem(pid, fr, b, (size_t)need) < 0)
+			break;
+		out[n].code = get64(b, l->frame_code);
+		out[n].lasti = l->frame_kind == PY_FRAME_OBJECT ? (uint32_t)get64(b, l->frame_lasti) : get64(b, l->frame_lasti);
+		out[n].aux = l->frame_is_entry >= 0 ? b[l->frame_is_entry] : l->frame_owner >= 0 ? b[l->frame_owner] : 0;
+		uint8_t nm[8], fn[8];
+		uint32_t fl = 0;
+		out[n].sig = 0;
+		if (out[n].code && pyread_mem(pid, out[n].code + (uint64_t)l->code_name, nm, 8) == 0 &&
+		    pyread_mem(pid, out[n].code + (uint64_t)l->code_filename, fn, 8) == 0 &&
+		    pyread_mem(pid, out[n].code + (uint64_t)l->code_firstlineno, &fl, 4) == 0)
+			out[n].sig = pyread_sig(get64(nm, 0), get64(fn, 0), fl);
+		n++;
+		fr = get64(b, l->frame_back);
+	}
+	if (fr && n == max)
+		*truncated = true;
+	return n;
+}

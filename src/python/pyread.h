@@ -1,0 +1,90 @@
+/* Reading a running CPython from outside with process_vm_readv: its thread states, a thread's
+ * frame chain (the fallback where BPF is not available), and the code objects that frames point
+ * to (always: the BPF program only sends their addresses). A code object is read once and cached
+ * by address: qualified name (3.11+; the plain name before), file, first line and line table, so
+ * that any instruction offset in it gives its line without touching the process again. */
+#ifndef LPERF_PYTHON_PYREAD_H
+#define LPERF_PYTHON_PYREAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "python/pylayout.h"
+
+/* Copies len bytes at addr of pid; 0, or -1 with err_set() (partial reads are failures). */
+int pyread_mem(pid_t pid, uint64_t addr, void *buf, size_t len);
+
+/* A frame as found in memory: the code object's address, the raw instruction position (f_lasti
+ * for 3.8-3.10, the instruction pointer for 3.11+) and the raw entry byte (3.11: is_entry,
+ * 3.12+: owner). The BPF program sends the same triple. */
+struct py_rawframe {
+	uint64_t code, lasti;
+	uint64_t sig;            /* pyread_sig of the code object when the frame was read */
+	uint8_t aux;
+};
+
+/* A code object's signature: its co_name and co_filename pointers and first line, read with the
+ * frame, so that a code object freed and another allocated at its address are not confused in
+ * the cache (names like "<module>" are interned: the file tells modules apart). The BPF program
+ * computes the same. */
+static inline uint64_t pyread_sig(uint64_t name_ptr, uint64_t file_ptr, uint32_t firstline)
+{
+	return name_ptr ^ ((file_ptr << 13) | (file_ptr >> 51)) ^ ((uint64_t)firstline << 48);
+}
+
+/* A frame ready to be stored: the code object (index into the reader's code table), its line,
+ * and whether it is the outermost frame of one C-level call of the eval loop (each such group
+ * stands for one _PyEval_EvalFrameDefault native frame). */
+struct py_frame {
+	uint32_t code;
+	int32_t line;
+	bool entry;
+};
+
+struct py_code {
+	uint64_t addr;           /* in the process */
+	uint64_t sig;            /* pyread_sig when it was read: with addr, the cache key */
+	uint32_t id;             /* index in the reader's table */
+	char *name;              /* co_qualname (3.11+), else co_name */
+	char *filename;
+	int32_t firstline;
+	uint8_t *linetable;      /* lnotab / linetable / location table bytes */
+	size_t ltlen;
+	bool bad;                /* not a readable code object: its frames are dropped */
+};
+
+struct pyread {
+	struct py_proc proc;
+	struct py_code **codes;  /* by id */
+	size_t ncodes, ccap;
+	uint32_t *slots;         /* open addressing by address: id + 1, 0 empty */
+	size_t nslots;
+	uint64_t code_type;      /* the address of PyCode_Type once one code object was checked */
+};
+
+void pyread_init(struct pyread *r, const struct py_proc *p);
+void pyread_free(struct pyread *r);
+/* The code object at addr with signature sig, read on first use; never NULL (bad is set when it
+ * could not be read, is not a code object, or no longer has that signature). */
+const struct py_code *pyread_code(struct pyread *r, uint64_t addr, uint64_t sig);
+/* Turns raw frames (innermost first) into stored frames; shims and unreadable code objects are
+ * dropped. Returns how many were written to out (at most max). */
+size_t pyread_cook(struct pyread *r, const struct py_rawframe *raw, size_t n, struct py_frame *out, size_t max);
+
+/* The line of byte offset off in a code object's line table (-1 when the table says none). */
+int pyline_lookup(enum py_linetable kind, const uint8_t *tab, size_t len, int firstline, uint64_t off);
+
+/* Thread states of the process's (most recent) interpreter. */
+struct py_thread {
+	uint64_t tstate;
+	uint64_t pthread;        /* thread_id */
+	int32_t tid;             /* native_thread_id (3.11+), else 0 */
+};
+/* Up to max threads; -1 with err_set() when the interpreter cannot be read. */
+int pyread_threads(struct pyread *r, struct py_thread *out, size_t max);
+/* The frames of one thread state, innermost first; *truncated when max was reached. */
+size_t pyread_stack(struct pyread *r, uint64_t tstate, struct py_rawframe *out, size_t max, bool *truncated);
+
+#endif

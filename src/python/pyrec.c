@@ -1,0 +1,364 @@
+#include "python/pyrec.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "python/pybpf.h"
+#include "python/pylayout.h"
+#include "python/pyread.h"
+#include "python/pystore.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+/* A watched process: unknown until its interpreter is found (given up 3 s after the last
+ * exec), then read. */
+enum { P_LOOKING, P_PYTHON, P_NONE };
+
+struct rproc {
+	pid_t pid;
+	int state;
+	uint64_t since;           /* when looking started (ns) */
+	bool once;                /* a process already running: one look (its libraries are mapped);
+				   * after an exec, looked for until libpython appears (3 s at most) */
+	struct pyread rd;
+	struct pystore_writer w;
+	bool have_rd;
+};
+
+struct pyrec {
+	struct pybpf *bpf;
+	char *reason;
+	struct rproc *p;
+	size_t n, cap;
+	long tid_off;             /* glibc: the kernel tid's offset in struct pthread, -1 unknown */
+	uint64_t stacks;
+	char *problem;
+	/* The finder: a thread that looks for new interpreters every 2 ms, so that stacks start
+	 * right after the interpreter is mapped rather than at the first drained batch (which
+	 * would miss the imports of a short run). lock guards p, n and every rproc. */
+	pthread_mutex_t lock;
+	pthread_t finder;
+	bool finder_started, stop;
+};
+
+/* The offset of struct pthread's tid field, found in our own thread (the profiled process
+ * normally uses the same glibc): needed to name the threads of 3.8-3.10, which keep only the
+ * pthread_t. */
+static long find_tid_off(void)
+{
+	const int32_t *self = (const int32_t *)(uintptr_t)pthread_self();
+	int32_t tid = (int32_t)gettid();
+	for (long i = 0; i < 1024 / 4; i++)
+		if (self[i] == tid)
+			return i * 4;
+	return -1;
+}
+
+struct pyrec *pyrec_new(bool try_bpf)
+{
+	struct pyrec *r = xcalloc(1, sizeof(*r));
+	pthread_mutex_init(&r->lock, NULL);
+	r->tid_off = find_tid_off();
+	if (try_bpf && getenv("LPERF_NO_BPF")) {
+		r->reason = xstrdup("LPERF_NO_BPF is set");
+	} else if (try_bpf) {
+		r->bpf = pybpf_open();
+		if (!r->bpf)
+			r->reason = xstrdup(err_msg());
+	} else {
+		r->reason = xstrdup("BPF not requested");
+	}
+	return r;
+}
+
+void pyrec_attach(struct pyrec *r, const int *fds, size_t n)
+{
+	if (r->bpf && pybpf_attach(r->bpf, fds, n) < 0) {
+		r->reason = xstrdup(err_msg());
+		pybpf_close(r->bpf);
+		r->bpf = NULL;
+	}
+}
+
+const char *pyrec_fallback_reason(const struct pyrec *r)
+{
+	return r->bpf ? NULL : r->reason;
+}
+
+const char *pyrec_method(const struct pyrec *r)
+{
+	return r->bpf ? "BPF at each sample" : "process_vm_readv at each batch (approximate)";
+}
+
+static struct rproc *find(struct pyrec *r, pid_t pid)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->p[i].pid == pid)
+			return &r->p[i];
+	return NULL;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The process a thread belongs to (-p and -t give threads); pid itself when unknown. */
+static pid_t tgid_of(pid_t pid)
+{
+	char path[64], line[128];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "re");
+	pid_t tg = pid;
+	if (!f)
+		return pid;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Tgid:", 5)) {
+			tg = (pid_t)atoi(line + 5);
+			break;
+		}
+	fclose(f);
+	return tg > 0 ? tg : pid;
+}
+
+static void *finder_main(void *arg);
+
+static void watch_locked(struct pyrec *r, pid_t pid, bool exec);
+
+void pyrec_watch(struct pyrec *r, pid_t pid, bool exec)
+{
+	if (pid <= 0)
+		return;
+	if (!exec)
+		pid = tgid_of(pid);
+	pthread_mutex_lock(&r->lock);
+	watch_locked(r, pid, exec);
+	if (!r->finder_started && pthread_create(&r->finder, NULL, finder_main, r) == 0)
+		r->finder_started = true;
+	pthread_mutex_unlock(&r->lock);
+}
+
+/* Is the interpreter found for p still the one mapped (an exec record can arrive after the
+ * finder already saw the new program)? */
+static bool same_interpreter(const struct rproc *p)
+{
+	struct py_proc now;
+	return pylayout_find(p->pid, &now) == 0 && now.runtime == p->rd.proc.runtime &&
+	       !strcmp(now.lib, p->rd.proc.lib);
+}
+
+static void watch_locked(struct pyrec *r, pid_t pid, bool exec)
+{
+	struct rproc *p = find(r, pid);
+	if (p && !exec)
+		return;
+	if (p && p->state == P_PYTHON && same_interpreter(p))
+		return;
+	if (!p) {
+		ALLOC_GROW(r->p, r->n + 1, r->cap);
+		p = &r->p[r->n++];
+		memset(p, 0, sizeof(*p));
+		p->pid = pid;
+	} else if (p->state == P_PYTHON) {
+		/* A Python that execs another program: the first interpreter of a pid is the one
+		 * recorded (its code table belongs to that image). */
+		if (r->bpf)
+			pybpf_remove_proc(r->bpf, pid);
+		p->state = P_NONE;
+		return;
+	}
+	p->state = P_LOOKING;
+	p->since = now_ns();
+	p->once = !exec;
+}
+
+static void note_problem(struct pyrec *r, const char *msg)
+{
+	if (!r->problem)
+		r->problem = xstrdup(msg);
+}
+
+static void look(struct pyrec *r, struct rproc *p, uint64_t now)
+{
+	struct py_proc pp;
+	int f = pylayout_find(p->pid, &pp);
+	if (f < 0) {
+		note_problem(r, err_msg());
+		p->state = P_NONE;
+		return;
+	}
+	if (f > 0) {
+		if (p->once || now - p->since > 3000000000ull)
+			p->state = P_NONE;
+		return;
+	}
+	pyread_init(&p->rd, &pp);
+	p->have_rd = true;
+	p->state = P_PYTHON;
+	p->w.flags = r->bpf ? 0 : PYSTORE_APPROX;
+	if (r->bpf && pybpf_add_proc(r->bpf, &pp) < 0)
+		note_problem(r, err_msg());
+}
+
+static void on_event(const struct pystack_event *e, void *arg)
+{
+	struct pyrec *r = arg;
+	struct rproc *p = find(r, (pid_t)e->pid);
+	if (!p || p->state != P_PYTHON)
+		return;
+	struct py_rawframe raw[PYSTACK_MAX_FRAMES];
+	size_t n = e->nframes < PYSTACK_MAX_FRAMES ? e->nframes : PYSTACK_MAX_FRAMES;
+	for (size_t i = 0; i < n; i++)
+		raw[i] = (struct py_rawframe){ e->code[i], e->lasti[i], e->sig[i], e->aux[i] };
+	struct py_frame f[PYSTACK_MAX_FRAMES];
+	size_t k = pyread_cook(&p->rd, raw, n, f, PYSTACK_MAX_FRAMES);
+	pystore_add(&p->w, e->time, e->tid, (e->flags & PYSTACK_TRUNCATED) ? PYSTORE_TRUNCATED : 0, f, k);
+	r->stacks++;
+}
+
+/* The fallback: every thread's stack as it is now. */
+static void read_stacks(struct pyrec *r, struct rproc *p, uint64_t now)
+{
+	struct py_thread th[64];
+	int nt = pyread_threads(&p->rd, th, 64);
+	for (int t = 0; t < nt; t++) {
+		int32_t tid = th[t].tid;
+		if (!tid && r->tid_off >= 0) {
+			int32_t v;
+			if (pyread_mem(p->pid, th[t].pthread + (uint64_t)r->tid_off, &v, 4) == 0)
+				tid = v;
+		}
+		if (!tid)
+			continue;
+		struct py_rawframe raw[128];
+		struct py_frame f[128];
+		bool trunc;
+		size_t n = pyread_stack(&p->rd, th[t].tstate, raw, 128, &trunc);
+		size_t k = pyread_cook(&p->rd, raw, n, f, 128);
+		if (!k)
+			continue;
+		pystore_add(&p->w, now, (uint32_t)tid, trunc ? PYSTORE_TRUNCATED : 0, f, k);
+		r->stacks++;
+	}
+}
+
+static bool look_all(struct pyrec *r, uint64_t now)
+{
+	bool looking = false;
+	for (size_t i = 0; i < r->n; i++)
+		if (r->p[i].state == P_LOOKING) {
+			look(r, &r->p[i], now);
+			looking |= r->p[i].state == P_LOOKING;
+		}
+	return looking;
+}
+
+static void *finder_main(void *arg)
+{
+	struct pyrec *r = arg;
+	for (;;) {
+		pthread_mutex_lock(&r->lock);
+		bool stop = r->stop, looking = !stop && look_all(r, now_ns());
+		pthread_mutex_unlock(&r->lock);
+		if (stop)
+			return NULL;
+		struct timespec ts = { 0, looking ? 2000000 : 20000000 };
+		nanosleep(&ts, NULL);
+	}
+}
+
+void pyrec_poll(struct pyrec *r, uint64_t now)
+{
+	if (!now)
+		now = now_ns();
+	pthread_mutex_lock(&r->lock);
+	look_all(r, now);
+	if (r->bpf) {
+		if (pybpf_drain(r->bpf, on_event, r) < 0)
+			note_problem(r, err_msg());
+	} else {
+		for (size_t i = 0; i < r->n; i++)
+			if (r->p[i].state == P_PYTHON)
+				read_stacks(r, &r->p[i], now);
+	}
+	pthread_mutex_unlock(&r->lock);
+}
+
+static void finder_stop(struct pyrec *r)
+{
+	if (!r->finder_started)
+		return;
+	pthread_mutex_lock(&r->lock);
+	r->stop = true;
+	pthread_mutex_unlock(&r->lock);
+	pthread_join(r->finder, NULL);
+	r->finder_started = false;
+}
+
+void pyrec_store(struct pyrec *r, void (*add)(void *arg, int32_t pid, const uint8_t *blob, size_t len), void *arg)
+{
+	finder_stop(r);
+	for (size_t i = 0; i < r->n; i++) {
+		struct rproc *p = &r->p[i];
+		if (!p->have_rd || !p->w.nstacks)
+			continue;
+		size_t len;
+		uint8_t *b = pystore_finish(&p->w, &p->rd, &len);
+		add(arg, (int32_t)p->pid, b, len);
+		free(b);
+	}
+}
+
+void pyrec_stats(const struct pyrec *r, struct pyrec_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < r->n; i++)
+		out->procs += r->p[i].state == P_PYTHON;
+	out->stacks = r->stacks;
+	out->dropped = r->bpf ? pybpf_dropped(r->bpf) : 0;
+	out->problem = r->problem;
+}
+
+struct pyrec *pyrec_start(const int *fds, size_t nfds, pid_t pid, bool command, const pid_t *tids, size_t ntids)
+{
+	struct pyrec *r = pyrec_new(true);
+	pyrec_attach(r, fds, nfds);
+	if (pid > 0)
+		pyrec_watch(r, pid, command); /* a command is about to exec */
+	for (size_t i = 0; i < ntids; i++)
+		pyrec_watch(r, tids[i], false);
+	pyrec_poll(r, 0);
+	return r;
+}
+
+char *pyrec_fallback_line(const struct pyrec *r)
+{
+	const char *why = pyrec_fallback_reason(r);
+	return why ? xasprintf("--python: no BPF (%s): reading Python stacks with process_vm_readv at "
+			       "each batch instead (approximate)", why)
+		   : NULL;
+}
+
+void pyrec_free(struct pyrec *r)
+{
+	if (!r)
+		return;
+	finder_stop(r);
+	pthread_mutex_destroy(&r->lock);
+	for (size_t i = 0; i < r->n; i++) {
+		if (r->p[i].have_rd)
+			pyread_free(&r->p[i].rd);
+		pystore_writer_free(&r->p[i].w);
+	}
+	free(r->p);
+	pybpf_close(r->bpf);
+	free(r->reason);
+	free(r->problem);
+	free(r);
+}

@@ -1,0 +1,51 @@
+/* Python stacks while recording (record --python / sample --python on CPython 3.8-3.13 started
+ * without -X perf): the processes to watch are given as they appear (the command, -p, each exec);
+ * once one maps a CPython lperf knows, it is registered with the BPF program attached to the
+ * sampling events (exact: the stack at each sample's instant), or, where BPF cannot be loaded,
+ * its threads' stacks are read with process_vm_readv at every drained batch (approximate: the
+ * stack at the batch, joined with the nearest samples). Code objects are named while the
+ * process lives; pyrec_store hands one python/pystore.h blob per process to the recording. */
+#ifndef LPERF_PYTHON_PYREC_H
+#define LPERF_PYTHON_PYREC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct pyrec;
+
+/* try_bpf false: the process_vm_readv reader from the start. Never fails: where BPF does not
+ * load, pyrec_fallback_reason says why. */
+struct pyrec *pyrec_new(bool try_bpf);
+/* Attaches the BPF program to the sampling events' fds; on failure falls back (reason set). */
+void pyrec_attach(struct pyrec *r, const int *fds, size_t n);
+/* NULL when BPF is in use, else one line: why not. */
+const char *pyrec_fallback_reason(const struct pyrec *r);
+/* "BPF at each sample" or "process_vm_readv at each batch (approximate)". */
+const char *pyrec_method(const struct pyrec *r);
+/* A process to look at. exec: it starts a new program (looked for every 2 ms until its libpython
+ * is mapped, 3 s at most); else a running process, looked at once. */
+void pyrec_watch(struct pyrec *r, pid_t pid, bool exec);
+/* After each batch of records: finds interpreters, drains the BPF events (or reads the stacks)
+ * and names new code objects. now: CLOCK_MONOTONIC ns. */
+void pyrec_poll(struct pyrec *r, uint64_t now);
+/* The blob of each process with Python stacks (add must copy it). */
+void pyrec_store(struct pyrec *r, void (*add)(void *arg, int32_t pid, const uint8_t *blob, size_t len), void *arg);
+/* What was found: Python processes, stacks, BPF events lost, and the first problem met with a
+ * process (one line, or NULL). */
+struct pyrec_stats {
+	size_t procs;
+	uint64_t stacks, dropped;
+	const char *problem;
+};
+void pyrec_stats(const struct pyrec *r, struct pyrec_stats *out);
+void pyrec_free(struct pyrec *r);
+
+/* The usual start: pyrec_new(true), attached to the events' fds, watching the command (about to
+ * exec) or the attached process (and its threads' process), first look taken. */
+struct pyrec *pyrec_start(const int *fds, size_t nfds, pid_t pid, bool command, const pid_t *tids, size_t ntids);
+/* The one line to say when BPF could not be used, or NULL. The caller frees it. */
+char *pyrec_fallback_line(const struct pyrec *r);
+
+#endif

@@ -1,0 +1,60 @@
+/* Python stacks in a recording: what `lperf record --python` found in a process (from BPF at
+ * each sample, or read with process_vm_readv at each drained batch), stored as one blob per
+ * process in lperf's JIT-source feature section (kind JIT_SRC_PYSTACKS), so that report and
+ * script need no live process. At report time the blob's stacks are joined with the samples by
+ * (tid, time) and replace the interpreter's _PyEval_EvalFrameDefault frames.
+ *
+ * Blob (little-endian): "LPPYSTK1", u32 flags (PYSTORE_APPROX), u32 ncodes, then per code
+ * {i32 firstline, u16 len, name, u16 len, filename}; u32 nstacks, then per stack {u64 time,
+ * u32 tid, u16 nframes, u16 flags, nframes x {u32 code, i32 line, u8 entry}}; frames innermost
+ * first, each code an index into the codes. */
+#ifndef LPERF_PYTHON_PYSTORE_H
+#define LPERF_PYTHON_PYSTORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "python/pyread.h"
+
+#define PYSTORE_APPROX 1     /* stacks read at drain time, not at the sample's instant */
+#define PYSTORE_TRUNCATED 1  /* per stack: deeper frames were cut */
+
+/* Writing: stacks are appended as they come; the code table is taken from the reader at the
+ * end. */
+struct pystore_writer {
+	uint8_t *stacks;
+	size_t len, cap;
+	uint32_t nstacks;
+	uint32_t flags;
+};
+void pystore_add(struct pystore_writer *w, uint64_t time, uint32_t tid, uint16_t flags,
+		 const struct py_frame *f, size_t n);
+/* The blob (malloc'd) for the stacks so far and the reader's code objects. */
+uint8_t *pystore_finish(const struct pystore_writer *w, const struct pyread *r, size_t *len);
+void pystore_writer_free(struct pystore_writer *w);
+
+/* Reading, and joining with samples. */
+struct pystore;
+struct pystore *pystore_new(void);
+/* Adds pid's blob; -1 with err_set() naming the offset when it is damaged (nothing is kept). */
+int pystore_load(struct pystore *s, int32_t pid, const uint8_t *blob, size_t len);
+/* Whether any process's stacks were read approximately (the report header says so). */
+bool pystore_approx(const struct pystore *s);
+size_t pystore_nstacks(const struct pystore *s);
+
+/* One Python frame for a view: its name as CPython's perf support writes it
+ * ("py::foo:/path/file.py", so views treat both sources alike) and its line. */
+struct pystore_frame {
+	const struct symbol *sym;
+	int32_t line;
+	bool entry;
+};
+/* The stack taken for (pid, tid) nearest to time (within 1 ms; for approximate stacks within
+ * 250 ms); NULL when none. *n frames, innermost first. */
+const struct pystore_frame *pystore_find(const struct pystore *s, int32_t pid, uint32_t tid, uint64_t time,
+					 size_t *n);
+void pystore_free(struct pystore *s);
+
+#endif

@@ -1,0 +1,46 @@
+/* SPE recordings read into resolved samples: the perf.data records go through the session (so
+ * COMM/MMAP keep the machine model current, in time order), each AUXTRACE buffer is decoded
+ * with the SPE decoder, and every record's PC is resolved to (comm, dso, symbol) the way
+ * samples are. Perf synthesises samples from SPE records the same way (arm-spe.c). */
+#ifndef LPERF_SPE_SPE_LOAD_H
+#define LPERF_SPE_SPE_LOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spe/spe.h"
+#include "spe/spe_perfdata.h"
+#include "perfdata/perfdata.h"
+#include "util/hashmap.h"
+#include "util/notes.h"
+
+struct spe_sample {
+	struct spe_record r;
+	uint32_t pid, tid, cpu;
+	const char *comm;      /* interned in spe_data (never NULL) */
+	const char *dso;       /* the DSO's path as recorded; NULL: unmapped */
+	const char *sym;       /* NULL: no symbol */
+	uint64_t sym_off;
+};
+
+struct spe_data {
+	struct spe_sample *v;
+	size_t n, cap;
+	struct spe_auxtrace_info info;
+	bool have_info;
+	enum spe_version ver;
+	uint64_t buffers, bytes, aux_records, aux_truncated, aux_partial, aux_collision, itrace_starts;
+	uint64_t errors, skipped, truncated;   /* from the decoder, over all buffers */
+	struct notes notes;                    /* the first decoder errors, one line each */
+	struct hashmap strings;                /* interned names (the map owns the strings) */
+};
+
+/* True when the recording holds Arm SPE AUX data (an AUXTRACE_INFO of type Arm SPE). */
+bool spe_recording(struct perfdata_reader *r);
+/* Reads the whole recording. ver chooses which fields count as unexpected (decoding is the same
+ * for every version). symfs may be NULL. -1 after err_set for a file that cannot be read. */
+int spe_load(struct perfdata_reader *r, enum spe_version ver, const char *symfs, struct spe_data *d);
+void spe_data_free(struct spe_data *d);
+
+#endif

@@ -1,0 +1,17 @@
+/* The event list of a wperf command line: -E custom names (name:0xHEX, inline or from a file)
+ * replaced by raw codes, the uncore metrics l3_cache and ddr_bw replaced by their DSU and DMC
+ * events, and wperf's always-counted cycle counter added where a hardware PMU exists. */
+#ifndef LPERF_WPERF_WPERF_EXTRA_H
+#define LPERF_WPERF_WPERF_EXTRA_H
+
+#include <stdbool.h>
+
+#include "util/strbuf.h"
+#include "wperf/wperf.h"
+
+/* Fills events and metrics (appending) from a. -1 with err_set() for a bad -E list/file. */
+int wperf_build_events(const struct wperf_args *a, struct strbuf *events, struct strbuf *metrics);
+/* Rewrites -E names in spec ("a,{b,c}:u") into raw codes; extra is "n1:0x12,n2:0x34". */
+int wperf_apply_extra(const char *spec, const char *extra, struct strbuf *out);
+
+#endif

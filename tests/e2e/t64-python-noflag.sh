@@ -1,0 +1,218 @@
+#!/bin/sh
+# Python stacks from interpreters started without any flag (src/python/): the CPython
+# documentation's example on each pyenv CPython 3.8-3.13 and Debian's python3.11, recorded with
+# --python (3.8-3.11: frames read by lperf's BPF program at each sample; 3.12+: --python-frames
+# asks for the same instead of -X perf). The samples in foo carry foo <- bar <- baz <- <module>
+# with the lines of the calls and the interpreter's native frames below; a running 3.11 gets
+# Python stacks with -p and runs on unchanged; on 3.12/3.13 the per-function shares agree with
+# -X perf's; without BPF the process_vm_readv reader takes over, marked approximate.
+. "$(dirname "$0")/lib.sh"
+W="$TEST_ROOT/tests/workloads/perf_docs.py"
+LOOPS=4000000
+
+py_for() { # the newest pyenv python3 of a version
+	for h in "${HOME:-/root}" /root; do
+		p=$(ls -d "$h"/.pyenv/versions/"$1".*/bin/python3 2>/dev/null | tail -n 1)
+		[ -n "$p" ] && { echo "$p"; return; }
+	done
+}
+
+# complete FOLDED: of the samples whose innermost py:: frame is foo (at least 50), at least 95%
+# have bar, baz, <module> as the next py:: frames outwards and native frames outside them.
+complete() {
+	awk '{
+		n = $NF; line = $0; sub(/ [0-9]+$/, "", line)
+		k = split(line, fr, ";"); np = 0; first = 0
+		for (i = 1; i <= k; i++)
+			if (fr[i] ~ /^py::/) {
+				if (!first) first = i
+				name = substr(fr[i], 5); sub(/:.*/, "", name); py[++np] = name
+			}
+		if (np == 0 || py[np] != "foo") next
+		all += n
+		# fr[1] is the command; native frames (main, Py_RunMain...) come before <module>
+		if (np == 4 && py[3] == "bar" && py[2] == "baz" && py[1] == "<module>" && first > 3) ok += n
+	} END {
+		printf "%d of %d samples in foo have complete Python stacks\n", ok, all
+		exit !(all >= 50 && ok >= 0.95 * all)
+	}' "$1"
+}
+
+# lines SCRIPT: of the samples whose innermost Python frame is foo, at least 95% name the lines
+# of the example: foo 8 or 9 (its loop), bar 14, baz 18, <module> 21.
+lines() {
+	awk '
+	function flush() {
+		if (np > 0 && nm[1] == "foo") {
+			all++
+			if ((ln[1] == 8 || ln[1] == 9) && nm[2] == "bar" && ln[2] == 14 && nm[3] == "baz" &&
+			    ln[3] == 18 && nm[4] == "<module>" && ln[4] == 21) ok++
+		}
+		np = 0
+	}
+	/^[^ \t]/ { flush(); next }
+	/py::/ {
+		name = $2; sub(/^py::/, "", name); sub(/:.*/, "", name)
+		l = $0; sub(/.* line /, "", l); sub(/\).*/, "", l)
+		np++; nm[np] = name; ln[np] = l + 0
+	}
+	END {
+		flush()
+		printf "%d of %d samples in foo have the right lines\n", ok, all
+		exit !(all >= 50 && ok >= 0.95 * all)
+	}' "$1"
+}
+
+noflag_tests() { # VERSION PYTHON OPTION
+	v=$1 py=$2 opt=$3
+	export v py opt
+	test_expect_success "$v without flags ($opt): >= 95% of samples in foo carry foo, bar, baz, <module> and native frames" '
+		lperf record -q $opt -o "$SCRATCH/nf-$v.data" -- "$py" "$W" $LOOPS 2>err &&
+		cat err && expect_no_grep "approximate|no CPython" err &&
+		lperf report -i "$SCRATCH/nf-$v.data" --folded >f.txt &&
+		complete f.txt
+	'
+	test_expect_success "$v: the lines are those of the calls and of the loop in foo" '
+		lperf script -i "$SCRATCH/nf-$v.data" >s.txt 2>/dev/null &&
+		lines s.txt
+	'
+}
+
+found=0
+for v in 3.8 3.9 3.10 3.11 3.12 3.13; do
+	py=$(py_for $v)
+	if [ -z "$py" ]; then
+		test_skip "$v without flags" "no pyenv CPython $v"
+		continue
+	fi
+	found=1
+	case $v in 3.12|3.13) opt=--python-frames ;; *) opt=--python ;; esac
+	noflag_tests "$v" "$py" "$opt"
+done
+if [ -x /usr/bin/python3.11 ]; then
+	noflag_tests debian-3.11 /usr/bin/python3.11 --python
+else
+	test_skip "Debian python3.11 without flags" "no /usr/bin/python3.11"
+fi
+
+PY310=$(py_for 3.10)
+export PY310
+if [ -n "$PY310" ]; then
+	test_expect_success "--python-frames through a wrapper: the Python a shell starts is found at its exec" '
+		lperf record -q --python-frames -o w.data -- sh -c "\"$PY310\" \"$W\" $LOOPS; true" &&
+		lperf report -i w.data --folded >f.txt && complete f.txt
+	'
+fi
+
+# one_function_per_thread SCRIPT: each thread's samples in spin_a/spin_b name one function only, both are seen.
+one_function_per_thread() {
+	awk '/^[^ \t]/ { tid = $1; got = 0; next }
+	     /py::spin_[ab]/ && !got { f = $1; sub(/:\//, " ", f); sub(/ .*/, "", f); c[tid " " f]++; got = 1 }
+	     END {
+		for (k in c) { split(k, a, " "); n[a[1]]++; fn[a[2]] += c[k]; print k, c[k] }
+		for (t in n) if (n[t] != 1) bad = 1
+		exit !(!bad && fn["py::spin_a"] >= 20 && fn["py::spin_b"] >= 20)
+	     }' "$1"
+}
+for v in 3.9 3.12; do
+	py=$(py_for $v)
+	[ -z "$py" ] && continue
+	export py
+	test_expect_success "$v threads: each thread carries its own Python stack" '
+		lperf record -q --python-frames -o t.data -- "$py" "$TEST_ROOT/tests/workloads/py_threads.py" &&
+		lperf script -i t.data -F tid,sym >s.txt 2>/dev/null &&
+		one_function_per_thread s.txt
+	'
+done
+
+if [ -n "$PY310" ]; then
+	test_expect_success "a forked Python: parent and child each carry their own Python stack" '
+		lperf record -q --python -o k.data -- "$PY310" "$TEST_ROOT/tests/workloads/py_fork.py" &&
+		lperf script -i k.data -F pid,sym >s.txt 2>/dev/null &&
+		awk "/^[^ \t]/ { pid = \$1; got = 0; next }
+		     /py::(child|parent)_work/ && !got { f = \$1; sub(/:\\//, \" \", f); sub(/ .*/, \"\", f); c[pid \" \" f]++; got = 1 }
+		     END { for (k in c) { split(k, a, \" \"); n[a[1]]++; fn[a[2]] += c[k]; print k, c[k] }
+			   for (p in n) if (n[p] != 1) bad = 1
+			   exit !(!bad && fn[\"py::child_work\"] >= 20 && fn[\"py::parent_work\"] >= 20) }" s.txt
+	'
+fi
+
+PY311=$(py_for 3.11)
+[ -z "$PY311" ] && [ -x /usr/bin/python3.11 ] && PY311=/usr/bin/python3.11
+export PY311
+if [ -n "$PY311" ]; then
+	test_expect_success "-p PID on a running 3.11: Python stacks within a second, the process runs on" '
+		"$PY311" "$W" 2000000000 </dev/null >/dev/null 2>&1 &
+		pid=$!
+		sleep 2 &&
+		lperf record -q --python -p $pid --timeout 1s -o p.data &&
+		kill -0 $pid &&
+		t1=$(cut -d" " -f14 /proc/$pid/stat) && sleep 0.5 && t2=$(cut -d" " -f14 /proc/$pid/stat) &&
+		echo "after detach: utime $t1 -> $t2" && [ "$t2" -gt "$t1" ] &&
+		grep "^State:" /proc/$pid/status && ! grep -q "^State:.*[tT]" /proc/$pid/status
+		r=$?
+		kill $pid
+		wait $pid 2>/dev/null
+		[ $r = 0 ] &&
+		lperf script -i p.data -F time,ip,sym >s.txt 2>/dev/null &&
+		awk "/^ *[0-9]+\\.[0-9]+:/ { t = \$1 + 0; if (!first) first = t }
+		     /py::foo/ && !seen { seen = t; print \"first sample\", first, \"first Python stack\", t }
+		     END { exit !(seen && seen - first < 1.0) }" s.txt &&
+		lperf report -i p.data --folded >f.txt && complete f.txt
+	'
+else
+	test_skip "-p PID on 3.11" "no CPython 3.11"
+fi
+
+# shares FOLDED: percent of all samples by innermost Python function of the example (the
+# interpreter's own startup code is seen more completely by the frame walker than by -X perf,
+# whose trampolines start after the first imports, so only the example's functions compare).
+shares() {
+	awk '{
+		n = $NF; line = $0; sub(/ [0-9]+$/, "", line)
+		k = split(line, fr, ";"); inner = ""
+		for (i = 1; i <= k; i++)
+			if (fr[i] ~ /^py::/) inner = fr[i]
+		all += n
+		if (inner !~ /perf_docs\.py/) next
+		inner = substr(inner, 5); sub(/:.*/, "", inner)
+		c[inner] += n
+	} END { for (f in c) printf "%s %.2f\n", f, 100 * c[f] / all }' "$1" | sort
+}
+for v in 3.12 3.13; do
+	py=$(py_for $v)
+	[ -z "$py" ] && { test_skip "$v: frames agree with -X perf" "no CPython $v"; continue; }
+	export v py
+	test_expect_success "$v: per-function shares read from the frames agree with -X perf's within 2 points" '
+		lperf record -q --python -o x.data -- "$py" "$W" 8000000 &&
+		lperf report -i x.data --folded >x.txt && shares x.txt >xs.txt &&
+		lperf record -q --python-frames -o b.data -- "$py" "$W" 8000000 &&
+		lperf report -i b.data --folded >b.txt && shares b.txt >bs.txt &&
+		cat xs.txt bs.txt &&
+		join -a1 -a2 -e 0 -o 0,1.2,2.2 xs.txt bs.txt | awk "{ d = \$2 - \$3; if (d < 0) d = -d;
+			print \$1, \$2, \$3, d; if (d > 2) bad = 1 } END { exit bad }"
+	'
+done
+
+PY39=$(py_for 3.9)
+[ -z "$PY39" ] && PY39=$PY311
+export PY39
+if [ -n "$PY39" ]; then
+	test_expect_success "without BPF: one line says why, process_vm_readv stacks, the report says approximate" '
+		LPERF_NO_BPF=1 lperf record --python -o a.data -- "$PY39" "$W" $LOOPS 2>err &&
+		expect_grep "no BPF \(LPERF_NO_BPF is set\).*process_vm_readv.*approximate" err &&
+		lperf report -i a.data --no-children >r.txt 2>/dev/null &&
+		expect_grep "^# Python stacks: approximate" r.txt &&
+		lperf report -i a.data --folded >f.txt && complete f.txt
+	'
+fi
+
+if [ -n "$PY311" ]; then
+	test_expect_success "lperf test names the method per Python" '
+		lperf test >t.txt 2>&1; cat t.txt &&
+		expect_grep "python\.3\.11.*stacks: (BPF frame walk|process_vm_readv)" t.txt
+	'
+fi
+
+[ $found = 1 ] || test_skip "pyenv CPythons" "none installed"
+test_done

@@ -1,0 +1,47 @@
+#!/bin/sh
+# pylayout_gdb.sh LIBPYTHON MINOR: the offsets of the fields lperf reads (src/python/pylayout.h),
+# as the DWARF of a CPython 3.MINOR build says, one "name=value" per line (gdb computes them).
+
+L=$1; m=$2
+F="runtime_interp_head:&((_PyRuntimeState*)0)->interpreters.head
+tstate_next:&((PyThreadState*)0)->next
+tstate_thread_id:&((PyThreadState*)0)->thread_id
+ascii_size:sizeof(PyASCIIObject)
+compact_size:sizeof(PyCompactUnicodeObject)
+unicode_state:&((PyASCIIObject*)0)->state
+unicode_length:&((PyASCIIObject*)0)->length
+bytes_size:&((PyBytesObject*)0)->ob_base.ob_size
+bytes_sval:&((PyBytesObject*)0)->ob_sval
+code_name:&((PyCodeObject*)0)->co_name
+code_filename:&((PyCodeObject*)0)->co_filename
+code_firstlineno:&((PyCodeObject*)0)->co_firstlineno"
+if [ $m -le 10 ]; then F="$F
+interp_tstate_head:&((PyInterpreterState*)0)->tstate_head
+tstate_frame:&((PyThreadState*)0)->frame
+frame_back:&((PyFrameObject*)0)->f_back
+frame_code:&((PyFrameObject*)0)->f_code
+frame_lasti:&((PyFrameObject*)0)->f_lasti"
+else F="$F
+interp_tstate_head:&((PyInterpreterState*)0)->threads.head
+tstate_native_tid:&((PyThreadState*)0)->native_thread_id
+frame_back:&((struct _PyInterpreterFrame*)0)->previous
+frame_owner:&((struct _PyInterpreterFrame*)0)->owner
+code_qualname:&((PyCodeObject*)0)->co_qualname
+code_adaptive:&((PyCodeObject*)0)->co_code_adaptive"
+fi
+[ $m -le 9 ] && F="$F
+code_linetable:&((PyCodeObject*)0)->co_lnotab"
+[ $m -ge 10 ] && F="$F
+code_linetable:&((PyCodeObject*)0)->co_linetable"
+[ $m = 11 ] && F="$F
+frame_is_entry:&((struct _PyInterpreterFrame*)0)->is_entry"
+if [ $m = 11 ] || [ $m = 12 ]; then F="$F
+tstate_frame:&((PyThreadState*)0)->cframe
+cframe_current:&((_PyCFrame*)0)->current_frame
+frame_code:&((struct _PyInterpreterFrame*)0)->f_code
+frame_lasti:&((struct _PyInterpreterFrame*)0)->prev_instr"; fi
+if [ $m = 13 ]; then F="$F
+tstate_frame:&((PyThreadState*)0)->current_frame
+frame_code:&((struct _PyInterpreterFrame*)0)->f_executable
+frame_lasti:&((struct _PyInterpreterFrame*)0)->instr_ptr"; fi
+echo "$F" | while IFS=: read n e; do printf -- "-ex\0printf \"%s=%%d\\\\n\", (long)(%s)\0" "$n" "$e"; done | xargs -0 gdb -batch -nx "$L" 2>&1 | grep "="

@@ -1,0 +1,222 @@
+/* Python stacks in recordings (src/python/pystore.c) and their join with native stacks
+ * (pymerge.c): a blob written and read back, every truncation of it refused with a message
+ * naming the offset, the nearest-stack join within its window, and the eval-loop replacement
+ * (one native _PyEval_EvalFrameDefault per group of Python frames ending at an entry frame;
+ * leftovers at the outermost eval frame; stacks with py:: frames or whole native stacks without
+ * the eval loop left alone). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "python/pymerge.h"
+#include "python/pystore.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+/* A reader with two code objects, as if read from a process. */
+static void fake_reader(struct pyread *r)
+{
+	memset(r, 0, sizeof(*r));
+	const char *names[] = { "foo", "<module>" };
+	r->codes = xcalloc(2, sizeof(*r->codes));
+	for (int i = 0; i < 2; i++) {
+		struct py_code *c = xcalloc(1, sizeof(*c));
+		c->id = (uint32_t)i;
+		c->name = xstrdup(names[i]);
+		c->filename = xstrdup("/w/x.py");
+		c->firstline = 1 + i;
+		r->codes[i] = c;
+	}
+	r->ncodes = r->ccap = 2;
+}
+
+static uint8_t *sample_blob(size_t *len, uint32_t flags)
+{
+	struct pyread r;
+	fake_reader(&r);
+	struct pystore_writer w = { 0 };
+	w.flags = flags;
+	struct py_frame f[2] = { { 0, 8, false }, { 1, 21, true } };
+	pystore_add(&w, 1000000, 7, 0, f, 2);
+	pystore_add(&w, 3000000, 7, 0, f + 1, 1);
+	pystore_add(&w, 2000000, 8, 0, f, 2);
+	uint8_t *b = pystore_finish(&w, &r, len);
+	pystore_writer_free(&w);
+	pyread_free(&r);
+	return b;
+}
+
+static void test_roundtrip_and_find(void **state)
+{
+	size_t len;
+	uint8_t *b = sample_blob(&len, 0);
+	struct pystore *s = pystore_new();
+	assert_int_equal(pystore_load(s, 42, b, len), 0);
+	assert_int_equal(pystore_nstacks(s), 3);
+	assert_false(pystore_approx(s));
+	size_t n;
+	const struct pystore_frame *f = pystore_find(s, 42, 7, 1000500, &n);
+	assert_non_null(f);
+	assert_int_equal(n, 2);
+	assert_string_equal(f[0].sym->name, "py::foo:/w/x.py");
+	assert_int_equal(f[0].line, 8);
+	assert_true(f[1].entry);
+	/* nothing within 1 ms: 2 ms after the last stack */
+	assert_null(pystore_find(s, 42, 7, 5000000, &n));
+	/* between two stacks, the nearer */
+	f = pystore_find(s, 42, 7, 1400000, &n);
+	assert_int_equal(n, 2);
+	f = pystore_find(s, 42, 7, 2999990, &n);
+	assert_int_equal(n, 1);
+	assert_null(pystore_find(s, 43, 7, 1000000, &n));   /* other process */
+	assert_null(pystore_find(s, 42, 9, 1000000, &n));   /* other thread */
+	pystore_free(s);
+	free(b);
+
+	/* approximate stacks match within 250 ms */
+	b = sample_blob(&len, PYSTORE_APPROX);
+	s = pystore_new();
+	assert_int_equal(pystore_load(s, 42, b, len), 0);
+	assert_true(pystore_approx(s));
+	assert_non_null(pystore_find(s, 42, 7, 200000000, &n));
+	pystore_free(s);
+	free(b);
+}
+
+static void test_damaged(void **state)
+{
+	size_t len;
+	uint8_t *b = sample_blob(&len, 0);
+	for (size_t cut = 0; cut < len; cut++) {
+		struct pystore *s = pystore_new();
+		assert_int_equal(pystore_load(s, 1, b, cut), -1);
+		assert_non_null(strstr(err_msg(), "pid 1"));
+		assert_int_equal(pystore_nstacks(s), 0);
+		pystore_free(s);
+	}
+	/* a code index out of range */
+	uint8_t *bad = xmalloc(len);
+	memcpy(bad, b, len);
+	size_t code_at = len - 9; /* the last frame's u32 code */
+	bad[code_at] = 9;
+	struct pystore *s = pystore_new();
+	assert_int_equal(pystore_load(s, 1, bad, len), -1);
+	pystore_free(s);
+	free(bad);
+	free(b);
+}
+
+static struct symbol sym_eval = { 0, 0, (char *)"_PyEval_EvalFrameDefault", NULL };
+static struct symbol sym_leaf = { 0, 0, (char *)"PyLong_FromLong", NULL };
+static struct symbol sym_main = { 0, 0, (char *)"Py_RunMain", NULL };
+static struct symbol sym_start = { 0, 0, (char *)"_start", NULL };
+static struct symbol sym_parse = { 0, 0, (char *)"_PyPegen_parse", NULL };
+static struct symbol sym_py = { 0, 0, (char *)"py::foo:/x.py", NULL };
+
+static struct frame *frames(size_t *cap, const struct symbol **syms, size_t n)
+{
+	struct frame *f = xcalloc(n, sizeof(*f));
+	for (size_t i = 0; i < n; i++)
+		f[i].loc.sym = syms[i];
+	*cap = n;
+	return f;
+}
+
+/* A store with one stack: foo (inlined into) bar, entry; baz; <module>, entry. */
+static struct pystore *three_groups(void)
+{
+	struct pyread r;
+	memset(&r, 0, sizeof(r));
+	const char *names[] = { "foo", "bar", "<module>" };
+	r.codes = xcalloc(3, sizeof(*r.codes));
+	for (int i = 0; i < 3; i++) {
+		r.codes[i] = xcalloc(1, sizeof(struct py_code));
+		r.codes[i]->name = xstrdup(names[i]);
+		r.codes[i]->filename = xstrdup("/x.py");
+	}
+	r.ncodes = r.ccap = 3;
+	struct pystore_writer w = { 0 };
+	struct py_frame f[3] = { { 0, 9, false }, { 1, 14, true }, { 2, 21, true } };
+	pystore_add(&w, 100, 5, 0, f, 3);
+	size_t len;
+	uint8_t *b = pystore_finish(&w, &r, &len);
+	struct pystore *s = pystore_new();
+	assert_int_equal(pystore_load(s, 5, b, len), 0);
+	free(b);
+	pystore_writer_free(&w);
+	pyread_free(&r);
+	return s;
+}
+
+static const char *name(const struct frame *f)
+{
+	return f->loc.sym ? f->loc.sym->name : "?";
+}
+
+static void test_merge(void **state)
+{
+	struct pystore *s = three_groups();
+	size_t cap;
+	/* leaf, eval (foo+bar), eval (<module>), main, _start */
+	const struct symbol *st[] = { &sym_leaf, &sym_eval, &sym_eval, &sym_main, &sym_start };
+	struct frame *f = frames(&cap, st, 5);
+	size_t n = pymerge_stack(s, 5, 5, 100, &f, &cap, 5);
+	assert_int_equal(n, 6);
+	const char *want[] = { "PyLong_FromLong", "py::foo:/x.py", "py::bar:/x.py", "py::<module>:/x.py",
+			       "Py_RunMain", "_start" };
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(name(&f[i]), want[i]);
+	assert_int_equal(f[1].line, 9);
+	assert_int_equal(f[3].line, 21);
+	free(f);
+
+	/* one eval frame only: it takes every group */
+	const struct symbol *one[] = { &sym_eval, &sym_main, &sym_start };
+	f = frames(&cap, one, 3);
+	n = pymerge_stack(s, 5, 5, 100, &f, &cap, 3);
+	assert_int_equal(n, 5);
+	assert_string_equal(name(&f[2]), "py::<module>:/x.py");
+	assert_string_equal(name(&f[3]), "Py_RunMain");
+	free(f);
+
+	/* a whole native stack without the eval loop: not running Python, left alone */
+	const struct symbol *np[] = { &sym_parse, &sym_main, &sym_start };
+	f = frames(&cap, np, 3);
+	assert_int_equal(pymerge_stack(s, 5, 5, 100, &f, &cap, 3), 3);
+	free(f);
+
+	/* a cut native stack without eval frames: the Python frames go at its outer end */
+	const struct symbol *cut[] = { &sym_leaf };
+	f = frames(&cap, cut, 1);
+	n = pymerge_stack(s, 5, 5, 100, &f, &cap, 1);
+	assert_int_equal(n, 4);
+	assert_string_equal(name(&f[3]), "py::<module>:/x.py");
+	free(f);
+
+	/* CPython's own py:: frames win */
+	const struct symbol *own[] = { &sym_py, &sym_eval, &sym_start };
+	f = frames(&cap, own, 3);
+	assert_int_equal(pymerge_stack(s, 5, 5, 100, &f, &cap, 3), 3);
+	free(f);
+
+	/* no stack for that time */
+	f = frames(&cap, st, 5);
+	assert_int_equal(pymerge_stack(s, 5, 5, 50000000, &f, &cap, 5), 5);
+	free(f);
+	pystore_free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_roundtrip_and_find),
+		cmocka_unit_test(test_damaged),
+		cmocka_unit_test(test_merge),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
