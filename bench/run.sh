@@ -21,6 +21,7 @@ BENCH_RUNS=$stat_runs python3 bench/stat_bench.py "$LPERF" build/bench/faults bu
 python3 bench/sample_bench.py "$LPERF" build/bench/shares-fp build/bench/shares-o2 build/bench/rss \
 	build/bench/sample
 python3 bench/python_noflag_bench.py "$LPERF" tests/workloads/perf_docs.py
+sh bench/srcline_bench.sh "$LPERF" build/bench/srcline
 # DWARF reports, and Python end to end (skipped with a note when pyenv has no CPython 3.13).
 exec python3 bench/python_bench.py "$LPERF" build/bench/shares-o2 build/bench/rss build/bench/python \
 	tests/workloads/perf_docs.py

@@ -6,10 +6,12 @@
 #include <string.h>
 #include <strings.h>
 
+#include "symbols/srcline.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
-static const char *const key_names[HK_NKEYS] = { "comm", "pid", "tid", "dso", "sym", "cpu" };
+static const char *const key_names[HK_NKEYS] = { "comm", "pid", "tid", "dso", "sym", "cpu", "srcline",
+						 "srcfile" };
 
 const char *hist_key_name(enum hist_key k)
 {
@@ -33,7 +35,7 @@ int hist_parse_sort(const char *spec, enum hist_key *keys, size_t *nkeys)
 		if (k == HK_NKEYS && len == 7 && !strncasecmp(p, "command", 7))
 			k = HK_COMM;
 		if (k == HK_NKEYS)
-			return err_set("unknown sort key '%.*s' (use comm, pid, tid, dso, sym, cpu)", (int)len, p);
+			return err_set("unknown sort key '%.*s' (use comm, pid, tid, dso, sym, cpu, srcline, srcfile)", (int)len, p);
 		bool dup = false;
 		for (size_t i = 0; i < *nkeys; i++)
 			dup |= keys[i] == (enum hist_key)k;
@@ -79,6 +81,7 @@ struct key {
 	const struct symbol *sym;
 	uint64_t addr;
 	bool kernel;
+	const char *srcline, *srcfile;
 };
 
 static bool has_key(const struct hist *h, enum hist_key k)
@@ -87,6 +90,19 @@ static bool has_key(const struct hist *h, enum hist_key k)
 		if (h->keys[i] == k)
 			return true;
 	return false;
+}
+
+/* The address perf shows for an unresolved frame: the DSO address, except in an ET_EXEC file,
+ * where perf's DSO addresses are file offsets (it adjusts such symbols to offsets), so the map-
+ * relative ip - start + pgoff (cc1plus: 0x1724391 where the runtime address is 0x1b24391). */
+static uint64_t unresolved_addr(const struct frame *f)
+{
+	const struct map *mp = f->loc.map;
+	if (!mp)
+		return f->ip;
+	if (f->loc.dso && f->loc.dso->kind == DSO_ELF && f->loc.dso->is_exec)
+		return f->ip - mp->start + mp->pgoff;
+	return f->loc.addr;
 }
 
 static void make_key(struct hist *h, const struct resolved_sample *rs, const struct frame *f, struct key *k)
@@ -107,15 +123,20 @@ static void make_key(struct hist *h, const struct resolved_sample *rs, const str
 	if (has_key(h, HK_SYM)) {
 		k->sym = f->loc.sym;
 		if (!k->sym)
-			k->addr = f->loc.map ? f->loc.addr : f->ip;
+			k->addr = unresolved_addr(f);
 	}
+	if (has_key(h, HK_SRCLINE))
+		k->srcline = srcline_string(f->loc.map ? f->loc.dso : NULL, f->loc.sym, f->loc.addr);
+	if (has_key(h, HK_SRCFILE))
+		k->srcfile = srcline_file_string(f->loc.map ? f->loc.dso : NULL, f->loc.addr);
 }
 
 static uint64_t key_hash(const struct key *k)
 {
 	uint64_t x = (uint64_t)(uintptr_t)k->comm * 31 + (uint64_t)k->pid * 131 + (uint64_t)k->tid * 137 +
 		     (uint64_t)k->cpu * 139 + (uint64_t)(uintptr_t)k->dso * 149 +
-		     (uint64_t)(uintptr_t)k->sym * 151 + k->addr * 157 + k->kernel;
+		     (uint64_t)(uintptr_t)k->sym * 151 + k->addr * 157 + k->kernel +
+		     (uint64_t)(uintptr_t)k->srcline * 163 + (uint64_t)(uintptr_t)k->srcfile * 167;
 	x ^= x >> 33;
 	x *= 0xff51afd7ed558ccdULL;
 	x ^= x >> 33;
@@ -127,7 +148,8 @@ static bool key_eq(const void *value, const void *key)
 	const struct hist_entry *e = value;
 	const struct key *k = key;
 	return k->comm == e->comm && k->pid == e->pid && k->tid == e->tid && k->cpu == e->cpu &&
-	       k->dso == e->dso && k->sym == e->sym && k->addr == e->addr && k->kernel == e->kernel;
+	       k->dso == e->dso && k->sym == e->sym && k->addr == e->addr && k->kernel == e->kernel &&
+	       k->srcline == e->srcline && k->srcfile == e->srcfile;
 }
 
 static struct hist_entry *find_or_add(struct hist *h, const struct key *k)
@@ -145,6 +167,8 @@ static struct hist_entry *find_or_add(struct hist *h, const struct key *k)
 	e->sym = k->sym;
 	e->addr = k->addr;
 	e->kernel = k->kernel;
+	e->srcline = k->srcline;
+	e->srcfile = k->srcfile;
 	he->value = e;
 	ALLOC_GROW(h->v, h->n + 1, h->cap);
 	h->v[h->n++] = e;
@@ -155,7 +179,7 @@ static bool same_node(const struct callnode *n, const struct frame *f)
 {
 	if (n->sym || f->loc.sym)
 		return n->sym == f->loc.sym;
-	return n->dso == f->loc.dso && n->addr == (f->loc.map ? f->loc.addr : f->ip);
+	return n->dso == f->loc.dso && n->addr == unresolved_addr(f);
 }
 
 static struct callnode *child(struct callnode *parent, const struct frame *f)
@@ -166,8 +190,9 @@ static struct callnode *child(struct callnode *parent, const struct frame *f)
 	struct callnode *c = xcalloc(1, sizeof(*c));
 	c->dso = f->loc.dso;
 	c->sym = f->loc.sym;
-	c->addr = f->loc.map ? f->loc.addr : f->ip;
+	c->addr = unresolved_addr(f);
 	c->kernel = f->loc.kernel;
+	c->inlined = f->inlined;
 	ALLOC_GROW(parent->kids, parent->nkids + 1, parent->cap);
 	parent->kids[parent->nkids++] = c;
 	return c;
@@ -199,7 +224,12 @@ void hist_add(struct hist *h, const struct resolved_sample *rs)
 	h->total_samples++;
 	h->total_period += period;
 	struct key k;
-	make_key(h, rs, &rs->frames[0], &k);
+	/* The self entry is the sampled function itself, not an inlined function in it (as perf,
+	 * whose self entry comes from the sample's ip, not from its chain). */
+	struct frame self_frame = rs->frames[0];
+	if (self_frame.inlined && self_frame.loc.sym)
+		self_frame.loc.sym = srcline_inline_base(self_frame.loc.sym);
+	make_key(h, rs, &self_frame, &k);
 	struct hist_entry *self = find_or_add(h, &k);
 	self->samples++;
 	self->period += period;
@@ -251,8 +281,13 @@ static int cmp_entries(const void *a, const void *b, void *arg)
 		return px > py ? -1 : 1;
 	if (x->period != y->period)
 		return x->period > y->period ? -1 : 1;
+	int c;
+	if (x->srcline != y->srcline && x->srcline && y->srcline && (c = strcmp(x->srcline, y->srcline)))
+		return c;
+	if (x->srcfile != y->srcfile && x->srcfile && y->srcfile && (c = strcmp(x->srcfile, y->srcfile)))
+		return c;
 	char bx[64], by[64];
-	int c = strcmp(entry_name(x, bx, sizeof(bx)), entry_name(y, by, sizeof(by)));
+	c = strcmp(entry_name(x, bx, sizeof(bx)), entry_name(y, by, sizeof(by)));
 	if (c)
 		return c;
 	if (x->comm && y->comm && (c = strcmp(x->comm, y->comm)))

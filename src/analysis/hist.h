@@ -11,7 +11,7 @@
 #include "resolve/resolve.h"
 #include "util/hashmap.h"
 
-enum hist_key { HK_COMM, HK_PID, HK_TID, HK_DSO, HK_SYM, HK_CPU, HK_NKEYS };
+enum hist_key { HK_COMM, HK_PID, HK_TID, HK_DSO, HK_SYM, HK_CPU, HK_SRCLINE, HK_SRCFILE, HK_NKEYS };
 
 /* Parses "comm,dso,sym" into keys; -1 with err_set() naming an unknown key. */
 int hist_parse_sort(const char *spec, enum hist_key *keys, size_t *nkeys);
@@ -23,6 +23,7 @@ struct callnode {
 	const struct symbol *sym;
 	uint64_t addr;           /* DSO address when sym is NULL */
 	bool kernel;
+	bool inlined;            /* an inlined function's frame (perf shows "name (inlined)") */
 	uint64_t samples, period;
 	struct callnode **kids;
 	size_t nkids, cap;
@@ -36,6 +37,7 @@ struct hist_entry {
 	const struct symbol *sym;
 	uint64_t addr;           /* unresolved: the DSO address (or raw ip without a map) */
 	bool kernel;
+	const char *srcline, *srcfile;      /* HK_SRCLINE, HK_SRCFILE (interned, symbols/srcline.h) */
 	uint64_t samples, period;           /* self: the sample's own ip is here */
 	uint64_t acc_samples, acc_period;   /* children: anywhere on the stack */
 	struct callnode *tree;              /* built with HIST_CALLEE / HIST_CALLER */

@@ -70,7 +70,7 @@ int pictures_load(struct stacks *st, const char *input, bool python, bool force,
 		status = 1;
 	}
 	st->lost = ss.lost_records > ss.lost_samples ? ss.lost_records : ss.lost_samples;
-	report_warnings(&ss, quiet);
+	report_warnings(&ss, quiet, 0);
 	session_free(&ss);
 	perfdata_close(&r);
 	stacks_finish(st);

@@ -10,9 +10,11 @@
 #include "analysis/folded.h"
 #include "output/folded_out.h"
 #include "cmd/pictures.h"
+#include "cmd/annotate_view.h"
 #include "cmd/report_view.h"
 #include "perfdata/perfdata.h"
 #include "session/session.h"
+#include "symbols/demangle.h"
 #include "util/error.h"
 #include "util/opt.h"
 #include "util/parse.h"
@@ -116,6 +118,7 @@ struct report_args {
 	struct report_view v;
 	const char *input, *sort, *symfs, *itrace;
 	bool json, wperf, header, header_only, quiet, children, no_children, stdio, folded, force, python;
+	bool annotate, disassemble, no_inline;
 	int verbose;
 	enum hist_key keys[HK_NKEYS];
 	size_t nkeys;
@@ -158,6 +161,10 @@ static void parse_report_options(struct report_args *a, struct profile *pr, int 
 		{ OPT_CALLBACK, 0, "sample-display-row", v, "N", "WindowsPerf tables of the top N "
 		  "functions", opt_rows },
 		{ OPT_BOOL, 0, "sample-display-long", &v->ro.long_names, NULL, "WindowsPerf: full names" },
+		{ OPT_BOOL, 0, "annotate", &a->annotate, NULL, "per hot function, samples per source line "
+		  "(WindowsPerf's line_number/hits/filename table)" },
+		{ OPT_BOOL, 0, "disassemble", &a->disassemble, NULL, "--annotate with each hot line's instructions" },
+		{ OPT_BOOL, 0, "no-inline", &a->no_inline, NULL, "DWARF stacks without inlined functions' frames" },
 		{ OPT_BOOL, 0, "header", &a->header, NULL, "print the recording's header first" },
 		{ OPT_BOOL, 0, "header-only", &a->header_only, NULL, "print only the header" },
 		{ OPT_STRING, 0, "symfs", &a->symfs, "DIR", "look for binaries under DIR" },
@@ -194,6 +201,7 @@ int cmd_report(int argc, char **argv)
 	struct profile p = { 0 };
 	parse_report_options(&a, &p, argc, argv);
 	err_quiet = a.quiet;
+	symbol_demangle_params(a.verbose > 0);
 	if (pictures_requested(&a.pr)) {
 		/* Caller order (-G/--inverted) draws an icicle. */
 		a.pr.inverted = a.v.graph_given && a.v.graph == HIST_CALLER;
@@ -243,12 +251,19 @@ int cmd_report(int argc, char **argv)
 
 	struct session ss;
 	struct session_tool tool = { .sample = profile_sample, .arg = &p, .callchains = have_chains,
-				     .python_view = python };
+				     .python_view = python, .inline_frames = !a.no_inline };
 	struct fold_ctx fc = { .filter = &p.filter };
 	if (folded) {
 		folded_init(&fc.f, true, false);
 		tool.sample = fold_sample;
 		tool.arg = &fc;
+	}
+	struct annot_view av;
+	if ((a.annotate || a.disassemble) && !folded) {
+		annot_view_init(&av, &p, &ss.machine, a.disassemble, v.ro.max_rows);
+		tool.sample = annot_view_sample;
+		tool.arg = &av;
+		v.annot = &av;
 	}
 	session_init(&ss, &r.evsels, &tool);
 	if (symfs)
@@ -267,7 +282,9 @@ int cmd_report(int argc, char **argv)
 		profile_sort(&p, v.ro.children);
 		report_view_print(stdout, &v, &p, &ss, input);
 	}
-	report_warnings(&ss, quiet);
+	report_warnings(&ss, quiet, a.verbose);
+	if (v.annot)
+		annot_view_free(&av);
 	if (status)
 		err_warn("%s: the report above covers only the records before this point", err_msg());
 	session_free(&ss);

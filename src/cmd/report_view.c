@@ -1,12 +1,16 @@
 /* What report, script and sample share on the command side. */
 #include "cmd/report_view.h"
 
+#include <string.h>
+
+#include "cmd/annotate_view.h"
+
 #include <inttypes.h>
 
 #include "python/pystore.h"
 #include "util/error.h"
 
-void report_warnings(const struct session *ss, bool quiet)
+void report_warnings(const struct session *ss, bool quiet, int verbose)
 {
 	for (size_t i = 0; i < ss->notes.n; i++)
 		err_warn("%s", ss->notes.v[i]);
@@ -26,8 +30,10 @@ void report_warnings(const struct session *ss, bool quiet)
 	const struct jit_source *js;
 	size_t njs = machine_jit_sources((struct machine *)&ss->machine, &js);
 	for (size_t i = 0; i < njs && !quiet; i++) {
-		/* A JIT that writes a jitdump writes no perf map: its absence is no news then. */
-		if (js[i].perfmap_note && !js[i].jitdump_path)
+		/* A JIT that writes a jitdump writes no perf map: its absence is no news then; nor,
+		 * as with perf, for a process that never wrote one (node without flags), unless -v. */
+		bool missing = js[i].perfmap_note && !strncmp(js[i].perfmap_note, "no perf map", 11);
+		if (js[i].perfmap_note && !js[i].jitdump_path && (!missing || verbose))
 			err_note("%s: %s", js[i].perfmap_path ? js[i].perfmap_path : "perf map", js[i].perfmap_note);
 		if (js[i].jitdump_note)
 			err_note("%s: %s", js[i].jitdump_path ? js[i].jitdump_path : "jitdump", js[i].jitdump_note);
@@ -43,9 +49,17 @@ void report_warnings(const struct session *ss, bool quiet)
 	}
 }
 
+static void annot_json(struct json *j, void *arg)
+{
+	struct annot_view *av = arg;
+	annot_view_json(j, av, av->p->evsels);
+}
+
 void report_view_print(FILE *f, const struct report_view *v, const struct profile *p,
 		       const struct session *ss, const char *source)
 {
 	struct report_totals tot = { ss->nsamples, ss->lost_records, ss->lost_samples, pystore_approx(ss->py) };
-	report_print(f, v->style, &v->ro, p, &tot, source);
+	report_print(f, v->style, &v->ro, p, &tot, source, v->annot ? annot_json : NULL, v->annot);
+	if (v->annot && v->style != STYLE_JSON)
+		annot_view_print(f, v->annot, p->evsels);
 }

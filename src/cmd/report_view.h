@@ -10,12 +10,15 @@
 #include "output/report_out.h"
 #include "session/session.h"
 
+struct annot_view;
+
 struct report_view {
 	enum report_style style;
 	struct report_opts ro;
 	const char *sort;       /* "comm,dso,sym" */
 	enum hist_graph graph;
 	bool graph_given;       /* -g, -G or --call-graph was given (none included) */
+	struct annot_view *annot; /* --annotate / --disassemble: tables after the report; NULL: none */
 };
 
 /* Renders every event's profile (output/report_view.c). `source` names the file (or "live"). */
@@ -23,6 +26,7 @@ void report_view_print(FILE *f, const struct report_view *v, const struct profil
 		       const struct session *ss, const char *source);
 
 /* After a walk: lost samples, unparsable samples, build-id mismatches, hidden kernel symbols. */
-void report_warnings(const struct session *ss, bool quiet);
+/* verbose: also the notes perf gives only with -v (a JIT process that never wrote a perf map). */
+void report_warnings(const struct session *ss, bool quiet, int verbose);
 
 #endif

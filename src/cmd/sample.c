@@ -12,6 +12,7 @@
 #include "cmd/cmd.h"
 #include "cmd/pictures.h"
 #include "live/run.h"
+#include "cmd/annotate_view.h"
 #include "cmd/report_view.h"
 #include "cmd/sample_opts.h"
 #include "events/evlist.h"
@@ -116,7 +117,13 @@ int cmd_sample(int argc, char **argv)
 	struct session ss;
 	struct session_tool tool = { .sample = profile_sample, .arg = &p, .callchains = chains,
 				     .python_view = o.python };
-	struct pictures_tee tee = { profile_sample, &p };
+	struct annot_view av;
+	if (o.annotate || o.disassemble) {
+		annot_view_init(&av, &p, &ss.machine, o.disassemble, o.display_rows);
+		tool.sample = annot_view_sample;
+		tool.arg = &av;
+	}
+	struct pictures_tee tee = { tool.sample, tool.arg };
 	if (o.flamegraph) {
 		pictures_tee_init(&tee, cmd, o.python);
 		tool.sample = pictures_tee_sample;
@@ -163,6 +170,8 @@ int cmd_sample(int argc, char **argv)
 	struct report_view v = { .style = o.json ? STYLE_JSON : STYLE_WPERF };
 	v.ro.max_rows = o.display_rows;
 	v.ro.long_names = o.display_long;
+	if (o.annotate || o.disassemble)
+		v.annot = &av;
 	profile_sort(&p, false);
 	if (o.verbose && !o.json) {
 		uint64_t lost = ss.lost_records + ss.lost_samples;
@@ -173,9 +182,11 @@ int cmd_sample(int argc, char **argv)
 	report_view_print(stdout, &v, &p, &ss, "live");
 	if (!o.json)
 		printf("%10.3f seconds time elapsed\n", run_now() - start);
-	report_warnings(&ss, o.quiet);
+	report_warnings(&ss, o.quiet, o.verbose);
 	if (o.flamegraph && pictures_tee_finish(&tee, o.flamegraph, ss.lost_records + ss.lost_samples, o.quiet) < 0)
 		err_warn("--flamegraph: %s", err_msg());
+	if (v.annot)
+		annot_view_free(&av);
 	session_free(&ss);
 	profile_free(&p);
 	live_run_close(&run);

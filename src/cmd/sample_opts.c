@@ -232,6 +232,9 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		{ OPT_BOOL, 'f', "force", &o->force, NULL, "use JIT symbol files whoever owns them" },
 		{ OPT_CALLBACK, 0, "sample-display-row", o, "N", "rows per table (default 50)", opt_rows },
 		{ OPT_BOOL, 0, "sample-display-long", &o->display_long, NULL, "full symbol names" },
+		{ OPT_BOOL, 0, "annotate", &o->annotate, NULL, "per hot function: samples per source line" },
+		{ OPT_BOOL, 0, "disassemble", &o->disassemble, NULL, "--annotate with each hot line's "
+		  "instructions" },
 		{ OPT_STRING, 's', "symbol", &o->symbols, "PATTERN", "only symbols matching: exact, "
 		  "'^prefix', 'suffix$'" },
 		{ OPT_CALLBACK, 'm', "mmap-pages", o, "PAGES", "ring buffer size per CPU", opt_mmap },

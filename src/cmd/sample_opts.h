@@ -33,6 +33,7 @@ struct sample_opts {
 	/* sample's display */
 	size_t display_rows;
 	bool display_long, json;
+	bool annotate, disassemble; /* WindowsPerf's --annotate / --disassemble */
 	const char *symbols;
 	bool python;                /* --python: turn on CPython's perf support in the command */
 	bool force;                 /* -f: use JIT files (perf maps, jitdumps) whoever owns them */

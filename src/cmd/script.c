@@ -10,6 +10,7 @@
 #include "output/script_out.h"
 #include "perfdata/perfdata.h"
 #include "session/session.h"
+#include "symbols/demangle.h"
 #include "util/error.h"
 #include "util/opt.h"
 
@@ -17,6 +18,8 @@ struct script_ctx {
 	struct folded *folded;
 	unsigned fields;
 	bool fields_given;
+	bool fields_rel;         /* -F +x,-y: add to / remove from the defaults */
+	unsigned fields_add, fields_del;
 	bool callchain;
 	const struct evsel_set *evsels;
 };
@@ -31,6 +34,8 @@ static int on_sample(const struct resolved_sample *rs, void *arg)
 	unsigned fields = c->fields_given ? c->fields
 					  : script_default_fields(rs->s->evsel ? &rs->s->evsel->attr
 										: &c->evsels->v[0].attr);
+	if (c->fields_rel)
+		fields = (fields | c->fields_add) & ~c->fields_del;
 	script_print_sample(stdout, rs, fields, c->callchain);
 	return 0;
 }
@@ -41,14 +46,19 @@ int cmd_script(int argc, char **argv)
 {
 	const char *input = "perf.data", *fields = NULL, *itrace = NULL;
 	bool quiet = false, no_chain = false, fold = false, force = false, python = false;
+	bool no_inline = false, inline_ = true;
+	int verbose = 0;
 	const struct option opts[] = {
 		{ OPT_STRING, 'i', "input", &input, "FILE", "the recording (default perf.data)" },
-		{ OPT_STRING, 'F', "fields", &fields, "FIELDS", "comm,pid,tid,cpu,time,event,period,ip,sym,symoff,dso" },
+		{ OPT_STRING, 'F', "fields", &fields, "FIELDS", "comm,pid,tid,cpu,time,event,period,ip,sym,symoff,dso,srcline; +srcline adds to the defaults" },
 		{ OPT_BOOL, 0, "no-call-graph", &no_chain, NULL, "only the sampled address, no stacks" },
 		{ OPT_BOOL, 0, "folded", &fold, NULL, "collapsed stacks for flame graphs: comm;root;...;leaf COUNT" },
 		{ OPT_BOOL, 'f', "force", &force, NULL, "read the input and /tmp JIT symbol files whoever owns them" },
 		{ OPT_BOOL, 0, "python", &python, NULL, "Python view: py:: frames only" },
+		{ OPT_BOOL, 0, "no-inline", &no_inline, NULL, "DWARF stacks without inlined functions' frames" },
+		{ OPT_BOOL, 0, "inline", &inline_, NULL, "DWARF stacks with inlined functions' frames (the default)" },
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "no notes or warnings" },
+		{ OPT_COUNT, 'v', "verbose", &verbose, NULL, "C++ names with parameters; more notes" },
 		{ OPT_STRING, 0, "itrace", &itrace, "OPTS", "Arm SPE recordings: one line per event "
 		  "perf would synthesise (i, f, m, t, b, a, M; i1i)" },
 		OPT_END_(),
@@ -58,11 +68,12 @@ int cmd_script(int argc, char **argv)
 	if (i < argc)
 		opt_usage_error(&ctx, "unexpected argument '%s'", argv[i]);
 	err_quiet = quiet;
+	symbol_demangle_params(verbose > 0);
 	struct script_ctx c = { 0 };
 	if (fields) {
-		if (script_parse_fields(fields, &c.fields) < 0)
+		if (script_parse_fields_rel(fields, &c.fields, &c.fields_rel, &c.fields_add, &c.fields_del) < 0)
 			opt_usage_error(&ctx, "-F: %s", err_msg());
-		c.fields_given = true;
+		c.fields_given = !c.fields_rel;
 	}
 	struct perfdata_reader r;
 	if (perfdata_open_force(&r, input, force) < 0)
@@ -87,7 +98,7 @@ int cmd_script(int argc, char **argv)
 	}
 	struct session ss;
 	struct session_tool tool = { .sample = on_sample, .arg = &c, .callchains = c.callchain,
-				     .python_view = python };
+				     .python_view = python, .inline_frames = !no_inline };
 	session_init(&ss, &r.evsels, &tool);
 	session_use_jit_sources(&ss, &r, force);
 	int status = session_process_file(&ss, &r) ? EXIT_RUNTIME : 0;
@@ -96,7 +107,7 @@ int cmd_script(int argc, char **argv)
 		folded_free(&f);
 	}
 	fflush(stdout);
-	report_warnings(&ss, quiet);
+	report_warnings(&ss, quiet, verbose);
 	if (status)
 		err_warn("%s: the output above covers only the records before this point", err_msg());
 	session_free(&ss);

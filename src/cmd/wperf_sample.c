@@ -433,7 +433,7 @@ int wperf_sample(struct wperf_args *a, bool record)
 	print_result(a, &pg, &col, &ss, run_now() - start);
 	wperf_pcs_free(&col.pcs);
 	wperf_annotate_cleanup();
-	report_warnings(&ss, o.quiet);
+	report_warnings(&ss, o.quiet, o.verbose);
 	session_free(&ss);
 	profile_free(&p);
 	live_run_close(&run);

@@ -60,6 +60,8 @@ void report_json_section(struct json *j, const struct report_section *s, const s
 				json_bool(j, "kernel", e->kernel);
 				break;
 			}
+			case HK_SRCLINE: json_str(j, "srcline", e->srcline ? e->srcline : ""); break;
+			case HK_SRCFILE: json_str(j, "srcfile", e->srcfile ? e->srcfile : ""); break;
 			default:
 				break;
 			}

@@ -54,9 +54,11 @@ struct report_totals {
 	bool python_approx;      /* Python stacks read at each batch, not at each sample */
 };
 
-/* Renders every event's profile (report_view.c). source names the file (or "live") for JSON. */
+/* Renders every event's profile (report_view.c). source names the file (or "live") for JSON;
+ * json_extra (may be NULL) adds members to the JSON document after the events. */
 void report_print(FILE *f, enum report_style style, const struct report_opts *o, const struct profile *p,
-		  const struct report_totals *tot, const char *source);
+		  const struct report_totals *tot, const char *source, void (*json_extra)(struct json *j, void *arg),
+		  void *extra);
 
 /* perf report --header: the recording's header and features as perf prints them
  * (report_header.c). */

@@ -32,6 +32,9 @@ static const char *human_count(uint64_t n, char *buf, size_t size)
 static void node_name(const struct callnode *n, char *buf, size_t size)
 {
 	hist_sym_name(n->sym, n->addr, buf, size);
+	size_t len = strlen(buf);
+	if (n->inlined && len + 10 < size)
+		memcpy(buf + len, " (inlined)", 11);
 }
 
 /* perf's graph: a single child continues the line; several children branch with |--x%--. */
@@ -104,9 +107,14 @@ void report_text(FILE *f, const struct report_section *s, const struct report_op
 
 	/* Column widths: perf sizes them to the widest value. */
 	size_t wcomm = strlen("Command"), wdso = strlen("Shared Object"), wsym = strlen("Symbol");
+	size_t wline = strlen("Source:Line"), wfile = strlen("Source File");
 	char name[512];
 	for (size_t i = 0; i < h->n; i++) {
 		const struct hist_entry *e = h->v[i];
+		if (e->srcline && strlen(e->srcline) > wline)
+			wline = strlen(e->srcline);
+		if (e->srcfile && strlen(e->srcfile) > wfile)
+			wfile = strlen(e->srcfile);
 		if (e->comm && strlen(e->comm) > wcomm)
 			wcomm = strlen(e->comm);
 		if (strlen(hist_dso_name(e->dso)) > wdso)
@@ -142,6 +150,8 @@ void report_text(FILE *f, const struct report_section *s, const struct report_op
 		case HK_CPU: COL("CPU", 3, true); break;
 		case HK_DSO: COL("Shared Object", wdso, false); break;
 		case HK_SYM: COL("Symbol", wsym, false); break;
+		case HK_SRCLINE: COL("Source:Line", wline, false); break;
+		case HK_SRCFILE: COL("Source File", wfile, false); break;
 		default: break;
 		}
 	}
@@ -172,6 +182,12 @@ void report_text(FILE *f, const struct report_section *s, const struct report_op
 			case HK_SYM:
 				hist_sym_name(e->sym, e->addr, name, sizeof(name));
 				fprintf(f, "[%c] %s", e->kernel ? 'k' : '.', name);
+				break;
+			case HK_SRCLINE:
+				fprintf(f, "%-*s", k + 1 < h->nkeys ? (int)wline + 2 : 0, e->srcline ? e->srcline : "");
+				break;
+			case HK_SRCFILE:
+				fprintf(f, "%-*s", k + 1 < h->nkeys ? (int)wfile + 2 : 0, e->srcfile ? e->srcfile : "");
 				break;
 			default:
 				break;

@@ -4,7 +4,8 @@
 #include "output/json.h"
 
 void report_print(FILE *f, enum report_style style, const struct report_opts *opts, const struct profile *p,
-		  const struct report_totals *tot, const char *source)
+		  const struct report_totals *tot, const char *source, void (*json_extra)(struct json *j, void *arg),
+		  void *extra)
 {
 	struct report_opts ro = *opts;
 	ro.lost = tot->lost_records;
@@ -46,6 +47,8 @@ void report_print(FILE *f, enum report_style style, const struct report_opts *op
 	}
 	if (style == STYLE_JSON) {
 		json_end_array(&j);
+		if (json_extra)
+			json_extra(&j, extra);
 		json_end_object(&j);
 		json_finish(&j);
 	}

@@ -11,11 +11,14 @@
 enum script_field {
 	SF_COMM = 1 << 0, SF_PID = 1 << 1, SF_TID = 1 << 2, SF_CPU = 1 << 3, SF_TIME = 1 << 4,
 	SF_EVENT = 1 << 5, SF_PERIOD = 1 << 6, SF_IP = 1 << 7, SF_SYM = 1 << 8, SF_SYMOFF = 1 << 9,
-	SF_DSO = 1 << 10,
+	SF_DSO = 1 << 10, SF_SRCLINE = 1 << 11,
 };
 
 /* Parses perf's -F list ("comm,tid,time,ip,sym"); -1 with err_set() on an unknown field. */
 int script_parse_fields(const char *spec, unsigned *fields);
+/* The same, with perf's relative form: "+srcline" or "-period,+srcline" (a list whose first item
+ * has a sign) adds to or removes from the defaults: *relative is set and *add / *del hold them. */
+int script_parse_fields_rel(const char *spec, unsigned *fields, bool *relative, unsigned *add, unsigned *del);
 /* perf's default for a recording: comm,tid,[cpu],time,period,event,ip,sym,symoff,dso. */
 unsigned script_default_fields(const struct perf_event_attr *attr);
 void script_print_sample(FILE *f, const struct resolved_sample *rs, unsigned fields, bool callchain);

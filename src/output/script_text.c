@@ -3,19 +3,35 @@
 #include <strings.h>
 
 #include "output/script_out.h"
+#include "symbols/srcline.h"
 #include "util/error.h"
 
 static const struct { const char *name; unsigned bit; } field_names[] = {
 	{ "comm", SF_COMM }, { "pid", SF_PID }, { "tid", SF_TID }, { "cpu", SF_CPU }, { "time", SF_TIME },
 	{ "event", SF_EVENT }, { "period", SF_PERIOD }, { "ip", SF_IP }, { "sym", SF_SYM },
-	{ "symoff", SF_SYMOFF }, { "dso", SF_DSO },
+	{ "symoff", SF_SYMOFF }, { "dso", SF_DSO }, { "srcline", SF_SRCLINE },
 };
 
 int script_parse_fields(const char *spec, unsigned *fields)
 {
-	*fields = 0;
+	bool rel;
+	unsigned add, del;
+	if (script_parse_fields_rel(spec, fields, &rel, &add, &del) < 0)
+		return -1;
+	if (rel)
+		return err_set("'+field' and '-field' need the default field list");
+	return 0;
+}
+
+int script_parse_fields_rel(const char *spec, unsigned *fields, bool *relative, unsigned *add, unsigned *del)
+{
+	*fields = *add = *del = 0;
+	*relative = *spec == '+' || *spec == '-';
 	const char *p = spec;
 	while (*p) {
+		char sign = 0;
+		if (*relative && (*p == '+' || *p == '-'))
+			sign = *p++;
 		const char *e = strchr(p, ',');
 		size_t len = e ? (size_t)(e - p) : strlen(p);
 		size_t i;
@@ -24,11 +40,16 @@ int script_parse_fields(const char *spec, unsigned *fields)
 				break;
 		if (i == sizeof(field_names) / sizeof(field_names[0]))
 			return err_set("unknown field '%.*s' (use comm, pid, tid, cpu, time, event, period, ip, "
-				       "sym, symoff, dso)", (int)len, p);
-		*fields |= field_names[i].bit;
+				       "sym, symoff, dso, srcline)", (int)len, p);
+		if (sign == '-')
+			*del |= field_names[i].bit;
+		else if (*relative)
+			*add |= field_names[i].bit;
+		else
+			*fields |= field_names[i].bit;
 		p += len + (e ? 1 : 0);
 	}
-	if (!*fields)
+	if (!*fields && !*relative)
 		return err_set("no fields given");
 	return 0;
 }
@@ -58,8 +79,15 @@ static void location(FILE *f, const struct frame *fr, unsigned fields)
 	}
 	if ((fields & SF_DSO) && fr->line > 0)
 		fprintf(f, " (%s line %d)", fr->loc.dso ? fr->loc.dso->path : "[unknown]", fr->line); /* Python */
-	else if (fields & SF_DSO)
+	else if ((fields & SF_DSO) && !fr->inlined)
 		fprintf(f, " (%s)", fr->loc.dso ? fr->loc.dso->path : "[unknown]");
+	/* perf prints the line under the frame, "dso[addr]" when it has none, nothing unmapped. */
+	if ((fields & SF_SRCLINE) && fr->srcline)
+		fprintf(f, "\n  %s", fr->srcline);
+	else if ((fields & SF_SRCLINE) && fr->loc.map && fr->loc.dso)
+		fprintf(f, "\n  %s", srcline_string(fr->loc.dso, NULL, fr->loc.addr));
+	if (fr->inlined)
+		fputs(" (inlined)", f);
 }
 
 void script_print_sample(FILE *f, const struct resolved_sample *rs, unsigned fields, bool callchain)
@@ -93,7 +121,7 @@ void script_print_sample(FILE *f, const struct resolved_sample *rs, unsigned fie
 	}
 	if (chain) {
 		fputc('\n', f);
-		for (size_t i = 0; i < rs->nframes; i++) {
+		for (size_t i = 0; i < (rs->chain_reset ? 0 : rs->nframes); i++) {
 			fputc('\t', f);
 			location(f, &rs->frames[i], fields);
 			fputc('\n', f);

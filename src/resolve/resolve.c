@@ -38,6 +38,7 @@ struct user_frames {
 	size_t *n;
 	struct thread *t;
 	uint64_t time;
+	bool caller;             /* frames after the first are return addresses */
 };
 
 /* Callers are looked up at their return address itself, as Linux perf does, so that reports and
@@ -57,10 +58,16 @@ static void add_frame(struct resolver *r, size_t *n, uint64_t ip, uint8_t cpumod
 static void add_user(uint64_t ip, void *arg)
 {
 	struct user_frames *a = arg;
+	size_t at = *a->n;
 	add_frame(a->r, a->n, ip, PERF_RECORD_MISC_USER, a->t, a->time);
+	if (a->r->inline_frames && *a->n == at + 1)
+		resolve_expand_inline(&a->r->fbuf, &a->r->fcap, a->n, at, a->caller);
+	a->caller = true;
 }
 
-static uint8_t context_mode(uint64_t marker, uint8_t mode)
+/* The cpumode a context marker switches to; -1 for an invalid marker (0xffff...ffff), after
+ * which perf drops the whole chain. */
+static int context_mode(uint64_t marker)
 {
 	switch (marker) {
 	case PERF_CONTEXT_KERNEL: return PERF_RECORD_MISC_KERNEL;
@@ -68,12 +75,13 @@ static uint8_t context_mode(uint64_t marker, uint8_t mode)
 	case PERF_CONTEXT_HV: return PERF_RECORD_MISC_HYPERVISOR;
 	case PERF_CONTEXT_GUEST_KERNEL: return PERF_RECORD_MISC_GUEST_KERNEL;
 	case PERF_CONTEXT_GUEST_USER: return PERF_RECORD_MISC_GUEST_USER;
-	default: return mode;
+	default: return -1;
 	}
 }
 
-/* The kernel's callchain; with stack copies (dwarf) it stops where the user part begins. */
-static void add_callchain(struct resolver *r, size_t *n, const struct perf_sample *s, struct thread *t, bool dwarf)
+/* The kernel's callchain; with stack copies (dwarf) it stops where the user part begins.
+ * Returns false (and no frames) for a chain with an invalid context entry, as perf. */
+static bool add_callchain(struct resolver *r, size_t *n, const struct perf_sample *s, struct thread *t, bool dwarf)
 {
 	uint8_t mode = s->cpumode;
 	for (uint64_t i = 0; i < s->callchain_nr; i++) {
@@ -81,26 +89,32 @@ static void add_callchain(struct resolver *r, size_t *n, const struct perf_sampl
 		if (dwarf && ip == PERF_CONTEXT_USER)
 			break;
 		if (ip >= PERF_CONTEXT_MAX) {
-			mode = context_mode(ip, mode);
+			int m = context_mode(ip);
+			if (m < 0) {
+				*n = 0;
+				return false;
+			}
+			mode = (uint8_t)m;
 			continue;
 		}
 		add_frame(r, n, ip, mode, t, s->time);
 	}
+	return true;
 }
 
 void resolve_sample(struct resolver *r, const struct perf_sample *s, struct thread *t,
 		    struct resolved_sample *out)
 {
 	size_t n = 0;
-	bool used_chain = false;
+	bool used_chain = false, chain_reset = false;
 	bool dwarf = r->unwinder && s->user_abi;
 	if (r->callchains && s->callchain_nr) {
-		add_callchain(r, &n, s, t, dwarf);
+		chain_reset = !add_callchain(r, &n, s, t, dwarf);
 		used_chain = n > 0;
 	}
 	bool truncated = false;
 	if (r->callchains && dwarf) {
-		struct user_frames a = { r, &n, t, s->time };
+		struct user_frames a = { r, &n, t, s->time, false };
 		unwind_user(r->unwinder, t, s, add_user, &a, &truncated);
 		if (truncated) {
 			/* Say so in the stack itself, so no view presents a cut stack as whole. */
@@ -118,7 +132,7 @@ void resolve_sample(struct resolver *r, const struct perf_sample *s, struct thre
 		n = r->merge(r->merge_arg, s, &r->fbuf, &r->fcap, n);
 	if (r->python_view)
 		n = resolve_python_view(r->fbuf, n);
-	*out = (struct resolved_sample){ s, t, r->fbuf, n, truncated };
+	*out = (struct resolved_sample){ s, t, r->fbuf, n, truncated, chain_reset };
 }
 
 static bool is_py(const struct frame *f)

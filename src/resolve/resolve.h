@@ -21,6 +21,9 @@ struct frame {
 	uint64_t ip;             /* as recorded */
 	struct addr_loc loc;     /* resolved at ip (callers at their return address, as perf) */
 	int32_t line;            /* Python frames (src/python/pymerge.c): the source line, else 0 */
+	bool inlined;            /* an inlined function's frame (loc.sym from symbols/srcline.h) */
+	const char *srcline;     /* DWARF frames with a symbol: the line perf's inline expansion gives
+				  * this level ("??:0" without DWARF); NULL otherwise */
 };
 
 struct resolved_sample {
@@ -29,6 +32,8 @@ struct resolved_sample {
 	const struct frame *frames; /* frames[0] is the sampled ip, then its callers */
 	size_t nframes;
 	bool truncated;             /* the DWARF unwind stopped before the outermost frame */
+	bool chain_reset;           /* the chain held an invalid context entry (0xffff...ffff): perf
+				     * drops the whole chain; frames[] holds only the sampled ip */
 };
 
 /* Turns samples into frames for one machine. Frames live in a buffer reused by the next
@@ -37,6 +42,7 @@ struct resolver {
 	struct machine *machine;
 	bool callchains;           /* resolve callchain frames (else only the sampled ip) */
 	bool python_view;          /* fold interpreter frames around py:: frames (resolve_python_view) */
+	bool inline_frames;        /* DWARF-unwound frames expand into their inlined functions */
 	struct unwinder *unwinder; /* for recordings with user stack copies (--call-graph dwarf) */
 	struct frame *fbuf;
 	size_t fcap;
@@ -61,6 +67,10 @@ void resolver_free(struct resolver *r);
  * py:: frame stay unless they belong to the interpreter; between and above py:: frames only the
  * py:: frames stay. A stack without py:: frames is left alone. Returns the new count. */
 size_t resolve_python_view(struct frame *frames, size_t n);
+
+/* Replaces frame (*buf)[at], the last of *n, with the inlined functions at its address, as perf
+ * 6.1 expands DWARF stacks (inline.c; callers are looked up at the call, the return address - 1). */
+void resolve_expand_inline(struct frame **buf, size_t *cap, size_t *n, size_t at, bool caller);
 
 /* ---- Addresses (addr.c) ---- */
 

@@ -29,6 +29,7 @@ int session_init(struct session *ss, const struct evsel_set *evsels, const struc
 	ss->samples_per_evsel = xcalloc(ss->nper, sizeof(uint64_t));
 	ss->oq = ordered_new(evsels, deliver, ss);
 	resolver_init(&ss->resolver, &ss->machine, evsels, tool->callchains, tool->python_view);
+	ss->resolver.inline_frames = tool->inline_frames;
 	ss->resolver.merge = merge_python;
 	ss->resolver.merge_arg = ss;
 	return 0;

@@ -27,6 +27,7 @@ struct session_tool {
 	bool callchains;         /* resolve callchain frames (else only the sampled ip) */
 	bool python_view;        /* Python-only stacks: interpreter frames between and around
 				  * py:: frames folded away (resolve_python_view) */
+	bool inline_frames;      /* DWARF-unwound frames expand into their inlined functions */
 };
 
 struct session {

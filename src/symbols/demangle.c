@@ -12,6 +12,14 @@
  * names, so DMGL_NO_RECURSE_LIMIT is deliberately not passed. */
 #define DEMANGLE_OPTS (DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO)
 
+/* perf 6.1 prints C++ names without parameters, return type or clone suffix unless -v. */
+static int demangle_opts = DMGL_AUTO;
+
+void symbol_demangle_params(bool params)
+{
+	demangle_opts = params ? DEMANGLE_OPTS : DMGL_AUTO;
+}
+
 char *symbol_demangle(const char *name)
 {
 	if (!name || name[0] != '_')
@@ -20,7 +28,7 @@ char *symbol_demangle(const char *name)
 	 * (Java, D, GNAT) would "demangle" plain C names such as _start. */
 	if (name[1] != 'Z' && name[1] != 'R')
 		return NULL;
-	char *d = cplus_demangle(name, DEMANGLE_OPTS);
+	char *d = cplus_demangle(name, demangle_opts);
 	if (d && !*d) {
 		free(d);
 		return NULL;

@@ -14,6 +14,8 @@
 #include "symbols/kallsyms.h"
 #include "symbols/perfmap.h"
 #include "util/error.h"
+#include "symbols/srcline.h"
+#include "symbols/symtab.h"
 #include "util/xalloc.h"
 
 void dso_cache_init(struct dso_cache *c)
@@ -206,6 +208,7 @@ struct dso *dso_cache_add_jit_code(struct dso_cache *c, const char *path, uint64
 
 static void dso_free(struct dso *d)
 {
+	srcline_forget_dso(d);
 	perfmap_free(d->jit.perfmap);
 	free(d->jit.data);
 	free(d->jit.short_name);

@@ -94,6 +94,7 @@ void kallsyms_load(const char *path, struct symtab_load *out)
 		return;
 	}
 	struct symtab_builder b = { 0 };
+	b.last_wins = true;
 	struct suffixes sfx = { 0 };
 	size_t nlines = 0, nzero = 0;
 	uint64_t last = 0;

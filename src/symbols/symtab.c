@@ -19,7 +19,8 @@ void symtab_add(struct symtab_builder *b, uint64_t start, uint64_t size, uint64_
 	if (size && start + size < start)
 		size = 0;
 	ALLOC_GROW(b->v, b->n + 1, b->cap);
-	b->v[b->n++] = (struct symtab_cand){ start, size, limit, name, suffix, (uint8_t)rank };
+	b->v[b->n] = (struct symtab_cand){ start, size, limit, name, suffix, (uint8_t)rank, (uint32_t)b->n };
+	b->n++;
 }
 
 static size_t leading_underscores(const char *s)
@@ -34,12 +35,17 @@ static size_t leading_underscores(const char *s)
  * resolve as Linux perf resolves them (its choose_best_symbol), so reports agree symbol for
  * symbol: a symbol with a size, then non-weak over weak, then global over local, then fewer
  * leading underscores, then the longer name; synthesized PLT names lose to real symbols; and
- * finally by bytes, so every run picks the same. */
+ * finally the first in the file's order, as perf keeps the first of two equals (libc's
+ * "pthread_rwlock_rdlock@GLIBC_2.2.5" before "...@@GLIBC_2.34"). kallsyms: the last listed. */
+static bool sort_last_wins;
+
 static int cand_cmp(const void *pa, const void *pb)
 {
 	const struct symtab_cand *a = pa, *b = pb;
 	if (a->start != b->start)
 		return a->start < b->start ? -1 : 1;
+	if (sort_last_wins)
+		return a->seq > b->seq ? -1 : a->seq < b->seq;
 	bool pa_ = a->rank == SYMRANK_PLT, pb_ = b->rank == SYMRANK_PLT;
 	if (pa_ != pb_)
 		return pa_ ? 1 : -1;
@@ -57,10 +63,7 @@ static int cand_cmp(const void *pa, const void *pb)
 	size_t la = strlen(a->name), lb = strlen(b->name);
 	if (la != lb)
 		return la > lb ? -1 : 1;
-	int c = strcmp(a->name, b->name);
-	if (c)
-		return c;
-	return strcmp(a->suffix ? a->suffix : "", b->suffix ? b->suffix : "");
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
 /* The name reports print: demangled when mangled (a versioned "name@@VER" keeps its version
@@ -94,6 +97,7 @@ static char *final_name(const char *name, const char *suffix)
 
 void symtab_finish(struct symtab_builder *b, struct symbol **syms, size_t *nsyms)
 {
+	sort_last_wins = b->last_wins;
 	if (b->n)
 		qsort(b->v, b->n, sizeof(*b->v), cand_cmp);
 	/* Keep the first (best) of each address group, with the group's largest size. */

@@ -40,11 +40,14 @@ struct symtab_cand {
 	const char *name;     /* borrowed until symtab_finish */
 	const char *suffix;   /* appended after demangling ("@plt", " [module]"); NULL: none */
 	uint8_t rank;
+	uint32_t seq;         /* order of addition: ties go to the first (ELF) or last (kallsyms) */
 };
 
 struct symtab_builder {
 	struct symtab_cand *v;
 	size_t n, cap;
+	bool last_wins;       /* kallsyms: of names at one address the last listed wins, as in perf
+			       * (its size fix-up leaves only the last one a range) */
 };
 
 void symtab_add(struct symtab_builder *b, uint64_t start, uint64_t size, uint64_t limit, const char *name,

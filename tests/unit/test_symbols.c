@@ -212,11 +212,19 @@ static void cxx_names(void **state)
 	if (!have_cxx)
 		skip();
 	struct fixture f;
+	/* perf 6.1's default: no parameters or return types; -v: the full names. */
+	open_dso(&f, "cxx");
+	assert_string_equal(name_at(f.d, et_nm("cxx", "_ZN2ns6Widget4spinEi")), "ns::Widget::spin");
+	assert_string_equal(name_at(f.d, et_nm("cxx", "_Z5twiceIiET_S0_")), "twice<int>");
+	assert_string_equal(name_at(f.d, et_nm("cxx", "_Z5twiceIdET_S0_")), "twice<double>");
+	close_dso(&f);
+	symbol_demangle_params(true);
 	open_dso(&f, "cxx");
 	assert_string_equal(name_at(f.d, et_nm("cxx", "_ZN2ns6Widget4spinEi")), "ns::Widget::spin(int)");
 	assert_string_equal(name_at(f.d, et_nm("cxx", "_Z5twiceIiET_S0_")), "int twice<int>(int)");
 	assert_string_equal(name_at(f.d, et_nm("cxx", "_Z5twiceIdET_S0_")), "double twice<double>(double)");
 	close_dso(&f);
+	symbol_demangle_params(false);
 }
 
 static void demangle_strings(void **state)
@@ -231,10 +239,21 @@ static void demangle_strings(void **state)
 		{ "_RNvCs15kBYyAo9fc_7mycrate4main", "mycrate::main" },
 		{ "_Z3foov.cold", "foo() [clone .cold]" },
 	};
+	symbol_demangle_params(true);
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		char *d = symbol_demangle(cases[i].in);
 		assert_non_null(d);
 		assert_string_equal(d, cases[i].out);
+		free(d);
+	}
+	symbol_demangle_params(false);
+	/* The default, as perf 6.1 without -v. */
+	const char *short_names[] = { "foo::bar", "std::vector<int, std::allocator<int> >::push_back",
+				      "core::fmt::write", "mycrate::main", "foo" };
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *d = symbol_demangle(cases[i].in);
+		assert_non_null(d);
+		assert_string_equal(d, short_names[i]);
 		free(d);
 	}
 	const char *plain[] = { "main", "_start", "__libc_start_main", "_Zgarbage(", "_R", "", "_" };

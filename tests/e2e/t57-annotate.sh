@@ -1,0 +1,185 @@
+#!/bin/sh
+# Source lines, annotate and inline frames, compared with Linux perf 6.1 on perf-made recordings:
+# per-instruction counts of the hottest function (perf annotate --stdio -n), source-line totals
+# (perf report --sort srcline), script's srcline field, inline frames of a C++ -O2 DWARF stack,
+# and C++ names without parameters unless -v.
+. "$(dirname "$0")/lib.sh"
+W="$TEST_ROOT/tests/workloads"
+BIN="$SCRATCH/bin"
+mkdir -p "$BIN"
+cc -O2 -g -fno-omit-frame-pointer -o "$BIN/annot" "$W/annot.c" || { echo "cannot build workloads"; exit 1; }
+HAVE_CXX=
+command -v g++ >/dev/null && g++ -O2 -g -o "$BIN/inline_cxx" "$W/inline_cxx.cpp" && HAVE_CXX=1
+
+# "count addr" pairs of the instruction rows with samples in an annotate --stdio -n listing.
+insn_counts() { awk '$2 == ":" && $3 ~ /^[0-9a-f]+:$/ && $1 ~ /^[0-9]+$/ && $1 > 0 { sub(":", "", $3); print $3, $1 }' "$1" | sort; }
+# "count key" rows of a report -n listing (the key is the last field).
+rows() { awk '$1 ~ /%$/ { print $2, $NF }' "$1" | sort; }
+
+test_expect_success 'annotate: lperf reads its own recording' '
+	lperf record -q -g -F 2000 -e cpu-clock -o "$SCRATCH/l.data" -- "$BIN/annot" 2 &&
+	lperf annotate -i "$SCRATCH/l.data" --stdio -n hot_loop >a.txt &&
+	expect_grep "Source code & Disassembly of hot_loop" a.txt &&
+	expect_grep "mix\\(\\) \\(inlined\\)" a.txt &&
+	expect_grep "<hot_loop\\+0x" a.txt &&
+	test -n "$(insn_counts a.txt)"
+'
+
+test_expect_success 'annotate --json and --source-only' '
+	lperf annotate -i "$SCRATCH/l.data" --json hot_loop >a.json &&
+	validate_json annotate.schema.json a.json &&
+	"$PYTHON" - a.json <<-\EOF &&
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	f = d["functions"][0]
+	assert f["symbol"] == "hot_loop", f["symbol"]
+	assert sum(i["samples"] for i in f["instructions"]) == f["samples"]
+	assert sum(l["samples"] for l in f["lines"]) == f["samples"]
+	assert any(i.get("inlined") == "mix" for i in f["instructions"])
+	assert any(i["jump_target"] for i in f["instructions"])
+	EOF
+	lperf annotate -i "$SCRATCH/l.data" --source-only hot_loop >s.txt &&
+	expect_grep "annot.c:19 " s.txt
+'
+
+test_expect_success 'annotate: a build-id mismatch is refused with a note' '
+	cp "$BIN/annot" "$SCRATCH/annot2" &&
+	lperf record -q -F 2000 -e cpu-clock -o m.data -- "$SCRATCH/annot2" 1 &&
+	cc -O2 -g -DOTHER=1 -o "$SCRATCH/annot2" "$W/annot.c" -Wl,--build-id=sha1 -fno-inline &&
+	{ lperf annotate -i m.data hot_loop >m.txt 2>m.err; true; } &&
+	expect_grep "build-id" m.err && expect_no_grep "Disassembly of hot_loop" m.txt
+'
+
+test_expect_success 'report --annotate / --disassemble: line tables, text and JSON' '
+	lperf report -i "$SCRATCH/l.data" --wperf --annotate >w.txt &&
+	expect_grep "^hot_loop\$" w.txt && expect_grep "line_number +hits +filename" w.txt &&
+	expect_grep "^ +19 +[0-9]+ +.*annot.c" w.txt &&
+	lperf report -i "$SCRATCH/l.data" --wperf --disassemble >d.txt &&
+	expect_grep "instruction_address +disassembled_line" d.txt &&
+	lperf report -i "$SCRATCH/l.data" --json --disassemble >d.json &&
+	validate_json report.schema.json d.json &&
+	"$PYTHON" - d.json <<-\EOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	a = [f for f in d["annotate"] if f["function_name"] == "hot_loop"][0]
+	assert a["source_code"][0]["hits"] >= a["source_code"][-1]["hits"]
+	assert sum(l["hits"] for l in a["source_code"]) == a["samples"], a
+	assert all(l["disassembled_line"]["disassemble"] for l in a["source_code"])
+	EOF
+'
+
+test_expect_success 'sample --annotate (live)' '
+	lperf sample -q --annotate -F 2000 -- "$BIN/annot" 1 >s.txt &&
+	expect_grep "^hot_loop\$" s.txt && expect_grep "line_number +hits +filename" s.txt
+'
+
+if command -v node >/dev/null; then
+test_expect_success 'annotate JIT code from the jitdump stored in the recording (node --perf-prof)' '
+	cat >hot.js <<-\EOF &&
+	function hot(n) { let s = 0; for (let i = 0; i < n; i++) s += (i * 7) % 13; return s; }
+	let t = 0; for (let k = 0; k < 30; k++) t += hot(2e6); console.log(t);
+	EOF
+	lperf record -q -F 2000 -e cpu-clock -o n.data -- node --perf-prof hot.js >/dev/null &&
+	pid=$(lperf script -i n.data -F pid | awk "{ print \$1; exit }") &&
+	rm -f "/tmp/jit-$pid.dump" "/tmp/perf-$pid.map" &&
+	lperf annotate -i n.data --json -d "$(lperf report -i n.data --stdio --no-children --sort dso | awk "/jitted-/ { print \$NF; exit }")" >j.json &&
+	validate_json annotate.schema.json j.json &&
+	"$PYTHON" - j.json <<-\EOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	f = d["functions"][0]
+	assert "hot" in f["symbol"], f["symbol"]
+	assert "note" not in f, f.get("note")
+	assert len(f["instructions"]) > 5
+	placed = sum(i["samples"] for i in f["instructions"])
+	assert placed == f["samples"], (placed, f["samples"])
+	EOF
+'
+fi
+
+if command -v perf >/dev/null; then
+test_expect_success 'perf recording: per-instruction counts of the hottest function equal perf annotate -n' '
+	perf record -q -g -F 2000 -e cpu-clock -o "$SCRATCH/p.data" -- "$BIN/annot" 2 2>/dev/null &&
+	perf annotate -i "$SCRATCH/p.data" --stdio -n hot_loop >pa.txt 2>/dev/null &&
+	lperf annotate -i "$SCRATCH/p.data" --stdio -n hot_loop >la.txt &&
+	insn_counts pa.txt >a && insn_counts la.txt >b && test -s a && diff a b
+'
+
+test_expect_success 'perf recording: --sort srcline and srcfile totals equal perf report' '
+	for k in srcline srcfile; do
+		perf report -i "$SCRATCH/p.data" --stdio -n --no-children --sort $k -g none >p.txt 2>/dev/null &&
+		lperf report -i "$SCRATCH/p.data" --stdio -n --no-children --sort $k -g none >l.txt &&
+		# PLT slots perf cannot name ("@plt+0") are a known difference (docs/annotate.md)
+		rows p.txt | grep -v "@plt+" >a && rows l.txt | grep -v "\[[0-9a-f]*\]\$" >b && diff a b || return 1
+	done
+'
+
+test_expect_success 'perf recording: script -F +srcline names the same lines' '
+	perf script -i "$SCRATCH/p.data" -F +srcline 2>/dev/null | grep "^  " >a &&
+	lperf script -i "$SCRATCH/p.data" -F +srcline | grep "^  " >b &&
+	grep -c . a && grep -v "libc_start_call_main\|libc-start\|ld-linux\|^  :0" a >a2 && grep -v "libc_start_call_main\|libc-start\|ld-linux\|^  :0" b >b2 &&
+	diff a2 b2
+'
+
+if [ -n "$HAVE_CXX" ]; then
+# Frame names per sample, addresses, offsets and objects dropped.
+names() { awk "/^\t/ { sub(/^\t *[0-9a-f]+ /, \"\"); sub(/\+0x[0-9a-f]+/, \"\"); sub(/ \([^()]*\)\$/, \"\"); print; next } /^\$/ { print \"--\" }"; }
+test_expect_success 'C++ -O2 DWARF recording: inline frames as perf script' '
+	perf record -q --call-graph dwarf -F 500 -e cpu-clock -o "$SCRATCH/c.data" -- "$BIN/inline_cxx" 3 2>/dev/null &&
+	perf script -i "$SCRATCH/c.data" 2>/dev/null | names >a &&
+	lperf script -i "$SCRATCH/c.data" | names >b &&
+	lperf script -i "$SCRATCH/c.data" | grep -c "(inlined)\$" &&
+	test $(wc -l <a) -eq $(wc -l <b) &&
+	"$PYTHON" - a b <<-\EOF
+	import sys
+	def samples(p):
+	    out, cur = [], []
+	    for l in open(p):
+	        l = l.rstrip("\n")
+	        if l == "--":
+	            out.append(cur); cur = []
+	        else:
+	            cur.append(l)
+	    return out
+	a, b = samples(sys.argv[1]), samples(sys.argv[2])
+	same = sum(x == y for x, y in zip(a, b))
+	inl = sum(l.endswith("(inlined)") for s in b for l in s)
+	print("samples", len(a), "identical", same, "inlined frames", inl)
+	assert len(a) == len(b)
+	# template instances whose DWARF lacks a linkage name are spelled differently (docs/annotate.md)
+	assert same >= 0.6 * len(a), (same, len(a))
+	EOF
+'
+
+test_expect_success 'C++ -O2 DWARF recording: script -F +srcline gives each inline level its line' '
+	perf script -i "$SCRATCH/c.data" -F +srcline 2>/dev/null | grep "^  " >a &&
+	lperf script -i "$SCRATCH/c.data" -F +srcline | grep "^  " >b &&
+	test $(wc -l <a) -eq $(wc -l <b) &&
+	# binutils names the wrong file for libc_start_call_main.h (DWARF 5), see docs/annotate.md
+	paste -d "\n" a b | paste - - | awk -F "\t" "\$1 != \$2" | grep -v "libc-start.c" >diff || true &&
+	n=$(wc -l <a) && d=$(wc -l <diff) && echo "$d of $n lines differ" &&
+	test $((d * 10)) -le "$n"
+'
+
+test_expect_success 'C++ -O2 DWARF recording: report -g shows inline frames, self rows as perf' '
+	perf report -i "$SCRATCH/c.data" --stdio -n --no-children --sort dso,sym -g none 2>/dev/null | grep "^ .*%" | sort >a &&
+	lperf report -i "$SCRATCH/c.data" --stdio -n --no-children --sort dso,sym -g none | grep "^ .*%" | sort >b &&
+	diff a b &&
+	lperf report -i "$SCRATCH/c.data" --stdio --no-children --sort sym -g caller >g.txt &&
+	expect_grep "__libc_start_main_impl \(inlined\)" g.txt &&
+	lperf report -i "$SCRATCH/c.data" --stdio --no-children --sort sym -g caller --no-inline >n.txt &&
+	expect_no_grep "\(inlined\)" n.txt
+'
+
+test_expect_success 'C++ names: no parameters by default, with them under -v (as perf)' '
+	perf report -i "$SCRATCH/c.data" --stdio -n --no-children --sort sym -g none 2>/dev/null >p.txt &&
+	lperf report -i "$SCRATCH/c.data" --stdio -n --no-children --sort sym -g none >l.txt &&
+	expect_grep "phase_maps\$" p.txt && expect_grep "phase_maps\$" l.txt &&
+	lperf report -v -i "$SCRATCH/c.data" --stdio -n --no-children --sort sym -g none >lv.txt &&
+	expect_grep "phase_maps\\(int\\)\$" lv.txt &&
+	lperf script -i "$SCRATCH/c.data" --no-inline | grep -c "(inlined)" >n; test "$(cat n)" = 0
+'
+fi
+fi
+
+test_done
