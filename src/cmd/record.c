@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/pictures.h"
 #include "cmd/record_spe.h"
 #include "cmd/sample_opts.h"
 #include "events/evlist.h"
@@ -189,6 +190,9 @@ int cmd_record(int argc, char **argv)
 	if (lost)
 		err_warn("%" PRIu64 " samples lost (%.2f%%): the ring buffers filled up; use a larger -m "
 			 "or a lower -F", lost, 100.0 * (double)lost / (double)(lost + c->samples));
+	if (o.flamegraph && strcmp(o.output, "-") &&
+	    pictures_after_record(o.flamegraph, o.output, o.python, o.force, o.quiet) < 0)
+		err_warn("--flamegraph: %s", err_msg());
 	int error = c->error;
 	recorder_free(c);
 	live_run_close(&run);

@@ -9,6 +9,7 @@
 #include "cmd/spe_cmd.h"
 #include "analysis/folded.h"
 #include "output/folded_out.h"
+#include "cmd/pictures.h"
 #include "cmd/annotate_view.h"
 #include "cmd/report_view.h"
 #include "perfdata/perfdata.h"
@@ -121,6 +122,7 @@ struct report_args {
 	int verbose;
 	enum hist_key keys[HK_NKEYS];
 	size_t nkeys;
+	struct pictures_req pr;
 };
 
 static void parse_report_options(struct report_args *a, struct profile *pr, int argc, char **argv)
@@ -150,6 +152,11 @@ static void parse_report_options(struct report_args *a, struct profile *pr, int 
 		{ OPT_BOOL, 0, "json", &a->json, NULL, "JSON (docs/schemas/report.schema.json)" },
 		{ OPT_BOOL, 0, "folded", &a->folded, NULL, "collapsed stacks for flame graphs: "
 		  "comm;root;...;leaf COUNT" },
+		{ OPT_STRING, 0, "flamegraph", &a->pr.svg, "FILE", "an SVG flame graph (icicle with --inverted)" },
+		{ OPT_STRING, 0, "html", &a->pr.html, "FILE", "a self-contained HTML report" },
+		{ OPT_STRING, 0, "speedscope", &a->pr.speedscope, "FILE", "speedscope JSON" },
+		{ OPT_STRING, 0, "firefox", &a->pr.firefox, "FILE", "a Firefox Profiler profile (gzipped)" },
+		{ OPT_STRING, 0, "pprof", &a->pr.pprof, "FILE", "a pprof profile (gzipped profile.proto)" },
 		{ OPT_BOOL, 0, "wperf", &a->wperf, NULL, "WindowsPerf's hot-function tables" },
 		{ OPT_CALLBACK, 0, "sample-display-row", v, "N", "WindowsPerf tables of the top N "
 		  "functions", opt_rows },
@@ -195,6 +202,13 @@ int cmd_report(int argc, char **argv)
 	parse_report_options(&a, &p, argc, argv);
 	err_quiet = a.quiet;
 	symbol_demangle_params(a.verbose > 0);
+	if (pictures_requested(&a.pr)) {
+		/* Caller order (-G/--inverted) draws an icicle. */
+		a.pr.inverted = a.v.graph_given && a.v.graph == HIST_CALLER;
+		int rc = pictures_report(&a.pr, a.input, a.python, a.force, a.symfs, &p.filter, a.quiet);
+		profile_free(&p);
+		return rc;
+	}
 	struct report_view v = a.v;
 	const char *input = a.input, *symfs = a.symfs;
 	bool header = a.header, header_only = a.header_only, quiet = a.quiet, children = a.children;

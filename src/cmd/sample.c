@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/pictures.h"
 #include "live/run.h"
 #include "cmd/annotate_view.h"
 #include "cmd/report_view.h"
@@ -122,6 +123,12 @@ int cmd_sample(int argc, char **argv)
 		tool.sample = annot_view_sample;
 		tool.arg = &av;
 	}
+	struct pictures_tee tee = { tool.sample, tool.arg };
+	if (o.flamegraph) {
+		pictures_tee_init(&tee, cmd, o.python);
+		tool.sample = pictures_tee_sample;
+		tool.arg = &tee;
+	}
 	session_init(&ss, &run.evsels, &tool);
 	machine_perfmap_path_policy(&ss.machine, o.force);
 	live_run_synthesize(&run, to_session, &ss);
@@ -176,6 +183,8 @@ int cmd_sample(int argc, char **argv)
 	if (!o.json)
 		printf("%10.3f seconds time elapsed\n", run_now() - start);
 	report_warnings(&ss, o.quiet, o.verbose);
+	if (o.flamegraph && pictures_tee_finish(&tee, o.flamegraph, ss.lost_records + ss.lost_samples, o.quiet) < 0)
+		err_warn("--flamegraph: %s", err_msg());
 	if (v.annot)
 		annot_view_free(&av);
 	session_free(&ss);

@@ -197,6 +197,7 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		  "with K/M; ,AUX sizes the AUX area (SPE)", opt_mmap },
 		{ OPT_CALLBACK, 0, "timeout", o, "DUR", "stop after DUR (2.5s, 100ms, 1m)", opt_timeout },
 		{ OPT_BOOL, 0, "no-inherit", &o->no_inherit, NULL, "do not follow children and threads" },
+		{ OPT_STRING, 0, "flamegraph", &o->flamegraph, "FILE", "also draw an SVG flame graph of the recording" },
 		{ OPT_CALLBACK, 'z', "compression-level", o, "N", "zstd-compressed records (level 1..22, "
 		  "default 1; 0: none), as perf record -z; on by default with --python", opt_compress, OPT_NUMERIC_OPT },
 		{ OPT_BOOL, 0, "python", &o->python, NULL, "Python stacks: CPython 3.12+'s perf support in the "
@@ -224,6 +225,7 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		{ OPT_BOOL, 'a', "all-cpus", &o->system_wide, NULL, "every CPU" },
 		{ OPT_CALLBACK, 0, "timeout", o, "DUR", "stop after DUR", opt_timeout },
 		{ OPT_BOOL, 0, "json", &o->json, NULL, "JSON (docs/schemas/report.schema.json)" },
+		{ OPT_STRING, 0, "flamegraph", &o->flamegraph, "FILE", "also draw an SVG flame graph" },
 		{ OPT_BOOL, 0, "python", &o->python, NULL, "Python stacks (CPython 3.8+, also -p)" },
 		{ OPT_BOOL, 0, "python-frames", &o->python_frames, NULL, "Python frames read from the "
 		  "interpreter even where -X perf works" },

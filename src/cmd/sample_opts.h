@@ -41,6 +41,7 @@ struct sample_opts {
 				     * --python-frames, --python with -p, or a CPython < 3.12 */
 	bool dry_run;               /* record --dry-run: show the attrs, open nothing */
 	size_t aux_pages;           /* -m PAGES,AUXPAGES: AUX area (SPE) pages per CPU, 0 = default */
+	const char *flamegraph;     /* --flamegraph FILE: an SVG at the end of the run */
 };
 
 char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const char *cmd,

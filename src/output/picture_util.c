@@ -1,0 +1,107 @@
+/* Helpers the picture writers share: escaping, colours, gzip. */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "output/pictures.h"
+#include "util/error.h"
+
+/* Length of a valid UTF-8 sequence at s (1..4), or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+void pic_xml(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)(str ? str : "");
+	while (*s) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default:
+			if (*s < 0x20) {
+				fputc('?', f);
+			} else if (*s < 0x80) {
+				fputc(*s, f);
+			} else {
+				size_t n = utf8_len(s);
+				if (!n) {
+					fputc('?', f);
+				} else {
+					fwrite(s, 1, n, f);
+					s += n - 1;
+				}
+			}
+		}
+		s++;
+	}
+}
+
+static double name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return (double)(h % 1000) / 1000.0;
+}
+
+void pic_colour(char *buf, size_t size, const char *name, enum stack_kind kind)
+{
+	double v = name_hash(name);
+	int r, g, b;
+	switch (kind) {
+	case SK_PYTHON: r = 60 + (int)(v * 60); g = 170 + (int)(v * 60); b = 60 + (int)(v * 40); break;
+	case SK_KERNEL: r = 90 + (int)(v * 40); g = 150 + (int)(v * 50); b = 215 + (int)(v * 40); break;
+	case SK_JIT: r = 180 + (int)(v * 40); g = 120 + (int)(v * 40); b = 225 + (int)(v * 30); break;
+	case SK_ROOT:
+	case SK_COMM: r = g = b = 190 + (int)(v * 30); break;
+	default: r = 205 + (int)(v * 50); g = 60 + (int)(v * 150); b = (int)(v * 55); break;
+	}
+	snprintf(buf, size, "rgb(%d,%d,%d)", r, g, b);
+}
+
+void pic_delta_colour(char *buf, size_t size, double delta, double max_abs)
+{
+	double t = max_abs > 0 ? fabs(delta) / max_abs : 0;
+	if (t > 1)
+		t = 1;
+	int fade = 235 - (int)(t * 200);
+	if (delta > 0)
+		snprintf(buf, size, "rgb(255,%d,%d)", fade, fade);
+	else if (delta < 0)
+		snprintf(buf, size, "rgb(%d,%d,255)", fade, fade);
+	else
+		snprintf(buf, size, "rgb(235,235,235)");
+}
+
+int pic_gzip_file(const char *path, const void *buf, size_t len)
+{
+	errno = 0;
+	gzFile z = gzopen(path, "wb9");
+	if (!z)
+		return err_set("cannot write '%s': %s", path, errno ? strerror(errno) : "out of memory");
+	const char *p = buf;
+	while (len) {
+		unsigned chunk = len > (1u << 30) ? 1u << 30 : (unsigned)len;
+		if (gzwrite(z, p, chunk) != (int)chunk) {
+			int e;
+			const char *why = gzerror(z, &e);
+			gzclose(z);
+			return err_set("cannot write '%s': %s", path, e == Z_ERRNO ? strerror(errno) : why);
+		}
+		p += chunk;
+		len -= chunk;
+	}
+	if (gzclose(z) != Z_OK)
+		return err_set("cannot write '%s': %s", path, strerror(errno));
+	return 0;
+}

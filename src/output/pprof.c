@@ -1,0 +1,245 @@
+/* pprof's profile.proto (github.com/google/pprof/blob/main/proto/profile.proto), gzipped, encoded
+ * by hand: the message is small and fixed, and protobuf's wire format is two rules, a varint
+ * (7 bits a byte, low first, high bit = more) and a key ((field << 3) | wire type; 0 varint,
+ * 2 length-delimited). Repeated numbers are packed (one length-delimited run of varints).
+ *
+ * What goes in: two sample types per event, "<event>_samples"/count and "<event>"/nanoseconds
+ * (clock events) or /events (the period), just "samples" and the event for a single event; one
+ * sample per distinct stack and event, labelled with its command ("comm"); one location and one
+ * function per frame (function name, system name = the folded spelling, file: the Python source
+ * or the DSO); one mapping per DSO with its build-id. Profile fields used: 1 sample_type,
+ * 2 sample, 3 mapping, 4 location, 5 function, 6 string_table, 10 duration_nanos, 11 period_type,
+ * 14 default_sample_type. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/pictures.h"
+#include "util/hashmap.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+static void varint(struct strbuf *b, uint64_t v)
+{
+	while (v >= 0x80) {
+		sb_addc(b, (char)(v | 0x80));
+		v >>= 7;
+	}
+	sb_addc(b, (char)v);
+}
+
+static void fvar(struct strbuf *b, unsigned field, uint64_t v)
+{
+	if (!v)
+		return;   /* proto3: zero is the default and is not written */
+	varint(b, (uint64_t)field << 3);
+	varint(b, v);
+}
+
+static void fbytes(struct strbuf *b, unsigned field, const void *p, size_t n)
+{
+	varint(b, (uint64_t)field << 3 | 2);
+	varint(b, n);
+	sb_add(b, p, n);
+}
+
+static void fmsg(struct strbuf *b, unsigned field, struct strbuf *m)
+{
+	fbytes(b, field, m->buf ? m->buf : "", m->len);
+	sb_reset(m);
+}
+
+static void fpacked(struct strbuf *b, unsigned field, const uint64_t *v, size_t n)
+{
+	if (!n)
+		return;
+	struct strbuf t = STRBUF_INIT;
+	for (size_t i = 0; i < n; i++)
+		varint(&t, v[i]);
+	fmsg(b, field, &t);
+	sb_release(&t);
+}
+
+/* The string table: index 0 is "" as the format requires. */
+struct strtab {
+	char **v;
+	size_t n, cap;
+	struct hashmap index;    /* string -> its index + 1 */
+};
+
+static uint64_t str_id(struct strtab *t, const char *s)
+{
+	if (!s)
+		s = "";
+	bool found;
+	struct hashmap_entry *he = hashmap_insert_str(&t->index, s, &found);
+	if (found)
+		return (uint64_t)(uintptr_t)he->value - 1;
+	ALLOC_GROW(t->v, t->n + 1, t->cap);
+	t->v[t->n] = xstrdup(s);
+	he->key.str = t->v[t->n];
+	he->value = (void *)(uintptr_t)(t->n + 1);
+	return t->n++;
+}
+
+static void value_types(struct strbuf *p, struct strtab *t, const struct stacks *st)
+{
+	struct strbuf m = STRBUF_INIT, name = STRBUF_INIT;
+	for (size_t e = 0; e < st->nevents; e++) {
+		const struct stack_event *ev = &st->events[e];
+		sb_reset(&name);
+		if (st->nevents == 1)
+			sb_adds(&name, "samples");
+		else
+			sb_addf(&name, "%s_samples", ev->name);
+		fvar(&m, 1, str_id(t, sb_str(&name)));
+		fvar(&m, 2, str_id(t, "count"));
+		fmsg(p, 1, &m);
+		fvar(&m, 1, str_id(t, ev->name));
+		fvar(&m, 2, str_id(t, ev->time_unit ? "nanoseconds" : "events"));
+		fmsg(p, 1, &m);
+	}
+	if (st->nevents) {
+		fvar(&m, 1, str_id(t, st->events[0].name));
+		fvar(&m, 2, str_id(t, st->events[0].time_unit ? "nanoseconds" : "events"));
+		fmsg(p, 11, &m);
+	}
+	sb_release(&m);
+	sb_release(&name);
+}
+
+/* One sample per node that has self samples: its frames leaf first, its comm as a label. */
+static void samples(struct strbuf *p, struct strtab *t, const struct stacks *st)
+{
+	struct strbuf m = STRBUF_INIT, lab = STRBUF_INIT;
+	size_t nv = 2 * st->nevents;
+	uint64_t *vals = xcalloc(nv ? nv : 1, sizeof(uint64_t));
+	uint64_t *locs = xmalloc(4096 * sizeof(uint64_t));
+	for (size_t e = 0; e < st->nevents; e++) {
+		for (size_t i = 0; i < st->nnodes; i++) {
+			const struct stack_node *nd = &st->nodes[i];
+			if (!nd->self)
+				continue;
+			/* Is this node under event e's root? Walk up to find out and collect frames. */
+			size_t n = 0;
+			uint32_t top = (uint32_t)i;
+			const char *comm = NULL;
+			for (uint32_t k = (uint32_t)i; k != UINT32_MAX; k = st->nodes[k].parent) {
+				const struct stack_frame *fr = &st->frames[st->nodes[k].frame];
+				if (fr->kind == SK_COMM)
+					comm = fr->name;
+				else if (fr->kind != SK_ROOT && n < 4096)
+					locs[n++] = st->nodes[k].frame + 1;
+				top = k;
+			}
+			if (top != st->events[e].root)
+				continue;
+			memset(vals, 0, nv * sizeof(uint64_t));
+			vals[2 * e] = nd->self;
+			vals[2 * e + 1] = nd->period_self;
+			fpacked(&m, 1, locs, n);
+			fpacked(&m, 2, vals, nv);
+			if (comm) {
+				fvar(&lab, 1, str_id(t, "comm"));
+				fvar(&lab, 2, str_id(t, comm));
+				fmsg(&m, 3, &lab);
+			}
+			fmsg(p, 2, &m);
+		}
+	}
+	free(vals);
+	free(locs);
+	sb_release(&m);
+	sb_release(&lab);
+}
+
+static void hex(char *out, const uint8_t *id, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", id[i]);
+	out[2 * n] = 0;
+}
+
+/* Mappings (one per DSO path), locations and functions (one per frame). */
+static void places(struct strbuf *p, struct strtab *t, const struct stacks *st)
+{
+	struct strbuf m = STRBUF_INIT, line = STRBUF_INIT;
+	uint64_t *map_of = xcalloc(st->nframes ? st->nframes : 1, sizeof(uint64_t));
+	uint64_t nmaps = 0;
+	/* pprof takes the first mapping for the main binary: the user DSO of the hottest frame. */
+	uint64_t *self = xcalloc(st->nframes ? st->nframes : 1, sizeof(uint64_t));
+	for (size_t i = 0; i < st->nnodes; i++)
+		self[st->nodes[i].frame] += st->nodes[i].self;
+	size_t first = SIZE_MAX;
+	for (size_t i = 0; i < st->nframes; i++)
+		if (st->frames[i].dso && st->frames[i].kind != SK_KERNEL && (first == SIZE_MAX || self[i] > self[first]))
+			first = i;
+	free(self);
+	for (size_t o = 0; o <= st->nframes; o++) {
+		size_t i = o == 0 ? first : o - 1;
+		if (i >= st->nframes)
+			continue;
+		const struct stack_frame *fr = &st->frames[i];
+		if (!fr->dso || map_of[i])
+			continue;
+		map_of[i] = ++nmaps;
+		for (size_t k = i + 1; k < st->nframes; k++)
+			if (st->frames[k].dso && !map_of[k] && !strcmp(st->frames[k].dso, fr->dso))
+				map_of[k] = nmaps;
+		char bid[41];
+		hex(bid, fr->build_id, fr->build_id_size);
+		fvar(&m, 1, nmaps);
+		fvar(&m, 5, str_id(t, fr->dso));
+		fvar(&m, 6, str_id(t, bid));
+		fvar(&m, 7, 1);   /* has_functions */
+		fmsg(p, 3, &m);
+	}
+	for (size_t i = 0; i < st->nframes; i++) {
+		const struct stack_frame *fr = &st->frames[i];
+		if (fr->kind == SK_ROOT || fr->kind == SK_COMM)
+			continue;
+		fvar(&m, 1, i + 1);
+		fvar(&m, 2, map_of[i]);
+		fvar(&m, 3, fr->addr);
+		fvar(&line, 1, i + 1);
+		fmsg(&m, 4, &line);
+		fmsg(p, 4, &m);
+		fvar(&m, 1, i + 1);
+		fvar(&m, 2, str_id(t, fr->func));
+		fvar(&m, 3, str_id(t, fr->name));
+		fvar(&m, 4, str_id(t, fr->file));
+		fmsg(p, 5, &m);
+	}
+	free(map_of);
+	sb_release(&m);
+	sb_release(&line);
+}
+
+int pprof_write(const char *path, const struct stacks *st)
+{
+	struct strtab t = { 0 };
+	hashmap_init(&t.index, HASHMAP_STR);
+	struct strbuf p = STRBUF_INIT;
+	str_id(&t, "");
+	value_types(&p, &t, st);
+	samples(&p, &t, st);
+	places(&p, &t, st);
+	if (st->last_time > st->first_time)
+		fvar(&p, 10, st->last_time - st->first_time);
+	if (st->nevents)
+		fvar(&p, 14, str_id(&t, st->nevents == 1 ? "samples" : "")); /* set below for several */
+	if (st->nevents > 1) {
+		struct strbuf name = STRBUF_INIT;
+		sb_addf(&name, "%s_samples", st->events[0].name);
+		fvar(&p, 14, str_id(&t, sb_str(&name)));
+		sb_release(&name);
+	}
+	for (size_t i = 0; i < t.n; i++)
+		fbytes(&p, 6, t.v[i], strlen(t.v[i]));
+	int rc = pic_gzip_file(path, p.buf ? p.buf : "", p.len);
+	sb_release(&p);
+	for (size_t i = 0; i < t.n; i++)
+		free(t.v[i]);
+	free(t.v);
+	hashmap_free(&t.index);
+	return rc;
+}

@@ -1,0 +1,85 @@
+/* speedscope's file format (https://www.speedscope.app/file-format-schema.json): the frames once,
+ * then one "sampled" profile per event and thread, its samples in time order (root first, the
+ * command frame left out: the profile's name says which thread), each weighing one sample. */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "output/json.h"
+#include "output/pictures.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+static void write_stack(struct json *j, const struct stacks *st, uint32_t node)
+{
+	uint32_t chain[4096];
+	size_t n = 0;
+	for (uint32_t i = node; i != UINT32_MAX && n < 4096; i = st->nodes[i].parent) {
+		enum stack_kind k = st->frames[st->nodes[i].frame].kind;
+		if (k != SK_ROOT && k != SK_COMM)
+			chain[n++] = st->nodes[i].frame;
+	}
+	json_begin_array(j, NULL);
+	while (n-- > 0)
+		json_u64(j, NULL, chain[n]);
+	json_end_array(j);
+}
+
+static void write_profile(struct json *j, const struct stacks *st, size_t e, uint32_t t, const size_t *idx, size_t n)
+{
+	const struct stack_event *ev = &st->events[e];
+	const struct stack_thread *th = &st->threads[t];
+	struct strbuf name = STRBUF_INIT;
+	sb_addf(&name, "%s: %s (pid %d, tid %d)", ev->name, th->comm, th->pid, th->tid);
+	json_begin_object(j, NULL);
+	json_str(j, "type", "sampled");
+	json_str(j, "name", sb_str(&name));
+	json_str(j, "unit", "none");
+	json_u64(j, "startValue", 0);
+	json_u64(j, "endValue", n);
+	json_begin_array(j, "samples");
+	for (size_t i = 0; i < n; i++)
+		write_stack(j, st, ev->s[idx[i]].node);
+	json_end_array(j);
+	json_begin_array(j, "weights");
+	for (size_t i = 0; i < n; i++)
+		json_u64(j, NULL, 1);
+	json_end_array(j);
+	json_end_object(j);
+	sb_release(&name);
+}
+
+void speedscope_write(FILE *f, const struct stacks *st)
+{
+	struct json j;
+	json_init(&j, f, false);
+	json_begin_object(&j, NULL);
+	json_str(&j, "$schema", "https://www.speedscope.app/file-format-schema.json");
+	json_str(&j, "name", st->command ? st->command : "lperf");
+	json_str(&j, "exporter", "lperf " LPERF_VERSION);
+	json_u64(&j, "activeProfileIndex", 0);
+	json_begin_object(&j, "shared");
+	json_begin_array(&j, "frames");
+	for (size_t i = 0; i < st->nframes; i++) {
+		const struct stack_frame *fr = &st->frames[i];
+		json_begin_object(&j, NULL);
+		json_str(&j, "name", fr->kind == SK_PYTHON ? fr->func : fr->name);
+		if (fr->file)
+			json_str(&j, "file", fr->file);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_end_object(&j);
+	json_begin_array(&j, "profiles");
+	for (size_t e = 0; e < st->nevents; e++) {
+		size_t *idx, *start;
+		stacks_by_thread(st, e, &idx, &start);
+		for (size_t t = 0; t < st->nthreads; t++)
+			if (start[t + 1] > start[t])
+				write_profile(&j, st, e, (uint32_t)t, idx + start[t], start[t + 1] - start[t]);
+		free(idx);
+		free(start);
+	}
+	json_end_array(&j);
+	json_end_object(&j);
+	json_finish(&j);
+}
