@@ -42,7 +42,10 @@ all: $(BUILD)/lperf $(BUILD)/wperf
 # The BPF Python stack walker (src/python/bpf): clang's BPF target, bpftool's skeleton, libbpf.
 # Without them lperf builds without it and --python falls back to reading with process_vm_readv.
 BPFTOOL  ?= $(shell command -v bpftool 2>/dev/null || ls /usr/sbin/bpftool 2>/dev/null)
+# Not in the arm64 cross build: its sysroot has no libbpf (the fallback reader serves there).
+ifneq ($(ARCH),arm64)
 HAVE_BPF := $(shell pkg-config --exists libbpf && [ -n "$(BPFTOOL)" ] && command -v clang >/dev/null && echo 1)
+endif
 ifeq ($(HAVE_BPF),1)
 LPERF_CFLAGS += -DLPERF_HAVE_BPF -I$(BUILD)/bpf
 LDLIBS   += $(shell pkg-config --libs libbpf)
