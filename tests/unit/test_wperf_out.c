@@ -70,11 +70,11 @@ static void make(struct fixture *f)
 	f->r.duration = 1.5;
 }
 
-static char *render(struct fixture *f, bool json)
+/* The caller owns the memstream's buffer (GCC 12's aarch64 build calls a local one dangling). */
+static char *render(struct fixture *f, bool json, char **buf, size_t *len)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
+	*buf = NULL;
+	FILE *m = open_memstream(buf, len);
 	struct wperf_stat_view v = { "Arm Limited", "neoverse-n1", false, false, true };
 	if (json) {
 		struct json j;
@@ -85,14 +85,16 @@ static char *render(struct fixture *f, bool json)
 		wperf_stat_text(m, &f->r, &v);
 	}
 	fclose(m);
-	return buf;
+	return *buf;
 }
 
 static void test_text_sections(void **state)
 {
 	struct fixture f;
 	make(&f);
-	char *s = render(&f, false);
+	char *buf;
+	size_t len;
+	char *s = render(&f, false, &buf, &len);
 	assert_non_null(strstr(s, "Performance counter stats for core 0, no multiplexing, kernel mode "
 				  "excluded, on Arm Limited core implementation:"));
 	assert_non_null(strstr(s, "System-wide Overall:"));
@@ -121,7 +123,9 @@ static void test_json_sections(void **state)
 {
 	struct fixture f;
 	make(&f);
-	char *s = render(&f, true);
+	char *buf;
+	size_t len;
+	char *s = render(&f, true, &buf, &len);
 	assert_non_null(strstr(s, "\"dsu\":{\"0\":{\"Performance_counter\":[{\"counter_value\":1000000,"
 				  "\"event_name\":\"l3d_cache\""));
 	assert_non_null(strstr(s, "\"L3_Cache_Metrics\":[{\"cluster\":\"0\""));
