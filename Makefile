@@ -61,7 +61,8 @@ $(BUILD)/bpf/pystack.skel.h: $(BUILD)/bpf/pystack.bpf.o
 GITREV_STAMP := $(BUILD)/gitrev.$(GITREV)
 $(GITREV_STAMP):
 	@mkdir -p $(BUILD) && rm -f $(BUILD)/gitrev.* && touch $@
-$(BUILD)/src/sysinfo/version.o $(BUILD)/src/output/test_out.o $(BUILD)/src/sysinfo/sysinfo.o: $(GITREV_STAMP)
+$(BUILD)/src/sysinfo/version.o $(BUILD)/src/output/test_out.o $(BUILD)/src/sysinfo/sysinfo.o \
+	$(BUILD)/src/wperf/wperf_info.o $(BUILD)/src/cmd/wperf.o: $(GITREV_STAMP)
 
 
 deps:
