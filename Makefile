@@ -53,7 +53,7 @@ $(BUILD)/src/python/pybpf.o: $(BUILD)/bpf/pystack.skel.h
 endif
 $(BUILD)/bpf/pystack.bpf.o: src/python/bpf/pystack.bpf.c src/python/bpf/pystack.h
 	@mkdir -p $(dir $@)
-	clang -O2 -g -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell $(CC) -dumpmachine) -c $< -o $@
+	clang -O2 -g -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu) -c $< -o $@
 $(BUILD)/bpf/pystack.skel.h: $(BUILD)/bpf/pystack.bpf.o
 	$(BPFTOOL) gen skeleton $< name pystack > $@.tmp && mv $@.tmp $@
 

@@ -80,7 +80,10 @@ static int run_test(struct wperf_args *a)
 int wperf_main(int argc, char **argv)
 {
 	struct wperf_args a;
-	if (wperf_parse_args(&a, argc, argv) < 0) {
+	int parsed = wperf_parse_args(&a, argc, argv);
+	for (size_t i = 0; i < a.warnings.n; i++)
+		fprintf(stderr, "warning: %s\n", a.warnings.v[i]);
+	if (parsed < 0) {
 		fprintf(stderr, "error: %s\n", err_msg());
 		wperf_args_free(&a);
 		return EXIT_USAGE;

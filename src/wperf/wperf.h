@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "util/notes.h"
 #include "util/strbuf.h"
 
 /* One wperf command line, as WindowsPerf's parse_raw_args reads it. */
@@ -42,12 +43,13 @@ struct wperf_args {
 	char **command;             /* after --, NULL-terminated; NULL when none */
 	const char *man_name;       /* man's argument */
 	bool help;
+	struct notes warnings;      /* unknown words, ignored as wperf does; the caller prints them */
 	int argc;                   /* the whole command line, for perf.data's CMDLINE */
 	char **argv;
 };
 
-/* Parses argv[1..] (argv[0] is the program). Unknown arguments are warned about and ignored,
- * as wperf does. -1 with err_set() for a malformed value (a bad duration, a missing argument). */
+/* Parses argv[1..] (argv[0] is the program). Unknown arguments are ignored, as wperf does, with
+ * a line for each in a->warnings. -1 with err_set() for a malformed value (a bad duration, a missing argument). */
 int wperf_parse_args(struct wperf_args *a, int argc, char **argv);
 void wperf_args_free(struct wperf_args *a);
 

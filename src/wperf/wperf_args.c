@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "util/error.h"
+#include "util/notes.h"
 #include "util/parse.h"
 #include "util/xalloc.h"
 
@@ -249,7 +250,7 @@ int wperf_parse_args(struct wperf_args *a, int argc, char **argv)
 		if (!k && a->cmd && !strcmp(a->cmd, "help") ) {
 			continue;
 		}
-		fprintf(stderr, "warning: unexpected arg '%s' ignored\n", arg);
+		notes_add(&a->warnings, "unexpected arg '%s' ignored", arg);
 	}
 	if (!a->cmd)
 		a->cmd = a->help ? "help" : "";
@@ -260,6 +261,7 @@ void wperf_args_free(struct wperf_args *a)
 {
 	sb_release(&a->events);
 	sb_release(&a->metrics);
+	notes_clear(&a->warnings);
 }
 
 char *wperf_out_path(const struct wperf_args *a, const char *name)

@@ -22,6 +22,11 @@ void fuzz_write(const char *path, const void *data, size_t size);
 /* Removes a directory tree below fuzz_tmpdir(). */
 void fuzz_rmtree(const char *path);
 
+/* Points LPERF_SYSFS_ROOT at one of the fixture trees (choice % 3: AMD x86, Arm PMUv3 with
+ * DSU/DMC/SPE, a VM without a hardware PMU), by absolute path from the repository root, where
+ * the harnesses run. */
+void fuzz_use_sysfs_fixture(uint8_t choice);
+
 struct machine;
 /* Maps the ELF file at path into process pid of m at base + its PT_LOAD addresses (page-aligned,
  * as the dynamic loader places them; at most 8 segments of at most 64 MiB). A file without

@@ -14,29 +14,11 @@
 #include "fuzz.h"
 #include "util/error.h"
 
-static const char *const roots[] = { "tests/fixtures/sysfs-amd", "tests/fixtures/sysfs-arm",
-				     "tests/fixtures/sysfs-vm" };
-static char *abs_roots[3];
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc, (void)argv;
-	char cwd[4096];
-	if (!getcwd(cwd, sizeof(cwd)))
-		abort();
-	for (int i = 0; i < 3; i++)
-		if (asprintf(&abs_roots[i], "%s/%s", cwd, roots[i]) < 0)
-			abort();
-	return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (!abs_roots[0])
-		LLVMFuzzerInitialize(NULL, NULL);
 	if (size > 4096)
 		return 0;
-	setenv("LPERF_SYSFS_ROOT", abs_roots[size ? data[0] % 3 : 0], 1);
+	fuzz_use_sysfs_fixture(size ? data[0] : 0);
 	char *spec = fuzz_strndup(size ? data + 1 : data, size ? size - 1 : 0);
 	struct evlist l = { 0 };
 	if (evlist_parse(&l, spec) == 0) {

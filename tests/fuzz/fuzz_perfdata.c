@@ -3,8 +3,11 @@
  * perfdata_open_mem (header, attrs, ids, feature sections), the JIT sources stored in the file,
  * and session_process_file (every record type parsed, byte-swapped, time-ordered, fed to the
  * machine model; samples resolved, callchains and user stacks unwound) into a profile with
- * callgraphs, as `lperf report` builds it; and through a pipe, as `report -i -` streams it. Seeds: recordings by perf 6.1 and lperf, and the
- * same files byte-swapped (as a machine of the other byte order writes them).
+ * callgraphs, as `lperf report` builds it; and through a pipe, as `report -i -` streams it.
+ * Records inside perf record -z's COMPRESSED records are decompressed and walked the same way;
+ * Arm SPE AUX data is decoded and tabulated. Seeds: recordings by perf 6.1 and lperf (also
+ * compressed with -z, and one holding SPE AUX data), and the same files byte-swapped (as a
+ * machine of the other byte order writes them).
  * For speed and determinism, files named by the recording are looked up under an empty --symfs
  * root and kernel symbols come from a small fixed kallsyms (ELF loading and unwinding over real
  * files have their own harnesses: elf, dwarf, unwind). */
@@ -17,6 +20,8 @@
 #include "perfdata/perfdata.h"
 #include "record/record.h"
 #include "session/session.h"
+#include "spe/spe_load.h"
+#include "spe/spe_stats.h"
 #include "util/error.h"
 
 static int each_record(const struct perf_event_header *h, void *arg)
@@ -88,6 +93,24 @@ static void through_pipe(const uint8_t *data, size_t size)
 	err_clear();
 }
 
+/* A recording with Arm SPE AUX data: the AUXTRACE buffers decoded into records, resolved and
+ * tabulated as `report` shows them (the spe harness fuzzes the packet decoder on its own). */
+static void spe_view(struct perfdata_reader *r)
+{
+	if (!spe_recording(r))
+		return;
+	struct spe_data d;
+	if (spe_load(r, SPE_V1P2, symfs, &d) == 0) {
+		struct spe_itrace it;
+		(void)spe_itrace_parse(NULL, &it);
+		struct spe_report rep;
+		spe_report_build(&d, &it, &rep);
+		spe_report_free(&rep);
+	}
+	spe_data_free(&d);
+	err_clear();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (!symfs)
@@ -125,6 +148,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	profile_sort(&p, true);
 	session_free(&ss);
 	profile_free(&p);
+	spe_view(&r);
 	perfdata_close(&r);
 	err_clear();
 	return 0;

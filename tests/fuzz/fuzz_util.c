@@ -23,6 +23,23 @@ char *fuzz_strndup(const uint8_t *data, size_t size)
 	return s;
 }
 
+static const char *const sysfs_roots[] = { "tests/fixtures/sysfs-amd", "tests/fixtures/sysfs-arm",
+					   "tests/fixtures/sysfs-vm" };
+
+void fuzz_use_sysfs_fixture(uint8_t choice)
+{
+	static char *abs_roots[3];
+	if (!abs_roots[0]) {
+		char cwd[4096];
+		if (!getcwd(cwd, sizeof(cwd)))
+			abort();
+		for (int i = 0; i < 3; i++)
+			if (asprintf(&abs_roots[i], "%s/%s", cwd, sysfs_roots[i]) < 0)
+				abort();
+	}
+	setenv("LPERF_SYSFS_ROOT", abs_roots[choice % 3], 1);
+}
+
 static char tmpdir[64];
 
 static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
