@@ -125,11 +125,15 @@ void machine_comm(struct machine *m, pid_t pid, pid_t tid, const char *comm, boo
 		maps_clear(t->maps);
 }
 
-/* The kernel map proper is recorded from _text to the end of the address space; module maps
- * above it end it, rather than split it around themselves. */
+/* The kernel map proper is recorded from _text to _etext, but the kernel's code goes on past
+ * it (.init.text: start_kernel, x86_64_start_kernel in every idle task's stack), so it is
+ * extended to the end of the address space as perf does; module maps above it end it, rather
+ * than split it around themselves. */
 static void insert_kernel_map(struct machine *m, struct map *mp)
 {
 	bool is_kernel = mp->dso->kind == DSO_KERNEL && !mp->dso->module;
+	if (is_kernel)
+		mp->end = UINT64_MAX;
 	for (size_t i = 0; i < m->kmaps.n; i++) {
 		struct map *k = &m->kmaps.v[i];
 		bool k_is_kernel = k->dso->kind == DSO_KERNEL && !k->dso->module;

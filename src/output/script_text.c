@@ -64,10 +64,22 @@ unsigned script_default_fields(const struct perf_event_attr *attr)
 	return f;
 }
 
-static void location(FILE *f, const struct frame *fr, unsigned fields)
+/* perf prints a call chain's addresses as its maps translate them: in a file-backed user map
+ * (an ELF file, the vDSO) relative to the file (ip - start + pgoff), in the kernel, anonymous
+ * memory, JIT code and outside any map as they are. The sampled ip of a line without a chain
+ * is printed as it is. */
+static uint64_t chain_ip(const struct frame *fr)
+{
+	const struct map *m = fr->loc.map;
+	if (!m || !m->dso || fr->loc.kernel || (m->dso->kind != DSO_ELF && m->dso->kind != DSO_VDSO))
+		return fr->ip;
+	return fr->ip - m->start + m->pgoff;
+}
+
+static void location(FILE *f, const struct frame *fr, unsigned fields, bool chain)
 {
 	if (fields & SF_IP)
-		fprintf(f, "%16" PRIx64, fr->ip);
+		fprintf(f, "%16" PRIx64, chain ? chain_ip(fr) : fr->ip);
 	if (fields & SF_SYM) {
 		if (fr->loc.sym) {
 			fprintf(f, " %s", fr->loc.sym->name);
@@ -123,13 +135,13 @@ void script_print_sample(FILE *f, const struct resolved_sample *rs, unsigned fie
 		fputc('\n', f);
 		for (size_t i = 0; i < (rs->chain_reset ? 0 : rs->nframes); i++) {
 			fputc('\t', f);
-			location(f, &rs->frames[i], fields);
+			location(f, &rs->frames[i], fields, true);
 			fputc('\n', f);
 		}
 		fputc('\n', f);
 		return;
 	}
 	fputc(' ', f);
-	location(f, &rs->frames[0], fields);
+	location(f, &rs->frames[0], fields, false);
 	fputc('\n', f);
 }

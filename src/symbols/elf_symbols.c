@@ -163,9 +163,11 @@ static const char *reloc_sym_name(Elf *elf, Elf_Scn *symscn, size_t symidx)
 	return name && *name ? name : NULL;
 }
 
-/* Collects (r_offset, name) of the relocations of type t1 or t2 in SHT_RELA sections; with
- * only_scn, of that one section, in file order. */
-static struct gotslot *read_relocs(Elf *elf, Elf_Scn *only_scn, unsigned t1, unsigned t2, size_t *n)
+/* Collects (r_offset, name) of the relocations of type t1 or t2 in SHT_RELA sections, and of
+ * type tirel (an IRELATIVE slot: an ifunc's resolved address, no symbol) with the name "" (perf
+ * names such PLT entries "@plt"); with only_scn, of that one section, in file order. */
+static struct gotslot *read_relocs(Elf *elf, Elf_Scn *only_scn, unsigned t1, unsigned t2, unsigned tirel,
+				   size_t *n)
 {
 	struct gotslot *v = NULL;
 	size_t cap = 0;
@@ -187,9 +189,9 @@ static struct gotslot *read_relocs(Elf *elf, Elf_Scn *only_scn, unsigned t1, uns
 			if (!gelf_getrela(d, (int)i, &r))
 				break;
 			unsigned type = (unsigned)GELF_R_TYPE(r.r_info);
-			if (type != t1 && type != t2)
+			if (type != t1 && type != t2 && type != tirel)
 				continue;
-			const char *name = reloc_sym_name(elf, symscn, GELF_R_SYM(r.r_info));
+			const char *name = type == tirel ? "" : reloc_sym_name(elf, symscn, GELF_R_SYM(r.r_info));
 			ALLOC_GROW(v, *n + 1, cap);
 			v[(*n)++] = (struct gotslot){ r.r_offset, name };
 		}
@@ -204,7 +206,7 @@ static struct gotslot *read_relocs(Elf *elf, Elf_Scn *only_scn, unsigned t1, uns
 static void add_plt_x86_64(struct symtab_builder *b, Elf *elf, size_t shstrndx)
 {
 	size_t nslots;
-	struct gotslot *slots = read_relocs(elf, NULL, R_X86_64_JUMP_SLOT, R_X86_64_GLOB_DAT, &nslots);
+	struct gotslot *slots = read_relocs(elf, NULL, R_X86_64_JUMP_SLOT, R_X86_64_GLOB_DAT, R_X86_64_IRELATIVE, &nslots);
 	if (!nslots) {
 		free(slots);
 		return;
@@ -264,7 +266,7 @@ static void add_plt_aarch64(struct symtab_builder *b, Elf *elf, size_t shstrndx)
 	if (!plt || !rela)
 		return;
 	size_t n;
-	struct gotslot *slots = read_relocs(elf, rela, R_AARCH64_JUMP_SLOT, R_AARCH64_JUMP_SLOT, &n);
+	struct gotslot *slots = read_relocs(elf, rela, R_AARCH64_JUMP_SLOT, R_AARCH64_JUMP_SLOT, R_AARCH64_IRELATIVE, &n);
 	for (size_t i = 0; i < n; i++) {
 		uint64_t off = 32 + 16 * (uint64_t)i;
 		if (off + 16 > plt_sh.sh_size)
