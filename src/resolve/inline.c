@@ -5,13 +5,13 @@
 #include "symbols/srcline.h"
 #include "util/xalloc.h"
 
-void resolve_expand_inline(struct frame **buf, size_t *cap, size_t *n, size_t at, bool caller)
+void resolve_expand_inline(struct frame **buf, size_t *cap, size_t *n, size_t at)
 {
 	const struct symbol *syms[32];
 	const char *lines[32];
 	bool inl[32];
 	struct frame f = (*buf)[at];
-	size_t k = srcline_inline_frames(f.loc.dso, f.loc.sym, f.loc.addr - (caller ? 1 : 0), syms, inl, lines, 32);
+	size_t k = srcline_inline_frames(f.loc.dso, f.loc.sym, f.loc.addr, syms, inl, lines, 32);
 	if (k == 0) {
 		/* perf's addr2line still answers "??:0" for a named function without DWARF. */
 		if (f.loc.sym)

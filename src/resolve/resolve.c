@@ -38,11 +38,10 @@ struct user_frames {
 	size_t *n;
 	struct thread *t;
 	uint64_t time;
-	bool caller;             /* frames after the first are return addresses */
 };
 
-/* Callers are looked up at their return address itself, as Linux perf does, so that reports and
- * scripts agree with perf's symbol for symbol (ip - 1, the call instruction, would name a
+/* Callers of a kernel-made callchain are looked up at their return address itself, as Linux perf
+ * does, so that reports and scripts agree with perf's symbol for symbol (ip - 1, the call instruction, would name a
  * different function only where a call is a function's last instruction). JIT code is resolved
  * at the sample's time: a JIT can reuse an address for new code. */
 static void add_frame(struct resolver *r, size_t *n, uint64_t ip, uint8_t cpumode, struct thread *t,
@@ -55,14 +54,16 @@ static void add_frame(struct resolver *r, size_t *n, uint64_t ip, uint8_t cpumod
 	resolve_addr(r->machine, t, cpumode, ip, time, &f->loc);
 }
 
-static void add_user(uint64_t ip, void *arg)
+/* DWARF-unwound callers are taken at their call instruction (return address - 1), as perf's
+ * libdw unwinder reports them: script prints main+0x5c where the call returns to main+0x5d, and
+ * symbols, lines and inline levels are those of the call. */
+static void add_user(uint64_t ip, bool activation, void *arg)
 {
 	struct user_frames *a = arg;
 	size_t at = *a->n;
-	add_frame(a->r, a->n, ip, PERF_RECORD_MISC_USER, a->t, a->time);
+	add_frame(a->r, a->n, activation ? ip : ip - 1, PERF_RECORD_MISC_USER, a->t, a->time);
 	if (a->r->inline_frames && *a->n == at + 1)
-		resolve_expand_inline(&a->r->fbuf, &a->r->fcap, a->n, at, a->caller);
-	a->caller = true;
+		resolve_expand_inline(&a->r->fbuf, &a->r->fcap, a->n, at);
 }
 
 /* The cpumode a context marker switches to; -1 for an invalid marker (0xffff...ffff), after
@@ -114,7 +115,7 @@ void resolve_sample(struct resolver *r, const struct perf_sample *s, struct thre
 	}
 	bool truncated = false;
 	if (r->callchains && dwarf) {
-		struct user_frames a = { r, &n, t, s->time, false };
+		struct user_frames a = { r, &n, t, s->time };
 		unwind_user(r->unwinder, t, s, add_user, &a, &truncated);
 		if (truncated) {
 			/* Say so in the stack itself, so no view presents a cut stack as whole. */

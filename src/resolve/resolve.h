@@ -69,8 +69,9 @@ void resolver_free(struct resolver *r);
 size_t resolve_python_view(struct frame *frames, size_t n);
 
 /* Replaces frame (*buf)[at], the last of *n, with the inlined functions at its address, as perf
- * 6.1 expands DWARF stacks (inline.c; callers are looked up at the call, the return address - 1). */
-void resolve_expand_inline(struct frame **buf, size_t *cap, size_t *n, size_t at, bool caller);
+ * 6.1 expands DWARF stacks (inline.c; a caller's frame is already at its call instruction, the
+ * return address - 1). */
+void resolve_expand_inline(struct frame **buf, size_t *cap, size_t *n, size_t at);
 
 /* ---- Addresses (addr.c) ---- */
 

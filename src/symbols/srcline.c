@@ -12,34 +12,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/hashmap.h"
 #include "util/xalloc.h"
-
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return x;
-}
-
-static uint64_t str_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
 
 /* One address's answers, filled as they are asked for. */
 struct sl_addr {
 	uint64_t addr;
-	bool used;
 	bool line_done, inl_done;
 	const char *file;
 	unsigned line;
 	const char *str;      /* "base.c:12" */
 	struct srcline_inline *inl;
 	size_t ninl;
+	const char **perf_names; /* the names perf gives inl[] (srcline_inline_frames), once asked */
+};
+
+/* What binutils remembers of one function DIE between queries (perf keeps one addr2line
+ * process per DSO): whether it was the innermost function of an earlier query, and the symbol
+ * table name it took then (see perf_level_names). */
+struct sl_die {
+	bool seen;
+	const char *renamed;
 };
 
 /* One DSO file (by build-id, else path). */
@@ -51,52 +44,33 @@ struct sl_file {
 	Dwarf_Addr bias;      /* Dwfl address = file address + bias (offline layouts may move it) */
 	bool has_dwarf;
 	const char *note;
-	struct sl_addr *tab; /* open addressing by addr */
-	size_t cap, n;
+	struct hashmap addrs; /* address -> struct sl_addr */
+	struct hashmap dies;  /* DIE offset -> struct sl_die */
 };
 
-struct sl_dso {
-	const struct dso *dso;
-	struct sl_file *file;
-};
+/* A dso's file; a forgotten dso's entry has file == FORGOTTEN until a dso at the same address
+ * asks again (the map removes nothing). */
+static struct sl_file forgotten;
+#define FORGOTTEN (&forgotten)
 
 static struct {
-	char **strs;          /* interned strings, open addressing */
-	size_t scap, sn;
-	struct sl_file **files;
-	size_t fcap, fn;
-	struct sl_dso *dsos;  /* dso pointer -> file */
-	size_t dcap, dn;
+	struct hashmap strs;  /* interned strings: key and value are the copy */
+	struct hashmap files; /* key -> struct sl_file */
+	struct hashmap dsos;  /* dso pointer -> struct sl_file (NULL: not an ELF file) */
+	struct hashmap isyms; /* (base, name) -> struct sl_isym */
 	const struct dso *last_dso;
 	struct sl_file *last_file;
 } C;
 
 const char *srcline_intern(const char *s)
 {
-	if ((C.sn + 1) * 2 > C.scap) {
-		size_t ncap = C.scap ? C.scap * 2 : 1024;
-		char **n = xcalloc(ncap, sizeof(*n));
-		for (size_t i = 0; i < C.scap; i++) {
-			if (!C.strs[i])
-				continue;
-			size_t j = str_hash(C.strs[i]) & (ncap - 1);
-			while (n[j])
-				j = (j + 1) & (ncap - 1);
-			n[j] = C.strs[i];
-		}
-		free(C.strs);
-		C.strs = n;
-		C.scap = ncap;
+	bool found;
+	struct hashmap_entry *e = hashmap_insert_str(&C.strs, s, &found);
+	if (!found) {
+		e->value = xstrdup(s);
+		e->key.str = e->value;
 	}
-	size_t mask = C.scap - 1;
-	for (size_t i = str_hash(s) & mask;; i = (i + 1) & mask) {
-		if (!C.strs[i]) {
-			C.sn++;
-			return C.strs[i] = xstrdup(s);
-		}
-		if (!strcmp(C.strs[i], s))
-			return C.strs[i];
-	}
+	return e->value;
 }
 
 const char *srcline_basename(const char *path)
@@ -122,91 +96,43 @@ static char *file_key(const struct dso *d)
 
 static struct sl_file *file_by_key(char *key)
 {
-	if ((C.fn + 1) * 2 > C.fcap) {
-		size_t ncap = C.fcap ? C.fcap * 2 : 64;
-		struct sl_file **n = xcalloc(ncap, sizeof(*n));
-		for (size_t i = 0; i < C.fcap; i++) {
-			if (!C.files[i])
-				continue;
-			size_t j = str_hash(C.files[i]->key) & (ncap - 1);
-			while (n[j])
-				j = (j + 1) & (ncap - 1);
-			n[j] = C.files[i];
-		}
-		free(C.files);
-		C.files = n;
-		C.fcap = ncap;
+	bool found;
+	struct hashmap_entry *e = hashmap_insert_str(&C.files, key, &found);
+	if (found) {
+		free(key);
+		return e->value;
 	}
-	size_t mask = C.fcap - 1;
-	for (size_t i = str_hash(key) & mask;; i = (i + 1) & mask) {
-		if (!C.files[i]) {
-			struct sl_file *f = xcalloc(1, sizeof(*f));
-			f->key = key;
-			C.fn++;
-			return C.files[i] = f;
-		}
-		if (!strcmp(C.files[i]->key, key)) {
-			free(key);
-			return C.files[i];
-		}
-	}
+	struct sl_file *f = xcalloc(1, sizeof(*f));
+	f->key = key;
+	e->value = f;
+	return f;
 }
-
-/* A forgotten DSO's slot: skipped by lookups, dropped when the table grows. */
-static const char tombstone;
-#define TOMB ((const struct dso *)(const void *)&tombstone)
 
 void srcline_forget_dso(const struct dso *d)
 {
 	if (C.last_dso == d)
 		C.last_dso = NULL;
-	if (!C.dcap)
-		return;
-	size_t mask = C.dcap - 1;
-	for (size_t i = mix64((uintptr_t)d) & mask; C.dsos[i].dso; i = (i + 1) & mask)
-		if (C.dsos[i].dso == d) {
-			C.dsos[i].dso = TOMB;
-			C.dsos[i].file = NULL;
-			return;
-		}
+	struct hashmap_entry *e = hashmap_find_ptr(&C.dsos, d);
+	if (e)
+		e->value = FORGOTTEN;
 }
 
 static struct sl_file *file_of(struct dso *d)
 {
 	if (d == C.last_dso)
 		return C.last_file;
-	if ((C.dn + 1) * 2 > C.dcap) {
-		size_t ncap = C.dcap ? C.dcap * 2 : 64;
-		struct sl_dso *n = xcalloc(ncap, sizeof(*n));
-		for (size_t i = 0; i < C.dcap; i++) {
-			if (!C.dsos[i].dso || C.dsos[i].dso == TOMB)
-				continue;
-			size_t j = mix64((uintptr_t)C.dsos[i].dso) & (ncap - 1);
-			while (n[j].dso)
-				j = (j + 1) & (ncap - 1);
-			n[j] = C.dsos[i];
-		}
-		free(C.dsos);
-		C.dsos = n;
-		C.dcap = ncap;
-		C.dn = 0;
-		for (size_t k = 0; k < ncap; k++)
-			C.dn += n[k].dso != NULL;
-	}
-	size_t mask = C.dcap - 1;
-	size_t i;
-	for (i = mix64((uintptr_t)d) & mask; C.dsos[i].dso; i = (i + 1) & mask)
-		if (C.dsos[i].dso == d)
-			break;
-	if (!C.dsos[i].dso) {
+	bool found;
+	struct hashmap_entry *e = hashmap_insert_ptr(&C.dsos, d, &found);
+	if (!found || e->value == FORGOTTEN) {
+		e->value = NULL; /* d->kind may not be known before dso_load */
 		/* Symbols first: they check the build-id and set d->mismatch. */
 		dso_load(d);
-		C.dsos[i].dso = d;
-		C.dsos[i].file = d->kind == DSO_ELF ? file_by_key(file_key(d)) : NULL;
-		C.dn++;
+		struct sl_file *f = d->kind == DSO_ELF ? file_by_key(file_key(d)) : NULL;
+		e = hashmap_find_ptr(&C.dsos, d); /* dso_load may have looked other DSOs up */
+		e->value = f;
 	}
 	C.last_dso = d;
-	C.last_file = C.dsos[i].file;
+	C.last_file = e->value;
 	return C.last_file;
 }
 
@@ -251,32 +177,14 @@ static void file_open(struct sl_file *f, struct dso *d)
 
 static struct sl_addr *addr_slot(struct sl_file *f, uint64_t addr)
 {
-	if ((f->n + 1) * 2 > f->cap) {
-		size_t ncap = f->cap ? f->cap * 2 : 256;
-		struct sl_addr *n = xcalloc(ncap, sizeof(*n));
-		for (size_t i = 0; i < f->cap; i++) {
-			if (!f->tab[i].used)
-				continue;
-			size_t j = mix64(f->tab[i].addr) & (ncap - 1);
-			while (n[j].used)
-				j = (j + 1) & (ncap - 1);
-			n[j] = f->tab[i];
-		}
-		free(f->tab);
-		f->tab = n;
-		f->cap = ncap;
+	bool found;
+	struct hashmap_entry *e = hashmap_insert_u64(&f->addrs, addr, &found);
+	if (!found) {
+		struct sl_addr *a = xcalloc(1, sizeof(*a));
+		a->addr = addr;
+		e->value = a;
 	}
-	size_t mask = f->cap - 1;
-	for (size_t i = mix64(addr) & mask;; i = (i + 1) & mask) {
-		if (!f->tab[i].used) {
-			f->tab[i].used = true;
-			f->tab[i].addr = addr;
-			f->n++;
-			return &f->tab[i];
-		}
-		if (f->tab[i].addr == addr)
-			return &f->tab[i];
-	}
+	return e->value;
 }
 
 static struct sl_addr *lookup(struct dso *d, uint64_t addr)
@@ -343,6 +251,16 @@ static const char *die_func_name(Dwarf_Die *die, bool *linkage)
 	return r;
 }
 
+/* The lowest address of a function DIE's first range as binutils keeps it (its "arange.low"),
+ * in the DSO's address space (DWARF address - adjust); 0 when it has none. */
+static uint64_t die_low(Dwarf_Die *die, Dwarf_Addr adjust)
+{
+	Dwarf_Addr base, start, end;
+	if (dwarf_ranges(die, 0, &base, &start, &end) <= 0)
+		return 0;
+	return start - adjust;
+}
+
 /* The file name of a DW_AT_call_file index in the CU's file table. */
 static const char *call_file(Dwarf_Die *cu, Dwarf_Word idx)
 {
@@ -396,6 +314,8 @@ static void find_inlines(struct sl_file *f, struct sl_addr *a)
 		s->func = die_func_name(&chain[i], &linkage);
 		/* binutils takes a C name as the linkage name (perf's addr2line relies on it). */
 		s->linkage = linkage || !cplusplus;
+		s->die = dwarf_dieoffset(&chain[i]);
+		s->low = die_low(&chain[i], f->bias - bias);
 		s->file = file;
 		s->line = line;
 		if (tag == DW_TAG_subprogram)
@@ -470,23 +390,28 @@ void srcline_inline_symbols_free(void);
 void srcline_cache_free(void)
 {
 	srcline_inline_symbols_free();
-	for (size_t i = 0; i < C.fcap; i++) {
-		struct sl_file *f = C.files[i];
-		if (!f)
-			continue;
-		for (size_t j = 0; j < f->cap; j++)
-			free(f->tab[j].inl);
-		free(f->tab);
+	for (size_t i = 0; i < C.files.n; i++) {
+		struct sl_file *f = C.files.v[i].value;
+		for (size_t j = 0; j < f->addrs.n; j++) {
+			struct sl_addr *a = f->addrs.v[j].value;
+			free(a->inl);
+			free(a->perf_names);
+			free(a);
+		}
+		hashmap_free(&f->addrs);
+		for (size_t j = 0; j < f->dies.n; j++)
+			free(f->dies.v[j].value);
+		hashmap_free(&f->dies);
 		if (f->dwfl)
 			dwfl_end(f->dwfl);
 		free(f->key);
 		free(f);
 	}
-	for (size_t i = 0; i < C.scap; i++)
-		free(C.strs[i]);
-	free(C.strs);
-	free(C.files);
-	free(C.dsos);
+	for (size_t i = 0; i < C.strs.n; i++)
+		free(C.strs.v[i].value);
+	hashmap_free(&C.strs);
+	hashmap_free(&C.files);
+	hashmap_free(&C.dsos);
 	free(debuginfo_path);
 	debuginfo_path = NULL;
 	memset(&C, 0, sizeof(C));
@@ -501,42 +426,66 @@ struct sl_isym {
 	struct symbol sym;
 };
 
-static struct sl_isym **isyms;
-static size_t nisyms, icap;
+static uint64_t isym_hash(const struct symbol *base, const char *name)
+{
+	return hashmap_hash_u64((uintptr_t)base ^ hashmap_hash_u64((uintptr_t)name));
+}
+
+static bool isym_eq(const void *value, const void *key)
+{
+	const struct sl_isym *v = value, *k = key;
+	return v->base == k->base && v->name == k->name;
+}
 
 static const struct symbol *inline_symbol(const struct symbol *base, const char *name)
 {
-	if ((nisyms + 1) * 2 > icap) {
-		size_t ncap = icap ? icap * 2 : 256;
-		struct sl_isym **n = xcalloc(ncap, sizeof(*n));
-		for (size_t i = 0; i < icap; i++) {
-			if (!isyms[i])
-				continue;
-			size_t j = mix64((uintptr_t)isyms[i]->base ^ (uintptr_t)isyms[i]->name) & (ncap - 1);
-			while (n[j])
-				j = (j + 1) & (ncap - 1);
-			n[j] = isyms[i];
-		}
-		free(isyms);
-		isyms = n;
-		icap = ncap;
+	if (!C.isyms.eq)
+		hashmap_init_custom(&C.isyms, isym_eq);
+	struct sl_isym probe = { base, name, { 0 } };
+	bool found;
+	struct hashmap_entry *e = hashmap_insert_custom(&C.isyms, isym_hash(base, name), &probe, &found);
+	if (!found) {
+		struct sl_isym *is = xcalloc(1, sizeof(*is));
+		is->base = base;
+		is->name = name;
+		is->sym.start = base->start;
+		is->sym.size = base->size;
+		is->sym.name = (char *)name;
+		e->value = is;
 	}
-	size_t mask = icap - 1;
-	for (size_t i = mix64((uintptr_t)base ^ (uintptr_t)name) & mask;; i = (i + 1) & mask) {
-		if (!isyms[i]) {
-			struct sl_isym *s = xcalloc(1, sizeof(*s));
-			s->base = base;
-			s->name = name;
-			s->sym.start = base->start;
-			s->sym.size = base->size;
-			s->sym.name = (char *)name;
-			nisyms++;
-			isyms[i] = s;
-			return &s->sym;
+	return &((struct sl_isym *)e->value)->sym;
+}
+
+/* The names perf's addr2line (binutils) gives an address's inline levels, the first time it is
+ * asked for that address (perf keeps each address's answer). binutils names a function DIE by
+ * its linkage name; a C++ DIE without one (template instances: DW_AT_name "__move_merge<...>")
+ * is named, the first time it is the innermost function of a query, by the symbol table entry
+ * around the address, and from then on by its DWARF name, unless that symbol started exactly at
+ * the DIE's first address: then the DIE takes the symbol's name for good, also where it is an
+ * outer level of later queries. The state lives per DSO file, as binutils' does per process. */
+static const char **perf_level_names(struct sl_file *f, struct sl_addr *a, const struct symbol *base)
+{
+	const char **names = xcalloc(a->ninl ? a->ninl : 1, sizeof(*names));
+	for (size_t i = 0; i < a->ninl; i++) {
+		const struct srcline_inline *l = &a->inl[i];
+		names[i] = l->func ? l->func : srcline_intern("??");
+		if (l->linkage)
+			continue;
+		bool found;
+		struct hashmap_entry *e = hashmap_insert_u64(&f->dies, l->die, &found);
+		if (!found)
+			e->value = xcalloc(1, sizeof(struct sl_die));
+		struct sl_die *st = e->value;
+		if (i == 0 && !st->seen) {
+			st->seen = true;
+			names[i] = base->name;
+			if (l->low && l->low == base->start)
+				st->renamed = base->name;
+		} else if (st->renamed) {
+			names[i] = st->renamed;
 		}
-		if (isyms[i]->base == base && isyms[i]->name == name)
-			return &isyms[i]->sym;
 	}
+	return names;
 }
 
 size_t srcline_inline_frames(struct dso *d, const struct symbol *base, uint64_t addr, const struct symbol **syms,
@@ -544,20 +493,23 @@ size_t srcline_inline_frames(struct dso *d, const struct symbol *base, uint64_t 
 {
 	if (!d || !base || d->kind != DSO_ELF)
 		return 0;
-	const struct srcline_inline *inl;
-	size_t n = srcline_inlines(d, addr, &inl);
+	struct sl_addr *a = lookup(d, addr);
+	if (!a)
+		return 0;
+	struct sl_file *f = file_of(d);
+	if (!a->inl_done)
+		find_inlines(f, a);
+	if (!a->perf_names)
+		a->perf_names = perf_level_names(f, a, base);
 	size_t out = 0;
-	for (size_t i = 0; i < n && out < max; i++) {
-		const char *name = inl[i].func ? inl[i].func : srcline_intern("??");
-		/* perf's addr2line (binutils) names the innermost level by the symbol table when its
-		 * DWARF name is no linkage name (C++ DW_AT_name "__move_merge<...>" is not). */
-		if (i == 0 && !inl[i].linkage)
-			name = base->name;
+	for (size_t i = 0; i < a->ninl && out < max; i++) {
+		const struct srcline_inline *l = &a->inl[i];
+		const char *name = a->perf_names[i];
 		if (lines) {
 			char buf[4096];
-			if (inl[i].file && inl[i].line) {
-				const char *b = strrchr(inl[i].file, '/');
-				snprintf(buf, sizeof(buf), "%s:%u", b ? b + 1 : inl[i].file, inl[i].line);
+			if (l->file && l->line) {
+				const char *b = strrchr(l->file, '/');
+				snprintf(buf, sizeof(buf), "%s:%u", b ? b + 1 : l->file, l->line);
 				lines[out] = srcline_intern(buf);
 			} else {
 				lines[out] = srcline_intern("??:0");
@@ -584,9 +536,7 @@ const struct symbol *srcline_inline_base(const struct symbol *s)
 
 void srcline_inline_symbols_free(void)
 {
-	for (size_t i = 0; i < icap; i++)
-		free(isyms[i]);
-	free(isyms);
-	isyms = NULL;
-	nisyms = icap = 0;
+	for (size_t i = 0; i < C.isyms.n; i++)
+		free(C.isyms.v[i].value);
+	hashmap_free(&C.isyms);
 }

@@ -29,6 +29,8 @@ struct srcline_inline {
 	unsigned line;           /* the line in this function: the address's own line for the
 				  * innermost, the call site of the level inside it otherwise */
 	bool linkage;            /* func is a linkage name (DW_AT_linkage_name, or any C name) */
+	uint64_t die;            /* the function DIE's offset (identifies it within the file) */
+	uint64_t low;            /* its first range's start, DSO address space; 0: none */
 };
 
 /* The source line of addr (DSO address space, what addr_loc.addr holds) in d; false when d has

@@ -68,7 +68,7 @@ struct cur {
 	struct unwind_regs jit_next;
 	const uint8_t *stack;     /* the copy of [stack_base, stack_base + stack_len) */
 	uint64_t stack_base, stack_len;
-	void (*add)(uint64_t ip, void *arg);
+	void (*add)(uint64_t ip, bool activation, void *arg);
 	void *arg;
 	unsigned nframes;
 	uint64_t last_pc, last_sp;
@@ -251,7 +251,7 @@ static bool deliver(struct cur *c, uint64_t pc, bool have_sp, uint64_t sp, bool 
 		c->stopped = true;
 		return false;
 	}
-	c->add(pc, c->arg);
+	c->add(pc, activation, c->arg);
 	c->nframes++;
 	c->pass_frames++;
 	c->last_pc = pc;
@@ -596,7 +596,7 @@ static int run_passes(struct unwinder *u, pid_t tid)
 }
 
 int unwind_user(struct unwinder *u, struct thread *t, const struct perf_sample *s,
-		void (*add)(uint64_t ip, void *arg), void *arg, bool *truncated)
+		void (*add)(uint64_t ip, bool activation, void *arg), void *arg, bool *truncated)
 {
 	bool trunc_unused;
 	if (!truncated)
@@ -635,7 +635,7 @@ int unwind_user(struct unwinder *u, struct thread *t, const struct perf_sample *
 	bool trunc;
 	if (!c->nframes) {
 		/* No state could be set up: the sampled pc is all there is. */
-		add(c->regs.pc, arg);
+		add(c->regs.pc, true, arg);
 		c->nframes = 1;
 		trunc = true;
 	} else if (c->ended) {

@@ -35,9 +35,10 @@ struct unwind_lookup {
 struct unwinder *unwind_new(struct machine *m, const struct unwind_lookup *lookup);
 void unwind_free(struct unwinder *u);
 
-/* Unwinds the user part of a dwarf sample: calls add(ip, arg) for each user frame, leaf first
- * (the first is the sampled user IP from the registers; the others are return addresses, as in
- * kernel callchains), and returns the number of frames: >= 1 when the sample has user
+/* Unwinds the user part of a dwarf sample: calls add(ip, activation, arg) for each user frame,
+ * leaf first (the first is the sampled user IP from the registers, an activation; the others
+ * are return addresses, as in kernel callchains, unless a signal frame interrupted them), and
+ * returns the number of frames: >= 1 when the sample has user
  * registers, 0 when it has none (a kernel thread) or its architecture is unknown here.
  * *truncated (may be NULL) is set when the unwind stopped before the outermost frame for a
  * reason the user should know: the stack snapshot ended, a frame had no CFI and the
@@ -47,7 +48,7 @@ void unwind_free(struct unwinder *u);
  * normally (return address 0, or an outermost frame such as _start whose return address is
  * undefined). t is the sample's thread (its maps are the address space). */
 int unwind_user(struct unwinder *u, struct thread *t, const struct perf_sample *s,
-		void (*add)(uint64_t ip, void *arg), void *arg, bool *truncated);
+		void (*add)(uint64_t ip, bool activation, void *arg), void *arg, bool *truncated);
 
 /* Counters for a summary line: samples unwound (with user registers), samples truncated,
  * frames delivered. */

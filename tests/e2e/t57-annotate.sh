@@ -146,8 +146,8 @@ test_expect_success 'C++ -O2 DWARF recording: inline frames as perf script' '
 	inl = sum(l.endswith("(inlined)") for s in b for l in s)
 	print("samples", len(a), "identical", same, "inlined frames", inl)
 	assert len(a) == len(b)
-	# template instances whose DWARF lacks a linkage name are spelled differently (docs/annotate.md)
-	assert same >= 0.6 * len(a), (same, len(a))
+	# binutils names template instances without a linkage name by its state (docs/annotate.md)
+	assert same >= 0.97 * len(a), (same, len(a))
 	EOF
 '
 

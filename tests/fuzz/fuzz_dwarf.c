@@ -33,7 +33,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-static void add(uint64_t ip, void *arg)
+static void add(uint64_t ip, bool activation, void *arg)
 {
 	(void)ip;
 	++*(size_t *)arg;

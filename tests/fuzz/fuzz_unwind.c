@@ -33,7 +33,7 @@ static const char *const libcs[] = { "/lib/x86_64-linux-gnu/libc.so.6", "/lib64/
 				     "/lib/aarch64-linux-gnu/libc.so.6" };
 static const char *const lds[] = { "/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1" };
 
-static void add(uint64_t ip, void *arg)
+static void add(uint64_t ip, bool activation, void *arg)
 {
 	(void)ip;
 	++*(size_t *)arg;

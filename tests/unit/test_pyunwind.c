@@ -428,7 +428,7 @@ static uint64_t mapped_addr(struct pycheck *c, const struct thread *t)
 	return mp->start + rnd(c) % (mp->end - mp->start);
 }
 
-static void add_nothing(uint64_t ip, void *arg)
+static void add_nothing(uint64_t ip, bool activation, void *arg)
 {
 	(*(size_t *)arg)++;
 }

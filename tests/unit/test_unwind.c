@@ -199,7 +199,7 @@ struct frames {
 	size_t n;
 };
 
-static void add_ip(uint64_t ip, void *arg)
+static void add_ip(uint64_t ip, bool activation, void *arg)
 {
 	struct frames *f = arg;
 	if (f->n < ARRAY_SIZE(f->ip))
