@@ -11,7 +11,7 @@ if ! command -v perf >/dev/null; then
 fi
 mkdir -p "$OUT"
 cc -O2 -g -fno-omit-frame-pointer -o "$OUT/annot" tests/workloads/annot.c
-if [ -n "$BENCH_QUICK" ] && [ "$BENCH_QUICK" != 0 ]; then scale=8; else scale=100; fi
+if [ -n "$BENCH_QUICK" ] && [ "$BENCH_QUICK" != 0 ]; then scale=8; else scale=130; fi
 if [ ! -s "$OUT/srcline.data" ] || [ "$(cat "$OUT/srcline.scale" 2>/dev/null)" != "$scale" ]; then
 	perf record -q -F 20000 -e cpu-clock -o "$OUT/srcline.data" -- "$OUT/annot" "$scale" 2>/dev/null
 	echo "$scale" >"$OUT/srcline.scale"

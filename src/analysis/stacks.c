@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbols/srcline.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -46,6 +47,11 @@ static uint32_t intern_frame(struct stacks *st, const char *name, const void *ke
 	f->addr = addr;
 	he->key.str = f->key;
 	he->value = VAL(st->nframes);
+	if (d && st->lines && d->kind == DSO_ELF && kind == SK_NATIVE) {
+		/* srcline memoises per DSO; the const is the frames', not the cache's. */
+		if (!srcline_find((struct dso *)(uintptr_t)d, addr, &f->src, &f->line))
+			f->src = NULL, f->line = 0;
+	}
 	if (d) {
 		f->dso = xstrdup(d->path);
 		f->build_id_size = d->build_id_size > 20 ? 20 : d->build_id_size;

@@ -29,6 +29,8 @@ struct stack_frame {
 	uint8_t build_id[20];
 	size_t build_id_size;
 	uint64_t addr;           /* the symbol's start (or the address) in the DSO's space */
+	const char *src;         /* with st->lines: the source file at addr (DWARF), else NULL */
+	unsigned line;           /* ... and its line: the function's first line; 0: unknown */
 	enum stack_kind kind;
 	char *key;               /* interning key: the DSO's address and the name */
 };
@@ -78,6 +80,7 @@ struct stacks {
 	uint64_t lost;           /* set by the caller: samples the kernel dropped */
 	char *command;           /* set by the caller (stacks_set_command): the recorded command */
 	bool python;             /* the Python view was asked for */
+	bool lines;              /* set by the caller: look up each native frame's source line */
 	/* private: frames by (DSO, name), kids by (parent, frame), threads by (tid, pid); values
 	 * are indices + 1 */
 	struct hashmap fmap, nmap, tmap;

@@ -139,6 +139,7 @@ int pictures_report(const struct pictures_req *r, const char *input, bool python
 {
 	struct stacks st;
 	stacks_init(&st);
+	st.lines = r->pprof != NULL; /* pprof carries each function's file and line */
 	int lr = pictures_load(&st, input, python, force, symfs, filter, quiet);
 	if (lr < 0) {
 		stacks_free(&st);

@@ -201,12 +201,16 @@ static void places(struct strbuf *p, struct strtab *t, const struct stacks *st)
 		fvar(&m, 2, map_of[i]);
 		fvar(&m, 3, fr->addr);
 		fvar(&line, 1, i + 1);
+		if (fr->line)
+			fvar(&line, 2, fr->line);
 		fmsg(&m, 4, &line);
 		fmsg(p, 4, &m);
 		fvar(&m, 1, i + 1);
 		fvar(&m, 2, str_id(t, fr->func));
 		fvar(&m, 3, str_id(t, fr->name));
-		fvar(&m, 4, str_id(t, fr->file));
+		fvar(&m, 4, str_id(t, fr->src ? fr->src : fr->file));
+		if (fr->line)
+			fvar(&m, 5, fr->line);
 		fmsg(p, 5, &m);
 	}
 	free(map_of);

@@ -1,6 +1,9 @@
 /* speedscope's file format (https://www.speedscope.app/file-format-schema.json): the frames once,
  * then one "sampled" profile per event and thread, its samples in time order (root first, the
- * command frame left out: the profile's name says which thread), each weighing one sample. */
+ * command frame left out: the profile's name says which thread), each weighing its period. For
+ * a time-based event (cpu-clock, task-clock) the unit is nanoseconds and the profile starts at
+ * its first sample's time from the start of the recording, so speedscope shows real times and
+ * threads line up; other events count events ("none"). The schema has no per-sample time. */
 #include <inttypes.h>
 #include <stdlib.h>
 
@@ -33,16 +36,21 @@ static void write_profile(struct json *j, const struct stacks *st, size_t e, uin
 	json_begin_object(j, NULL);
 	json_str(j, "type", "sampled");
 	json_str(j, "name", sb_str(&name));
-	json_str(j, "unit", "none");
-	json_u64(j, "startValue", 0);
-	json_u64(j, "endValue", n);
+	uint64_t start = 0, total = 0;
+	if (ev->time_unit && n && ev->s[idx[0]].time >= st->first_time)
+		start = ev->s[idx[0]].time - st->first_time;
+	for (size_t i = 0; i < n; i++)
+		total += ev->s[idx[i]].period;
+	json_str(j, "unit", ev->time_unit ? "nanoseconds" : "none");
+	json_u64(j, "startValue", start);
+	json_u64(j, "endValue", start + total);
 	json_begin_array(j, "samples");
 	for (size_t i = 0; i < n; i++)
 		write_stack(j, st, ev->s[idx[i]].node);
 	json_end_array(j);
 	json_begin_array(j, "weights");
 	for (size_t i = 0; i < n; i++)
-		json_u64(j, NULL, 1);
+		json_u64(j, NULL, ev->s[idx[i]].period);
 	json_end_array(j);
 	json_end_object(j);
 	sb_release(&name);

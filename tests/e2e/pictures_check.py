@@ -79,8 +79,12 @@ def speedscope_counts(path):
     c = collections.Counter()
     for p in d["profiles"]:
         assert p["type"] == "sampled" and len(p["samples"]) == len(p["weights"])
-        for s, w in zip(p["samples"], p["weights"]):
-            c[norm(frames[i]["name"] for i in s)] += w
+        # each sample weighs its period: nanoseconds for time-based events
+        assert all(w > 0 for w in p["weights"]), "a sample without weight"
+        assert p["endValue"] == p["startValue"] + sum(p["weights"])
+        assert p["unit"] in ("nanoseconds", "none")
+        for s in p["samples"]:
+            c[norm(frames[i]["name"] for i in s)] += 1
     return c
 
 

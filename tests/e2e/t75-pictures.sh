@@ -10,7 +10,7 @@ W="$TEST_ROOT/tests/workloads"
 BIN="$SCRATCH/bin"
 CHECK="$PYTHON $TEST_ROOT/tests/e2e/pictures_check.py"
 mkdir -p "$BIN"
-cc -O0 -fno-omit-frame-pointer -o "$BIN/shares" "$W/shares.c" &&
+cc -O0 -g -fno-omit-frame-pointer -o "$BIN/shares" "$W/shares.c" &&
 sed 's|unit \* 5 / 100 \* 10 / 10|unit * 15 / 100|' "$W/shares.c" >"$SCRATCH/slow.c" &&
 cc -O0 -fno-omit-frame-pointer -o "$BIN/slow" "$SCRATCH/slow.c" &&
 cc -O1 -fno-omit-frame-pointer -pthread -o "$BIN/threads" "$W/threads.c" || { echo "cannot build workloads"; exit 1; }
@@ -148,6 +148,13 @@ if [ -n "$GO" ]; then
 			echo "$f: report $want%, pprof $got%"
 			awk -v a="$want" -v b="$got" "BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != \"\" && b != \"\" && d < 0.02) }" || exit 1
 		done
+	'
+	test_expect_success 'go tool pprof -lines: functions carry their source file and first line (DWARF)' '
+		lperf report -q -i "$SCRATCH/s.data" --pprof p.pb.gz &&
+		HOME=$SCRATCH GOCACHE=$SCRATCH/gocache GOTOOLCHAIN=local "$GO" tool pprof -lines -top p.pb.gz >lines.txt 2>&1 &&
+		cat lines.txt &&
+		expect_grep " work_a .*shares\.c:[0-9]+\$" lines.txt &&
+		expect_grep " work_b .*shares\.c:[0-9]+\$" lines.txt
 	'
 else
 	test_skip "go tool pprof -top" "golang-go is not installed (scripts/install-deps.sh installs it)"
