@@ -2,6 +2,7 @@
 #include "symbols/srcline.h"
 
 #include "symbols/demangle.h"
+#include "symbols/dwarf_funcs.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -46,6 +47,7 @@ struct sl_file {
 	const char *note;
 	struct hashmap addrs; /* address -> struct sl_addr */
 	struct hashmap dies;  /* DIE offset -> struct sl_die */
+	struct hashmap units; /* unit DIE offset -> struct dwarf_funcs */
 };
 
 /* A dso's file; a forgotten dso's entry has file == FORGOTTEN until a dso at the same address
@@ -272,6 +274,16 @@ static const char *call_file(Dwarf_Die *cu, Dwarf_Word idx)
 	return name ? srcline_intern(name) : NULL;
 }
 
+/* The unit's function index, built on the first query in it. */
+static const struct dwarf_funcs *unit_funcs(struct sl_file *f, Dwarf_Die *cu)
+{
+	bool found;
+	struct hashmap_entry *e = hashmap_insert_u64(&f->units, dwarf_dieoffset(cu), &found);
+	if (!found)
+		e->value = dwarf_funcs_build(cu);
+	return e->value;
+}
+
 static void find_inlines(struct sl_file *f, struct sl_addr *a)
 {
 	a->inl_done = true;
@@ -279,23 +291,17 @@ static void find_inlines(struct sl_file *f, struct sl_addr *a)
 		find_line(f, a);
 	Dwarf_Addr bias = 0;
 	Dwarf_Die *cu = dwfl_module_addrdie(f->mod, a->addr + f->bias, &bias);
-	if (!cu)
+	Dwarf *dbg = cu ? dwarf_cu_getdwarf(cu->cu) : NULL;
+	if (!dbg)
 		return;
-	Dwarf_Die *scopes = NULL;
-	int n = dwarf_getscopes(cu, a->addr + f->bias - bias, &scopes);
-	if (n <= 0)
-		return;
-	/* The innermost function; dwarf_getscopes continues into an inlined function's abstract
-	 * definition, so the concrete parents come from dwarf_getscopes_die (as eu-addr2line -i). */
-	int k;
-	for (k = 0; k < n; k++) {
-		int tag = dwarf_tag(&scopes[k]);
-		if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram)
+	Dwarf_Off offs[64];
+	int nc = (int)dwarf_funcs_chain(unit_funcs(f, cu), a->addr + f->bias - bias, offs, 64);
+	Dwarf_Die chain[64];
+	for (int i = 0; i < nc; i++)
+		if (!dwarf_offdie(dbg, offs[i], &chain[i])) {
+			nc = i;
 			break;
-	}
-	Dwarf_Die *chain = NULL;
-	int nc = k < n ? dwarf_getscopes_die(&scopes[k], &chain) : 0;
-	free(scopes);
+		}
 	if (nc <= 0)
 		return;
 	size_t cap = 0;
@@ -330,7 +336,6 @@ static void find_inlines(struct sl_file *f, struct sl_addr *a)
 		if (dwarf_attr(&chain[i], DW_AT_call_line, &at) && dwarf_formudata(&at, &w) == 0)
 			line = (unsigned)w;
 	}
-	free(chain);
 }
 
 size_t srcline_inlines(struct dso *d, uint64_t addr, const struct srcline_inline **out)
@@ -402,6 +407,9 @@ void srcline_cache_free(void)
 		for (size_t j = 0; j < f->dies.n; j++)
 			free(f->dies.v[j].value);
 		hashmap_free(&f->dies);
+		for (size_t j = 0; j < f->units.n; j++)
+			dwarf_funcs_free(f->units.v[j].value);
+		hashmap_free(&f->units);
 		if (f->dwfl)
 			dwfl_end(f->dwfl);
 		free(f->key);

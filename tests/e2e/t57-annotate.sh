@@ -147,7 +147,7 @@ test_expect_success 'C++ -O2 DWARF recording: inline frames as perf script' '
 	print("samples", len(a), "identical", same, "inlined frames", inl)
 	assert len(a) == len(b)
 	# binutils names template instances without a linkage name by its state (docs/annotate.md)
-	assert same >= 0.97 * len(a), (same, len(a))
+	assert same == len(a), (same, len(a))
 	EOF
 '
 

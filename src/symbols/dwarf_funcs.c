@@ -1,0 +1,165 @@
+/* A compilation unit's functions by address (see dwarf_funcs.h). */
+#include "symbols/dwarf_funcs.h"
+
+#include <dwarf.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "util/xalloc.h"
+
+#define NONE UINT32_MAX
+
+struct df_die {
+	Dwarf_Off off;
+	uint32_t parent;      /* the function DIE around this one; NONE at the unit's top */
+	bool subprogram;      /* else an inlined subroutine */
+};
+
+struct df_range {
+	Dwarf_Addr low, high; /* [low, high) */
+	uint32_t die;
+};
+
+struct dwarf_funcs {
+	struct df_die *dies;
+	size_t ndies, dcap;
+	struct df_range *ranges; /* by low, then by high descending (an outer range first) */
+	size_t nranges, rcap;
+};
+
+/* Adds die if it has address ranges; returns its index, or NONE. */
+static uint32_t add_die(struct dwarf_funcs *f, Dwarf_Die *die, uint32_t parent, bool subprogram)
+{
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+	uint32_t idx = NONE;
+	while ((off = dwarf_ranges(die, off, &base, &start, &end)) > 0) {
+		if (end <= start)
+			continue;
+		if (idx == NONE) {
+			if (f->ndies >= NONE - 1)
+				return NONE;
+			ALLOC_GROW(f->dies, f->ndies + 1, f->dcap);
+			idx = (uint32_t)f->ndies++;
+			f->dies[idx] = (struct df_die){ dwarf_dieoffset(die), parent, subprogram };
+		}
+		ALLOC_GROW(f->ranges, f->nranges + 1, f->rcap);
+		f->ranges[f->nranges++] = (struct df_range){ start, end, idx };
+	}
+	return idx;
+}
+
+struct walk_item {
+	Dwarf_Die die;
+	uint32_t fn;          /* the function DIE around it */
+};
+
+/* One depth-first walk of the unit's tree, with an explicit stack (DWARF nests deeply). */
+static void walk(struct dwarf_funcs *f, Dwarf_Die *cu)
+{
+	struct walk_item *stack = NULL;
+	size_t n = 0, cap = 0;
+	ALLOC_GROW(stack, 1, cap);
+	if (dwarf_child(cu, &stack[0].die) != 0) {
+		free(stack);
+		return;
+	}
+	stack[0].fn = NONE;
+	n = 1;
+	while (n) {
+		struct walk_item it = stack[--n];
+		ALLOC_GROW(stack, n + 2, cap);
+		if (dwarf_siblingof(&it.die, &stack[n].die) == 0)
+			stack[n++].fn = it.fn;
+		int tag = dwarf_tag(&it.die);
+		uint32_t inner = it.fn;
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
+			uint32_t idx = add_die(f, &it.die, it.fn, tag == DW_TAG_subprogram);
+			if (idx != NONE)
+				inner = idx;
+		}
+		if (dwarf_haschildren(&it.die) > 0 && dwarf_child(&it.die, &stack[n].die) == 0)
+			stack[n++].fn = inner;
+	}
+	free(stack);
+}
+
+static int range_cmp(const void *pa, const void *pb)
+{
+	const struct df_range *a = pa, *b = pb;
+	if (a->low != b->low)
+		return a->low < b->low ? -1 : 1;
+	if (a->high != b->high)
+		return a->high > b->high ? -1 : 1;
+	return a->die < b->die ? -1 : a->die > b->die;
+}
+
+struct dwarf_funcs *dwarf_funcs_build(Dwarf_Die *cu)
+{
+	struct dwarf_funcs *f = xcalloc(1, sizeof(*f));
+	walk(f, cu);
+	if (f->nranges > 1)
+		qsort(f->ranges, f->nranges, sizeof(*f->ranges), range_cmp);
+	return f;
+}
+
+void dwarf_funcs_free(struct dwarf_funcs *f)
+{
+	if (!f)
+		return;
+	free(f->dies);
+	free(f->ranges);
+	free(f);
+}
+
+static bool die_contains(const struct dwarf_funcs *f, uint32_t die, Dwarf_Addr addr, size_t near)
+{
+	/* A DIE's ranges are few: look around the range found first, then everywhere. */
+	for (size_t i = near + 1; i-- > 0 && near - i < 8;)
+		if (f->ranges[i].die == die && f->ranges[i].low <= addr && addr < f->ranges[i].high)
+			return true;
+	for (size_t i = 0; i < f->nranges; i++)
+		if (f->ranges[i].die == die && f->ranges[i].low <= addr && addr < f->ranges[i].high)
+			return true;
+	return false;
+}
+
+/* The innermost DIE containing addr: the last range starting at or before addr, or, when it ends
+ * before addr, the nearest function around it that contains addr (ranges nest). */
+static uint32_t innermost(const struct dwarf_funcs *f, Dwarf_Addr addr)
+{
+	size_t lo = 0, hi = f->nranges;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->ranges[mid].low <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NONE;
+	size_t at = lo - 1;
+	const struct df_range *r = &f->ranges[at];
+	if (addr < r->high)
+		return r->die;
+	for (uint32_t d = f->dies[r->die].parent; d != NONE; d = f->dies[d].parent)
+		if (die_contains(f, d, addr, at))
+			return d;
+	/* Ranges that do not nest (unusual producers): the nearest earlier range around addr. */
+	for (size_t i = at, steps = 0; i-- > 0 && steps < 256; steps++)
+		if (f->ranges[i].low <= addr && addr < f->ranges[i].high)
+			return f->ranges[i].die;
+	return NONE;
+}
+
+size_t dwarf_funcs_chain(const struct dwarf_funcs *f, Dwarf_Addr addr, Dwarf_Off *out, size_t max)
+{
+	size_t n = 0;
+	for (uint32_t d = innermost(f, addr); d != NONE && n < max; d = f->dies[d].parent) {
+		out[n++] = f->dies[d].off;
+		if (f->dies[d].subprogram)
+			break;
+	}
+	return n;
+}
