@@ -49,6 +49,7 @@ int hist_parse_sort(const char *spec, enum hist_key *keys, size_t *nkeys)
 }
 
 static bool key_eq(const void *value, const void *key);
+static bool pending_eq(const void *value, const void *key);
 
 void hist_init(struct hist *h, const enum hist_key *keys, size_t nkeys, enum hist_graph graph, bool children)
 {
@@ -58,6 +59,7 @@ void hist_init(struct hist *h, const enum hist_key *keys, size_t nkeys, enum his
 	h->graph = graph;
 	h->children = children;
 	hashmap_init_custom(&h->index, key_eq);
+	hashmap_init_custom(&h->pending, pending_eq);
 }
 
 /* Per sample: consecutive samples mostly come from one command, so the last name is tried
@@ -175,23 +177,77 @@ static struct hist_entry *find_or_add(struct hist *h, const struct key *k)
 	return e;
 }
 
-static bool same_node(const struct callnode *n, const struct frame *f)
+/* A frame as the histogram sees it: its entry's key and its call-graph node. */
+struct hist_pframe {
+	struct key k;
+	struct dso *dso;
+	const struct symbol *sym;
+	uint64_t addr;           /* unresolved_addr when sym is NULL */
+	bool kernel, inlined;
+};
+
+/* One distinct sample as the histogram sees it (its self key and its frames): the samples of a
+ * loop repeat a few stacks many times, so each distinct one is added to the entries and trees
+ * once, at hist_sort, with its count and period (the trees cost O(depth^2) per addition in
+ * children mode). */
+struct pending {
+	struct key self;
+	struct hist_pframe *f;
+	size_t n;
+	uint64_t samples, period;
+};
+
+static bool key_same(const struct key *a, const struct key *b)
 {
-	if (n->sym || f->loc.sym)
-		return n->sym == f->loc.sym;
-	return n->dso == f->loc.dso && n->addr == unresolved_addr(f);
+	return a->comm == b->comm && a->pid == b->pid && a->tid == b->tid && a->cpu == b->cpu &&
+	       a->dso == b->dso && a->sym == b->sym && a->addr == b->addr && a->kernel == b->kernel &&
+	       a->srcline == b->srcline && a->srcfile == b->srcfile;
 }
 
-static struct callnode *child(struct callnode *parent, const struct frame *f)
+static bool pframe_same(const struct hist_pframe *a, const struct hist_pframe *b)
 {
-	for (size_t i = 0; i < parent->nkids; i++)
-		if (same_node(parent->kids[i], f))
-			return parent->kids[i];
+	return key_same(&a->k, &b->k) && a->dso == b->dso && a->sym == b->sym && a->addr == b->addr &&
+	       a->kernel == b->kernel && a->inlined == b->inlined;
+}
+
+static uint64_t pframe_hash(uint64_t h, const struct hist_pframe *f)
+{
+	h = hashmap_hash_u64(h ^ key_hash(&f->k));
+	return hashmap_hash_u64(h ^ ((uint64_t)(uintptr_t)f->sym * 3 + (uint64_t)(uintptr_t)f->dso * 5 +
+				     f->addr * 7 + f->kernel * 11u + f->inlined * 13u));
+}
+
+/* The probe key of the pending map: a sample's self key and frames. */
+struct pending_probe {
+	const struct key *self;
+	const struct hist_pframe *f;
+	size_t n;
+};
+
+static bool pending_eq(const void *value, const void *key)
+{
+	const struct pending *p = value;
+	const struct pending_probe *q = key;
+	if (p->n != q->n || !key_same(&p->self, q->self))
+		return false;
+	for (size_t i = 0; i < p->n; i++)
+		if (!pframe_same(&p->f[i], &q->f[i]))
+			return false;
+	return true;
+}
+
+static struct callnode *child(struct callnode *parent, const struct hist_pframe *f)
+{
+	for (size_t i = 0; i < parent->nkids; i++) {
+		struct callnode *c = parent->kids[i];
+		if ((c->sym || f->sym) ? c->sym == f->sym : c->dso == f->dso && c->addr == f->addr)
+			return c;
+	}
 	struct callnode *c = xcalloc(1, sizeof(*c));
-	c->dso = f->loc.dso;
-	c->sym = f->loc.sym;
-	c->addr = unresolved_addr(f);
-	c->kernel = f->loc.kernel;
+	c->dso = f->dso;
+	c->sym = f->sym;
+	c->addr = f->addr;
+	c->kernel = f->kernel;
 	c->inlined = f->inlined;
 	ALLOC_GROW(parent->kids, parent->nkids + 1, parent->cap);
 	parent->kids[parent->nkids++] = c;
@@ -201,18 +257,53 @@ static struct callnode *child(struct callnode *parent, const struct frame *f)
 /* Adds the path of frames [from, to) stepping by dir under the entry's tree: callee order (+1)
  * holds the function's callers outward; caller order (-1) the path from the root down to the
  * function itself. */
-static void add_path(struct hist_entry *e, const struct frame *frames, long from, long to, long dir,
-		     uint64_t period)
+static void add_path(struct hist_entry *e, const struct hist_pframe *frames, long from, long to, long dir,
+		     uint64_t samples, uint64_t period)
 {
 	if (!e->tree)
 		e->tree = xcalloc(1, sizeof(*e->tree));
 	struct callnode *n = e->tree;
-	n->samples++;
+	n->samples += samples;
 	n->period += period;
 	for (long i = from; i != to; i += dir) {
 		n = child(n, &frames[i]);
-		n->samples++;
+		n->samples += samples;
 		n->period += period;
+	}
+}
+
+static void apply(struct hist *h, const struct pending *p)
+{
+	struct hist_entry *self = find_or_add(h, &p->self);
+	self->samples += p->samples;
+	self->period += p->period;
+	long n = (long)p->n;
+	if (!h->children) {
+		if (h->graph == HIST_CALLEE)
+			add_path(self, p->f, 1, n, 1, p->samples, p->period);       /* its callers, outward */
+		else if (h->graph == HIST_CALLER)
+			add_path(self, p->f, n - 1, -1, -1, p->samples, p->period); /* root down to it */
+		return;
+	}
+	/* Children: every distinct entry on the stack gets the sample once (recursion counts once),
+	 * with its callers (callee order) or what it called down to the sample (caller order). */
+	struct hist_entry *seen[64];
+	size_t nseen = 0;
+	for (long i = 0; i < n; i++) {
+		struct hist_entry *e = i == 0 ? self : find_or_add(h, &p->f[i].k);
+		bool dup = false;
+		for (size_t j = 0; j < nseen && !dup; j++)
+			dup = seen[j] == e;
+		if (dup)
+			continue;
+		if (nseen < ARRAY_SIZE(seen))
+			seen[nseen++] = e;
+		e->acc_samples += p->samples;
+		e->acc_period += p->period;
+		if (h->graph == HIST_CALLEE)
+			add_path(e, p->f, i + 1, n, 1, p->samples, p->period);
+		else if (h->graph == HIST_CALLER)
+			add_path(e, p->f, i - 1, -1, -1, p->samples, p->period);
 	}
 }
 
@@ -223,45 +314,55 @@ void hist_add(struct hist *h, const struct resolved_sample *rs)
 	uint64_t period = rs->s->period ? rs->s->period : 1;
 	h->total_samples++;
 	h->total_period += period;
-	struct key k;
 	/* The self entry is the sampled function itself, not an inlined function in it (as perf,
 	 * whose self entry comes from the sample's ip, not from its chain). */
 	struct frame self_frame = rs->frames[0];
 	if (self_frame.inlined && self_frame.loc.sym)
 		self_frame.loc.sym = srcline_inline_base(self_frame.loc.sym);
-	make_key(h, rs, &self_frame, &k);
-	struct hist_entry *self = find_or_add(h, &k);
-	self->samples++;
-	self->period += period;
-	long n = (long)rs->nframes;
-	if (!h->children) {
-		if (h->graph == HIST_CALLEE)
-			add_path(self, rs->frames, 1, n, 1, period);       /* its callers, outward */
-		else if (h->graph == HIST_CALLER)
-			add_path(self, rs->frames, n - 1, -1, -1, period); /* root down to it */
-		return;
+	struct key self;
+	make_key(h, rs, &self_frame, &self);
+	/* Without a call graph or children only the self entry counts: its frames are not kept. */
+	size_t n = h->children || h->graph != HIST_GRAPH_NONE ? rs->nframes : 1;
+	ALLOC_GROW(h->scratch, n, h->scratch_cap);
+	struct hist_pframe *pf = h->scratch;
+	uint64_t hash = key_hash(&self) + n;
+	for (size_t i = 0; i < n; i++) {
+		const struct frame *f = &rs->frames[i];
+		make_key(h, rs, f, &pf[i].k);
+		pf[i].dso = f->loc.dso;
+		pf[i].sym = f->loc.sym;
+		pf[i].addr = unresolved_addr(f);
+		pf[i].kernel = f->loc.kernel;
+		pf[i].inlined = f->inlined;
+		hash = pframe_hash(hash, &pf[i]);
 	}
-	/* Children: every distinct entry on the stack gets the sample once (recursion counts once),
-	 * with its callers (callee order) or what it called down to the sample (caller order). */
-	struct hist_entry *seen[64];
-	size_t nseen = 0;
-	for (long i = 0; i < n; i++) {
-		make_key(h, rs, &rs->frames[i], &k);
-		struct hist_entry *e = i == 0 ? self : find_or_add(h, &k);
-		bool dup = false;
-		for (size_t j = 0; j < nseen && !dup; j++)
-			dup = seen[j] == e;
-		if (dup)
-			continue;
-		if (nseen < ARRAY_SIZE(seen))
-			seen[nseen++] = e;
-		e->acc_samples++;
-		e->acc_period += period;
-		if (h->graph == HIST_CALLEE)
-			add_path(e, rs->frames, i + 1, n, 1, period);
-		else if (h->graph == HIST_CALLER)
-			add_path(e, rs->frames, i - 1, -1, -1, period);
+	struct pending_probe probe = { &self, pf, n };
+	bool found;
+	struct hashmap_entry *he = hashmap_insert_custom(&h->pending, hash, &probe, &found);
+	if (!found) {
+		struct pending *p = xcalloc(1, sizeof(*p));
+		p->self = self;
+		p->n = n;
+		p->f = xmalloc(n * sizeof(*pf));
+		memcpy(p->f, pf, n * sizeof(*pf));
+		he->value = p;
 	}
+	struct pending *p = he->value;
+	p->samples++;
+	p->period += period;
+}
+
+/* Adds the distinct samples to the entries, in the order they first came. */
+static void flush_pending(struct hist *h)
+{
+	for (size_t i = 0; i < h->pending.n; i++) {
+		struct pending *p = h->pending.v[i].value;
+		apply(h, p);
+		free(p->f);
+		free(p);
+	}
+	hashmap_free(&h->pending);
+	hashmap_init_custom(&h->pending, pending_eq);
 }
 
 static const char *entry_name(const struct hist_entry *e, char *buf, size_t size)
@@ -316,6 +417,7 @@ void callnode_sort(struct callnode *n)
 
 void hist_sort(struct hist *h, bool by_children)
 {
+	flush_pending(h);
 	if (h->n > 1)
 		qsort_r(h->v, h->n, sizeof(*h->v), cmp_entries, by_children ? h : NULL);
 	hashmap_free(&h->index); /* no more adds are expected */
@@ -344,6 +446,13 @@ void hist_free(struct hist *h)
 	free(h->comms);
 	free(h->v);
 	hashmap_free(&h->index);
+	for (size_t i = 0; i < h->pending.n; i++) {
+		struct pending *p = h->pending.v[i].value;
+		free(p->f);
+		free(p);
+	}
+	hashmap_free(&h->pending);
+	free(h->scratch);
 	memset(h, 0, sizeof(*h));
 }
 

@@ -45,6 +45,8 @@ struct hist_entry {
 
 enum hist_graph { HIST_GRAPH_NONE, HIST_CALLEE, HIST_CALLER };
 
+struct hist_pframe;
+
 struct hist {
 	enum hist_key keys[HK_NKEYS];
 	size_t nkeys;
@@ -54,6 +56,9 @@ struct hist {
 	size_t n, cap;
 	struct hashmap index;    /* key -> its entry, until hist_sort */
 	uint64_t total_samples, total_period;
+	struct hashmap pending;  /* distinct samples not yet in the entries (hist.c), until hist_sort */
+	struct hist_pframe *scratch; /* hist_add's frame buffer */
+	size_t scratch_cap;
 	char **comms;            /* interned comm strings */
 	size_t ncomms, ccap;
 };

@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "unwind/cfa.h"
 #include "util/hashmap.h"
 #include "util/xalloc.h"
 
@@ -166,104 +167,16 @@ static Dwarf_CFI *code_cfi(struct jitstep *js, const struct jitdump_code *c, uns
 
 /* ---- applying a CFI row ---- */
 
-/* The DWARF column of the pc when the architecture gives it one (x86-64's return address
- * column), else -1. */
-static int pc_column(const struct unwind_arch *a)
-{
-	for (size_t i = 0; i < a->nmap; i++)
-		if (a->map[i].perf == a->perf_pc)
-			return a->map[i].dwarf;
-	return -1;
-}
-
-/* The caller's value of register r under its rule; false when unknown. *undefined says the rule
- * is "undefined" (as opposed to a value that could not be read). */
-static bool reg_value(Dwarf_Frame *fr, int r, uint64_t cfa, const struct jitstep_frame *f, uint64_t *v,
-		      bool *undefined)
-{
-	const struct unwind_regs *in = f->regs;
-	Dwarf_Op mem[3], *ops;
-	size_t nops;
-	*undefined = false;
-	if (dwarf_frame_register(fr, r, mem, &ops, &nops) != 0)
-		return false;
-	if (!nops) {
-		*undefined = ops != NULL;
-		*v = in->dwarf[r];
-		return !ops && (in->present >> r & 1); /* same value */
-	}
-	if (ops[0].atom == DW_OP_call_frame_cfa) {
-		uint64_t loc = cfa;
-		size_t k = 1;
-		if (k < nops && ops[k].atom == DW_OP_plus_uconst)
-			loc += ops[k++].number;
-		if (k + 1 == nops && ops[k].atom == DW_OP_stack_value) {
-			*v = loc;
-			return true;
-		}
-		return k == nops && f->read(loc, v, f->arg);
-	}
-	if (nops == 1 && ops[0].atom == DW_OP_regx && ops[0].number < f->arch->ndwarf &&
-	    (in->present >> ops[0].number & 1)) {
-		*v = in->dwarf[ops[0].number];
-		return true;
-	}
-	return false; /* expressions: not for JIT code */
-}
-
 /* Steps over the frame with the CFI row at look (pc, or pc - 1 for a return address). */
 static enum jitstep_result cfi_step(Dwarf_CFI *cfi, uint64_t look, const struct jitstep_frame *f,
 				    struct unwind_regs *out)
 {
-	const struct unwind_arch *a = f->arch;
-	const struct unwind_regs *in = f->regs;
-	Dwarf_Frame *fr;
-	if (dwarf_cfi_addrframe(cfi, look, &fr) != 0)
+	struct cfa_rule rule;
+	cfa_rule_make(cfi, look, f->arch, &rule);
+	if (rule.kind == CFA_NO_ROW)
 		return JITSTEP_NONE;
-	enum jitstep_result res = JITSTEP_FAIL;
-	int ra = dwarf_frame_info(fr, NULL, NULL, NULL);
-	Dwarf_Op *ops;
-	size_t nops;
-	if (ra < 0 || (unsigned)ra >= a->ndwarf || dwarf_frame_cfa(fr, &ops, &nops) != 0 || nops != 1 ||
-	    ops[0].atom != DW_OP_bregx || ops[0].number >= a->ndwarf || !(in->present >> ops[0].number & 1))
-		goto out;
-	uint64_t cfa = in->dwarf[ops[0].number] + ops[0].number2;
-	memset(out, 0, sizeof(*out));
-	for (unsigned r = 0; r < a->ndwarf; r++) {
-		uint64_t v;
-		bool undefined;
-		if (reg_value(fr, (int)r, cfa, f, &v, &undefined)) {
-			out->dwarf[r] = v;
-			out->present |= 1U << r;
-		} else if ((int)r == ra) {
-			res = undefined ? JITSTEP_END : JITSTEP_FAIL;
-			goto out;
-		}
-	}
-	out->pc = out->dwarf[ra];
-	out->has_pc = true;
-	if (!(out->present >> a->dwarf_sp & 1)) {
-		/* The psABIs' rule: the caller's stack pointer is the CFA. */
-		out->dwarf[a->dwarf_sp] = cfa;
-		out->present |= 1U << a->dwarf_sp;
-	}
-	out->sp = out->dwarf[a->dwarf_sp];
-	out->has_sp = true;
-	int pcc = pc_column(a);
-	if (pcc >= 0)
-		out->present &= ~(1U << pcc);
-	if (!out->pc)
-		res = JITSTEP_END;
-	else if (out->sp < in->sp || (out->sp == in->sp && out->pc == in->pc))
-		res = JITSTEP_FAIL; /* callers live further out: garbage */
-	else
-		res = JITSTEP_STEP;
-out:
-	free(fr);
-	return res;
+	return cfa_rule_step(&rule, f, out);
 }
-
-/* ---- CPython's trampoline ---- */
 
 bool jitstep_py_template_known(const uint8_t *code, size_t len, unsigned e_machine)
 {

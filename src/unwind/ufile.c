@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "symbols/elf.h"
+#include "unwind/cfa.h"
 #include "unwind/jitstep.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
@@ -108,6 +109,11 @@ struct ufile *ufile_get(struct ufile_cache *fc, struct dso *d)
 
 static void ufile_free(struct ufile *f)
 {
+	for (size_t i = 0; i < f->rows.n; i++)
+		free(f->rows.v[i].value);
+	hashmap_free(&f->rows);
+	if (f->eh_cfi)
+		dwarf_cfi_end(f->eh_cfi);
 	if (f->elf)
 		elf_end(f->elf);
 	free(f->image);
@@ -121,6 +127,22 @@ void ufile_cache_free(struct ufile_cache *fc)
 	for (size_t i = 0; i < fc->by_dso.n; i++)
 		ufile_free(fc->by_dso.v[i].value);
 	hashmap_free(&fc->by_dso);
+}
+
+const struct cfa_rule *ufile_cfa_rule(struct ufile *f, uint64_t vaddr, const struct unwind_arch *a)
+{
+	if (!f->cfi_checked) {
+		f->cfi_checked = true;
+		f->eh_cfi = f->ok ? dwarf_getcfi_elf(f->elf) : NULL;
+	}
+	bool found;
+	struct hashmap_entry *e = hashmap_insert_u64(&f->rows, vaddr, &found);
+	if (!found) {
+		struct cfa_rule *r = xmalloc(sizeof(*r));
+		cfa_rule_make(f->eh_cfi, vaddr, a, r);
+		e->value = r;
+	}
+	return e->value;
 }
 
 const uint8_t *ufile_py_template(struct ufile *f, size_t *len)

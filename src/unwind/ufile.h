@@ -4,17 +4,22 @@
 #ifndef LPERF_UNWIND_UFILE_H
 #define LPERF_UNWIND_UFILE_H
 
+#include <elfutils/libdw.h>
 #include <gelf.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "model/machine.h"
+#include "util/hashmap.h"
 
 struct useg {
 	uint64_t vaddr, offset, filesz, align;
 	uint32_t flags;
 };
+
+struct cfa_rule;
+struct unwind_arch;
 
 struct ufile {
 	struct dso *dso;
@@ -32,6 +37,9 @@ struct ufile {
 	bool py_checked;          /* looked for CPython's trampoline template */
 	uint8_t py[32];           /* the template's bytes; py_len 0: none */
 	size_t py_len;
+	bool cfi_checked;         /* eh_cfi looked for */
+	Dwarf_CFI *eh_cfi;        /* elf's .eh_frame (dwarf_getcfi_elf); NULL: none */
+	struct hashmap rows;      /* link-time pc -> struct cfa_rule: unwind.c's per-pc cache */
 };
 
 struct ufile_cache {
@@ -45,6 +53,9 @@ void ufile_cache_free(struct ufile_cache *fc);
  * start rounded down to a page), an executable one first, gives the link-time address of the
  * mapping's first byte. */
 bool ufile_map_bias(const struct ufile *f, const struct map *mp, uint64_t *bias);
+/* The reduced CFI row (unwind/cfa.h) of f's .eh_frame at link-time address vaddr, looked up
+ * once per address and kept. */
+const struct cfa_rule *ufile_cfa_rule(struct ufile *f, uint64_t vaddr, const struct unwind_arch *a);
 /* CPython's trampoline template in f (searched once), or NULL. */
 const uint8_t *ufile_py_template(struct ufile *f, size_t *len);
 

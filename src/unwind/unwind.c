@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "symbols/jitdump.h"
+#include "unwind/cfa.h"
 #include "unwind/jitstep.h"
 #include "unwind/ufile.h"
 #include "util/xalloc.h"
@@ -547,6 +548,43 @@ void unwind_get_stats(const struct unwinder *u, struct unwind_stats *st)
 	*st = u->st;
 }
 
+/* read_word for the native steps, with memory_read's PAC stripping (aarch64). */
+static bool read_word_pac(uint64_t addr, uint64_t *out, void *arg)
+{
+	if (!read_word(addr, out, arg))
+		return false;
+	struct cur *c = &((struct unwinder *)arg)->cur;
+	uint64_t bare = unwind_strip_pac(c->arch, *out);
+	if (bare != *out && c->t->maps && maps_find(c->t->maps, bare))
+		*out = bare;
+	return true;
+}
+
+/* The step over a frame of a mapped ELF file by its .eh_frame row, reduced once per pc and kept
+ * (cfa.c): no libdwfl state and no allocation per frame. JITSTEP_NONE for what libdwfl should
+ * take: no file, no row (.debug_frame only, or none: its frame-pointer fallback), a signal
+ * frame, an expression, or a rule that cannot be applied (libdwfl then tells a stack copy that
+ * ran out from the outermost frame, as for every other frame). */
+static enum jitstep_result native_step(struct unwinder *u, const struct unwind_regs *r, bool activation,
+				       struct unwind_regs *out)
+{
+	struct cur *c = &u->cur;
+	uint64_t look = activation ? r->pc : r->pc - 1;
+	const struct map *mp = c->t && c->t->maps ? maps_find(c->t->maps, look) : NULL;
+	if (!mp || !is_file_map(mp))
+		return JITSTEP_NONE;
+	struct ufile *f = ufile_get(&u->files, mp->dso);
+	uint64_t bias;
+	if (!f->ok || f->e_machine != c->arch->e_machine || !ufile_map_bias(f, mp, &bias))
+		return JITSTEP_NONE;
+	const struct cfa_rule *rule = ufile_cfa_rule(f, look - bias, c->arch);
+	if (rule->kind != CFA_PLAIN)
+		return JITSTEP_NONE;
+	const struct jitstep_frame fr = { c->arch, r, activation, read_word_pac, u };
+	enum jitstep_result res = cfa_rule_step(rule, &fr, out);
+	return res == JITSTEP_FAIL ? JITSTEP_NONE : res;
+}
+
 /* The end of an unwind a JIT step decided. */
 static void jit_end(struct cur *c, enum jitstep_result j)
 {
@@ -560,10 +598,12 @@ static int run_passes(struct unwinder *u, pid_t tid)
 	struct cur *c = &u->cur;
 	bool activation = true; /* c->regs.pc, which is yet to be delivered, is the sampled pc */
 	for (;;) {
-		/* JIT frames at the pass's start are stepped over here. */
+		/* Frames with a plain CFI row, and JIT frames, at the pass's start are stepped over
+		 * here; libdwfl takes the first other frame and goes on from there. */
 		enum jitstep_result j;
 		struct unwind_regs next;
-		while ((j = jit_step(u, &c->regs, activation, &next)) != JITSTEP_NONE) {
+		while ((j = native_step(u, &c->regs, activation, &next)) != JITSTEP_NONE ||
+		       (j = jit_step(u, &c->regs, activation, &next)) != JITSTEP_NONE) {
 			if (!deliver(c, c->regs.pc, true, c->regs.sp, activation, regs_fp_zero(c, &c->regs)))
 				return -1;
 			if (j != JITSTEP_STEP) {

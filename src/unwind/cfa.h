@@ -1,0 +1,52 @@
+/* Private to src/unwind: a CFI row reduced to plain rules and applied without libdw. A row is
+ * looked up (dwarf_cfi_addrframe, which allocates and interprets the CIE and FDE programs)
+ * once per pc and kept; stepping over a frame is then arithmetic and reads of the stack copy.
+ * Rows whose rules are DWARF expressions, and signal frames, are not reduced: libdwfl keeps
+ * those. Used for native code (unwind.c, cached per file and pc) and JIT code (jitstep.c). */
+#ifndef LPERF_UNWIND_CFA_H
+#define LPERF_UNWIND_CFA_H
+
+#include <elfutils/libdw.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "unwind/jitstep.h"
+#include "unwind/unwind.h"
+
+enum cfa_how {
+	CFA_UNDEF,               /* not recoverable (the return address: the outermost frame) */
+	CFA_SAME,                /* unchanged from the callee */
+	CFA_AT,                  /* saved at CFA + off */
+	CFA_VAL,                 /* is CFA + off */
+	CFA_REG,                 /* in register reg of the callee */
+};
+
+struct cfa_reg_rule {
+	uint8_t how;             /* enum cfa_how */
+	uint8_t reg;
+	int32_t off;
+};
+
+enum cfa_kind {
+	CFA_NO_ROW,              /* no row for the pc in this CFI */
+	CFA_COMPLEX,             /* a row this form cannot hold, or a signal frame */
+	CFA_PLAIN,               /* the rules below apply */
+};
+
+struct cfa_rule {
+	uint8_t kind;            /* enum cfa_kind */
+	uint8_t cfa_reg;         /* CFA = cfa_reg + cfa_off */
+	uint8_t ra;              /* the return address column */
+	int64_t cfa_off;
+	struct cfa_reg_rule r[UNWIND_MAX_DWARF_REGS];
+};
+
+/* The row of cfi at look (a pc, or a return address - 1), reduced. */
+void cfa_rule_make(Dwarf_CFI *cfi, uint64_t look, const struct unwind_arch *a, struct cfa_rule *out);
+/* Steps over the frame f with a CFA_PLAIN rule: the caller's registers in *out. JITSTEP_END when
+ * the return address is undefined or 0, JITSTEP_FAIL when a register or a read is missing or the
+ * stack would not move outwards. */
+enum jitstep_result cfa_rule_step(const struct cfa_rule *rule, const struct jitstep_frame *f,
+				  struct unwind_regs *out);
+
+#endif
