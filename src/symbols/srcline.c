@@ -26,6 +26,7 @@ struct sl_addr {
 	struct srcline_inline *inl;
 	size_t ninl;
 	const char **perf_names; /* the names perf gives inl[] (srcline_inline_frames), once asked */
+	const char **level_lines; /* each level's "file.c:12", once asked */
 };
 
 /* What binutils remembers of one function DIE between queries (perf keeps one addr2line
@@ -401,6 +402,7 @@ void srcline_cache_free(void)
 			struct sl_addr *a = f->addrs.v[j].value;
 			free(a->inl);
 			free(a->perf_names);
+			free(a->level_lines);
 			free(a);
 		}
 		hashmap_free(&f->addrs);
@@ -496,6 +498,25 @@ static const char **perf_level_names(struct sl_file *f, struct sl_addr *a, const
 	return names;
 }
 
+/* "file.c:12" for each inline level of a (its own line innermost, call sites outwards),
+ * "??:0" where unknown: as perf prints them under -F +srcline. */
+static const char **level_lines(const struct sl_addr *a)
+{
+	const char **v = xcalloc(a->ninl ? a->ninl : 1, sizeof(*v));
+	for (size_t i = 0; i < a->ninl; i++) {
+		const struct srcline_inline *l = &a->inl[i];
+		char buf[4096];
+		if (l->file && l->line) {
+			const char *b = strrchr(l->file, '/');
+			snprintf(buf, sizeof(buf), "%s:%u", b ? b + 1 : l->file, l->line);
+			v[i] = srcline_intern(buf);
+		} else {
+			v[i] = srcline_intern("??:0");
+		}
+	}
+	return v;
+}
+
 size_t srcline_inline_frames(struct dso *d, const struct symbol *base, uint64_t addr, const struct symbol **syms,
 			     bool *inlined, const char **lines, size_t max)
 {
@@ -509,20 +530,13 @@ size_t srcline_inline_frames(struct dso *d, const struct symbol *base, uint64_t 
 		find_inlines(f, a);
 	if (!a->perf_names)
 		a->perf_names = perf_level_names(f, a, base);
+	if (lines && !a->level_lines)
+		a->level_lines = level_lines(a);
 	size_t out = 0;
 	for (size_t i = 0; i < a->ninl && out < max; i++) {
-		const struct srcline_inline *l = &a->inl[i];
 		const char *name = a->perf_names[i];
-		if (lines) {
-			char buf[4096];
-			if (l->file && l->line) {
-				const char *b = strrchr(l->file, '/');
-				snprintf(buf, sizeof(buf), "%s:%u", b ? b + 1 : l->file, l->line);
-				lines[out] = srcline_intern(buf);
-			} else {
-				lines[out] = srcline_intern("??:0");
-			}
-		}
+		if (lines)
+			lines[out] = a->level_lines[i];
 		if (!strcmp(name, base->name)) {
 			syms[out] = base;
 			inlined[out++] = false;

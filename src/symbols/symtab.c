@@ -70,6 +70,9 @@ static int cand_cmp(const void *pa, const void *pb)
  * after the demangled part), then the suffix. */
 static char *final_name(const char *name, const char *suffix)
 {
+	/* Most names (C, every kernel symbol) are kept as they are: one copy. */
+	if (!suffix && !(name[0] == '_' && (name[1] == 'Z' || name[1] == 'R')))
+		return xstrdup(name);
 	struct strbuf sb = STRBUF_INIT;
 	char *dem = NULL;
 	if (name[0] == '_' && (name[1] == 'Z' || name[1] == 'R')) {
