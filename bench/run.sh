@@ -23,5 +23,8 @@ python3 bench/sample_bench.py "$LPERF" build/bench/shares-fp build/bench/shares-
 python3 bench/python_noflag_bench.py "$LPERF" tests/workloads/perf_docs.py
 sh bench/srcline_bench.sh "$LPERF" build/bench/srcline
 # DWARF reports, and Python end to end (skipped with a note when pyenv has no CPython 3.13).
-exec python3 bench/python_bench.py "$LPERF" build/bench/shares-o2 build/bench/rss build/bench/python \
+python3 bench/python_bench.py "$LPERF" build/bench/shares-o2 build/bench/rss build/bench/python \
+	tests/workloads/perf_docs.py
+# Issue 14's remaining targets: a deep-stack Python report on one file, live DWARF at 10 kHz.
+exec python3 bench/targets_bench.py "$LPERF" build/bench/shares-o2 build/bench/rss build/bench/targets \
 	tests/workloads/perf_docs.py

@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""Issue 14's targets that the other benchmarks do not print: each with its workload, sample
+count, both tools' times and memory, the ratio and the target.
+
+  targets_bench.py LPERF SHARES_O2 RSS WORKDIR PERF_DOCS
+
+7a. report --stdio of a deep-stack Python DWARF recording, the same file for both tools:
+    CPython 3.13 -X perf_jit under perf record --call-graph dwarf -F 999, then perf inject -j
+    (perf reads only the injected file's JIT code). Targets: lperf <= 0.15 of perf's time, at
+    least 150,000 samples per second of lperf's CPU time, peak memory <= 0.5 of perf's.
+7b. Live sampling with DWARF stacks at 10 kHz on both CPUs: lperf sample -a against perf record
+    -a on the same workload (tests/workloads/shares.c -O2 on each CPU); the share of samples
+    lost by each. Target: lperf loses none where perf loses none.
+
+Timings are medians of BENCH_RUNS runs (default 3), the tools alternating after one untimed
+run each; BENCH_QUICK=1: 1 run and shorter workloads. Ratios are lperf / perf."""
+import glob
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+
+LPERF, SHARES_O2, RSS, WORKDIR, PERF_DOCS = sys.argv[1:6]
+QUICK = os.environ.get("BENCH_QUICK", "") not in ("", "0")
+RUNS = int(os.environ.get("BENCH_RUNS", "1" if QUICK else "3"))
+PY_LOOPS = 30000000 if QUICK else 400000000   # about 36 ms per million: ~20,000 samples at 999 Hz
+LIVE_SCALE = 40 if QUICK else 200              # shares: about SCALE * 23 ms of CPU
+
+
+def die(msg):
+    sys.exit(f"bench: {msg}")
+
+
+def launch(argv, stderr=subprocess.DEVNULL):
+    """Runs argv under the RSS launcher (stdout to /dev/null): (peak KiB, wall s, user+sys s)."""
+    t0 = os.times()
+    res = subprocess.run([RSS, "-o", os.devnull] + argv, stdout=subprocess.PIPE, stderr=stderr,
+                         text=True)
+    t1 = os.times()
+    f = res.stdout.split()
+    if len(f) != 3 or f[2] != "0":
+        die(f"{' '.join(argv)} failed ({res.stdout.strip()!r})")
+    cpu = (t1.children_user - t0.children_user) + (t1.children_system - t0.children_system)
+    return int(f[0]), float(f[1]), cpu
+
+
+def samples(path):
+    js = subprocess.run([LPERF, "report", "--json", "-q", "-i", path], stdout=subprocess.PIPE,
+                        stderr=subprocess.DEVNULL, text=True)
+    if js.returncode:
+        die(f"lperf report --json -i {path} failed")
+    d = json.loads(js.stdout)
+    return d["samples"], max(d["lost_records"], d["lost_samples"])
+
+
+def find_python():
+    found = sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.13*/bin/python3")))
+    return found[-1] if found else None
+
+
+def bench_python_report():
+    py = find_python()
+    print(f"\n7a. report --stdio of a deep-stack Python DWARF recording (perf record + inject of "
+          f"perf_docs.py {PY_LOOPS} under {py or 'CPython 3.13'} -X perf_jit), the same file for both")
+    if not py:
+        print("   skipped: no CPython 3.13 under ~/.pyenv/versions (pyenv install 3.13)")
+        return
+    raw = os.path.join(WORKDIR, "deep.data")
+    inj = raw + ".jit"
+    before = set(glob.glob("/tmp/jitted-*.so") + glob.glob("/tmp/jit-*.dump"))
+    for p in (raw, inj):
+        if os.path.exists(p):
+            os.unlink(p)
+    subprocess.run(["perf", "record", "-q", "-k", "1", "--call-graph", "dwarf", "-F", "999",
+                    "--no-bpf-event", "-o", raw, "--", py, "-X", "perf_jit", PERF_DOCS, str(PY_LOOPS)],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    subprocess.run(["perf", "inject", "-j", "-i", raw, "-o", inj], stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, check=True)
+    n, _ = samples(inj)
+    print(f"   {n} samples, {os.path.getsize(inj) / 1e6:.0f} MB\n")
+    readers = [("lperf", [LPERF]), ("perf", ["perf"])]
+    fig = {name: {"wall": [], "cpu": [], "kib": 0} for name, _ in readers}
+    for rep in range(RUNS + 1):
+        for name, tool in (readers if rep % 2 == 0 else readers[::-1]):
+            k, w, c = launch(tool + ["report", "--stdio", "-i", inj])
+            if rep:
+                fig[name]["wall"].append(w)
+                fig[name]["cpu"].append(c)
+                fig[name]["kib"] = max(fig[name]["kib"], k)
+    lw, pw = statistics.median(fig["lperf"]["wall"]), statistics.median(fig["perf"]["wall"])
+    lc = statistics.median(fig["lperf"]["cpu"])
+    lk, pk = fig["lperf"]["kib"], fig["perf"]["kib"]
+    print(f"{'':22} {'lperf':>9} {'perf':>9} {'ratio':>6}  target")
+    print(f"{'time, s':22} {lw:9.2f} {pw:9.2f} {lw / pw:6.2f}  <= 0.15")
+    print(f"{'peak memory, KiB':22} {lk:9d} {pk:9d} {lk / pk:6.2f}  <= 0.5")
+    print(f"{'samples per CPU second':22} {n / max(lc, 1e-3):9.0f} {'':9} {'':6}  >= 150000")
+    for p in (raw, inj):
+        os.unlink(p)
+    # CPython's jitdump and perf inject's ELF files of this run (only those it created)
+    for f in set(glob.glob("/tmp/jitted-*.so") + glob.glob("/tmp/jit-*.dump")) - before:
+        os.unlink(f)
+
+
+def lost_share(text):
+    m = re.search(r"(\d+) samples lost while recording \(([\d.]+)%\)", text)
+    return float(m.group(2)) if m else 0.0
+
+
+def bench_live():
+    ncpu = os.cpu_count() or 1
+    print(f"\n7b. live DWARF sampling at 9,999 Hz on all {ncpu} CPUs (-a --call-graph dwarf,8192), "
+          f"{ncpu} copies of shares-o2 {LIVE_SCALE}: samples lost")
+    work = ["sh", "-c", " & ".join([f"{SHARES_O2} {LIVE_SCALE}"] * ncpu) + "; wait"]
+    out = os.path.join(WORKDIR, "live-perf.data")
+    res = {"lperf": [], "perf": []}
+    for rep in range(RUNS):
+        for tool in (("lperf", "perf") if rep % 2 == 0 else ("perf", "lperf")):
+            if tool == "lperf":
+                p = subprocess.run([LPERF, "sample", "-a", "-e", "cpu-clock", "-F", "9999", "--call-graph",
+                                    "dwarf,8192", "--"] + work, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.PIPE, text=True)
+                res["lperf"].append(lost_share(p.stderr))
+            else:
+                if os.path.exists(out):
+                    os.unlink(out)
+                subprocess.run(["perf", "record", "-q", "-a", "-e", "cpu-clock", "-F", "9999",
+                                "--call-graph", "dwarf,8192", "-o", out, "--"] + work,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                n, lost = samples(out)
+                res["perf"].append(100.0 * lost / max(n + lost, 1))
+    if os.path.exists(out):
+        os.unlink(out)
+    lm, pm = statistics.median(res["lperf"]), statistics.median(res["perf"])
+    print(f"   lost: lperf sample {lm:.2f}%, perf record {pm:.2f}% (median of {RUNS}); "
+          f"target: lperf loses none where perf loses none -> {'met' if lm <= pm or lm == 0 else 'not met'}")
+
+
+def main():
+    if not shutil.which("perf"):
+        die("Linux perf is not installed (apt-get install linux-perf)")
+    os.makedirs(WORKDIR, exist_ok=True)
+    print(f"\nIssue 14 targets; median of {RUNS} run(s); ratio = lperf / perf")
+    bench_python_report()
+    bench_live()
+
+
+if __name__ == "__main__":
+    main()
