@@ -11,6 +11,8 @@
 #include "output/annotate_out.h"
 #include "perfdata/perfdata.h"
 #include "session/session.h"
+#include "spe/spe_load.h"
+#include "spe/spe_stats.h"
 #include "symbols/srcline.h"
 #include "symbols/demangle.h"
 #include "util/error.h"
@@ -21,6 +23,57 @@ static int on_sample(const struct resolved_sample *rs, void *arg)
 {
 	annot_add(arg, rs);
 	return 0;
+}
+
+/* Arm SPE recordings: each SPE record (an operation the hardware sampled) counts at its PC, as a
+ * sample of the SPE event; --itrace keeps those that produce the chosen events. */
+struct spe_annot {
+	struct annot *a;
+	struct spe_itrace it;
+	const struct evsel *evsel;
+};
+
+static void spe_each(const struct spe_sample *s, struct thread *t, const struct addr_loc *loc, void *arg)
+{
+	struct spe_annot *sa = arg;
+	if (!loc || (sa->it.given && !spe_record_kinds(&s->r, &sa->it)))
+		return;
+	struct perf_sample ps = { 0 };
+	ps.period = 1;
+	ps.pid = s->pid;
+	ps.tid = s->tid;
+	ps.cpu = s->cpu;
+	ps.evsel = sa->evsel;
+	struct frame fr = { 0 };
+	fr.ip = s->r.pc;
+	fr.loc = *loc;
+	struct resolved_sample rs = { &ps, t, &fr, 1, false, false };
+	annot_add(sa->a, &rs);
+}
+
+/* Loads an SPE recording into a; *ss gets the session whose DSOs the functions point to. */
+static int spe_annotate_load(struct perfdata_reader *r, struct annot *a, const char *itrace, const char *symfs,
+			     struct session **ss)
+{
+	struct spe_annot sa = { a, { { 0 } }, NULL };
+	if (spe_itrace_parse(itrace, &sa.it) < 0)
+		return -1;
+	if (!itrace)
+		sa.it.given = false; /* without --itrace every record counts */
+	for (size_t e = 0; e < r->evsels.n && !sa.evsel; e++)
+		if (r->evsels.v[e].name && strstr(r->evsels.v[e].name, "arm_spe"))
+			sa.evsel = &r->evsels.v[e];
+	if (!sa.evsel && r->evsels.n)
+		sa.evsel = &r->evsels.v[0];
+	struct spe_load_opts o = { symfs, spe_each, &sa, ss };
+	struct spe_data d;
+	int rc = spe_load_ex(r, SPE_V1P3, &o, &d);
+	for (size_t i = 0; i < d.notes.n; i++)
+		err_warn("%s", d.notes.v[i]);
+	spe_data_free(&d);
+	if (rc == 0)
+		a->machine = &(*ss)->machine;
+	return rc;
 }
 
 /* Which functions to annotate: --percent-limit, -s / SYMBOL arguments (the options' value). */
@@ -136,7 +189,7 @@ static const char *const usage[] = { "lperf annotate [OPTIONS] [SYMBOL...]", NUL
 
 int cmd_annotate(int argc, char **argv)
 {
-	const char *input = "perf.data", *dsos = NULL, *symfs = NULL;
+	const char *input = "perf.data", *dsos = NULL, *symfs = NULL, *itrace = NULL;
 	bool json = false, stdio_ = false, quiet = false, force = false, source_only = false;
 	bool no_source = false;
 	struct annot_opts ao = { 0 };
@@ -155,6 +208,8 @@ int cmd_annotate(int argc, char **argv)
 		{ OPT_BOOL, 0, "stdio", &stdio_, NULL, "text output (the default)" },
 		{ OPT_BOOL, 0, "json", &json, NULL, "JSON (docs/schemas/annotate.schema.json)" },
 		{ OPT_STRING, 0, "symfs", &symfs, "DIR", "look for binaries under DIR" },
+		{ OPT_STRING, 0, "itrace", &itrace, "OPTS", "Arm SPE recordings: count the records that "
+		  "produce these events (perf's letters: f, m, t, b, a, M, i)" },
 		{ OPT_BOOL, 'f', "force", &force, NULL, "use /tmp JIT symbol files whoever owns them" },
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "no notes or warnings" },
 		{ OPT_COUNT, 'v', "verbose", &verbose, NULL, "more detail" },
@@ -180,20 +235,30 @@ int cmd_annotate(int argc, char **argv)
 		err_warn("%s", r.info.notes.v[k]);
 	struct annot a;
 	annot_init(&a);
-	struct session ss;
-	struct session_tool tool = { .sample = on_sample, .arg = &a, .callchains = false };
-	session_init(&ss, &r.evsels, &tool);
-	if (symfs)
-		ss.machine.dsos.root = xstrdup(symfs);
-	a.machine = &ss.machine;
-	/* The header's build-ids name the files that ran: a file on disk with another one is
-	 * refused (dso.c checks when loading), never annotated wrongly. */
-	for (size_t k = 0; k < r.info.nbuildids; k++)
-		if (r.info.buildids[k].filename && r.info.buildids[k].filename[0] == '/')
-			dso_cache_get(&ss.machine.dsos, r.info.buildids[k].filename, r.info.buildids[k].id,
-				      r.info.buildids[k].size > 20 ? 20 : r.info.buildids[k].size);
-	session_use_jit_sources(&ss, &r, force);
-	int status = session_process_file(&ss, &r) ? EXIT_RUNTIME : 0;
+	struct session *ssp = NULL;
+	int status;
+	if (spe_recording(&r)) {
+		status = spe_annotate_load(&r, &a, itrace, symfs, &ssp) ? EXIT_RUNTIME : 0;
+		if (status && !ssp)
+			err_die_last(EXIT_RUNTIME);
+	} else {
+		if (itrace)
+			err_die(EXIT_USAGE, "--itrace applies to Arm SPE recordings; %s holds none", input);
+		ssp = xcalloc(1, sizeof(*ssp));
+		struct session_tool tool = { .sample = on_sample, .arg = &a, .callchains = false };
+		session_init(ssp, &r.evsels, &tool);
+		if (symfs)
+			ssp->machine.dsos.root = xstrdup(symfs);
+		a.machine = &ssp->machine;
+		/* The header's build-ids name the files that ran: a file on disk with another one is
+		 * refused (dso.c checks when loading), never annotated wrongly. */
+		for (size_t k = 0; k < r.info.nbuildids; k++)
+			if (r.info.buildids[k].filename && r.info.buildids[k].filename[0] == '/')
+				dso_cache_get(&ssp->machine.dsos, r.info.buildids[k].filename, r.info.buildids[k].id,
+					      r.info.buildids[k].size > 20 ? 20 : r.info.buildids[k].size);
+		session_use_jit_sources(ssp, &r, force);
+		status = session_process_file(ssp, &r) ? EXIT_RUNTIME : 0;
+	}
 	annot_sort(&a);
 
 	size_t shown = show_functions(&a, &ao, &w, dsos, &r.evsels, json ? input : NULL);
@@ -206,12 +271,13 @@ int cmd_annotate(int argc, char **argv)
 			err_warn("no samples with a symbol to annotate in %s", input);
 	}
 	fflush(stdout);
-	report_warnings(&ss, quiet, verbose);
+	report_warnings(ssp, quiet, verbose);
 	/* Named functions that have no samples are an error; a limit that hides everything is not. */
 	int rc = status ? status : shown ? 0 : (w.nsyms || !a.n) ? EXIT_RUNTIME : 0;
 	annot_free(&a);
 	annot_sources_free();
-	session_free(&ss);
+	session_free(ssp);
+	free(ssp);
 	srcline_cache_free();
 	perfdata_close(&r);
 	for (size_t k = 0; k < w.nsyms; k++)

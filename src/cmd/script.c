@@ -46,7 +46,7 @@ int cmd_script(int argc, char **argv)
 {
 	const char *input = "perf.data", *fields = NULL, *itrace = NULL;
 	bool quiet = false, no_chain = false, fold = false, force = false, python = false;
-	bool no_inline = false, inline_ = true;
+	bool no_inline = false, inline_ = true, json = false;
 	int verbose = 0;
 	const struct option opts[] = {
 		{ OPT_STRING, 'i', "input", &input, "FILE", "the recording (default perf.data)" },
@@ -61,6 +61,8 @@ int cmd_script(int argc, char **argv)
 		{ OPT_COUNT, 'v', "verbose", &verbose, NULL, "C++ names with parameters; more notes" },
 		{ OPT_STRING, 0, "itrace", &itrace, "OPTS", "Arm SPE recordings: one line per event "
 		  "perf would synthesise (i, f, m, t, b, a, M; i1i)" },
+		{ OPT_BOOL, 0, "json", &json, NULL, "Arm SPE recordings: the decoded records as JSON "
+		  "(docs/schemas/spe-script.schema.json)" },
 		OPT_END_(),
 	};
 	struct opt_ctx ctx = { "script", usage, opts, false };
@@ -81,11 +83,14 @@ int cmd_script(int argc, char **argv)
 	for (size_t k = 0; k < r.info.notes.n; k++)
 		err_warn("%s", r.info.notes.v[k]);
 	if (spe_recording(&r)) { /* Arm SPE AUX data: decoded records (cmd/spe_cmd.c) */
-		struct spe_cmd_opts so = { itrace, NULL, false, 0, 0 };
+		struct spe_cmd_opts so = { itrace, NULL, json, 0, 0 };
 		int rc = spe_cmd_script(&r, &so);
 		perfdata_close(&r);
 		return rc;
 	}
+	if (json)
+		err_die(EXIT_USAGE, "--json: script writes JSON for Arm SPE recordings; %s holds none (report --json "
+			"gives the samples' tables)", input);
 	bool have_chains = false;
 	for (size_t e = 0; e < r.evsels.n; e++)
 		have_chains |= (r.evsels.v[e].attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;

@@ -53,7 +53,10 @@ int spe_cmd_script(struct perfdata_reader *r, const struct spe_cmd_opts *o)
 	int rc = load(r, o, &it, &d);
 	if (rc)
 		return rc;
-	spe_print_script(stdout, &d, &it);
+	if (o->json)
+		spe_print_script_json(stdout, &d, &it);
+	else
+		spe_print_script(stdout, &d, &it);
 	spe_data_free(&d);
 	return 0;
 }

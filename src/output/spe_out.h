@@ -34,5 +34,7 @@ void spe_print_report_json(FILE *f, const struct spe_data *d, const struct spe_r
 /* script: one line per record with every decoded field; with --itrace, one line per event perf
  * synthesises (its layout: comm tid [cpu] period event: ip sym+off (dso)), fields after. */
 void spe_print_script(FILE *f, const struct spe_data *d, const struct spe_itrace *it);
+/* The same records as one JSON document (docs/schemas/spe-script.schema.json). */
+void spe_print_script_json(FILE *f, const struct spe_data *d, const struct spe_itrace *it);
 
 #endif

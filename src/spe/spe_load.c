@@ -60,6 +60,7 @@ static const char *intern(struct spe_data *d, const char *s)
 
 struct load_ctx {
 	struct spe_data *d;
+	const struct spe_load_opts *o;
 	uint32_t last_tid[256]; /* the thread ITRACE_START named last, per CPU (bounded) */
 };
 
@@ -92,11 +93,14 @@ static void add_sample(struct session *ss, struct load_ctx *c, const struct spe_
 	}
 	uint8_t mode = rec->el == 0 ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL;
 	struct addr_loc loc;
-	if (resolve_addr(&ss->machine, t, mode, rec->pc, 0, &loc)) {
+	bool resolved = resolve_addr(&ss->machine, t, mode, rec->pc, 0, &loc);
+	if (resolved) {
 		s->dso = loc.dso ? intern(d, loc.dso->path) : NULL;
 		s->sym = loc.sym ? intern(d, loc.sym->name) : NULL;
 		s->sym_off = loc.sym_off;
 	}
+	if (c->o && c->o->each)
+		c->o->each(s, t, resolved ? &loc : NULL, c->o->arg);
 }
 
 static void decode_buffer(struct session *ss, struct load_ctx *c, const struct spe_auxtrace *a)
@@ -168,21 +172,34 @@ static int on_sample(const struct resolved_sample *rs, void *arg)
 	return 0;
 }
 
-int spe_load(struct perfdata_reader *r, enum spe_version ver, const char *symfs, struct spe_data *d)
+int spe_load_ex(struct perfdata_reader *r, enum spe_version ver, const struct spe_load_opts *o,
+		struct spe_data *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->ver = ver;
 	struct load_ctx *c = xcalloc(1, sizeof(*c));
 	c->d = d;
-	struct session ss;
+	c->o = o;
+	struct session *ss = xcalloc(1, sizeof(*ss));
 	struct session_tool tool = { .sample = on_sample, .record = on_record, .arg = c };
-	session_init(&ss, &r->evsels, &tool);
-	if (symfs)
-		machine_set_symfs(&ss.machine, symfs);
-	int rc = session_process_file(&ss, r);
-	session_free(&ss);
+	session_init(ss, &r->evsels, &tool);
+	if (o && o->symfs)
+		machine_set_symfs(&ss->machine, o->symfs);
+	int rc = session_process_file(ss, r);
+	if (o && o->keep) {
+		*o->keep = ss; /* its records are all delivered: c is not used again */
+	} else {
+		session_free(ss);
+		free(ss);
+	}
 	free(c);
 	return rc < 0 ? -1 : 0;
+}
+
+int spe_load(struct perfdata_reader *r, enum spe_version ver, const char *symfs, struct spe_data *d)
+{
+	struct spe_load_opts o = { .symfs = symfs };
+	return spe_load_ex(r, ver, &o, d);
 }
 
 void spe_data_free(struct spe_data *d)

@@ -41,6 +41,22 @@ bool spe_recording(struct perfdata_reader *r);
 /* Reads the whole recording. ver chooses which fields count as unexpected (decoding is the same
  * for every version). symfs may be NULL. -1 after err_set for a file that cannot be read. */
 int spe_load(struct perfdata_reader *r, enum spe_version ver, const char *symfs, struct spe_data *d);
+
+struct session;
+struct thread;
+struct addr_loc;
+/* spe_load with more: each is called for every record while the recording's machine model is
+ * alive, with its thread (NULL: unknown) and resolved location (annotate counts SPE records per
+ * instruction with it); with keep, the session is handed back (allocated) instead of freed, so
+ * that the DSOs the locations point to stay: the caller frees it with session_free and free. */
+struct spe_load_opts {
+	const char *symfs;
+	void (*each)(const struct spe_sample *s, struct thread *t, const struct addr_loc *loc, void *arg);
+	void *arg;
+	struct session **keep;
+};
+int spe_load_ex(struct perfdata_reader *r, enum spe_version ver, const struct spe_load_opts *o,
+		struct spe_data *d);
 void spe_data_free(struct spe_data *d);
 
 #endif

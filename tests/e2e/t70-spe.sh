@@ -67,6 +67,45 @@ test_expect_success 'lperf decodes its SPE recording: script, report, --json' '
 	expect_exit 2 "$LPERF" script -i spe.data --itrace=l 2>err && expect_grep "Arm SPE records produce no such" err
 '
 
+test_expect_success 'script --json: every record with its decoded fields; --itrace keeps the chosen ones' '
+	LPERF_SPE_OUT=$PWD/spe.data "$GEN" >/dev/null &&
+	lperf script -i spe.data --json >s.json && validate_json spe-script.schema.json s.json &&
+	"$PYTHON" - s.json <<-\EOF &&
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	r = d["records"]
+	assert d["spe"]["records"] == 6 and len(r) == 6, len(r)
+	ld = r[0]
+	assert ld["symbol"] == "spe_demo_load" and ld["symbol_offset"] == 4, ld
+	assert ld["op"] == "LOAD_STORE_ATOMIC-LOAD-GP" and ld["op_kind"] == "load"
+	assert ld["events"] == ["retired", "l1d-access", "tlb-access"], ld["events"]
+	assert ld["latency"] == {"total": 9, "issue": 4, "translation": 1}
+	assert ld["data_va"] == 0x7ffd00001040 and ld["data_pa"] == 0x80001040 and ld["data_source_name"] == "l1d"
+	assert [x["op_kind"] for x in r] == ["load", "load", "store", "branch", "other", "load"]
+	EOF
+	lperf script -i spe.data --json --itrace=b >b.json && validate_json spe-script.schema.json b.json &&
+	"$PYTHON" -c "import json,sys; r = json.load(open(\"b.json\"))[\"records\"]; assert len(r) == 1 and r[0][\"synthesized\"] == [\"branch-miss\"], r" &&
+	expect_exit 2 "$LPERF" script -i "$FIXTURES/perfdata/perf61-cpu-clock.data" --json 2>err &&
+	expect_grep "Arm SPE recordings" err && expect_lines 1 err
+'
+
+test_expect_success 'annotate counts SPE records per instruction of the functions they sampled' '
+	LPERF_SPE_OUT=$PWD/spe.data "$GEN" >/dev/null &&
+	lperf annotate -i spe.data --json >a.json && validate_json annotate.schema.json a.json &&
+	"$PYTHON" - a.json <<-\EOF &&
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	got = {f["symbol"]: f["samples"] for f in d["functions"]}
+	assert got == {"spe_demo_load": 3, "spe_demo_branch": 2, "spe_demo_store": 1}, got
+	EOF
+	lperf annotate -i spe.data -n --stdio >a.txt &&
+	expect_grep "spe_demo_load .*arm_spe_0" a.txt &&
+	lperf annotate -i spe.data --itrace=b --json >b.json &&
+	"$PYTHON" -c "import json; f = json.load(open(\"b.json\"))[\"functions\"]; assert [(x[\"symbol\"], x[\"samples\"]) for x in f] == [(\"spe_demo_branch\", 1)], f" &&
+	expect_exit 2 "$LPERF" annotate -i "$FIXTURES/perfdata/perf61-cpu-clock.data" --itrace=b 2>err &&
+	expect_lines 1 err
+'
+
 test_expect_success 'a corrupted AUX byte is reported with its offset and decoding goes on' '
 	LPERF_SPE_OUT=$PWD/spe.data "$GEN" >/dev/null &&
 	off=$(grep -abo "$(printf "\\122\\026\\000")" spe.data | head -n1 | cut -d: -f1) &&
