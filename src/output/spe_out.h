@@ -34,6 +34,9 @@ void spe_print_report_json(FILE *f, const struct spe_data *d, const struct spe_r
 /* script: one line per record with every decoded field; with --itrace, one line per event perf
  * synthesises (its layout: comm tid [cpu] period event: ip sym+off (dso)), fields after. */
 void spe_print_script(FILE *f, const struct spe_data *d, const struct spe_itrace *it);
+struct json;
+/* The "spe" object of both JSON documents: the recording's SPE totals (selected: report's). */
+void spe_json_summary(struct json *j, const struct spe_data *d, const uint64_t *selected);
 /* The same records as one JSON document (docs/schemas/spe-script.schema.json). */
 void spe_print_script_json(FILE *f, const struct spe_data *d, const struct spe_itrace *it);
 

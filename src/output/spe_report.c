@@ -186,21 +186,27 @@ static void json_sym(struct json *j, const struct spe_sym_row *s)
 	json_end_object(j);
 }
 
+void spe_json_summary(struct json *j, const struct spe_data *d, const uint64_t *selected)
+{
+	json_begin_object(j, "spe");
+	json_u64(j, "pmu_type", d->info.pmu_type);
+	json_u64(j, "records", d->n);
+	if (selected)
+		json_u64(j, "selected", *selected);
+	json_u64(j, "buffers", d->buffers);
+	json_u64(j, "bytes", d->bytes);
+	json_u64(j, "malformed_packets", d->errors);
+	json_u64(j, "truncated_buffers", d->truncated);
+	json_u64(j, "aux_truncated", d->aux_truncated);
+	json_end_object(j);
+}
+
 void spe_print_report_json(FILE *f, const struct spe_data *d, const struct spe_report *r)
 {
 	struct json j;
 	json_init(&j, f, true);
 	json_begin_object(&j, NULL);
-	json_begin_object(&j, "spe");
-	json_u64(&j, "pmu_type", d->info.pmu_type);
-	json_u64(&j, "records", d->n);
-	json_u64(&j, "selected", r->total);
-	json_u64(&j, "buffers", d->buffers);
-	json_u64(&j, "bytes", d->bytes);
-	json_u64(&j, "malformed_packets", d->errors);
-	json_u64(&j, "truncated_buffers", d->truncated);
-	json_u64(&j, "aux_truncated", d->aux_truncated);
-	json_end_object(&j);
+	spe_json_summary(&j, d, &r->total);
 	json_begin_array(&j, "sample_sources");
 	for (size_t g = 0; g < r->nsrc; g++) {
 		json_begin_object(&j, NULL);

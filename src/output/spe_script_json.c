@@ -81,15 +81,7 @@ void spe_print_script_json(FILE *f, const struct spe_data *d, const struct spe_i
 	struct json j;
 	json_init(&j, f, false);
 	json_begin_object(&j, NULL);
-	json_begin_object(&j, "spe");
-	json_u64(&j, "pmu_type", d->info.pmu_type);
-	json_u64(&j, "records", d->n);
-	json_u64(&j, "buffers", d->buffers);
-	json_u64(&j, "bytes", d->bytes);
-	json_u64(&j, "malformed_packets", d->errors);
-	json_u64(&j, "truncated_buffers", d->truncated);
-	json_u64(&j, "aux_truncated", d->aux_truncated);
-	json_end_object(&j);
+	spe_json_summary(&j, d, NULL);
 	json_begin_array(&j, "records");
 	for (size_t i = 0; i < d->n; i++) {
 		unsigned kinds = it->given ? spe_record_kinds(&d->v[i].r, it) : 0;
