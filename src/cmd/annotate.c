@@ -38,16 +38,10 @@ static void spe_each(const struct spe_sample *s, struct thread *t, const struct 
 	struct spe_annot *sa = arg;
 	if (!loc || (sa->it.given && !spe_record_kinds(&s->r, &sa->it)))
 		return;
-	struct perf_sample ps = { 0 };
-	ps.period = 1;
-	ps.pid = s->pid;
-	ps.tid = s->tid;
-	ps.cpu = s->cpu;
-	ps.evsel = sa->evsel;
-	struct frame fr = { 0 };
-	fr.ip = s->r.pc;
-	fr.loc = *loc;
-	struct resolved_sample rs = { &ps, t, &fr, 1, false, false };
+	struct perf_sample ps;
+	struct frame fr;
+	struct resolved_sample rs;
+	spe_as_sample(s, t, loc, sa->evsel, &ps, &fr, &rs);
 	annot_add(sa->a, &rs);
 }
 
@@ -60,11 +54,7 @@ static int spe_annotate_load(struct perfdata_reader *r, struct annot *a, const c
 		return -1;
 	if (!itrace)
 		sa.it.given = false; /* without --itrace every record counts */
-	for (size_t e = 0; e < r->evsels.n && !sa.evsel; e++)
-		if (r->evsels.v[e].name && strstr(r->evsels.v[e].name, "arm_spe"))
-			sa.evsel = &r->evsels.v[e];
-	if (!sa.evsel && r->evsels.n)
-		sa.evsel = &r->evsels.v[0];
+	sa.evsel = spe_evsel(&r->evsels);
 	struct spe_load_opts o = { symfs, spe_each, &sa, ss };
 	struct spe_data d;
 	int rc = spe_load_ex(r, SPE_V1P3, &o, &d);

@@ -98,52 +98,42 @@ static const char *const usage[] = {
 	NULL,
 };
 
-int cmd_record(int argc, char **argv)
+int record_run(struct sample_opts *o, struct evlist *l, char **cmd, int argc, char **argv)
 {
-	struct sample_opts o;
-	char **cmd = sample_parse_options(&o, argc, argv, "record", usage, SAMPLE_OPTS_PERF);
-	err_quiet = o.quiet;
-
-	struct evlist l = { 0 };
-	if (sample_build_events(&o, &l) < 0)
-		err_die_last(EXIT_USAGE);
-	if (o.dry_run) /* SPE filters and AUX sizes, shown without opening (record_spe.c) */
-		return record_dry_run(&o, &l);
-
-	if (cmd && sample_python_setup(&o, cmd) < 0)
+	if (cmd && sample_python_setup(o, cmd) < 0)
 		err_die_last(EXIT_USAGE);
 	struct live_run run;
 	struct live_opts lo;
-	sample_live_opts(&o, &lo);
-	struct live_run_target tg = { cmd, o.pid_list, o.tid_list, NULL, o.system_wide || o.cpus_given };
-	if (live_run_open(&run, &tg, &l, &lo) < 0)
+	sample_live_opts(o, &lo);
+	struct live_run_target tg = { cmd, o->pid_list, o->tid_list, NULL, o->system_wide || o->cpus_given };
+	if (live_run_open(&run, &tg, l, &lo) < 0)
 		err_die_last(EXIT_RUNTIME);
-	struct perfdata_writer *w = perfdata_writer_open(o.output);
+	struct perfdata_writer *w = perfdata_writer_open(o->output);
 	if (!w) {
 		live_run_close(&run);
 		err_die_last(EXIT_RUNTIME);
 	}
-	if (o.compression_level && perfdata_writer_compress(w, o.compression_level) < 0) {
+	if (o->compression_level && perfdata_writer_compress(w, o->compression_level) < 0) {
 		char *why = xstrdup(err_msg());
 		perfdata_writer_close(w, false, false);
 		live_run_close(&run);
 		err_die(EXIT_USAGE, "%s", why);
 	}
-	for (size_t e = 0; e < l.n; e++)
-		perfdata_writer_add_event(w, &run.live.attrs[e], l.ev[e].name, run.live.ids[e],
+	for (size_t e = 0; e < l->n; e++)
+		perfdata_writer_add_event(w, &run.live.attrs[e], l->ev[e].name, run.live.ids[e],
 					  run.live.nids[e]);
-	perfdata_writer_set_cmdline(w, argc + 1, argv - 1);
+	perfdata_writer_set_cmdline(w, argc, argv);
 	struct recorder *c = recorder_new(w, &run.evsels);
-	struct pyrec *py = o.python_frames ? record_python_start(&run) : NULL;
+	struct pyrec *py = o->python_frames ? record_python_start(&run) : NULL;
 	if (py) {
 		c->watch = watch_python;
 		c->watch_arg = py;
 	}
-	if (record_spe_begin(w, &l, run.live.ncols > 0 && run.live.cpus[0] >= 0) < 0)
+	if (record_spe_begin(w, l, run.live.ncols > 0 && run.live.cpus[0] >= 0) < 0)
 		c->error = 1; /* the Arm SPE AUXTRACE_INFO, ahead of the data (record_spe.c) */
 	live_run_synthesize(&run, recorder_record, c);
 
-	struct progress_ctx pc = { c, run_now() + 0.5, !o.quiet && isatty(STDERR_FILENO), py };
+	struct progress_ctx pc = { c, run_now() + 0.5, !o->quiet && isatty(STDERR_FILENO), py };
 	int status;
 	if (live_run_start(&run) < 0) {
 		perfdata_writer_close(w, false, false);
@@ -151,14 +141,14 @@ int cmd_record(int argc, char **argv)
 		live_run_close(&run);
 		err_die_last(EXIT_RUNTIME);
 	}
-	int lr = live_run_loop(&run, o.timeout_s, recorder_record, c, progress_tick, &pc, &status);
+	int lr = live_run_loop(&run, o->timeout_s, recorder_record, c, progress_tick, &pc, &status);
 	if (lr < 0)
 		c->error = 1;
 	if (pc.tty)
 		progress(c, true);
-	recorder_finish(c, o.force);
+	recorder_finish(c, o->force);
 	if (py)
-		record_python_finish(py, w, o.quiet);
+		record_python_finish(py, w, o->quiet);
 	for (size_t i = 0; i < c->warnings.n; i++)
 		err_warn("%s", c->warnings.v[i]);
 	uint64_t raw, packed;
@@ -172,31 +162,46 @@ int cmd_record(int argc, char **argv)
 		char *msg = xstrdup(why ? why : err_msg());
 		recorder_free(c);
 		live_run_close(&run);
-		if (!strcmp(o.output, "-"))
+		if (!strcmp(o->output, "-"))
 			err_die(EXIT_RUNTIME, "%s; the recording is incomplete", msg);
-		err_die(EXIT_RUNTIME, "%s; the recording was not saved ('%s' is unchanged)", msg, o.output);
+		err_die(EXIT_RUNTIME, "%s; the recording was not saved ('%s' is unchanged)", msg, o->output);
 	}
 	if (why)
 		err_warn("recording stopped early: %s", why);
 	free(why);
-	if (!o.quiet && packed)
+	if (!o->quiet && packed)
 		fprintf(stderr, "[ lperf record: Captured and wrote %.3f MB %s, compressed (original %.3f MB, "
-			"ratio is %.3f) (%" PRIu64 " samples) ]\n", (double)bytes / 1e6, o.output, (double)raw / 1e6,
+			"ratio is %.3f) (%" PRIu64 " samples) ]\n", (double)bytes / 1e6, o->output, (double)raw / 1e6,
 			(double)raw / (double)packed, c->samples);
-	else if (!o.quiet)
+	else if (!o->quiet)
 		fprintf(stderr, "[ lperf record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
-			(double)bytes / 1e6, o.output, c->samples);
+			(double)bytes / 1e6, o->output, c->samples);
 	uint64_t lost = c->lost > c->lost_samples ? c->lost : c->lost_samples;
 	if (lost)
 		err_warn("%" PRIu64 " samples lost (%.2f%%): the ring buffers filled up; use a larger -m "
 			 "or a lower -F", lost, 100.0 * (double)lost / (double)(lost + c->samples));
-	if (o.flamegraph && strcmp(o.output, "-") &&
-	    pictures_after_record(o.flamegraph, o.output, o.python, o.force, o.quiet) < 0)
+	if (o->flamegraph && strcmp(o->output, "-") &&
+	    pictures_after_record(o->flamegraph, o->output, o->python, o->force, o->quiet) < 0)
 		err_warn("--flamegraph: %s", err_msg());
 	int error = c->error;
 	recorder_free(c);
 	live_run_close(&run);
+	return cmd ? status : (error ? EXIT_RUNTIME : 0);
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct sample_opts o;
+	char **cmd = sample_parse_options(&o, argc, argv, "record", usage, SAMPLE_OPTS_PERF);
+	err_quiet = o.quiet;
+
+	struct evlist l = { 0 };
+	if (sample_build_events(&o, &l) < 0)
+		err_die_last(EXIT_USAGE);
+	if (o.dry_run) /* SPE filters and AUX sizes, shown without opening (record_spe.c) */
+		return record_dry_run(&o, &l);
+	int rc = record_run(&o, &l, cmd, argc + 1, argv - 1);
 	evlist_free(&l);
 	sample_opts_free(&o);
-	return cmd ? status : (error ? EXIT_RUNTIME : 0);
+	return rc;
 }

@@ -3,7 +3,11 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
+#include <time.h>
 #include <unistd.h>
+
+#include "cmd/spe_cmd.h"
 
 #include "events/pmu.h"
 #include "events/spe_terms.h"
@@ -103,4 +107,50 @@ int record_spe_begin(struct perfdata_writer *w, const struct evlist *l, bool per
 		if (spe_pmu_name(l->ev[e].pmu))
 			return spe_capture_info(w, l->ev[e].attr.type, per_cpu);
 	return 0;
+}
+
+bool record_has_spe(const struct evlist *l)
+{
+	for (size_t e = 0; e < l->n; e++)
+		if (spe_pmu_name(l->ev[e].pmu))
+			return true;
+	return false;
+}
+
+int record_spe_sample(struct sample_opts *o, struct evlist *l, char **cmd, int argc, char **argv)
+{
+	/* A file of its own in TMPDIR: record writes it under a temporary name and renames it when
+	 * complete, so a run that fails to start leaves nothing behind. */
+	const char *tmp = getenv("TMPDIR");
+	char *path = xasprintf("%s/lperf-spe-%d-%lx.data", tmp && *tmp ? tmp : "/tmp", (int)getpid(),
+			       (unsigned long)time(NULL) ^ (unsigned long)(uintptr_t)&path);
+	const char *output = o->output;
+	bool quiet = o->quiet;
+	o->output = path;
+	o->quiet = true; /* no "Captured and wrote" line for a file the user never sees */
+	int status = record_run(o, l, cmd, argc, argv);
+	o->output = output;
+	o->quiet = quiet;
+	struct perfdata_reader r;
+	int rc = 0;
+	if (perfdata_open(&r, path) < 0) {
+		err_warn("%s", err_msg());
+		rc = EXIT_RUNTIME;
+	} else {
+		if (spe_recording(&r)) {
+			struct spe_cmd_opts so = { NULL, NULL, o->json, (unsigned)o->display_rows, 0, o->annotate,
+						   o->disassemble };
+			rc = spe_cmd_report(&r, &so);
+		} else {
+			err_warn("no Arm SPE data was recorded");
+			rc = EXIT_RUNTIME;
+		}
+		perfdata_close(&r);
+	}
+	unlink(path);
+	char *old = xasprintf("%s.old", path); /* record keeps a previous file as .old: there is none */
+	unlink(old);
+	free(old);
+	free(path);
+	return cmd ? status : rc ? rc : status;
 }

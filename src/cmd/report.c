@@ -229,7 +229,7 @@ int cmd_report(int argc, char **argv)
 		return 0;
 	}
 	if (spe_recording(&r)) { /* Arm SPE AUX data: SPE's own views (cmd/spe_cmd.c) */
-		struct spe_cmd_opts so = { a.itrace, symfs, a.json, 0, 0 };
+		struct spe_cmd_opts so = { a.itrace, symfs, a.json, 0, 0, a.annotate, a.disassemble };
 		int rc = spe_cmd_report(&r, &so);
 		perfdata_close(&r);
 		profile_free(&p);

@@ -11,6 +11,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/pictures.h"
+#include "cmd/record_spe.h"
 #include "live/run.h"
 #include "cmd/annotate_view.h"
 #include "cmd/report_view.h"
@@ -103,6 +104,13 @@ int cmd_sample(int argc, char **argv)
 	if (o.symbols && filter_add_syms(&p.filter, o.symbols) < 0)
 		err_die_last(EXIT_USAGE);
 
+	if (record_has_spe(&l)) { /* Arm SPE: recorded whole, then its views (record_spe.c) */
+		int rc = record_spe_sample(&o, &l, cmd, argc + 1, argv - 1);
+		profile_free(&p);
+		evlist_free(&l);
+		sample_opts_free(&o);
+		return rc;
+	}
 	if (cmd && sample_python_setup(&o, cmd) < 0)
 		err_die_last(EXIT_USAGE);
 	struct live_run run;

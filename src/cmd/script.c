@@ -83,7 +83,7 @@ int cmd_script(int argc, char **argv)
 	for (size_t k = 0; k < r.info.notes.n; k++)
 		err_warn("%s", r.info.notes.v[k]);
 	if (spe_recording(&r)) { /* Arm SPE AUX data: decoded records (cmd/spe_cmd.c) */
-		struct spe_cmd_opts so = { itrace, NULL, json, 0, 0 };
+		struct spe_cmd_opts so = { itrace, NULL, json, 0, 0, false, false };
 		int rc = spe_cmd_script(&r, &so);
 		perfdata_close(&r);
 		return rc;

@@ -2,25 +2,63 @@
 #include "cmd/spe_cmd.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+
+#include "cmd/annotate_view.h"
 
 #include "output/spe_out.h"
 #include "spe/spe_load.h"
 #include "spe/spe_stats.h"
 #include "util/error.h"
+#include "util/xalloc.h"
+
+/* --annotate/--disassemble: the selected records also count per instruction of their
+ * functions, through the view report and sample use for samples. */
+struct spe_annot {
+	struct annot_view av;
+	struct profile p;
+	const struct spe_itrace *it;
+	const struct evsel *evsel;
+};
+
+static void annot_each(const struct spe_sample *s, struct thread *t, const struct addr_loc *loc, void *arg)
+{
+	struct spe_annot *sa = arg;
+	if (!loc || (sa->it->given && !spe_record_kinds(&s->r, sa->it)))
+		return;
+	struct perf_sample ps;
+	struct frame fr;
+	struct resolved_sample rs;
+	spe_as_sample(s, t, loc, sa->evsel, &ps, &fr, &rs);
+	annot_view_sample(&rs, &sa->av);
+}
 
 static int load(struct perfdata_reader *r, const struct spe_cmd_opts *o, struct spe_itrace *it,
-		struct spe_data *d)
+		struct spe_data *d, struct spe_annot *sa, struct session **ss)
 {
 	if (spe_itrace_parse(o->itrace, it) < 0) {
 		err_warn("%s", err_msg());
 		return EXIT_USAGE;
 	}
 	enum spe_version v = o->version ? (enum spe_version)o->version : SPE_V1P3;
-	if (spe_load(r, v, o->symfs, d) < 0) {
+	struct spe_load_opts lo = { o->symfs, NULL, NULL, NULL };
+	if (sa) {
+		enum hist_key keys[] = { HK_SYM, HK_DSO };
+		profile_init(&sa->p, &r->evsels, keys, 2, HIST_GRAPH_NONE, false);
+		annot_view_init(&sa->av, &sa->p, NULL, o->disassemble, o->rows);
+		sa->it = it;
+		sa->evsel = spe_evsel(&r->evsels);
+		lo.each = annot_each;
+		lo.arg = sa;
+		lo.keep = ss;
+	}
+	if (spe_load_ex(r, v, &lo, d) < 0) {
 		err_warn("%s", err_msg());
 		spe_data_free(d);
 		return EXIT_RUNTIME;
 	}
+	if (sa)
+		sa->av.a.machine = &(*ss)->machine;
 	for (size_t i = 0; i < d->notes.n; i++)
 		err_warn("%s", d->notes.v[i]);
 	if (d->errors > d->notes.n)
@@ -28,29 +66,49 @@ static int load(struct perfdata_reader *r, const struct spe_cmd_opts *o, struct 
 	return 0;
 }
 
+static void annot_json(struct json *j, void *arg)
+{
+	struct spe_annot *sa = arg;
+	annot_view_json(j, &sa->av, sa->p.evsels);
+}
+
 int spe_cmd_report(struct perfdata_reader *r, const struct spe_cmd_opts *o)
 {
 	struct spe_itrace it;
 	struct spe_data d;
-	int rc = load(r, o, &it, &d);
-	if (rc)
-		return rc;
-	struct spe_report rep;
-	spe_report_build(&d, &it, &rep);
-	if (o->json)
-		spe_print_report_json(stdout, &d, &rep);
-	else
-		spe_print_report(stdout, &d, &rep, o->rows ? o->rows : 50);
-	spe_report_free(&rep);
-	spe_data_free(&d);
-	return 0;
+	struct spe_annot *sa = o->annotate || o->disassemble ? xcalloc(1, sizeof(*sa)) : NULL;
+	struct session *ss = NULL;
+	int rc = load(r, o, &it, &d, sa, &ss);
+	if (!rc) {
+		struct spe_report rep;
+		spe_report_build(&d, &it, &rep);
+		if (o->json) {
+			spe_print_report_json(stdout, &d, &rep, sa ? annot_json : NULL, sa);
+		} else {
+			spe_print_report(stdout, &d, &rep, o->rows ? o->rows : 50);
+			if (sa)
+				annot_view_print(stdout, &sa->av, &r->evsels);
+		}
+		spe_report_free(&rep);
+		spe_data_free(&d);
+	}
+	if (sa) {
+		annot_view_free(&sa->av);
+		profile_free(&sa->p);
+		free(sa);
+	}
+	if (ss) {
+		session_free(ss);
+		free(ss);
+	}
+	return rc;
 }
 
 int spe_cmd_script(struct perfdata_reader *r, const struct spe_cmd_opts *o)
 {
 	struct spe_itrace it;
 	struct spe_data d;
-	int rc = load(r, o, &it, &d);
+	int rc = load(r, o, &it, &d, NULL, NULL);
 	if (rc)
 		return rc;
 	if (o->json)

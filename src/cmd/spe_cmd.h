@@ -14,6 +14,9 @@ struct spe_cmd_opts {
 	bool json;
 	unsigned rows;        /* entries per table (report), 0: 50 */
 	int version;          /* --spe-version 1..4, 0: v1p3 (accept everything) */
+	bool annotate;        /* report: per hot function, SPE records per source line (WindowsPerf's
+	                       * --annotate), with --disassemble each hot line's instructions */
+	bool disassemble;
 };
 
 /* Each returns the exit status; r stays open (the caller closes it). */

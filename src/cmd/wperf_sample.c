@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmd/record_spe.h"
 #include "live/run.h"
 #include "cmd/report_view.h"
 #include "cmd/sample_opts.h"
@@ -373,6 +374,12 @@ int wperf_sample(struct wperf_args *a, bool record)
 		sample_opts_free(&o);
 		debuginfo_clear_files();
 		return 0;
+	}
+	if (record_has_spe(&l)) { /* Arm SPE: recorded whole, then its views (record_spe.c) */
+		int rc = record_spe_sample(&o, &l, cmd, a->argc, a->argv);
+		evlist_free(&l);
+		sample_opts_free(&o);
+		return rc;
 	}
 	struct profile p = { 0 };
 	if (a->symbol && filter_add_syms(&p.filter, a->symbol) < 0)

@@ -30,7 +30,11 @@ void spe_print_filters(FILE *f, const char *pmu, long type, const struct spe_fil
 		       size_t n);
 /* report: the views of spe_stats.h, `rows` entries per table. */
 void spe_print_report(FILE *f, const struct spe_data *d, const struct spe_report *r, size_t rows);
-void spe_print_report_json(FILE *f, const struct spe_data *d, const struct spe_report *r);
+struct json;
+/* extra (may be NULL) adds members to the document's object before it is closed (report's
+ * --annotate: "annotate"). */
+void spe_print_report_json(FILE *f, const struct spe_data *d, const struct spe_report *r,
+			   void (*extra)(struct json *j, void *arg), void *arg);
 /* script: one line per record with every decoded field; with --itrace, one line per event perf
  * synthesises (its layout: comm tid [cpu] period event: ip sym+off (dso)), fields after. */
 void spe_print_script(FILE *f, const struct spe_data *d, const struct spe_itrace *it);

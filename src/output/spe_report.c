@@ -201,7 +201,8 @@ void spe_json_summary(struct json *j, const struct spe_data *d, const uint64_t *
 	json_end_object(j);
 }
 
-void spe_print_report_json(FILE *f, const struct spe_data *d, const struct spe_report *r)
+void spe_print_report_json(FILE *f, const struct spe_data *d, const struct spe_report *r,
+			   void (*extra)(struct json *j, void *arg), void *arg)
 {
 	struct json j;
 	json_init(&j, f, true);
@@ -247,6 +248,8 @@ void spe_print_report_json(FILE *f, const struct spe_data *d, const struct spe_r
 		json_end_object(&j);
 	}
 	json_end_array(&j);
+	if (extra)
+		extra(&j, arg);
 	json_end_object(&j);
 	json_finish(&j);
 }

@@ -211,3 +211,31 @@ void spe_data_free(struct spe_data *d)
 	free(d->v);
 	memset(d, 0, sizeof(*d));
 }
+
+void spe_as_sample(const struct spe_sample *s, struct thread *t, const struct addr_loc *loc,
+		   const struct evsel *ev, struct perf_sample *ps, struct frame *fr, struct resolved_sample *rs)
+{
+	memset(ps, 0, sizeof(*ps));
+	ps->period = 1;
+	ps->pid = s->pid;
+	ps->tid = s->tid;
+	ps->cpu = s->cpu;
+	ps->ip = s->r.pc;
+	ps->evsel = ev;
+	memset(fr, 0, sizeof(*fr));
+	fr->ip = s->r.pc;
+	fr->loc = *loc;
+	memset(rs, 0, sizeof(*rs));
+	rs->s = ps;
+	rs->thread = t;
+	rs->frames = fr;
+	rs->nframes = 1;
+}
+
+const struct evsel *spe_evsel(const struct evsel_set *evsels)
+{
+	for (size_t e = 0; e < evsels->n; e++)
+		if (evsels->v[e].name && strstr(evsels->v[e].name, "arm_spe"))
+			return &evsels->v[e];
+	return evsels->n ? &evsels->v[0] : NULL;
+}

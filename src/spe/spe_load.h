@@ -59,4 +59,15 @@ int spe_load_ex(struct perfdata_reader *r, enum spe_version ver, const struct sp
 		struct spe_data *d);
 void spe_data_free(struct spe_data *d);
 
+struct evsel;
+struct perf_sample;
+struct frame;
+struct resolved_sample;
+/* A record as one sample of ev at its PC (period 1), for the views built on samples (annotate's
+ * per-instruction counts): ps and fr are the storage rs points into. loc is the each hook's. */
+void spe_as_sample(const struct spe_sample *s, struct thread *t, const struct addr_loc *loc,
+		   const struct evsel *ev, struct perf_sample *ps, struct frame *fr, struct resolved_sample *rs);
+/* The SPE event of a recording (its name holds "arm_spe"), else its first event; NULL if none. */
+const struct evsel *spe_evsel(const struct evsel_set *evsels);
+
 #endif

@@ -39,6 +39,15 @@ test_expect_success 'without an SPE PMU: one clear line' '
 	expect_lines 1 err && expect_grep "no Arm SPE PMU" err
 '
 
+test_expect_success 'sample and wperf record with an SPE event: one line where SPE cannot open, nothing left in TMPDIR' '
+	mkdir -p tmp &&
+	TMPDIR=$PWD/tmp LPERF_SYSFS_ROOT=$F expect_exit 1 "$LPERF" sample -e arm_spe_0/ld=1/ -- true 2>err &&
+	expect_lines 1 err && expect_grep "cannot open event .arm_spe_0/ld=1/." err &&
+	TMPDIR=$PWD/tmp LPERF_SYSFS_ROOT=$F expect_exit 1 "$LPERF" wperf record -e arm_spe_0/ld=1,min_latency=64/ \
+		-c 0 --disassemble -- true 2>err &&
+	expect_lines 1 err && test -z "$(ls tmp)"
+'
+
 test_expect_success 'list shows the SPE filters, test the SPE version' '
 	LPERF_SYSFS_ROOT=$F lperf list >l &&
 	expect_grep "load_filter +ld +config:33 +\[SPE filter\]" l &&
@@ -56,7 +65,7 @@ fi
 test_expect_success 'lperf decodes its SPE recording: script, report, --json' '
 	LPERF_SPE_OUT=$PWD/spe.data "$GEN" >/dev/null &&
 	lperf script -i spe.data >s.txt 2>err && test ! -s err && expect_lines 6 s.txt &&
-	expect_grep "spe_demo_load\+0x4 .* op=LOAD_STORE_ATOMIC-LOAD-GP ev=retired\+l1d-access\+tlb-access tot=9 issue=4 xlat=1 va=0x7ffd00001040 pa=0x80001040 ds=l1d" s.txt &&
+	expect_grep "spe_demo_load\+0x[0-9a-f]+ .* op=LOAD_STORE_ATOMIC-LOAD-GP ev=retired\+l1d-access\+tlb-access tot=9 issue=4 xlat=1 va=0x7ffd00001040 pa=0x80001040 ds=l1d" s.txt &&
 	lperf report -i spe.data >r.txt &&
 	expect_grep "sample source: LOAD_STORE_ATOMIC-STORE-GP/retired\+l1d-access" r.txt &&
 	expect_grep "^ +3 +403.0 +300 +900 +900 +900 .*spe_demo_load" r.txt &&
@@ -76,7 +85,7 @@ test_expect_success 'script --json: every record with its decoded fields; --itra
 	r = d["records"]
 	assert d["spe"]["records"] == 6 and len(r) == 6, len(r)
 	ld = r[0]
-	assert ld["symbol"] == "spe_demo_load" and ld["symbol_offset"] == 4, ld
+	assert ld["symbol"] == "spe_demo_load" and ld["symbol_offset"] > 0, ld
 	assert ld["op"] == "LOAD_STORE_ATOMIC-LOAD-GP" and ld["op_kind"] == "load"
 	assert ld["events"] == ["retired", "l1d-access", "tlb-access"], ld["events"]
 	assert ld["latency"] == {"total": 9, "issue": 4, "translation": 1}
@@ -104,6 +113,18 @@ test_expect_success 'annotate counts SPE records per instruction of the function
 	"$PYTHON" -c "import json; f = json.load(open(\"b.json\"))[\"functions\"]; assert [(x[\"symbol\"], x[\"samples\"]) for x in f] == [(\"spe_demo_branch\", 1)], f" &&
 	expect_exit 2 "$LPERF" annotate -i "$FIXTURES/perfdata/perf61-cpu-clock.data" --itrace=b 2>err &&
 	expect_lines 1 err
+'
+
+test_expect_success 'report --annotate / --disassemble: WindowsPerf blocks per hot function from SPE records' '
+	LPERF_SPE_OUT=$PWD/spe.data "$GEN" >/dev/null &&
+	lperf report -i spe.data --annotate >a.txt &&
+	expect_grep "^sample source code annotation" a.txt &&
+	awk "/^spe_demo_load\$/ { f = 1; next } f && /test_spe_perfdata.c/ { print; exit }" a.txt >row &&
+	expect_grep "^ +[0-9]+ +3 +tests/unit/test_spe_perfdata.c" row &&
+	lperf report -i spe.data --disassemble >d.txt &&
+	expect_grep "instruction_address +disassembled_line" d.txt &&
+	lperf report -i spe.data --disassemble --json >d.json && validate_json spe-report.schema.json d.json &&
+	"$PYTHON" -c "import json; a = json.load(open(\"d.json\"))[\"annotate\"]; assert {x[\"function_name\"]: x[\"samples\"] for x in a} == {\"spe_demo_load\": 3, \"spe_demo_branch\": 2, \"spe_demo_store\": 1}, a"
 '
 
 test_expect_success 'a corrupted AUX byte is reported with its offset and decoding goes on' '

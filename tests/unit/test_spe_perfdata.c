@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <capstone/capstone.h>
 #include <cmocka.h>
 
 #include "spe/spe.h"
@@ -31,18 +32,38 @@ __attribute__((noinline)) void spe_demo_branch(void) { sink += 7; sink += 8; sin
 
 enum { PID = 4242, SPE_TYPE = 11 };
 
+/* The address of instruction k of fn (0: its first), as the hardware would sample it: on an
+ * instruction boundary, so that annotate places every record. */
+static uint64_t insn_at(void (*fn)(void), size_t k)
+{
+	uint64_t at = (uint64_t)(uintptr_t)fn;
+#if defined(__aarch64__)
+	return at + 4 * k;
+#else
+	csh h;
+	cs_insn *insn = NULL;
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
+		return at + 4 * k;
+	size_t n = cs_disasm(h, (const uint8_t *)(uintptr_t)fn, 64, at, k + 1, &insn);
+	uint64_t r = n > k ? insn[k].address : at + 4 * k;
+	cs_free(insn, n);
+	cs_close(&h);
+	return r;
+#endif
+}
+
 static void gen_records(struct spe_gen *g, size_t *n)
 {
-	uint64_t ld = (uint64_t)(uintptr_t)spe_demo_load + 4;
-	uint64_t st = (uint64_t)(uintptr_t)spe_demo_store + 4;
-	uint64_t br = (uint64_t)(uintptr_t)spe_demo_branch + 4;
+	uint64_t ld1 = insn_at(spe_demo_load, 1), ld2 = insn_at(spe_demo_load, 2), ld3 = insn_at(spe_demo_load, 3);
+	uint64_t st = insn_at(spe_demo_store, 1);
+	uint64_t br = insn_at(spe_demo_branch, 1), br3 = insn_at(spe_demo_branch, 3);
 	const struct spe_gen v[] = {
-		{ ld, 0x49, 0x00, 0x016, 9, 4, 1, 0x7ffd00001040, 0x80001040, 0x0, 0, PID },
-		{ ld + 4, 0x49, 0x00, 0x31e, 300, 20, 12, 0x7ffd00002080, 0x80002080, 0xe, 0, PID },
+		{ ld1, 0x49, 0x00, 0x016, 9, 4, 1, 0x7ffd00001040, 0x80001040, 0x0, 0, PID },
+		{ ld2, 0x49, 0x00, 0x31e, 300, 20, 12, 0x7ffd00002080, 0x80002080, 0xe, 0, PID },
 		{ st, 0x49, 0x01, 0x006, 15, 3, 2, 0x7ffd00001048, 0x80001048, 0x8, 0, PID },
 		{ br, 0x4a, 0x01, 0x082, 5, 1, 0, 0, 0, -1, br + 0x40, PID },
-		{ br + 8, 0x48, 0x00, 0x002, 2, 1, 0, 0, 0, -1, 0, PID },
-		{ ld + 8, 0x49, 0x00, 0x73e, 900, 30, 200, 0x7ffd00003000, 0x80003000, 0xd, 0, PID },
+		{ br3, 0x48, 0x00, 0x002, 2, 1, 0, 0, 0, -1, 0, PID },
+		{ ld3, 0x49, 0x00, 0x73e, 900, 30, 200, 0x7ffd00003000, 0x80003000, 0xd, 0, PID },
 	};
 	memcpy(g, v, sizeof(v));
 	*n = sizeof(v) / sizeof(v[0]);
