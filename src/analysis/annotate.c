@@ -16,61 +16,44 @@
 #include "symbols/srcline.h"
 #include "util/error.h"
 #include "util/fileio.h"
+#include "util/hashmap.h"
 #include "util/xalloc.h"
 
 /* The longest function lperf disassembles (bytes): larger "functions" are symbol-size mistakes. */
 #define ANNOT_MAX_CODE (16u << 20)
 
+static bool func_eq(const void *value, const void *key)
+{
+	const struct annot_func *f = value, *k = key;
+	return f->evidx == k->evidx && f->dso == k->dso && f->sym == k->sym;
+}
+
 void annot_init(struct annot *a)
 {
 	memset(a, 0, sizeof(*a));
+	hashmap_init_custom(&a->index, func_eq);
 }
 
 static uint64_t key_hash(int evidx, const struct dso *d, const struct symbol *s)
 {
-	uint64_t x = (uint64_t)(uintptr_t)d * 31 + (uint64_t)(uintptr_t)s * 131 + (uint64_t)evidx;
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return x;
-}
-
-static void rehash(struct annot *a)
-{
-	size_t ncap = a->tcap ? a->tcap * 2 : 256;
-	free(a->tab);
-	a->tab = xcalloc(ncap, sizeof(*a->tab));
-	a->tcap = ncap;
-	for (size_t i = 0; i < a->n; i++) {
-		const struct annot_func *f = a->v[i];
-		size_t j = key_hash(f->evidx, f->dso, f->sym) & (ncap - 1);
-		while (a->tab[j])
-			j = (j + 1) & (ncap - 1);
-		a->tab[j] = i + 1;
-	}
+	return hashmap_hash_u64((uint64_t)(uintptr_t)d * 31 + (uint64_t)(uintptr_t)s * 131 + (uint64_t)evidx);
 }
 
 static struct annot_func *func_of(struct annot *a, int evidx, struct dso *d, const struct symbol *s)
 {
-	if ((a->n + 1) * 2 > a->tcap)
-		rehash(a);
-	size_t mask = a->tcap - 1;
-	for (size_t i = key_hash(evidx, d, s) & mask;; i = (i + 1) & mask) {
-		size_t slot = a->tab[i];
-		if (!slot) {
-			struct annot_func *f = xcalloc(1, sizeof(*f));
-			f->evidx = evidx;
-			f->dso = d;
-			f->sym = s;
-			ALLOC_GROW(a->v, a->n + 1, a->cap);
-			a->v[a->n++] = f;
-			a->tab[i] = a->n;
-			return f;
-		}
-		struct annot_func *f = a->v[slot - 1];
-		if (f->evidx == evidx && f->dso == d && f->sym == s)
-			return f;
+	struct annot_func probe = { .evidx = evidx, .dso = d, .sym = s };
+	bool found;
+	struct hashmap_entry *e = hashmap_insert_custom(&a->index, key_hash(evidx, d, s), &probe, &found);
+	if (!found) {
+		struct annot_func *f = xcalloc(1, sizeof(*f));
+		f->evidx = evidx;
+		f->dso = d;
+		f->sym = s;
+		e->value = f;
+		ALLOC_GROW(a->v, a->n + 1, a->cap);
+		a->v[a->n++] = f;
 	}
+	return e->value;
 }
 
 void annot_add(struct annot *a, const struct resolved_sample *rs)
@@ -126,7 +109,6 @@ void annot_sort(struct annot *a)
 {
 	if (a->n > 1)
 		qsort(a->v, a->n, sizeof(*a->v), cmp_funcs);
-	rehash(a);
 }
 
 /* The code bytes: [*start, *start + *size) in the DSO's address space. */
@@ -524,7 +506,7 @@ void annot_free(struct annot *a)
 		free(f);
 	}
 	free(a->v);
-	free(a->tab);
+	hashmap_free(&a->index);
 	free(a->ev_samples);
 	free(a->ev_period);
 	memset(a, 0, sizeof(*a));

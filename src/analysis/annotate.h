@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "resolve/resolve.h"
+#include "util/hashmap.h"
 
 struct annot_insn {
 	uint64_t addr;           /* the DSO's address (objdump's) */
@@ -64,8 +65,7 @@ struct annot_func {
 struct annot {
 	struct annot_func **v;   /* sorted by annot_sort */
 	size_t n, cap;
-	size_t *tab;             /* open addressing (index + 1) by (evidx, dso, sym) */
-	size_t tcap;
+	struct hashmap index;    /* (evidx, dso, sym) -> its struct annot_func */
 	uint64_t *ev_samples, *ev_period; /* per event */
 	size_t nev;
 	struct machine *machine; /* for JIT code bytes (may be NULL) */
