@@ -6,6 +6,7 @@
 #include <sys/uio.h>
 
 #include "util/error.h"
+#include "util/hashmap.h"
 #include "util/xalloc.h"
 
 int pyread_mem(pid_t pid, uint64_t addr, void *buf, size_t len)
@@ -44,7 +45,7 @@ void pyread_free(struct pyread *r)
 		free(r->codes[i]);
 	}
 	free(r->codes);
-	free(r->slots);
+	hashmap_free(&r->index);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -159,45 +160,29 @@ static void read_code(struct pyread *r, struct py_code *c)
 	c->bad = false;
 }
 
-static size_t slot_of(uint64_t addr, uint64_t sig, size_t nslots)
+static bool code_eq(const void *value, const void *key)
 {
-	return (size_t)(((addr >> 4) ^ sig) * 0x9e3779b97f4a7c15ull >> 20) & (nslots - 1);
+	const struct py_code *c = value, *k = key;
+	return c->addr == k->addr && c->sig == k->sig;
 }
 
 const struct py_code *pyread_code(struct pyread *r, uint64_t addr, uint64_t sig)
 {
-	if (r->nslots) {
-		for (size_t s = slot_of(addr, sig, r->nslots);; s = (s + 1) & (r->nslots - 1)) {
-			uint32_t id = r->slots[s];
-			if (!id)
-				break;
-			if (r->codes[id - 1]->addr == addr && r->codes[id - 1]->sig == sig)
-				return r->codes[id - 1];
-		}
-	}
-	if ((r->ncodes + 1) * 2 > r->nslots) {
-		size_t n = r->nslots ? r->nslots * 2 : 256;
-		free(r->slots);
-		r->slots = xcalloc(n, sizeof(*r->slots));
-		r->nslots = n;
-		for (size_t i = 0; i < r->ncodes; i++) {
-			size_t s = slot_of(r->codes[i]->addr, r->codes[i]->sig, n);
-			while (r->slots[s])
-				s = (s + 1) & (n - 1);
-			r->slots[s] = (uint32_t)i + 1;
-		}
-	}
+	if (!r->index.eq)
+		hashmap_init_custom(&r->index, code_eq);
+	struct py_code probe = { .addr = addr, .sig = sig };
+	bool found;
+	struct hashmap_entry *e = hashmap_insert_custom(&r->index, hashmap_hash_u64((addr >> 4) ^ sig), &probe, &found);
+	if (found)
+		return e->value;
 	struct py_code *c = xcalloc(1, sizeof(*c));
 	c->addr = addr;
 	c->sig = sig;
 	c->id = (uint32_t)r->ncodes;
+	e->value = c; /* before read_code: the map's next probe compares with it */
 	read_code(r, c);
 	ALLOC_GROW(r->codes, r->ncodes + 1, r->ccap);
 	r->codes[r->ncodes++] = c;
-	size_t s = slot_of(addr, sig, r->nslots);
-	while (r->slots[s])
-		s = (s + 1) & (r->nslots - 1);
-	r->slots[s] = c->id + 1;
 	return c;
 }
 

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "python/pylayout.h"
+#include "util/hashmap.h"
 
 /* Copies len bytes at addr of pid; 0, or -1 with err_set() (partial reads are failures). */
 int pyread_mem(pid_t pid, uint64_t addr, void *buf, size_t len);
@@ -59,8 +60,7 @@ struct pyread {
 	struct py_proc proc;
 	struct py_code **codes;  /* by id */
 	size_t ncodes, ccap;
-	uint32_t *slots;         /* open addressing by address: id + 1, 0 empty */
-	size_t nslots;
+	struct hashmap index;    /* (addr, sig) -> its struct py_code */
 	uint64_t code_type;      /* the address of PyCode_Type once one code object was checked */
 };
 
