@@ -233,8 +233,10 @@ static int get_code(struct annot *a, struct annot_func *f, struct code *c)
 {
 	struct dso *d = f->dso;
 	memset(c, 0, sizeof(*c));
-	if (d->mismatch) {
-		f->note = "its build-id differs from the recording's: the file on disk is not the code that ran";
+	if (d->mismatch || d->deleted) {
+		f->note = d->mismatch ? "its build-id differs from the recording's: the file on disk is not the code "
+					"that ran" : "deleted after it was mapped: the file at its path may not be the code "
+					"that ran";
 		return -1;
 	}
 	switch (d->kind) {

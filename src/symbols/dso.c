@@ -245,11 +245,18 @@ const char *dso_load_note(const struct dso *d)
 	return notes_last(&d->notes);
 }
 
+static const char deleted[] = " (deleted)";
+
+static bool is_deleted(const char *path)
+{
+	size_t n = strlen(path);
+	return n > sizeof(deleted) - 1 && !strcmp(path + n - (sizeof(deleted) - 1), deleted);
+}
+
 char *dso_file_path(const struct dso *d, const char *path)
 {
 	size_t n = strlen(path);
-	static const char deleted[] = " (deleted)";
-	if (n > sizeof(deleted) - 1 && !strcmp(path + n - (sizeof(deleted) - 1), deleted))
+	if (is_deleted(path))
 		n -= sizeof(deleted) - 1;
 	if (d->root && path[0] == '/')
 		return xasprintf("%s%.*s", d->root, (int)n, path);
@@ -286,6 +293,13 @@ static void load_elf(struct dso *d)
 	struct elf_want w = { d->path, NULL, d->root, d->build_id, d->build_id_size };
 	if (d->kind == DSO_VDSO) {
 		vdso_load(&w, &r);
+	} else if (is_deleted(d->path) && !d->build_id_size) {
+		/* The file was removed or replaced after it was mapped (a rebuild, an upgrade): what
+		 * is at the path now may be another version, and without a build-id to compare, its
+		 * symbols would name the wrong code. perf leaves such frames unnamed too. */
+		d->deleted = true;
+		notes_add(&r.notes, "deleted after it was mapped, and the recording has no build-id to check "
+			  "the file now at its path against");
 	} else {
 		char *file = dso_file_path(d, d->path);
 		w.file = file;

@@ -48,6 +48,8 @@ struct dso {
 	size_t build_id_size; /* 0: unknown (recorded one); the file's is checked when loading */
 	bool loaded;         /* symbols were looked for (whether or not any were found) */
 	bool mismatch;       /* the file on disk has another build-id than the recording: not trusted */
+	bool deleted;        /* mapped from a file deleted since (" (deleted)"), with no build-id to check
+			      * the file now at its path against: not read, as perf does not */
 	struct notes notes;  /* what loading met; the last is why symbols are missing ("no such file",
 			      * "stripped", "kptr_restrict"): dso_load_note */
 	char *debug_path;    /* where symbols came from when not path (build-id dir, debuglink) */

@@ -152,8 +152,8 @@ static const Dwfl_Callbacks offline_callbacks = {
 static void file_open(struct sl_file *f, struct dso *d)
 {
 	f->opened = true;
-	if (d->mismatch) {
-		f->note = "its build-id differs from the recording's";
+	if (d->mismatch || d->deleted) {
+		f->note = d->mismatch ? "its build-id differs from the recording's" : "deleted after it was mapped";
 		return;
 	}
 	char *path = dso_file_path(d, d->path);

@@ -71,7 +71,7 @@ static void ufile_open(struct ufile *f)
 {
 	struct dso *d = f->dso;
 	dso_load(d); /* the build-id check, and the separate debug file's path */
-	if (d->mismatch)
+	if (d->mismatch || d->deleted)
 		return;
 	elf_version(EV_CURRENT);
 	if (d->kind == DSO_VDSO) {

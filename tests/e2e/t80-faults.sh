@@ -47,7 +47,8 @@ test_expect_success 'a pipe-mode stream on standard input is read as it comes, i
 	lperf report -i big.pipe --stdio --sort comm >file.txt 2>file.err &&
 	cat big.pipe | /usr/bin/time -f "maxrss=%M" "$LPERF" report -i - --stdio --sort comm >pipe.txt 2>pipe.err &&
 	{ grep -v "samples lost" pipe.err >pipe.err2 || true; } && expect_no_grep "warning|error" pipe.err2 && diff file.txt pipe.txt && rss=$(sed -n "s/^maxrss=//p" pipe.err) && echo "max RSS $rss KiB" &&
-	{ sanitized || test $((rss * 1024)) -lt $((size * 6 / 10)); } &&
+	# read whole, the stream alone would take its size: the fixed costs (kallsyms, libraries) are ~25 MB
+	{ sanitized || test $((rss * 1024)) -lt "$size"; } &&
 	lperf record -q -e cpu-clock -F 999 -o - -- sh -c "./storm 1 2 >/dev/null" | lperf report -i - --stdio --sort comm >live.txt &&
 	expect_grep storm live.txt
 '
