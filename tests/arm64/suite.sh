@@ -29,6 +29,7 @@ unit_skip() {
 	test_symbols) echo "builds its ELF fixtures with cc, objcopy and strip: no toolchain in the guest" ;;
 	test_jitelf) echo "checks its ELF files with binutils' readelf: no binutils in the guest" ;;
 	test_srcline) echo "builds its programs with cc and checks lines with addr2line: no toolchain in the guest (its aarch64 case runs on the host with the cross compiler)" ;;
+	test_dwarf_funcs) echo "builds its C and C++ programs with cc and g++: no toolchain in the guest" ;;
 	test_pfm) echo "x86 libpfm4 tables (skx, zen3): Debian's arm64 libpfm4 carries only Arm's" ;;
 	esac
 }
