@@ -52,7 +52,7 @@ lines() {
 		}
 		np = 0
 	}
-	/^[^ \t]/ { flush(); next }
+	/^[^\t]/ { flush(); next }
 	/py::/ {
 		name = $2; sub(/^py::/, "", name); sub(/:.*/, "", name)
 		l = $0; sub(/.* line /, "", l); sub(/\).*/, "", l)
@@ -108,7 +108,7 @@ fi
 
 # one_function_per_thread SCRIPT: each thread's samples in spin_a/spin_b name one function only, both are seen.
 one_function_per_thread() {
-	awk '/^[^ \t]/ { tid = $1; got = 0; next }
+	awk '/^[^\t]/ { tid = $1; got = 0; next }
 	     /py::spin_[ab]/ && !got { f = $1; sub(/:\//, " ", f); sub(/ .*/, "", f); c[tid " " f]++; got = 1 }
 	     END {
 		for (k in c) { split(k, a, " "); n[a[1]]++; fn[a[2]] += c[k]; print k, c[k] }
@@ -131,7 +131,7 @@ if [ -n "$PY310" ]; then
 	test_expect_success "a forked Python: parent and child each carry their own Python stack" '
 		lperf record -q --python -o k.data -- "$PY310" "$TEST_ROOT/tests/workloads/py_fork.py" &&
 		lperf script -i k.data -F pid,sym >s.txt 2>/dev/null &&
-		awk "/^[^ \t]/ { pid = \$1; got = 0; next }
+		awk "/^[^\t]/ { pid = \$1; got = 0; next }
 		     /py::(child|parent)_work/ && !got { f = \$1; sub(/:\\//, \" \", f); sub(/ .*/, \"\", f); c[pid \" \" f]++; got = 1 }
 		     END { for (k in c) { split(k, a, \" \"); n[a[1]]++; fn[a[2]] += c[k]; print k, c[k] }
 			   for (p in n) if (n[p] != 1) bad = 1
