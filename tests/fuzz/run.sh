@@ -17,19 +17,21 @@ for n in "$@"; do
 	mkdir -p build/fuzz/corpus/$n build/fuzz/crashes/$n
 	log=build/fuzz/$n.log
 	before=$(ls build/fuzz/crashes/$n | wc -l)
+	t0=$(date +%s)
 	"$bin" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2560 -print_final_stats=1 \
 		-artifact_prefix=build/fuzz/crashes/$n/ ${FUZZ_FLAGS:-} \
 		build/fuzz/corpus/$n tests/fuzz/corpus/$n >"$log" 2>&1
 	rc=$?
+	ran=$(($(date +%s) - t0)) # a crash ends a run early: the table counts the time it ran
 	after=$(ls build/fuzz/crashes/$n | wc -l)
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n1)
 	last=$(grep -E '^#[0-9]+' "$log" | tail -n1)
 	cov=$(echo "$last" | sed -n 's/.* cov: \([0-9]*\).*/\1/p')
 	ft=$(echo "$last" | sed -n 's/.* ft: \([0-9]*\).*/\1/p')
 	crashes=$((after - before))
-	printf '%-9s %5ss  %10s execs  cov %6s  ft %6s  crashes %s%s\n' "$n" "$secs" "${execs:-?}" \
+	printf '%-9s %5ss  %10s execs  cov %6s  ft %6s  crashes %s%s\n' "$n" "$ran" "${execs:-?}" \
 		"${cov:-?}" "${ft:-?}" "$crashes" "$([ "$rc" -ne 0 ] && echo "  (exit $rc, see $log)")"
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$n" "$secs" "${execs:-0}" \
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$n" "$ran" "${execs:-0}" \
 		"${cov:-0}" "${ft:-0}" "$crashes" >>build/fuzz/stats.tsv
 	[ "$crashes" -ne 0 ] || [ "$rc" -ne 0 ] && status=1
 done
