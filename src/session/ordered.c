@@ -16,8 +16,9 @@
 
 struct oentry {
 	uint64_t time, seq;
-	struct perf_event_header *rec;
+	const struct perf_event_header *rec;
 	size_t size;
+	bool owned;              /* rec is the queue's copy (else it points into the stable range) */
 };
 
 struct ordered_queue {
@@ -31,7 +32,8 @@ struct ordered_queue {
 	uint64_t next_flush;     /* what the next FINISHED_ROUND releases: max_time at the last one */
 	uint64_t last_released;
 	uint64_t late;
-	size_t bytes;
+	size_t bytes;            /* of the copies */
+	const uint8_t *stable_lo, *stable_hi;
 };
 
 struct ordered_queue *ordered_new(const struct evsel_set *s, record_cb cb, void *arg)
@@ -89,9 +91,11 @@ static int release_one(struct ordered_queue *q)
 		q->late++;
 	else
 		q->last_released = e.time;
-	q->bytes -= e.size;
+	if (e.owned)
+		q->bytes -= e.size;
 	int ret = q->cb(e.rec, q->arg);
-	free(e.rec);
+	if (e.owned)
+		free((void *)e.rec);
 	return ret;
 }
 
@@ -128,10 +132,16 @@ int ordered_push(struct ordered_queue *q, const struct perf_event_header *h)
 	if (t > q->max_time)
 		q->max_time = t;
 	size_t size = record_total(h);
-	struct oentry e = { t, q->seq++, xmalloc(size), size };
-	memcpy(e.rec, h, size);
+	const uint8_t *p = (const uint8_t *)h;
+	struct oentry e = { t, q->seq++, h, size, false };
+	if (!(p >= q->stable_lo && p < q->stable_hi && size <= (size_t)(q->stable_hi - p))) {
+		void *copy = xmalloc(size);
+		memcpy(copy, h, size);
+		e.rec = copy;
+		e.owned = true;
+		q->bytes += size;
+	}
 	heap_push(q, e);
-	q->bytes += size;
 	if (q->bytes > ORDERED_MAX_BYTES) {
 		for (size_t n = q->n / 2; n; n--) {
 			int ret = release_one(q);
@@ -140,6 +150,12 @@ int ordered_push(struct ordered_queue *q, const struct perf_event_header *h)
 		}
 	}
 	return 0;
+}
+
+void ordered_set_stable(struct ordered_queue *q, const void *base, size_t len)
+{
+	q->stable_lo = base;
+	q->stable_hi = (const uint8_t *)base + len;
 }
 
 int ordered_flush(struct ordered_queue *q)
@@ -156,8 +172,11 @@ void ordered_free(struct ordered_queue *q)
 {
 	if (!q)
 		return;
-	while (q->n)
-		free(heap_pop(q).rec);
+	while (q->n) {
+		struct oentry e = heap_pop(q);
+		if (e.owned)
+			free((void *)e.rec);
+	}
 	free(q->heap);
 	free(q);
 }

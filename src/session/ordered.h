@@ -2,6 +2,7 @@
 #ifndef LPERF_SESSION_ORDERED_H
 #define LPERF_SESSION_ORDERED_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "record/record.h"
@@ -16,6 +17,12 @@ struct ordered_queue *ordered_new(const struct evsel_set *s, record_cb cb, void 
  * far, so they keep their place after what came before them. Equal times keep arrival order.
  * A queue holding more than 256 MiB releases its older half early. Returns cb's non-zero. */
 int ordered_push(struct ordered_queue *q, const struct perf_event_header *h);
+/* Records lying in [base, base + len) are queued by reference, not copied (and do not count
+ * towards the 256 MiB): the caller keeps that memory mapped and unchanged until the queue is
+ * flushed. A report of a perf.data file maps it read-only, so only swapped, realigned and
+ * decompressed records (in the reader's buffers) are copied; perf inject's output, which has no
+ * FINISHED_ROUND, is then not copied whole. */
+void ordered_set_stable(struct ordered_queue *q, const void *base, size_t len);
 /* Records released so far that came older than something already released (a late record). */
 uint64_t ordered_late(const struct ordered_queue *q);
 int ordered_flush(struct ordered_queue *q);

@@ -146,6 +146,10 @@ static int push_cb(const struct perf_event_header *h, void *arg)
 
 int session_process_file(struct session *ss, struct perfdata_reader *r)
 {
+	/* The whole file in memory (mapped read-only, or read whole) stays until the reader is
+	 * closed: records waiting for their turn are referenced there, not copied. */
+	if (r->map && !r->stream)
+		ordered_set_stable(ss->oq, r->map, r->size);
 	int rc = perfdata_for_each(r, push_cb, ss);
 	if (rc)
 		return rc;

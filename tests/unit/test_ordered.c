@@ -222,6 +222,41 @@ static void test_shuffled_stream(void **state)
 	free(o);
 }
 
+/* Records inside the stable range are handed back where they lie (a mapped file); the others
+ * are copies (the reader's bounce buffer is reused for the next record). */
+static const struct perf_event_header *seen_at[4];
+static size_t nseen_at;
+
+static int where_cb(const struct perf_event_header *h, void *arg)
+{
+	(void)arg;
+	seen_at[nseen_at++] = h;
+	return 0;
+}
+
+static void test_stable_range_not_copied(void **state)
+{
+	(void)state;
+	static uint8_t file[512] __attribute__((aligned(8)));
+	struct ordered_queue *q = ordered_new(&set, where_cb, NULL);
+	ordered_set_stable(q, file, sizeof(file));
+	nseen_at = 0;
+	struct perf_sample s = { .ip = 1, .pid = 1, .tid = 1, .time = 20 };
+	size_t n = record_build_sample(file, sizeof(file), &attr, &s);
+	assert_true(n > 0);
+	s.time = 10;
+	s.ip = 2;
+	assert_true(record_build_sample(buf, sizeof(buf), &attr, &s) > 0);
+	assert_int_equal(ordered_push(q, (struct perf_event_header *)file), 0);
+	assert_int_equal(ordered_push(q, (struct perf_event_header *)buf), 0);
+	memset(buf, 0xaa, sizeof(buf)); /* the bounce buffer moves on */
+	assert_int_equal(ordered_flush(q), 0);
+	assert_int_equal(nseen_at, 2);
+	assert_true((const uint8_t *)seen_at[1] == file);            /* time 20: in place */
+	assert_true((const uint8_t *)seen_at[0] != buf);             /* time 10: a copy */
+	ordered_free(q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -229,6 +264,7 @@ int main(void)
 		cmocka_unit_test(test_callback_stops),
 		cmocka_unit_test(test_auxtrace_data_travels),
 		cmocka_unit_test(test_shuffled_stream),
+		cmocka_unit_test(test_stable_range_not_copied),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
