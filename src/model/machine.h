@@ -25,6 +25,8 @@ struct maps {
 	struct map *v;           /* sorted by start */
 	size_t n, cap;
 	int refcnt;
+	uint64_t gen;            /* a new value at every change, unique over all maps (a freed maps'
+				  * address may come back): caches of what the maps were check it */
 };
 
 struct thread {

@@ -7,9 +7,12 @@
 
 #include "util/xalloc.h"
 
+static uint64_t maps_clock;
+
 void maps_init(struct maps *ms)
 {
 	memset(ms, 0, sizeof(*ms));
+	ms->gen = ++maps_clock;
 }
 
 void maps_release(struct maps *ms)
@@ -22,6 +25,7 @@ struct maps *maps_new(void)
 {
 	struct maps *ms = xcalloc(1, sizeof(*ms));
 	ms->refcnt = 1;
+	ms->gen = ++maps_clock;
 	return ms;
 }
 
@@ -54,6 +58,7 @@ struct maps *maps_clone(const struct maps *ms)
 void maps_clear(struct maps *ms)
 {
 	ms->n = 0;
+	ms->gen = ++maps_clock;
 }
 
 /* The index of the first map that ends after addr (the only one that can contain it). */
@@ -74,6 +79,7 @@ void maps_insert(struct maps *ms, const struct map *mp)
 {
 	if (mp->start >= mp->end)
 		return;
+	ms->gen = ++maps_clock;
 	/* Maps [i, j) overlap the new one; at most the first keeps a head and the last a tail. */
 	size_t i = first_ending_after(ms, mp->start), j = i;
 	while (j < ms->n && ms->v[j].start < mp->end)

@@ -44,6 +44,7 @@
 struct uspace {
 	const struct maps *maps;  /* key only, never dereferenced: it may be freed and reused */
 	uint64_t fp;              /* fingerprint of its file mappings */
+	uint64_t gen;             /* the maps' generation the fingerprint was taken at */
 	Dwfl *dwfl;               /* NULL: nothing to unwind with (no usable file mapped) */
 	const struct unwind_arch *arch;
 	uint64_t used;
@@ -495,7 +496,6 @@ static Dwfl *space_build(struct unwinder *u, const struct maps *ms, pid_t pid, c
 
 static struct uspace *space_get(struct unwinder *u, const struct thread *t)
 {
-	uint64_t fp = maps_fingerprint(t->maps);
 	struct uspace *sp = NULL, *lru = NULL;
 	for (size_t i = 0; i < u->nspaces && !sp; i++) {
 		if (u->spaces[i].maps == t->maps)
@@ -503,7 +503,14 @@ static struct uspace *space_get(struct unwinder *u, const struct thread *t)
 		else if (!lru || u->spaces[i].used < lru->used)
 			lru = &u->spaces[i];
 	}
-	if (sp && sp->fp == fp) {
+	/* Unchanged since the last sample: no need to look at the maps at all. */
+	if (sp && sp->gen == t->maps->gen) {
+		sp->used = ++u->clock;
+		return sp;
+	}
+	uint64_t fp = maps_fingerprint(t->maps);
+	if (sp && sp->fp == fp) { /* changed, but not in its file mappings */
+		sp->gen = t->maps->gen;
 		sp->used = ++u->clock;
 		return sp;
 	}
@@ -513,6 +520,7 @@ static struct uspace *space_get(struct unwinder *u, const struct thread *t)
 		dwfl_end(sp->dwfl);
 	sp->maps = t->maps;
 	sp->fp = fp;
+	sp->gen = t->maps->gen;
 	sp->arch = NULL;
 	sp->dwfl = space_build(u, t->maps, t->pid, &sp->arch);
 	sp->used = ++u->clock;
