@@ -301,6 +301,19 @@ int sample_build_events(struct sample_opts *o, struct evlist *l)
 	return 0;
 }
 
+static size_t dwarf_pages(void)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN), page = sysconf(_SC_PAGESIZE);
+	if (ncpu < 1)
+		ncpu = 1;
+	if (page < 4096)
+		page = 4096;
+	size_t want = (size_t)(256u << 20) / (size_t)ncpu / (size_t)page, pages = 1024;
+	while (pages < 4096 && pages * 2 <= want)
+		pages *= 2;
+	return pages;
+}
+
 void sample_live_opts(const struct sample_opts *o, struct live_opts *lo)
 {
 	memset(lo, 0, sizeof(*lo));
@@ -308,9 +321,11 @@ void sample_live_opts(const struct sample_opts *o, struct live_opts *lo)
 	lo->ncpus = o->cpus.n;
 	lo->inherit = !o->no_inherit;
 	/* Stack copies make samples 30 to 100 times larger: give them room, where the locked-memory
-	 * budget allows (root; others keep perf's default and see lost samples reported). */
+	 * budget allows (root; others keep perf's default and see lost samples reported): 256 MiB
+	 * over the CPUs, 4 to 16 MiB each. At 10 kHz a CPU writes 80 MB/s of 8 KiB stacks; 16 MiB is
+	 * 200 ms for the reader (sample unwinds as it reads) to catch up after a stall. */
 	lo->mmap_pages = o->mmap_pages ? o->mmap_pages
-		       : o->callchain == LIVE_CG_DWARF && geteuid() == 0 ? 1024 : 128;
+		       : o->callchain == LIVE_CG_DWARF && geteuid() == 0 ? dwarf_pages() : 128;
 	lo->use_clockid = true;
 	lo->clockid = o->clockid;
 	lo->freq = o->period ? 0 : o->freq;
