@@ -14,9 +14,9 @@ static volatile unsigned long sink;
 		sink += x;                                                             \
 	} while (0)
 
-__attribute__((noinline)) void work_a(unsigned long n) { BODY(n); }
-__attribute__((noinline)) void work_b(unsigned long n) { BODY(n); }
-__attribute__((noinline)) void work_c(unsigned long n) { BODY(n); }
+__attribute__((noinline, aligned(64))) void work_a(unsigned long n) { BODY(n); }
+__attribute__((noinline, aligned(64))) void work_b(unsigned long n) { BODY(n); }
+__attribute__((noinline, aligned(64))) void work_c(unsigned long n) { BODY(n); }
 __attribute__((noinline)) void run_a(unsigned long n) { work_a(n); sink++; }
 __attribute__((noinline)) void run_b(unsigned long n) { work_b(n); sink++; }
 __attribute__((noinline)) void run_c(unsigned long n) { work_c(n); sink++; }
