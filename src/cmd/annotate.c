@@ -26,36 +26,15 @@ static int on_sample(const struct resolved_sample *rs, void *arg)
 }
 
 /* Arm SPE recordings: each SPE record (an operation the hardware sampled) counts at its PC, as a
- * sample of the SPE event; --itrace keeps those that produce the chosen events. */
-struct spe_annot {
-	struct annot *a;
-	struct spe_itrace it;
-	const struct evsel *evsel;
-};
-
-static void spe_each(const struct spe_sample *s, struct thread *t, const struct addr_loc *loc, void *arg)
-{
-	struct spe_annot *sa = arg;
-	if (!loc || (sa->it.given && !spe_record_kinds(&s->r, &sa->it)))
-		return;
-	struct perf_sample ps;
-	struct frame fr;
-	struct resolved_sample rs;
-	spe_as_sample(s, t, loc, sa->evsel, &ps, &fr, &rs);
-	annot_add(sa->a, &rs);
-}
-
-/* Loads an SPE recording into a; *ss gets the session whose DSOs the functions point to. */
+ * sample of the SPE event (on_sample); --itrace keeps those that produce the chosen events.
+ * *ss gets the session whose DSOs the functions point to. */
 static int spe_annotate_load(struct perfdata_reader *r, struct annot *a, const char *itrace, const char *symfs,
 			     struct session **ss)
 {
-	struct spe_annot sa = { a, { { 0 } }, NULL };
-	if (spe_itrace_parse(itrace, &sa.it) < 0)
+	struct spe_itrace it;
+	if (spe_itrace_parse(itrace, &it) < 0)
 		return -1;
-	if (!itrace)
-		sa.it.given = false; /* without --itrace every record counts */
-	sa.evsel = spe_evsel(&r->evsels);
-	struct spe_load_opts o = { symfs, spe_each, &sa, ss };
+	struct spe_load_opts o = { symfs, itrace ? &it : NULL, on_sample, a, ss };
 	struct spe_data d;
 	int rc = spe_load_ex(r, SPE_V1P3, &o, &d);
 	for (size_t i = 0; i < d.notes.n; i++)

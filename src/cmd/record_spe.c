@@ -3,8 +3,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <stdint.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cmd/spe_cmd.h"
@@ -122,8 +120,8 @@ int record_spe_sample(struct sample_opts *o, struct evlist *l, char **cmd, int a
 	/* A file of its own in TMPDIR: record writes it under a temporary name and renames it when
 	 * complete, so a run that fails to start leaves nothing behind. */
 	const char *tmp = getenv("TMPDIR");
-	char *path = xasprintf("%s/lperf-spe-%d-%lx.data", tmp && *tmp ? tmp : "/tmp", (int)getpid(),
-			       (unsigned long)time(NULL) ^ (unsigned long)(uintptr_t)&path);
+	/* Named by the process: one per run, and a file a dead run with this pid left is ours. */
+	char *path = xasprintf("%s/lperf-spe-%d.data", tmp && *tmp ? tmp : "/tmp", (int)getpid());
 	const char *output = o->output;
 	bool quiet = o->quiet;
 	o->output = path;

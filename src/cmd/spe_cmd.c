@@ -17,21 +17,7 @@
 struct spe_annot {
 	struct annot_view av;
 	struct profile p;
-	const struct spe_itrace *it;
-	const struct evsel *evsel;
 };
-
-static void annot_each(const struct spe_sample *s, struct thread *t, const struct addr_loc *loc, void *arg)
-{
-	struct spe_annot *sa = arg;
-	if (!loc || (sa->it->given && !spe_record_kinds(&s->r, sa->it)))
-		return;
-	struct perf_sample ps;
-	struct frame fr;
-	struct resolved_sample rs;
-	spe_as_sample(s, t, loc, sa->evsel, &ps, &fr, &rs);
-	annot_view_sample(&rs, &sa->av);
-}
 
 static int load(struct perfdata_reader *r, const struct spe_cmd_opts *o, struct spe_itrace *it,
 		struct spe_data *d, struct spe_annot *sa, struct session **ss)
@@ -41,15 +27,14 @@ static int load(struct perfdata_reader *r, const struct spe_cmd_opts *o, struct 
 		return EXIT_USAGE;
 	}
 	enum spe_version v = o->version ? (enum spe_version)o->version : SPE_V1P3;
-	struct spe_load_opts lo = { o->symfs, NULL, NULL, NULL };
+	struct spe_load_opts lo = { .symfs = o->symfs };
 	if (sa) {
 		enum hist_key keys[] = { HK_SYM, HK_DSO };
 		profile_init(&sa->p, &r->evsels, keys, 2, HIST_GRAPH_NONE, false);
 		annot_view_init(&sa->av, &sa->p, NULL, o->disassemble, o->rows);
-		sa->it = it;
-		sa->evsel = spe_evsel(&r->evsels);
-		lo.each = annot_each;
-		lo.arg = sa;
+		lo.select = it;
+		lo.sample = annot_view_sample;
+		lo.arg = &sa->av;
 		lo.keep = ss;
 	}
 	if (spe_load_ex(r, v, &lo, d) < 0) {

@@ -5,6 +5,7 @@
 
 #include "model/machine.h"
 #include "spe/spe_load.h"
+#include "spe/spe_stats.h"
 #include "resolve/resolve.h"
 #include "session/session.h"
 #include "symbols/dso.h"
@@ -61,8 +62,33 @@ static const char *intern(struct spe_data *d, const char *s)
 struct load_ctx {
 	struct spe_data *d;
 	const struct spe_load_opts *o;
+	const struct evsel *evsel; /* the SPE event (its name holds "arm_spe"), else the first */
 	uint32_t last_tid[256]; /* the thread ITRACE_START named last, per CPU (bounded) */
 };
+
+/* A record the caller's selection keeps, as one sample of the SPE event at its PC. */
+static void as_sample(struct load_ctx *c, const struct spe_sample *s, struct thread *t, const struct addr_loc *loc)
+{
+	const struct spe_itrace *sel = c->o->select;
+	if (sel && sel->given && !spe_record_kinds(&s->r, sel))
+		return;
+	struct perf_sample ps = { 0 };
+	ps.period = 1;
+	ps.pid = s->pid;
+	ps.tid = s->tid;
+	ps.cpu = s->cpu;
+	ps.ip = s->r.pc;
+	ps.evsel = c->evsel;
+	struct frame fr = { 0 };
+	fr.ip = s->r.pc;
+	fr.loc = *loc;
+	struct resolved_sample rs = { 0 };
+	rs.s = &ps;
+	rs.thread = t;
+	rs.frames = &fr;
+	rs.nframes = 1;
+	c->o->sample(&rs, c->o->arg);
+}
 
 static void add_sample(struct session *ss, struct load_ctx *c, const struct spe_record *rec,
 		       const struct spe_auxtrace *a)
@@ -99,8 +125,8 @@ static void add_sample(struct session *ss, struct load_ctx *c, const struct spe_
 		s->sym = loc.sym ? intern(d, loc.sym->name) : NULL;
 		s->sym_off = loc.sym_off;
 	}
-	if (c->o && c->o->each)
-		c->o->each(s, t, resolved ? &loc : NULL, c->o->arg);
+	if (resolved && c->o && c->o->sample)
+		as_sample(c, s, t, &loc);
 }
 
 static void decode_buffer(struct session *ss, struct load_ctx *c, const struct spe_auxtrace *a)
@@ -180,6 +206,11 @@ int spe_load_ex(struct perfdata_reader *r, enum spe_version ver, const struct sp
 	struct load_ctx *c = xcalloc(1, sizeof(*c));
 	c->d = d;
 	c->o = o;
+	for (size_t e = 0; e < r->evsels.n && !c->evsel; e++)
+		if (r->evsels.v[e].name && strstr(r->evsels.v[e].name, "arm_spe"))
+			c->evsel = &r->evsels.v[e];
+	if (!c->evsel && r->evsels.n)
+		c->evsel = &r->evsels.v[0];
 	struct session *ss = xcalloc(1, sizeof(*ss));
 	struct session_tool tool = { .sample = on_sample, .record = on_record, .arg = c };
 	session_init(ss, &r->evsels, &tool);
@@ -210,32 +241,4 @@ void spe_data_free(struct spe_data *d)
 	notes_clear(&d->notes);
 	free(d->v);
 	memset(d, 0, sizeof(*d));
-}
-
-void spe_as_sample(const struct spe_sample *s, struct thread *t, const struct addr_loc *loc,
-		   const struct evsel *ev, struct perf_sample *ps, struct frame *fr, struct resolved_sample *rs)
-{
-	memset(ps, 0, sizeof(*ps));
-	ps->period = 1;
-	ps->pid = s->pid;
-	ps->tid = s->tid;
-	ps->cpu = s->cpu;
-	ps->ip = s->r.pc;
-	ps->evsel = ev;
-	memset(fr, 0, sizeof(*fr));
-	fr->ip = s->r.pc;
-	fr->loc = *loc;
-	memset(rs, 0, sizeof(*rs));
-	rs->s = ps;
-	rs->thread = t;
-	rs->frames = fr;
-	rs->nframes = 1;
-}
-
-const struct evsel *spe_evsel(const struct evsel_set *evsels)
-{
-	for (size_t e = 0; e < evsels->n; e++)
-		if (evsels->v[e].name && strstr(evsels->v[e].name, "arm_spe"))
-			return &evsels->v[e];
-	return evsels->n ? &evsels->v[0] : NULL;
 }

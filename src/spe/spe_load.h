@@ -43,15 +43,17 @@ bool spe_recording(struct perfdata_reader *r);
 int spe_load(struct perfdata_reader *r, enum spe_version ver, const char *symfs, struct spe_data *d);
 
 struct session;
-struct thread;
-struct addr_loc;
-/* spe_load with more: each is called for every record while the recording's machine model is
- * alive, with its thread (NULL: unknown) and resolved location (annotate counts SPE records per
- * instruction with it); with keep, the session is handed back (allocated) instead of freed, so
- * that the DSOs the locations point to stay: the caller frees it with session_free and free. */
+struct resolved_sample;
+struct spe_itrace;
+/* spe_load with more: every record that select keeps (NULL, or not given: all) goes to sample
+ * as one sample of the recording's SPE event at its PC (period 1), while the recording's
+ * machine model is alive (annotate counts SPE records per instruction so); with keep, the
+ * session is handed back (allocated) instead of freed, so that the DSOs those samples point to
+ * stay: the caller frees it with session_free and free. */
 struct spe_load_opts {
 	const char *symfs;
-	void (*each)(const struct spe_sample *s, struct thread *t, const struct addr_loc *loc, void *arg);
+	const struct spe_itrace *select;
+	int (*sample)(const struct resolved_sample *rs, void *arg);
 	void *arg;
 	struct session **keep;
 };
@@ -59,15 +61,5 @@ int spe_load_ex(struct perfdata_reader *r, enum spe_version ver, const struct sp
 		struct spe_data *d);
 void spe_data_free(struct spe_data *d);
 
-struct evsel;
-struct perf_sample;
-struct frame;
-struct resolved_sample;
-/* A record as one sample of ev at its PC (period 1), for the views built on samples (annotate's
- * per-instruction counts): ps and fr are the storage rs points into. loc is the each hook's. */
-void spe_as_sample(const struct spe_sample *s, struct thread *t, const struct addr_loc *loc,
-		   const struct evsel *ev, struct perf_sample *ps, struct frame *fr, struct resolved_sample *rs);
-/* The SPE event of a recording (its name holds "arm_spe"), else its first event; NULL if none. */
-const struct evsel *spe_evsel(const struct evsel_set *evsels);
 
 #endif

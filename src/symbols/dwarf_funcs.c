@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/xalloc.h"
 
@@ -14,6 +15,7 @@ struct df_die {
 	Dwarf_Off off;
 	uint32_t parent;      /* the function DIE around this one; NONE at the unit's top */
 	bool subprogram;      /* else an inlined subroutine */
+	uint32_t first, n;    /* its ranges: own[first .. first + n) */
 };
 
 struct df_range {
@@ -24,7 +26,8 @@ struct df_range {
 struct dwarf_funcs {
 	struct df_die *dies;
 	size_t ndies, dcap;
-	struct df_range *ranges; /* by low, then by high descending (an outer range first) */
+	struct df_range *own;    /* each DIE's ranges together, in walk order */
+	struct df_range *ranges; /* the same by low, then by high descending (an outer range first) */
 	size_t nranges, rcap;
 };
 
@@ -38,14 +41,16 @@ static uint32_t add_die(struct dwarf_funcs *f, Dwarf_Die *die, uint32_t parent, 
 		if (end <= start)
 			continue;
 		if (idx == NONE) {
-			if (f->ndies >= NONE - 1)
+			if (f->ndies >= NONE - 1 || f->nranges >= NONE - 1)
 				return NONE;
 			ALLOC_GROW(f->dies, f->ndies + 1, f->dcap);
 			idx = (uint32_t)f->ndies++;
-			f->dies[idx] = (struct df_die){ dwarf_dieoffset(die), parent, subprogram };
+			f->dies[idx] = (struct df_die){ dwarf_dieoffset(die), parent, subprogram,
+							(uint32_t)f->nranges, 0 };
 		}
-		ALLOC_GROW(f->ranges, f->nranges + 1, f->rcap);
-		f->ranges[f->nranges++] = (struct df_range){ start, end, idx };
+		ALLOC_GROW(f->own, f->nranges + 1, f->rcap);
+		f->own[f->nranges++] = (struct df_range){ start, end, idx };
+		f->dies[idx].n++;
 	}
 	return idx;
 }
@@ -55,9 +60,12 @@ struct walk_item {
 	uint32_t fn;          /* the function DIE around it */
 };
 
-/* One depth-first walk of the unit's tree, with an explicit stack (DWARF nests deeply). */
+/* One depth-first walk of the unit's tree, with an explicit stack (DWARF nests deeply). The
+ * walk visits DIEs in the order they are stored, so their offsets grow: a DW_AT_sibling that
+ * points back (damaged or hostile DWARF) would loop, and ends the walk instead. */
 static void walk(struct dwarf_funcs *f, Dwarf_Die *cu)
 {
+	Dwarf_Off last = dwarf_dieoffset(cu);
 	struct walk_item *stack = NULL;
 	size_t n = 0, cap = 0;
 	ALLOC_GROW(stack, 1, cap);
@@ -69,6 +77,10 @@ static void walk(struct dwarf_funcs *f, Dwarf_Die *cu)
 	n = 1;
 	while (n) {
 		struct walk_item it = stack[--n];
+		Dwarf_Off off = dwarf_dieoffset(&it.die);
+		if (off <= last)
+			break;
+		last = off;
 		ALLOC_GROW(stack, n + 2, cap);
 		if (dwarf_siblingof(&it.die, &stack[n].die) == 0)
 			stack[n++].fn = it.fn;
@@ -99,8 +111,11 @@ struct dwarf_funcs *dwarf_funcs_build(Dwarf_Die *cu)
 {
 	struct dwarf_funcs *f = xcalloc(1, sizeof(*f));
 	walk(f, cu);
-	if (f->nranges > 1)
+	if (f->nranges) {
+		f->ranges = xmalloc(f->nranges * sizeof(*f->ranges));
+		memcpy(f->ranges, f->own, f->nranges * sizeof(*f->ranges));
 		qsort(f->ranges, f->nranges, sizeof(*f->ranges), range_cmp);
+	}
 	return f;
 }
 
@@ -109,18 +124,16 @@ void dwarf_funcs_free(struct dwarf_funcs *f)
 	if (!f)
 		return;
 	free(f->dies);
+	free(f->own);
 	free(f->ranges);
 	free(f);
 }
 
-static bool die_contains(const struct dwarf_funcs *f, uint32_t die, Dwarf_Addr addr, size_t near)
+static bool die_contains(const struct dwarf_funcs *f, uint32_t die, Dwarf_Addr addr)
 {
-	/* A DIE's ranges are few: look around the range found first, then everywhere. */
-	for (size_t i = near + 1; i-- > 0 && near - i < 8;)
-		if (f->ranges[i].die == die && f->ranges[i].low <= addr && addr < f->ranges[i].high)
-			return true;
-	for (size_t i = 0; i < f->nranges; i++)
-		if (f->ranges[i].die == die && f->ranges[i].low <= addr && addr < f->ranges[i].high)
+	const struct df_die *d = &f->dies[die];
+	for (uint32_t i = d->first; i < d->first + d->n; i++)
+		if (f->own[i].low <= addr && addr < f->own[i].high)
 			return true;
 	return false;
 }
@@ -144,7 +157,7 @@ static uint32_t innermost(const struct dwarf_funcs *f, Dwarf_Addr addr)
 	if (addr < r->high)
 		return r->die;
 	for (uint32_t d = f->dies[r->die].parent; d != NONE; d = f->dies[d].parent)
-		if (die_contains(f, d, addr, at))
+		if (die_contains(f, d, addr))
 			return d;
 	/* Ranges that do not nest (unusual producers): the nearest earlier range around addr. */
 	for (size_t i = at, steps = 0; i-- > 0 && steps < 256; steps++)

@@ -196,17 +196,25 @@ static bool read_word(uint64_t addr, uint64_t *out, void *arg)
 	return false;
 }
 
+/* read_word, with a PAC-signed return address (aarch64) taken without its code when the
+ * address then lands in a module or a mapping. Both libdwfl and the native steps read so. */
+static bool read_word_pac(uint64_t addr, uint64_t *out, void *arg)
+{
+	if (!read_word(addr, out, arg))
+		return false;
+	struct cur *c = &((struct unwinder *)arg)->cur;
+	uint64_t bare = unwind_strip_pac(c->arch, *out);
+	if (bare != *out && ((c->dwfl && dwfl_addrmodule(c->dwfl, bare)) ||
+			     (c->t->maps && maps_find(c->t->maps, bare))))
+		*out = bare;
+	return true;
+}
+
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
 	uint64_t v;
-	if (!read_word(addr, &v, arg))
+	if (!read_word_pac(addr, &v, arg))
 		return false;
-	/* A PAC-signed return address (aarch64) is taken without its code when the address then
-	 * lands in a module or a mapping. */
-	struct cur *c = &((struct unwinder *)arg)->cur;
-	uint64_t bare = unwind_strip_pac(c->arch, v);
-	if (bare != v && (dwfl_addrmodule(dwfl, bare) || (c->t->maps && maps_find(c->t->maps, bare))))
-		v = bare;
 	*result = v;
 	return true;
 }
@@ -554,18 +562,6 @@ void unwind_free(struct unwinder *u)
 void unwind_get_stats(const struct unwinder *u, struct unwind_stats *st)
 {
 	*st = u->st;
-}
-
-/* read_word for the native steps, with memory_read's PAC stripping (aarch64). */
-static bool read_word_pac(uint64_t addr, uint64_t *out, void *arg)
-{
-	if (!read_word(addr, out, arg))
-		return false;
-	struct cur *c = &((struct unwinder *)arg)->cur;
-	uint64_t bare = unwind_strip_pac(c->arch, *out);
-	if (bare != *out && c->t->maps && maps_find(c->t->maps, bare))
-		*out = bare;
-	return true;
 }
 
 /* The step over a frame of a mapped ELF file by its .eh_frame row, reduced once per pc and kept
