@@ -17,8 +17,7 @@ endif
 # CFLAGS is the user's (optimisation, sanitizers); LPERF_CFLAGS always applies.
 CFLAGS  ?= -O2 -g
 LPERF_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wno-missing-field-initializers \
-           -Isrc $(PKG_CFLAGS) -MMD -MP \
-           -DLPERF_VERSION='"$(VERSION)"' -DLPERF_GITREV='"$(GITREV)"'
+           -Isrc $(PKG_CFLAGS) -MMD -MP
 LDLIBS  += $(PKG_LIBS) -lpfm -liberty -lm
 
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -57,12 +56,13 @@ $(BUILD)/bpf/pystack.bpf.o: src/python/bpf/pystack.bpf.c src/python/bpf/pystack.
 $(BUILD)/bpf/pystack.skel.h: $(BUILD)/bpf/pystack.bpf.o
 	$(BPFTOOL) gen skeleton $< name pystack > $@.tmp && mv $@.tmp $@
 
-# Objects that embed the git revision are rebuilt when HEAD moves.
+# The version and git revision reach one object (sysinfo_version/sysinfo_gitrev); it is rebuilt
+# when HEAD moves.
 GITREV_STAMP := $(BUILD)/gitrev.$(GITREV)
 $(GITREV_STAMP):
 	@mkdir -p $(BUILD) && rm -f $(BUILD)/gitrev.* && touch $@
-$(BUILD)/src/sysinfo/version.o $(BUILD)/src/output/test_out.o $(BUILD)/src/sysinfo/sysinfo.o \
-	$(BUILD)/src/wperf/wperf_info.o $(BUILD)/src/cmd/wperf.o: $(GITREV_STAMP)
+$(BUILD)/src/sysinfo/buildinfo.o: $(GITREV_STAMP)
+$(BUILD)/src/sysinfo/buildinfo.o: LPERF_CFLAGS += -DLPERF_VERSION='"$(VERSION)"' -DLPERF_GITREV='"$(GITREV)"'
 
 
 deps:

@@ -7,16 +7,10 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "sysinfo/buildinfo.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 #include "wperf/wperf_info.h"
-
-#ifndef LPERF_VERSION
-#define LPERF_VERSION "unknown"
-#endif
-#ifndef LPERF_GITREV
-#define LPERF_GITREV "unknown"
-#endif
 
 static void help(FILE *f)
 {
@@ -59,7 +53,7 @@ static void help(FILE *f)
 		"    --pe_file PATH     the executable to sample; --image_name NAME; --pdb_file PATH\n"
 		"    --record_spawn_delay MS  wait after starting the command (default 1000)\n"
 		"    --dry-run          (lperf) show how events resolve; open nothing\n",
-		LPERF_VERSION, LPERF_GITREV);
+		sysinfo_version(), sysinfo_gitrev());
 }
 
 static int run_list(struct wperf_args *a)
@@ -97,7 +91,7 @@ int wperf_main(int argc, char **argv)
 		help(stdout);
 	} else if (!*a.cmd) {
 		printf("WindowsPerf ver. %s (%s/Release+lperf) WOA profiling with performance counters.\n"
-		       "Use --help for help.\n", LPERF_VERSION, LPERF_GITREV);
+		       "Use --help for help.\n", sysinfo_version(), sysinfo_gitrev());
 	} else if (!strcmp(a.cmd, "version")) {
 		r = wperf_version(&a);
 	} else if (!strcmp(a.cmd, "stat")) {

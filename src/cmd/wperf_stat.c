@@ -18,7 +18,6 @@
 #include "output/wperf_out.h"
 #include "sysinfo/sysinfo.h"
 #include "util/error.h"
-#include "util/fileio.h"
 #include "util/parse.h"
 #include "util/xalloc.h"
 #include "wperf/wperf_extra.h"
@@ -41,17 +40,7 @@ struct wstat {
 static void cpu_identity(struct wstat *w)
 {
 	struct sysinfo_cpu cpu;
-	memset(&cpu, 0, sizeof(cpu));
-	char *text = file_read("/proc/cpuinfo", 1 << 20, NULL);
-	if (text) {
-		sysinfo_parse_cpuinfo(text, &cpu);
-		free(text);
-	}
-	char *midr = sysfs_read("devices/system/cpu/cpu0/regs/identification/midr_el1");
-	if (midr) {
-		sysinfo_midr_decode(strtoull(midr, NULL, 0), &cpu);
-		free(midr);
-	}
+	sysinfo_read_cpu(&cpu, NULL);
 	if (cpu.have_midr && cpu.vendor)
 		snprintf(w->vendor, sizeof(w->vendor), "%s%s", cpu.vendor,
 			 !strcmp(cpu.vendor, "Arm") ? " Limited" : "");

@@ -9,6 +9,7 @@
 
 #include "output/json.h"
 #include "output/pictures.h"
+#include "sysinfo/buildinfo.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -63,7 +64,9 @@ void speedscope_write(FILE *f, const struct stacks *st)
 	json_begin_object(&j, NULL);
 	json_str(&j, "$schema", "https://www.speedscope.app/file-format-schema.json");
 	json_str(&j, "name", st->command ? st->command : "lperf");
-	json_str(&j, "exporter", "lperf " LPERF_VERSION);
+	char exporter[64];
+	snprintf(exporter, sizeof(exporter), "lperf %s", sysinfo_version());
+	json_str(&j, "exporter", exporter);
 	json_u64(&j, "activeProfileIndex", 0);
 	json_begin_object(&j, "shared");
 	json_begin_array(&j, "frames");

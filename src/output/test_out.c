@@ -10,18 +10,12 @@
 #include "output/json.h"
 #include "python/pymethod.h"
 #include "spe/spe.h"
+#include "sysinfo/buildinfo.h"
 #include "output/table.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
-
-#ifndef LPERF_VERSION
-#define LPERF_VERSION "unknown"
-#endif
-#ifndef LPERF_GITREV
-#define LPERF_GITREV "unknown"
-#endif
 
 static void row(struct test_rows *r, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -192,7 +186,7 @@ static void python_rows(struct test_rows *r, const struct sysinfo *si, int verbo
 
 void test_rows_build(struct test_rows *r, const struct sysinfo *si, int verbose, bool pythons)
 {
-	row(r, "lperf.version", "%s (%s)", LPERF_VERSION, LPERF_GITREV);
+	row(r, "lperf.version", "%s (%s)", sysinfo_version(), sysinfo_gitrev());
 	if (strcmp(sysfs_root(), "/sys"))
 		row(r, "sysfs.root", "%s (from LPERF_SYSFS_ROOT: PMU rows describe this tree, "
 		    "event probes the real kernel)", sysfs_root());
@@ -389,8 +383,8 @@ void test_print_json(FILE *f, const struct test_rows *r, const struct sysinfo *s
 	json_end_array(&j);
 
 	json_begin_object(&j, "lperf");
-	json_str(&j, "version", LPERF_VERSION);
-	json_str(&j, "gitrev", LPERF_GITREV);
+	json_str(&j, "version", sysinfo_version());
+	json_str(&j, "gitrev", sysinfo_gitrev());
 	json_end_object(&j);
 	json_begin_object(&j, "kernel");
 	json_str(&j, "release", si->kernel_release);

@@ -20,6 +20,7 @@
 #include "perfdata/compress.h"
 #include "perfdata/perfdata_int.h"
 #include "record/recutil.h"
+#include "sysinfo/buildinfo.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/parse.h"
@@ -538,7 +539,9 @@ static void features(const struct perfdata_writer *w, struct feature *f, size_t 
 		fput_string(FEAT(FEAT_HOSTNAME), u.nodename);
 		fput_string(FEAT(FEAT_OSRELEASE), u.release);
 	}
-	fput_string(FEAT(FEAT_VERSION), "lperf " LPERF_VERSION);
+	char version[64];
+	snprintf(version, sizeof(version), "lperf %s", sysinfo_version());
+	fput_string(FEAT(FEAT_VERSION), version);
 	if (have_uts)
 		fput_string(FEAT(FEAT_ARCH), u.machine);
 	uint32_t avail, online;

@@ -225,15 +225,13 @@ static void collect_uname(struct sysinfo *si)
 	si->machine = clean(u.machine, strlen(u.machine));
 }
 
-static void collect_cpu(struct sysinfo *si)
+void sysinfo_read_cpu(struct sysinfo_cpu *cpu, struct notes *notes)
 {
-	struct sysinfo_cpu *cpu = &si->cpu;
+	memset(cpu, 0, sizeof(*cpu));
 	/* The first processor's block is all we read; big machines have megabytes of cpuinfo. */
 	char *text = file_read("/proc/cpuinfo", 256 * 1024, NULL);
-	if (!text)
-		note(si, "%s", err_msg());
-	else if (sysinfo_parse_cpuinfo(text, cpu) < 0)
-		note(si, "%s", err_msg());
+	if ((!text || sysinfo_parse_cpuinfo(text, cpu) < 0) && notes)
+		notes_add(notes, "%s", err_msg());
 	free(text);
 
 	char *path = xasprintf("%s/devices/system/cpu/cpu0/regs/identification/midr_el1",
@@ -241,7 +239,8 @@ static void collect_cpu(struct sysinfo *si)
 	uint64_t midr;
 	if (access(path, F_OK) == 0) {
 		if (file_read_u64(path, &midr) < 0 || midr > 0xffffffffULL) {
-			note(si, "%s: not a 32-bit MIDR_EL1 value", path);
+			if (notes)
+				notes_add(notes, "%s: not a 32-bit MIDR_EL1 value", path);
 		} else {
 			sysinfo_midr_decode(midr, cpu);
 			cpu->midr_source = "sysfs midr_el1";
@@ -250,6 +249,11 @@ static void collect_cpu(struct sysinfo *si)
 	free(path);
 	if (!cpu->model && cpu->have_midr)
 		cpu->model = arm_model(cpu);
+}
+
+static void collect_cpu(struct sysinfo *si)
+{
+	sysinfo_read_cpu(&si->cpu, &si->notes);
 
 	struct cpuset online;
 	if (cpuset_online(&online) == 0) {

@@ -97,6 +97,11 @@ enum {
 void sysinfo_collect(struct sysinfo *si, unsigned flags);
 void sysinfo_free(struct sysinfo *si);
 
+/* This machine's CPU: /proc/cpuinfo, then (Arm) <sysfs>/devices/system/cpu/cpu0/regs/
+ * identification/midr_el1, which wins over the cpuinfo fields. The one reader of the CPU's
+ * identity (lperf test, wperf stat and man). Never fails: what cannot be read stays unknown and
+ * odd inputs are added to notes (may be NULL). Free with sysinfo_cpu_free. */
+void sysinfo_read_cpu(struct sysinfo_cpu *cpu, struct notes *notes);
 /* Parses /proc/cpuinfo text into cpu (model, and the Arm CPU implementer/variant/part/revision
  * fields); the first processor's values win. 0, or -1 with err_set() naming a bad field (what
  * could be parsed is kept). */

@@ -13,6 +13,7 @@
 #include "events/metric.h"
 #include "events/pmu.h"
 #include "output/wperf_out.h"
+#include "sysinfo/buildinfo.h"
 #include "sysinfo/sysinfo.h"
 #include "util/error.h"
 #include "util/fileio.h"
@@ -21,13 +22,6 @@
 #include "util/xalloc.h"
 #include "wperf/wperf_extra.h"
 #include "events/wperf_spell.h"
-
-#ifndef LPERF_VERSION
-#define LPERF_VERSION "unknown"
-#endif
-#ifndef LPERF_GITREV
-#define LPERF_GITREV "unknown"
-#endif
 
 /* Prints the tables (unless --json or -q) and writes their JSON to stdout (--json) and/or
  * the -o file. */
@@ -67,7 +61,7 @@ int wperf_version(const struct wperf_args *a)
 	static const char *const cols[] = { "Component", "Version", "GitVer", "FeatureString" };
 	struct wperf_tab t;
 	wperf_tab_init(&t, "Version", 4, cols, cols);
-	table_rowv(&t.t, "wperf", LPERF_VERSION, LPERF_GITREV, "+pfm+dw+capstone+zlib+spe");
+	table_rowv(&t.t, "wperf", sysinfo_version(), sysinfo_gitrev(), "+pfm+dw+capstone+zlib+spe");
 	table_rowv(&t.t, "wperf-driver", rel, "linux", spe ? "+perf_event+spe" : "+perf_event");
 	int r = emit(a, &t, NULL, 1);
 	wperf_tab_free(&t);

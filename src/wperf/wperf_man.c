@@ -16,7 +16,6 @@
 #include "output/wperf_out.h"
 #include "sysinfo/sysinfo.h"
 #include "util/error.h"
-#include "util/fileio.h"
 #include "util/xalloc.h"
 
 static const char *const arm_cpus[] = { "armv8-a", "armv9-a", "neoverse-n1", "neoverse-n2",
@@ -35,17 +34,7 @@ static bool known_arm_cpu(const char *cpu)
 static char *this_cpu(void)
 {
 	struct sysinfo_cpu cpu;
-	memset(&cpu, 0, sizeof(cpu));
-	char *text = file_read("/proc/cpuinfo", 1 << 20, NULL);
-	if (text) {
-		sysinfo_parse_cpuinfo(text, &cpu);
-		free(text);
-	}
-	char *midr = sysfs_read("devices/system/cpu/cpu0/regs/identification/midr_el1");
-	if (midr) {
-		sysinfo_midr_decode(strtoull(midr, NULL, 0), &cpu);
-		free(midr);
-	}
+	sysinfo_read_cpu(&cpu, NULL);
 	char *r = xstrdup(cpu.product ? cpu.product : cpu.have_midr ? "armv8-a" : "x86-64");
 	sysinfo_cpu_free(&cpu);
 	return r;

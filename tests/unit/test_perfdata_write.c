@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "perfdata_test.h"
+#include "sysinfo/buildinfo.h"
 
 static char tmpdir[64];
 
@@ -235,7 +236,9 @@ static void test_round_trip(void **state)
 	assert_string_equal(r.info.hostname, u.nodename);
 	assert_string_equal(r.info.osrelease, u.release);
 	assert_string_equal(r.info.arch, u.machine);
-	assert_string_equal(r.info.version, "lperf " LPERF_VERSION);
+	char version[64];
+	snprintf(version, sizeof(version), "lperf %s", sysinfo_version());
+	assert_string_equal(r.info.version, version);
 	assert_int_equal(r.info.ncmdline, 6);
 	assert_string_equal(r.info.cmdline[0], exe);
 	assert_string_equal(r.info.cmdline[5], "./workload");
@@ -361,7 +364,9 @@ static void test_perf_reads_our_files(void **state)
 	uname(&u);
 	char host[128];
 	snprintf(host, sizeof(host), "# hostname : %s", u.nodename);
-	const char *header[] = { host, "# perf version : lperf " LPERF_VERSION, "# event : name = cpu-clock",
+	char version[96];
+	snprintf(version, sizeof(version), "# perf version : lperf %s", sysinfo_version());
+	const char *header[] = { host, version, "# event : name = cpu-clock",
 				 "# event : name = task-clock", "# cmdline : ", "record -e cpu-clock,task-clock",
 				 NULL };
 	perf_reads(path, "report --header-only", header);
@@ -402,7 +407,9 @@ static void test_pipe_mode(void **state)
 	assert_int_equal(r.evsels.n, 2);
 	assert_string_equal(r.evsels.v[1].name, "task-clock");
 	assert_int_equal(r.evsels.v[1].ids[0], 2001);
-	assert_string_equal(r.info.version, "lperf " LPERF_VERSION);
+	char version[64];
+	snprintf(version, sizeof(version), "lperf %s", sysinfo_version());
+	assert_string_equal(r.info.version, version);
 	assert_int_equal(r.info.ncmdline, 6);
 	assert_int_equal(pd_count_type(&recs, PERF_RECORD_SAMPLE), nsamples);
 	assert_int_equal(recs.v[0]->type, PERF_RECORD_COMM);

@@ -322,6 +322,36 @@ static void collect_from_fixture(void **state)
 	sysinfo_free(&si);
 }
 
+/* The one CPU reader that lperf test, wperf stat and wperf man share: sysfs's MIDR_EL1 wins,
+ * a value that is not 32 bits is noted (naming the file) and not decoded. */
+static void read_cpu_alone(void **state)
+{
+	char *root = xasprintf("%s/cpu", tmpdir);
+	char *rel = xasprintf("cpu/devices/system/cpu/cpu0/regs/identification/midr_el1");
+	put(rel, "0x00000000410fd0c1\n");
+	setenv("LPERF_SYSFS_ROOT", root, 1);
+	struct sysinfo_cpu cpu;
+	sysinfo_read_cpu(&cpu, NULL);
+	assert_true(cpu.have_midr);
+	assert_string_equal(cpu.vendor, "Arm");
+	assert_string_equal(cpu.product, "neoverse-n1");
+	assert_int_equal(cpu.revision, 1);
+	assert_string_equal(cpu.midr_source, "sysfs midr_el1");
+	assert_non_null(cpu.model);
+	sysinfo_cpu_free(&cpu);
+
+	put(rel, "0x1410fd0c1\n");
+	struct notes notes = NOTES_INIT;
+	sysinfo_read_cpu(&cpu, &notes);
+	assert_true(notes.n >= 1);
+	assert_non_null(strstr(notes_last(&notes), "midr_el1: not a 32-bit MIDR_EL1 value"));
+	assert_true(!cpu.midr_source || strcmp(cpu.midr_source, "sysfs midr_el1"));
+	sysinfo_cpu_free(&cpu);
+	notes_clear(&notes);
+	free(rel);
+	free(root);
+}
+
 static void collect_empty_tree(void **state)
 {
 	char *root = xasprintf("%s/empty", tmpdir);
@@ -428,6 +458,7 @@ int main(void)
 		cmocka_unit_test(python_facts_unsupported),
 		cmocka_unit_test(python_facts_garbage),
 		cmocka_unit_test(collect_from_fixture),
+		cmocka_unit_test(read_cpu_alone),
 		cmocka_unit_test(collect_empty_tree),
 		cmocka_unit_test(paranoid_meanings),
 		cmocka_unit_test(find_fake_pythons),

@@ -1,10 +1,13 @@
-/* The libraries lperf is built with and their versions (lperf version, wperf --version). */
+/* lperf's version and git revision, and the libraries it is built with (lperf version, wperf
+ * --version, lperf test). The only object compiled with LPERF_VERSION/LPERF_GITREV (the Makefile
+ * passes them to it alone), so a new HEAD rebuilds one file. */
 #include <capstone/capstone.h>
 #include <elfutils/libdwfl.h>
 #include <perfmon/pfmlib.h>
 #include <stdio.h>
 #include <zlib.h>
 
+#include "sysinfo/buildinfo.h"
 #include "sysinfo/sysinfo.h"
 
 #ifndef LPERF_VERSION
@@ -13,6 +16,16 @@
 #ifndef LPERF_GITREV
 #define LPERF_GITREV "unknown"
 #endif
+
+const char *sysinfo_version(void)
+{
+	return LPERF_VERSION;
+}
+
+const char *sysinfo_gitrev(void)
+{
+	return LPERF_GITREV;
+}
 
 /* Each library row names the feature flag it provides; lperf's own row lists them all. */
 #define FEATURES "+pfm +dw +capstone +zlib"
@@ -24,8 +37,8 @@ size_t sysinfo_components(struct sysinfo_component *c)
 	const char *dw = dwfl_version(NULL);
 	size_t n = 0;
 
-	c[n] = (struct sysinfo_component){ "lperf", "", LPERF_GITREV, FEATURES };
-	snprintf(c[n++].version, sizeof(c->version), "%s", LPERF_VERSION);
+	c[n] = (struct sysinfo_component){ "lperf", "", sysinfo_gitrev(), FEATURES };
+	snprintf(c[n++].version, sizeof(c->version), "%s", sysinfo_version());
 	c[n] = (struct sysinfo_component){ "libpfm4", "", "", "+pfm" };
 	snprintf(c[n++].version, sizeof(c->version), "%u.%u", PFM_MAJ_VERSION(pfm),
 		 PFM_MIN_VERSION(pfm));
