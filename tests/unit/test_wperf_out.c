@@ -14,6 +14,7 @@
 #include "kernel/counter.h"
 #include "output/wperf_out.h"
 #include "stat/stat.h"
+#include "stat_fixture.h"
 
 struct fixture {
 	struct evlist l;
@@ -138,11 +139,123 @@ static void test_json_sections(void **state)
 	free(f.l.ev);
 }
 
+/* ---- Golden outputs: today's tables, JSON and timeline CSV, byte for byte ---- */
+
+static const struct wperf_stat_view arm_view = { "Arm Limited", "neoverse-n1", false, false, true };
+
+/* Two cores, a {} group asked for by a metric, the cycle counter, a DSU cluster and a DMC. */
+static void two_cores(struct stat_fixture *f)
+{
+	static const int cpus[] = { 0, 1 };
+	static const struct sf_event evs[] = {
+		{ "cycles", "armv8_pmuv3_0", EV_SRC_HARDWARE, 0, -1, NULL, false, { 2000000, 3000000 } },
+		{ "inst_spec", "armv8_pmuv3_0", EV_SRC_SYSFS, 0x1b, 0, "scalar_fp_percentage", false,
+		  { 1500000, 2500000 } },
+		{ "vfp_spec", "armv8_pmuv3_0", EV_SRC_SYSFS, 0x75, 0, "scalar_fp_percentage", false,
+		  { 150000, 125000 } },
+		{ "duration_time", "tool", EV_SRC_TOOL, 0, -1, NULL, false, { 0 } },
+		{ "arm_dsu_0/l3d_cache/", "arm_dsu_0", EV_SRC_SYSFS, 0x2b, -1, NULL, false, { 1000000, 0 } },
+		{ "arm_dsu_0/l3d_cache_refill/", "arm_dsu_0", EV_SRC_SYSFS, 0x2a, -1, NULL, false, { 250000, 0 } },
+		{ "arm_dmc620_10008c000/clkdiv2_rdwr/", "arm_dmc620_10008c000", EV_SRC_SYSFS, 0x32, -1, NULL, false,
+		  { 2000000, 0 } },
+		{ "arm_dmc620_10028c000/clkdiv2_rdwr/", "arm_dmc620_10028c000", EV_SRC_SYSFS, 0x32, -1, NULL, false,
+		  { 0, 1000000 } },
+	};
+	static const struct sf_metric mets[] = {
+		{ "scalar_fp_percentage", "vfp_spec / inst_spec * 100", "percent of operations" },
+	};
+	sf_build(f, cpus, 2, evs, ARRAY_SIZE(evs), mets, 1, 1.25);
+}
+
+/* One core, multiplexed, an event the PMU could not count, no uncore. */
+static void one_core_mux(struct stat_fixture *f)
+{
+	static const int cpus[] = { 2 };
+	static const struct sf_event evs[] = {
+		{ "cycles", "armv8_pmuv3_0", EV_SRC_HARDWARE, 0, -1, NULL, false, { 5000000 } },
+		{ "ld_spec", "armv8_pmuv3_0", EV_SRC_SYSFS, 0x70, -1, NULL, false, { 250000 }, { 4000000 }, { 1000000 } },
+		{ "br_mis_pred", "armv8_pmuv3_0", EV_SRC_SYSFS, 0x10, -1, NULL, true, { 0 } },
+	};
+	static const struct sf_metric mets[] = {
+		{ "load_per_cycle", "ld_spec / cycles", "per cycle" },
+		{ "mispred_rate", "br_mis_pred / ld_spec", "per load" },
+	};
+	sf_build(f, cpus, 1, evs, ARRAY_SIZE(evs), mets, 2, 0.5);
+}
+
+static void check_text_json(void (*make_fixture)(struct stat_fixture *), const char *name)
+{
+	struct stat_fixture f;
+	make_fixture(&f);
+	char *text, *json, *compact;
+	SF_CAPTURE(text, wperf_stat_text(mf, &f.r, &arm_view));
+	SF_CAPTURE(json, {
+		struct json j;
+		json_init(&j, mf, true);
+		wperf_stat_json(&j, NULL, &f.r, &arm_view);
+		json_finish(&j);
+	});
+	SF_CAPTURE(compact, {
+		struct json j;
+		json_init(&j, mf, false);
+		wperf_stat_json(&j, NULL, &f.r, &arm_view);
+		json_finish(&j);
+	});
+	char *tn = xasprintf("%s.txt", name), *jn = xasprintf("%s.json", name), *cn = xasprintf("%s.min.json", name);
+	golden_check(tn, text);
+	golden_check(jn, json);
+	golden_check(cn, compact);
+	free(tn);
+	free(jn);
+	free(cn);
+	free(text);
+	free(json);
+	free(compact);
+	sf_free(&f);
+}
+
+static void test_golden_two_cores(void **state)
+{
+	check_text_json(two_cores, "wperf_stat_two_cores");
+}
+
+static void test_golden_one_core_mux(void **state)
+{
+	check_text_json(one_core_mux, "wperf_stat_one_core_mux");
+}
+
+/* The -t timeline file: the header block once, then one row per count. */
+static void test_golden_timeline_csv(void **state)
+{
+	struct stat_fixture a, b;
+	two_cores(&a);
+	one_core_mux(&b);
+	char *csv;
+	SF_CAPTURE(csv, {
+		wperf_timeline_csv_header(mf, &a.r, &arm_view, 0.5);
+		wperf_timeline_csv_row(mf, &a.r);
+		wperf_timeline_csv_row(mf, &a.r);
+	});
+	golden_check("wperf_timeline_two_cores.csv", csv);
+	free(csv);
+	SF_CAPTURE(csv, {
+		wperf_timeline_csv_header(mf, &b.r, &arm_view, 60);
+		wperf_timeline_csv_row(mf, &b.r);
+	});
+	golden_check("wperf_timeline_one_core_mux.csv", csv);
+	free(csv);
+	sf_free(&a);
+	sf_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text_sections),
 		cmocka_unit_test(test_json_sections),
+		cmocka_unit_test(test_golden_two_cores),
+		cmocka_unit_test(test_golden_one_core_mux),
+		cmocka_unit_test(test_golden_timeline_csv),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

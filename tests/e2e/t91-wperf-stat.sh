@@ -1,0 +1,66 @@
+#!/bin/sh
+# wperf stat's outputs pinned line for line: the per-core and System-wide tables, the stat JSON,
+# the -t -i -n timeline (its stdout marks, its CSV file and its JSON), compared with the
+# golden shapes in tests/fixtures/golden/e2e/ after masking what a run cannot fix (numbers,
+# the CPU's name, column padding). The renderers themselves are pinned byte for byte on
+# constructed results by tests/unit/test_wperf_out.c.
+. "$(dirname "$0")/lib.sh"
+WPERF="$(dirname "$LPERF")/wperf"
+GOLDEN="$FIXTURES/golden/e2e"
+NCPU=$(getconf _NPROCESSORS_ONLN)
+wperf() { "$WPERF" "$@"; }
+# Numbers (with their , and . separators) become N, runs of spaces one space.
+mask_text() { sed -E 's/on .* core implementation/on VENDOR core implementation/; s/[0-9]+([,.][0-9]+)*/N/g; s/ +/ /g'; }
+mask_csv() { sed -E 's/^Vendor,.*/Vendor,VENDOR/; s/[0-9]+/N/g'; }
+same() { # same GOLDEN_NAME FILE
+	diff -u "$GOLDEN/$1" "$2"
+}
+
+if [ "$NCPU" -gt 1 ]; then
+test_expect_success 'wperf stat -c 0,1: two core tables and the System-wide Overall table' '
+	wperf stat -e cpu-clock,page-faults -c 0,1 --timeout 0.1 >out &&
+	mask_text <out >got && same wperf_stat_two_cores.txt got
+'
+else
+test_skip 'wperf stat -c 0,1' 'needs 2 CPUs'
+fi
+
+test_expect_success 'wperf stat --json: the stat object' '
+	wperf stat -e cpu-clock,page-faults -c 0 --timeout 0.1 --json >out &&
+	mask_text <out >got && same wperf_stat_one_core.json got
+'
+
+test_expect_success 'wperf stat -t -i -n -v: the marks on stdout and the timeline CSV' '
+	wperf stat -e cpu-clock,page-faults -c 0 -t -i 0.1 -n 2 --timeout 0.1 -v >out &&
+	mask_text <out >got && same wperf_timeline_v.txt got &&
+	cat wperf_core_0_*.core.csv | mask_csv >csv && same wperf_timeline.csv csv
+'
+
+test_expect_success 'wperf stat -t --json: the timeline object, one stat object per count' '
+	wperf stat -e cpu-clock,page-faults -c 0 -t -i 0 -n 2 --timeout 0.1 --json >out &&
+	mask_text <out >got && same wperf_timeline.json got &&
+	cat wperf_core_0_*.core.csv | mask_csv >csv && same wperf_timeline.csv csv
+'
+
+test_expect_success 'wperf stat -t -q: the CSV file and nothing on stdout' '
+	wperf stat -e cpu-clock,page-faults -c 0 -t -i 0 -n 2 --timeout 0.1 -q >out &&
+	expect_lines 0 out && cat wperf_core_0_*.core.csv | mask_csv >csv && same wperf_timeline.csv csv
+'
+
+test_expect_success 'wperf stat -o FILE: the tables on stdout, the stat JSON in FILE' '
+	wperf stat -e cpu-clock,page-faults -c 0 --timeout 0.1 -o s.json >out &&
+	expect_grep "^ +[0-9,]+ +cpu-clock +0x00 +e$" out &&
+	mask_text <s.json >got && same wperf_stat_one_core.json got
+'
+
+# The counting plan (events, modifiers, groups) of wperf's -m/-e on the Arm fixture: the
+# first, seventh and eighth columns of --dry-run's table.
+plan() { awk '/^ +=====/ { on = 1; next } on && NF { print $1, $7, $8 }'; }
+test_expect_success 'wperf stat -m imix,l1d_cache_miss_ratio -e ld_spec (Arm fixture): the plan' '
+	LPERF_SYSFS_ROOT=$FIXTURES/sysfs-arm wperf stat -m imix,l1d_cache_miss_ratio -e ld_spec -c 1 sleep 1 --dry-run >out &&
+	plan <out >got && same wperf_plan_imix.txt got &&
+	LPERF_SYSFS_ROOT=$FIXTURES/sysfs-arm wperf stat -m imix,l1d_cache_miss_ratio -e ld_spec -k -c 1 sleep 1 --dry-run >k &&
+	plan <k >gotk && sed "s/ u / ukh /" "$GOLDEN/wperf_plan_imix.txt" >wantk && diff -u wantk gotk
+'
+
+test_done

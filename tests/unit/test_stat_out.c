@@ -1,0 +1,211 @@
+/* lperf stat's renderers from stat_results built by hand (no kernel): the text table (plain,
+ * per CPU, multiplexed, over -r runs), interval rows, perf's -x CSV, the JSON document and
+ * --dry-run's encoding table, each against a golden file (tests/fixtures/golden/stat_*). These
+ * pin today's layouts; a deliberate change regenerates them (LPERF_UPDATE_GOLDEN=1). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "output/stat_out.h"
+#include "stat_fixture.h"
+
+/* A started command counted per task: software events, an unsupported hardware one, the tool
+ * event and perf's default metric. */
+static void per_task(struct stat_fixture *f)
+{
+	static const int cpus[] = { -1 };
+	static const struct sf_event evs[] = {
+		{ "task-clock", "software", EV_SRC_SOFTWARE, 1, -1, NULL, false, { 250123456 } },
+		{ "context-switches", "software", EV_SRC_SOFTWARE, 3, -1, NULL, false, { 12 } },
+		{ "page-faults", "software", EV_SRC_SOFTWARE, 2, -1, NULL, false, { 3456789 } },
+		{ "cycles", "cpu", EV_SRC_HARDWARE, 0, -1, NULL, true, { 0 } },
+		{ "duration_time", "tool", EV_SRC_TOOL, 0, -1, NULL, false, { 0 } },
+	};
+	static const struct sf_metric mets[] = {
+		{ "cpus_utilized", "task-clock / (duration_time * 1e9)", "CPUs" },
+		{ "ipc", "instructions / cycles", "per cycle" },
+	};
+	sf_build(f, cpus, 1, evs, ARRAY_SIZE(evs), mets, 2, 0.5);
+	f->r.user_s = 0.2;
+	f->r.sys_s = 0.05;
+}
+
+/* Two CPUs counted system-wide: a multiplexed group asked for by a metric. */
+static void two_cpus_mux(struct stat_fixture *f)
+{
+	static const int cpus[] = { 0, 1 };
+	static const struct sf_event evs[] = {
+		{ "cpu-clock", "software", EV_SRC_SOFTWARE, 0, -1, NULL, false, { 1000000000, 999000000 } },
+		{ "inst_retired", "armv8_pmuv3_0", EV_SRC_SYSFS, 0x8, 0, "ipc", false, { 3000, 1000 },
+		  { 4000000, 4000000 }, { 1000000, 2000000 } },
+		{ "cpu_cycles", "armv8_pmuv3_0", EV_SRC_SYSFS, 0x11, 0, "ipc", false, { 1500, 1000 },
+		  { 4000000, 4000000 }, { 1000000, 2000000 } },
+	};
+	static const struct sf_metric mets[] = {
+		{ "ipc", "inst_retired / cpu_cycles", "per cycle" },
+	};
+	sf_build(f, cpus, 2, evs, ARRAY_SIZE(evs), mets, 1, 1.0);
+}
+
+static struct statout_opts opts(const char *target, const char *modes, bool per_cpu)
+{
+	struct statout_opts o = { .target = target, .modes = modes, .per_cpu = per_cpu, .big_num = true, .sep = "," };
+	return o;
+}
+
+static void test_text(void **state)
+{
+	struct stat_fixture a, b;
+	per_task(&a);
+	two_cpus_mux(&b);
+	struct statout_opts oa = opts("'./faults 1000'", "user", false);
+	struct statout_opts ob = opts("system-wide", "user and kernel", true);
+	char *s;
+	SF_CAPTURE(s, statout_text(mf, &a.r, &oa));
+	golden_check("stat_per_task.txt", s);
+	free(s);
+	oa.show_formula = true;
+	oa.big_num = false;
+	SF_CAPTURE(s, statout_text(mf, &a.r, &oa));
+	golden_check("stat_per_task_formula.txt", s);
+	free(s);
+	SF_CAPTURE(s, statout_text(mf, &b.r, &ob));
+	golden_check("stat_two_cpus_mux.txt", s);
+	free(s);
+	sf_free(&a);
+	sf_free(&b);
+}
+
+/* -r 3: means, the +- column and the elapsed time's spread. */
+static void test_text_runs(void **state)
+{
+	struct stat_fixture f;
+	per_task(&f);
+	f.r.runs = 3;
+	double xs[] = { 240e6, 250e6, 260e6 };
+	f.r.ev[0].mean = 250e6;
+	f.r.ev[0].m2 = (xs[0] - 250e6) * (xs[0] - 250e6) + (xs[2] - 250e6) * (xs[2] - 250e6);
+	f.r.ev[1].mean = 12;
+	f.r.ev[2].mean = 3456789;
+	f.r.ev[2].m2 = 18;
+	f.r.dur_mean = 0.5;
+	f.r.dur_m2 = 0.0002;
+	struct statout_opts o = opts("'./faults 1000'", "user", false);
+	char *s;
+	SF_CAPTURE(s, statout_text(mf, &f.r, &o));
+	golden_check("stat_runs.txt", s);
+	free(s);
+	SF_CAPTURE(s, statout_json(mf, &f.r, NULL, 0, &o));
+	golden_check("stat_runs.json", s);
+	free(s);
+	sf_free(&f);
+}
+
+static void test_interval_rows(void **state)
+{
+	struct stat_fixture a, b;
+	per_task(&a);
+	two_cpus_mux(&b);
+	a.r.timestamp = 1.000123;
+	b.r.timestamp = 2.5;
+	struct statout_opts oa = opts("'./faults 1000'", "user", false);
+	struct statout_opts ob = opts("system-wide", "user and kernel", true);
+	char *s;
+	SF_CAPTURE(s, {
+		statout_text_interval(mf, &a.r, &oa, true);
+		statout_text_interval(mf, &a.r, &oa, false);
+		statout_text_interval(mf, &b.r, &ob, true);
+	});
+	golden_check("stat_interval.txt", s);
+	free(s);
+	SF_CAPTURE(s, {
+		statout_csv(mf, &a.r, &oa, true);
+		statout_csv(mf, &b.r, &ob, true);
+	});
+	golden_check("stat_interval.csv", s);
+	free(s);
+	sf_free(&a);
+	sf_free(&b);
+}
+
+static void test_csv(void **state)
+{
+	struct stat_fixture a, b;
+	per_task(&a);
+	two_cpus_mux(&b);
+	struct statout_opts oa = opts("'./faults 1000'", "user", false);
+	struct statout_opts ob = opts("system-wide", "user and kernel", true);
+	char *s;
+	SF_CAPTURE(s, {
+		statout_csv(mf, &a.r, &oa, false);
+		oa.sep = ";";
+		statout_csv(mf, &a.r, &oa, false);
+		statout_csv(mf, &b.r, &ob, false);
+	});
+	golden_check("stat.csv", s);
+	free(s);
+	sf_free(&a);
+	sf_free(&b);
+}
+
+static void test_json(void **state)
+{
+	struct stat_fixture a, b, i1, i2;
+	per_task(&a);
+	two_cpus_mux(&b);
+	per_task(&i1);
+	per_task(&i2);
+	i1.r.timestamp = 0.25;
+	i1.r.duration = 0.25;
+	i2.r.timestamp = 0.5;
+	i2.r.duration = 0.25;
+	struct stat_result iv[2] = { i1.r, i2.r };
+	struct statout_opts oa = opts("'./faults 1000'", "user", false);
+	struct statout_opts ob = opts("system-wide", "user and kernel", true);
+	char *s;
+	SF_CAPTURE(s, statout_json(mf, &a.r, iv, 2, &oa));
+	golden_check("stat_per_task.json", s);
+	free(s);
+	SF_CAPTURE(s, statout_json(mf, &b.r, NULL, 0, &ob));
+	golden_check("stat_two_cpus_mux.json", s);
+	free(s);
+	sf_free(&a);
+	sf_free(&b);
+	sf_free(&i1);
+	sf_free(&i2);
+}
+
+static void test_dry_run(void **state)
+{
+	struct stat_fixture f;
+	two_cpus_mux(&f);
+	f.l.ev[0].encoding = (char *)"software/config=0/";
+	f.l.ev[1].period = 100000;
+	f.l.ev[1].attr.exclude_kernel = 1;
+	f.l.ev[1].attr.exclude_hv = 1;
+	char *s;
+	SF_CAPTURE(s, statout_dry_run(mf, &f.l));
+	golden_check("stat_dry_run.txt", s);
+	free(s);
+	sf_free(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_text_runs),
+		cmocka_unit_test(test_interval_rows),
+		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_dry_run),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
