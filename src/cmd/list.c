@@ -17,7 +17,7 @@
 #include "util/xalloc.h"
 
 struct list_opts {
-	bool json, pfm, tracepoints, only_metrics, only_events;
+	bool json, pfm, tracepoints, only_metrics, only_events, raw_dump;
 	int verbose;
 	char **filters;
 	size_t nfilters;
@@ -118,6 +118,7 @@ int cmd_list(int argc, char **argv)
 	static const char *const usage[] = {
 		"lperf list [--json] [-v] [--events|--metrics] [--pfm] [--tracepoints] "
 		"[-C FILE] [FILTER...]",
+		"lperf list --raw-dump [hw|sw|cache|pmu|tracepoint|sdt|metrics|metricgroups|GLOB...]",
 		NULL,
 	};
 	const struct option opts[] = {
@@ -129,6 +130,8 @@ int cmd_list(int argc, char **argv)
 		{ OPT_BOOL, 0, "pfm", &o.pfm, NULL, "include libpfm4's event tables", NULL, 0 },
 		{ OPT_BOOL, 0, "tracepoints", &o.tracepoints, NULL,
 		  "include tracepoints (also when a FILTER contains ':')", NULL, 0 },
+		{ OPT_BOOL, 0, "raw-dump", &o.raw_dump, NULL, "names only, on one line (perf's; "
+		  "FILTER: hw, sw, cache, pmu, tracepoint, sdt, metrics, metricgroups or a glob)", NULL, 0 },
 		{ OPT_CALLBACK, 'C', "metric-file", &o, "FILE",
 		  "include the metrics defined in FILE (repeatable)", opt_metric_file, 0 },
 		OPT_END_(),
@@ -141,6 +144,10 @@ int cmd_list(int argc, char **argv)
 		if (!o.filters[f][0])
 			opt_usage_error(&ctx, "empty FILTER");
 	implied_sections(&o);
+	/* As perf's, the text list includes the tracepoints (scripts grep it for one); the JSON
+	 * keeps WindowsPerf's shape unless asked. */
+	if (!o.json)
+		o.tracepoints = true;
 	bool show_events = !o.only_metrics || o.only_events;
 	bool show_metrics = !o.only_events || o.only_metrics;
 
@@ -154,6 +161,14 @@ int cmd_list(int argc, char **argv)
 	if (show_events && ev_catalog_build(&cat, o.pfm, o.tracepoints) < 0)
 		err_die(EXIT_RUNTIME, "cannot list events: %s", err_msg());
 
+	if (o.raw_dump) {
+		for (size_t f = 0; f < (o.nfilters ? o.nfilters : 1); f++)
+			list_print_raw(stdout, &cat, &ms, o.nfilters ? o.filters[f] : NULL);
+		ev_catalog_free(&cat);
+		metric_set_free(&ms);
+		free(o.metric_files);
+		return 0;
+	}
 	bool *sel = xcalloc(cat.n ? cat.n : 1, sizeof(bool));
 	bool *msel = xcalloc(ms.n ? ms.n : 1, sizeof(bool));
 	bool *gsel = xcalloc(ms.ng ? ms.ng : 1, sizeof(bool));

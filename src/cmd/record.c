@@ -105,7 +105,8 @@ int record_run(struct sample_opts *o, struct evlist *l, char **cmd, int argc, ch
 	struct live_run run;
 	struct live_opts lo;
 	sample_live_opts(o, &lo);
-	struct live_run_target tg = { cmd, o->pid_list, o->tid_list, NULL, o->system_wide || o->cpus_given };
+	struct live_run_target tg = { cmd, o->pid_list, o->tid_list, NULL, o->system_wide || o->cpus_given,
+				     !strcmp(o->output, "-") /* as perf: the pipe carries the recording */ };
 	if (live_run_open(&run, &tg, l, &lo) < 0)
 		err_die_last(EXIT_RUNTIME);
 	struct perfdata_writer *w = perfdata_writer_open(o->output);

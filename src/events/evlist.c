@@ -1,6 +1,7 @@
 /* The -e grammar: comma-separated items, one level of {} groups, :u/:k/:h/:p modifiers and
  * WindowsPerf's :PERIOD suffix. Names are resolved by resolve.c. */
 #include "events/evlist.h"
+#include "events/tracepoint.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -284,6 +285,35 @@ static void append(struct evlist *l, struct ev *ev)
 	l->ev[l->n++] = *ev;
 }
 
+/* "sched:*" or "sched:sched_w*:u": every tracepoint the glob matches, each with the modifiers
+ * after it, as perf expands it. 0 when item is no tracepoint glob, 1 when expanded, -1 on error. */
+static int parse_tp_glob(struct evlist *l, const char *item)
+{
+	const char *c = strchr(item, ':');
+	const char *end = c ? strchr(c + 1, ':') : NULL;
+	char *glob = end ? xstrndup(item, (size_t)(end - item)) : xstrdup(item);
+	if (!tp_is_glob(glob)) {
+		free(glob);
+		return 0;
+	}
+	char **names;
+	size_t n = tp_glob(glob, &names);
+	int ret = n ? 1 : err_set("no tracepoint matches '%s' (see 'lperf list --raw-dump tracepoint')", glob);
+	for (size_t i = 0; i < n; i++) {
+		char *one = xasprintf("%s%s", names[i], end ? end : "");
+		struct ev ev;
+		if (ret > 0 && parse_item(one, &ev) == 0)
+			append(l, &ev);
+		else
+			ret = -1;
+		free(one);
+		free(names[i]);
+	}
+	free(names);
+	free(glob);
+	return ret;
+}
+
 /* Makes events [start, n) one group. The tool event is measured by lperf, never opened, so
  * it stays outside; the leader is the first event that is opened. */
 static int close_group(struct evlist *l, size_t start)
@@ -439,11 +469,12 @@ int evlist_parse(struct evlist *l, const char *spec)
 		}
 		char *item = xstrndup(s, n);
 		struct ev ev;
-		int r = parse_item(item, &ev);
+		int r = parse_tp_glob(l, item);
+		if (r == 0 && (r = parse_item(item, &ev)) == 0)
+			append(l, &ev);
 		free(item);
 		if (r < 0)
 			goto fail;
-		append(l, &ev);
 		if (*p == '}') {
 			if (!in_group) {
 				err_set("unexpected '}' in '%s' (no group was opened with '{')", spec);

@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,4 +247,44 @@ void tp_hint(const char *name, char *buf, size_t size)
 	free_list(subs, ns);
 	free(events);
 	free(subsys);
+}
+
+bool tp_is_glob(const char *name)
+{
+	const char *c = strchr(name, ':');
+	if (!c || strchr(c + 1, ':') || c == name || !c[1] || strchr(name, '/'))
+		return false;
+	return strpbrk(name, "*?[") != NULL;
+}
+
+struct glob_ctx {
+	const char *sys, *ev;
+	char **v;
+	size_t n, cap;
+};
+
+static void glob_one(const char *name, uint64_t id, void *arg)
+{
+	struct glob_ctx *g = arg;
+	const char *c = strchr(name, ':');
+	char *sys = xstrndup(name, (size_t)(c - name));
+	if (!fnmatch(g->sys, sys, 0) && !fnmatch(g->ev, c + 1, 0)) {
+		ALLOC_GROW(g->v, g->n + 1, g->cap);
+		g->v[g->n++] = xstrdup(name);
+	}
+	free(sys);
+}
+
+size_t tp_glob(const char *glob, char ***names)
+{
+	*names = NULL;
+	if (!tp_is_glob(glob))
+		return 0;
+	const char *c = strchr(glob, ':');
+	char *sys = xstrndup(glob, (size_t)(c - glob));
+	struct glob_ctx g = { sys, c + 1, NULL, 0, 0 };
+	tp_for_each(glob_one, &g);
+	free(sys);
+	*names = g.v;
+	return g.n;
 }

@@ -30,4 +30,11 @@ void tp_hint(const char *name, char *buf, size_t size);
 typedef void (*tp_fn)(const char *name, uint64_t id, void *arg);
 long tp_for_each(tp_fn fn, void *arg);
 
+/* Tracepoint globs as perf takes them in -e ("sched:*", "sched:sched_w*", "*:sys_enter_open*"):
+ * true when name is "GLOB:GLOB" with a wildcard ('*', '?', '[') in either part. */
+bool tp_is_glob(const char *name);
+/* The tracepoints "subsys:name" whose parts match the globs (fnmatch), sorted. Returns the count
+ * (0 when none, or tracefs is not mounted); *names is an array of owned strings. */
+size_t tp_glob(const char *glob, char ***names);
+
 #endif

@@ -13,7 +13,7 @@ int live_run_open(struct live_run *r, const struct live_run_target *tg, struct e
 	r->t = (struct target)TARGET_INIT;
 	run_signals_install();
 	if (tg->cmd) {
-		if (target_start_command(&r->t, tg->cmd, tg->pin) < 0)
+		if (target_start_command_out(&r->t, tg->cmd, tg->pin, tg->stdout_to_stderr) < 0)
 			return -1;
 		r->command = true;
 		r->cpu_wide = tg->cpu_wide;

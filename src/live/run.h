@@ -22,6 +22,7 @@ struct live_run_target {
 	const char *pid_list, *tid_list;
 	const struct cpuset *pin;
 	bool cpu_wide;
+	bool stdout_to_stderr;  /* the command writes its standard output to lperf's stderr */
 };
 
 struct live_run {

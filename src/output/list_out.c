@@ -1,6 +1,7 @@
 /* lperf list's tables (perf list's layout) and JSON (WindowsPerf's keys). */
 #include "output/list_out.h"
 
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -290,4 +291,99 @@ void list_print_json(FILE *f, const struct ev_catalog *c, const struct metric_se
 	json_metrics(&j, s, ls);
 	json_end_object(&j);
 	json_finish(&j);
+}
+
+/* ---- perf list --raw-dump: names only, each followed by a space ---- */
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The usable events of one section, as perf spells them ("msr/tsc/" for a sysfs PMU's),
+ * sorted as perf sorts them, tool events after the software ones; only those glob matches. */
+static void raw_section(FILE *f, const struct ev_catalog *c, const char *section, const char *glob)
+{
+	char **names = xcalloc(c->n ? c->n : 1, sizeof(char *));
+	size_t n = 0;
+	bool sorted = strcmp(section, "sysfs") && strcmp(section, "tracepoint");
+	for (int tool = 0; tool < 2; tool++) {
+		size_t first = n;
+		for (size_t i = 0; i < c->n; i++) {
+			const struct ev_info *e = &c->info[i];
+			bool is_tool = e->pmu && !strcmp(e->pmu, "tool");
+			if (!e->usable || !e->section || strcmp(e->section, section) || is_tool != (tool == 1))
+				continue;
+			char *nm = !strcmp(section, "sysfs") ? xasprintf("%s/%s/", e->pmu ? e->pmu : "?", e->name)
+							     : xstrdup(e->name);
+			/* a word without ':' is matched against a tracepoint's event part only */
+			const char *subject = nm;
+			if (glob && !strchr(glob, ':') && strchr(nm, ':') && !strcmp(section, "tracepoint"))
+				subject = strchr(nm, ':') + 1;
+			if (glob && fnmatch(glob, subject, 0) != 0) {
+				free(nm);
+				continue;
+			}
+			names[n++] = nm;
+		}
+		if (sorted)
+			qsort(names + first, n - first, sizeof(char *), cmp_name);
+	}
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%s ", names[i]);
+		free(names[i]);
+	}
+	free(names);
+}
+
+/* Metrics (or groups) this machine can compute, as perf lists its own CPU's. */
+static void raw_metrics(FILE *f, const struct metric_set *s, bool groups, const char *glob)
+{
+	size_t n = groups ? s->ng : s->n;
+	for (size_t i = 0; i < n; i++) {
+		const char *name = groups ? s->g[i].name : s->m[i].name;
+		enum metric_arch arch = groups ? s->g[i].arch : s->m[i].arch;
+		if (metric_arch_present(arch) && (!glob || fnmatch(glob, name, 0) == 0))
+			fprintf(f, "%s ", name);
+	}
+	if (!groups)
+		fputc('\n', f);
+}
+
+int list_print_raw(FILE *f, const struct ev_catalog *c, const struct metric_set *s, const char *what)
+{
+	static const struct { const char *word, *section; } words[] = {
+		{ "hw", "hardware" }, { "hardware", "hardware" }, { "sw", "software" },
+		{ "software", "software" }, { "cache", "hardware cache" }, { "hwcache", "hardware cache" },
+		{ "pmu", "sysfs" }, { "tracepoint", "tracepoint" },
+	};
+	if (what && (!strcmp(what, "sdt")))
+		return 0; /* lperf keeps no SDT cache: none to list */
+	if (what && (!strcmp(what, "metric") || !strcmp(what, "metrics"))) {
+		raw_metrics(f, s, false, NULL);
+		return 0;
+	}
+	if (what && (!strcmp(what, "metricgroup") || !strcmp(what, "metricgroups"))) {
+		raw_metrics(f, s, true, NULL);
+		return 0;
+	}
+	for (size_t i = 0; what && i < ARRAY_SIZE(words); i++) {
+		if (!strcmp(what, words[i].word)) {
+			raw_section(f, c, words[i].section, NULL);
+			return 0;
+		}
+	}
+	/* Nothing or a glob: every section; "sys:ev*" names tracepoints, any other word is
+	 * matched anywhere in a name ("*word*"), as perf does. */
+	char *glob = !what ? NULL : strchr(what, ':') ? xstrdup(what) : xasprintf("*%s*", what);
+	static const char *const order[] = { "hardware", "software", "hardware cache", "sysfs", "tracepoint" };
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++)
+		if (!glob || !strchr(what, ':') || !strcmp(order[i], "tracepoint"))
+			raw_section(f, c, order[i], glob);
+	if (!glob || !strchr(what, ':')) {
+		raw_metrics(f, s, true, glob);
+		raw_metrics(f, s, false, glob);
+	}
+	free(glob);
+	return 0;
 }

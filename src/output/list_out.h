@@ -23,5 +23,10 @@ struct list_selection {
 void list_print_events_text(FILE *f, const struct ev_catalog *c, const struct list_selection *ls);
 void list_print_metrics_text(FILE *f, const struct metric_set *s, const struct list_selection *ls);
 void list_print_json(FILE *f, const struct ev_catalog *c, const struct metric_set *s, const struct list_selection *ls);
+/* perf list --raw-dump [WHAT]: names separated by spaces on one line, as perf 6.1 prints them
+ * (scripts loop over them). WHAT: hw, sw, cache, pmu, tracepoint, sdt, metric(s),
+ * metricgroup(s), a glob ("sched:*", or a word matched anywhere in a name), or NULL for all.
+ * Only what this machine can open or compute. */
+int list_print_raw(FILE *f, const struct ev_catalog *c, const struct metric_set *s, const char *what);
 
 #endif

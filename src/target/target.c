@@ -18,6 +18,11 @@
 
 int target_start_command(struct target *t, char **argv, const struct cpuset *pin)
 {
+	return target_start_command_out(t, argv, pin, false);
+}
+
+int target_start_command_out(struct target *t, char **argv, const struct cpuset *pin, bool stdout_to_stderr)
+{
 	int go[2], ex[2];
 	memset(t, 0, sizeof(*t));
 	t->go_fd = t->exec_err_fd = -1;
@@ -47,6 +52,8 @@ int target_start_command(struct target *t, char **argv, const struct cpuset *pin
 			r = read(go[0], &c, 1);
 		while (r < 0 && errno == EINTR);
 		if (r != 1)
+			_exit(127);
+		if (stdout_to_stderr && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
 			_exit(127);
 		execvp(argv[0], argv);
 		int e = errno;

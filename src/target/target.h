@@ -25,6 +25,9 @@ struct target {
 
 /* Forks the command, stopped before exec. pin (may be NULL or empty) sets its CPU affinity. */
 int target_start_command(struct target *t, char **argv, const struct cpuset *pin);
+/* The same; stdout_to_stderr makes the command's standard output lperf's standard error (perf
+ * record -o - does that: the recording owns standard output). */
+int target_start_command_out(struct target *t, char **argv, const struct cpuset *pin, bool stdout_to_stderr);
 /* Lets the command exec; -1 (with err_set) if exec failed, e.g. command not found. */
 int target_go(struct target *t);
 /* Abandons a command that was never let go: the child exits without running anything. */

@@ -92,9 +92,51 @@ test_expect_success 'a FILTER with a colon lists tracepoints' '
 	expect_grep "^tracepoint events \([0-9]+\):$" out &&
 	expect_grep "^        sched:sched_switch +0x[0-9a-f]+ +\[Tracepoint event\]$" out &&
 	lperf list >all &&
-	expect_no_grep "Tracepoint event" all &&
+	expect_grep "^        sched:sched_switch +0x[0-9a-f]+ +\[Tracepoint event\]$" all &&
+	lperf list --json >all.json &&
+	expect_no_grep "Tracepoint event" all.json &&
 	lperf list --tracepoints --events "sched:sched_w*" >tp &&
 	expect_grep "^        sched:sched_wakeup " tp
+'
+
+test_expect_success 'list --raw-dump: names on one line, as perf 6.1 prints them' '
+	for w in hw sw cache pmu sdt metricgroups; do
+		lperf list --raw-dump $w >$w.out &&
+		expect_lines 0 $w.out || return 1
+	done &&
+	grep -qw cpu-clock sw.out && grep -qw duration_time sw.out &&
+	expect_no_grep " OR " sw.out &&
+	expect_no_grep "  " sw.out &&
+	[ "$(cat sw.out | tr " " "\n" | grep -v "^$" | head -12 | sort | tr "\n" " ")" = \
+	  "$(cat sw.out | tr " " "\n" | grep -v "^$" | head -12 | tr "\n" " ")" ] &&
+	grep -qw software metricgroups.out &&
+	lperf list --raw-dump metrics >m.out &&
+	expect_lines 1 m.out &&
+	grep -qw cpus_utilized m.out &&
+	expect_no_grep "imix|inst_retired" m.out &&
+	if [ "$(perf list --raw-dump pmu 2>/dev/null)" != "" ]; then
+		[ "$(lperf list --raw-dump pmu)" = "$(perf list --raw-dump pmu)" ] ||
+		{ echo "pmu: lperf $(lperf list --raw-dump pmu), perf $(perf list --raw-dump pmu)"; return 1; }
+	fi &&
+	if [ -d /sys/kernel/tracing/events/sched ]; then
+		lperf list --raw-dump tracepoint >tp.out &&
+		grep -qw sched:sched_switch tp.out &&
+		[ "$(lperf list --raw-dump "sched:*")" = "$(perf list --raw-dump "sched:*")" ] &&
+		[ "$(lperf list --raw-dump "sched:*")" = "$(tr " " "\n" <tp.out | grep "^sched:" | tr "\n" " ")" ]
+	fi
+'
+
+test_expect_success 'perf shell tests stat_all_pmu/metrics/metricgroups.sh with lperf as perf: non-empty loops pass' '
+	dir=/usr/lib/perf-core/tests/shell
+	if ! [ -f $dir/stat_all_pmu.sh ]; then echo "no perf shell tests installed"; exit 0; fi
+	mkdir shim && printf "#!/bin/sh\nexec \"%s\" \"\$@\"\n" "$LPERF" >shim/perf && chmod +x shim/perf &&
+	for t in stat_all_metrics stat_all_metricgroups stat_all_pmu; do
+		PATH="$PWD/shim:$PATH" bash $dir/$t.sh >$t.log 2>&1 || { cat $t.log; return 1; }
+	done &&
+	[ "$(grep -c "^Testing " stat_all_metrics.log)" -ge 6 ] &&
+	grep -q "^Testing cpus_utilized" stat_all_metrics.log &&
+	grep -q "^Testing software" stat_all_metricgroups.log &&
+	if [ -n "$(lperf list --raw-dump pmu)" ]; then grep -q "^Testing " stat_all_pmu.log; fi
 '
 
 test_expect_success '--events and --metrics show one part' '
