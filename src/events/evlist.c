@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "events/pmu.h"
 #include "events/resolve.h"
 #include "events/wperf_spell.h"
 #include "util/error.h"
@@ -25,20 +26,24 @@ struct suffix {
 	char mods[8];
 	uint64_t period;
 	bool have_mods, have_period;
+	bool weak; /* W: a weak group, split up when it cannot be opened as one */
 };
 
 /* 1 when part is a modifier set or a period and fits into sfx; 0 otherwise. */
 static int suffix_part(const char *part, struct suffix *sfx)
 {
 	size_t n = strlen(part);
-	if (n && strspn(part, "ukhp") == n) {
+	if (n && strspn(part, "ukhpW") == n) {
 		if (sfx->have_mods || n >= sizeof(sfx->mods))
 			return 0;
-		size_t np = 0;
-		for (const char *c = part; *c; c++)
+		size_t np = 0, nw = 0;
+		for (const char *c = part; *c; c++) {
 			np += *c == 'p';
-		if (np > 3)
+			nw += *c == 'W';
+		}
+		if (np > 3 || nw > 1)
 			return 0;
+		sfx->weak = nw;
 		memcpy(sfx->mods, part, n + 1);
 		sfx->have_mods = true;
 		return 1;
@@ -77,6 +82,8 @@ static void apply_mods(struct ev *ev, const char *mods)
 				a->precise_ip++;
 			continue;
 		}
+		if (*c == 'W')
+			continue; /* a group's property (group_suffix) */
 		if (!exclude)
 			exclude = eu = ek = eh = 1;
 		if (*c == 'u')
@@ -102,7 +109,7 @@ static void apply_suffix(struct ev *ev, const struct suffix *sfx)
 
 static int bad_modifier(const char *part, const char *item)
 {
-	return err_set("invalid modifier '%s' in '%s' (modifiers are u, k, h and p, given once "
+	return err_set("invalid modifier '%s' in '%s' (modifiers are u, k, h, p and W, given once "
 		       "as in cycles:uk; a number sets the sampling period, as in ld_spec:100000)",
 		       part, item);
 }
@@ -153,9 +160,47 @@ static void set_name(struct ev *ev, const char *base, const struct suffix *sfx, 
 		   xstrdup(base);
 }
 
+static int parse_item(const char *item, struct ev *ev);
+
+/* perf's NAME//MODIFIERS: an event that is not a PMU with an empty term list, "task-clock//u",
+ * "cycles//": the event NAME with the modifiers, named as spelled. 1 when item has that form,
+ * 0 when it does not (a PMU, or terms), -1 with err_set(). */
+static int parse_empty_terms(const char *item, struct ev *ev)
+{
+	const char *slash = strchr(item, '/');
+	if (slash == item || slash[1] != '/' || strchr(slash + 2, '/'))
+		return 0;
+	char *name = xstrndup(item, (size_t)(slash - item));
+	if (pmu_find(name)) {
+		free(name);
+		return 0;
+	}
+	const char *mods = slash + 2;
+	if (*mods == ':')
+		mods++;
+	char *plain = *mods ? xasprintf("%s:%s", name, mods) : xstrdup(name);
+	free(name);
+	int r = parse_item(plain, ev);
+	free(plain);
+	if (r < 0)
+		return -1;
+	/* The name as spelled, without a period. */
+	struct suffix sfx = { 0 };
+	char *copy = xstrdup(slash + 2), *save = NULL;
+	for (char *t = strtok_r(copy, ":", &save); t; t = strtok_r(NULL, ":", &save))
+		suffix_part(t, &sfx);
+	free(copy);
+	free(ev->name);
+	ev->name = xasprintf("%.*s//%s", (int)(slash - item), item, sfx.have_mods ? sfx.mods : "");
+	return 1;
+}
+
 /* pmu/terms/ followed by optional modifiers: "cpu/event=0x3c/u", "arm_spe_0//:100". */
 static int parse_pmu_item(const char *item, struct ev *ev)
 {
+	int empty = parse_empty_terms(item, ev);
+	if (empty)
+		return empty > 0 ? 0 : -1;
 	const char *last = strrchr(item, '/');
 	if (item[0] == '/' && item[1] && item[1] != '/' && last != item)
 		return err_set("'%s': a PMU event is written pmu/event/ (WindowsPerf's /pmu/event "
@@ -371,13 +416,21 @@ static int group_suffix(struct evlist *l, size_t start, const char **pp, const c
 	free(text);
 	if (r)
 		return -1;
+	/* The name takes the level and precision modifiers; W is the group's. */
+	char mods[sizeof(sfx.mods)];
+	size_t nm_len = 0;
+	for (const char *c = sfx.mods; *c; c++)
+		if (*c != 'W')
+			mods[nm_len++] = *c;
+	mods[nm_len] = 0;
 	for (size_t i = start; i < l->n; i++) {
 		struct ev *ev = &l->ev[i];
 		if (ev->source == EV_SRC_TOOL)
 			continue;
 		apply_suffix(ev, &sfx);
-		if (sfx.have_mods) {
-			char *nm = xasprintf("%s:%s", ev->name, sfx.mods);
+		ev->weak = sfx.weak;
+		if (nm_len) {
+			char *nm = xasprintf("%s:%s", ev->name, mods);
 			free(ev->name);
 			ev->name = nm;
 		}

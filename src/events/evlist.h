@@ -11,7 +11,8 @@
  *   tool event           duration_time (EV_SRC_TOOL: measured by lperf, never opened)
  *   modifiers            :u :k :h (combinable, e.g. :uk) with perf's semantics, :p (precise_ip,
  *                        up to :ppp); after a PMU term list as cpu/event=0x3c/u; after a group
- *                        as {a,b}:u (applied to every member)
+ *                        as {a,b}:u (applied to every member); :W after a group makes it weak;
+ *                        NAME//u (an empty term list after any event) is NAME:u
  *   sampling period      name:100000 (WindowsPerf's spelling, for record/sample)
  *
  * Resolution order: generic names, sysfs events (core PMUs first), raw codes, tracepoints,
@@ -54,6 +55,8 @@ struct ev {
 	char *metric;      /* the metric that asked for this event, NULL for -e events */
 	bool user_mods;    /* :u/:k/:h given: exclude_* bits are the user's, not defaults */
 	bool needs_hw;     /* counted by a hardware PMU (fails on machines without one) */
+	bool weak;         /* a member of a weak group ({a,b}:W): opened one by one when the group
+			    * cannot be opened as one */
 };
 
 struct evlist {

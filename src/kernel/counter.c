@@ -66,6 +66,32 @@ static int open_one(struct counters *c, size_t e, size_t col, size_t row, const 
 	return fd;
 }
 
+/* A weak group ({a,b}:W) whose member could not join it: every member becomes its own leader,
+ * as perf does, and what was opened of the group is closed to be opened again one by one.
+ */
+static void break_weak_group(struct counters *c, size_t member)
+{
+	struct evlist *l = c->evl;
+	size_t leader = l->ev[member].leader;
+	int g = l->ev[member].group;
+	for (size_t e = leader; e < l->n; e++) {
+		if (l->ev[e].group != g)
+			continue;
+		for (size_t i = 0; i < c->ncpus * c->npids; i++) {
+			int *fd = &c->fds[e * c->ncpus * c->npids + i];
+			if (*fd >= 0)
+				close(*fd);
+			*fd = -1;
+		}
+		l->ev[e].group = -1;
+		l->ev[e].leader = e;
+		l->ev[e].weak = false;
+		c->supported[e] = false;
+		free(c->why[e]);
+		c->why[e] = NULL;
+	}
+}
+
 int counters_open(struct counters *c, struct evlist *l, const struct counters_opts *o)
 {
 	memset(c, 0, sizeof(*c));
@@ -91,13 +117,18 @@ int counters_open(struct counters *c, struct evlist *l, const struct counters_op
 			c->supported[e] = true;
 			continue;
 		}
-		for (size_t col = 0; col < c->ncpus; col++) {
+		bool broken = false;
+		for (size_t col = 0; col < c->ncpus && !broken; col++) {
 			for (size_t row = 0; row < c->npids; row++) {
 				if (open_one(c, e, col, row, o) >= 0) {
 					c->supported[e] = true;
 					continue;
 				}
 				int saved = errno;
+				if (l->ev[e].weak && l->ev[e].leader != e && saved != ESRCH) {
+					broken = true;
+					break;
+				}
 				/* A thread that exited since we listed it is not an error. */
 				if (saved == ESRCH && c->npids > 1)
 					continue;
@@ -106,6 +137,14 @@ int counters_open(struct counters *c, struct evlist *l, const struct counters_op
 					c->why[e] = xstrdup(err_msg());
 				}
 			}
+		}
+		if (broken) {
+			size_t leader = l->ev[e].leader;
+			for (size_t i = leader; i < e; i++)
+				nopen -= l->ev[i].group == l->ev[e].group && c->supported[i];
+			break_weak_group(c, e);
+			e = leader - 1; /* the loop's e++ wraps a leader at 0 back to 0 */
+			continue;
 		}
 		if (c->supported[e]) {
 			nopen++;

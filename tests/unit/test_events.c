@@ -303,6 +303,40 @@ static void test_groups(void **state)
 	evlist_free(&l);
 }
 
+/* perf's NAME//MODIFIERS (an empty term list after any event) and weak groups {a,b}:W */
+static void test_empty_terms_and_weak(void **state)
+{
+	struct evlist l;
+	parse_one("task-clock//u,cycles//,page-faults//k:1000", &l);
+	assert_int_equal(l.n, 3);
+	assert_string_equal(l.ev[0].name, "task-clock//u");
+	assert_int_equal(l.ev[0].attr.type, PERF_TYPE_SOFTWARE);
+	assert_int_equal(l.ev[0].attr.config, PERF_COUNT_SW_TASK_CLOCK);
+	assert_int_equal(l.ev[0].attr.exclude_user, 0);
+	assert_int_equal(l.ev[0].attr.exclude_kernel, 1);
+	assert_string_equal(l.ev[1].name, "cycles//");
+	assert_int_equal(l.ev[1].attr.type, PERF_TYPE_HARDWARE);
+	assert_false(l.ev[1].user_mods);
+	assert_string_equal(l.ev[2].name, "page-faults//k");
+	assert_int_equal(l.ev[2].attr.exclude_user, 1);
+	assert_int_equal(l.ev[2].period, 1000);
+	evlist_free(&l);
+
+	/* W marks the group weak; the name keeps only the level modifiers */
+	parse_one("{task-clock,page-faults}:W,cs,{cycles,instructions}:uW", &l);
+	assert_int_equal(l.n, 5);
+	assert_true(l.ev[0].weak && l.ev[1].weak);
+	assert_false(l.ev[2].weak);
+	assert_string_equal(l.ev[0].name, "task-clock");
+	assert_string_equal(l.ev[4].name, "instructions:u");
+	assert_true(l.ev[4].weak);
+	assert_int_equal(l.ev[4].attr.exclude_kernel, 1);
+	assert_int_equal(l.ev[4].group, 1);
+	evlist_free(&l);
+	parse_fails("{cycles}:WW", "invalid modifier 'WW'", NULL);
+	parse_fails("nosuchevent//u", "nosuchevent", NULL);
+}
+
 static void test_group_errors(void **state)
 {
 	parse_fails("{cycles,{instructions}}", "nested groups", NULL);
@@ -679,6 +713,7 @@ int main(void)
 		cmocka_unit_test_setup(test_period, setup_vm),
 		cmocka_unit_test_setup(test_groups, setup_vm),
 		cmocka_unit_test_setup(test_group_errors, setup_vm),
+		cmocka_unit_test_setup(test_empty_terms_and_weak, setup_vm),
 		cmocka_unit_test_setup(test_malformed, setup_vm),
 		cmocka_unit_test_setup(test_fuzz, setup_vm),
 		cmocka_unit_test_setup(test_raw, setup_vm),
