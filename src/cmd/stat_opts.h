@@ -37,17 +37,22 @@ struct stat_opts {
 	int verbose;
 	bool user_only;            /* WindowsPerf: user mode only unless -k (no note printed) */
 	const struct cpuset *pin_cpus; /* pin a started command here instead (not owned), or NULL */
-	const struct stat_hooks *hooks; /* another personality's renderer (src/wperf), or NULL */
+	/* Repeated runs with a pause between them (WindowsPerf's timeline, -t -i -n): repeat runs
+	 * (0: until Ctrl-C), pause_s seconds apart. */
+	bool pause;
+	double pause_s;
+	const struct stat_view *view; /* another personality's renderer (wperf), or NULL */
 };
 
-/* How another personality renders what stat counts (wperf's tables, CSV timeline, JSON):
- * each_run sees every run's result (timeline counts; -r runs), final replaces the text, CSV
- * and JSON renderers. Either may be NULL. */
+/* How another personality shows what stat counts (wperf's tables, timeline file, JSON): after
+ * sees each run's result (metrics computed), paused marks the pauses of a timeline, final
+ * replaces the text, CSV and JSON renderers. Any may be NULL. They render; the counting is
+ * stat's. */
 struct stat_result;
-struct statout_opts;
-struct stat_hooks {
-	void (*each_run)(struct stat_result *run, int index, void *arg);
-	void (*final)(FILE *f, struct stat_result *r, const struct statout_opts *so, void *arg);
+struct stat_view {
+	void (*after)(const struct stat_result *run, int index, void *arg);
+	void (*paused)(bool begin, void *arg);
+	void (*final)(const struct stat_result *r, void *arg);
 	void *arg;
 };
 

@@ -30,11 +30,10 @@ struct wstat {
 	FILE *csv;
 	char *csv_path;
 	char stamp[32];
-	int count;                 /* -n, 0 = until Ctrl-C */
 	double interval_s;
-	struct strbuf tl_json;     /* the timeline's stat objects, comma-separated */
+	struct stat_result *runs;  /* the timeline's counts, kept for its JSON */
+	size_t nruns, cap;
 	struct cpuset first_core;  /* a started command runs on the first -c core */
-	int runs;
 };
 
 static void cpu_identity(struct wstat *w)
@@ -50,13 +49,6 @@ static void cpu_identity(struct wstat *w)
 	sysinfo_cpu_free(&cpu);
 	w->view.vendor = w->vendor;
 	w->view.product = w->product;
-}
-
-static void sleep_s(double s)
-{
-	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
-	/* A signal (Ctrl-C) ends the wait early; stat_run sees it and stops. */
-	nanosleep(&ts, NULL);
 }
 
 static FILE *open_out(const struct wperf_args *a, const char *name, char **path)
@@ -99,11 +91,10 @@ static char *timeline_name(const struct wstat *w, const struct stat_result *r)
 	return sb_detach(&s1);
 }
 
-static void each_run(struct stat_result *run, int index, void *arg)
+/* A timeline's count: a row of the CSV file (opened at the first), a JSON object kept. */
+static void each_count(const struct stat_result *run, int index, void *arg)
 {
 	struct wstat *w = arg;
-	bool talk = !w->a->quiet && !w->a->json;
-	stat_compute_metrics(run);
 	if (!w->csv) {
 		char *name = timeline_name(w, run);
 		w->csv = open_out(w->a, name, &w->csv_path);
@@ -113,39 +104,26 @@ static void each_run(struct stat_result *run, int index, void *arg)
 		wperf_timeline_csv_header(w->csv, run, &w->view, w->interval_s);
 	}
 	wperf_timeline_csv_row(w->csv, run);
-	if (talk)
+	if (!w->a->quiet && !w->a->json)
 		printf("counting ... done\n");
 	if (w->a->json || (w->a->output && w->a->output_csv)) {
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *m = open_memstream(&buf, &len);
-		struct json j;
-		json_init(&j, m, true);
-		wperf_stat_json(&j, NULL, run, &w->view);
-		json_finish(&j);
-		fclose(m);
-		if (w->tl_json.len)
-			sb_adds(&w->tl_json, ",\n");
-		sb_add(&w->tl_json, buf, len);
-		free(buf);
+		ALLOC_GROW(w->runs, w->nruns + 1, w->cap);
+		stat_result_dup(&w->runs[w->nruns++], run);
 	}
-	w->runs = index + 1;
-	if (w->count && index + 1 >= w->count)
-		return;
-	if (talk)
-		printf("sleeping ...");
-	fflush(stdout);
-	sleep_s(w->interval_s);
-	if (talk)
-		printf(" done\n");
 }
 
-static void write_json(struct wstat *w, FILE *f, struct stat_result *r)
+static void pause_mark(bool begin, void *arg)
+{
+	struct wstat *w = arg;
+	if (!w->a->quiet && !w->a->json)
+		printf(begin ? "sleeping ..." : " done\n");
+	fflush(stdout);
+}
+
+static void write_json(struct wstat *w, FILE *f, const struct stat_result *r)
 {
 	if (w->a->timeline) {
-		fprintf(f, "{\n\"count_duration\": %.2f,\n\"count_interval\": %.2f,\n\"count_timeline\": %d,\n"
-			"\"timeline\": [\n%s\n]\n}\n", w->a->timeout_s, w->interval_s, w->runs,
-			sb_str(&w->tl_json));
+		wperf_timeline_json(f, w->runs, w->nruns, w->a->timeout_s, w->interval_s, &w->view);
 		return;
 	}
 	struct json j;
@@ -154,7 +132,7 @@ static void write_json(struct wstat *w, FILE *f, struct stat_result *r)
 	json_finish(&j);
 }
 
-static void final(FILE *f, struct stat_result *r, const struct statout_opts *so, void *arg)
+static void final(const struct stat_result *r, void *arg)
 {
 	struct wstat *w = arg;
 	const struct wperf_args *a = w->a;
@@ -170,8 +148,6 @@ static void final(FILE *f, struct stat_result *r, const struct statout_opts *so,
 	}
 	if (!a->json && !a->quiet && !a->timeline)
 		wperf_stat_text(stdout, r, &w->view);
-	(void)f;
-	(void)so;
 }
 
 int wperf_stat(struct wperf_args *a)
@@ -218,8 +194,9 @@ int wperf_stat(struct wperf_args *a)
 		if (a->timeout_s < 0)
 			a->timeout_s = o.timeout_s = 1;
 		w.interval_s = a->interval_s >= 0 ? a->interval_s : 60;
-		w.count = a->count > 0 ? a->count : 0;
-		o.repeat = w.count ? w.count : INT_MAX;
+		o.repeat = a->count > 0 ? a->count : 0;
+		o.pause = true;
+		o.pause_s = w.interval_s;
 		o.quiet = true; /* wperf's own counting/sleeping marks replace the progress line */
 		time_t now = time(NULL);
 		struct tm tm;
@@ -235,8 +212,8 @@ int wperf_stat(struct wperf_args *a)
 		printf("events to be counted:\n        %s%s%s\n", sb_str(&o.events),
 		       o.events.len && o.metrics.len ? "," : "", sb_str(&o.metrics));
 	}
-	struct stat_hooks hooks = { a->timeline ? each_run : NULL, final, &w };
-	o.hooks = &hooks;
+	struct stat_view view = { a->timeline ? each_count : NULL, pause_mark, final, &w };
+	o.view = &view;
 	char **cmd = a->command;
 	int r = stat_command(&o, cmd);
 	if (w.csv) {
@@ -244,7 +221,9 @@ int wperf_stat(struct wperf_args *a)
 			err_warn("cannot write '%s': %s", w.csv_path, strerror(errno));
 		free(w.csv_path);
 	}
-	sb_release(&w.tl_json);
+	for (size_t i = 0; i < w.nruns; i++)
+		stat_result_free(&w.runs[i]);
+	free(w.runs);
 	cpuset_free(&w.first_core);
 	return r;
 }

@@ -50,6 +50,9 @@ void wperf_stat_json(struct json *j, const char *key, const struct stat_result *
 void wperf_timeline_csv_header(FILE *f, const struct stat_result *r, const struct wperf_stat_view *v,
 			       double interval_s);
 void wperf_timeline_csv_row(FILE *f, const struct stat_result *r);
+/* The timeline's JSON: the count duration and interval, then each count's stat object. */
+void wperf_timeline_json(FILE *f, const struct stat_result *runs, size_t n, double duration_s,
+			 double interval_s, const struct wperf_stat_view *v);
 
 /* Sampling JSON ({"sampling": {...}}): what the run was, then one object per event. */
 struct wperf_sample_info {

@@ -179,6 +179,53 @@ void stat_copy_values(struct stat_result *dst, const struct stat_result *src)
 	dst->sys_s = src->sys_s;
 }
 
+void stat_result_dup(struct stat_result *dst, const struct stat_result *src)
+{
+	*dst = *src;
+	dst->cpus = xmalloc((src->ncpus ? src->ncpus : 1) * sizeof(int));
+	memcpy(dst->cpus, src->cpus, src->ncpus * sizeof(int));
+	dst->why = xcalloc(src->nev ? src->nev : 1, sizeof(char *));
+	for (size_t e = 0; e < src->nev; e++)
+		dst->why[e] = src->why[e] ? xstrdup(src->why[e]) : NULL;
+	dst->ev = xcalloc(src->nev ? src->nev : 1, sizeof(*dst->ev));
+	for (size_t e = 0; e < src->nev; e++) {
+		dst->ev[e] = src->ev[e];
+		dst->ev[e].cpu = xcalloc(src->ncpus ? src->ncpus : 1, sizeof(struct stat_value));
+	}
+	dst->met = xcalloc(src->nmet ? src->nmet : 1, sizeof(*dst->met));
+	for (size_t i = 0; i < src->nmet; i++) {
+		dst->met[i].m = src->met[i].m;
+		dst->met[i].cpu = xcalloc(src->ncpus ? src->ncpus : 1, sizeof(double));
+	}
+	stat_copy_values(dst, src);
+}
+
+void stat_repeat_fold(struct stat_result *acc, struct stat_result *run, bool first)
+{
+	if (first) {
+		*acc = *run;
+		memset(run, 0, sizeof(*run));
+		acc->runs = 0;
+		for (size_t e = 0; e < acc->nev; e++)
+			acc->ev[e].mean = acc->ev[e].m2 = 0;
+		acc->dur_mean = acc->dur_m2 = 0;
+		stat_accumulate(acc, acc);
+		return;
+	}
+	stat_accumulate(acc, run);
+	stat_copy_values(acc, run);
+	stat_result_free(run);
+}
+
+void stat_repeat_means(struct stat_result *acc)
+{
+	if (acc->runs <= 1)
+		return;
+	for (size_t e = 0; e < acc->nev; e++)
+		acc->ev[e].total.scaled = acc->ev[e].mean;
+	acc->duration = acc->dur_mean;
+}
+
 bool stat_multiplexed(const struct stat_result *r)
 {
 	for (size_t e = 0; e < r->nev; e++)

@@ -55,11 +55,20 @@ void stat_diff(struct stat_result *dst, const struct stat_result *cur, const str
 void stat_compute_metrics(struct stat_result *r);
 /* Folds one run's totals into the running mean/stddev of `acc` (Welford). */
 void stat_accumulate(struct stat_result *acc, const struct stat_result *run);
-/* Copies counts and metrics (for keeping the previous interval). */
 /* perf's "+- x%": the standard deviation of the mean, as a percentage of the mean. */
 double stat_rel_stddev(double mean, double m2, int runs);
+/* Copies counts and metrics between results of one shape (for keeping the previous interval). */
 void stat_copy_values(struct stat_result *dst, const struct stat_result *src);
+/* A deep copy of src into dst (a result of its own: an interval row kept for --json). */
+void stat_result_dup(struct stat_result *dst, const struct stat_result *src);
 void stat_result_free(struct stat_result *r);
+
+/* Repeated runs (-r, a timeline): the first run's result becomes acc (moved; *run is left
+ * empty); later runs are folded into the statistics, acc takes their values and *run is freed.
+ * acc->runs counts the runs. */
+void stat_repeat_fold(struct stat_result *acc, struct stat_result *run, bool first);
+/* Over more than one run: the totals become the means and the duration the mean duration. */
+void stat_repeat_means(struct stat_result *acc);
 
 /* The event a metric refers to by name: prefers the copy added for that metric. -1 if none. */
 long stat_metric_event(const struct stat_result *r, const struct metric *m, const char *name);

@@ -12,6 +12,9 @@
 
 #include "kernel/counter.h"
 #include "stat/stat.h"
+#include "stat/stat_plan.h"
+#include "util/error.h"
+#include "util/xalloc.h"
 
 static void test_scale_full_time(void **state)
 {
@@ -185,6 +188,111 @@ static void test_accumulate_runs(void **state)
 	free_fixture(run);
 }
 
+/* -r: the first run becomes the accumulator, later ones fold in; the means replace the totals. */
+static void test_repeat_fold_and_means(void **state)
+{
+	struct fixture *f = make_fixture("inst_retired / cpu_cycles");
+	struct stat_result acc, run;
+	double xs[] = { 90, 100, 110 };
+	for (int i = 0; i < 3; i++) {
+		stat_result_init(&run, &f->c, NULL, 0);
+		set(&run.ev[0].total, (uint64_t)xs[i], 10, 10);
+		run.duration = xs[i] / 100.0;
+		stat_repeat_fold(&acc, &run, i == 0);
+		assert_null(run.ev);
+	}
+	assert_int_equal(acc.runs, 3);
+	assert_int_equal(acc.ev[0].total.raw.val, 110); /* the last run's values */
+	assert_true(fabs(acc.ev[0].mean - 100.0) < 1e-9);
+	assert_true(fabs(acc.ev[0].m2 - 200.0) < 1e-9);
+	stat_repeat_means(&acc);
+	assert_true(fabs(acc.ev[0].total.scaled - 100.0) < 1e-9);
+	assert_true(fabs(acc.duration - 1.0) < 1e-9);
+	stat_result_free(&acc);
+	free_fixture(f);
+}
+
+/* An interval row kept for --json is a copy of its own: the source is reused and freed. */
+static void test_result_dup(void **state)
+{
+	struct fixture *f = make_fixture("inst_retired / cpu_cycles");
+	set(&f->r.ev[0].cpu[1], 7, 10, 5);
+	f->r.why[1] = xstrdup("why not");
+	f->r.met[0].cpu[1] = 3.5;
+	f->r.timestamp = 4;
+	struct stat_result d;
+	stat_result_dup(&d, &f->r);
+	assert_ptr_not_equal(d.ev, f->r.ev);
+	assert_ptr_not_equal(d.ev[0].cpu, f->r.ev[0].cpu);
+	assert_int_equal(d.ev[0].cpu[1].raw.val, 7);
+	assert_int_equal(d.ev[0].cpu[1].status, COUNTER_MULTIPLEXED);
+	assert_string_equal(d.why[1], "why not");
+	assert_ptr_not_equal(d.why[1], f->r.why[1]);
+	assert_true(d.met[0].cpu[1] == 3.5 && d.met[0].m == &f->m);
+	assert_true(d.timestamp == 4 && d.cpus[1] == 1);
+	free_fixture(f);
+	assert_int_equal(d.ev[0].cpu[1].raw.val, 7);
+	stat_result_free(&d);
+}
+
+static void plan_env(void)
+{
+	const char *dir = getenv("FIXTURES");
+	char *root = xasprintf("%s/sysfs-arm", dir && *dir ? dir : "tests/fixtures");
+	setenv("LPERF_SYSFS_ROOT", root, 1);
+	free(root);
+}
+
+/* -e first, then each metric's events not already there, as one {} group per -m name. */
+static void test_plan_groups(void **state)
+{
+	plan_env();
+	struct stat_plan p;
+	struct stat_plan_req req = { .events = "ld_spec", .metrics = "imix,l1d_cache_miss_ratio" };
+	assert_int_equal(stat_plan_build(&p, &req), 0);
+	const char *want[] = { "ld_spec", "dp_spec", "inst_spec", "vfp_spec", "ase_spec", "st_spec",
+			       "l1d_cache_refill", "l1d_cache" };
+	assert_int_equal(p.l.n, ARRAY_SIZE(want));
+	for (size_t e = 0; e < p.l.n; e++) {
+		assert_string_equal(p.l.ev[e].name, want[e]);
+		assert_int_equal(p.l.ev[e].group, e == 0 ? -1 : e < 6 ? 0 : 1);
+	}
+	assert_string_equal(p.l.ev[1].metric, "imix");
+	assert_string_equal(p.l.ev[7].metric, "l1d_cache_miss_ratio");
+	assert_true(p.nmetrics >= 2);
+	assert_string_equal(p.metrics[p.nmetrics - 1]->name, "l1d_cache_miss_ratio");
+	stat_plan_free(&p);
+	unsetenv("LPERF_SYSFS_ROOT");
+}
+
+static void test_plan_errors(void **state)
+{
+	plan_env();
+	struct stat_plan p;
+	struct stat_plan_req bad = { .metrics = "no_such_metric" };
+	assert_int_equal(stat_plan_build(&p, &bad), STAT_PLAN_USAGE);
+	assert_non_null(strstr(err_msg(), "no_such_metric"));
+	struct stat_plan_req badev = { .events = "no_such_event" };
+	assert_int_equal(stat_plan_build(&p, &badev), STAT_PLAN_USAGE);
+	/* An x86 metric on an Arm PMU: not a typo, and --dry-run still plans the rest. */
+	struct stat_plan_req x86 = { .metrics = "ghz" };
+	int r = stat_plan_build(&p, &x86);
+	if (r != STAT_PLAN_USAGE) {
+		assert_int_equal(r, STAT_PLAN_UNAVAILABLE);
+		x86.keep_unavailable = true;
+		assert_int_equal(stat_plan_build(&p, &x86), 0);
+		stat_plan_free(&p);
+	}
+	/* Neither -e nor -m: perf's defaults and cpus_utilized. */
+	struct stat_plan_req none = { 0 };
+	assert_int_equal(stat_plan_build(&p, &none), 0);
+	assert_string_equal(p.l.ev[0].name, "task-clock");
+	assert_int_equal(p.nmetrics, 1);
+	assert_string_equal(p.metrics[0]->name, "cpus_utilized");
+	stat_plan_free(&p);
+	unsetenv("LPERF_SYSFS_ROOT");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -197,6 +305,10 @@ int main(void)
 		cmocka_unit_test(test_duration_time_in_metrics),
 		cmocka_unit_test(test_interval_diff),
 		cmocka_unit_test(test_accumulate_runs),
+		cmocka_unit_test(test_repeat_fold_and_means),
+		cmocka_unit_test(test_result_dup),
+		cmocka_unit_test(test_plan_groups),
+		cmocka_unit_test(test_plan_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -244,6 +244,11 @@ static void test_golden_timeline_csv(void **state)
 	});
 	golden_check("wperf_timeline_one_core_mux.csv", csv);
 	free(csv);
+	/* --json: the count duration and interval, then each count's stat object. */
+	struct stat_result runs[2] = { b.r, b.r };
+	SF_CAPTURE(csv, wperf_timeline_json(mf, runs, 2, 1, 0.5, &arm_view));
+	golden_check("wperf_timeline_one_core_mux.json", csv);
+	free(csv);
 	sf_free(&a);
 	sf_free(&b);
 }

@@ -539,3 +539,20 @@ void wperf_timeline_csv_row(FILE *f, const struct stat_result *r)
 	fputc('\n', f);
 	fflush(f);
 }
+
+void wperf_timeline_json(FILE *f, const struct stat_result *runs, size_t n, double duration_s,
+			 double interval_s, const struct wperf_stat_view *v)
+{
+	fprintf(f, "{\n\"count_duration\": %.2f,\n\"count_interval\": %.2f,\n\"count_timeline\": %zu,\n"
+		"\"timeline\": [\n", duration_s, interval_s, n);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			fputs(",\n", f);
+		struct json j;
+		json_init(&j, f, true);
+		wperf_stat_json(&j, NULL, &runs[i], v);
+		json_finish(&j);
+	}
+	fputs("\n]\n}\n", f);
+	fflush(f);
+}

@@ -1,8 +1,8 @@
 /* One counting run (stat): start or attach the target, open the counters, count through the run
  * engine (target/run.h) until the command ends, the timeout, the interval count or a signal,
  * handing each interval's delta to the caller, and read the totals. */
-#ifndef LPERF_STAT_RUN_H
-#define LPERF_STAT_RUN_H
+#ifndef LPERF_STAT_STAT_RUN_H
+#define LPERF_STAT_STAT_RUN_H
 
 #include <stdbool.h>
 
@@ -34,6 +34,25 @@ struct stat_run_info {
 	int status;
 	int stop_signal;             /* the signal that ended the run, 0 if none */
 };
+
+/* Runs one after another: -r N (the statistics over them) or WindowsPerf's timeline (-t -i -n:
+ * count, pause, count...). The callbacks show progress and results; they compute nothing. */
+struct stat_series {
+	int runs;                    /* how many; 0: until a stop signal (Ctrl-C) */
+	bool pause;                  /* pause between two runs (a timeline)... */
+	double pause_s;              /* ...for this long; a stop signal ends the series instead */
+	void (*before)(int index, void *arg);                               /* a run starts */
+	void (*after)(const struct stat_result *run, int index, void *arg); /* metrics computed */
+	void (*paused)(bool begin, void *arg);                              /* a pause begins, ends */
+	void *arg;
+};
+
+/* Runs the series over the events of l (o's target and counting options; o's interval rows
+ * within each run). acc gets the last run's values and the statistics over all runs
+ * (stat_repeat_fold; free with stat_result_free); info is the last run's, ran_command set when
+ * any run started the command. -1 with err_set() as stat_run. */
+int stat_run_series(const struct stat_run_opts *o, struct evlist *l, const struct stat_series *s,
+		    struct stat_result *acc, struct stat_run_info *info);
 
 /* One run over the events of l. Fills res (initialised here; free with stat_result_free).
  * -1 with err_set() when the target or the counters could not be set up or read. */

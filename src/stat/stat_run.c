@@ -1,6 +1,7 @@
-#include "stat/run.h"
+#include "stat/stat_run.h"
 
 #include <string.h>
+#include <time.h>
 
 #include "kernel/counter.h"
 #include "target/run.h"
@@ -135,4 +136,43 @@ int stat_run(const struct stat_run_opts *o, struct evlist *l, struct stat_result
 	counters_close(&c);
 	target_free(&t);
 	return rc;
+}
+
+static void pause_for(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+	/* A signal (Ctrl-C) ends the wait early; the series then stops. */
+	nanosleep(&ts, NULL);
+}
+
+int stat_run_series(const struct stat_run_opts *o, struct evlist *l, const struct stat_series *s,
+		    struct stat_result *acc, struct stat_run_info *info)
+{
+	bool ran_command = false;
+	memset(acc, 0, sizeof(*acc));
+	for (int run = 0; (!s->runs || run < s->runs) && !(run_stop_signal() && run > 0); run++) {
+		if (s->before)
+			s->before(run, s->arg);
+		struct stat_result last;
+		if (stat_run(o, l, &last, info) < 0) {
+			if (run > 0)
+				stat_result_free(acc);
+			return -1;
+		}
+		ran_command |= info->ran_command;
+		stat_compute_metrics(&last);
+		if (s->after)
+			s->after(&last, run, s->arg);
+		stat_repeat_fold(acc, &last, run == 0);
+		bool more = !s->runs || run + 1 < s->runs;
+		if (s->pause && more && !run_stop_signal()) {
+			if (s->paused)
+				s->paused(true, s->arg);
+			pause_for(s->pause_s);
+			if (s->paused)
+				s->paused(false, s->arg);
+		}
+	}
+	info->ran_command = ran_command;
+	return 0;
 }
