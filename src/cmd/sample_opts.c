@@ -1,6 +1,7 @@
 #include "cmd/sample_opts.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -9,6 +10,7 @@
 
 #include "events/evlist.h"
 #include "kernel/perf_event.h"
+#include "record/regname.h"
 #include "sysinfo/python.h"
 #include "util/error.h"
 #include "util/fileio.h"
@@ -159,6 +161,36 @@ static int opt_timeout(const struct option *opt, const char *arg)
 	return parse_duration(arg, &so->timeout_s);
 }
 
+static int opt_delay(const struct option *opt, const char *arg)
+{
+	struct sample_opts *so = opt->value;
+	if (!strcmp(arg, "-1")) {
+		so->delay_ms = -1;
+		return 0;
+	}
+	if (parse_int(arg, &so->delay_ms) < 0)
+		return err_set("'%s' is not a delay in milliseconds (-1: start with events disabled)", arg);
+	return 0;
+}
+
+/* --intr-regs=REGS (perf's names, any case), --intr-regs=? lists them, --intr-regs alone takes
+ * them all. */
+static int opt_intr_regs(const struct option *opt, const char *arg)
+{
+	struct sample_opts *so = opt->value;
+	if (arg && !strcmp(arg, "?")) {
+		char *names = regname_list(regname_host());
+		printf("available registers: %s\n", names);
+		free(names);
+		exit(0);
+	}
+	if (!arg) {
+		so->intr_regs = regname_all(regname_host());
+		return so->intr_regs ? 0 : err_set("--intr-regs: no register names known on this architecture");
+	}
+	return regname_parse_mask(regname_host(), arg, &so->intr_regs);
+}
+
 static int opt_rows(const struct option *opt, const char *arg)
 {
 	struct sample_opts *so = opt->value;
@@ -167,6 +199,51 @@ static int opt_rows(const struct option *opt, const char *arg)
 		return err_set("'%s' is not a number of rows", arg);
 	so->display_rows = (size_t)v;
 	return 0;
+}
+
+/* The combinations sample_parse_options refuses, and the defaults that depend on them. */
+static void sample_check_options(const struct opt_ctx *ctxp, struct sample_opts *o, char **command,
+				 const char *cmd, bool wp)
+{
+	const struct opt_ctx ctx = *ctxp;
+	int kinds = !!o->pid_list + !!o->tid_list + (command != NULL);
+	if (kinds > 1)
+		opt_usage_error(&ctx, "give one target: a command, -p or -t");
+	if (!kinds && !o->system_wide && !o->cpus_given)
+		opt_usage_error(&ctx, "nothing to sample: give a command ('lperf %s -- CMD'), -p PID, -a "
+				"or -%c CPUS", cmd, wp ? 'c' : 'C');
+	if (o->system_wide && o->cpus_given)
+		opt_usage_error(&ctx, "-a samples every CPU; give either -a or a CPU list");
+	if (!o->cpus_given && cpuset_online(&o->cpus) < 0)
+		err_die_last(EXIT_RUNTIME);
+	if (o->freq && o->period)
+		opt_usage_error(&ctx, "give either -F or -c, not both");
+	if (o->all_user && o->all_kernel)
+		opt_usage_error(&ctx, "give either --all-user or --all-kernel, not both");
+	if (o->per_thread && (o->system_wide || o->cpus_given))
+		opt_usage_error(&ctx, "--per-thread samples tasks; it does not go with -a or -C");
+	if (o->per_thread)
+		o->no_inherit = true;
+	if (o->python_frames)
+		o->python = true;
+	/* --python records DWARF stacks: CPython's documentation samples at about 1 kHz. */
+	if (!o->freq && !o->period)
+		o->freq = o->python ? 999 : 4000;
+	if (o->python && !command && !o->pid_list && !o->tid_list)
+		opt_usage_error(&ctx, "--python needs the Python: give the command ('lperf %s --python -- "
+				"python3 script.py') or -p PID", cmd);
+	/* A running interpreter cannot be given -X perf: its frames are read. */
+	if (o->python && !command) {
+		o->python_frames = true;
+		if (o->callchain == LIVE_CG_NONE) {
+			o->callchain = LIVE_CG_DWARF;
+			o->stack_size = 16384;
+		}
+	}
+	/* Python's DWARF stack copies are large and compress well: --python records compressed
+	 * unless -z says otherwise (-z 0: plain records). Not on a pipe. */
+	if (o->compression_level < 0)
+		o->compression_level = o->python && o->output && strcmp(o->output, "-") ? 1 : 0;
 }
 
 char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const char *cmd,
@@ -210,6 +287,20 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		{ OPT_COUNT, 'v', "verbose", &o->verbose, NULL, "more detail" },
 		{ OPT_BOOL, 0, "dry-run", &o->dry_run, NULL, "show each event's perf_event_attr (SPE "
 		  "filters encoded) and open nothing" },
+		{ OPT_BOOL, 0, "per-thread", &o->per_thread, NULL, "per-thread buffers: the command's "
+		  "first thread only (no inherit)" },
+		{ OPT_BOOL, 0, "user-callchains", &o->user_callchains, NULL, "call chains without their "
+		  "kernel part" },
+		{ OPT_BOOL, 0, "all-user", &o->all_user, NULL, "every event in user mode only" },
+		{ OPT_BOOL, 0, "all-kernel", &o->all_kernel, NULL, "every event in kernel mode only" },
+		{ OPT_CALLBACK, 'D', "delay", o, "MS", "enable the events MS milliseconds after the "
+		  "command starts (-1: never)", opt_delay },
+		{ OPT_CALLBACK, 0, "intr-regs", o, "REGS", "sample these registers at the interrupt "
+		  "(perf's names; ? lists them)", opt_intr_regs, OPT_EQ_OPT },
+		{ OPT_BOOL, 0, "no-bpf-event", &o->no_bpf_event, NULL, "accepted: lperf records no BPF "
+		  "events" },
+		{ OPT_BOOL, 0, "off-cpu", &o->off_cpu, NULL, "not available yet: a warning, and the "
+		  "recording goes on without it" },
 		OPT_END_(),
 	};
 	const struct option wperf_opts[] = {
@@ -245,38 +336,7 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 	struct opt_ctx ctx = { cmd, usage, wp ? wperf_opts : perf_opts, true };
 	int i = opt_parse(&ctx, argc, argv);
 	char **command = i < argc ? argv + i : NULL;
-	int kinds = !!o->pid_list + !!o->tid_list + (command != NULL);
-	if (kinds > 1)
-		opt_usage_error(&ctx, "give one target: a command, -p or -t");
-	if (!kinds && !o->system_wide && !o->cpus_given)
-		opt_usage_error(&ctx, "nothing to sample: give a command ('lperf %s -- CMD'), -p PID, -a "
-				"or -%c CPUS", cmd, wp ? 'c' : 'C');
-	if (o->system_wide && o->cpus_given)
-		opt_usage_error(&ctx, "-a samples every CPU; give either -a or a CPU list");
-	if (!o->cpus_given && cpuset_online(&o->cpus) < 0)
-		err_die_last(EXIT_RUNTIME);
-	if (o->freq && o->period)
-		opt_usage_error(&ctx, "give either -F or -c, not both");
-	if (o->python_frames)
-		o->python = true;
-	/* --python records DWARF stacks: CPython's documentation samples at about 1 kHz. */
-	if (!o->freq && !o->period)
-		o->freq = o->python ? 999 : 4000;
-	if (o->python && !command && !o->pid_list && !o->tid_list)
-		opt_usage_error(&ctx, "--python needs the Python: give the command ('lperf %s --python -- "
-				"python3 script.py') or -p PID", cmd);
-	/* A running interpreter cannot be given -X perf: its frames are read. */
-	if (o->python && !command) {
-		o->python_frames = true;
-		if (o->callchain == LIVE_CG_NONE) {
-			o->callchain = LIVE_CG_DWARF;
-			o->stack_size = 16384;
-		}
-	}
-	/* Python's DWARF stack copies are large and compress well: --python records compressed
-	 * unless -z says otherwise (-z 0: plain records). Not on a pipe. */
-	if (o->compression_level < 0)
-		o->compression_level = o->python && o->output && strcmp(o->output, "-") ? 1 : 0;
+	sample_check_options(&ctx, o, command, cmd, wp);
 	return command;
 }
 
@@ -298,6 +358,12 @@ int sample_build_events(struct sample_opts *o, struct evlist *l)
 				       l->ev[e].name);
 	if (!pe_kernel_allowed())
 		evlist_set_default_excludes(l, true);
+	/* --all-user / --all-kernel: every event in that mode, named as given (as perf does). */
+	for (size_t e = 0; e < l->n && (o->all_user || o->all_kernel); e++) {
+		l->ev[e].attr.exclude_kernel = o->all_user;
+		l->ev[e].attr.exclude_user = o->all_kernel;
+		l->ev[e].user_mods = true;
+	}
 	return 0;
 }
 
@@ -334,6 +400,13 @@ void sample_live_opts(const struct sample_opts *o, struct live_opts *lo)
 	lo->stack_size = o->stack_size;
 	lo->exclude_kernel = !pe_kernel_allowed();
 	lo->aux_pages = o->aux_pages;
+	if (o->per_thread) {
+		lo->cpus = NULL;
+		lo->ncpus = 0;
+	}
+	lo->exclude_callchain_kernel = o->user_callchains;
+	lo->sample_regs_intr = o->intr_regs;
+	lo->delay_ms = o->delay_ms;
 }
 
 int sample_python_setup(struct sample_opts *o, char **cmd)

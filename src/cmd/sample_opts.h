@@ -42,6 +42,14 @@ struct sample_opts {
 	bool dry_run;               /* record --dry-run: show the attrs, open nothing */
 	size_t aux_pages;           /* -m PAGES,AUXPAGES: AUX area (SPE) pages per CPU, 0 = default */
 	const char *flamegraph;     /* --flamegraph FILE: an SVG at the end of the run */
+	/* perf record's spellings (docs/record.md) */
+	bool per_thread;            /* --per-thread: per-task buffers, no inherit */
+	bool user_callchains;       /* --user-callchains: no kernel part in the call chains */
+	bool all_user, all_kernel;  /* --all-user / --all-kernel: every event in that mode */
+	int delay_ms;               /* -D: events enabled this long after the command starts (-1: never) */
+	uint64_t intr_regs;         /* --intr-regs: PERF_SAMPLE_REGS_INTR mask */
+	bool no_bpf_event;          /* --no-bpf-event: accepted (no BPF events are recorded) */
+	bool off_cpu;               /* --off-cpu: not available (a warning, as a perf without BPF) */
 };
 
 char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const char *cmd,

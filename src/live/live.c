@@ -77,8 +77,14 @@ static void sampling_attr(struct live *l, size_t e, const struct live_opts *o, u
 	 * place (first in samples, last in trailers). */
 	if (l->nev > 1)
 		a->sample_type |= PERF_SAMPLE_IDENTIFIER;
-	if (o->callchain != LIVE_CG_NONE)
+	if (o->callchain != LIVE_CG_NONE) {
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		a->exclude_callchain_kernel = o->exclude_callchain_kernel;
+	}
+	if (o->sample_regs_intr) {
+		a->sample_type |= PERF_SAMPLE_REGS_INTR;
+		a->sample_regs_intr = o->sample_regs_intr;
+	}
 	if (o->callchain == LIVE_CG_DWARF) {
 		/* The user part is unwound offline from registers and stack; the kernel keeps
 		 * giving the kernel part of the chain, as perf records it. */

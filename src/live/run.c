@@ -1,7 +1,9 @@
 #include "live/run.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "record/record.h"
 #include "util/error.h"
@@ -20,7 +22,8 @@ int live_run_open(struct live_run *r, const struct live_run_target *tg, struct e
 		if (!tg->cpu_wide) {
 			lo->pids = &r->t.pid;
 			lo->npids = 1;
-			lo->enable_on_exec = true;
+			lo->enable_on_exec = !lo->delay_ms;
+			r->delay_ms = lo->delay_ms;
 		}
 	} else if (tg->pid_list || tg->tid_list) {
 		if ((tg->pid_list ? target_attach_pids(&r->t, tg->pid_list) : target_attach_tids(&r->t, tg->tid_list)) < 0)
@@ -60,7 +63,16 @@ int live_run_start(struct live_run *r)
 	r->loop = (struct run_loop){ .target = &r->t, .attached = r->attached, .max_wait_ms = 100 };
 	if (!r->command || r->cpu_wide)
 		live_enable(&r->live);
-	return run_loop_start(&r->loop);
+	int rc = run_loop_start(&r->loop);
+	if (rc == 0 && r->delay_ms > 0) {
+		/* -D: the events of a started command wait this long (none of its samples can be
+		 * pending meanwhile: they are disabled). */
+		struct timespec ts = { r->delay_ms / 1000, (long)(r->delay_ms % 1000) * 1000000L };
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR && !run_stop_signal())
+			;
+		live_enable(&r->live);
+	}
+	return rc;
 }
 
 struct reader {

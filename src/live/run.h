@@ -32,6 +32,8 @@ struct live_run {
 	bool command;             /* a command was started */
 	bool cpu_wide;            /* the events count CPUs, not the command */
 	bool attached;            /* -p / -t */
+	int delay_ms;             /* a command's events are enabled this long after it starts
+				   * (live_opts.delay_ms; -1: never) */
 	struct run_loop loop;
 };
 

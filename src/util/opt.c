@@ -27,7 +27,7 @@ void opt_usage(const struct opt_ctx *ctx, FILE *f)
 				 o->short_name ? o->short_name : ' ',
 				 o->short_name && o->long_name ? ", " : (o->long_name ? "  " : ""),
 				 o->long_name ? "--" : "", o->long_name ? o->long_name : "");
-		bool optional = o->flags & (OPT_NUMERIC_OPT | OPT_WORD_OPT);
+		bool optional = o->flags & (OPT_NUMERIC_OPT | OPT_WORD_OPT | OPT_EQ_OPT);
 		if (o->argh && n > 0 && (size_t)n < sizeof(left))
 			snprintf(left + n, sizeof(left) - (size_t)n, " %s%s%s", optional ? "[" : "", o->argh,
 				 optional ? "]" : "");
@@ -186,6 +186,8 @@ int opt_parse(const struct opt_ctx *ctx, int argc, char **argv)
 			if (takes_arg(hit)) {
 				if (eq)
 					arg = eq + 1;
+				else if (hit->flags & OPT_EQ_OPT)
+					arg = NULL;
 				else if ((hit->flags & OPT_NUMERIC_OPT))
 					arg = i + 1 < argc && looks_numeric(argv[i + 1]) ? argv[++i] : NULL;
 				else if ((hit->flags & OPT_WORD_OPT))
@@ -220,6 +222,8 @@ int opt_parse(const struct opt_ctx *ctx, int argc, char **argv)
 			const char *arg;
 			if (p[1])
 				arg = p + 1;
+			else if (hit->flags & OPT_EQ_OPT)
+				arg = NULL;
 			else if (hit->flags & OPT_NUMERIC_OPT)
 				arg = i + 1 < argc && looks_numeric(argv[i + 1]) ? argv[++i] : NULL;
 			else if (hit->flags & OPT_WORD_OPT)

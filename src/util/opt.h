@@ -25,6 +25,8 @@ enum opt_type {
 #define OPT_WORD_OPT   8 /* the argument is optional, taken only when the next word does not
 			   * start with '-' and looks like a value for it (perf's "-g caller"):
 			   * letters, digits, ',' and '.' only */
+#define OPT_EQ_OPT    16 /* the argument is optional, taken only as --opt=VALUE (perf's
+			   * --intr-regs[=REGS]) */
 
 struct option;
 typedef int (*opt_cb)(const struct option *opt, const char *arg);

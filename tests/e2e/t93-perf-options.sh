@@ -39,4 +39,66 @@ test_expect_success 'events: W twice, or W on nothing, is refused with perf-like
 	expect_grep "nosuchevent" err
 '
 
+# The attr bits perf evlist -v shows for a recording, one per line, sorted (NAME: VALUE).
+attr_bits() { perf evlist -v -i "$1" | tr ',' '\n' | sed 's/^ *//' | grep -E "^($2):" | sort; }
+
+spin() { # a CPU-bound program running $1 ms
+	[ -x ./spin ] || printf '%s\n' '#include <stdlib.h>' '#include <time.h>' \
+		'int main(int c, char **v) { struct timespec a, b; long ms = c > 1 ? atol(v[1]) : 300;' \
+		'clock_gettime(CLOCK_MONOTONIC, &a); do clock_gettime(CLOCK_MONOTONIC, &b);' \
+		'while ((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 < ms); return 0; }' |
+		cc -O1 -x c -o spin - || return 1
+	./spin "$@"
+}
+
+test_expect_success 'record --per-thread: no inherit, the first thread only, perf reads it' '
+	lperf record --per-thread -e task-clock -o l.data -- sh -c "true; ls >/dev/null" 2>err &&
+	have_perf || exit 0
+	perf record --per-thread -e task-clock -o p.data -- sh -c "true; ls >/dev/null" 2>/dev/null &&
+	attr_bits l.data "inherit|enable_on_exec" >l.bits && attr_bits p.data "inherit|enable_on_exec" >p.bits &&
+	diff p.bits l.bits &&
+	perf report -i l.data -q --sort comm 2>perr >l.rep && ! [ -s perr ] &&
+	expect_grep "sh" l.rep && expect_no_grep "ls" l.rep
+'
+
+test_expect_success 'record --user-callchains, --all-user, --all-kernel set the attr bits perf sets' '
+	have_perf || exit 0
+	for o in "--user-callchains -g" --all-user --all-kernel; do
+		lperf record $o -e task-clock -o l.data true 2>/dev/null &&
+		perf record $o -e task-clock -o p.data true 2>/dev/null &&
+		attr_bits l.data "exclude_[a-z_]*" >l.bits && attr_bits p.data "exclude_[a-z_]*" | grep -v exclude_guest >p.bits &&
+		echo "$o: $(cat l.bits)" && diff p.bits l.bits || exit 1
+	done &&
+	perf evlist -i l.data >l.names && perf evlist -i p.data >p.names && diff p.names l.names
+'
+
+test_expect_success 'record -D MS enables the events MS ms after the start; -D -1 never' '
+	spin 1 &&
+	lperf record -D 150 -F 1000 -e task-clock -o d.data ./spin 300 2>err &&
+	expect_grep "^Events disabled" err && expect_grep "^Events enabled" err &&
+	lperf record -F 1000 -e task-clock -o n.data ./spin 300 2>/dev/null &&
+	d=$(lperf report -i d.data --stdio 2>/dev/null | sed -n "s/^# Samples: \([0-9]*\).*/\1/p") &&
+	n=$(lperf report -i n.data --stdio 2>/dev/null | sed -n "s/^# Samples: \([0-9]*\).*/\1/p") &&
+	echo "delayed $d, whole $n" && [ "$d" -gt 0 ] && [ $((d * 10)) -lt $((n * 7)) ] &&
+	lperf record -D -1 -e task-clock -o z.data ./spin 100 2>err &&
+	expect_grep "0 samples" err
+'
+
+test_expect_success 'record --intr-regs: perf names the registers, perf script -F iregs reads them' '
+	lperf record --intr-regs=\? >l.regs &&
+	if have_perf; then perf record --intr-regs=\? 2>&1 | head -n 1 | sed "s/ *$//" >p.regs; diff p.regs l.regs; fi &&
+	lperf record --intr-regs=di,r8 -e task-clock -c 100000 -o i.data true 2>/dev/null &&
+	have_perf || exit 0
+	attr_bits i.data "sample_regs_intr" >bits && expect_grep "0x10020" bits &&
+	perf script -F ip,sym,iregs -i i.data >out 2>err && ! [ -s err ] &&
+	expect_grep "ABI:2 +DI:0x[0-9a-f]+ +R8:0x" out &&
+	expect_exit 2 lperf record --intr-regs=xyz true 2>err && expect_grep "unknown register .xyz." err
+'
+
+test_expect_success 'record --off-cpu warns as a perf without BPF skeletons does; --no-bpf-event is accepted' '
+	lperf record --off-cpu -o /dev/null --quiet true >out 2>&1 &&
+	expect_grep "BUILD_BPF_SKEL" out &&
+	lperf record --no-bpf-event -q -o n.data true
+'
+
 test_done

@@ -11,7 +11,10 @@
 
 #include <cmocka.h>
 
+#include <elf.h>
+
 #include "record/record.h"
+#include "record/regname.h"
 #include "record/swap.h"
 #include "util/error.h"
 #include "util/xalloc.h"
@@ -767,9 +770,38 @@ static void test_garbage_records(void **state)
 	evsel_set_free(&two);
 }
 
+/* perf's register names: numbering, lists and masks (record --intr-regs, script -F iregs) */
+static void test_regname(void **state)
+{
+	(void)state;
+	assert_int_equal(regname_machine("x86_64"), EM_X86_64);
+	assert_int_equal(regname_machine("arm64"), EM_AARCH64);
+	assert_int_equal(regname_machine("riscv64"), 0);
+	assert_string_equal(regname(EM_X86_64, 5), "DI");
+	assert_string_equal(regname(EM_X86_64, 16), "R8");
+	assert_null(regname(EM_X86_64, 12)); /* DS: not sampled in 64-bit mode */
+	assert_null(regname(EM_X86_64, 24));
+	assert_string_equal(regname(EM_AARCH64, 30), "lr");
+	assert_string_equal(regname(EM_AARCH64, 32), "pc");
+	uint64_t m;
+	assert_int_equal(regname_parse_mask(EM_X86_64, "di,r8", &m), 0);
+	assert_int_equal(m, 0x10020);
+	assert_int_equal(regname_parse_mask(EM_AARCH64, "X0,LR,sp", &m), 0);
+	assert_int_equal(m, 1ULL | 1ULL << 30 | 1ULL << 31);
+	assert_int_equal(regname_parse_mask(EM_X86_64, "di,,r8", &m), -1);
+	assert_non_null(strstr(err_msg(), "unknown register ''"));
+	assert_int_equal(regname_parse_mask(EM_X86_64, "ds", &m), -1);
+	assert_int_equal(regname_all(EM_X86_64), 0xff0fffULL);
+	assert_int_equal(regname_all(EM_AARCH64), (1ULL << 33) - 1);
+	char *l = regname_list(EM_X86_64);
+	assert_string_equal(l, "AX BX CX DX SI DI BP SP IP FLAGS CS SS R8 R9 R10 R11 R12 R13 R14 R15");
+	free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_regname),
 		cmocka_unit_test(test_sample_every_field),
 		cmocka_unit_test(test_sample_every_truncation_fails),
 		cmocka_unit_test(test_sample_huge_counts),
