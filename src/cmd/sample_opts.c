@@ -12,9 +12,11 @@
 #include "kernel/perf_event.h"
 #include "record/regname.h"
 #include "sysinfo/python.h"
+#include "util/cpuset.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/opt.h"
+#include "util/parse.h"
 #include "util/xalloc.h"
 
 
@@ -83,7 +85,7 @@ static int opt_cpus(const struct option *opt, const char *arg)
 	struct sample_opts *so = opt->value;
 	cpuset_free(&so->cpus);
 	so->cpus_given = true;
-	return parse_cpu_list(arg, &so->cpus);
+	return cpuset_parse(arg, &so->cpus);
 }
 
 static int opt_clockid(const struct option *opt, const char *arg)

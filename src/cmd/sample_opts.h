@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "live/live.h"
-#include "util/parse.h"
+#include "util/cpuset.h"
 #include "util/strbuf.h"
 
 enum { SAMPLE_OPTS_PERF, SAMPLE_OPTS_WPERF };

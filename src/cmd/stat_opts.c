@@ -3,8 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/cpuset.h"
 #include "util/error.h"
 #include "util/opt.h"
+#include "util/parse.h"
 #include "util/xalloc.h"
 
 
@@ -46,7 +48,7 @@ static int set_cpus(struct stat_opts *so, const char *arg)
 	cpuset_free(&so->cpus);
 	free(so->cpu_list);
 	so->cpu_list = xstrdup(arg);
-	return parse_cpu_list(arg, &so->cpus);
+	return cpuset_parse(arg, &so->cpus);
 }
 
 static int opt_cpu(const struct option *opt, const char *arg) { return set_cpus(opt->value, arg); }

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdio.h>
 
-#include "util/parse.h"
+#include "util/cpuset.h"
 #include "util/strbuf.h"
 
 struct stat_opts {

@@ -28,8 +28,8 @@
 #include "perfdata/perfdata.h"
 #include "symbols/dso.h"
 #include "symbols/elf.h"
+#include "util/cpuset.h"
 #include "util/error.h"
-#include "util/parse.h"
 #include "util/xalloc.h"
 #include "wperf/wperf_annotate.h"
 #include "wperf/wperf_extra.h"
@@ -121,7 +121,7 @@ static int one_core(const struct wperf_args *a, struct sample_opts *o)
 {
 	if (!a->cores)
 		return err_set("sampling: you can specify 1 core with -c option");
-	if (parse_cpu_list(a->cores, &o->cpus) < 0)
+	if (cpuset_parse(a->cores, &o->cpus) < 0)
 		return -1;
 	if (o->cpus.n != 1)
 		return err_set("sampling: you can specify 1 core with -c option (got '%s')", a->cores);

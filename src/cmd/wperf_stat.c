@@ -17,8 +17,8 @@
 #include "events/evlist.h"
 #include "output/wperf_out.h"
 #include "sysinfo/sysinfo.h"
+#include "util/cpuset.h"
 #include "util/error.h"
-#include "util/parse.h"
 #include "util/xalloc.h"
 #include "wperf/wperf_extra.h"
 
@@ -169,13 +169,13 @@ int wperf_stat(struct wperf_args *a)
 	}
 	if (a->cores) {
 		o.cpu_list = xstrdup(a->cores);
-		if (parse_cpu_list(a->cores, &o.cpus) < 0)
+		if (cpuset_parse(a->cores, &o.cpus) < 0)
 			err_die(EXIT_USAGE, "-c: %s", err_msg());
 		/* The first core as written ("1,0" -> 1); the list itself comes back sorted. */
 		char first[16];
 		snprintf(first, sizeof(first), "%.*s", (int)strcspn(a->cores, ",-"), a->cores);
-		if (parse_cpu_list(first, &w.first_core) < 0)
-			parse_cpu_list("0", &w.first_core);
+		if (cpuset_parse(first, &w.first_core) < 0)
+			cpuset_parse("0", &w.first_core);
 		o.pin_cpus = &w.first_core;
 	} else {
 		if (cpuset_online(&o.cpus) < 0)

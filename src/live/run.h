@@ -12,6 +12,7 @@
 #include "live/live.h"
 #include "target/run.h"
 #include "target/target.h"
+#include "util/cpuset.h"
 
 /* What to sample: a command (held before exec, pinned to pin when that is non-NULL and
  * non-empty), else the processes of pid_list or the threads of tid_list, else the CPUs of the

@@ -21,9 +21,9 @@
 #include "perfdata/perfdata_int.h"
 #include "record/recutil.h"
 #include "sysinfo/buildinfo.h"
+#include "util/cpuset.h"
 #include "util/error.h"
 #include "util/fileio.h"
-#include "util/parse.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -452,7 +452,7 @@ static void nrcpus(uint32_t *avail, uint32_t *online)
 	if (text) {
 		text[strcspn(text, "\n")] = 0;
 		struct cpuset set;
-		if (parse_cpu_list(text, &set) == 0 && set.n)
+		if (cpuset_parse(text, &set) == 0 && set.n)
 			*avail = (uint32_t)set.cpu[set.n - 1] + 1;
 		cpuset_free(&set);
 		free(text);

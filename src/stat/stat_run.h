@@ -7,7 +7,7 @@
 #include <stdbool.h>
 
 #include "stat/stat.h"
-#include "util/parse.h"
+#include "util/cpuset.h"
 
 struct stat_run_opts {
 	char **cmd;                  /* a command to start, or NULL */

@@ -14,6 +14,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "util/cpuset.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/parse.h"

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/cpuset.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 

@@ -9,7 +9,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
-#include "util/parse.h"
+#include "util/cpuset.h"
 
 struct target {
 	pid_t pid;        /* the started command or the -p process; 0 when none */

@@ -1,4 +1,4 @@
-/* Parsers for command-line values: durations, CPU lists, integers. Each returns 0 or -1 with
+/* Parsers for command-line values: durations, integers (CPU lists: util/cpuset.h). Each returns 0 or -1 with
  * err_set() saying what was wrong with the text. */
 #ifndef LPERF_UTIL_PARSE_H
 #define LPERF_UTIL_PARSE_H
@@ -9,17 +9,6 @@
 
 /* "2.5s", "100ms", "3m", "1h", "1d", or a bare number (seconds). */
 int parse_duration(const char *s, double *seconds);
-
-/* A set of CPU numbers, "0,3-5". */
-struct cpuset {
-	int *cpu;
-	size_t n;
-};
-int parse_cpu_list(const char *s, struct cpuset *set);
-void cpuset_free(struct cpuset *set);
-/* The CPUs the kernel says are online (/sys/devices/system/cpu/online, under LPERF_SYSFS_ROOT). */
-int cpuset_online(struct cpuset *set);
-bool cpuset_has(const struct cpuset *set, int cpu);
 
 /* Decimal, 0x hex or 0 octal, the whole string, no sign. */
 int parse_u64(const char *s, uint64_t *v);

@@ -22,8 +22,8 @@
 #include "events/evlist.h"
 #include "kernel/perf_event.h"
 #include "live/live.h"
+#include "util/cpuset.h"
 #include "util/error.h"
-#include "util/parse.h"
 
 #include "records_test.h"
 

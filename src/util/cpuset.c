@@ -1,0 +1,95 @@
+/* CPU sets: "0,3-5" lists and the CPUs online. */
+#include "util/cpuset.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/error.h"
+#include "util/fileio.h"
+#include "util/xalloc.h"
+
+static void cpuset_add(struct cpuset *set, int cpu, size_t *cap)
+{
+	if (cpuset_has(set, cpu))
+		return;
+	ALLOC_GROW(set->cpu, set->n + 1, *cap);
+	set->cpu[set->n++] = cpu;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+int cpuset_parse(const char *s, struct cpuset *set)
+{
+	size_t cap = 0;
+	set->cpu = NULL;
+	set->n = 0;
+	if (!s || !*s)
+		return err_set("empty CPU list");
+	const char *p = s;
+	while (*p) {
+		char *end;
+		if (!isdigit((unsigned char)*p))
+			goto bad;
+		long a = strtol(p, &end, 10), b = a;
+		p = end;
+		if (*p == '-') {
+			p++;
+			if (!isdigit((unsigned char)*p))
+				goto bad;
+			b = strtol(p, &end, 10);
+			p = end;
+		}
+		if (a > b || b > 4095)
+			goto bad;
+		for (long c = a; c <= b; c++)
+			cpuset_add(set, (int)c, &cap);
+		if (*p == ',')
+			p++;
+		else if (*p)
+			goto bad;
+	}
+	qsort(set->cpu, set->n, sizeof(int), cmp_int);
+	return 0;
+bad:
+	cpuset_free(set);
+	return err_set("invalid CPU list '%s': expected numbers and ranges such as 0,3-5 (0..4095)", s);
+}
+
+void cpuset_free(struct cpuset *set)
+{
+	free(set->cpu);
+	set->cpu = NULL;
+	set->n = 0;
+}
+
+bool cpuset_has(const struct cpuset *set, int cpu)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (set->cpu[i] == cpu)
+			return true;
+	return false;
+}
+
+int cpuset_online(struct cpuset *set)
+{
+	char *text = sysfs_read("devices/system/cpu/online");
+	if (!text) {
+		/* Without sysfs, fall back to the kernel's count of configured CPUs. */
+		long n = sysconf(_SC_NPROCESSORS_CONF);
+		char buf[32];
+		snprintf(buf, sizeof(buf), "0-%ld", n > 0 ? n - 1 : 0);
+		return cpuset_parse(buf, set);
+	}
+	char *nl = strchr(text, '\n');
+	if (nl)
+		*nl = 0;
+	int r = cpuset_parse(text, set);
+	free(text);
+	return r;
+}

@@ -1,0 +1,77 @@
+/* CPU sets: "0,3-5" lists as -C/-c and sysfs write them (sorted, repeats dropped, bad text named
+ * in one line) and the CPUs online, read under LPERF_SYSFS_ROOT. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "util/cpuset.h"
+#include "util/error.h"
+
+static void parse_lists(void **state)
+{
+	struct cpuset s;
+	assert_int_equal(cpuset_parse("5,0,3-4,4", &s), 0);
+	assert_int_equal(s.n, 4);
+	assert_int_equal(s.cpu[0], 0);
+	assert_int_equal(s.cpu[1], 3);
+	assert_int_equal(s.cpu[3], 5);
+	assert_true(cpuset_has(&s, 4));
+	assert_false(cpuset_has(&s, 1));
+	cpuset_free(&s);
+	assert_int_equal(s.n, 0);
+
+	assert_int_equal(cpuset_parse("4095", &s), 0);
+	assert_int_equal(s.cpu[0], 4095);
+	cpuset_free(&s);
+}
+
+static void parse_refuses(void **state)
+{
+	static const char *const bad[] = { "", "a", "1-", "3-1", "4096", "1,,2", "1;2", "-1", "0-2x" };
+	struct cpuset s;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(cpuset_parse(bad[i], &s), -1);
+		assert_null(s.cpu);
+		assert_int_equal(s.n, 0);
+	}
+	assert_int_equal(cpuset_parse("3-1", &s), -1);
+	assert_non_null(strstr(err_msg(), "invalid CPU list '3-1'"));
+	assert_int_equal(cpuset_parse(NULL, &s), -1);
+	assert_string_equal(err_msg(), "empty CPU list");
+}
+
+static void online_from_sysfs(void **state)
+{
+	const char *dir = getenv("FIXTURES");
+	char root[512];
+	snprintf(root, sizeof(root), "%s/sysfs-arm", dir && *dir ? dir : "tests/fixtures");
+	setenv("LPERF_SYSFS_ROOT", root, 1);
+	struct cpuset s;
+	assert_int_equal(cpuset_online(&s), 0);
+	assert_int_equal(s.n, 4);
+	assert_int_equal(s.cpu[3], 3);
+	cpuset_free(&s);
+	/* No sysfs at all: the configured CPUs, at least one. */
+	setenv("LPERF_SYSFS_ROOT", "/nonexistent-lperf-sysfs", 1);
+	assert_int_equal(cpuset_online(&s), 0);
+	assert_true(s.n >= 1);
+	assert_int_equal(s.cpu[0], 0);
+	cpuset_free(&s);
+	unsetenv("LPERF_SYSFS_ROOT");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(parse_lists),
+		cmocka_unit_test(parse_refuses),
+		cmocka_unit_test(online_from_sysfs),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
