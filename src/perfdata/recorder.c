@@ -158,7 +158,7 @@ void recorder_finish(struct recorder *c, bool force)
 {
 	for (size_t i = 0; i < c->npaths; i++) {
 		uint8_t id[20];
-		size_t n = elf_read_build_id(c->paths[i], id);
+		size_t n = buildid_of_file(c->paths[i], id);
 		if (n)
 			perfdata_writer_add_buildid(c->w, c->path_pids[i], PERF_RECORD_MISC_USER, id, n, c->paths[i]);
 	}

@@ -75,7 +75,7 @@ static Elf *try_open(const char *path, const struct want *w, int *fd_out)
 		goto fail;
 	if (w->bid_size) {
 		uint8_t id[20];
-		size_t n = elfsym_build_id(elf, id);
+		size_t n = buildid_of_elf(elf, id);
 		if (n && (n != w->bid_size || memcmp(id, w->bid, n)))
 			goto fail;
 	}
@@ -156,7 +156,7 @@ static Elf *try_explicit(char **debug_path, const struct want *w, int *fd)
 	for (size_t i = 0; i < nexplicit && w->bid_size; i++) {
 		Elf *e = try_open(explicit_files[i], w, fd);
 		uint8_t id[20];
-		size_t n = e ? elfsym_build_id(e, id) : 0;
+		size_t n = e ? buildid_of_elf(e, id) : 0;
 		if (e && n == w->bid_size && !memcmp(id, w->bid, n))
 			return found(debug_path, xstrdup(explicit_files[i]), e);
 		if (e) {

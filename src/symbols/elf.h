@@ -1,5 +1,5 @@
 /* The ELF side of src/symbols: symbol loading from an ELF file or image (elf_symbols.c), its
- * separate debug file (debuginfo.c), the vDSO image (vdso.c), and build-ids. The loaders fill a
+ * separate debug file (debuginfo.c), the vDSO image (vdso.c), and build-ids (buildid.c). The loaders fill a
  * symtab_load (symtab.h) and never see a DSO: dso.c dispatches to them and keeps the result. */
 #ifndef LPERF_SYMBOLS_ELF_H
 #define LPERF_SYMBOLS_ELF_H
@@ -21,20 +21,24 @@ struct elf_want {
 	size_t build_id_size;
 };
 
-void elfsym_init_libelf(void);
 /* Loads from elf: load segments, build-id check, symbols (with separate debug info when w->file
  * is set and the file is stripped), PLT entries. */
 void elfsym_load_elf(const struct elf_want *w, Elf *elf, struct symtab_load *out);
 /* Opens w->file and loads it. */
 void elfsym_load_file(const struct elf_want *w, struct symtab_load *out);
-size_t elfsym_build_id(Elf *elf, uint8_t id[20]);
 /* Adds the function symbols of the symbol table section scn to b. */
 void elfsym_add_table(struct symtab_builder *b, Elf *elf, Elf_Scn *scn);
 /* Adds "name@plt" entries (x86-64 and aarch64). */
 void elfsym_add_plt(struct symtab_builder *b, Elf *elf);
+
+/* Build-ids and libelf's setup (buildid.c). buildid_libelf_init before the first elf_begin (once
+ * per process, from any thread). */
+void buildid_libelf_init(void);
+/* The GNU build-id note of elf; its size, 0 when none (ids longer than 20 bytes are cut to 20). */
+size_t buildid_of_elf(Elf *elf, uint8_t id[20]);
 /* Reads a file's GNU build-id note; returns its size (0 when none, or the file cannot be read;
  * ids longer than 20 bytes are cut to 20). */
-size_t elf_read_build_id(const char *path, uint8_t id[20]);
+size_t buildid_of_file(const char *path, uint8_t id[20]);
 
 /* Separate debug info (debuginfo.c): opens the debug file of the stripped ELF file file_path
  * (debug directories under root, NULL for /); NULL when none is found, else *debug_path says

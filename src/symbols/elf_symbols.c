@@ -14,23 +14,9 @@
 
 #include "util/xalloc.h"
 
-#ifndef NT_GNU_BUILD_ID
-#define NT_GNU_BUILD_ID 3
-#endif
 #ifndef R_AARCH64_JUMP_SLOT
 #define R_AARCH64_JUMP_SLOT 1026
 #endif
-
-static void init_once(void)
-{
-	elf_version(EV_CURRENT);
-}
-
-void elfsym_init_libelf(void)
-{
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
-	pthread_once(&once, init_once);
-}
 
 /* Section facts the symbol walk needs, read once per table. */
 struct sect {
@@ -289,64 +275,6 @@ void elfsym_add_plt(struct symtab_builder *b, Elf *elf)
 		add_plt_aarch64(b, elf, shstrndx);
 }
 
-static size_t note_build_id(Elf *elf, Elf_Data *d, uint8_t id[20])
-{
-	size_t off = 0, next, name_off, desc_off;
-	GElf_Nhdr nh;
-	while (d && d->d_buf && off < d->d_size && (next = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
-		const char *base = d->d_buf;
-		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && !memcmp(base + name_off, "GNU", 4) &&
-		    nh.n_descsz > 0) {
-			size_t n = nh.n_descsz > 20 ? 20 : nh.n_descsz;
-			memcpy(id, base + desc_off, n);
-			return n;
-		}
-		off = next;
-	}
-	return 0;
-}
-
-size_t elfsym_build_id(Elf *elf, uint8_t id[20])
-{
-	size_t found = 0, nphdr;
-	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn && !found; scn = elf_nextscn(elf, scn)) {
-		GElf_Shdr sh;
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_NOTE)
-			found = note_build_id(elf, elf_getdata(scn, NULL), id);
-	}
-	if (found)
-		return found;
-	/* Files whose section headers were stripped still have their PT_NOTE segments. */
-	if (elf_getphdrnum(elf, &nphdr) != 0)
-		return 0;
-	for (size_t i = 0; i < nphdr && !found; i++) {
-		GElf_Phdr ph;
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_NOTE)
-			continue;
-		Elf_Type t = ph.p_align == 8 ? ELF_T_NHDR8 : ELF_T_NHDR;
-		found = note_build_id(elf, elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, ph.p_filesz, t), id);
-	}
-	return found;
-}
-
-size_t elf_read_build_id(const char *path, uint8_t id[20])
-{
-	elfsym_init_libelf();
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	struct stat st;
-	size_t n = 0;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-		Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
-		if (elf && elf_kind(elf) == ELF_K_ELF)
-			n = elfsym_build_id(elf, id);
-		elf_end(elf);
-	}
-	close(fd);
-	return n;
-}
-
 static void read_loads(struct symtab_load *out, Elf *elf)
 {
 	size_t nphdr;
@@ -395,7 +323,7 @@ void elfsym_load_elf(const struct elf_want *w, Elf *elf, struct symtab_load *out
 	out->is_exec = eh.e_type == ET_EXEC;
 
 	uint8_t bid[20];
-	size_t bid_size = elfsym_build_id(elf, bid);
+	size_t bid_size = buildid_of_elf(elf, bid);
 	if (bid_size && w->build_id_size &&
 	    (bid_size != w->build_id_size || memcmp(bid, w->build_id, bid_size))) {
 		out->mismatch = true;
@@ -439,7 +367,7 @@ void elfsym_load_elf(const struct elf_want *w, Elf *elf, struct symtab_load *out
 
 void elfsym_load_file(const struct elf_want *w, struct symtab_load *out)
 {
-	elfsym_init_libelf();
+	buildid_libelf_init();
 	const char *path = w->file;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;

@@ -42,7 +42,7 @@ void *vdso_image(size_t *size)
 
 void vdso_load(const struct elf_want *w, struct symtab_load *out)
 {
-	elfsym_init_libelf();
+	buildid_libelf_init();
 	size_t size;
 	char *image = vdso_image(&size);
 	if (!image) {

@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		LLVMFuzzerInitialize(NULL, NULL);
 	fuzz_write(path, data, size);
 	uint8_t id[20];
-	(void)elf_read_build_id(path, id);
+	(void)buildid_of_file(path, id);
 
 	struct dso_cache c;
 	dso_cache_init(&c);

@@ -313,7 +313,7 @@ static void build_id_matches_readelf(void **state)
 		assert_non_null(want);
 		char *p = et_path(files[i]);
 		uint8_t id[20];
-		size_t n = elf_read_build_id(p, id);
+		size_t n = buildid_of_file(p, id);
 		char got[41];
 		hex(id, n, got);
 		assert_string_equal(got, want);
@@ -321,15 +321,15 @@ static void build_id_matches_readelf(void **state)
 		free(p);
 	}
 	uint8_t id[20];
-	assert_int_equal(elf_read_build_id("/nonexistent/file", id), 0);
-	assert_int_equal(elf_read_build_id("/tmp", id), 0);
+	assert_int_equal(buildid_of_file("/nonexistent/file", id), 0);
+	assert_int_equal(buildid_of_file("/tmp", id), 0);
 }
 
 static void build_id_mismatch(void **state)
 {
 	char *p = et_path("nopie");
 	uint8_t real[20], fake[20];
-	size_t n = elf_read_build_id(p, real);
+	size_t n = buildid_of_file(p, real);
 	assert_int_equal(n, 20);
 	memcpy(fake, real, 20);
 	fake[0] ^= 0xff;
@@ -546,7 +546,7 @@ static void malformed_files(void **state)
 		if (iter < 4)
 			assert_non_null(dso_load_note(d));
 		uint8_t id[20];
-		elf_read_build_id(bad, id);
+		buildid_of_file(bad, id);
 		dso_cache_free(&c);
 	}
 	free(copy);
