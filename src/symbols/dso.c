@@ -14,7 +14,6 @@
 #include "symbols/kallsyms.h"
 #include "symbols/perfmap.h"
 #include "util/error.h"
-#include "symbols/srcline.h"
 #include "symbols/symtab.h"
 #include "util/xalloc.h"
 
@@ -206,9 +205,26 @@ struct dso *dso_cache_add_jit_code(struct dso_cache *c, const char *path, uint64
 	return d;
 }
 
+#define DSO_FREE_HOOKS 4
+static void (*free_hooks[DSO_FREE_HOOKS])(const struct dso *d);
+
+void dso_on_free(void (*fn)(const struct dso *d))
+{
+	for (size_t i = 0; i < DSO_FREE_HOOKS; i++) {
+		if (free_hooks[i] == fn)
+			return;
+		if (!free_hooks[i]) {
+			free_hooks[i] = fn;
+			return;
+		}
+	}
+	abort(); /* a programming error: raise DSO_FREE_HOOKS */
+}
+
 static void dso_free(struct dso *d)
 {
-	srcline_forget_dso(d);
+	for (size_t i = 0; i < DSO_FREE_HOOKS && free_hooks[i]; i++)
+		free_hooks[i](d);
 	perfmap_free(d->jit.perfmap);
 	free(d->jit.data);
 	free(d->jit.short_name);

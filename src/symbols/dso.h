@@ -139,4 +139,9 @@ void dso_load_kallsyms(struct dso *d, const char *path);
 char *dso_file_path(const struct dso *d, const char *path);
 
 
+/* Registers fn to be called with each DSO about to be freed, so that a cache keyed by DSO
+ * pointers (srcline.c's) forgets it before a new DSO can take its address. Registering fn again
+ * keeps one; process-wide, at most 4. */
+void dso_on_free(void (*fn)(const struct dso *d));
+
 #endif

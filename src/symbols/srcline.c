@@ -111,7 +111,9 @@ static struct sl_file *file_by_key(char *key)
 	return f;
 }
 
-void srcline_forget_dso(const struct dso *d)
+/* Drops what the cache knows about the DSO object d, which is being freed (dso_on_free); the
+ * file's tables stay for other DSOs of the same file. */
+static void forget_dso(const struct dso *d)
 {
 	if (C.last_dso == d)
 		C.last_dso = NULL;
@@ -127,6 +129,7 @@ static struct sl_file *file_of(struct dso *d)
 	bool found;
 	struct hashmap_entry *e = hashmap_insert_ptr(&C.dsos, d, &found);
 	if (!found || e->value == FORGOTTEN) {
+		dso_on_free(forget_dso);
 		e->value = NULL; /* d->kind may not be known before dso_load */
 		/* Symbols first: they check the build-id and set d->mismatch. */
 		dso_load(d);

@@ -67,10 +67,6 @@ const char *srcline_intern(const char *s);
  * recording"), after a lookup failed; NULL when it has some or was never asked. */
 const char *srcline_note(struct dso *d);
 
-/* Drops what the cache knows about the DSO object d (called when d is freed; the file's tables
- * stay for other DSOs of the same file). */
-void srcline_forget_dso(const struct dso *d);
-
 /* Frees everything (for leak checkers; strings from this module become invalid). */
 void srcline_cache_free(void);
 
