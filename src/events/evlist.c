@@ -1,5 +1,5 @@
 /* The -e grammar: comma-separated items, one level of {} groups, :u/:k/:h/:p modifiers and
- * WindowsPerf's :PERIOD suffix. Names are resolved by resolve.c. */
+ * WindowsPerf's :PERIOD suffix. Names are looked up by lookup.c. */
 #include "events/evlist.h"
 #include "events/tracepoint.h"
 
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "events/lookup.h"
 #include "events/pmu.h"
-#include "events/resolve.h"
 #include "events/wperf_spell.h"
 #include "util/error.h"
 #include "util/strbuf.h"
@@ -225,9 +225,9 @@ static int parse_pmu_item(const char *item, struct ev *ev)
 		return -1;
 	char *base = xstrndup(item, (size_t)(last - item) + 1);
 	struct pmu_extra x = { 0 };
-	r = resolve_quiet(base, ev, &x);
+	r = ev_lookup_quiet(base, ev, &x);
 	if (r == 0)
-		r = resolve_unknown(base);
+		r = ev_unknown(base);
 	if (r > 0) {
 		set_name(ev, base, &sfx, colon);
 		if (x.name) {
@@ -280,7 +280,7 @@ static int parse_item(const char *item, struct ev *ev)
 		struct suffix sfx = { 0 };
 		for (size_t i = k; i < n; i++)
 			suffix_part(parts[i], &sfx);
-		int r = resolve_quiet(cand, ev, NULL);
+		int r = ev_lookup_quiet(cand, ev, NULL);
 		if (r > 0) {
 			set_name(ev, cand, &sfx, true);
 			apply_suffix(ev, &sfx);
@@ -300,7 +300,7 @@ static int parse_item(const char *item, struct ev *ev)
 	for (size_t k = first - 1; k >= 1 && first > 1 && (modlike || !hard[0]); k--) {
 		char *cand = join(parts, k);
 		struct ev probe_ev;
-		int r = resolve_quiet(cand, &probe_ev, NULL);
+		int r = ev_lookup_quiet(cand, &probe_ev, NULL);
 		if (r > 0)
 			ev_free(&probe_ev);
 		free(cand);
@@ -313,7 +313,7 @@ static int parse_item(const char *item, struct ev *ev)
 		err_set("%s", hard);
 	} else {
 		char *cand = join(parts, first);
-		resolve_unknown(cand);
+		ev_unknown(cand);
 		free(cand);
 	}
 out:

@@ -9,9 +9,9 @@
 #include <strings.h>
 
 #include "events/generic.h"
+#include "events/lookup.h"
 #include "events/pfm.h"
 #include "events/pmu.h"
-#include "events/resolve.h"
 #include "events/spe_terms.h"
 #include "events/tracepoint.h"
 #include "util/error.h"
@@ -133,7 +133,7 @@ static int unknown_pmu(const char *pmu, const char *name)
 	return -1;
 }
 
-static int resolve_pmu_form(const char *name, struct ev *ev, struct pmu_extra *x)
+static int lookup_pmu_form(const char *name, struct ev *ev, struct pmu_extra *x)
 {
 	size_t len = strlen(name);
 	const char *slash = strchr(name, '/');
@@ -170,7 +170,7 @@ static int resolve_pmu_form(const char *name, struct ev *ev, struct pmu_extra *x
 	return r;
 }
 
-static int resolve_generic(const char *name, struct ev *ev)
+static int lookup_generic(const char *name, struct ev *ev)
 {
 	const struct generic_event *g = generic_find(name);
 	if (g) {
@@ -203,7 +203,7 @@ static int resolve_generic(const char *name, struct ev *ev)
 	return 1;
 }
 
-static int resolve_sysfs(const char *name, struct ev *ev)
+static int lookup_sysfs(const char *name, struct ev *ev)
 {
 	const struct pmu *p;
 	const struct pmu_event *e;
@@ -225,7 +225,7 @@ static int resolve_sysfs(const char *name, struct ev *ev)
  * the code goes to that PMU's type, as newer perf does on Arm; otherwise (none, or hybrid
  * cpu_core + cpu_atom) to PERF_TYPE_RAW, which the kernel offers to every CPU PMU. On x86 the
  * "cpu" PMU's type is PERF_TYPE_RAW anyway. */
-static int resolve_raw(const char *name, struct ev *ev)
+static int lookup_raw(const char *name, struct ev *ev)
 {
 	const char *hex;
 	if (name[0] == 'r' || name[0] == 'R')
@@ -250,7 +250,7 @@ static int resolve_raw(const char *name, struct ev *ev)
 	return 1;
 }
 
-static int resolve_tracepoint(const char *name, struct ev *ev)
+static int lookup_tracepoint(const char *name, struct ev *ev)
 {
 	uint64_t id;
 	int r = tp_lookup(name, &id);
@@ -287,7 +287,7 @@ static bool pfm_sets_levels(const char *name)
 	return false;
 }
 
-static int resolve_pfm(const char *name, struct ev *ev)
+static int lookup_pfm(const char *name, struct ev *ev)
 {
 	if (ends_like_modifier(name))
 		return 0;
@@ -316,15 +316,15 @@ static int resolve_pfm(const char *name, struct ev *ev)
 	return 1;
 }
 
-int resolve_quiet(const char *name, struct ev *ev, struct pmu_extra *x)
+int ev_lookup_quiet(const char *name, struct ev *ev, struct pmu_extra *x)
 {
 	memset(ev, 0, sizeof(*ev));
 	if (!*name)
 		return 0;
 	if (strchr(name, '/'))
-		return resolve_pmu_form(name, ev, x);
+		return lookup_pmu_form(name, ev, x);
 	int (*const steps[])(const char *, struct ev *) = {
-		resolve_generic, resolve_sysfs, resolve_raw, resolve_tracepoint, resolve_pfm,
+		lookup_generic, lookup_sysfs, lookup_raw, lookup_tracepoint, lookup_pfm,
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(steps); i++) {
 		int r = steps[i](name, ev);
@@ -334,7 +334,7 @@ int resolve_quiet(const char *name, struct ev *ev, struct pmu_extra *x)
 	return 0;
 }
 
-int resolve_unknown(const char *name)
+int ev_unknown(const char *name)
 {
 	struct ev_catalog c;
 	ev_catalog_build(&c, true, false);
@@ -359,7 +359,7 @@ int resolve_unknown(const char *name)
 int ev_resolve(const char *name, struct ev *ev)
 {
 	struct pmu_extra x = { 0 };
-	int r = resolve_quiet(name, ev, &x);
+	int r = ev_lookup_quiet(name, ev, &x);
 	if (r > 0 && x.name) {
 		free(ev->name);
 		ev->name = x.name;
@@ -371,6 +371,6 @@ int ev_resolve(const char *name, struct ev *ev)
 	if (r > 0)
 		return 0;
 	if (r == 0)
-		resolve_unknown(name);
+		ev_unknown(name);
 	return -1;
 }
