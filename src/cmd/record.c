@@ -13,6 +13,7 @@
 #include "cmd/record_spe.h"
 #include "cmd/sample_opts.h"
 #include "events/evlist.h"
+#include "events/tracedata.h"
 #include "live/run.h"
 #include "perfdata/perfdata.h"
 #include "perfdata/recorder.h"
@@ -92,6 +93,25 @@ static void record_python_finish(struct pyrec *py, struct perfdata_writer *w, bo
 	pyrec_free(py);
 }
 
+/* Tracepoint events carry their formats with them (TRACING_DATA), as perf records them, so that
+ * readers can name and print the fields of each sample's raw data. */
+static int record_tracing_data(struct perfdata_writer *w, const struct live *lv)
+{
+	uint64_t *ids = xcalloc(lv->nev ? lv->nev : 1, sizeof(uint64_t));
+	size_t n = 0;
+	for (size_t e = 0; e < lv->nev; e++)
+		if (lv->attrs[e].type == PERF_TYPE_TRACEPOINT)
+			ids[n++] = lv->attrs[e].config;
+	uint8_t *data = NULL;
+	size_t len = 0;
+	int ret = n ? tracedata_build(ids, n, &data, &len) : 0;
+	if (n && !ret)
+		ret = perfdata_writer_set_tracing_data(w, data, len);
+	free(data);
+	free(ids);
+	return ret;
+}
+
 static const char *const usage[] = {
 	"lperf record [OPTIONS] [--] COMMAND [ARGS]",
 	"lperf record [OPTIONS] -p PID | -t TID | -a | -C CPUS [--timeout DUR]",
@@ -124,6 +144,11 @@ int record_run(struct sample_opts *o, struct evlist *l, char **cmd, int argc, ch
 		perfdata_writer_add_event(w, &run.live.attrs[e], l->ev[e].name, run.live.ids[e],
 					  run.live.nids[e]);
 	perfdata_writer_set_cmdline(w, argc, argv);
+	if (record_tracing_data(w, &run.live) < 0) {
+		perfdata_writer_close(w, false, false);
+		live_run_close(&run);
+		err_die_last(EXIT_RUNTIME);
+	}
 	struct recorder *c = recorder_new(w, &run.evsels);
 	struct pyrec *py = o->python_frames ? record_python_start(&run) : NULL;
 	if (py) {

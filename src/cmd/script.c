@@ -1,12 +1,15 @@
 /* lperf script: every sample of a recording as perf script's text. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <traceevent/event-parse.h>
 
 #include "analysis/folded.h"
 #include "output/folded_out.h"
 #include "cmd/cmd.h"
 #include "cmd/spe_cmd.h"
 #include "cmd/report_view.h"
+#include "cmd/trace_formats.h"
 #include "output/script_out.h"
 #include "perfdata/perfdata.h"
 #include "session/session.h"
@@ -22,6 +25,7 @@ struct script_ctx {
 	unsigned fields_add, fields_del;
 	bool callchain;
 	const struct evsel_set *evsels;
+	struct script_style style;  /* tracepoint formats, event name width */
 };
 
 static int on_sample(const struct resolved_sample *rs, void *arg)
@@ -36,7 +40,7 @@ static int on_sample(const struct resolved_sample *rs, void *arg)
 										: &c->evsels->v[0].attr);
 	if (c->fields_rel)
 		fields = (fields | c->fields_add) & ~c->fields_del;
-	script_print_sample(stdout, rs, fields, c->callchain);
+	script_print_sample_style(stdout, rs, fields, c->callchain, &c->style);
 	return 0;
 }
 
@@ -96,6 +100,10 @@ int cmd_script(int argc, char **argv)
 		have_chains |= (r.evsels.v[e].attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
 	c.callchain = have_chains && !no_chain;
 	c.evsels = &r.evsels;
+	c.style.tep = trace_formats_load(&r, quiet);
+	for (size_t e = 0; e < r.evsels.n; e++) /* perf pads event names to the longest */
+		if (r.evsels.v[e].name && (int)strlen(r.evsels.v[e].name) > c.style.name_width)
+			c.style.name_width = (int)strlen(r.evsels.v[e].name);
 	struct folded f;
 	if (fold) {
 		folded_init(&f, true, false);
@@ -116,6 +124,8 @@ int cmd_script(int argc, char **argv)
 	if (status)
 		err_warn("%s: the output above covers only the records before this point", err_msg());
 	session_free(&ss);
+	if (c.style.tep)
+		tep_free(c.style.tep);
 	perfdata_close(&r);
 	return status;
 }

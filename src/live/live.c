@@ -85,6 +85,8 @@ static void sampling_attr(struct live *l, size_t e, const struct live_opts *o, u
 		a->sample_type |= PERF_SAMPLE_REGS_INTR;
 		a->sample_regs_intr = o->sample_regs_intr;
 	}
+	if (ev->source == EV_SRC_TRACEPOINT)
+		a->sample_type |= PERF_SAMPLE_RAW; /* the tracepoint's fields, as perf records them */
 	if (o->callchain == LIVE_CG_DWARF) {
 		/* The user part is unwound offline from registers and stack; the kernel keeps
 		 * giving the kernel part of the chain, as perf records it. */

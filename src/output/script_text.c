@@ -1,4 +1,5 @@
 #include <inttypes.h>
+#include <limits.h>
 #include <string.h>
 #include <strings.h>
 
@@ -6,10 +7,13 @@
 #include "symbols/srcline.h"
 #include "util/error.h"
 
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
 static const struct { const char *name; unsigned bit; } field_names[] = {
 	{ "comm", SF_COMM }, { "pid", SF_PID }, { "tid", SF_TID }, { "cpu", SF_CPU }, { "time", SF_TIME },
 	{ "event", SF_EVENT }, { "period", SF_PERIOD }, { "ip", SF_IP }, { "sym", SF_SYM },
-	{ "symoff", SF_SYMOFF }, { "dso", SF_DSO }, { "srcline", SF_SRCLINE },
+	{ "symoff", SF_SYMOFF }, { "dso", SF_DSO }, { "srcline", SF_SRCLINE }, { "trace", SF_TRACE },
 };
 
 int script_parse_fields(const char *spec, unsigned *fields)
@@ -40,7 +44,7 @@ int script_parse_fields_rel(const char *spec, unsigned *fields, bool *relative, 
 				break;
 		if (i == sizeof(field_names) / sizeof(field_names[0]))
 			return err_set("unknown field '%.*s' (use comm, pid, tid, cpu, time, event, period, ip, "
-				       "sym, symoff, dso, srcline)", (int)len, p);
+				       "sym, symoff, dso, srcline, trace)", (int)len, p);
 		if (sign == '-')
 			*del |= field_names[i].bit;
 		else if (*relative)
@@ -56,6 +60,9 @@ int script_parse_fields_rel(const char *spec, unsigned *fields, bool *relative, 
 
 unsigned script_default_fields(const struct perf_event_attr *attr)
 {
+	if (attr->type == PERF_TYPE_TRACEPOINT)
+		return SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT | SF_TRACE |
+		       (attr->sample_type & PERF_SAMPLE_CALLCHAIN ? SF_IP | SF_SYM | SF_SYMOFF | SF_DSO : 0);
 	unsigned f = SF_COMM | SF_TID | SF_TIME | SF_EVENT | SF_IP | SF_SYM | SF_SYMOFF | SF_DSO | SF_PERIOD;
 	if (attr->sample_type & PERF_SAMPLE_CPU)
 		f |= SF_CPU;
@@ -102,7 +109,34 @@ static void location(FILE *f, const struct frame *fr, unsigned fields, bool chai
 		fputs(" (inlined)", f);
 }
 
+/* The sample's raw data as its format prints it, by libtraceevent, as perf script does. */
+static void trace_fields(FILE *f, struct tep_handle *tep, const struct perf_sample *s)
+{
+	if (!tep || !s->raw || s->raw_size < 2 || s->raw_size > INT_MAX)
+		return;
+	struct tep_record rec = { 0 };
+	rec.cpu = (int)s->cpu;
+	rec.size = (int)s->raw_size;
+	rec.data = (void *)s->raw;
+	rec.ts = s->time;
+	/* an id the formats do not know prints nothing rather than libtraceevent's "[UNKNOWN]" */
+	if (!tep_find_event_by_record(tep, &rec))
+		return;
+	struct trace_seq sq;
+	trace_seq_init(&sq);
+	tep_print_event(tep, &sq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&sq);
+	fwrite(sq.buffer, 1, sq.len, f);
+	trace_seq_destroy(&sq);
+}
+
 void script_print_sample(FILE *f, const struct resolved_sample *rs, unsigned fields, bool callchain)
+{
+	script_print_sample_style(f, rs, fields, callchain, NULL);
+}
+
+void script_print_sample_style(FILE *f, const struct resolved_sample *rs, unsigned fields, bool callchain,
+			       const struct script_style *st)
 {
 	const struct perf_sample *s = rs->s;
 	bool chain = callchain && (fields & (SF_IP | SF_SYM));
@@ -126,7 +160,9 @@ void script_print_sample(FILE *f, const struct resolved_sample *rs, unsigned fie
 	if (fields & SF_PERIOD)
 		fprintf(f, "%10" PRIu64 " ", s->period);
 	if (fields & SF_EVENT)
-		fprintf(f, "%s: ", s->evsel && s->evsel->name ? s->evsel->name : "?");
+		fprintf(f, "%*s: ", st ? st->name_width : 0, s->evsel && s->evsel->name ? s->evsel->name : "?");
+	if ((fields & SF_TRACE) && st)
+		trace_fields(f, st->tep, s);
 	if (!(fields & (SF_IP | SF_SYM | SF_DSO))) {
 		fputc('\n', f);
 		return;

@@ -45,6 +45,11 @@ struct perfdata_info {
 	bool has_feature[FEAT_MAX];
 	struct perfdata_jit_source *jit_sources;
 	size_t njit_sources;
+	/* perf's tracing data (the TRACING_DATA feature, or the data after a pipe's
+	 * HEADER_TRACING_DATA record): the tracepoints' formats (events/tracedata.h). */
+	uint8_t *tracing_data;
+	size_t tracing_size;
+	uint64_t tracing_off;                         /* its file offset, for messages */
 	/* Warnings: damaged feature sections (the rest of the file is still read), a data size
 	 * of 0. One line each, "perf.data: feature HOSTNAME at offset 0x...: ...". */
 	struct notes notes;
@@ -125,6 +130,9 @@ void perfdata_writer_add_buildid(struct perfdata_writer *w, int32_t pid, uint8_t
 /* Stores a copy of a JIT symbol source of process pid (FEAT_LPERF_JIT). */
 void perfdata_writer_add_jit_source(struct perfdata_writer *w, uint32_t kind, int32_t pid,
 				    const void *data, size_t size);
+/* perf's tracing data (events/tracedata.h) for the tracepoint events: the TRACING_DATA feature, or
+ * in pipe mode a HEADER_TRACING_DATA record ahead of the data. Before the first record. */
+int perfdata_writer_set_tracing_data(struct perfdata_writer *w, const void *data, size_t len);
 /* The CPUID feature (perf's spelling: "0x00000000410fd0c0" on arm64, whose MIDR Arm SPE's
  * data-source decoding needs). Without this call an arm64 machine's MIDR_EL1 is written. */
 void perfdata_writer_set_cpuid(struct perfdata_writer *w, const char *cpuid);

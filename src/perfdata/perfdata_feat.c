@@ -52,6 +52,7 @@ void perfdata_info_free(struct perfdata_info *info)
 	for (size_t i = 0; i < info->njit_sources; i++)
 		free(info->jit_sources[i].data);
 	free(info->jit_sources);
+	free(info->tracing_data);
 	notes_clear(&info->notes);
 	memset(info, 0, sizeof(*info));
 }
@@ -253,6 +254,16 @@ static int feat_jit_sources(struct fcur *c, struct perfdata_info *info)
 	return 0;
 }
 
+void perfdata_keep_tracing(struct perfdata_info *info, const uint8_t *data, size_t size, uint64_t file_off)
+{
+	if (info->tracing_data)
+		return;
+	info->tracing_data = xmalloc(size ? size : 1);
+	memcpy(info->tracing_data, data, size);
+	info->tracing_size = size;
+	info->tracing_off = file_off;
+}
+
 int perfdata_feat_parse(struct perfdata_reader *r, int feat, const uint8_t *data, size_t size, uint64_t file_off)
 {
 	struct perfdata_info *info = &r->info;
@@ -303,6 +314,9 @@ int perfdata_feat_parse(struct perfdata_reader *r, int feat, const uint8_t *data
 		break;
 	case FEAT_LPERF_JIT:
 		ret = feat_jit_sources(&c, info);
+		break;
+	case FEAT_TRACING_DATA:
+		perfdata_keep_tracing(info, data, size, file_off);
 		break;
 	default:
 		break;

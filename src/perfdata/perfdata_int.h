@@ -22,5 +22,7 @@
  * read return 0. */
 int perfdata_feat_parse(struct perfdata_reader *r, int feat, const uint8_t *data, size_t size, uint64_t file_off);
 void perfdata_info_free(struct perfdata_info *info);
+/* Keeps a copy of the first tracing data seen (file_off: where it lies, for messages). */
+void perfdata_keep_tracing(struct perfdata_info *info, const uint8_t *data, size_t size, uint64_t file_off);
 
 #endif

@@ -479,6 +479,11 @@ static void consume_update(struct perfdata_reader *r, const struct perf_event_he
 static int consume(struct perfdata_reader *r, const struct perf_event_header *h)
 {
 	bool again = r->offset < r->seen_end;
+	/* A pipe's tracing data follows its record (deliver() holds both); the record still goes
+	 * on to cb, so that inject passes it through. */
+	if (h->type == REC_TRACING_DATA && h->size >= 12 && !again)
+		perfdata_keep_tracing(&r->info, (const uint8_t *)h + h->size, ld32((const uint8_t *)h + 8),
+				      r->offset + h->size);
 	switch (h->type) {
 	case REC_HEADER_ATTR:
 	case REC_HEADER_FEATURE:

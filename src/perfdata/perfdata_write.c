@@ -54,6 +54,8 @@ struct perfdata_writer {
 	uint8_t *zbatch, *zout;
 	size_t zlen, zcap, zout_len, zout_cap;
 	char *cpuid;             /* CPUID feature; Arm SPE decoding reads the MIDR from it */
+	uint8_t *tracing;        /* TRACING_DATA: the tracepoints' formats (events/tracedata.h) */
+	size_t tracing_len;
 };
 
 /* The most record bytes one COMPRESSED batch holds: perf reads it back into a buffer of the
@@ -349,6 +351,17 @@ void perfdata_writer_set_sample_times(struct perfdata_writer *w, uint64_t first,
 	w->times_set = true;
 }
 
+int perfdata_writer_set_tracing_data(struct perfdata_writer *w, const void *data, size_t len)
+{
+	if (w->started)
+		return err_set("%s: tracing data must be added before the first record", w->path);
+	free(w->tracing);
+	w->tracing = xmalloc(len ? len : 1);
+	memcpy(w->tracing, data, len);
+	w->tracing_len = len;
+	return 0;
+}
+
 void perfdata_writer_set_cpuid(struct perfdata_writer *w, const char *cpuid)
 {
 	free(w->cpuid);
@@ -358,6 +371,7 @@ void perfdata_writer_set_cpuid(struct perfdata_writer *w, const char *cpuid)
 static void writer_free(struct perfdata_writer *w)
 {
 	free(w->cpuid);
+	free(w->tracing);
 	if (w->fd >= 0)
 		close(w->fd);
 	free(w->path);
@@ -533,6 +547,8 @@ static void features(const struct perfdata_writer *w, struct feature *f, size_t 
 	bool have_uts = uname(&u) == 0;
 	size_t n = 0;
 #define FEAT(b) (f[n].bit = (b), f[n].sb = (struct strbuf)STRBUF_INIT, &f[n++].sb)
+	if (w->tracing) /* bit 1: the sections go in bit order */
+		sb_add(FEAT(FEAT_TRACING_DATA), w->tracing, w->tracing_len);
 	if (w->nbids)
 		feat_build_id(w, FEAT(FEAT_BUILD_ID));
 	if (have_uts) {
@@ -606,6 +622,21 @@ static void features(const struct perfdata_writer *w, struct feature *f, size_t 
 	*nf = n;
 }
 
+/* Pipe mode's tracing data: a HEADER_TRACING_DATA record {header; u32 size; pad} whose size counts
+ * the data after it, padded to 8 bytes, as perf writes it and checks it. */
+static int pipe_tracing(struct perfdata_writer *w)
+{
+	static const uint8_t zeros[8];
+	size_t padded = (w->tracing_len + 7) & ~(size_t)7;
+	if (padded > UINT32_MAX)
+		return err_set("%s: %zu bytes of tracing data do not fit a pipe-mode record", w->path, w->tracing_len);
+	struct { struct perf_event_header h; uint32_t size, pad; } rec = {
+		{ REC_TRACING_DATA, 0, sizeof(rec) }, (uint32_t)padded, 0 };
+	if (wput(w, &rec, sizeof(rec)) < 0 || wput(w, w->tracing, w->tracing_len) < 0)
+		return -1;
+	return wput(w, zeros, padded - w->tracing_len);
+}
+
 /* Pipe mode: perf_pipe_file_header, a HEADER_ATTR record per event (attr, then ids) and a
  * HEADER_FEATURE record per feature ({feat_id; content}) that fits a record. */
 static int start_pipe(struct perfdata_writer *w)
@@ -625,6 +656,8 @@ static int start_pipe(struct perfdata_writer *w)
 		if (wput(w, &h, sizeof(h)) < 0 || wput(w, &a, sizeof(a)) < 0 || wput(w, e->ids, e->nids * 8) < 0)
 			return -1;
 	}
+	if (w->tracing && pipe_tracing(w) < 0)
+		return -1;
 	struct feature f[FEAT_MAX];
 	size_t nf;
 	int ret = 0;
@@ -635,7 +668,8 @@ static int start_pipe(struct perfdata_writer *w)
 		uint64_t feat = (uint64_t)f[i].bit;
 		/* On a pipe perf 6.1 stops at a feature id it does not know ("wrong feature ID") and
 		 * reads BUILD_ID from the file descriptor itself: neither may go out as a record. */
-		bool pipe_safe = f[i].bit != FEAT_LPERF_JIT && f[i].bit != FEAT_BUILD_ID;
+		bool pipe_safe = f[i].bit != FEAT_LPERF_JIT && f[i].bit != FEAT_BUILD_ID &&
+				 f[i].bit != FEAT_TRACING_DATA; /* a HEADER_TRACING_DATA record instead */
 		if (!ret && pipe_safe && size <= 0xffff &&
 		    (wput(w, &h, sizeof(h)) < 0 || wput(w, &feat, sizeof(feat)) < 0 || wput(w, f[i].sb.buf, f[i].sb.len) < 0))
 			ret = -1;
