@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "symbols/buildid_cache.h"
 #include "util/error.h"
 #include "util/suggest.h"
 #include "util/xalloc.h"
@@ -46,6 +47,9 @@ static const struct command commands[] = {
 	{ "test", cmd_test, "report what this machine can profile", "", "wperf test" },
 	{ "version", cmd_version, "show the version and the features built in", "perf version",
 	  "wperf --version" },
+	{ "buildid-cache", cmd_buildid_cache, "manage the build-id cache (~/.debug) of binaries recordings name",
+	  "perf buildid-cache", "" },
+	{ "buildid-list", cmd_buildid_list, "list the build-ids a recording carries", "perf buildid-list", "" },
 	{ "help", cmd_help, "show help for lperf or one command", "perf help", "wperf --help" },
 };
 
@@ -55,7 +59,7 @@ static void usage(FILE *f)
 		   "lperf counts and samples hardware and software events (Linux perf and\n"
 		   "WindowsPerf spellings both work). The commands are:\n\n");
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(f, "   %-10s %s%s\n", commands[i].name, commands[i].summary,
+		fprintf(f, "   %-14s %s%s\n", commands[i].name, commands[i].summary,
 			commands[i].pending ? " [not in this build yet]" : "");
 	fprintf(f, "\nSee 'lperf help COMMAND' or 'lperf COMMAND --help' for one command.\n");
 }
@@ -68,8 +72,15 @@ static const struct command *find(const char *name)
 	return NULL;
 }
 
+/* Run under the name perf (a symlink or a shim): perf's own words, which scripts look for. */
+static bool perf_personality;
+
 static void unknown_command(const char *name)
 {
+	if (perf_personality) {
+		fprintf(stderr, "perf: '%s' is not a perf-command. See 'perf --help'.\n", name);
+		exit(1);
+	}
 	struct suggest s;
 	char buf[256];
 	suggest_init(&s, name);
@@ -118,6 +129,36 @@ static bool wperf_personality(const char *argv0)
 	return !strcmp(base, "wperf") || !strcmp(base, "wperf.exe");
 }
 
+static bool is_perf_name(const char *argv0)
+{
+	const char *base = strrchr(argv0, '/');
+	return !strcmp(base ? base + 1 : argv0, "perf");
+}
+
+/* perf's options before the command: --buildid-dir DIR (the build-id cache) and --no-pager
+ * (lperf never pages). Returns how many words they took. */
+static int global_options(int argc, char **argv)
+{
+	int i = 1;
+	while (i < argc) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--no-pager")) {
+			i++;
+		} else if (!strncmp(a, "--buildid-dir=", 14)) {
+			buildid_cache_set_dir(a + 14);
+			i++;
+		} else if (!strcmp(a, "--buildid-dir")) {
+			if (i + 1 >= argc)
+				err_die(EXIT_USAGE, "option '--buildid-dir' needs a directory");
+			buildid_cache_set_dir(argv[i + 1]);
+			i += 2;
+		} else {
+			break;
+		}
+	}
+	return i - 1;
+}
+
 int main(int argc, char **argv)
 {
 	atexit(check_stdout);
@@ -125,6 +166,13 @@ int main(int argc, char **argv)
 		return wperf_main(argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "wperf"))
 		return wperf_main(argc - 1, argv + 1);
+	perf_personality = argc > 0 && is_perf_name(argv[0]);
+	int skip = global_options(argc, argv);
+	if (skip) {
+		argv[skip] = argv[0];
+		argc -= skip;
+		argv += skip;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

@@ -14,5 +14,7 @@ int cmd_annotate(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_test(int argc, char **argv);
 int cmd_version(int argc, char **argv);
+int cmd_buildid_cache(int argc, char **argv);
+int cmd_buildid_list(int argc, char **argv);
 
 #endif

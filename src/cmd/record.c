@@ -150,6 +150,9 @@ int record_run(struct sample_opts *o, struct evlist *l, char **cmd, int argc, ch
 		err_die_last(EXIT_RUNTIME);
 	}
 	struct recorder *c = recorder_new(w, &run.evsels);
+	c->buildids = o->no_buildid ? RECORDER_BUILDIDS_NONE : o->buildid_all ? RECORDER_BUILDIDS_ALL
+									  : RECORDER_BUILDIDS_HIT;
+	c->buildid_cache = !o->no_buildid && !o->no_buildid_cache;
 	struct pyrec *py = o->python_frames ? record_python_start(&run) : NULL;
 	if (py) {
 		c->watch = watch_python;

@@ -285,6 +285,12 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		  "interpreter (BPF), with no -X perf, on any CPython 3.8-3.13" },
 		{ OPT_BOOL, 'f', "force", &o->force, NULL, "store JIT symbol files (/tmp/perf-PID.map, "
 		  "jitdumps) even when another user owns them" },
+		{ OPT_BOOL, 'B', "no-buildid", &o->no_buildid, NULL, "no build-ids in the recording (and none "
+		  "cached)" },
+		{ OPT_BOOL, 'N', "no-buildid-cache", &o->no_buildid_cache, NULL, "do not copy the DSOs hit "
+		  "into the build-id cache (~/.debug)" },
+		{ OPT_BOOL, 0, "buildid-all", &o->buildid_all, NULL, "build-ids (and cache copies) of every "
+		  "DSO mapped, not only those hit" },
 		{ OPT_BOOL, 'q', "quiet", &o->quiet, NULL, "no progress or notes" },
 		{ OPT_COUNT, 'v', "verbose", &o->verbose, NULL, "more detail" },
 		{ OPT_BOOL, 0, "dry-run", &o->dry_run, NULL, "show each event's perf_event_attr (SPE "

@@ -50,6 +50,9 @@ struct sample_opts {
 	uint64_t intr_regs;         /* --intr-regs: PERF_SAMPLE_REGS_INTR mask */
 	bool no_bpf_event;          /* --no-bpf-event: accepted (no BPF events are recorded) */
 	bool off_cpu;               /* --off-cpu: not available (a warning, as a perf without BPF) */
+	bool no_buildid;            /* record -B: no build-ids in the header, none cached */
+	bool no_buildid_cache;      /* record -N: build-ids in the header, none cached */
+	bool buildid_all;           /* record --buildid-all: every DSO mapped, not only those hit */
 };
 
 char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const char *cmd,

@@ -9,14 +9,16 @@
 
 int cmd_version(int argc, char **argv)
 {
-	bool json = false;
+	bool json = false, build_options = false;
 	int verbose = 0;
-	static const char *const usage[] = { "lperf version [--json] [-v]", "lperf --version", NULL };
+	static const char *const usage[] = { "lperf version [--json] [-v] [--build-options]", "lperf --version", NULL };
 	const struct option opts[] = {
 		{ OPT_BOOL, 0, "json", &json, NULL, "print JSON (WindowsPerf's \"Version\" table)",
 		  NULL, 0 },
 		{ OPT_COUNT, 'v', "verbose", &verbose, NULL,
 		  "show each library's version in a table", NULL, 0 },
+		{ OPT_BOOL, 0, "build-options", &build_options, NULL, "the features built in, as perf "
+		  "version --build-options lists them", NULL, 0 },
 		OPT_END_(),
 	};
 	const struct opt_ctx ctx = { "version", usage, opts, false };
@@ -26,7 +28,9 @@ int cmd_version(int argc, char **argv)
 
 	struct sysinfo_component comp[SYSINFO_MAX_COMPONENTS];
 	size_t n = sysinfo_components(comp);
-	if (json)
+	if (build_options)
+		version_print_build_options(stdout, comp);
+	else if (json)
 		version_print_json(stdout, comp, n);
 	else if (verbose)
 		version_print_table(stdout, comp, n);

@@ -40,3 +40,12 @@ void version_print_json(FILE *f, const struct sysinfo_component *c, size_t n)
 	json_end_object(&j);
 	json_finish(&j);
 }
+
+void version_print_build_options(FILE *f, const struct sysinfo_component *c)
+{
+	const struct sysinfo_build_option *o;
+	size_t n = sysinfo_build_options(&o);
+	version_print_line(f, c);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%22s: [ %-3s ]  # %s\n", o[i].name, o[i].on ? "on" : "OFF", o[i].macro);
+}

@@ -13,4 +13,7 @@ void version_print_line(FILE *f, const struct sysinfo_component *c);
 void version_print_table(FILE *f, const struct sysinfo_component *c, size_t n);
 void version_print_json(FILE *f, const struct sysinfo_component *c, size_t n);
 
+/* perf version --build-options: "%22s: [ on  ]  # MACRO" rows after the version line. */
+void version_print_build_options(FILE *f, const struct sysinfo_component *c);
+
 #endif

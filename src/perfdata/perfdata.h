@@ -101,6 +101,8 @@ int perfdata_open_mem(struct perfdata_reader *r, const char *name, const void *b
  * header.size does not count; it lies right after the record in memory. */
 int perfdata_for_each(struct perfdata_reader *r, record_cb cb, void *arg);
 void perfdata_close(struct perfdata_reader *r);
+/* A pipe's BUILD_ID record (perf inject -b writes them ahead of samples), added to info. */
+int perfdata_buildid_record(struct perfdata_info *info, const struct perf_event_header *h);
 /* "HOSTNAME", "CMDLINE"... (static). */
 const char *perfdata_feature_name(int bit);
 

@@ -194,6 +194,13 @@ static int add_buildid(struct perfdata_info *info, const uint8_t *e, size_t esiz
 	return 0;
 }
 
+int perfdata_buildid_record(struct perfdata_info *info, const struct perf_event_header *h)
+{
+	if (add_buildid(info, (const uint8_t *)h, h->size, false) < 0)
+		return err_wrap("BUILD_ID record");
+	return 0;
+}
+
 static void drop_buildids(struct perfdata_info *info, size_t keep)
 {
 	while (info->nbuildids > keep)

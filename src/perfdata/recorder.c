@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbols/buildid_cache.h"
 #include "symbols/dso.h"
 #include "symbols/elf.h"
 #include "symbols/jitdump.h"
@@ -64,23 +65,11 @@ static void store_jit_sources(struct recorder *c, bool force)
 	}
 }
 
-static void remember_path(struct recorder *c, const struct rec_mmap *m)
-{
-	if (m->data || m->filename[0] != '/' || !(m->prot & 4 /* PROT_EXEC */))
-		return;
-	for (size_t i = 0; i < c->npaths; i++)
-		if (!strcmp(c->paths[i], m->filename))
-			return;
-	ALLOC_GROW(c->paths, c->npaths + 1, c->pcap);
-	c->path_pids = xrealloc(c->path_pids, c->pcap * sizeof(int32_t));
-	c->path_pids[c->npaths] = (int32_t)m->pid;
-	c->paths[c->npaths++] = xstrdup(m->filename);
-}
-
 int recorder_record(const struct perf_event_header *h, void *arg)
 {
 	struct recorder *c = arg;
 	c->records++;
+	dsohits_record(&c->hits, &c->evsels, h);
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE: {
 		c->samples++;
@@ -116,7 +105,6 @@ int recorder_record(const struct perf_event_header *h, void *arg)
 	case PERF_RECORD_MMAP2: {
 		struct rec_mmap m;
 		if (record_parse_mmap(h, &m) == 0) {
-			remember_path(c, &m);
 			if (perfmap_covers_mapping(m.filename, m.prot))
 				remember_pid(c, (pid_t)m.pid);
 			if (jitdump_is_marker(m.filename, NULL))
@@ -154,13 +142,36 @@ struct recorder *recorder_new(struct perfdata_writer *w, const struct evsel_set 
 	return c;
 }
 
+static size_t dso_build_id(const struct dsohit_dso *d, uint8_t id[20])
+{
+	if (d->cpumode == PERF_RECORD_MISC_KERNEL)
+		return buildid_kernel(id);
+	if (!strcmp(d->name, "[vdso]"))
+		return buildid_vdso(id);
+	return buildid_of_file(d->name, id);
+}
+
+static void add_buildids(struct recorder *c, bool kernel)
+{
+	for (size_t i = 0; i < c->hits.ndsos; i++) {
+		const struct dsohit_dso *d = &c->hits.dsos[i];
+		uint8_t id[20];
+		size_t n;
+		if ((d->cpumode == PERF_RECORD_MISC_KERNEL) != kernel ||
+		    (!d->hit && c->buildids != RECORDER_BUILDIDS_ALL) || !(n = dso_build_id(d, id)))
+			continue;
+		/* pid -1: the host machine (perf reads any other pid as a guest's) */
+		perfdata_writer_add_buildid(c->w, -1, d->cpumode, id, n, d->name);
+		if (c->buildid_cache)
+			buildid_cache_add(d->name, id, n, NULL, NULL);
+	}
+}
+
 void recorder_finish(struct recorder *c, bool force)
 {
-	for (size_t i = 0; i < c->npaths; i++) {
-		uint8_t id[20];
-		size_t n = buildid_of_file(c->paths[i], id);
-		if (n)
-			perfdata_writer_add_buildid(c->w, c->path_pids[i], PERF_RECORD_MISC_USER, id, n, c->paths[i]);
+	if (c->buildids != RECORDER_BUILDIDS_NONE) { /* the kernel first, as perf writes them */
+		add_buildids(c, true);
+		add_buildids(c, false);
 	}
 	store_jit_sources(c, force);
 	perfdata_writer_set_sample_times(c->w, c->first_time, c->last_time);
@@ -168,10 +179,7 @@ void recorder_finish(struct recorder *c, bool force)
 
 void recorder_free(struct recorder *c)
 {
-	for (size_t i = 0; i < c->npaths; i++)
-		free(c->paths[i]);
-	free(c->paths);
-	free(c->path_pids);
+	dsohits_free(&c->hits);
 	free(c->pids);
 	for (size_t i = 0; i < c->ndumps; i++)
 		free(c->dumps[i]);

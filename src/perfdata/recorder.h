@@ -7,18 +7,22 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "perfdata/dsohits.h"
 #include "perfdata/perfdata.h"
 #include "record/record.h"
 #include "util/notes.h"
+
+/* Whose build-ids a recording carries (perf record's default, --buildid-all, -B). */
+enum recorder_buildids { RECORDER_BUILDIDS_HIT, RECORDER_BUILDIDS_ALL, RECORDER_BUILDIDS_NONE };
 
 struct recorder {
 	struct perfdata_writer *w;
 	struct evsel_set evsels;
 	uint64_t samples, lost, lost_samples, records;
 	uint64_t first_time, last_time;
-	char **paths;                 /* executable files mapped: their build-ids go in the header */
-	int32_t *path_pids;
-	size_t npaths, pcap;
+	struct dsohits hits;          /* DSOs mapped and hit: their build-ids go in the header */
+	enum recorder_buildids buildids;
+	bool buildid_cache;           /* and copies of them into the build-id cache */
 	pid_t *pids;                  /* processes seen: their perf maps are stored at the end */
 	size_t npids, pidcap;
 	char **dumps;                 /* jitdump marker paths, and their processes */
@@ -38,7 +42,10 @@ struct recorder {
 struct recorder *recorder_new(struct perfdata_writer *w, const struct evsel_set *evsels);
 /* A record_cb: counts, remembers, writes. -1 (and error set) when writing fails. */
 int recorder_record(const struct perf_event_header *h, void *arg);
-/* Adds the build-ids of the executables mapped, the JIT sources of the processes seen (read as
+/* Adds the build-ids of the DSOs hit (all mapped with RECORDER_BUILDIDS_ALL, none with _NONE;
+ * the kernel's as [kernel.kallsyms], the vDSO's as [vdso]) and, when buildid_cache, copies
+ * them into the build-id cache (symbols/buildid_cache.h; failures are left out silently, as
+ * perf does), the build-ids of the executables mapped, the JIT sources of the processes seen (read as
  * their owner allows unless force; refusals go to warnings) and the first and last sample times.
  * Call before perfdata_writer_close. */
 void recorder_finish(struct recorder *c, bool force);

@@ -9,21 +9,11 @@
 
 #include "util/error.h"
 #include "util/fileio.h"
+#include "util/parse.h"
 #include "util/xalloc.h"
 
 /* Hundreds of thousands of lines, tens of megabytes at most; anything far larger is not kallsyms. */
 #define KALLSYMS_MAX (512u << 20)
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /* The " [module]" suffixes, one string per module, alive until the symbols are built. */
 struct suffixes {
@@ -50,7 +40,7 @@ static bool parse_line(char *line, char *end, uint64_t *addr, char *type, char *
 	char *p = line;
 	uint64_t a = 0;
 	int digits = 0, v;
-	while (p < end && (v = hexval(*p)) >= 0) {
+	while (p < end && (v = hex_digit(*p)) >= 0) {
 		if (++digits > 16)
 			return false;
 		a = a << 4 | (uint64_t)v;

@@ -14,6 +14,7 @@
 
 #include "util/error.h"
 #include "util/strbuf.h"
+#include "util/parse.h"
 #include "util/xalloc.h"
 
 /* Symbols live in fixed blocks so that pointers handed out stay valid while a live process's map
@@ -63,26 +64,15 @@ static struct symbol *new_entry(struct perfmap *pm)
 	return entry_at(pm, i);
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* A hex number with an optional 0x, as perf's strtoull(.., 16) takes it; NULL when absent or
  * wider than 64 bits. */
 static const char *parse_hex(const char *p, const char *end, uint64_t *v)
 {
-	if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && hexval(p[2]) >= 0)
+	if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && hex_digit(p[2]) >= 0)
 		p += 2;
 	uint64_t x = 0;
 	int digits = 0, h;
-	while (p < end && (h = hexval(*p)) >= 0) {
+	while (p < end && (h = hex_digit(*p)) >= 0) {
 		if (x >> 60)
 			return NULL;
 		x = x << 4 | (uint64_t)h;

@@ -51,3 +51,46 @@ size_t sysinfo_components(struct sysinfo_component *c)
 	snprintf(c[n++].version, sizeof(c->version), "%s", zlibVersion());
 	return n;
 }
+
+/* perf version --build-options: perf 6.1's rows, on where lperf has the same ability (libdw for
+ * DWARF and unwinding, libelf, zlib, zstd, libbpf when built with it, libpfm4), then lperf's own
+ * libraries. */
+size_t sysinfo_build_options(const struct sysinfo_build_option **out)
+{
+	static const struct sysinfo_build_option opts[] = {
+		{ "dwarf", true, "HAVE_DWARF_SUPPORT" },
+		{ "dwarf_getlocations", true, "HAVE_DWARF_GETLOCATIONS_SUPPORT" },
+		{ "glibc", true, "HAVE_GLIBC_SUPPORT" },
+		{ "syscall_table", false, "HAVE_SYSCALL_TABLE_SUPPORT" },
+		{ "libbfd", false, "HAVE_LIBBFD_SUPPORT" },
+		{ "debuginfod", false, "HAVE_DEBUGINFOD_SUPPORT" },
+		{ "libelf", true, "HAVE_LIBELF_SUPPORT" },
+		{ "libnuma", false, "HAVE_LIBNUMA_SUPPORT" },
+		{ "numa_num_possible_cpus", false, "HAVE_LIBNUMA_SUPPORT" },
+		{ "libperl", false, "HAVE_LIBPERL_SUPPORT" },
+		{ "libpython", false, "HAVE_LIBPYTHON_SUPPORT" },
+		{ "libslang", false, "HAVE_SLANG_SUPPORT" },
+		{ "libcrypto", false, "HAVE_LIBCRYPTO_SUPPORT" },
+		{ "libunwind", false, "HAVE_LIBUNWIND_SUPPORT" },
+		{ "libdw-dwarf-unwind", true, "HAVE_DWARF_SUPPORT" },
+		{ "zlib", true, "HAVE_ZLIB_SUPPORT" },
+		{ "lzma", false, "HAVE_LZMA_SUPPORT" },
+		{ "get_cpuid", true, "HAVE_AUXTRACE_SUPPORT" },
+#ifdef LPERF_HAVE_BPF
+		{ "bpf", true, "HAVE_LIBBPF_SUPPORT" },
+#else
+		{ "bpf", false, "HAVE_LIBBPF_SUPPORT" },
+#endif
+		{ "aio", false, "HAVE_AIO_SUPPORT" },
+		{ "zstd", true, "HAVE_ZSTD_SUPPORT" },
+		{ "libpfm4", true, "HAVE_LIBPFM" },
+		{ "libcapstone", true, "HAVE_LIBCAPSTONE_SUPPORT" },
+#ifdef LPERF_HAVE_TRACEEVENT
+		{ "libtraceevent", true, "HAVE_LIBTRACEEVENT" },
+#else
+		{ "libtraceevent", false, "HAVE_LIBTRACEEVENT" },
+#endif
+	};
+	*out = opts;
+	return sizeof(opts) / sizeof(opts[0]);
+}

@@ -135,5 +135,12 @@ struct sysinfo_component {
 	const char *features;
 };
 size_t sysinfo_components(struct sysinfo_component *c);
+/* perf version --build-options: perf's feature rows with lperf's answer for each (static). */
+struct sysinfo_build_option {
+	const char *name;
+	bool on;
+	const char *macro;
+};
+size_t sysinfo_build_options(const struct sysinfo_build_option **out);
 
 #endif

@@ -11,6 +11,8 @@
 int parse_duration(const char *s, double *seconds);
 
 /* Decimal, 0x hex or 0 octal, the whole string, no sign. */
+/* The value of one hex digit, -1 when c is none. */
+int hex_digit(char c);
 int parse_u64(const char *s, uint64_t *v);
 int parse_int(const char *s, int *v);
 

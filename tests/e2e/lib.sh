@@ -17,6 +17,10 @@ unset LPERF_SYSFS_ROOT LIBPFM_FORCE_PMU
 test_count=0 test_failed=0 test_skipped=0
 SCRATCH=$(mktemp -d /tmp/lperf-e2e.XXXXXX)
 trap 'rm -rf "$SCRATCH"' EXIT
+# record (lperf's and perf's) copies the binaries it sampled into the build-id cache: the
+# test run's own, not the user's ~/.debug.
+PERF_BUILDID_DIR="$SCRATCH/.debug"
+export PERF_BUILDID_DIR
 
 lperf() { "$LPERF" "$@"; }
 
