@@ -115,6 +115,7 @@ static int run_all(struct run_ctx *rc, struct stat_plan *p, struct stat_result *
 		.pin = o->wperf_pin, .pin_to = o->pin_cpus, .task_per_cpu = o->task_per_cpu, .no_inherit = o->no_inherit,
 		.timeout_s = o->timeout_s, .interval_ms = o->interval_ms, .interval_count = o->interval_count,
 		.metrics = p->metrics, .nmetrics = p->nmetrics,
+		.unit_metrics = p->unit_metrics, .nunit_metrics = p->nunit_metrics,
 		.opened = on_opened, .interval = on_interval, .arg = rc,
 	};
 	struct stat_series s = {

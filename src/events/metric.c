@@ -60,6 +60,7 @@ void metric_clear(struct metric *m)
 	free(m->formula);
 	free(m->unit);
 	free(m->desc);
+	free(m->pmu);
 	for (size_t i = 0; i < m->nevents; i++)
 		free(m->events[i]);
 	free(m->events);
@@ -178,6 +179,7 @@ static void add_table(struct metric_set *s, const struct metric_table *t)
 		 * the metric is left out rather than half-built. */
 		if (metric_init(&m, d->name, d->formula, d->unit, d->desc, t->arch) < 0)
 			continue;
+		m.pmu = d->pmu ? xstrdup(d->pmu) : NULL;
 		ALLOC_GROW(s->m, s->n + 1, s->cap);
 		s->m[s->n++] = m;
 	}

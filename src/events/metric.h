@@ -42,6 +42,11 @@ struct metric {
 	enum metric_arch arch;
 	struct metric_expr *expr;  /* NULL for pure event-set metrics */
 	bool user;           /* loaded from a metric file */
+	/* An uncore metric ("arm_dsu_", "arm_dmc620_"): its events are those of every PMU whose
+	 * name starts with this (arm_dsu_0/l3d_cache/, arm_dsu_1/l3d_cache/...), one reading each;
+	 * it is evaluated per PMU (a DSU cluster, a memory channel) and over all of them together.
+	 * NULL for the CPUs' own events. */
+	char *pmu;
 };
 
 struct metric_group {

@@ -16,7 +16,19 @@
 #define PCT_OPS "percent of operations"
 #define PCT_SLOTS "percent of slots"
 
+#define DSU "arm_dsu_"
+#define DMC "arm_dmc620_"
+
 static const struct metric_def arm_metrics[] = {
+	/* Uncore: each DSU cluster's L3 cache and each DMC-620 memory channel (WindowsPerf's
+	 * l3_cache and ddr_bw); one value per cluster or channel, and over all of them. */
+	{ "l3_read_bandwidth", "l3d_cache * 64 / 1e6", "MB",
+	  "Data read through the L3 cache of a DSU cluster: L3 accesses x 64-byte lines, in MB", DSU },
+	{ "l3_miss_rate", "l3d_cache_refill / l3d_cache * 100", "percent of L3 accesses",
+	  "L3 cache accesses of a DSU cluster that missed and were refilled", DSU },
+	{ "ddr_rw_bandwidth", "clkdiv2_rdwr * 128 / 1e6", "MB",
+	  "Data read and written by a DMC-620 memory channel: its read/write transfers x 128 bytes, "
+	  "in MB", DMC },
 	/* Cycle accounting */
 	{ "backend_stalled_cycles", "stall_backend / cpu_cycles * 100", PCT_CYC,
 	  "Share of cycles in which no operation could be issued because the backend (execution "
@@ -149,6 +161,11 @@ static const struct metric_group_def arm_groups[] = {
 		  "ld_spec, st_spec)",
 	  "integer_dp_percentage,scalar_fp_percentage,simd_percentage,load_percentage,"
 	  "store_percentage" },
+	{ "l3_cache", "L3 cache of each DSU cluster (WindowsPerf l3_cache: /dsu/l3d_cache, "
+		      "/dsu/l3d_cache_refill)",
+	  "l3_read_bandwidth,l3_miss_rate" },
+	{ "ddr_bw", "Memory bandwidth of each DMC-620 channel (WindowsPerf ddr_bw: /dmc_clkdiv2/rdwr)",
+	  "ddr_rw_bandwidth" },
 	{ "icache", "Instruction caches (WindowsPerf icache: l1i_cache, l1i_cache_refill, "
 		    "l2i_cache, l2i_cache_refill, inst_retired)",
 	  "l1i_cache_miss_ratio,l1i_cache_mpki,l2i_cache_miss_ratio,l2i_cache_mpki" },

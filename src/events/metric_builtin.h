@@ -15,6 +15,7 @@
 
 struct metric_def {
 	const char *name, *formula, *unit, *desc;
+	const char *pmu;     /* an uncore metric: the prefix of its PMUs' names (struct metric) */
 };
 
 struct metric_group_def {

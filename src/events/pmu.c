@@ -310,12 +310,16 @@ static bool load_pmu(struct pmu *p, const char *devices, const char *name)
 		free(path);
 		path = xasprintf("%s/cpumask", dir);
 	}
+	bool cpumask = strstr(path, "/cpumask") != NULL;
 	if (!stat(path, &st))
 		p->cpus = read_trimmed(path);
+	else
+		cpumask = false;
 	free(path);
 	load_formats(p, dir);
 	load_events(p, dir);
 	p->is_core = is_core(name, dir, p);
+	p->uncore = cpumask && !p->is_core;
 	free(dir);
 	return true;
 }

@@ -32,6 +32,8 @@ struct pmu {
 	bool is_core;         /* serves the CPUs' own counters (see pmu_is_core_dir) */
 	bool is_arm;          /* an Arm PMUv3 (armv8_* / armv9_*) */
 	char *cpus;           /* "cpus" or "cpumask" contents, or NULL */
+	bool uncore;          /* publishes a "cpumask" and serves no CPU's own counters: one unit
+			       * counted whichever CPU reads it (DSU, DMC, RAPL) */
 	struct pmu_format *fmt;
 	size_t nfmt;
 	struct pmu_event *ev;

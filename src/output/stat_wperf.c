@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "events/pmu.h"
 #include "output/stat_out.h"
 #include "util/xalloc.h"
 
@@ -55,15 +54,40 @@ static const char *ev_display_name(const struct ev *ev)
 	return buf;
 }
 
-/* An uncore PMU counts its own unit whichever CPU reads it: one reading, the largest per-CPU
- * one (the kernel serves the event on the PMU's cpumask CPU). */
+/* An uncore PMU counts its own unit whichever CPU reads it: its total is that one reading. */
 static uint64_t uncore_value(const struct stat_result *r, size_t e)
 {
-	uint64_t best = 0;
-	for (size_t c = 0; c < r->ncpus; c++)
-		if (r->ev[e].cpu[c].raw.val > best)
-			best = r->ev[e].cpu[c].raw.val;
-	return r->ncpus ? best : r->ev[e].total.raw.val;
+	return r->ev[e].total.raw.val;
+}
+
+/* The unit (stat_result.units) of an uncore PMU, or -1. */
+static long unit_of(const struct stat_result *r, const char *pmu)
+{
+	for (size_t u = 0; u < r->nunits; u++)
+		if (!strcmp(r->units[u].pmu, pmu))
+			return (long)u;
+	return -1;
+}
+
+/* A unit metric of pmu (NULL: over all units), NAN when n/a or not counted. */
+static double unit_metric(const struct stat_result *r, const char *pmu, const char *name)
+{
+	long u = pmu ? unit_of(r, pmu) : -1;
+	return pmu && u < 0 ? NAN : stat_unit_metric(r, u, name);
+}
+
+/* The core metrics (the uncore ones have tables of their own). */
+static bool core_metric(const struct stat_metric *sm)
+{
+	return !sm->m->pmu;
+}
+
+static bool any_core_metric(const struct stat_result *r)
+{
+	for (size_t i = 0; i < r->nmet; i++)
+		if (core_metric(&r->met[i]))
+			return true;
+	return false;
 }
 
 /* The uncore PMU names among the events of class cls, in order of first use. */
@@ -81,19 +105,6 @@ static size_t uncore_pmus(const struct stat_result *r, int cls, const char **out
 			out[n++] = ev->pmu;
 	}
 	return n;
-}
-
-/* The count of event `name` (display name) of pmu, or -1. */
-static double uncore_count(const struct stat_result *r, const char *pmu, const char *name)
-{
-	for (size_t e = 0; e < r->nev; e++) {
-		const struct ev *ev = &r->evl->ev[e];
-		char d[128];
-		display_name(ev, d, sizeof(d));
-		if (ev->pmu && !strcmp(ev->pmu, pmu) && !strcmp(d, name))
-			return (double)uncore_value(r, e);
-	}
-	return -1;
 }
 
 void wperf_event_idx(const struct ev *ev, bool wide, char *buf, size_t size)
@@ -172,6 +183,8 @@ static void metrics_table(FILE *f, const struct stat_result *r, const struct wpe
 	t.underline = true;
 	for (size_t c = 0; c < r->ncpus; c++) {
 		for (size_t i = 0; i < r->nmet; i++) {
+			if (!core_metric(&r->met[i]))
+				continue;
 			char core[16], val[48];
 			snprintf(core, sizeof(core), "%d", r->cpus[c]);
 			double x = r->met[i].cpu[c];
@@ -212,25 +225,36 @@ static const char *dsu_cluster(const char *pmu)
 	return pmu + strlen("arm_dsu_");
 }
 
-/* wperf's l3_cache metric per cluster: read_bandwidth = l3d_cache x 64 B (MB), miss_rate =
- * l3d_cache_refill / l3d_cache (%); false when the cluster's l3d_cache was not counted. */
+/* wperf's l3_cache cells of a cluster (the l3_cache metrics); false when its read bandwidth is
+ * n/a (l3d_cache not counted). */
 static bool l3_metric(const struct stat_result *r, const char *pmu, char *bw, char *miss, size_t size)
 {
-	double acc = uncore_count(r, pmu, "l3d_cache"), refill = uncore_count(r, pmu, "l3d_cache_refill");
-	if (acc < 0)
+	double x = unit_metric(r, pmu, "l3_read_bandwidth"), rate = unit_metric(r, pmu, "l3_miss_rate");
+	if (isnan(x))
 		return false;
-	snprintf(bw, size, "%.2fMB", acc * 64 / 1e6);
-	if (refill >= 0 && acc > 0)
-		snprintf(miss, size, "%.2f%%", 100 * refill / acc);
+	snprintf(bw, size, "%.2fMB", x);
+	if (!isnan(rate))
+		snprintf(miss, size, "%.2f%%", rate);
 	else
 		snprintf(miss, size, "n/a");
 	return true;
 }
 
-static const char *pmu_cores(const char *pmu)
+/* The cores a cluster serves, as sysfs lists them. */
+static const char *pmu_cores(const struct stat_result *r, const char *pmu)
 {
-	const struct pmu *p = pmu_find(pmu);
-	return p && p->cpus ? p->cpus : "";
+	long u = unit_of(r, pmu);
+	return u < 0 ? "" : r->units[u].cpus;
+}
+
+/* A memory channel's "NN.NNMB" (pmu NULL: all channels); false when n/a. */
+static bool ddr_cell(const struct stat_result *r, const char *pmu, char *buf, size_t size)
+{
+	double x = unit_metric(r, pmu, "ddr_rw_bandwidth");
+	if (isnan(x))
+		return false;
+	snprintf(buf, size, "%.2fMB", x);
+	return true;
 }
 
 static void uncore_text(FILE *f, const struct stat_result *r, const struct wperf_stat_view *v)
@@ -258,7 +282,7 @@ static void uncore_text(FILE *f, const struct stat_result *r, const struct wperf
 	for (size_t i = 0; i < n; i++) {
 		char bw[48], miss[48];
 		if (l3_metric(r, pmus[i], bw, miss, sizeof(bw)))
-			table_rowv(&lt, dsu_cluster(pmus[i]), pmu_cores(pmus[i]), bw, miss);
+			table_rowv(&lt, dsu_cluster(pmus[i]), pmu_cores(r, pmus[i]), bw, miss);
 	}
 	if (lt.nrows) {
 		fprintf(f, "\nL3 cache metrics:\n");
@@ -279,25 +303,18 @@ static void uncore_text(FILE *f, const struct stat_result *r, const struct wperf
 	table_init(&mt, 2, mcols);
 	mt.indent = 8;
 	mt.underline = true;
-	double all = 0;
 	for (size_t i = 0; i < n; i++) {
-		char id[32];
+		char id[32], ch[24], bw[48];
 		snprintf(id, sizeof(id), "dmc %zu", i);
 		uncore_rows(&t, r, pmus[i], id, v);
-		double rw = uncore_count(r, pmus[i], "rdwr");
-		if (rw >= 0) {
-			char ch[24], bw[48];
-			snprintf(ch, sizeof(ch), "%zu", i);
-			snprintf(bw, sizeof(bw), "%.2fMB", rw * 128 / 1e6);
+		snprintf(ch, sizeof(ch), "%zu", i);
+		if (ddr_cell(r, pmus[i], bw, sizeof(bw)))
 			table_rowv(&mt, ch, bw);
-			all += rw;
-		}
 	}
 	fprintf(f, "\nPerformance counter stats for DMC, no multiplexing:\n");
 	table_print(&t, f);
-	if (mt.nrows) {
-		char bw[48];
-		snprintf(bw, sizeof(bw), "%.2fMB", all * 128 / 1e6);
+	char bw[48];
+	if (mt.nrows && ddr_cell(r, NULL, bw, sizeof(bw))) {
 		table_rowv(&mt, "all", bw);
 		fprintf(f, "\nddr metrics:\n");
 		table_print(&mt, f);
@@ -351,7 +368,7 @@ static void uncore_json(struct json *j, const struct stat_result *r)
 		any = true;
 		json_begin_object(j, NULL);
 		json_str(j, "cluster", dsu_cluster(pmus[i]));
-		json_str(j, "cores", pmu_cores(pmus[i]));
+		json_str(j, "cores", pmu_cores(r, pmus[i]));
 		json_str(j, "read_bandwidth", bw);
 		json_str(j, "miss_rate", miss);
 		json_end_object(j);
@@ -379,22 +396,18 @@ static void uncore_json(struct json *j, const struct stat_result *r)
 	json_begin_object(j, "ddr");
 	if (n) {
 		json_begin_array(j, "DDR_Metrics");
-		double all = 0;
+		char ch[24], bw[48];
 		for (size_t i = 0; i < n; i++) {
-			double rw = uncore_count(r, pmus[i], "rdwr");
-			if (rw < 0)
+			if (!ddr_cell(r, pmus[i], bw, sizeof(bw)))
 				continue;
-			char ch[24], bw[48];
 			snprintf(ch, sizeof(ch), "%zu", i);
-			snprintf(bw, sizeof(bw), "%.2fMB", rw * 128 / 1e6);
 			json_begin_object(j, NULL);
 			json_str(j, "channel", ch);
 			json_str(j, "rw_bandwidth", bw);
 			json_end_object(j);
-			all += rw;
 		}
-		char bw[48];
-		snprintf(bw, sizeof(bw), "%.2fMB", all * 128 / 1e6);
+		if (!ddr_cell(r, NULL, bw, sizeof(bw)))
+			snprintf(bw, sizeof(bw), "%.2fMB", 0.0);
 		json_begin_object(j, NULL);
 		json_str(j, "channel", "all");
 		json_str(j, "rw_bandwidth", bw);
@@ -420,7 +433,7 @@ void wperf_stat_text(FILE *f, const struct stat_result *r, const struct wperf_st
 		fprintf(f, "\nSystem-wide Overall:\n");
 		counter_table(f, r, -1, mux, v);
 	}
-	if (r->nmet) {
+	if (any_core_metric(r)) {
 		fprintf(f, "\nTelemetry Solution Metrics:\n");
 		metrics_table(f, r, v);
 	}
@@ -475,10 +488,12 @@ void wperf_stat_json(struct json *j, const char *key, const struct stat_result *
 		counter_rows(j, "Systemwide_Overall_Performance_Counters", r, -1);
 	json_end_object(j);
 	json_begin_object(j, "ts_metric");
-	if (r->nmet) {
+	if (any_core_metric(r)) {
 		json_begin_array(j, "Telemetry_Solution_Metrics");
 		for (size_t c = 0; c < r->ncpus; c++)
 			for (size_t i = 0; i < r->nmet; i++) {
+				if (!core_metric(&r->met[i]))
+					continue;
 				char core[16], val[48];
 				snprintf(core, sizeof(core), "%d", r->cpus[c]);
 				double x = r->met[i].cpu[c];
@@ -509,7 +524,8 @@ void wperf_timeline_csv_header(FILE *f, const struct stat_result *r, const struc
 			if (r->evl->ev[e].source != EV_SRC_TOOL)
 				fprintf(f, "core %d,", r->cpus[c]);
 		for (size_t i = 0; i < r->nmet; i++)
-			fprintf(f, "core %d,", r->cpus[c]);
+			if (core_metric(&r->met[i]))
+				fprintf(f, "core %d,", r->cpus[c]);
 	}
 	fputc('\n', f);
 	for (size_t c = 0; c < r->ncpus; c++) {
@@ -517,7 +533,8 @@ void wperf_timeline_csv_header(FILE *f, const struct stat_result *r, const struc
 			if (r->evl->ev[e].source != EV_SRC_TOOL)
 				fprintf(f, "%s,", ev_display_name(&r->evl->ev[e]));
 		for (size_t i = 0; i < r->nmet; i++)
-			fprintf(f, "M@%s,", r->met[i].m->name);
+			if (core_metric(&r->met[i]))
+				fprintf(f, "M@%s,", r->met[i].m->name);
 	}
 	fputc('\n', f);
 }
@@ -530,6 +547,8 @@ void wperf_timeline_csv_row(FILE *f, const struct stat_result *r)
 				fprintf(f, "%" PRIu64 ",", scaled(&r->ev[e].cpu[c]));
 		for (size_t i = 0; i < r->nmet; i++) {
 			double x = r->met[i].cpu[c];
+			if (!core_metric(&r->met[i]))
+				continue;
 			if (isnan(x))
 				fprintf(f, "n/a,");
 			else

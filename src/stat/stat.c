@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "events/pmu.h"
 #include "util/xalloc.h"
 
 void stat_result_init(struct stat_result *r, const struct counters *c, const struct metric **metrics,
@@ -20,8 +21,12 @@ void stat_result_init(struct stat_result *r, const struct counters *c, const str
 	for (size_t e = 0; e < r->nev; e++)
 		r->why[e] = c->why[e] ? xstrdup(c->why[e]) : NULL;
 	r->ev = xcalloc(r->nev ? r->nev : 1, sizeof(*r->ev));
-	for (size_t e = 0; e < r->nev; e++)
+	for (size_t e = 0; e < r->nev; e++) {
+		const struct ev *ev = &r->evl->ev[e];
+		const struct pmu *p = ev->source == EV_SRC_SYSFS && ev->pmu ? pmu_find(ev->pmu) : NULL;
 		r->ev[e].cpu = xcalloc(r->ncpus, sizeof(struct stat_value));
+		r->ev[e].one_reading = p && p->uncore;
+	}
 	r->nmet = nmetrics;
 	r->met = xcalloc(nmetrics ? nmetrics : 1, sizeof(*r->met));
 	for (size_t i = 0; i < nmetrics; i++) {
@@ -48,6 +53,11 @@ int stat_read(struct stat_result *r, const struct counters *c)
 			struct stat_value *v = &se->cpu[col];
 			if (counters_read(c, e, col, &v->raw) < 0)
 				return -1;
+			if (se->one_reading) {
+				if (v->raw.val >= se->total.raw.val)
+					se->total.raw = v->raw;
+				continue;
+			}
 			se->total.raw.val += v->raw.val;
 			se->total.raw.ena += v->raw.ena;
 			se->total.raw.run += v->raw.run;
@@ -105,14 +115,38 @@ long stat_metric_event(const struct stat_result *r, const struct metric *m, cons
 struct lookup_ctx {
 	const struct stat_result *r;
 	const struct metric *m;
-	long col; /* -1 for totals */
+	long col;        /* -1 for totals */
+	const char *pmu; /* an uncore metric over one unit's events, or NULL for all units */
 };
+
+/* An uncore metric's input: the event's one reading, summed over the units asked for. */
+static double lookup_uncore(const struct lookup_ctx *lc, const char *name)
+{
+	const struct stat_result *r = lc->r;
+	size_t plen = strlen(lc->m->pmu);
+	double sum = 0;
+	bool any = false;
+	for (size_t e = 0; e < r->nev; e++) {
+		const struct ev *ev = &r->evl->ev[e];
+		const struct stat_value *v = &r->ev[e].total;
+		if (!ev->pmu || strncmp(ev->pmu, lc->m->pmu, plen) || strcasecmp(ev->base, name) ||
+		    (lc->pmu && strcmp(ev->pmu, lc->pmu)))
+			continue;
+		if (v->status == COUNTER_NOT_SUPPORTED || v->status == COUNTER_NOT_COUNTED)
+			continue;
+		sum += v->scaled;
+		any = true;
+	}
+	return any ? sum : NAN;
+}
 
 static double lookup(const char *name, void *arg)
 {
 	const struct lookup_ctx *lc = arg;
 	if (!strcmp(name, "duration_time"))
 		return lc->r->duration;
+	if (lc->m && lc->m->pmu)
+		return lc->col < 0 ? lookup_uncore(lc, name) : NAN;
 	long e = stat_metric_event(lc->r, lc->m, name);
 	if (e < 0)
 		return NAN;
@@ -130,13 +164,96 @@ void stat_compute_metrics(struct stat_result *r)
 			sm->total = NAN;
 			continue;
 		}
-		struct lookup_ctx lc = { r, sm->m, -1 };
+		struct lookup_ctx lc = { r, sm->m, -1, NULL };
 		sm->total = metric_eval(sm->m->expr, lookup, &lc);
 		for (size_t col = 0; col < r->ncpus; col++) {
 			lc.col = (long)col;
 			sm->cpu[col] = metric_eval(sm->m->expr, lookup, &lc);
 		}
 	}
+	for (size_t i = 0; i < r->numet; i++) {
+		const struct metric *m = r->umet[i];
+		struct lookup_ctx lc = { r, m, -1, NULL };
+		r->umet_total[i] = m->expr ? metric_eval(m->expr, lookup, &lc) : NAN;
+		for (size_t u = 0; u < r->nunits; u++) {
+			lc.pmu = r->units[u].pmu;
+			bool mine = !strncmp(lc.pmu, m->pmu, strlen(m->pmu));
+			r->units[u].met[i] = mine && m->expr ? metric_eval(m->expr, lookup, &lc) : NAN;
+		}
+	}
+}
+
+void stat_result_set_units(struct stat_result *r, const struct metric *const *ms, size_t n)
+{
+	r->umet = xcalloc(n ? n : 1, sizeof(*r->umet));
+	r->umet_total = xcalloc(n ? n : 1, sizeof(double));
+	for (size_t i = 0; i < n; i++)
+		if (ms[i]->pmu)
+			r->umet[r->numet++] = ms[i];
+	for (size_t e = 0; e < r->nev; e++) {
+		const char *pmu = r->evl->ev[e].pmu;
+		bool applies = false, have = false;
+		for (size_t i = 0; pmu && i < r->numet && !applies; i++)
+			applies = !strncmp(pmu, r->umet[i]->pmu, strlen(r->umet[i]->pmu));
+		for (size_t u = 0; applies && u < r->nunits && !have; u++)
+			have = !strcmp(r->units[u].pmu, pmu);
+		if (!applies || have)
+			continue;
+		r->units = xrealloc(r->units, (r->nunits + 1) * sizeof(*r->units));
+		struct stat_unit *su = &r->units[r->nunits++];
+		const struct pmu *p = pmu_find(pmu);
+		su->pmu = xstrdup(pmu);
+		su->cpus = xstrdup(p && p->cpus ? p->cpus : "");
+		su->met = xcalloc(r->numet ? r->numet : 1, sizeof(double));
+		for (size_t i = 0; i < r->numet; i++)
+			su->met[i] = NAN;
+	}
+}
+
+double stat_unit_metric(const struct stat_result *r, long u, const char *name)
+{
+	for (size_t i = 0; i < r->numet; i++)
+		if (!strcmp(r->umet[i]->name, name))
+			return u < 0 ? r->umet_total[i] : r->units[u].met[i];
+	return NAN;
+}
+
+static void *memdup(const void *p, size_t n)
+{
+	void *q = xmalloc(n);
+	memcpy(q, p, n);
+	return q;
+}
+
+static void units_dup(struct stat_result *dst, const struct stat_result *src)
+{
+	if (!src->umet) {
+		dst->umet = NULL;
+		dst->umet_total = NULL;
+		dst->units = NULL;
+		dst->numet = dst->nunits = 0;
+		return;
+	}
+	dst->umet = memdup(src->umet, (src->numet ? src->numet : 1) * sizeof(*src->umet));
+	dst->umet_total = memdup(src->umet_total, (src->numet ? src->numet : 1) * sizeof(double));
+	dst->units = src->nunits ? xcalloc(src->nunits, sizeof(*dst->units)) : NULL;
+	for (size_t u = 0; u < src->nunits; u++) {
+		dst->units[u].pmu = xstrdup(src->units[u].pmu);
+		dst->units[u].cpus = xstrdup(src->units[u].cpus);
+		dst->units[u].met = memdup(src->units[u].met, (src->numet ? src->numet : 1) * sizeof(double));
+	}
+}
+
+static void units_free(struct stat_result *r)
+{
+	for (size_t u = 0; u < r->nunits; u++) {
+		free(r->units[u].pmu);
+		free(r->units[u].cpus);
+		free(r->units[u].met);
+	}
+	free(r->units);
+	free(r->umet);
+	free(r->umet_total);
 }
 
 void stat_accumulate(struct stat_result *acc, const struct stat_result *run)
@@ -173,6 +290,11 @@ void stat_copy_values(struct stat_result *dst, const struct stat_result *src)
 		dst->met[i].total = src->met[i].total;
 		memcpy(dst->met[i].cpu, src->met[i].cpu, src->ncpus * sizeof(double));
 	}
+	for (size_t i = 0; i < src->numet && i < dst->numet; i++) {
+		dst->umet_total[i] = src->umet_total[i];
+		for (size_t u = 0; u < src->nunits && u < dst->nunits; u++)
+			dst->units[u].met[i] = src->units[u].met[i];
+	}
 	dst->duration = src->duration;
 	dst->timestamp = src->timestamp;
 	dst->user_s = src->user_s;
@@ -197,6 +319,7 @@ void stat_result_dup(struct stat_result *dst, const struct stat_result *src)
 		dst->met[i].m = src->met[i].m;
 		dst->met[i].cpu = xcalloc(src->ncpus ? src->ncpus : 1, sizeof(double));
 	}
+	units_dup(dst, src);
 	stat_copy_values(dst, src);
 }
 
@@ -246,5 +369,6 @@ void stat_result_free(struct stat_result *r)
 	free(r->cpus);
 	free(r->ev);
 	free(r->met);
+	units_free(r);
 	memset(r, 0, sizeof(*r));
 }

@@ -22,12 +22,23 @@ struct stat_event {
 	struct stat_value *cpu;   /* per CPU column (ncpus) */
 	/* Over repeated runs (-r): running mean and sum of squared differences (Welford). */
 	double mean, m2;
+	/* An uncore PMU's event (events/pmu.h): every CPU reads the one unit, so the total is
+	 * one reading (the largest), not the sum. */
+	bool one_reading;
 };
 
 struct stat_metric {
 	const struct metric *m;
 	double total;             /* NAN when n/a */
 	double *cpu;              /* per CPU column */
+};
+
+/* One uncore PMU counted (a DSU cluster, a DMC-620 memory channel): the uncore metrics over
+ * its own events. */
+struct stat_unit {
+	char *pmu;                   /* "arm_dsu_0" */
+	char *cpus;                  /* the CPUs it serves (sysfs cpus/cpumask), "" when unknown */
+	double *met;                 /* per unit metric (stat_result.umet): NAN when n/a */
 };
 
 struct stat_result {
@@ -43,6 +54,13 @@ struct stat_result {
 	double timestamp;            /* interval rows: seconds since counting began */
 	int runs;                    /* -r: how many runs the means cover */
 	double dur_mean, dur_m2;     /* -r: elapsed time over the runs */
+	/* Uncore metrics (metric.pmu set) evaluated per uncore PMU counted, whether or not -m
+	 * asked for them (stat_result_set_units): WindowsPerf's L3 and DDR tables. */
+	const struct metric **umet;
+	size_t numet;
+	double *umet_total;          /* per unit metric: over every unit of its PMUs together */
+	struct stat_unit *units;     /* one per PMU among the events that some umet applies to */
+	size_t nunits;
 };
 
 void stat_result_init(struct stat_result *r, const struct counters *c, const struct metric **metrics,
@@ -51,8 +69,13 @@ void stat_result_init(struct stat_result *r, const struct counters *c, const str
 int stat_read(struct stat_result *r, const struct counters *c);
 /* dst = cur - prev (the interval rows of a timeline), rescaled. All three share one shape. */
 void stat_diff(struct stat_result *dst, const struct stat_result *cur, const struct stat_result *prev);
-/* Evaluates every metric over the totals and per CPU (duration_time = r->duration). */
+/* Evaluates every metric over the totals and per CPU (duration_time = r->duration), and the
+ * unit metrics per unit. An uncore metric is n/a per CPU. */
 void stat_compute_metrics(struct stat_result *r);
+/* The uncore metrics to evaluate per uncore PMU (those of ms that apply to r's events). */
+void stat_result_set_units(struct stat_result *r, const struct metric *const *ms, size_t n);
+/* The value of unit metric `name` for unit u (u < 0: over all units), NAN when n/a. */
+double stat_unit_metric(const struct stat_result *r, long u, const char *name);
 /* Folds one run's totals into the running mean/stddev of `acc` (Welford). */
 void stat_accumulate(struct stat_result *acc, const struct stat_result *run);
 /* perf's "+- x%": the standard deviation of the mean, as a percentage of the mean. */

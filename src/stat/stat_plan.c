@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "events/pmu.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -28,6 +29,48 @@ static int check_arch(const struct metric *const *ms, long n, const char *name)
 	return 0;
 }
 
+/* Appends to *names the events of uncore metric m on every PMU of its kind ("arm_dsu_0/l3d_cache/"
+ * per DSU cluster), except those already in l; STAT_PLAN_UNAVAILABLE when there is no such PMU. */
+static int uncore_events(const struct evlist *l, const struct metric *m, const char *name, char ***names,
+			 size_t *nn, size_t *cap)
+{
+	const struct pmu_table *t = pmu_table();
+	size_t found = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct pmu *p = &t->p[i];
+		if (strncmp(p->name, m->pmu, strlen(m->pmu)))
+			continue;
+		found++;
+		for (size_t k = 0; k < m->nevents; k++) {
+			char *ev = xasprintf("%s/%s/", p->name, m->events[k]);
+			bool have = false;
+			for (size_t e = 0; e < l->n && !have; e++)
+				have = !strcasecmp(l->ev[e].name, ev);
+			for (size_t j = 0; j < *nn && !have; j++)
+				have = !strcasecmp((*names)[j], ev);
+			if (have) {
+				free(ev);
+				continue;
+			}
+			ALLOC_GROW(*names, *nn + 1, *cap);
+			(*names)[(*nn)++] = ev;
+		}
+	}
+	if (found)
+		return 0;
+	err_set("metric '%s' needs %s* PMUs (%s...), which this machine does not have", name, m->pmu,
+		m->nevents ? m->events[0] : "");
+	return STAT_PLAN_UNAVAILABLE;
+}
+
+static int add_names(struct evlist *l, char **names, size_t n, const char *metric, bool group)
+{
+	int r = 0;
+	if (n && evlist_add_metric_events(l, (const char *const *)names, n, metric, group) < 0)
+		r = STAT_PLAN_USAGE;
+	return r;
+}
+
 int stat_plan_add_metric(struct evlist *l, const struct metric_set *set, const char *name)
 {
 	const struct metric **ms;
@@ -35,9 +78,13 @@ int stat_plan_add_metric(struct evlist *l, const struct metric_set *set, const c
 	if (n < 0)
 		return STAT_PLAN_USAGE;
 	int r = check_arch(ms, n, name);
-	char **names = NULL;
-	size_t nn = 0, cap = 0;
+	char **names = NULL, **unames = NULL;
+	size_t nn = 0, cap = 0, nu = 0, ucap = 0;
 	for (long i = 0; i < n && !r; i++) {
+		if (ms[i]->pmu) {
+			r = uncore_events(l, ms[i], name, &unames, &nu, &ucap);
+			continue;
+		}
 		for (size_t k = 0; k < ms[i]->nevents; k++) {
 			const char *ev = ms[i]->events[k];
 			bool have = evlist_find(l, ev) >= 0;
@@ -49,9 +96,14 @@ int stat_plan_add_metric(struct evlist *l, const struct metric_set *set, const c
 			names[nn++] = (char *)ev;
 		}
 	}
-	if (!r && nn && evlist_add_metric_events(l, (const char *const *)names, nn, name,
-						 nn > 1 && nn <= STAT_PLAN_MAX_GROUP) < 0)
-		r = STAT_PLAN_USAGE;
+	if (!r)
+		r = add_names(l, names, nn, name, nn > 1 && nn <= STAT_PLAN_MAX_GROUP);
+	/* An uncore PMU's events are not grouped with the CPUs' (nor across PMUs). */
+	if (!r)
+		r = add_names(l, unames, nu, name, false);
+	for (size_t i = 0; i < nu; i++)
+		free(unames[i]);
+	free(unames);
 	free(names);
 	free(ms);
 	return r;
@@ -100,6 +152,13 @@ int stat_plan_build(struct stat_plan *p, const struct stat_plan_req *req)
 		r = STAT_PLAN_USAGE;
 	if (!r && met.len)
 		r = add_metrics(p, sb_str(&met), req->keep_unavailable);
+	for (size_t i = 0; !r && i < p->set.n; i++) {
+		const struct metric *m = &p->set.m[i];
+		if (!m->pmu || !metric_arch_present(m->arch))
+			continue;
+		ALLOC_GROW(p->unit_metrics, p->nunit_metrics + 1, p->unit_cap);
+		p->unit_metrics[p->nunit_metrics++] = m;
+	}
 	sb_release(&ev);
 	sb_release(&met);
 	if (r)
@@ -110,6 +169,7 @@ int stat_plan_build(struct stat_plan *p, const struct stat_plan_req *req)
 void stat_plan_free(struct stat_plan *p)
 {
 	free(p->metrics);
+	free(p->unit_metrics);
 	evlist_free(&p->l);
 	metric_set_free(&p->set);
 	memset(p, 0, sizeof(*p));

@@ -23,6 +23,10 @@ struct stat_plan {
 	struct evlist l;
 	const struct metric **metrics; /* every -m metric, groups expanded, in order */
 	size_t nmetrics;
+	/* The uncore metrics of this machine's architecture, evaluated per uncore PMU counted
+	 * whether or not -m names them (stat_run_opts.unit_metrics). */
+	const struct metric **unit_metrics;
+	size_t nunit_metrics, unit_cap;
 };
 
 struct stat_plan_req {

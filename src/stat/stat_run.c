@@ -130,6 +130,7 @@ int stat_run(const struct stat_run_opts *o, struct evlist *l, struct stat_result
 	if (o->opened)
 		o->opened(c.kernel_excluded, o->arg);
 	stat_result_init(res, &c, o->metrics, o->nmetrics);
+	stat_result_set_units(res, o->unit_metrics, o->nunit_metrics);
 	int rc = count(o, &t, &c, co.enable_on_exec, res, info);
 	if (rc < 0)
 		stat_result_free(res);

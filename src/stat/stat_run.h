@@ -22,6 +22,8 @@ struct stat_run_opts {
 	int interval_count;          /* end after this many rows; 0: no limit */
 	const struct metric **metrics;
 	size_t nmetrics;
+	const struct metric **unit_metrics; /* evaluated per uncore PMU (stat_result_set_units) */
+	size_t nunit_metrics;
 	/* Called once the counters are open (kernel_excluded: kernel mode had to be dropped). */
 	void (*opened)(bool kernel_excluded, void *arg);
 	/* Each interval row: delta holds the counts since the previous row (metrics not computed). */

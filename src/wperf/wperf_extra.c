@@ -126,19 +126,9 @@ int wperf_build_events(const struct wperf_args *a, struct strbuf *events, struct
 			return -1;
 		}
 	}
-	/* Uncore metrics: wperf's built-in event sets. */
-	if (a->metrics.len) {
-		char *list = xstrdup(sb_str(&a->metrics)), *save = NULL;
-		for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-			if (!strcasecmp(t, "l3_cache"))
-				join(events, "/dsu/l3d_cache,/dsu/l3d_cache_refill");
-			else if (!strcasecmp(t, "ddr_bw"))
-				join(events, "/dmc_clkdiv2/rdwr");
-			else
-				join(metrics, t);
-		}
-		free(list);
-	}
+	/* Metrics, the uncore l3_cache and ddr_bw among them, are stat's (events/metric_arm.c). */
+	if (a->metrics.len)
+		join(metrics, sb_str(&a->metrics));
 	if (a->events.len) {
 		struct strbuf e = STRBUF_INIT;
 		if (extra)

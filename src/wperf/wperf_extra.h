@@ -1,6 +1,6 @@
 /* The event list of a wperf command line: -E custom names (name:0xHEX, inline or from a file)
- * replaced by raw codes, the uncore metrics l3_cache and ddr_bw replaced by their DSU and DMC
- * events, and wperf's always-counted cycle counter added where a hardware PMU exists. */
+ * replaced by raw codes, and wperf's always-counted cycle counter added where a hardware PMU
+ * exists. The metrics (the uncore l3_cache and ddr_bw too) are lperf stat's. */
 #ifndef LPERF_WPERF_WPERF_EXTRA_H
 #define LPERF_WPERF_WPERF_EXTRA_H
 

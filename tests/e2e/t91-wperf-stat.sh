@@ -63,4 +63,34 @@ test_expect_success 'wperf stat -m imix,l1d_cache_miss_ratio -e ld_spec (Arm fix
 	plan <k >gotk && sed "s/ u / ukh /" "$GOLDEN/wperf_plan_imix.txt" >wantk && diff -u wantk gotk
 '
 
+# The Arm fixture plus two DSU clusters and a DMC-620 channel.
+uncore_root() {
+	cp -R "$FIXTURES/sysfs-arm" root && d=root/bus/event_source/devices &&
+	for x in 0 1; do
+		mkdir -p $d/arm_dsu_$x/format $d/arm_dsu_$x/events &&
+		echo 1$x >$d/arm_dsu_$x/type && echo $((x * 4)) >$d/arm_dsu_$x/cpumask &&
+		echo config:0-31 >$d/arm_dsu_$x/format/event &&
+		echo event=0x2b >$d/arm_dsu_$x/events/l3d_cache && echo event=0x2a >$d/arm_dsu_$x/events/l3d_cache_refill ||
+		return 1
+	done &&
+	m=$d/arm_dmc620_10008c000 && mkdir -p $m/format $m/events && echo 13 >$m/type && echo 0 >$m/cpumask &&
+	echo config:0-4 >$m/format/event && echo config:5 >$m/format/clkdiv2 &&
+	echo event=0x12,clkdiv2=1 >$m/events/clkdiv2_rdwr
+}
+
+test_expect_success 'l3_cache and ddr_bw are metrics of both personalities: every cluster and channel planned' '
+	uncore_root &&
+	LPERF_SYSFS_ROOT=$PWD/root wperf stat -m l3_cache,ddr_bw -c 0 sleep 1 --dry-run >w &&
+	plan <w >gotw && same wperf_plan_uncore.txt gotw &&
+	LPERF_SYSFS_ROOT=$PWD/root lperf stat -m l3_cache,ddr_bw -C 0 --dry-run sleep 1 >l &&
+	plan <l | sed "s/ ukh / u /" >gotl && sed 1d "$GOLDEN/wperf_plan_uncore.txt" >wantl && diff -u wantl gotl &&
+	LPERF_SYSFS_ROOT=$PWD/root lperf list --metrics >list &&
+	expect_grep "l3_read_bandwidth" list && expect_grep "ddr_rw_bandwidth" list
+'
+
+test_expect_success 'l3_cache without a DSU PMU: one line naming what is missing, exit 1' '
+	expect_exit 1 env LPERF_SYSFS_ROOT=$FIXTURES/sysfs-arm "$LPERF" stat -m l3_cache -C 0 sleep 1 2>err &&
+	expect_lines 1 err && expect_grep "metric .l3_cache. needs arm_dsu_\* PMUs \(l3d_cache\.\.\.\)" err
+'
+
 test_done

@@ -33,6 +33,7 @@ struct sf_event {
 
 struct sf_metric {
 	const char *name, *formula, *unit;
+	const char *pmu;           /* an uncore metric's PMU prefix, or NULL */
 };
 
 struct stat_fixture {
@@ -43,6 +44,8 @@ struct stat_fixture {
 	int cpus[SF_MAX_CPU];
 	bool supported[SF_MAX_EV];
 	char *why[SF_MAX_EV];
+	char base[SF_MAX_EV][64];
+	struct metric_set set;     /* the built-in uncore metrics come from here */
 	struct stat_result r;
 };
 
@@ -64,7 +67,14 @@ static inline void sf_build(struct stat_fixture *f, const int *cpus, size_t ncpu
 	for (size_t i = 0; i < nev; i++) {
 		struct ev *ev = &f->l.ev[i];
 		ev->name = (char *)evs[i].name;
-		ev->base = (char *)evs[i].name;
+		/* "pmu/event/": the sysfs event name is the base, as events/resolve.c sets it. */
+		const char *slash = strchr(evs[i].name, '/');
+		if (slash && slash[1]) {
+			snprintf(f->base[i], sizeof(f->base[i]), "%.*s", (int)strcspn(slash + 1, "/"), slash + 1);
+			ev->base = f->base[i];
+		} else {
+			ev->base = (char *)evs[i].name;
+		}
 		ev->pmu = (char *)evs[i].pmu;
 		ev->source = evs[i].source;
 		ev->attr.type = evs[i].source == EV_SRC_SOFTWARE ? 1 : evs[i].source == EV_SRC_HARDWARE ? 0 : 8;
@@ -94,10 +104,18 @@ static inline void sf_build(struct stat_fixture *f, const int *cpus, size_t ncpu
 		f->m[i].name = (char *)mets[i].name;
 		f->m[i].formula = (char *)mets[i].formula;
 		f->m[i].unit = (char *)mets[i].unit;
+		f->m[i].pmu = (char *)mets[i].pmu;
 		f->m[i].expr = mets[i].formula ? metric_parse(mets[i].formula) : NULL;
 		f->mp[i] = &f->m[i];
 	}
 	stat_result_init(&f->r, &f->c, f->mp, nmet);
+	metric_set_builtin(&f->set);
+	const struct metric *um[8];
+	size_t nu = 0;
+	for (size_t i = 0; i < f->set.n && nu < 8; i++)
+		if (f->set.m[i].pmu)
+			um[nu++] = &f->set.m[i];
+	stat_result_set_units(&f->r, um, nu);
 	for (size_t e = 0; e < nev; e++) {
 		struct stat_event *se = &f->r.ev[e];
 		if (evs[e].unsupported || evs[e].source == EV_SRC_TOOL) {
@@ -124,6 +142,7 @@ static inline void sf_build(struct stat_fixture *f, const int *cpus, size_t ncpu
 static inline void sf_free(struct stat_fixture *f)
 {
 	stat_result_free(&f->r);
+	metric_set_free(&f->set);
 	for (size_t i = 0; i < SF_MAX_MET; i++)
 		metric_expr_free(f->m[i].expr);
 	free(f->l.ev);

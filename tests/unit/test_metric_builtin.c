@@ -27,6 +27,10 @@ static const struct case_ cases[] = {
 	{ "backend_stalled_cycles", METRIC_ARM, "stall_backend=250,cpu_cycles=1000", 25 },
 	{ "frontend_stalled_cycles", METRIC_ARM, "stall_frontend=100,cpu_cycles=400", 25 },
 	{ "ipc", METRIC_ARM, "inst_retired=2000000,cpu_cycles=1000000", 2.0 },
+	/* Uncore (DSU clusters, DMC-620 channels): WindowsPerf's l3_cache and ddr_bw. */
+	{ "l3_read_bandwidth", METRIC_ARM, "l3d_cache=1000000", 64 },
+	{ "l3_miss_rate", METRIC_ARM, "l3d_cache_refill=250,l3d_cache=1000", 25 },
+	{ "ddr_rw_bandwidth", METRIC_ARM, "clkdiv2_rdwr=2000000", 256 },
 	{ "branch_misprediction_ratio", METRIC_ARM, "br_mis_pred_retired=5,br_retired=200", 0.025 },
 	{ "branch_mpki", METRIC_ARM, "br_mis_pred_retired=30,inst_retired=10000", 3 },
 	{ "branch_percentage", METRIC_ARM, "br_immed_spec=100,br_indirect_spec=50,inst_spec=1000",
@@ -273,12 +277,31 @@ static void test_windowsperf_sets(void **state)
 	metric_set_free(&s);
 }
 
+/* l3_cache and ddr_bw are groups of uncore metrics, each naming the PMUs it is counted on. */
+static void test_uncore_metrics(void **state)
+{
+	struct metric_set s = { 0 };
+	metric_set_builtin(&s);
+	const struct metric_group *l3 = metric_group_find(&s, "l3_cache"), *ddr = metric_group_find(&s, "ddr_bw");
+	assert_non_null(l3);
+	assert_non_null(ddr);
+	assert_int_equal(l3->nmetrics, 2);
+	assert_string_equal(l3->metrics[0], "l3_read_bandwidth");
+	assert_string_equal(l3->metrics[1], "l3_miss_rate");
+	assert_string_equal(ddr->metrics[0], "ddr_rw_bandwidth");
+	assert_string_equal(find_arch(&s, "l3_miss_rate", METRIC_ARM)->pmu, "arm_dsu_");
+	assert_string_equal(find_arch(&s, "ddr_rw_bandwidth", METRIC_ARM)->pmu, "arm_dmc620_");
+	assert_null(find_arch(&s, "ipc", METRIC_ARM)->pmu);
+	metric_set_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_builtin_formulas),
 		cmocka_unit_test(test_telemetry_set),
 		cmocka_unit_test(test_windowsperf_sets),
+		cmocka_unit_test(test_uncore_metrics),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

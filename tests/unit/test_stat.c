@@ -16,6 +16,8 @@
 #include "util/error.h"
 #include "util/xalloc.h"
 
+#include "stat_fixture.h"
+
 static void test_scale_full_time(void **state)
 {
 	struct counter_val v = { 1000, 5000, 5000 };
@@ -293,6 +295,47 @@ static void test_plan_errors(void **state)
 	unsetenv("LPERF_SYSFS_ROOT");
 }
 
+/* Uncore metrics per unit (a DSU cluster) and over all units; n/a per CPU and where an input
+ * was not counted. */
+static void test_unit_metrics(void **state)
+{
+	static const int cpus[] = { 0, 1 };
+	static const struct sf_event evs[] = {
+		{ "inst_spec", "armv8_pmuv3_0", EV_SRC_SYSFS, 0x1b, -1, NULL, false, { 10, 20 } },
+		{ "arm_dsu_0/l3d_cache/", "arm_dsu_0", EV_SRC_SYSFS, 0x2b, -1, "l3_cache", false, { 1000000, 0 } },
+		{ "arm_dsu_0/l3d_cache_refill/", "arm_dsu_0", EV_SRC_SYSFS, 0x2a, -1, "l3_cache", false, { 100000, 0 } },
+		{ "arm_dsu_1/l3d_cache/", "arm_dsu_1", EV_SRC_SYSFS, 0x2b, -1, "l3_cache", false, { 0, 3000000 } },
+		{ "arm_dsu_1/l3d_cache_refill/", "arm_dsu_1", EV_SRC_SYSFS, 0x2a, -1, "l3_cache", true, { 0 } },
+	};
+	static const struct sf_metric mets[] = {
+		{ "l3_read_bandwidth", "l3d_cache * 64 / 1e6", "MB", "arm_dsu_" },
+	};
+	struct stat_fixture f;
+	sf_build(&f, cpus, 2, evs, ARRAY_SIZE(evs), mets, 1, 1.0);
+	assert_int_equal(f.r.nunits, 2);
+	assert_string_equal(f.r.units[0].pmu, "arm_dsu_0");
+	assert_string_equal(f.r.units[1].pmu, "arm_dsu_1");
+	assert_true(fabs(stat_unit_metric(&f.r, 0, "l3_read_bandwidth") - 64) < 1e-9);
+	assert_true(fabs(stat_unit_metric(&f.r, 1, "l3_read_bandwidth") - 192) < 1e-9);
+	assert_true(fabs(stat_unit_metric(&f.r, -1, "l3_read_bandwidth") - 256) < 1e-9);
+	assert_true(fabs(stat_unit_metric(&f.r, 0, "l3_miss_rate") - 10) < 1e-9);
+	/* Cluster 1's refills could not be counted: its miss rate is n/a, the total covers cluster 0. */
+	assert_true(isnan(stat_unit_metric(&f.r, 1, "l3_miss_rate")));
+	assert_true(fabs(stat_unit_metric(&f.r, -1, "l3_miss_rate") - 100.0 * 100000 / 4000000) < 1e-9);
+	assert_true(isnan(stat_unit_metric(&f.r, 0, "ddr_rw_bandwidth")));
+	assert_true(isnan(stat_unit_metric(&f.r, 0, "no_such_metric")));
+	/* As a -m metric (lperf stat's table): over every cluster, n/a per CPU. */
+	assert_true(fabs(f.r.met[0].total - 256) < 1e-9);
+	assert_true(isnan(f.r.met[0].cpu[0]) && isnan(f.r.met[0].cpu[1]));
+	struct stat_result d;
+	stat_result_dup(&d, &f.r);
+	assert_int_equal(d.nunits, 2);
+	assert_ptr_not_equal(d.units, f.r.units);
+	assert_true(fabs(stat_unit_metric(&d, 1, "l3_read_bandwidth") - 192) < 1e-9);
+	stat_result_free(&d);
+	sf_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -309,6 +352,7 @@ int main(void)
 		cmocka_unit_test(test_result_dup),
 		cmocka_unit_test(test_plan_groups),
 		cmocka_unit_test(test_plan_errors),
+		cmocka_unit_test(test_unit_metrics),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,58 +17,23 @@
 #include "stat_fixture.h"
 
 struct fixture {
-	struct evlist l;
-	struct counters c;
+	struct stat_fixture sf;
 	struct stat_result r;
 };
 
-static void set(struct stat_value *v, uint64_t val)
-{
-	v->raw = (struct counter_val){ val, 1000000, 1000000 };
-	v->status = counter_scale(&v->raw, &v->scaled);
-}
-
 static void make(struct fixture *f)
 {
-	memset(f, 0, sizeof(*f));
-	static const struct {
-		const char *name, *pmu;
-		uint64_t config;
-	} evs[] = {
-		{ "inst_spec", "armv8_pmuv3_0", 0x1b },
-		{ "arm_dsu_0/l3d_cache/", "arm_dsu_0", 0x2b },
-		{ "arm_dsu_0/l3d_cache_refill/", "arm_dsu_0", 0x2a },
-		{ "arm_dmc620_10008c000/clkdiv2_rdwr/", "arm_dmc620_10008c000", 0x32 },
-	};
-	f->l.n = 4;
-	f->l.ev = calloc(4, sizeof(struct ev));
-	for (size_t i = 0; i < 4; i++) {
-		f->l.ev[i].name = (char *)evs[i].name;
-		f->l.ev[i].base = (char *)evs[i].name;
-		f->l.ev[i].pmu = (char *)evs[i].pmu;
-		f->l.ev[i].attr.config = evs[i].config;
-		f->l.ev[i].group = -1;
-		f->l.ev[i].leader = i;
-		f->l.ev[i].source = EV_SRC_SYSFS;
-	}
-	static int cpus[] = { 0, 1 };
-	static bool supported[] = { true, true, true, true };
-	static char *why[4];
-	f->c.evl = &f->l;
-	f->c.cpus = cpus;
-	f->c.ncpus = 2;
-	f->c.npids = 1;
-	f->c.supported = supported;
-	f->c.why = why;
-	stat_result_init(&f->r, &f->c, NULL, 0);
-	set(&f->r.ev[0].cpu[0], 1000);
-	set(&f->r.ev[0].cpu[1], 2000);
-	set(&f->r.ev[0].total, 3000);
+	static const int cpus[] = { 0, 1 };
 	/* The uncore counters read on CPU 0 (their cpumask); CPU 1's readings are zero. */
-	set(&f->r.ev[1].cpu[0], 1000000);
-	set(&f->r.ev[2].cpu[0], 250000);
-	set(&f->r.ev[3].cpu[0], 2000000);
-	f->r.duration = 1.5;
+	static const struct sf_event evs[] = {
+		{ "inst_spec", "armv8_pmuv3_0", EV_SRC_SYSFS, 0x1b, -1, NULL, false, { 1000, 2000 } },
+		{ "arm_dsu_0/l3d_cache/", "arm_dsu_0", EV_SRC_SYSFS, 0x2b, -1, NULL, false, { 1000000, 0 } },
+		{ "arm_dsu_0/l3d_cache_refill/", "arm_dsu_0", EV_SRC_SYSFS, 0x2a, -1, NULL, false, { 250000, 0 } },
+		{ "arm_dmc620_10008c000/clkdiv2_rdwr/", "arm_dmc620_10008c000", EV_SRC_SYSFS, 0x32, -1, NULL, false,
+		  { 2000000, 0 } },
+	};
+	sf_build(&f->sf, cpus, 2, evs, ARRAY_SIZE(evs), NULL, 0, 1.5);
+	f->r = f->sf.r;
 }
 
 /* The caller owns the memstream's buffer (GCC 12's aarch64 build calls a local one dangling). */
@@ -116,8 +81,7 @@ static void test_text_sections(void **state)
 	assert_null(strstr(s, "l3d_cache"));
 	assert_null(strstr(s, "rdwr"));
 	free(s);
-	stat_result_free(&f.r);
-	free(f.l.ev);
+	sf_free(&f.sf);
 }
 
 static void test_json_sections(void **state)
@@ -135,8 +99,7 @@ static void test_json_sections(void **state)
 	assert_non_null(strstr(s, "{\"channel\":\"all\",\"rw_bandwidth\":\"256.00MB\"}"));
 	assert_non_null(strstr(s, "\"Time_elapsed\":1.5"));
 	free(s);
-	stat_result_free(&f.r);
-	free(f.l.ev);
+	sf_free(&f.sf);
 }
 
 /* ---- Golden outputs: today's tables, JSON and timeline CSV, byte for byte ---- */
@@ -253,6 +216,31 @@ static void test_golden_timeline_csv(void **state)
 	sf_free(&b);
 }
 
+/* wperf -m l3_cache: the uncore metrics have their own table, not the per-core one. */
+static void test_uncore_metric_asked(void **state)
+{
+	static const int cpus[] = { 0 };
+	static const struct sf_event evs[] = {
+		{ "arm_dsu_0/l3d_cache/", "arm_dsu_0", EV_SRC_SYSFS, 0x2b, -1, "l3_cache", false, { 2000000 } },
+		{ "arm_dsu_0/l3d_cache_refill/", "arm_dsu_0", EV_SRC_SYSFS, 0x2a, -1, "l3_cache", false, { 500000 } },
+	};
+	static const struct sf_metric mets[] = {
+		{ "l3_read_bandwidth", "l3d_cache * 64 / 1e6", "MB", "arm_dsu_" },
+		{ "l3_miss_rate", "l3d_cache_refill / l3d_cache * 100", "percent of L3 accesses", "arm_dsu_" },
+	};
+	struct stat_fixture f;
+	sf_build(&f, cpus, 1, evs, ARRAY_SIZE(evs), mets, 2, 1);
+	char *text, *csv;
+	SF_CAPTURE(text, wperf_stat_text(mf, &f.r, &arm_view));
+	assert_null(strstr(text, "Telemetry Solution Metrics"));
+	assert_non_null(strstr(text, "              0               128.00MB     25.00%\n"));
+	SF_CAPTURE(csv, wperf_timeline_csv_header(mf, &f.r, &arm_view, 1));
+	assert_null(strstr(csv, "M@"));
+	free(text);
+	free(csv);
+	sf_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -261,6 +249,7 @@ int main(void)
 		cmocka_unit_test(test_golden_two_cores),
 		cmocka_unit_test(test_golden_one_core_mux),
 		cmocka_unit_test(test_golden_timeline_csv),
+		cmocka_unit_test(test_uncore_metric_asked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
