@@ -13,11 +13,13 @@
 #include "cmd/annotate_view.h"
 #include "cmd/report_view.h"
 #include "perfdata/perfdata.h"
+#include "perfdata/perfdata_stats.h"
 #include "session/session.h"
 #include "symbols/demangle.h"
 #include "util/error.h"
 #include "util/opt.h"
 #include "util/parse.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 static int opt_comm(const struct option *o, const char *a) { return filter_add_comms(o->value, a); }
@@ -98,6 +100,27 @@ static int opt_rows(const struct option *o, const char *a)
 	return 0;
 }
 
+/* perf report --stats / --task: a walk of their own, nothing else shown. */
+static int report_stats_tasks(struct perfdata_reader *r, bool stats)
+{
+	int rc = 0;
+	if (stats) {
+		struct perfdata_stats st;
+		rc = perfdata_stats(r, &st);
+		report_print_stats(stdout, &st, &r->evsels);
+		perfdata_stats_free(&st);
+	} else {
+		struct perfdata_tasks t;
+		rc = perfdata_tasks(r, &t);
+		report_print_tasks(stdout, &t);
+		perfdata_tasks_free(&t);
+	}
+	fflush(stdout);
+	if (rc < 0)
+		err_warn("%s: the output above covers only the records before this point", err_msg());
+	return rc < 0 ? EXIT_RUNTIME : 0;
+}
+
 struct fold_ctx {
 	struct folded f;
 	const struct sample_filter *filter;
@@ -119,11 +142,38 @@ struct report_args {
 	const char *input, *sort, *symfs, *itrace;
 	bool json, wperf, header, header_only, quiet, children, no_children, stdio, folded, force, python;
 	bool annotate, disassemble, no_inline;
+	bool stats, task;
+	char *fields_sort;     /* -F: the sort keys among the fields */
 	int verbose;
 	enum hist_key keys[HK_NKEYS];
 	size_t nkeys;
 	struct pictures_req pr;
 };
+
+/* perf's -F/--fields: output fields; the sort keys among them become the sort order, and the
+ * Overhead column shows only when "overhead" is one of them. */
+static int opt_fields(const struct option *o, const char *a)
+{
+	struct report_args *ra = o->value;
+	struct report_view *v = &ra->v;
+	struct strbuf keys = STRBUF_INIT;
+	bool overhead = false;
+	char *copy = xstrdup(a), *save = NULL;
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(w, "overhead") || !strcmp(w, "overhead_children"))
+			overhead = true;
+		else if (!strcmp(w, "sample"))
+			v->ro.show_nr = true;
+		else if (strcmp(w, "period"))
+			sb_addf(&keys, "%s%s", keys.len ? "," : "", w);
+	}
+	free(copy);
+	v->ro.no_overhead = !overhead;
+	free(ra->fields_sort);
+	ra->fields_sort = keys.len ? sb_detach(&keys) : NULL;
+	sb_release(&keys);
+	return 0;
+}
 
 static void parse_report_options(struct report_args *a, struct profile *pr, int argc, char **argv)
 {
@@ -167,6 +217,10 @@ static void parse_report_options(struct report_args *a, struct profile *pr, int 
 		{ OPT_BOOL, 0, "no-inline", &a->no_inline, NULL, "DWARF stacks without inlined functions' frames" },
 		{ OPT_BOOL, 0, "header", &a->header, NULL, "print the recording's header first" },
 		{ OPT_BOOL, 0, "header-only", &a->header_only, NULL, "print only the header" },
+		{ OPT_BOOL, 0, "stats", &a->stats, NULL, "the records counted by type, as perf --stats" },
+		{ OPT_BOOL, 0, "task", &a->task, NULL, "the recording's tasks (pid, tid, ppid, comm) as a tree" },
+		{ OPT_CALLBACK, 'F', "fields", a, "FIELDS", "output fields: overhead, sample and sort keys "
+		  "(no Overhead column unless named)", opt_fields },
 		{ OPT_STRING, 0, "symfs", &a->symfs, "DIR", "look for binaries under DIR" },
 		{ OPT_STRING, 0, "itrace", &a->itrace, "OPTS", "Arm SPE recordings: records to count "
 		  "(i, f, m, t, b, a, M as perf)" },
@@ -190,6 +244,8 @@ static void parse_report_options(struct report_args *a, struct profile *pr, int 
 
 	if (v->style == STYLE_WPERF && !a->sort)
 		a->sort = "sym,dso";
+	if (a->fields_sort && !a->sort)
+		a->sort = a->fields_sort;
 	if (hist_parse_sort(a->sort ? a->sort : v->sort, a->keys, &a->nkeys) < 0)
 		opt_usage_error(&ctx, "--sort: %s", err_msg());
 }
@@ -223,10 +279,12 @@ int cmd_report(int argc, char **argv)
 		err_warn("%s", r.info.notes.v[k]);
 	if (header || header_only)
 		report_print_header(stdout, &r);
-	if (header_only) {
+	if (header_only || a.stats || a.task) {
+		int rc = header_only ? 0 : report_stats_tasks(&r, a.stats);
 		perfdata_close(&r);
 		profile_free(&p);
-		return 0;
+		free(a.fields_sort);
+		return rc;
 	}
 	if (spe_recording(&r)) { /* Arm SPE AUX data: SPE's own views (cmd/spe_cmd.c) */
 		struct spe_cmd_opts so = { a.itrace, symfs, a.json, 0, 0, a.annotate, a.disassemble };
@@ -290,5 +348,6 @@ int cmd_report(int argc, char **argv)
 	session_free(&ss);
 	profile_free(&p);
 	perfdata_close(&r);
+	free(a.fields_sort);
 	return status;
 }

@@ -51,6 +51,9 @@ void report_print_header(FILE *f, const struct perfdata_reader *r)
 			fprintf(f, "%02x", in->buildids[i].id[k]);
 		fprintf(f, " %s\n", in->buildids[i].filename);
 	}
+	if (in->has_feature[FEAT_COMPRESSED])
+		fprintf(f, "# compressed : %s, level = %u, ratio = %u\n", in->comp_type == 1 ? "Zstd" : "Unknown",
+			in->comp_level, in->comp_ratio);
 	fprintf(f, "# features present:");
 	for (int b = 1; b < FEAT_MAX; b++)
 		if (in->has_feature[b])

@@ -21,6 +21,7 @@ struct report_section {
 
 struct report_opts {
 	bool show_nr;            /* -n: a Samples column */
+	bool no_overhead;        /* -F without overhead: no Overhead (Children/Self) column */
 	double percent_limit;    /* hide entries under this overhead (percent) */
 	bool children;           /* Children and Self columns */
 	double graph_min;        /* hide call-graph branches under this percent */
@@ -64,5 +65,11 @@ void report_print(FILE *f, enum report_style style, const struct report_opts *o,
  * (report_header.c). */
 struct perfdata_reader;
 void report_print_header(FILE *f, const struct perfdata_reader *r);
+/* perf report --stats and --task (report_stats.c). */
+struct perfdata_stats;
+struct perfdata_tasks;
+struct evsel_set;
+void report_print_stats(FILE *f, const struct perfdata_stats *st, const struct evsel_set *evs);
+void report_print_tasks(FILE *f, const struct perfdata_tasks *t);
 
 #endif

@@ -134,7 +134,8 @@ void report_text(FILE *f, const struct report_section *s, const struct report_op
 			sb_addc(&dots, '.');                                                 \
 		sb_adds(&dots, "  ");                                                        \
 	} while (0)
-	if (o->children) {
+	if (o->no_overhead) {
+	} else if (o->children) {
 		COL("Children", 8, true);
 		COL("Self", 8, true);
 	} else {
@@ -166,7 +167,9 @@ void report_text(FILE *f, const struct report_section *s, const struct report_op
 		double self = pct(e->period, total), acc = pct(e->acc_period, total);
 		if ((o->children ? acc : self) < o->percent_limit)
 			continue;
-		if (o->children)
+		if (o->no_overhead)
+			fputs("  ", f);
+		else if (o->children)
 			fprintf(f, "  %7.2f%%  %7.2f%%  ", acc, self);
 		else
 			fprintf(f, "  %7.2f%%  ", self);

@@ -42,6 +42,8 @@ struct perfdata_info {
 	struct perfdata_buildid *buildids;
 	size_t nbuildids;
 	uint64_t clockid_res_ns;                      /* CLOCKID */
+	/* COMPRESSED (perf record -z): type 1 = zstd, level, ratio (raw / compressed, rounded down) */
+	uint32_t comp_type, comp_level, comp_ratio;
 	bool has_feature[FEAT_MAX];
 	struct perfdata_jit_source *jit_sources;
 	size_t njit_sources;
@@ -77,6 +79,7 @@ struct perfdata_reader {
 	bool stream;          /* a pipe-mode stream on a pipe or stdin: read record by record from
 			       * stream_fd by perfdata_for_each, which can walk it only once */
 	int stream_fd;
+	uint64_t compressed_records; /* COMPRESSED records the walks have opened */
 };
 
 /* Opens and validates the header, attrs, ids and features. -1 with err_set() naming the file,

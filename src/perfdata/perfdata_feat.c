@@ -325,6 +325,14 @@ int perfdata_feat_parse(struct perfdata_reader *r, int feat, const uint8_t *data
 	case FEAT_TRACING_DATA:
 		perfdata_keep_tracing(info, data, size, file_off);
 		break;
+	case FEAT_COMPRESSED: {
+		uint32_t version;
+		ret = fu32(&c, &version, "compression version") < 0 ||
+		      fu32(&c, &info->comp_type, "compression type") < 0 ||
+		      fu32(&c, &info->comp_level, "compression level") < 0 ||
+		      fu32(&c, &info->comp_ratio, "compression ratio") < 0 ? -1 : 0;
+		break;
+	}
 	default:
 		break;
 	}

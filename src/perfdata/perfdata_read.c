@@ -704,6 +704,7 @@ static int read_compressed(struct perfdata_reader *r, const struct perf_event_he
 {
 	if (!r->decomp && !(r->decomp = perfdata_decomp_new(r->path)))
 		return -1;
+	r->compressed_records++;
 	struct inner *in = xmalloc(sizeof(*in));
 	*in = (struct inner){ r, cb, arg, { 0 } };
 	uint64_t off = r->offset;

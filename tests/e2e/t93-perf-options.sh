@@ -101,4 +101,36 @@ test_expect_success 'record --off-cpu warns as a perf without BPF skeletons does
 	lperf record --no-bpf-event -q -o n.data true
 '
 
+test_expect_success 'report --stats and --task print what perf prints for the same file' '
+	lperf record -z -g -F 2000 -o z.data -- sh -c "dd count=300 if=/dev/urandom of=/dev/null 2>/dev/null; true" 2>/dev/null &&
+	lperf report -i z.data --stats >l.stats && expect_grep "COMPRESSED events:" l.stats &&
+	expect_grep "^ +TOTAL events: +[0-9]+$" l.stats && expect_grep "stats:$" l.stats &&
+	lperf report -i z.data --task >l.task && expect_grep "^ +[0-9]+ +[0-9]+ +-?[0-9]+ \| *dd$" l.task &&
+	have_perf || exit 0
+	perf report -i z.data --stats >p.stats 2>/dev/null && diff p.stats l.stats &&
+	perf report -i z.data --task >p.task 2>/dev/null && diff p.task l.task
+'
+
+test_expect_success 'report --task reads a pipe; --header names the compression as perf does' '
+	lperf record -e task-clock:u -o - -- sh -c "true" 2>/dev/null | lperf report -i - --task >t &&
+	expect_grep "\| *sh$" t &&
+	lperf record -z -o z.data true 2>/dev/null &&
+	lperf report -i z.data --header >l.h && expect_grep "^# compressed : Zstd, level = 1, ratio = [0-9]+$" l.h &&
+	have_perf || exit 0
+	perf report -i z.data --header 2>/dev/null | grep "^# compressed" >p.c && grep "^# compressed" l.h >l.c && diff p.c l.c
+'
+
+test_expect_success 'report -F comm,dso,sym shows those columns and no Overhead; -F overhead,sym both' '
+	lperf record -F 2000 -o f.data -- dd count=300 if=/dev/urandom of=/dev/null 2>/dev/null &&
+	lperf report -i f.data --stdio -F comm,dso,sym >l.f &&
+	expect_grep "^# Command +Shared Object +Symbol" l.f && expect_no_grep "Overhead" l.f &&
+	expect_grep "^  dd +" l.f &&
+	lperf report -i f.data --stdio -F overhead,sym >l.o &&
+	expect_grep "^# Overhead +Symbol" l.o &&
+	if have_perf; then
+		perf report -i f.data --stdio -F comm,dso,sym 2>/dev/null | grep "^# [A-Z]" | tr -s " " | sed "s/ *$//" >p.h &&
+		grep "^# [A-Z]" l.f | tr -s " " | sed "s/ *$//" >l.h && diff p.h l.h
+	fi
+'
+
 test_done
