@@ -40,6 +40,7 @@ static const struct command commands[] = {
 	  "perf inject", "" },
 	{ "annotate", cmd_annotate, "show samples per source line and instruction", "perf annotate",
 	  "wperf --annotate", true },
+	{ "evlist", cmd_evlist, "list the events of a perf.data file", "perf evlist", "" },
 	{ "list", cmd_list, "list events, metrics and metric groups usable here", "perf list",
 	  "wperf list" },
 	{ "man", cmd_man, "describe an event, metric or metric group (CPU/NAME for another CPU)", "",

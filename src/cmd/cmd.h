@@ -8,6 +8,7 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_inject(int argc, char **argv);
+int cmd_evlist(int argc, char **argv);
 int cmd_sample(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);

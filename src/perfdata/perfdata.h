@@ -31,6 +31,12 @@ struct perfdata_jit_source {
 	size_t size;
 };
 
+/* One GROUP_DESC entry: events [leader, leader + nr) form a group ({a,b}). */
+struct perfdata_group {
+	char *name;           /* "" for an anonymous group */
+	uint32_t leader, nr;
+};
+
 /* What the header and feature sections say (NULL / 0 where absent). */
 struct perfdata_info {
 	char *hostname, *osrelease, *version, *arch, *cpudesc, *cpuid;
@@ -49,6 +55,8 @@ struct perfdata_info {
 	size_t njit_sources;
 	/* perf's tracing data (the TRACING_DATA feature, or the data after a pipe's
 	 * HEADER_TRACING_DATA record): the tracepoints' formats (events/tracedata.h). */
+	struct perfdata_group *groups;                /* GROUP_DESC */
+	size_t ngroups;
 	uint8_t *tracing_data;
 	size_t tracing_size;
 	uint64_t tracing_off;                         /* its file offset, for messages */

@@ -53,6 +53,9 @@ void perfdata_info_free(struct perfdata_info *info)
 		free(info->jit_sources[i].data);
 	free(info->jit_sources);
 	free(info->tracing_data);
+	for (size_t i = 0; i < info->ngroups; i++)
+		free(info->groups[i].name);
+	free(info->groups);
 	notes_clear(&info->notes);
 	memset(info, 0, sizeof(*info));
 }
@@ -261,6 +264,29 @@ static int feat_jit_sources(struct fcur *c, struct perfdata_info *info)
 	return 0;
 }
 
+/* perf's GROUP_DESC: u32 count, then per group its name (a string), leader index, members. */
+static int feat_group_desc(struct fcur *c, struct perfdata_info *info)
+{
+	uint32_t nr;
+	if (fu32(c, &nr, "group count") < 0)
+		return -1;
+	if (nr > (c->end - c->off) / 12)
+		return err_set("%u groups cannot fit the %zu bytes left", nr, c->end - c->off);
+	struct perfdata_group *g = xcalloc(nr ? nr : 1, sizeof(*g));
+	for (uint32_t i = 0; i < nr; i++) {
+		g[i].name = fstr(c, "group name");
+		if (!g[i].name || fu32(c, &g[i].leader, "group leader") < 0 || fu32(c, &g[i].nr, "group members") < 0) {
+			for (uint32_t j = 0; j <= i; j++)
+				free(g[j].name);
+			free(g);
+			return -1;
+		}
+	}
+	info->groups = g;
+	info->ngroups = nr;
+	return 0;
+}
+
 void perfdata_keep_tracing(struct perfdata_info *info, const uint8_t *data, size_t size, uint64_t file_off)
 {
 	if (info->tracing_data)
@@ -321,6 +347,10 @@ int perfdata_feat_parse(struct perfdata_reader *r, int feat, const uint8_t *data
 		break;
 	case FEAT_LPERF_JIT:
 		ret = feat_jit_sources(&c, info);
+		break;
+	case FEAT_GROUP_DESC:
+		if (!info->groups)
+			ret = feat_group_desc(&c, info);
 		break;
 	case FEAT_TRACING_DATA:
 		perfdata_keep_tracing(info, data, size, file_off);

@@ -622,6 +622,27 @@ static void features(const struct perfdata_writer *w, struct feature *f, size_t 
 	*nf = n;
 }
 
+/* Pipe mode names events with EVENT_UPDATE records {header; u64 type NAME; u64 id; name padded
+ * to 8}: perf 6.1 takes its pipe events' names from them, not from EVENT_DESC. */
+static int pipe_names(struct perfdata_writer *w)
+{
+	static const uint8_t zeros[8];
+	for (size_t i = 0; i < w->events.n; i++) {
+		const struct evsel *e = &w->events.v[i];
+		if (!e->name || !e->name[0] || !e->nids)
+			continue;
+		size_t n = strlen(e->name) + 1, padded = (n + 7) & ~(size_t)7;
+		if (24 + padded > 0xffff)
+			continue;
+		struct perf_event_header h = { REC_EVENT_UPDATE, 0, (uint16_t)(24 + padded) };
+		uint64_t head[2] = { PERFDATA_EVENT_UPDATE_NAME, e->ids[0] };
+		if (wput(w, &h, sizeof(h)) < 0 || wput(w, head, sizeof(head)) < 0 || wput(w, e->name, n) < 0 ||
+		    wput(w, zeros, padded - n) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* Pipe mode's tracing data: a HEADER_TRACING_DATA record {header; u32 size; pad} whose size counts
  * the data after it, padded to 8 bytes, as perf writes it and checks it. */
 static int pipe_tracing(struct perfdata_writer *w)
@@ -656,7 +677,7 @@ static int start_pipe(struct perfdata_writer *w)
 		if (wput(w, &h, sizeof(h)) < 0 || wput(w, &a, sizeof(a)) < 0 || wput(w, e->ids, e->nids * 8) < 0)
 			return -1;
 	}
-	if (w->tracing && pipe_tracing(w) < 0)
+	if (pipe_names(w) < 0 || (w->tracing && pipe_tracing(w) < 0))
 		return -1;
 	struct feature f[FEAT_MAX];
 	size_t nf;

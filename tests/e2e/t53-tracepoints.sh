@@ -120,4 +120,31 @@ test_expect_success 'damaged tracing data: one warning naming the file and offse
 	expect_grep "sys_enter_openat: dfd: " l.txt
 '
 
+test_expect_success 'lperf evlist prints what perf evlist prints for files of both tools, and reads a pipe' '
+	lperf record -q -e "{cpu-clock,page-faults}" -o lg.data -- sleep 0.02 &&
+	perf record -q -e "{cpu-clock,page-faults}" -e task-clock -F 999 -o pg.data -- sleep 0.02 2>/dev/null &&
+	files="lg.data pg.data" &&
+	if have_tracefs; then
+		lperf record -q -e "sched:sched_switch,syscalls:sys_enter_openat" -o lt.data -- sh -c "sleep 0.01; cat /dev/null" &&
+		perf record -q -e sched:sched_switch -e syscalls:sys_enter_openat -o pt.data -- true 2>/dev/null &&
+		files="$files lt.data pt.data"
+	fi &&
+	for f in $files; do
+		for o in "" -v -F -g --trace-fields "-v -F --trace-fields"; do
+			lperf evlist -i $f $o >l.txt 2>lerr && perf evlist -i $f $o >p.txt 2>/dev/null &&
+			expect_lines 0 lerr &&
+			{ cmp l.txt p.txt || { echo "evlist -i $f $o:"; diff l.txt p.txt; return 1; }; } || return 1
+		done
+	done &&
+	lperf evlist -g -i pg.data >g.txt && expect_grep "^\{cpu-clock,page-faults\}$" g.txt && expect_lines 2 g.txt &&
+	if have_tracefs; then
+		lperf evlist --trace-fields -i lt.data >t.txt &&
+		expect_grep "^sched:sched_switch: trace_fields: prev_comm,prev_pid,prev_prio,prev_state,next_comm,next_pid,next_prio$" t.txt
+	fi &&
+	lperf record -q -o - -e task-clock -- true >pipe.data &&
+	lperf evlist -v -i - <pipe.data >l.txt &&
+	expect_grep "^task-clock: type: 1, size: 128, config: 0x1, " l.txt &&
+	perf report -i - --stdio <pipe.data 2>/dev/null | grep -q "of event .task-clock.$"
+'
+
 test_done
