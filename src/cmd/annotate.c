@@ -7,7 +7,6 @@
 
 #include "analysis/annotate.h"
 #include "cmd/cmd.h"
-#include "cmd/report_view.h"
 #include "output/annotate_out.h"
 #include "perfdata/perfdata.h"
 #include "session/session.h"
@@ -197,40 +196,32 @@ int cmd_annotate(int argc, char **argv)
 	ao.no_source = no_source;
 	ao.color = !json && isatty(STDOUT_FILENO);
 
-	struct perfdata_reader r;
-	if (perfdata_open(&r, input) < 0)
-		err_die_last(EXIT_RUNTIME);
-	for (size_t k = 0; k < r.info.notes.n; k++)
-		err_warn("%s", r.info.notes.v[k]);
 	struct annot a;
 	annot_init(&a);
-	struct session *ssp = NULL;
+	struct session ss, *ssp = NULL;
+	struct session_tool tool = { .sample = on_sample, .arg = &a, .callchains = false };
+	struct session_opts so = { .force = force, .symfs = symfs };
+	if (session_open(&ss, input, &so, &tool) < 0)
+		err_die_last(EXIT_RUNTIME);
+	struct perfdata_reader *r = ss.reader;
+	err_print_notes(&r->info.notes);
 	int status;
-	if (spe_recording(&r)) {
-		status = spe_annotate_load(&r, &a, itrace, symfs, &ssp) ? EXIT_RUNTIME : 0;
+	if (spe_recording(r)) {
+		status = spe_annotate_load(r, &a, itrace, symfs, &ssp) ? EXIT_RUNTIME : 0;
 		if (status && !ssp)
 			err_die_last(EXIT_RUNTIME);
 	} else {
 		if (itrace)
 			err_die(EXIT_USAGE, "--itrace applies to Arm SPE recordings; %s holds none", input);
-		ssp = xcalloc(1, sizeof(*ssp));
-		struct session_tool tool = { .sample = on_sample, .arg = &a, .callchains = false };
-		session_init(ssp, &r.evsels, &tool);
-		if (symfs)
-			ssp->machine.dsos.root = xstrdup(symfs);
-		a.machine = &ssp->machine;
-		/* The header's build-ids name the files that ran: a file on disk with another one is
-		 * refused (dso.c checks when loading), never annotated wrongly. */
-		for (size_t k = 0; k < r.info.nbuildids; k++)
-			if (r.info.buildids[k].filename && r.info.buildids[k].filename[0] == '/')
-				dso_cache_get(&ssp->machine.dsos, r.info.buildids[k].filename, r.info.buildids[k].id,
-					      r.info.buildids[k].size > 20 ? 20 : r.info.buildids[k].size);
-		session_use_jit_sources(ssp, &r, force);
-		status = session_process_file(ssp, &r) ? EXIT_RUNTIME : 0;
+		ssp = &ss;
+		/* A DSO whose file has another build-id than the header's is refused (session_open),
+		 * never annotated wrongly. */
+		a.machine = &ss.machine;
+		status = session_run(&ss) ? EXIT_RUNTIME : 0;
 	}
 	annot_sort(&a);
 
-	size_t shown = show_functions(&a, &ao, &w, dsos, &r.evsels, json ? input : NULL);
+	size_t shown = show_functions(&a, &ao, &w, dsos, &r->evsels, json ? input : NULL);
 	if (!shown && !status) {
 		if (w.nsyms)
 			err_warn("no samples in %s%s", w.syms[0], w.nsyms > 1 ? " or the other functions named" : "");
@@ -240,15 +231,18 @@ int cmd_annotate(int argc, char **argv)
 			err_warn("no samples with a symbol to annotate in %s", input);
 	}
 	fflush(stdout);
-	report_warnings(ssp, quiet, verbose);
+	session_diagnose(ssp, verbose);
+	err_print_notes(&ssp->notes);
 	/* Named functions that have no samples are an error; a limit that hides everything is not. */
 	int rc = status ? status : shown ? 0 : (w.nsyms || !a.n) ? EXIT_RUNTIME : 0;
 	annot_free(&a);
 	annot_sources_free();
-	session_free(ssp);
-	free(ssp);
+	if (ssp != &ss) {
+		session_free(ssp);
+		free(ssp);
+	}
+	session_close(&ss);
 	srcline_cache_free();
-	perfdata_close(&r);
 	for (size_t k = 0; k < w.nsyms; k++)
 		free(w.syms[k]);
 	free(w.syms);

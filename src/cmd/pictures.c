@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "cmd/pictures.h"
-#include "cmd/report_view.h"
 #include "output/pictures.h"
 #include "perfdata/perfdata.h"
 #include "session/session.h"
@@ -32,47 +31,48 @@ static int load_sample(const struct resolved_sample *rs, void *arg)
 	return 0;
 }
 
-int pictures_load(struct stacks *st, const char *input, bool python, bool force, const char *symfs,
-		  const struct sample_filter *filter, bool quiet)
+/* The events are known: one tree per event, stacks when recorded, the profiled command. */
+static int load_ready(struct session *ss, void *arg)
 {
-	struct perfdata_reader r;
-	if (perfdata_open_force(&r, input, force) < 0)
-		return -1;
-	for (size_t k = 0; k < r.info.notes.n; k++)
-		err_warn("%s", r.info.notes.v[k]);
-	bool chains = false;
-	for (size_t e = 0; e < r.evsels.n; e++)
-		chains |= (r.evsels.v[e].attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
-	st->python = python;
-	for (size_t e = 0; e < r.evsels.n; e++)
-		if (r.evsels.v[e].name)
-			stacks_event(st, r.evsels.v[e].name);
+	struct load_ctx *c = arg;
+	struct stacks *st = c->st;
+	const struct perfdata_info *in = &ss->reader->info;
+	ss->tool.callchains = session_has_callchains(ss);
+	for (size_t e = 0; e < ss->evsels->n; e++)
+		if (ss->evsels->v[e].name)
+			stacks_event(st, ss->evsels->v[e].name);
 	/* The recorded command line is the profiler's: show the profiled command after "--". */
 	size_t from = 0;
-	for (size_t k = 0; k + 1 < r.info.ncmdline; k++)
-		if (!strcmp(r.info.cmdline[k], "--")) {
+	for (size_t k = 0; k + 1 < in->ncmdline; k++)
+		if (!strcmp(in->cmdline[k], "--")) {
 			from = k + 1;
 			break;
 		}
-	if (r.info.ncmdline)
-		stacks_set_command(st, (int)(r.info.ncmdline - from), r.info.cmdline + from);
+	if (in->ncmdline)
+		stacks_set_command(st, (int)(in->ncmdline - from), in->cmdline + from);
+	return 0;
+}
+
+int pictures_load(struct stacks *st, const char *input, bool python, bool force, const char *symfs,
+		  const struct sample_filter *filter, bool quiet)
+{
 	struct load_ctx c = { st, filter };
-	struct session_tool tool = { .sample = load_sample, .arg = &c, .callchains = chains,
-				     .python_view = python };
+	struct session_tool tool = { .sample = load_sample, .ready = load_ready, .arg = &c, .python_view = python };
+	struct session_opts so = { .force = force, .symfs = symfs };
 	struct session ss;
-	session_init(&ss, &r.evsels, &tool);
-	if (symfs)
-		ss.machine.dsos.root = xstrdup(symfs);
-	session_use_jit_sources(&ss, &r, force);
+	if (session_open(&ss, input, &so, &tool) < 0)
+		return -1;
+	err_print_notes(&ss.reader->info.notes);
+	st->python = python;
 	int status = 0;
-	if (session_process_file(&ss, &r) != 0) {
+	if (session_run(&ss) != 0) {
 		err_warn("%s: %s: the pictures cover only the records before this point", input, err_msg());
 		status = 1;
 	}
 	st->lost = ss.lost_records > ss.lost_samples ? ss.lost_records : ss.lost_samples;
-	report_warnings(&ss, quiet, 0);
-	session_free(&ss);
-	perfdata_close(&r);
+	session_diagnose(&ss, 0);
+	err_print_notes(&ss.notes);
+	session_close(&ss);
 	stacks_finish(st);
 	return status;
 }

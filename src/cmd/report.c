@@ -250,104 +250,102 @@ static void parse_report_options(struct report_args *a, struct profile *pr, int 
 		opt_usage_error(&ctx, "--sort: %s", err_msg());
 }
 
+/* What the walk feeds: decided when the recording's events are known (report_ready). */
+struct report_run {
+	struct report_args *a;
+	struct report_view v;
+	struct profile p;
+	struct fold_ctx fc;
+	struct annot_view av;
+};
+
+static int report_ready(struct session *ss, void *arg)
+{
+	struct report_run *x = arg;
+	struct report_view *v = &x->v;
+	struct report_args *a = x->a;
+	bool have_chains = session_has_callchains(ss);
+	/* perf shows Children/Self whenever stacks were recorded, unless --no-children. */
+	v->ro.children = !a->no_children && (a->children || (have_chains && v->style == STYLE_PERF));
+	/* As perf: a recording with stacks shows them unless asked not to. */
+	if (have_chains && !v->graph_given && v->style == STYLE_PERF)
+		v->graph = v->ro.children ? HIST_CALLER : HIST_CALLEE;
+	if (v->graph != HIST_GRAPH_NONE && !have_chains) {
+		err_note("the recording has no call chains (record with -g); showing a flat profile");
+		v->graph = HIST_GRAPH_NONE;
+	}
+	profile_init(&x->p, ss->evsels, a->keys, a->nkeys, v->graph, v->ro.children);
+	ss->tool.callchains = have_chains;
+	ss->tool.sample = profile_sample;
+	ss->tool.arg = &x->p;
+	if (a->folded) {
+		x->fc.filter = &x->p.filter;
+		folded_init(&x->fc.f, true, false);
+		ss->tool.sample = fold_sample;
+		ss->tool.arg = &x->fc;
+	} else if (a->annotate || a->disassemble) {
+		annot_view_init(&x->av, &x->p, &ss->machine, a->disassemble, v->ro.max_rows);
+		ss->tool.sample = annot_view_sample;
+		ss->tool.arg = &x->av;
+		v->annot = &x->av;
+	}
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a = { .v = { .style = STYLE_PERF, .sort = "comm,dso,sym" }, .input = "perf.data" };
 	a.v.ro.graph_min = 0.5;
-	struct profile p = { 0 };
-	parse_report_options(&a, &p, argc, argv);
+	struct report_run x = { .a = &a };
+	parse_report_options(&a, &x.p, argc, argv);
 	err_quiet = a.quiet;
 	symbol_demangle_params(a.verbose > 0);
 	if (pictures_requested(&a.pr)) {
 		/* Caller order (-G/--inverted) draws an icicle. */
 		a.pr.inverted = a.v.graph_given && a.v.graph == HIST_CALLER;
-		int rc = pictures_report(&a.pr, a.input, a.python, a.force, a.symfs, &p.filter, a.quiet);
-		profile_free(&p);
+		int rc = pictures_report(&a.pr, a.input, a.python, a.force, a.symfs, &x.p.filter, a.quiet);
+		profile_free(&x.p);
 		return rc;
 	}
-	struct report_view v = a.v;
-	const char *input = a.input, *symfs = a.symfs;
-	bool header = a.header, header_only = a.header_only, quiet = a.quiet, children = a.children;
-	bool no_children = a.no_children, folded = a.folded, force = a.force, python = a.python;
-	enum hist_key *keys = a.keys;
-	size_t nkeys = a.nkeys;
-
-	struct perfdata_reader r;
-	if (perfdata_open_force(&r, input, force) < 0)
-		err_die_last(EXIT_RUNTIME);
-	for (size_t k = 0; k < r.info.notes.n; k++)
-		err_warn("%s", r.info.notes.v[k]);
-	if (header || header_only)
-		report_print_header(stdout, &r);
-	if (header_only || a.stats || a.task) {
-		int rc = header_only ? 0 : report_stats_tasks(&r, a.stats);
-		perfdata_close(&r);
-		profile_free(&p);
-		free(a.fields_sort);
-		return rc;
-	}
-	if (spe_recording(&r)) { /* Arm SPE AUX data: SPE's own views (cmd/spe_cmd.c) */
-		struct spe_cmd_opts so = { a.itrace, symfs, a.json, 0, 0, a.annotate, a.disassemble };
-		int rc = spe_cmd_report(&r, &so);
-		perfdata_close(&r);
-		profile_free(&p);
-		return rc;
-	}
-	bool have_chains = false;
-	for (size_t e = 0; e < r.evsels.n; e++)
-		have_chains |= (r.evsels.v[e].attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
-	/* perf shows Children/Self whenever stacks were recorded, unless --no-children. */
-	v.ro.children = !no_children && (children || (have_chains && v.style == STYLE_PERF));
-	/* As perf: a recording with stacks shows them unless asked not to. */
-	if (have_chains && !v.graph_given && v.style == STYLE_PERF)
-		v.graph = v.ro.children ? HIST_CALLER : HIST_CALLEE;
-	if (v.graph != HIST_GRAPH_NONE && !have_chains) {
-		err_note("the recording has no call chains (record with -g); showing a flat profile");
-		v.graph = HIST_GRAPH_NONE;
-	}
-	profile_init(&p, &r.evsels, keys, nkeys, v.graph, v.ro.children);
-
+	x.v = a.v;
 	struct session ss;
-	struct session_tool tool = { .sample = profile_sample, .arg = &p, .callchains = have_chains,
-				     .python_view = python, .inline_frames = !a.no_inline };
-	struct fold_ctx fc = { .filter = &p.filter };
-	if (folded) {
-		folded_init(&fc.f, true, false);
-		tool.sample = fold_sample;
-		tool.arg = &fc;
-	}
-	struct annot_view av;
-	if ((a.annotate || a.disassemble) && !folded) {
-		annot_view_init(&av, &p, &ss.machine, a.disassemble, v.ro.max_rows);
-		tool.sample = annot_view_sample;
-		tool.arg = &av;
-		v.annot = &av;
-	}
-	session_init(&ss, &r.evsels, &tool);
-	if (symfs)
-		ss.machine.dsos.root = xstrdup(symfs);
-	session_use_jit_sources(&ss, &r, force);
+	struct session_tool tool = { .ready = report_ready, .arg = &x, .python_view = a.python,
+				     .inline_frames = !a.no_inline };
+	struct session_opts so = { .force = a.force, .symfs = a.symfs };
+	if (session_open(&ss, a.input, &so, &tool) < 0)
+		err_die_last(EXIT_RUNTIME);
+	struct perfdata_reader *r = ss.reader;
+	err_print_notes(&r->info.notes);
 	int status = 0;
-	if (session_process_file(&ss, &r) != 0) {
-		/* A corrupt record stops the walk: show what was read before it, say where it
-		 * stopped, and fail so that scripts notice. */
-		status = EXIT_RUNTIME;
-	}
-	if (folded) {
-		folded_print(stdout, &fc.f);
-		folded_free(&fc.f);
+	if (a.header || a.header_only)
+		report_print_header(stdout, r);
+	if (a.header_only) {
+		/* nothing more */
+	} else if (a.stats || a.task) {
+		status = report_stats_tasks(r, a.stats);
+	} else if (spe_recording(r)) { /* Arm SPE AUX data: SPE's own views (cmd/spe_cmd.c) */
+		struct spe_cmd_opts sp = { a.itrace, a.symfs, a.json, 0, 0, a.annotate, a.disassemble };
+		status = spe_cmd_report(r, &sp);
 	} else {
-		profile_sort(&p, v.ro.children);
-		report_view_print(stdout, &v, &p, &ss, input);
+		/* A corrupt record stops the walk: show what was read before it, say where it stopped,
+		 * and fail so that scripts notice. */
+		status = session_run(&ss) ? EXIT_RUNTIME : 0;
+		if (a.folded) {
+			folded_print(stdout, &x.fc.f);
+			folded_free(&x.fc.f);
+		} else {
+			profile_sort(&x.p, x.v.ro.children);
+			report_view_print(stdout, &x.v, &x.p, &ss, a.input);
+		}
+		session_diagnose(&ss, a.verbose);
+		err_print_notes(&ss.notes);
+		if (x.v.annot)
+			annot_view_free(&x.av);
+		if (status)
+			err_warn("%s: the report above covers only the records before this point", err_msg());
 	}
-	report_warnings(&ss, quiet, a.verbose);
-	if (v.annot)
-		annot_view_free(&av);
-	if (status)
-		err_warn("%s: the report above covers only the records before this point", err_msg());
-	session_free(&ss);
-	profile_free(&p);
-	perfdata_close(&r);
+	session_close(&ss);
+	profile_free(&x.p);
 	free(a.fields_sort);
 	return status;
 }

@@ -27,6 +27,6 @@ void report_view_print(FILE *f, const struct report_view *v, const struct profil
 
 /* After a walk: lost samples, unparsable samples, build-id mismatches, hidden kernel symbols. */
 /* verbose: also the notes perf gives only with -v (a JIT process that never wrote a perf map). */
-void report_warnings(const struct session *ss, bool quiet, int verbose);
+void report_warnings(struct session *ss, bool quiet, int verbose);
 
 #endif

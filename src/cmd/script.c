@@ -8,7 +8,6 @@
 #include "output/folded_out.h"
 #include "cmd/cmd.h"
 #include "cmd/spe_cmd.h"
-#include "cmd/report_view.h"
 #include "cmd/trace_formats.h"
 #include "output/script_out.h"
 #include "perfdata/perfdata.h"
@@ -24,9 +23,26 @@ struct script_ctx {
 	bool fields_rel;         /* -F +x,-y: add to / remove from the defaults */
 	unsigned fields_add, fields_del;
 	bool callchain;
+	bool no_chain;           /* --no-call-graph */
+	bool quiet;
 	const struct evsel_set *evsels;
 	struct script_style style;  /* tracepoint formats, event name width */
 };
+
+/* The events are known: stacks when they were recorded and not refused, the tracepoint
+ * formats, the event name width. */
+static int script_ready(struct session *ss, void *arg)
+{
+	struct script_ctx *c = arg;
+	c->callchain = session_has_callchains(ss) && !c->no_chain;
+	c->evsels = ss->evsels;
+	ss->tool.callchains = c->callchain;
+	c->style.tep = trace_formats_load(ss->reader, c->quiet);
+	for (size_t e = 0; e < c->evsels->n; e++) /* perf pads event names to the longest */
+		if (c->evsels->v[e].name && (int)strlen(c->evsels->v[e].name) > c->style.name_width)
+			c->style.name_width = (int)strlen(c->evsels->v[e].name);
+	return 0;
+}
 
 static int on_sample(const struct resolved_sample *rs, void *arg)
 {
@@ -81,51 +97,42 @@ int cmd_script(int argc, char **argv)
 			opt_usage_error(&ctx, "-F: %s", err_msg());
 		c.fields_given = !c.fields_rel;
 	}
-	struct perfdata_reader r;
-	if (perfdata_open_force(&r, input, force) < 0)
-		err_die_last(EXIT_RUNTIME);
-	for (size_t k = 0; k < r.info.notes.n; k++)
-		err_warn("%s", r.info.notes.v[k]);
-	if (spe_recording(&r)) { /* Arm SPE AUX data: decoded records (cmd/spe_cmd.c) */
-		struct spe_cmd_opts so = { itrace, NULL, json, 0, 0, false, false };
-		int rc = spe_cmd_script(&r, &so);
-		perfdata_close(&r);
-		return rc;
-	}
-	if (json)
-		err_die(EXIT_USAGE, "--json: script writes JSON for Arm SPE recordings; %s holds none (report --json "
-			"gives the samples' tables)", input);
-	bool have_chains = false;
-	for (size_t e = 0; e < r.evsels.n; e++)
-		have_chains |= (r.evsels.v[e].attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
-	c.callchain = have_chains && !no_chain;
-	c.evsels = &r.evsels;
-	c.style.tep = trace_formats_load(&r, quiet);
-	for (size_t e = 0; e < r.evsels.n; e++) /* perf pads event names to the longest */
-		if (r.evsels.v[e].name && (int)strlen(r.evsels.v[e].name) > c.style.name_width)
-			c.style.name_width = (int)strlen(r.evsels.v[e].name);
+	c.no_chain = no_chain;
+	c.quiet = quiet;
 	struct folded f;
 	if (fold) {
 		folded_init(&f, true, false);
 		c.folded = &f;
 	}
 	struct session ss;
-	struct session_tool tool = { .sample = on_sample, .arg = &c, .callchains = c.callchain,
+	struct session_tool tool = { .sample = on_sample, .ready = script_ready, .arg = &c,
 				     .python_view = python, .inline_frames = !no_inline };
-	session_init(&ss, &r.evsels, &tool);
-	session_use_jit_sources(&ss, &r, force);
-	int status = session_process_file(&ss, &r) ? EXIT_RUNTIME : 0;
-	if (fold) {
-		folded_print(stdout, &f);
-		folded_free(&f);
+	struct session_opts so = { .force = force };
+	if (session_open(&ss, input, &so, &tool) < 0)
+		err_die_last(EXIT_RUNTIME);
+	struct perfdata_reader *r = ss.reader;
+	err_print_notes(&r->info.notes);
+	int status;
+	if (spe_recording(r)) { /* Arm SPE AUX data: decoded records (cmd/spe_cmd.c) */
+		struct spe_cmd_opts sp = { itrace, NULL, json, 0, 0, false, false };
+		status = spe_cmd_script(r, &sp);
+	} else if (json) {
+		err_die(EXIT_USAGE, "--json: script writes JSON for Arm SPE recordings; %s holds none (report --json "
+			"gives the samples' tables)", input);
+	} else {
+		status = session_run(&ss) ? EXIT_RUNTIME : 0;
+		if (fold)
+			folded_print(stdout, &f);
+		fflush(stdout);
+		session_diagnose(&ss, verbose);
+		err_print_notes(&ss.notes);
+		if (status)
+			err_warn("%s: the output above covers only the records before this point", err_msg());
 	}
-	fflush(stdout);
-	report_warnings(&ss, quiet, verbose);
-	if (status)
-		err_warn("%s: the output above covers only the records before this point", err_msg());
-	session_free(&ss);
+	if (fold)
+		folded_free(&f);
 	if (c.style.tep)
 		tep_free(c.style.tep);
-	perfdata_close(&r);
+	session_close(&ss);
 	return status;
 }

@@ -19,6 +19,14 @@ static size_t merge_python(void *arg, const struct perf_sample *s, struct frame 
 	return pymerge_stack(ss->py, (int32_t)s->pid, s->tid, s->time, frames, cap, n);
 }
 
+static void start_resolver(struct session *ss)
+{
+	resolver_init(&ss->resolver, &ss->machine, ss->evsels, ss->tool.callchains, ss->tool.python_view);
+	ss->resolver.inline_frames = ss->tool.inline_frames;
+	ss->resolver.merge = merge_python;
+	ss->resolver.merge_arg = ss;
+}
+
 int session_init(struct session *ss, const struct evsel_set *evsels, const struct session_tool *tool)
 {
 	memset(ss, 0, sizeof(*ss));
@@ -28,11 +36,40 @@ int session_init(struct session *ss, const struct evsel_set *evsels, const struc
 	ss->nper = evsels->n ? evsels->n : 1;
 	ss->samples_per_evsel = xcalloc(ss->nper, sizeof(uint64_t));
 	ss->oq = ordered_new(evsels, deliver, ss);
-	resolver_init(&ss->resolver, &ss->machine, evsels, tool->callchains, tool->python_view);
-	ss->resolver.inline_frames = tool->inline_frames;
-	ss->resolver.merge = merge_python;
-	ss->resolver.merge_arg = ss;
+	start_resolver(ss);
 	return 0;
+}
+
+/* The header's build-ids name the files that ran: DSOs made from them know their build-id
+ * before the first MMAP, so loading compares it with the file found (and refuses another). A
+ * build-id cache, when there is one, is looked up from here first. Kernel entries are left to
+ * the kernel maps. */
+static void seed_buildids(struct session *ss, const struct perfdata_info *in)
+{
+	for (size_t k = 0; k < in->nbuildids; k++) {
+		const struct perfdata_buildid *b = &in->buildids[k];
+		uint8_t mode = b->cpumode & PERF_RECORD_MISC_CPUMODE_MASK;
+		if (!b->filename || b->filename[0] != '/' || mode == PERF_RECORD_MISC_KERNEL ||
+		    mode == PERF_RECORD_MISC_GUEST_KERNEL)
+			continue;
+		dso_cache_get(&ss->machine.dsos, b->filename, b->id, b->size > 20 ? 20 : b->size);
+	}
+}
+
+/* The events are known: the recording's stored sources, then the tool's decisions. */
+static int start(struct session *ss)
+{
+	ss->started = true;
+	if (ss->reader) {
+		seed_buildids(ss, &ss->reader->info);
+		session_use_jit_sources(ss, ss->reader, ss->force);
+	}
+	if (!ss->tool.ready)
+		return 0;
+	int rc = ss->tool.ready(ss, ss->tool.arg);
+	resolver_free(&ss->resolver);
+	start_resolver(ss);
+	return rc;
 }
 
 static int handle_sample(struct session *ss, const struct perf_event_header *h)
@@ -141,7 +178,13 @@ int session_flush(struct session *ss)
 
 static int push_cb(const struct perf_event_header *h, void *arg)
 {
-	return session_push(arg, h);
+	struct session *ss = arg;
+	if (!ss->started) {
+		int rc = start(ss);
+		if (rc)
+			return rc;
+	}
+	return session_push(ss, h);
 }
 
 int session_process_file(struct session *ss, struct perfdata_reader *r)
@@ -151,6 +194,10 @@ int session_process_file(struct session *ss, struct perfdata_reader *r)
 	if (r->map && !r->stream)
 		ordered_set_stable(ss->oq, r->map, r->size);
 	int rc = perfdata_for_each(r, push_cb, ss);
+	if (!ss->started) {
+		int sr = start(ss);
+		rc = rc ? rc : sr;
+	}
 	if (rc)
 		return rc;
 	return session_flush(ss);

@@ -28,6 +28,11 @@ struct session_tool {
 	bool python_view;        /* Python-only stacks: interpreter frames between and around
 				  * py:: frames folded away (resolve_python_view) */
 	bool inline_frames;      /* DWARF-unwound frames expand into their inlined functions */
+	/* Optional: decisions that depend on the recording's events ("it has call chains"). Called
+	 * once the events are known and before any record reaches the model or the tool: at the
+	 * first record, since a pipe declares its events as the stream goes. It may change
+	 * ss->tool (callchains, the sample callback and its arg); non-zero stops the walk. */
+	int (*ready)(struct session *ss, void *arg);
 };
 
 struct session {
@@ -44,7 +49,12 @@ struct session {
 	uint64_t bad_samples;    /* samples that did not parse (counted, reported, skipped) */
 	struct resolver resolver;  /* samples to frames (its truncated count: cut DWARF stacks) */
 	struct pystore *py;        /* Python stacks joined with the samples (python/pymerge.h); owned */
-	struct notes notes;        /* what could not be used of the recording's stored sources */
+	struct notes notes;        /* what could not be used of the recording's stored sources;
+				    * session_diagnose adds the walk's warnings and notes */
+	struct perfdata_reader *reader; /* session_open's recording (owned), or session_attach's */
+	bool own_reader;
+	bool force;                /* session_open: JIT files in /tmp whoever owns them */
+	bool started;              /* the tool's ready step has run */
 };
 
 int session_init(struct session *ss, const struct evsel_set *evsels, const struct session_tool *tool);
@@ -52,11 +62,39 @@ int session_init(struct session *ss, const struct evsel_set *evsels, const struc
 int session_push(struct session *ss, const struct perf_event_header *h);
 /* Delivers everything still queued. */
 int session_flush(struct session *ss);
-/* Feeds a whole perf.data file, then flushes. */
+/* Feeds a whole perf.data file, then flushes. The tool's ready step runs at the first record
+ * (or at the end of an empty file). */
 int session_process_file(struct session *ss, struct perfdata_reader *r);
 /* Hands the JIT symbol sources stored in a recording to the model, with the ownership policy
  * for the /tmp files it may still read (force: whoever owns them). */
 void session_use_jit_sources(struct session *ss, const struct perfdata_reader *r, bool force);
 void session_free(struct session *ss);
+
+/* ---- Opening a recording: the one way report, script, annotate, the pictures, diff and SPE
+ * read one (session_open.c). ---- */
+struct session_opts {
+	bool force;              /* read the input and /tmp JIT symbol files whoever owns them */
+	const char *symfs;       /* look for binaries under this directory (NULL: /) */
+};
+/* Opens path ("-": standard input) and starts a session on its events with tool. The header's
+ * build-ids name the files that ran: a DSO whose file on disk has another one is not resolved
+ * and session_diagnose names it. What the reader met opening the file (damaged features) is in
+ * ss->reader->info.notes. -1 after err_set (nothing to close). */
+int session_open(struct session *ss, const char *path, const struct session_opts *o,
+		 const struct session_tool *tool);
+/* The same over a reader the caller opened and keeps (closes after session_close). */
+int session_attach(struct session *ss, struct perfdata_reader *r, const struct session_opts *o,
+		   const struct session_tool *tool);
+/* Walks the whole recording through the tool. -1 after err_set when a record stopped the walk
+ * (what came before it was delivered). */
+int session_run(struct session *ss);
+/* Whether any of the recording's events has call chains (known from the ready step on). */
+bool session_has_callchains(const struct session *ss);
+/* After a walk, appends to ss->notes what a user should know about it: lost and unparsable
+ * samples, cut DWARF stacks, build-id mismatches (one warning per DSO), JIT sources and hidden
+ * kernel symbols (notes). verbose: also the notes perf gives only with -v. */
+void session_diagnose(struct session *ss, int verbose);
+/* session_free, and the reader closed when session_open opened it. */
+void session_close(struct session *ss);
 
 #endif

@@ -213,10 +213,9 @@ int spe_load_ex(struct perfdata_reader *r, enum spe_version ver, const struct sp
 		c->evsel = &r->evsels.v[0];
 	struct session *ss = xcalloc(1, sizeof(*ss));
 	struct session_tool tool = { .sample = on_sample, .record = on_record, .arg = c };
-	session_init(ss, &r->evsels, &tool);
-	if (o && o->symfs)
-		machine_set_symfs(&ss->machine, o->symfs);
-	int rc = session_process_file(ss, r);
+	struct session_opts so = { .symfs = o ? o->symfs : NULL };
+	session_attach(ss, r, &so, &tool);
+	int rc = session_run(ss);
 	if (o && o->keep) {
 		*o->keep = ss; /* its records are all delivered: c is not used again */
 	} else {

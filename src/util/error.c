@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/notes.h"
+
 static _Thread_local char last_error[1024];
 int err_quiet;
 
@@ -93,4 +95,14 @@ void err_note(const char *fmt, ...)
 	va_start(ap, fmt);
 	vprint("note: ", fmt, ap);
 	va_end(ap);
+}
+
+void err_print_notes(const struct notes *ns)
+{
+	for (size_t i = 0; i < ns->n; i++) {
+		if (notes_level(ns, i) == NOTES_NOTE)
+			err_note("%s", ns->v[i]);
+		else
+			err_warn("%s", ns->v[i]);
+	}
 }

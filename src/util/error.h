@@ -19,6 +19,9 @@ void err_clear(void);
 void err_die(int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
 void err_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void err_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints a note list in order: its warnings with err_warn, its notes with err_note. */
+struct notes;
+void err_print_notes(const struct notes *ns);
 /* Print the recorded error (err_msg) and exit with code. */
 void err_die_last(int code) __attribute__((noreturn));
 /* Ends the process from an error or help path: flushes stdio, then exits without running

@@ -12,12 +12,22 @@
 struct notes {
 	char **v;                /* the messages, oldest first: v[0 .. n) */
 	size_t n, cap;
+	unsigned char *levels;   /* per message, when any was added with a level (notes_add_level) */
+	size_t lcap;
 };
+
+/* How much a message weighs for a command: a warning (the default) is always printed; a note
+ * is information that -q hides. */
+enum notes_level { NOTES_WARNING, NOTES_NOTE };
 
 #define NOTES_INIT { NULL, 0, 0 }
 
 void notes_add(struct notes *ns, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void notes_vadd(struct notes *ns, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+void notes_add_level(struct notes *ns, enum notes_level level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The level of message i (NOTES_WARNING unless added otherwise). */
+enum notes_level notes_level(const struct notes *ns, size_t i);
 /* Appends msg, which the list now owns (NULL is ignored). */
 void notes_take(struct notes *ns, char *msg);
 /* Moves every message of from to the end of ns; from is left empty. */

@@ -174,4 +174,30 @@ test_expect_success 'a corrupt recording: one-line error naming the file and off
 	expect_lines 1 err2 && expect_grep "bad.data" err2
 '
 
+test_expect_success 'pipe input keeps call graphs: record -g -o - | report, script and pictures -i -' '
+	lperf record -q -g -F 4000 -e cpu-clock -o - -- "$BIN/shares" 5 >"$SCRATCH/g.pipe" &&
+	cat "$SCRATCH/g.pipe" | lperf report -i - --stdio --sort sym >pr.txt 2>perr &&
+	! grep "no call chains" perr &&
+	grep "^# Children  *Self" pr.txt && grep -- "---main" pr.txt && grep -- "--run_a" pr.txt &&
+	lperf report -i "$SCRATCH/g.pipe" --stdio --sort sym >fr.txt && cmp fr.txt pr.txt &&
+	cat "$SCRATCH/g.pipe" | lperf script -i - --folded >ps.txt 2>serr && ! grep "no call chains" serr &&
+	grep "main;run_a;work_a " ps.txt &&
+	cat "$SCRATCH/g.pipe" | lperf script -i - >pscript.txt && grep "main+0x" pscript.txt &&
+	cat "$SCRATCH/g.pipe" | lperf report -i - --speedscope - >ss.json &&
+	python3 -c "import json,sys; d=json.load(open(\"ss.json\")); n=[f[\"name\"] for f in d[\"shared\"][\"frames\"]]; sys.exit(not (\"main\" in n and \"run_a\" in n))"
+'
+
+test_expect_success 'a binary rebuilt since recording: one build-id warning in report, script and pictures' '
+	cp "$BIN/shares" "$SCRATCH/rebuilt" &&
+	lperf record -q -F 2000 -e cpu-clock -o "$SCRATCH/rb.data" -- "$SCRATCH/rebuilt" 2 &&
+	lperf report -i "$SCRATCH/rb.data" --stdio --sort sym >before.txt 2>berr && grep "work_a" before.txt &&
+	expect_no_grep "build-id" berr &&
+	cc -O0 -g -fno-omit-frame-pointer -DREBUILT -o "$SCRATCH/rebuilt" "$W/shares.c" &&
+	lperf report -i "$SCRATCH/rb.data" --stdio --sort sym >after.txt 2>rerr &&
+	expect_no_grep "work_a" after.txt &&
+	[ "$(grep -c "rebuilt changed since recording (build-id mismatch)" rerr)" = 1 ] &&
+	lperf script -i "$SCRATCH/rb.data" >/dev/null 2>serr && expect_grep "rebuilt changed since recording" serr &&
+	lperf report -i "$SCRATCH/rb.data" --flamegraph rb.svg 2>perr && expect_grep "rebuilt changed since recording" perr
+'
+
 test_done

@@ -51,11 +51,38 @@ static void test_move(void **state)
 	notes_clear(&a);
 }
 
+/* Levels: warnings by default, notes where asked; kept through a move. */
+static void test_levels(void **state)
+{
+	struct notes a = NOTES_INIT, b = NOTES_INIT;
+	notes_add(&a, "w0");
+	assert_int_equal(notes_level(&a, 0), NOTES_WARNING);
+	for (int i = 0; i < 20; i++)
+		notes_add_level(&a, i % 2 ? NOTES_WARNING : NOTES_NOTE, "m%d", i);
+	notes_add(&a, "w-last");
+	assert_int_equal(a.n, 22);
+	assert_int_equal(notes_level(&a, 1), NOTES_NOTE);
+	assert_int_equal(notes_level(&a, 2), NOTES_WARNING);
+	assert_int_equal(notes_level(&a, 21), NOTES_WARNING);
+	assert_int_equal(notes_level(&a, 99), NOTES_WARNING);
+	notes_add(&b, "first");
+	notes_move(&b, &a);
+	assert_int_equal(b.n, 23);
+	assert_string_equal(b.v[2], "m0");
+	assert_int_equal(notes_level(&b, 2), NOTES_NOTE);
+	assert_int_equal(notes_level(&b, 0), NOTES_WARNING);
+	assert_int_equal(notes_level(&b, 3), NOTES_WARNING);
+	assert_null(a.levels);
+	notes_clear(&b);
+	assert_null(b.levels);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_add_and_order),
 		cmocka_unit_test(test_move),
+		cmocka_unit_test(test_levels),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

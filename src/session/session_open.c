@@ -1,0 +1,104 @@
+/* Opening a recording into a session, and what a user should hear about the walk afterwards
+ * (see session.h). */
+#include "session/session.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/xalloc.h"
+
+int session_attach(struct session *ss, struct perfdata_reader *r, const struct session_opts *o,
+		   const struct session_tool *tool)
+{
+	session_init(ss, &r->evsels, tool);
+	ss->reader = r;
+	ss->force = o && o->force;
+	if (o && o->symfs)
+		machine_set_symfs(&ss->machine, o->symfs);
+	return 0;
+}
+
+int session_open(struct session *ss, const char *path, const struct session_opts *o,
+		 const struct session_tool *tool)
+{
+	memset(ss, 0, sizeof(*ss));
+	struct perfdata_reader *r = xcalloc(1, sizeof(*r));
+	if (perfdata_open_force(r, path, o && o->force) < 0) {
+		free(r);
+		return -1;
+	}
+	session_attach(ss, r, o, tool);
+	ss->own_reader = true;
+	return 0;
+}
+
+int session_run(struct session *ss)
+{
+	return session_process_file(ss, ss->reader) ? -1 : 0;
+}
+
+bool session_has_callchains(const struct session *ss)
+{
+	for (size_t e = 0; e < ss->evsels->n; e++)
+		if (ss->evsels->v[e].attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+			return true;
+	return false;
+}
+
+static void diagnose_jit(struct session *ss, int verbose)
+{
+	const struct jit_source *js;
+	size_t njs = machine_jit_sources(&ss->machine, &js);
+	for (size_t i = 0; i < njs; i++) {
+		/* A JIT that writes a jitdump writes no perf map: its absence is no news then; nor,
+		 * as with perf, for a process that never wrote one (node without flags), unless -v. */
+		bool missing = js[i].perfmap_note && !strncmp(js[i].perfmap_note, "no perf map", 11);
+		if (js[i].perfmap_note && !js[i].jitdump_path && (!missing || verbose))
+			notes_add_level(&ss->notes, NOTES_NOTE, "%s: %s",
+					js[i].perfmap_path ? js[i].perfmap_path : "perf map", js[i].perfmap_note);
+		if (js[i].jitdump_note)
+			notes_add_level(&ss->notes, NOTES_NOTE, "%s: %s",
+					js[i].jitdump_path ? js[i].jitdump_path : "jitdump", js[i].jitdump_note);
+	}
+}
+
+void session_diagnose(struct session *ss, int verbose)
+{
+	struct notes *ns = &ss->notes;
+	if (ss->resolver.truncated)
+		notes_add_level(ns, NOTES_NOTE, "%" PRIu64 " of %" PRIu64 " stacks are cut short and end in "
+				"[truncated]: the user stack copy was too small or code had no unwind "
+				"information; try a larger --call-graph dwarf,SIZE (up to 65528)",
+				ss->resolver.truncated, ss->nsamples);
+	if (ss->bad_samples)
+		notes_add(ns, "%" PRIu64 " samples could not be parsed and were skipped", ss->bad_samples);
+	if (ss->lost_records || ss->lost_samples) {
+		/* perf writes the same loss twice (LOST records, and LOST_SAMPLES from the counters'
+		 * lost counts): take the larger, never the sum. */
+		uint64_t lost = ss->lost_records > ss->lost_samples ? ss->lost_records : ss->lost_samples;
+		notes_add(ns, "%" PRIu64 " samples lost while recording (%.2f%%)", lost,
+			  100.0 * (double)lost / (double)(lost + ss->nsamples));
+	}
+	diagnose_jit(ss, verbose);
+	const struct dso_cache *c = &ss->machine.dsos;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct dso *d = c->v[i];
+		if (d->mismatch)
+			notes_add(ns, "%s changed since recording (build-id mismatch): its samples are not "
+				  "resolved", d->path);
+		else if (d->loaded && d->kind == DSO_KERNEL && dso_load_note(d))
+			notes_add_level(ns, NOTES_NOTE, "%s: %s", d->path, dso_load_note(d));
+	}
+}
+
+void session_close(struct session *ss)
+{
+	struct perfdata_reader *r = ss->own_reader ? ss->reader : NULL;
+	session_free(ss);
+	if (r) {
+		perfdata_close(r);
+		free(r);
+	}
+}
