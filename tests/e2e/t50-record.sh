@@ -189,7 +189,7 @@ test_expect_success 'pipe input keeps call graphs: record -g -o - | report, scri
 
 test_expect_success 'a binary rebuilt since recording: one build-id warning in report, script and pictures' '
 	cp "$BIN/shares" "$SCRATCH/rebuilt" &&
-	lperf record -q -F 2000 -e cpu-clock -o "$SCRATCH/rb.data" -- "$SCRATCH/rebuilt" 2 &&
+	lperf record -q -N -F 2000 -e cpu-clock -o "$SCRATCH/rb.data" -- "$SCRATCH/rebuilt" 2 &&
 	lperf report -i "$SCRATCH/rb.data" --stdio --sort sym >before.txt 2>berr && grep "work_a" before.txt &&
 	expect_no_grep "build-id" berr &&
 	cc -O0 -g -fno-omit-frame-pointer -DREBUILT -o "$SCRATCH/rebuilt" "$W/shares.c" &&
