@@ -174,6 +174,17 @@ static void counter_table(FILE *f, const struct stat_result *r, long c, bool mux
 	table_free(&t);
 }
 
+/* A Telemetry Solution row's core and value cells ("n/a" when not computable). */
+static void ts_cells(const struct stat_result *r, size_t c, size_t i, char *core, char *val, size_t size)
+{
+	snprintf(core, size, "%d", r->cpus[c]);
+	double x = r->met[i].cpu[c];
+	if (isnan(x))
+		snprintf(val, size, "n/a");
+	else
+		snprintf(val, size, "%.3f", x);
+}
+
 static void metrics_table(FILE *f, const struct stat_result *r, const struct wperf_stat_view *v)
 {
 	const char *cols[] = { ">core", "product_name", "metric_name", ">value", "unit" };
@@ -185,13 +196,8 @@ static void metrics_table(FILE *f, const struct stat_result *r, const struct wpe
 		for (size_t i = 0; i < r->nmet; i++) {
 			if (!core_metric(&r->met[i]))
 				continue;
-			char core[16], val[48];
-			snprintf(core, sizeof(core), "%d", r->cpus[c]);
-			double x = r->met[i].cpu[c];
-			if (isnan(x))
-				snprintf(val, sizeof(val), "n/a");
-			else
-				snprintf(val, sizeof(val), "%.3f", x);
+			char core[48], val[48];
+			ts_cells(r, c, i, core, val, sizeof(val));
 			const struct metric *m = r->met[i].m;
 			const char *cells[] = { core, v->product, m->name, val, m->unit ? m->unit : "" };
 			table_row(&t, cells);
@@ -494,10 +500,8 @@ void wperf_stat_json(struct json *j, const char *key, const struct stat_result *
 			for (size_t i = 0; i < r->nmet; i++) {
 				if (!core_metric(&r->met[i]))
 					continue;
-				char core[16], val[48];
-				snprintf(core, sizeof(core), "%d", r->cpus[c]);
-				double x = r->met[i].cpu[c];
-				snprintf(val, sizeof(val), isnan(x) ? "n/a" : "%.3f", x);
+				char core[48], val[48];
+				ts_cells(r, c, i, core, val, sizeof(val));
 				json_begin_object(j, NULL);
 				json_str(j, "core", core);
 				json_str(j, "product_name", v->product);

@@ -8,6 +8,22 @@
 #include "events/pmu.h"
 #include "util/xalloc.h"
 
+/* Allocates r's arrays for its evl, nev, ncpus and nmet, the CPU numbers and reasons copied. */
+static void alloc_shape(struct stat_result *r, const int *cpus, char *const *why)
+{
+	r->cpus = xmalloc((r->ncpus ? r->ncpus : 1) * sizeof(int));
+	memcpy(r->cpus, cpus, r->ncpus * sizeof(int));
+	r->why = xcalloc(r->nev ? r->nev : 1, sizeof(char *));
+	r->ev = xcalloc(r->nev ? r->nev : 1, sizeof(*r->ev));
+	for (size_t e = 0; e < r->nev; e++) {
+		r->why[e] = why[e] ? xstrdup(why[e]) : NULL;
+		r->ev[e].cpu = xcalloc(r->ncpus ? r->ncpus : 1, sizeof(struct stat_value));
+	}
+	r->met = xcalloc(r->nmet ? r->nmet : 1, sizeof(*r->met));
+	for (size_t i = 0; i < r->nmet; i++)
+		r->met[i].cpu = xcalloc(r->ncpus ? r->ncpus : 1, sizeof(double));
+}
+
 void stat_result_init(struct stat_result *r, const struct counters *c, const struct metric **metrics,
 		      size_t nmetrics)
 {
@@ -15,24 +31,15 @@ void stat_result_init(struct stat_result *r, const struct counters *c, const str
 	r->evl = c->evl;
 	r->nev = c->evl->n;
 	r->ncpus = c->ncpus;
-	r->cpus = xmalloc(r->ncpus * sizeof(int));
-	memcpy(r->cpus, c->cpus, r->ncpus * sizeof(int));
-	r->why = xcalloc(r->nev ? r->nev : 1, sizeof(char *));
-	for (size_t e = 0; e < r->nev; e++)
-		r->why[e] = c->why[e] ? xstrdup(c->why[e]) : NULL;
-	r->ev = xcalloc(r->nev ? r->nev : 1, sizeof(*r->ev));
+	r->nmet = nmetrics;
+	alloc_shape(r, c->cpus, c->why);
 	for (size_t e = 0; e < r->nev; e++) {
 		const struct ev *ev = &r->evl->ev[e];
 		const struct pmu *p = ev->source == EV_SRC_SYSFS && ev->pmu ? pmu_find(ev->pmu) : NULL;
-		r->ev[e].cpu = xcalloc(r->ncpus, sizeof(struct stat_value));
 		r->ev[e].one_reading = p && p->uncore;
 	}
-	r->nmet = nmetrics;
-	r->met = xcalloc(nmetrics ? nmetrics : 1, sizeof(*r->met));
-	for (size_t i = 0; i < nmetrics; i++) {
+	for (size_t i = 0; i < nmetrics; i++)
 		r->met[i].m = metrics[i];
-		r->met[i].cpu = xcalloc(r->ncpus, sizeof(double));
-	}
 	r->user_s = r->sys_s = -1;
 	r->runs = 0;
 }
@@ -304,21 +311,14 @@ void stat_copy_values(struct stat_result *dst, const struct stat_result *src)
 void stat_result_dup(struct stat_result *dst, const struct stat_result *src)
 {
 	*dst = *src;
-	dst->cpus = xmalloc((src->ncpus ? src->ncpus : 1) * sizeof(int));
-	memcpy(dst->cpus, src->cpus, src->ncpus * sizeof(int));
-	dst->why = xcalloc(src->nev ? src->nev : 1, sizeof(char *));
-	for (size_t e = 0; e < src->nev; e++)
-		dst->why[e] = src->why[e] ? xstrdup(src->why[e]) : NULL;
-	dst->ev = xcalloc(src->nev ? src->nev : 1, sizeof(*dst->ev));
+	alloc_shape(dst, src->cpus, src->why);
 	for (size_t e = 0; e < src->nev; e++) {
+		struct stat_value *cpu = dst->ev[e].cpu;
 		dst->ev[e] = src->ev[e];
-		dst->ev[e].cpu = xcalloc(src->ncpus ? src->ncpus : 1, sizeof(struct stat_value));
+		dst->ev[e].cpu = cpu;
 	}
-	dst->met = xcalloc(src->nmet ? src->nmet : 1, sizeof(*dst->met));
-	for (size_t i = 0; i < src->nmet; i++) {
+	for (size_t i = 0; i < src->nmet; i++)
 		dst->met[i].m = src->met[i].m;
-		dst->met[i].cpu = xcalloc(src->ncpus ? src->ncpus : 1, sizeof(double));
-	}
 	units_dup(dst, src);
 	stat_copy_values(dst, src);
 }
