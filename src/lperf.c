@@ -13,7 +13,6 @@
 #include "util/error.h"
 #include "util/suggest.h"
 #include "util/xalloc.h"
-#include "wperf/wperf.h"
 
 struct command {
 	const char *name;
@@ -45,6 +44,8 @@ static const struct command commands[] = {
 	  "wperf list" },
 	{ "man", cmd_man, "describe an event, metric or metric group (CPU/NAME for another CPU)", "",
 	  "wperf man" },
+	{ "wperf", cmd_wperf, "WindowsPerf's command line (stat, sample, record, list, test, man...)",
+	  "", "wperf" },
 	{ "test", cmd_test, "report what this machine can profile", "", "wperf test" },
 	{ "version", cmd_version, "show the version and the features built in", "perf version",
 	  "wperf --version" },
@@ -122,7 +123,8 @@ static void check_stdout(void)
 	_exit(EXIT_RUNTIME);
 }
 
-/* Invoked as `wperf` (a link to lperf), or as `lperf wperf ARGS`: WindowsPerf's command line. */
+/* Invoked as `wperf` (a link to lperf): WindowsPerf's command line, which is the table's "wperf"
+ * command, as `lperf wperf ARGS` is (git runs git-xxx as `git xxx`). */
 static bool wperf_personality(const char *argv0)
 {
 	const char *base = strrchr(argv0, '/');
@@ -164,9 +166,7 @@ int main(int argc, char **argv)
 {
 	atexit(check_stdout);
 	if (argc > 0 && wperf_personality(argv[0]))
-		return wperf_main(argc, argv);
-	if (argc >= 2 && !strcmp(argv[1], "wperf"))
-		return wperf_main(argc - 1, argv + 1);
+		return find("wperf")->fn(argc, argv);
 	perf_personality = argc > 0 && is_perf_name(argv[0]);
 	int skip = global_options(argc, argv);
 	if (skip) {

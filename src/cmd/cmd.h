@@ -3,6 +3,8 @@
 #ifndef LPERF_CMD_CMD_H
 #define LPERF_CMD_CMD_H
 
+#include <stdbool.h>
+
 int cmd_stat(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
@@ -17,5 +19,15 @@ int cmd_test(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_buildid_cache(int argc, char **argv);
 int cmd_buildid_list(int argc, char **argv);
+int cmd_man(int argc, char **argv);
+/* WindowsPerf's command line (cmd/wperf.c): argv[0] is "wperf" or what it was invoked as. */
+int cmd_wperf(int argc, char **argv);
+
+/* WindowsPerf's commands, given the line wperf/wperf_args.c parsed; each returns the exit
+ * status. */
+struct wperf_args;
+int wperf_stat(struct wperf_args *a);
+int wperf_sample(struct wperf_args *a, bool record);
+int wperf_man(struct wperf_args *a);
 
 #endif

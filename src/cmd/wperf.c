@@ -1,21 +1,32 @@
-/* `wperf`: WindowsPerf's commands on lperf's engine. Dispatch, help, --version, detect, test
- * and list live here; stat, sample/record and man in their own files. */
-#include "wperf/wperf.h"
+/* `wperf` (a link to lperf named wperf) and `lperf wperf`: WindowsPerf's command line on lperf's
+ * engine. The line is parsed once by WindowsPerf's grammar (wperf/wperf_args.c), then its command
+ * is found in one table, as lperf.c finds lperf's. The informational commands (--help, --version,
+ * list, test, detect) are here: they gather through the library and render through
+ * output/wperf_info_out.c; stat, sample/record and man have their own files. */
+#include "cmd/cmd.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
-#include "cmd/cmd.h"
+#include "events/evlist.h"
+#include "events/metric.h"
+#include "events/pmu.h"
+#include "events/wperf_spell.h"
+#include "output/wperf_out.h"
 #include "sysinfo/buildinfo.h"
+#include "sysinfo/sysinfo.h"
 #include "util/error.h"
+#include "util/fileio.h"
 #include "util/xalloc.h"
-#include "wperf/wperf_info.h"
+#include "wperf/wperf.h"
+#include "wperf/wperf_extra.h"
 
-static void help(FILE *f)
+static int wperf_help(struct wperf_args *a)
 {
-	fprintf(f,
-		"WindowsPerf ver. %s (%s/Release+lperf) WOA profiling with performance counters.\n"
+	printf(		"WindowsPerf ver. %s (%s/Release+lperf) WOA profiling with performance counters.\n"
 		"Report bugs to: https://gitlab.com/Linaro/WindowsPerf/windowsperf/-/issues\n"
 		"(this is lperf's WindowsPerf personality on Linux: see docs/wperf.md)\n\n"
 		"NAME:\n"
@@ -54,24 +65,129 @@ static void help(FILE *f)
 		"    --record_spawn_delay MS  wait after starting the command (default 1000)\n"
 		"    --dry-run          (lperf) show how events resolve; open nothing\n",
 		sysinfo_version(), sysinfo_gitrev());
-}
-
-static int run_list(struct wperf_args *a)
-{
-	int r = wperf_list(a);
-	if (r < 0)
-		err_die_last(EXIT_USAGE);
-	return r;
-}
-
-static int run_test(struct wperf_args *a)
-{
-	if (wperf_test(a) < 0)
-		err_die_last(EXIT_USAGE);
 	return 0;
 }
 
-int wperf_main(int argc, char **argv)
+/* Prints the tables (unless --json or -q) and writes their JSON to stdout (--json) and/or
+ * the -o file. 1 when the file cannot be written. */
+static int emit(const struct wperf_args *a, struct wperf_tab *tabs, const char *const *titles,
+		size_t n)
+{
+	int ret = 0;
+	if (a->json)
+		wperf_tabs_json(stdout, tabs, n);
+	if (a->output) {
+		char *path = wperf_out_path(a, a->output);
+		FILE *f = fopen(path, "w");
+		if (!f) {
+			err_warn("cannot write '%s': %s", path, strerror(errno));
+			ret = 1;
+		} else {
+			wperf_tabs_json(f, tabs, n);
+			fclose(f);
+		}
+		free(path);
+	}
+	if (!a->json && !a->quiet)
+		wperf_tabs_print(stdout, tabs, titles, n);
+	for (size_t i = 0; i < n; i++)
+		wperf_tab_free(&tabs[i]);
+	return ret;
+}
+
+static int wperf_banner(struct wperf_args *a)
+{
+	printf("WindowsPerf ver. %s (%s/Release+lperf) WOA profiling with performance counters.\n"
+	       "Use --help for help.\n", sysinfo_version(), sysinfo_gitrev());
+	return 0;
+}
+
+static int wperf_version(struct wperf_args *a)
+{
+	struct utsname u;
+	char rel[sizeof(u.release)] = "unknown";
+	if (uname(&u) == 0)
+		snprintf(rel, sizeof(rel), "%s", u.release);
+	struct wperf_tab t;
+	wperf_version_tab(&t, rel, wperf_spe_pmu(NULL) == 0);
+	return emit(a, &t, NULL, 1);
+}
+
+static int wperf_list(struct wperf_args *a)
+{
+	struct ev_catalog cat = { 0 };
+	if (ev_catalog_build(&cat, false, false) < 0)
+		err_die_last(EXIT_USAGE);
+	struct metric_set ms = { 0 };
+	metric_set_builtin(&ms);
+	if (a->metric_file && metric_set_load_file(&ms, a->metric_file) < 0)
+		err_die_last(EXIT_USAGE);
+	char spe[64] = "";
+	if (wperf_spe_pmu(spe) < 0)
+		spe[0] = 0;
+	struct wperf_list_view v = { .cat = &cat, .metrics = &ms, .extra_events = a->extra_events,
+				     .spe_pmu = spe, .verbose = a->verbose > 0 };
+	for (int arch = METRIC_ANY; arch <= METRIC_X86; arch++)
+		v.arch_present[arch] = metric_arch_present(arch);
+	struct wperf_tab t[3];
+	wperf_list_tabs(t, &v);
+	int r = emit(a, t, wperf_list_titles, 3);
+	ev_catalog_free(&cat);
+	metric_set_free(&ms);
+	return r;
+}
+
+static int wperf_test(struct wperf_args *a)
+{
+	struct evlist sched = { 0 };
+	bool requested = a->events.len || a->metrics.len;
+	if (requested && wperf_schedule(a, &sched) < 0)
+		err_die_last(EXIT_USAGE);
+	struct sysinfo si;
+	sysinfo_collect(&si, 0);
+	const struct pmu_table *pt = pmu_table();
+	struct wperf_test_view v = { .si = &si, .hw_pmu = ev_have_hw_pmu(),
+				     .spe_version = wperf_spe_version_name(),
+				     .schedule = requested ? &sched : NULL };
+	for (size_t i = 0; i < pt->n; i++)
+		if (pt->p[i].is_core)
+			v.core_events += pt->p[i].nev;
+	struct wperf_tab t;
+	wperf_test_tab(&t, &v);
+	emit(a, &t, NULL, 1);
+	evlist_free(&sched);
+	sysinfo_free(&si);
+	return 0;
+}
+
+static int wperf_detect(struct wperf_args *a)
+{
+	struct wperf_tab t;
+	wperf_detect_tab(&t, pmu_table(), sysfs_root());
+	return emit(a, &t, NULL, 1);
+}
+
+static int wperf_record(struct wperf_args *a) { return wperf_sample(a, true); }
+static int wperf_sample_only(struct wperf_args *a) { return wperf_sample(a, false); }
+
+/* WindowsPerf's commands; "" is wperf alone (the banner). */
+static const struct {
+	const char *name;
+	int (*fn)(struct wperf_args *a);
+} wperf_commands[] = {
+	{ "", wperf_banner },
+	{ "help", wperf_help },
+	{ "version", wperf_version },
+	{ "stat", wperf_stat },
+	{ "sample", wperf_sample_only },
+	{ "record", wperf_record },
+	{ "list", wperf_list },
+	{ "test", wperf_test },
+	{ "detect", wperf_detect },
+	{ "man", wperf_man },
+};
+
+int cmd_wperf(int argc, char **argv)
 {
 	struct wperf_args a;
 	int parsed = wperf_parse_args(&a, argc, argv);
@@ -86,27 +202,13 @@ int wperf_main(int argc, char **argv)
 	if (a.force_lock)
 		err_note("--force-lock: nothing to lock on Linux (perf_event is shared by every tool); "
 			 "accepted");
+	const char *name = a.help ? "help" : a.cmd;
 	int r = 0;
-	if (!strcmp(a.cmd, "help") || a.help) {
-		help(stdout);
-	} else if (!*a.cmd) {
-		printf("WindowsPerf ver. %s (%s/Release+lperf) WOA profiling with performance counters.\n"
-		       "Use --help for help.\n", sysinfo_version(), sysinfo_gitrev());
-	} else if (!strcmp(a.cmd, "version")) {
-		r = wperf_version(&a);
-	} else if (!strcmp(a.cmd, "stat")) {
-		r = wperf_stat(&a);
-	} else if (!strcmp(a.cmd, "sample") || !strcmp(a.cmd, "record")) {
-		r = wperf_sample(&a, !strcmp(a.cmd, "record"));
-	} else if (!strcmp(a.cmd, "list")) {
-		r = run_list(&a);
-	} else if (!strcmp(a.cmd, "test")) {
-		r = run_test(&a);
-	} else if (!strcmp(a.cmd, "detect")) {
-		r = wperf_detect(&a);
-	} else if (!strcmp(a.cmd, "man")) {
-		r = wperf_man(&a);
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(wperf_commands); i++)
+		if (!strcmp(wperf_commands[i].name, name)) {
+			r = wperf_commands[i].fn(&a);
+			break;
+		}
 	wperf_args_free(&a);
 	return r;
 }

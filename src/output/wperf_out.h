@@ -10,7 +10,11 @@
 
 #include "output/json.h"
 #include "output/table.h"
+#include "events/evlist.h"
+#include "events/metric.h"
+#include "events/pmu.h"
 #include "stat/stat.h"
+#include "sysinfo/sysinfo.h"
 
 /* One of wperf's simple tables: text columns, and the JSON key of each column (the header with
  * spaces as '_'). Rows go in t. */
@@ -29,6 +33,38 @@ void wperf_tab_json(struct json *j, const struct wperf_tab *w);
 /* One JSON document holding the tables. */
 void wperf_tabs_json(FILE *f, const struct wperf_tab *w, size_t n);
 void wperf_tab_free(struct wperf_tab *w);
+/* The tables as text, each after its title (NULL: none), as list and test print them. */
+void wperf_tabs_print(FILE *f, const struct wperf_tab *t, const char *const *titles, size_t n);
+
+/* The informational commands' tables (wperf_info_out.c); free each with wperf_tab_free. */
+/* --version: lperf's row and the "driver" (the kernel's perf_event, +spe with an SPE PMU). */
+void wperf_version_tab(struct wperf_tab *t, const char *kernel_release, bool spe);
+/* list: the events this machine can open, the metrics and the metric groups. */
+struct wperf_list_view {
+	const struct ev_catalog *cat;
+	const struct metric_set *metrics;
+	bool arch_present[3];        /* by enum metric_arch: whose metrics apply here */
+	const char *extra_events;    /* -E as given (listed when it is "name:0xHEX,..." inline) */
+	const char *spe_pmu;         /* "arm_spe_0" (its filters are listed); NULL or "" when none */
+	bool verbose;                /* -v: every column */
+};
+extern const char *const wperf_list_titles[3];
+void wperf_list_tabs(struct wperf_tab t[3], const struct wperf_list_view *v);
+/* test: what the driver would answer, from this machine's facts. */
+struct wperf_test_view {
+	const struct sysinfo *si;
+	size_t core_events;          /* events the core PMUs publish */
+	bool hw_pmu;                 /* a core hardware PMU is exposed (the fixed cycle counter) */
+	const char *spe_version;     /* "FEAT_SPEv1p1"; NULL without SPE */
+	const struct evlist *schedule; /* -e/-m as stat schedules them; NULL when neither was given */
+};
+void wperf_test_tab(struct wperf_tab *t, const struct wperf_test_view *v);
+/* detect: one row per PMU of the table, named by its sysfs directory. */
+void wperf_detect_tab(struct wperf_tab *t, const struct pmu_table *pt, const char *sysfs_root);
+/* man: field/value rows ("CPU", "NAME", ...; an empty or NULL value shows as "-"), printed as
+ * wperf prints a manual page, or as its Manual_Results JSON through wperf_tabs_json. */
+void wperf_man_tab(struct wperf_tab *t, const char *const *fields, const char *const *values, size_t n);
+void wperf_man_text(FILE *f, const struct wperf_tab *t);
 
 /* Counting output. */
 struct wperf_stat_view {

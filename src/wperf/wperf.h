@@ -53,15 +53,6 @@ struct wperf_args {
 int wperf_parse_args(struct wperf_args *a, int argc, char **argv);
 void wperf_args_free(struct wperf_args *a);
 
-/* The entry point of the personality: argv[0] is "wperf" (or what it was invoked as). */
-int wperf_main(int argc, char **argv);
-/* `lperf man NAME` and `wperf man NAME`. */
-int cmd_man(int argc, char **argv);
-
-/* Commands, each given the parsed line. */
-int wperf_stat(struct wperf_args *a);
-int wperf_sample(struct wperf_args *a, bool record);
-int wperf_man(const struct wperf_args *a);
 /* wperf's duration: ^(0|[1-9][0-9]*)(\.[0-9]{1,2})?(ms|s|m|h|d)?$, seconds by default. */
 int wperf_parse_duration(const char *s, double *seconds);
 /* Joins --output-prefix/--cwd and a file name (malloc'd). */

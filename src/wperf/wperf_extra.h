@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 
+#include "events/evlist.h"
 #include "util/strbuf.h"
 #include "wperf/wperf.h"
 
@@ -13,5 +14,8 @@
 int wperf_build_events(const struct wperf_args *a, struct strbuf *events, struct strbuf *metrics);
 /* Rewrites -E names in spec ("a,{b,c}:u") into raw codes; extra is "n1:0x12,n2:0x34". */
 int wperf_apply_extra(const char *spec, const char *extra, struct strbuf *out);
+/* The events of a's -e and -m as `wperf stat` would count them (each metric's events as one
+ * group) into l, which the caller frees with evlist_free; -1 with err_set() for a bad name. */
+int wperf_schedule(const struct wperf_args *a, struct evlist *l);
 
 #endif

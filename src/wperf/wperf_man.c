@@ -1,9 +1,9 @@
-/* `wperf man NAME`, `wperf man CPU/NAME`, `lperf man NAME`: man-page style entries for an
- * event, a metric or a metric group, as WindowsPerf prints them (CPU, NAME, DESCRIPTION; for
- * metrics EVENTS, FORMULA, UNIT; for groups METRICS), or its Manual_Results JSON. NAME is
- * looked up for this machine, or for CPU (an Arm product name such as neoverse-n1, or
- * armv8-a/armv9-a) from lperf's built-in Arm tables. */
-#include "wperf/wperf.h"
+/* `wperf man NAME`, `wperf man CPU/NAME`, `lperf man NAME`: what WindowsPerf's manual pages
+ * say about an event, a metric or a metric group (CPU, NAME, DESCRIPTION; for metrics EVENTS,
+ * FORMULA, UNIT; for groups METRICS). NAME is looked up for this machine, or for CPU (an Arm
+ * product name such as neoverse-n1, or armv8-a/armv9-a) from lperf's built-in Arm tables. The
+ * commands are in cmd/man.c, the layout in output/wperf_info_out.c. */
+#include "wperf/wperf_man.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,9 +13,9 @@
 #include "events/evlist.h"
 #include "events/generic.h"
 #include "events/metric.h"
-#include "output/wperf_out.h"
 #include "sysinfo/sysinfo.h"
 #include "util/error.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 static const char *const arm_cpus[] = { "armv8-a", "armv9-a", "neoverse-n1", "neoverse-n2",
@@ -40,12 +40,15 @@ static char *this_cpu(void)
 	return r;
 }
 
-static void field(struct wperf_tab *t, const char *name, const char *value)
+static void field(struct wperf_man *m, const char *name, const char *value)
 {
-	table_rowv(&t->t, name, value && *value ? value : "-");
+	if (m->n < ARRAY_SIZE(m->field)) {
+		m->field[m->n] = name;
+		m->value[m->n++] = xstrdup(value ? value : "");
+	}
 }
 
-static bool man_event(struct wperf_tab *t, const char *cpu, const char *name, bool other_cpu)
+static bool man_event(struct wperf_man *t, const char *cpu, const char *name, bool other_cpu)
 {
 	if (!other_cpu) {
 		struct ev_catalog cat = { 0 };
@@ -94,7 +97,7 @@ static char *join_events(const struct metric *m)
 	return sb_detach(&sb);
 }
 
-static bool man_metric(struct wperf_tab *t, const struct metric_set *s, const char *cpu,
+static bool man_metric(struct wperf_man *t, const struct metric_set *s, const char *cpu,
 		       const char *name, bool other_cpu)
 {
 	const struct metric *m = NULL;
@@ -135,8 +138,9 @@ static bool man_metric(struct wperf_tab *t, const struct metric_set *s, const ch
 	return false;
 }
 
-static int man_run(const char *arg, bool json, const char *metric_file)
+enum wperf_man_result wperf_man_lookup(const char *arg, const char *metric_file, struct wperf_man *out)
 {
+	memset(out, 0, sizeof(*out));
 	/* wperf keeps the first of a comma-separated list. */
 	char *name = xstrndup(arg, strcspn(arg, ","));
 	char *slash = strchr(name, '/');
@@ -151,11 +155,11 @@ static int man_run(const char *arg, bool json, const char *metric_file)
 			struct strbuf sb = STRBUF_INIT;
 			for (size_t i = 0; i < ARRAY_SIZE(arm_cpus); i++)
 				sb_addf(&sb, "%s%s", i ? ", " : "", arm_cpus[i]);
-			fprintf(stderr, "warning: CPU name: \"%s\" not found, use %s\n", cpu, sb_str(&sb));
+			err_set("CPU name: \"%s\" not found, use %s", cpu, sb_str(&sb));
 			sb_release(&sb);
 			free(cpu);
 			free(name);
-			return EXIT_USAGE;
+			return WPERF_MAN_BAD_CPU;
 		}
 		other = true;
 	} else {
@@ -163,67 +167,22 @@ static int man_run(const char *arg, bool json, const char *metric_file)
 	}
 	struct metric_set s = { 0 };
 	metric_set_builtin(&s);
-	int r = 0;
-	if (metric_file && metric_set_load_file(&s, metric_file) < 0) {
-		fprintf(stderr, "error: %s\n", err_msg());
-		r = EXIT_USAGE;
+	enum wperf_man_result r = WPERF_MAN_FOUND;
+	if (metric_file && metric_set_load_file(&s, metric_file) < 0)
+		r = WPERF_MAN_BAD_FILE;
+	else if (!man_metric(out, &s, cpu, what, other) && !man_event(out, cpu, what, other)) {
+		err_set("\"%s\" not found! Ensure it is compatible with the specified CPU", what);
+		r = WPERF_MAN_NOT_FOUND;
 	}
-	static const char *const cols[] = { "Field Type", "Result" };
-	static const char *const keys[] = { "Field_Type", "Result" };
-	struct wperf_tab t;
-	wperf_tab_init(&t, "Manual_Results", 2, cols, keys);
-	if (r == 0 && !man_metric(&t, &s, cpu, what, other) && !man_event(&t, cpu, what, other)) {
-		fprintf(stderr, "warning: \"%s\" not found! Ensure it is compatible with the specified "
-			"CPU\n", what);
-		r = EXIT_RUNTIME;
-	}
-	if (r == 0 && json) {
-		wperf_tabs_json(stdout, &t, 1);
-	} else if (r == 0) {
-		for (size_t i = 0; i < t.t.nrows; i++)
-			printf("%s\n       %s\n\n", t.t.cells[2 * i], t.t.cells[2 * i + 1]);
-	}
-	wperf_tab_free(&t);
 	metric_set_free(&s);
 	free(cpu);
 	free(name);
 	return r;
 }
 
-int wperf_man(const struct wperf_args *a)
+void wperf_man_free(struct wperf_man *m)
 {
-	if (!a->man_name) {
-		fprintf(stderr, "error: man needs a NAME: an event, metric or metric group, or "
-			"CPU/NAME (e.g. neoverse-n1/branch_percentage)\n");
-		return EXIT_USAGE;
-	}
-	return man_run(a->man_name, a->json, a->metric_file);
-}
-
-int cmd_man(int argc, char **argv)
-{
-	bool json = false;
-	const char *name = NULL, *mfile = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			json = true;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: lperf man [--json] [--metric-file FILE] NAME | CPU/NAME\n\n"
-			       "Describes an event, a metric or a metric group (WindowsPerf's man).\n");
-			return 0;
-		} else if (!strcmp(argv[i], "--metric-file") && i + 1 < argc) {
-			mfile = argv[++i];
-		} else if (argv[i][0] == '-' || name) {
-			fprintf(stderr, "lperf man: unexpected argument '%s'\n"
-				"Run 'lperf man --help' for the usage.\n", argv[i]);
-			return EXIT_USAGE;
-		} else {
-			name = argv[i];
-		}
-	}
-	if (!name) {
-		fprintf(stderr, "lperf man: give an event, metric or metric group name\n");
-		return EXIT_USAGE;
-	}
-	return man_run(name, json, mfile);
+	for (size_t i = 0; i < m->n; i++)
+		free(m->value[i]);
+	m->n = 0;
 }
