@@ -465,6 +465,10 @@ static int start(struct inj *j)
 		perfdata_writer_set_cmdline(j->w, (int)in->ncmdline, in->cmdline);
 	if (in->has_feature[FEAT_SAMPLE_TIME])
 		perfdata_writer_set_sample_times(j->w, in->first_sample_time, in->last_sample_time);
+	/* The tracepoints' formats: the writer puts them where its mode wants them (a feature, or a
+	 * HEADER_TRACING_DATA record), so a pipe's own record is not copied (on_record). */
+	if (in->tracing_data && perfdata_writer_set_tracing_data(j->w, in->tracing_data, in->tracing_size) < 0)
+		return -1;
 	/* perf 6.1 stops at a pipe-mode feature record it does not know (lperf's 255). */
 	for (size_t i = 0; i < in->njit_sources && !j->o->pipe_output; i++) {
 		const struct perfdata_jit_source *s = &in->jit_sources[i];
@@ -507,6 +511,8 @@ static int on_record(const struct perf_event_header *h, void *arg)
 		time_conv(j, h);
 	if (j->o->jit && mmap)
 		keep = on_mmap(j, h, t);
+	if (h->type == REC_TRACING_DATA)
+		keep = 0; /* written by the writer (start) */
 	if (keep < 0)
 		return -1;
 	if (keep && perfdata_writer_write(j->w, h, record_bytes(h)) < 0)

@@ -147,4 +147,19 @@ test_expect_success 'lperf evlist prints what perf evlist prints for files of bo
 	perf report -i - --stdio <pipe.data 2>/dev/null | grep -q "of event .task-clock.$"
 '
 
+test_expect_success 'lperf inject keeps the tracepoint formats: file and pipe, in and out' '
+	if ! have_tracefs; then echo "no tracefs"; exit 0; fi
+	lperf record -q -e syscalls:sys_enter_openat -o l.data -- cat /dev/null &&
+	perf script -i l.data >want.txt 2>/dev/null &&
+	lperf inject -i l.data -o f2f.data && perf script -i f2f.data >got.txt 2>err &&
+	expect_lines 0 err && cmp want.txt got.txt &&
+	lperf inject -i l.data -o - >f2p.data && perf script -i - <f2p.data >got.txt 2>err &&
+	expect_lines 0 err && cmp want.txt got.txt &&
+	lperf record -q -e syscalls:sys_enter_openat -o - -- cat /dev/null >p.data &&
+	lperf inject -i - -o p2f.data <p.data && perf script -i p2f.data >a.txt 2>err &&
+	expect_lines 0 err && expect_grep "sys_enter_openat: dfd: " a.txt &&
+	lperf inject -i - -o - <p.data >p2p.data && perf script -i - <p2p.data >b.txt 2>err &&
+	expect_lines 0 err && cmp a.txt b.txt
+'
+
 test_done
