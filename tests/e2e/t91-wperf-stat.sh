@@ -53,6 +53,17 @@ test_expect_success 'wperf stat -o FILE: the tables on stdout, the stat JSON in 
 	mask_text <s.json >got && same wperf_stat_one_core.json got
 '
 
+test_expect_success 'wperf stat -t: Ctrl-C ends the timeline at once, in a count or in a sleep' '
+	start=$(date +%s%N) &&
+	{ "$WPERF" stat -e cpu-clock -c 0 -t -i 5 -n 3 --timeout 2 >a & } && p=$! && sleep 0.7 && kill -INT $p && wait $p &&
+	mid=$(date +%s%N) && ms=$(( (mid - start) / 1000000 )) && echo "$ms ms" && [ "$ms" -lt 2500 ] &&
+	printf "counting ... done\n" >want && diff -u want a &&
+	n=$(cat wperf_core_0_*.core.csv | grep -cE "^[0-9]+,$") && [ "$n" -eq 1 ] &&
+	{ "$WPERF" stat -e cpu-clock -c 0 -t -i 5 -n 3 --timeout 0.2 >b & } && p=$! && sleep 1 && kill -INT $p && wait $p &&
+	end=$(date +%s%N) && ms=$(( (end - mid) / 1000000 )) && echo "$ms ms" && [ "$ms" -lt 3000 ] &&
+	printf "counting ... done\nsleeping ... done\n" >want && diff -u want b
+'
+
 # The counting plan (events, modifiers, groups) of wperf's -m/-e on the Arm fixture: the
 # first, seventh and eighth columns of --dry-run's table.
 plan() { awk '/^ +=====/ { on = 1; next } on && NF { print $1, $7, $8 }'; }
