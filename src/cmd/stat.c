@@ -30,18 +30,6 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-static const char *modes_of(const struct evlist *l)
-{
-	bool user = false, kernel = false;
-	for (size_t e = 0; e < l->n; e++) {
-		if (l->ev[e].source == EV_SRC_TOOL)
-			continue;
-		user |= !l->ev[e].attr.exclude_user;
-		kernel |= !l->ev[e].attr.exclude_kernel;
-	}
-	return user && kernel ? "user and kernel" : kernel ? "kernel" : "user";
-}
-
 struct run_ctx {
 	struct stat_opts *o;
 	char **cmd;
@@ -54,7 +42,6 @@ struct run_ctx {
 
 static void emit_interval(struct run_ctx *rc, struct stat_result *delta, bool first)
 {
-	stat_compute_metrics(delta);
 	if (rc->o->json) {
 		ALLOC_GROW(rc->intervals, rc->nintervals + 1, rc->icap);
 		stat_result_dup(&rc->intervals[rc->nintervals++], delta);
@@ -164,13 +151,10 @@ static void build_plan(const struct stat_opts *o, struct stat_plan *p)
 }
 
 /* The totals (the means over -r runs) through the chosen renderer. */
-static void render(struct run_ctx *rc, struct stat_result *acc, const struct evlist *l)
+static void render(struct run_ctx *rc, const struct stat_result *acc, const struct evlist *l)
 {
 	const struct stat_opts *o = rc->o;
-	/* Show the means over -r runs; metrics are computed over them. */
-	stat_repeat_means(acc);
-	stat_compute_metrics(acc);
-	rc->out.modes = modes_of(l);
+	rc->out.modes = stat_plan_modes(l);
 
 	if (o->view) {
 		if (o->view->final)

@@ -174,3 +174,15 @@ void stat_plan_free(struct stat_plan *p)
 	metric_set_free(&p->set);
 	memset(p, 0, sizeof(*p));
 }
+
+const char *stat_plan_modes(const struct evlist *l)
+{
+	bool user = false, kernel = false;
+	for (size_t e = 0; e < l->n; e++) {
+		if (l->ev[e].source == EV_SRC_TOOL)
+			continue;
+		user |= !l->ev[e].attr.exclude_user;
+		kernel |= !l->ev[e].attr.exclude_kernel;
+	}
+	return user && kernel ? "user and kernel" : kernel ? "kernel" : "user";
+}

@@ -42,5 +42,7 @@ int stat_plan_build(struct stat_plan *p, const struct stat_plan_req *req);
 /* Adds the events of one -m name (a metric or group) to l, except those already there. */
 int stat_plan_add_metric(struct evlist *l, const struct metric_set *set, const char *name);
 void stat_plan_free(struct stat_plan *p);
+/* The privilege modes the opened events count: "user and kernel", "kernel" or "user". */
+const char *stat_plan_modes(const struct evlist *l);
 
 #endif

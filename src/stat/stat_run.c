@@ -23,6 +23,7 @@ static int emit(struct interval_state *st, double now)
 		return -1;
 	st->cur.duration = now - st->start;
 	stat_diff(&st->delta, &st->cur, &st->prev);
+	stat_compute_metrics(&st->delta);
 	st->o->interval(&st->delta, st->ticks == 0, st->o->arg);
 	stat_copy_values(&st->prev, &st->cur);
 	return 0;
@@ -175,5 +176,8 @@ int stat_run_series(const struct stat_run_opts *o, struct evlist *l, const struc
 		}
 	}
 	info->ran_command = ran_command;
+	/* The result: over more than one run the means, and the metrics over them. */
+	stat_repeat_means(acc);
+	stat_compute_metrics(acc);
 	return 0;
 }

@@ -26,7 +26,7 @@ struct stat_run_opts {
 	size_t nunit_metrics;
 	/* Called once the counters are open (kernel_excluded: kernel mode had to be dropped). */
 	void (*opened)(bool kernel_excluded, void *arg);
-	/* Each interval row: delta holds the counts since the previous row (metrics not computed). */
+	/* Each interval row: delta holds the counts since the previous row, metrics computed. */
 	void (*interval)(struct stat_result *delta, bool first, void *arg);
 	void *arg;
 };
@@ -50,9 +50,9 @@ struct stat_series {
 };
 
 /* Runs the series over the events of l (o's target and counting options; o's interval rows
- * within each run). acc gets the last run's values and the statistics over all runs
- * (stat_repeat_fold; free with stat_result_free); info is the last run's, ran_command set when
- * any run started the command. -1 with err_set() as stat_run. */
+ * within each run). acc gets the statistics over all runs (stat_repeat_fold), its totals the
+ * means over more than one run, its metrics computed (free with stat_result_free); info is the
+ * last run's, ran_command set when any run started the command. -1 with err_set() as stat_run. */
 int stat_run_series(const struct stat_run_opts *o, struct evlist *l, const struct stat_series *s,
 		    struct stat_result *acc, struct stat_run_info *info);
 

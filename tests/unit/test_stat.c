@@ -263,6 +263,9 @@ static void test_plan_groups(void **state)
 	assert_string_equal(p.l.ev[7].metric, "l1d_cache_miss_ratio");
 	assert_true(p.nmetrics >= 2);
 	assert_string_equal(p.metrics[p.nmetrics - 1]->name, "l1d_cache_miss_ratio");
+	assert_string_equal(stat_plan_modes(&p.l), "user and kernel");
+	evlist_set_default_excludes(&p.l, true);
+	assert_string_equal(stat_plan_modes(&p.l), "user");
 	stat_plan_free(&p);
 	unsetenv("LPERF_SYSFS_ROOT");
 }
