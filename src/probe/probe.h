@@ -1,0 +1,56 @@
+/* perf probe's dynamic events (src/probe/): uprobes in tracefs's uprobe_events, named and worded
+ * as perf 6.1 names them ("probe_BIN:FUNC", "FUNC__return", "_1" for a duplicate), the symbols
+ * perf probe lists (probe_elf.c) and where a function lives in its file. Kprobes need the
+ * kernel's kprobe_events; where it is missing every kprobe request fails with perf's words. */
+#ifndef LPERF_PROBE_PROBE_H
+#define LPERF_PROBE_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* probe_elf.c. The symbols of an ELF file that perf probe --funcs lists: functions and objects,
+ * and untyped labels in text or data sections, all in allocated sections (.symtab, else
+ * .dynsym), sorted by name (duplicates kept, as perf prints them). -1 with err_set(). */
+int probe_elf_symbols(const char *path, char ***names, size_t *n);
+/* The file offset of function func's entry (a FUNC or IFUNC symbol, through its PT_LOAD
+ * segment), as uprobe_events takes it. -1 with err_set() ("Probe point 'x' not found."). */
+int probe_elf_offset(const char *path, const char *func, uint64_t *offset);
+/* The function at a file offset ("foo", or "foo+4" inside it); NULL when none (caller frees). */
+char *probe_elf_name_at(const char *path, uint64_t offset);
+/* The source file of the function at offset, from DWARF; NULL when unknown (caller frees). */
+char *probe_elf_source(const char *path, const char *func);
+
+/* perf's filter language for --funcs and -d: globs joined by '|' (or) and '&' (and), each may
+ * start with '!' (not); spaces around operators are ignored. */
+bool probe_filter_match(const char *filter, const char *name);
+
+/* probe_events.c. One dynamic event of uprobe_events / kprobe_events. */
+struct probe_event {
+	char kind;                /* 'p' entry, 'r' return */
+	bool uprobe;
+	char *group, *event;
+	char *target;             /* uprobe: "PATH:0xOFFSET"; kprobe: "SYMBOL+OFF" */
+	char *args;               /* "" when none */
+};
+
+/* The tracefs file of uprobes (uprobe) or kprobes; NULL with perf's message in err_set()
+ * ("/sys/kernel/tracing//kprobe_events does not exist.\nPlease rebuild kernel with
+ * CONFIG_KPROBE_EVENTS=y.") when the kernel has none. The caller frees. */
+char *probe_events_file(bool uprobe);
+/* Every event of both files (a missing file has none). */
+int probe_events_read(struct probe_event **v, size_t *n);
+void probe_events_free(struct probe_event *v, size_t n);
+/* perf's group for a binary: "probe_" and its base name up to the first '.', with characters
+ * other than letters, digits and '_' made '_' ("probe_libc" for libc.so.6). Caller frees. */
+char *probe_group_for(const char *path);
+/* An event name free in group among v: base, else base_1, base_2... (force) -- or -1 with
+ * perf's "event \"x\" already exists." when !force. Caller frees *name. */
+int probe_pick_name(const struct probe_event *v, size_t n, const char *group, const char *base, bool force,
+		    char **name);
+/* Writes the event ("p:GROUP/EVENT TARGET ARGS"); -1 with err_set() naming the kernel's reason. */
+int probe_events_add(const struct probe_event *e);
+/* Removes one event ("-:GROUP/EVENT"). */
+int probe_events_del(const struct probe_event *e);
+
+#endif
