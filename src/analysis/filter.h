@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "resolve/resolve.h"
 
@@ -13,6 +14,7 @@ struct sample_filter {
 	size_t ncomms, ndsos, nsyms;
 	int *pids, *tids;
 	size_t npids, ntids;
+	uint64_t time_start, time_end; /* --time: samples in [start, end] (ns); end 0: no end */
 };
 
 /* Each adds a comma-separated list; -1 with err_set() on a malformed one. */
@@ -21,6 +23,9 @@ int filter_add_dsos(struct sample_filter *f, const char *list);
 int filter_add_syms(struct sample_filter *f, const char *list);
 int filter_add_pids(struct sample_filter *f, const char *list);
 int filter_add_tids(struct sample_filter *f, const char *list);
+/* perf's --time START,STOP in seconds (either may be empty: "1234.5,", ",1235"); -1 with
+ * err_set() on anything else. */
+int filter_set_time(struct sample_filter *f, const char *spec);
 /* The sample's own location (frame 0) decides dso and symbol. */
 bool filter_match(const struct sample_filter *f, const struct resolved_sample *rs);
 /* WindowsPerf's symbol pattern. */

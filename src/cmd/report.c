@@ -27,6 +27,7 @@ static int opt_dso(const struct option *o, const char *a) { return filter_add_ds
 static int opt_sym(const struct option *o, const char *a) { return filter_add_syms(o->value, a); }
 static int opt_pid(const struct option *o, const char *a) { return filter_add_pids(o->value, a); }
 static int opt_tid(const struct option *o, const char *a) { return filter_add_tids(o->value, a); }
+static int opt_time(const struct option *o, const char *a) { return filter_set_time(o->value, a); }
 
 static int opt_call_graph(const struct option *o, const char *a);
 
@@ -187,6 +188,8 @@ static void parse_report_options(struct report_args *a, struct profile *pr, int 
 		{ OPT_CALLBACK, 0, "comm", filter, "COMMS", "only these commands", opt_comm },
 		{ OPT_CALLBACK, 0, "pid", filter, "PIDS", "only these processes", opt_pid },
 		{ OPT_CALLBACK, 0, "tid", filter, "TIDS", "only these threads", opt_tid },
+		{ OPT_CALLBACK, 0, "time", filter, "START,STOP", "only samples in this time range (seconds, "
+		  "as perf script prints them)", opt_time },
 		{ OPT_CALLBACK, 'd', "dso", filter, "DSOS", "only these shared objects", opt_dso },
 		{ OPT_CALLBACK, 'S', "symbols", filter, "SYMS", "only these symbols; WindowsPerf patterns "
 		  "'^prefix', 'suffix$'", opt_sym },

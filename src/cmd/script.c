@@ -10,11 +10,14 @@
 #include "cmd/spe_cmd.h"
 #include "cmd/trace_formats.h"
 #include "output/script_out.h"
+#include "analysis/filter.h"
 #include "perfdata/perfdata.h"
+#include "record/regname.h"
 #include "session/session.h"
 #include "symbols/demangle.h"
 #include "util/error.h"
 #include "util/opt.h"
+#include "util/xalloc.h"
 
 struct script_ctx {
 	struct folded *folded;
@@ -27,6 +30,10 @@ struct script_ctx {
 	bool quiet;
 	const struct evsel_set *evsels;
 	struct script_style style;  /* tracepoint formats, event name width */
+	struct sample_filter filter; /* --comm, --pid, --tid, -S, --time */
+	struct machine *machine;    /* brstacksym: the branches' addresses are resolved here */
+	struct addr_loc *br_locs;
+	size_t br_cap;
 };
 
 /* The events are known: stacks when they were recorded and not refused, the tracepoint
@@ -38,15 +45,47 @@ static int script_ready(struct session *ss, void *arg)
 	c->evsels = ss->evsels;
 	ss->tool.callchains = c->callchain;
 	c->style.tep = trace_formats_load(ss->reader, c->quiet);
+	c->style.regs_machine = regname_machine(ss->reader->info.arch);
+	if (!c->style.regs_machine)
+		c->style.regs_machine = regname_host();
+	c->machine = &ss->machine;
 	for (size_t e = 0; e < c->evsels->n; e++) /* perf pads event names to the longest */
 		if (c->evsels->v[e].name && (int)strlen(c->evsels->v[e].name) > c->style.name_width)
 			c->style.name_width = (int)strlen(c->evsels->v[e].name);
 	return 0;
 }
 
+static int opt_comm(const struct option *o, const char *a) { return filter_add_comms(o->value, a); }
+static int opt_pid(const struct option *o, const char *a) { return filter_add_pids(o->value, a); }
+static int opt_tid(const struct option *o, const char *a) { return filter_add_tids(o->value, a); }
+static int opt_sym(const struct option *o, const char *a) { return filter_add_syms(o->value, a); }
+static int opt_time(const struct option *o, const char *a) { return filter_set_time(o->value, a); }
+
+/* brstacksym: each branch's from and to, resolved in the sample's thread before printing. */
+static const struct addr_loc *resolve_branches(struct script_ctx *c, const struct resolved_sample *rs)
+{
+	const struct perf_sample *s = rs->s;
+	if (!s->branch_nr || !c->machine)
+		return NULL;
+	if (2 * s->branch_nr > c->br_cap) {
+		c->br_cap = 2 * s->branch_nr;
+		c->br_locs = xrealloc(c->br_locs, c->br_cap * sizeof(*c->br_locs));
+	}
+	for (uint64_t i = 0; i < s->branch_nr; i++) {
+		const struct perf_branch_entry *b = &s->branches[i];
+		if (!resolve_addr(c->machine, rs->thread, s->cpumode, b->from, s->time, &c->br_locs[2 * i]))
+			c->br_locs[2 * i].sym = NULL;
+		if (!resolve_addr(c->machine, rs->thread, s->cpumode, b->to, s->time, &c->br_locs[2 * i + 1]))
+			c->br_locs[2 * i + 1].sym = NULL;
+	}
+	return c->br_locs;
+}
+
 static int on_sample(const struct resolved_sample *rs, void *arg)
 {
 	struct script_ctx *c = arg;
+	if (!filter_match(&c->filter, rs))
+		return 0;
 	if (c->folded) {
 		folded_add(c->folded, rs);
 		return 0;
@@ -56,6 +95,7 @@ static int on_sample(const struct resolved_sample *rs, void *arg)
 										: &c->evsels->v[0].attr);
 	if (c->fields_rel)
 		fields = (fields | c->fields_add) & ~c->fields_del;
+	c->style.br_locs = fields & SF_BRSTACKSYM ? resolve_branches(c, rs) : NULL;
 	script_print_sample_style(stdout, rs, fields, c->callchain, &c->style);
 	return 0;
 }
@@ -68,9 +108,10 @@ int cmd_script(int argc, char **argv)
 	bool quiet = false, no_chain = false, fold = false, force = false, python = false;
 	bool no_inline = false, inline_ = true, json = false;
 	int verbose = 0;
+	struct script_ctx c = { 0 };
 	const struct option opts[] = {
 		{ OPT_STRING, 'i', "input", &input, "FILE", "the recording (default perf.data)" },
-		{ OPT_STRING, 'F', "fields", &fields, "FIELDS", "comm,pid,tid,cpu,time,event,period,ip,sym,symoff,dso,srcline; +srcline adds to the defaults" },
+		{ OPT_STRING, 'F', "fields", &fields, "FIELDS", "comm,pid,tid,cpu,time,event,period,ip,sym,symoff,dso,srcline,trace,iregs,brstack,brstacksym; +srcline adds to the defaults" },
 		{ OPT_BOOL, 0, "no-call-graph", &no_chain, NULL, "only the sampled address, no stacks" },
 		{ OPT_BOOL, 0, "folded", &fold, NULL, "collapsed stacks for flame graphs: comm;root;...;leaf COUNT" },
 		{ OPT_BOOL, 'f', "force", &force, NULL, "read the input and /tmp JIT symbol files whoever owns them" },
@@ -83,6 +124,12 @@ int cmd_script(int argc, char **argv)
 		  "perf would synthesise (i, f, m, t, b, a, M; i1i)" },
 		{ OPT_BOOL, 0, "json", &json, NULL, "Arm SPE recordings: the decoded records as JSON "
 		  "(docs/schemas/spe-script.schema.json)" },
+		{ OPT_CALLBACK, 0, "comm", &c.filter, "COMMS", "only these commands", opt_comm },
+		{ OPT_CALLBACK, 0, "pid", &c.filter, "PIDS", "only these processes", opt_pid },
+		{ OPT_CALLBACK, 0, "tid", &c.filter, "TIDS", "only these threads", opt_tid },
+		{ OPT_CALLBACK, 'S', "symbols", &c.filter, "SYMS", "only samples in these symbols", opt_sym },
+		{ OPT_CALLBACK, 0, "time", &c.filter, "START,STOP", "only samples in this time range "
+		  "(seconds, as the time field prints them)", opt_time },
 		OPT_END_(),
 	};
 	struct opt_ctx ctx = { "script", usage, opts, false };
@@ -91,7 +138,6 @@ int cmd_script(int argc, char **argv)
 		opt_usage_error(&ctx, "unexpected argument '%s'", argv[i]);
 	err_quiet = quiet;
 	symbol_demangle_params(verbose > 0);
-	struct script_ctx c = { 0 };
 	if (fields) {
 		if (script_parse_fields_rel(fields, &c.fields, &c.fields_rel, &c.fields_add, &c.fields_del) < 0)
 			opt_usage_error(&ctx, "-F: %s", err_msg());
@@ -134,5 +180,7 @@ int cmd_script(int argc, char **argv)
 	if (c.style.tep)
 		tep_free(c.style.tep);
 	session_close(&ss);
+	filter_free(&c.filter);
+	free(c.br_locs);
 	return status;
 }

@@ -11,7 +11,8 @@
 enum script_field {
 	SF_COMM = 1 << 0, SF_PID = 1 << 1, SF_TID = 1 << 2, SF_CPU = 1 << 3, SF_TIME = 1 << 4,
 	SF_EVENT = 1 << 5, SF_PERIOD = 1 << 6, SF_IP = 1 << 7, SF_SYM = 1 << 8, SF_SYMOFF = 1 << 9,
-	SF_DSO = 1 << 10, SF_SRCLINE = 1 << 11, SF_TRACE = 1 << 12,
+	SF_DSO = 1 << 10, SF_SRCLINE = 1 << 11, SF_TRACE = 1 << 12, SF_IREGS = 1 << 13,
+	SF_BRSTACK = 1 << 14, SF_BRSTACKSYM = 1 << 15,
 };
 
 struct tep_handle;
@@ -20,9 +21,13 @@ struct tep_handle;
 struct script_style {
 	struct tep_handle *tep;
 	int name_width;
+	unsigned regs_machine;          /* ELF machine of the recording, for register names (iregs) */
+	const struct addr_loc *br_locs; /* brstacksym: from and to of each branch entry, resolved
+					 * (2 per entry), NULL: printed as [unknown] */
 };
 
-/* Parses perf's -F list ("comm,tid,time,ip,sym"); -1 with err_set() on an unknown field. */
+/* Parses perf's -F list ("comm,tid,time,ip,sym"); -1 with err_set() on an unknown field.
+ * Leading commas are skipped, as perf does (its "-F,-time"). */
 int script_parse_fields(const char *spec, unsigned *fields);
 /* The same, with perf's relative form: "+srcline" or "-period,+srcline" (a list whose first item
  * has a sign) adds to or removes from the defaults: *relative is set and *add / *del hold them. */

@@ -4,6 +4,7 @@
 #include <strings.h>
 
 #include "output/script_out.h"
+#include "record/regname.h"
 #include "symbols/srcline.h"
 #include "util/error.h"
 
@@ -14,6 +15,7 @@ static const struct { const char *name; unsigned bit; } field_names[] = {
 	{ "comm", SF_COMM }, { "pid", SF_PID }, { "tid", SF_TID }, { "cpu", SF_CPU }, { "time", SF_TIME },
 	{ "event", SF_EVENT }, { "period", SF_PERIOD }, { "ip", SF_IP }, { "sym", SF_SYM },
 	{ "symoff", SF_SYMOFF }, { "dso", SF_DSO }, { "srcline", SF_SRCLINE }, { "trace", SF_TRACE },
+	{ "iregs", SF_IREGS }, { "brstack", SF_BRSTACK }, { "brstacksym", SF_BRSTACKSYM },
 };
 
 int script_parse_fields(const char *spec, unsigned *fields)
@@ -30,6 +32,8 @@ int script_parse_fields(const char *spec, unsigned *fields)
 int script_parse_fields_rel(const char *spec, unsigned *fields, bool *relative, unsigned *add, unsigned *del)
 {
 	*fields = *add = *del = 0;
+	while (*spec == ',') /* perf's "-F,-time": the empty first item is nothing */
+		spec++;
 	*relative = *spec == '+' || *spec == '-';
 	const char *p = spec;
 	while (*p) {
@@ -44,7 +48,7 @@ int script_parse_fields_rel(const char *spec, unsigned *fields, bool *relative, 
 				break;
 		if (i == sizeof(field_names) / sizeof(field_names[0]))
 			return err_set("unknown field '%.*s' (use comm, pid, tid, cpu, time, event, period, ip, "
-				       "sym, symoff, dso, srcline, trace)", (int)len, p);
+				       "sym, symoff, dso, srcline, trace, iregs, brstack, brstacksym)", (int)len, p);
 		if (sign == '-')
 			*del |= field_names[i].bit;
 		else if (*relative)
@@ -130,6 +134,65 @@ static void trace_fields(FILE *f, struct tep_handle *tep, const struct perf_samp
 	trace_seq_destroy(&sq);
 }
 
+/* perf's " ABI:2    DI:0x0    R8:0x7 ": the registers sampled at the interrupt, in number order. */
+static void intr_regs(FILE *f, const struct perf_sample *s, unsigned machine)
+{
+	if (!s->intr_regs_mask)
+		return;
+	fprintf(f, " ABI:%" PRIu64 " ", s->intr_abi);
+	size_t k = 0;
+	for (unsigned r = 0; r < 64 && k < s->intr_nregs; r++) {
+		if (!(s->intr_regs_mask & (1ULL << r)))
+			continue;
+		const char *name = regname(machine, r);
+		fprintf(f, "%5s:0x%" PRIx64 " ", name ? name : "unknown", s->intr_regs[k++]);
+	}
+}
+
+/* perf's branch type names (PERF_BR_*), "-" when none was saved. */
+static const char *branch_type(unsigned type)
+{
+	static const char *const names[] = { "N/A", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET",
+					     "SYSCALL", "SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ",
+					     "SERROR", "NO_TX" };
+	if (!type)
+		return "-";
+	return type < sizeof(names) / sizeof(names[0]) ? names[type] : "N/A";
+}
+
+static void branch_end(FILE *f, const struct addr_loc *loc, uint64_t addr, bool sym)
+{
+	if (!sym)
+		fprintf(f, "0x%" PRIx64, addr);
+	else if (loc && loc->sym)
+		fprintf(f, "%s+0x%" PRIx64, loc->sym->name, loc->sym_off);
+	else
+		fputs("[unknown]", f);
+}
+
+/* perf's brstack / brstacksym: " FROM/TO/P/-/-/CYCLES/TYPE " per entry, newest first. */
+static void branches(FILE *f, const struct perf_sample *s, bool sym, const struct addr_loc *locs)
+{
+	for (uint64_t i = 0; i < s->branch_nr; i++) {
+		const struct perf_branch_entry *b = &s->branches[i];
+		fputc(' ', f);
+		branch_end(f, locs ? &locs[2 * i] : NULL, b->from, sym);
+		fputc('/', f);
+		branch_end(f, locs ? &locs[2 * i + 1] : NULL, b->to, sym);
+		fprintf(f, "/%c/%c/%c/%u/%s ", b->mispred ? 'M' : b->predicted ? 'P' : '-', b->in_tx ? 'X' : '-',
+			b->abort ? 'A' : '-', (unsigned)b->cycles, branch_type(b->type));
+	}
+}
+
+/* What perf prints after the location: iregs, then the branch stack. */
+static void sample_extras(FILE *f, const struct perf_sample *s, unsigned fields, const struct script_style *st)
+{
+	if (fields & SF_IREGS)
+		intr_regs(f, s, st ? st->regs_machine : regname_host());
+	if (fields & (SF_BRSTACK | SF_BRSTACKSYM))
+		branches(f, s, fields & SF_BRSTACKSYM, st ? st->br_locs : NULL);
+}
+
 void script_print_sample(FILE *f, const struct resolved_sample *rs, unsigned fields, bool callchain)
 {
 	script_print_sample_style(f, rs, fields, callchain, NULL);
@@ -164,6 +227,7 @@ void script_print_sample_style(FILE *f, const struct resolved_sample *rs, unsign
 	if ((fields & SF_TRACE) && st)
 		trace_fields(f, st->tep, s);
 	if (!(fields & (SF_IP | SF_SYM | SF_DSO))) {
+		sample_extras(f, s, fields, st);
 		fputc('\n', f);
 		return;
 	}
@@ -174,10 +238,14 @@ void script_print_sample_style(FILE *f, const struct resolved_sample *rs, unsign
 			location(f, &rs->frames[i], fields, true);
 			fputc('\n', f);
 		}
+		sample_extras(f, s, fields, st);
+		if (fields & (SF_IREGS | SF_BRSTACK | SF_BRSTACKSYM))
+			fputc('\n', f);
 		fputc('\n', f);
 		return;
 	}
 	fputc(' ', f);
 	location(f, &rs->frames[0], fields, false);
+	sample_extras(f, s, fields, st);
 	fputc('\n', f);
 }

@@ -133,4 +133,35 @@ test_expect_success 'report -F comm,dso,sym shows those columns and no Overhead;
 	fi
 '
 
+test_expect_success 'script -F iregs, -F,-time, --comm, --pid, --tid, -S and --time print what perf prints' '
+	lperf record --intr-regs=di,r8 -e task-clock -c 100000 -o s.data -- sh -c "ls >/dev/null; true" 2>/dev/null &&
+	lperf script -F ip,sym,iregs -i s.data >l.iregs && expect_grep " ABI:2 +DI:0x[0-9a-f]+ +R8:0x[0-9a-f]+ $" l.iregs &&
+	lperf script -F,-time -i s.data >l.notime && expect_no_grep "[0-9]+\.[0-9]{6}:" l.notime &&
+	have_perf || exit 0
+	perf script -F ip,sym,iregs -i s.data >p.iregs 2>/dev/null && diff p.iregs l.iregs &&
+	perf script -F,-time -i s.data >p.notime 2>/dev/null && diff p.notime l.notime &&
+	for o in "--comm ls" "--comm sh,ls"; do
+		lperf script $o -i s.data >l.o && perf script $o -i s.data >p.o 2>/dev/null && diff p.o l.o || exit 1
+	done &&
+	pid=$(perf script -F pid -i s.data | tail -n 1 | tr -d " ") &&
+	lperf script --pid $pid -i s.data >l.o && perf script --pid $pid -i s.data >p.o 2>/dev/null && diff p.o l.o &&
+	lperf script --tid $pid -i s.data >l.o && perf script --tid $pid -i s.data >p.o 2>/dev/null && diff p.o l.o &&
+	[ -s l.o ] &&
+	sym=$(perf script -F ip,sym -i s.data | awk "NR == 2 { print \$2 }") &&
+	lperf script -S "$sym" -i s.data >l.o && perf script -S "$sym" -i s.data >p.o 2>/dev/null && diff p.o l.o && [ -s l.o ] &&
+	range=$(perf script -F time -i s.data | sed -n "3p;8p" | tr -d " :" | paste -sd, -) &&
+	lperf script --time "$range" -i s.data >l.o && perf script --time "$range" -i s.data >p.o 2>/dev/null &&
+	diff p.o l.o && [ "$(wc -l <l.o)" -ge 5 ] &&
+	expect_exit 2 lperf script --time nonsense -i s.data 2>err && expect_grep "not a time range" err
+'
+
+test_expect_success 'report --time keeps the samples perf keeps (rows compared sorted: ties order apart)' '
+	lperf record -e task-clock -c 100000 -o t.data -- sh -c "ls >/dev/null; true" 2>/dev/null &&
+	have_perf || exit 0
+	range=$(perf script -F time -i t.data | sed -n "3p;12p" | tr -d " :" | paste -sd, -) &&
+	lperf report --time "$range" -i t.data --stdio -q 2>/dev/null | grep % | sort >l.o &&
+	perf report --time "$range" -i t.data --stdio -q 2>/dev/null | grep % | sort >p.o &&
+	diff p.o l.o && [ "$(wc -l <l.o)" -ge 3 ]
+'
+
 test_done
