@@ -144,6 +144,13 @@ int record_run(struct sample_opts *o, struct evlist *l, char **cmd, int argc, ch
 		perfdata_writer_add_event(w, &run.live.attrs[e], l->ev[e].name, run.live.ids[e],
 					  run.live.nids[e]);
 	perfdata_writer_set_cmdline(w, argc, argv);
+	for (size_t e = 0; e < l->n; e++) { /* {a,b} groups, for perf's evlist -g and report --group */
+		size_t nr = 0;
+		for (size_t k = e; k < l->n && l->ev[k].leader == e; k++)
+			nr++;
+		if (l->ev[e].group >= 0 && l->ev[e].leader == e && nr > 1)
+			perfdata_writer_add_group(w, NULL, (uint32_t)e, (uint32_t)nr);
+	}
 	if (record_tracing_data(w, &run.live) < 0) {
 		perfdata_writer_close(w, false, false);
 		live_run_close(&run);

@@ -143,6 +143,9 @@ void perfdata_writer_add_buildid(struct perfdata_writer *w, int32_t pid, uint8_t
 /* Stores a copy of a JIT symbol source of process pid (FEAT_LPERF_JIT). */
 void perfdata_writer_add_jit_source(struct perfdata_writer *w, uint32_t kind, int32_t pid,
 				    const void *data, size_t size);
+/* An event group ({a,b}): events [leader, leader + nr) in the order they were added, nr > 1;
+ * name NULL for an anonymous one (GROUP_DESC, which perf's report --group and evlist -g read). */
+void perfdata_writer_add_group(struct perfdata_writer *w, const char *name, uint32_t leader, uint32_t nr);
 /* perf's tracing data (events/tracedata.h) for the tracepoint events: the TRACING_DATA feature, or
  * in pipe mode a HEADER_TRACING_DATA record ahead of the data. Before the first record. */
 int perfdata_writer_set_tracing_data(struct perfdata_writer *w, const void *data, size_t len);

@@ -54,6 +54,8 @@ struct perfdata_writer {
 	uint8_t *zbatch, *zout;
 	size_t zlen, zcap, zout_len, zout_cap;
 	char *cpuid;             /* CPUID feature; Arm SPE decoding reads the MIDR from it */
+	struct perfdata_group *groups; /* GROUP_DESC */
+	size_t ngroups;
 	uint8_t *tracing;        /* TRACING_DATA: the tracepoints' formats (events/tracedata.h) */
 	size_t tracing_len;
 };
@@ -351,6 +353,12 @@ void perfdata_writer_set_sample_times(struct perfdata_writer *w, uint64_t first,
 	w->times_set = true;
 }
 
+void perfdata_writer_add_group(struct perfdata_writer *w, const char *name, uint32_t leader, uint32_t nr)
+{
+	w->groups = xrealloc(w->groups, (w->ngroups + 1) * sizeof(*w->groups));
+	w->groups[w->ngroups++] = (struct perfdata_group){ xstrdup(name ? name : "{anon_group}"), leader, nr };
+}
+
 int perfdata_writer_set_tracing_data(struct perfdata_writer *w, const void *data, size_t len)
 {
 	if (w->started)
@@ -372,6 +380,9 @@ static void writer_free(struct perfdata_writer *w)
 {
 	free(w->cpuid);
 	free(w->tracing);
+	for (size_t i = 0; i < w->ngroups; i++)
+		free(w->groups[i].name);
+	free(w->groups);
 	if (w->fd >= 0)
 		close(w->fd);
 	free(w->path);
@@ -586,6 +597,15 @@ static void features(const struct perfdata_writer *w, struct feature *f, size_t 
 		fput_string(sb, "lperf");
 	}
 	feat_event_desc(w, FEAT(FEAT_EVENT_DESC));
+	if (w->ngroups) { /* perf's GROUP_DESC: count, then name, leader index, members each */
+		sb = FEAT(FEAT_GROUP_DESC);
+		fput32(sb, (uint32_t)w->ngroups);
+		for (size_t i = 0; i < w->ngroups; i++) {
+			fput_string(sb, w->groups[i].name);
+			fput32(sb, w->groups[i].leader);
+			fput32(sb, w->groups[i].nr);
+		}
+	}
 	if (w->times_set || w->times_seen) {
 		sb = FEAT(FEAT_SAMPLE_TIME);
 		fput64(sb, w->first);

@@ -137,6 +137,8 @@ test_expect_success 'lperf evlist prints what perf evlist prints for files of bo
 		done
 	done &&
 	lperf evlist -g -i pg.data >g.txt && expect_grep "^\{cpu-clock,page-faults\}$" g.txt && expect_lines 2 g.txt &&
+	perf evlist -g -i lg.data >g.txt 2>/dev/null && expect_grep "^\{cpu-clock,page-faults\}$" g.txt &&
+	expect_lines 1 g.txt &&
 	if have_tracefs; then
 		lperf evlist --trace-fields -i lt.data >t.txt &&
 		expect_grep "^sched:sched_switch: trace_fields: prev_comm,prev_pid,prev_prio,prev_state,next_comm,next_pid,next_prio$" t.txt

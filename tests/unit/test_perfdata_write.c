@@ -210,6 +210,9 @@ static void test_round_trip(void **state)
 	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	assert_true(len > 0);
 	exe[len] = 0;
+	static const char tracing[] = "\x17\x08\x44tracing0.6 (opaque to the writer)";
+	assert_int_equal(perfdata_writer_set_tracing_data(w, tracing, sizeof(tracing)), 0);
+	perfdata_writer_add_group(w, NULL, 0, 2);
 	int nsamples = write_session(w, exe, true);
 	uint64_t bytes = perfdata_writer_bytes(w);
 	assert_true(bytes > 104);
@@ -253,6 +256,12 @@ static void test_round_trip(void **state)
 	assert_true(r.info.has_feature[FEAT_CMDLINE] && r.info.has_feature[FEAT_NRCPUS]);
 	assert_false(r.info.has_feature[FEAT_CLOCKID]);
 	assert_int_equal(r.info.notes.n, 0);
+	assert_int_equal(r.info.tracing_size, sizeof(tracing));
+	assert_memory_equal(r.info.tracing_data, tracing, sizeof(tracing));
+	assert_int_equal(r.info.ngroups, 1);
+	assert_string_equal(r.info.groups[0].name, "{anon_group}");
+	assert_int_equal(r.info.groups[0].leader, 0);
+	assert_int_equal(r.info.groups[0].nr, 2);
 	struct pd_recs recs = { 0 };
 	assert_int_equal(perfdata_for_each(&r, pd_collect, &recs), 0);
 	assert_int_equal(pd_count_type(&recs, PERF_RECORD_SAMPLE), nsamples);
@@ -380,7 +389,7 @@ static void test_perf_reads_our_files(void **state)
 }
 
 /* "-": pipe mode on standard output, which lperf's reader and perf both read. */
-static void test_pipe_mode(void **state)
+static void pipe_mode(bool with_tracing)
 {
 	char *path = tmp("pipe.data");
 	char exe[1024];
@@ -392,6 +401,9 @@ static void test_pipe_mode(void **state)
 	dup2(fd, 1);
 	close(fd);
 	struct perfdata_writer *w = perfdata_writer_open("-");
+	static const char tracing[] = "\x17\x08\x44tracing0.6, padded in a pipe";
+	if (w && with_tracing)
+		perfdata_writer_set_tracing_data(w, tracing, sizeof(tracing));
 	int nsamples = w ? write_session(w, exe, false) : 0;
 	int rc = w ? perfdata_writer_close(w, true, false) : -1;
 	dup2(saved, 1);
@@ -412,17 +424,33 @@ static void test_pipe_mode(void **state)
 	assert_string_equal(r.info.version, version);
 	assert_int_equal(r.info.ncmdline, 6);
 	assert_int_equal(pd_count_type(&recs, PERF_RECORD_SAMPLE), nsamples);
-	assert_int_equal(recs.v[0]->type, PERF_RECORD_COMM);
+	if (with_tracing) { /* a record whose size counts the data after it, padded to 8 */
+		assert_int_equal(recs.v[0]->type, REC_TRACING_DATA);
+		assert_int_equal(recs.v[0]->size, 16);
+		assert_int_equal(r.info.tracing_size, (sizeof(tracing) + 7) & ~(size_t)7);
+		assert_memory_equal(r.info.tracing_data, tracing, sizeof(tracing));
+	}
+	assert_int_equal(recs.v[with_tracing]->type, PERF_RECORD_COMM);
 	pd_recs_free(&recs);
 	perfdata_close(&r);
 	char reason[128];
-	if (pd_have_perf(reason, sizeof(reason))) {
+	if (!with_tracing && pd_have_perf(reason, sizeof(reason))) { /* the blob is no real tracing data */
 		const char *report[] = { "lperf_pdw_leaf", "lperf-child", "task-clock", NULL };
 		perf_reads(path, "report --stdio", report);
 		const char *script[] = { "lperf-pdw  4242", NULL };
 		perf_reads(path, "script", script);
 	}
 	free(path);
+}
+
+static void test_pipe_mode(void **state)
+{
+	pipe_mode(false);
+}
+
+static void test_pipe_tracing_data(void **state)
+{
+	pipe_mode(true);
 }
 
 /* CLOCKID holds the resolution of the clock the events use (use_clockid), in ns. */
@@ -539,6 +567,7 @@ int main(void)
 		cmocka_unit_test(test_copy_perf_file),
 		cmocka_unit_test(test_perf_reads_our_files),
 		cmocka_unit_test(test_pipe_mode),
+		cmocka_unit_test(test_pipe_tracing_data),
 		cmocka_unit_test(test_clockid),
 		cmocka_unit_test(test_commit_discard_keep_old),
 		cmocka_unit_test(test_events_perf_cannot_tell_apart),
