@@ -12,18 +12,20 @@
 #include "util/opt.h"
 #include "util/xalloc.h"
 
-static const char *const usage[] = { "lperf inject -j [-i IN] -o OUT", NULL };
+static const char *const usage[] = { "lperf inject [-j] [-b] [-i IN] [-o OUT]", NULL };
 
 int cmd_inject(int argc, char **argv)
 {
-	const char *input = "perf.data", *output = NULL;
-	bool jit = false, force = false, quiet = false;
+	const char *input = "-", *output = "-";
+	bool jit = false, force = false, quiet = false, buildids = false;
 	int verbose = 0;
 	const struct option opts[] = {
 		{ OPT_BOOL, 'j', "jit", &jit, NULL, "turn jitdumps into jitted .so files and their mappings" },
-		{ OPT_STRING, 'i', "input", &input, "FILE", "the recording (default perf.data; - reads standard input)" },
-		{ OPT_STRING, 'o', "output", &output, "FILE", "the new recording (- writes perf's pipe format to "
-		  "standard output)" },
+		{ OPT_BOOL, 'b', "build-ids", &buildids, NULL, "add the build-ids of the DSOs hit (and copy them "
+		  "into the build-id cache)" },
+		{ OPT_STRING, 'i', "input", &input, "FILE", "the recording (default -: standard input)" },
+		{ OPT_STRING, 'o', "output", &output, "FILE", "the new recording (default -: perf's pipe format "
+		  "on standard output)" },
 		{ OPT_BOOL, 'f', "force", &force, NULL, "read the input and jitdumps whoever owns them" },
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "no warnings" },
 		{ OPT_COUNT, 'v', "verbose", &verbose, NULL, "say what each jitdump became" },
@@ -33,8 +35,6 @@ int cmd_inject(int argc, char **argv)
 	int i = opt_parse(&ctx, argc, argv);
 	if (i < argc)
 		opt_usage_error(&ctx, "unexpected argument '%s'", argv[i]);
-	if (!output)
-		opt_usage_error(&ctx, "-o/--output is required (a file, or - for standard output)");
 	err_quiet = quiet;
 
 	struct perfdata_reader r;
@@ -48,7 +48,7 @@ int cmd_inject(int argc, char **argv)
 		perfdata_close(&r);
 		err_die_last(EXIT_RUNTIME);
 	}
-	struct jitinject_opts o = { .jit = jit, .force = force, .pipe_output = !strcmp(output, "-") };
+	struct jitinject_opts o = { .jit = jit, .force = force, .pipe_output = !strcmp(output, "-"), .buildids = buildids };
 	struct jitinject_result res;
 	int ret = jitinject_run(&r, w, &o, &res);
 	char *why = ret ? xstrdup(err_msg()) : NULL;
@@ -63,8 +63,8 @@ int cmd_inject(int argc, char **argv)
 		for (size_t k = 0; k < res.notes.n; k++)
 			fprintf(stderr, "lperf inject: %s\n", res.notes.v[k]);
 		fprintf(stderr, "lperf inject: %zu records; %zu jitdumps, %zu jitted files; %zu marker and %zu "
-			"anonymous mappings dropped\n", res.stats.records, res.stats.dumps, res.stats.elfs,
-			res.stats.markers_dropped, res.stats.anon_dropped);
+			"anonymous mappings dropped; %zu build-ids added\n", res.stats.records, res.stats.dumps,
+			res.stats.elfs, res.stats.markers_dropped, res.stats.anon_dropped, res.stats.buildids);
 	}
 	jitinject_result_free(&res);
 	perfdata_close(&r);

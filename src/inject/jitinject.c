@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "inject/buildinject.h"
 #include "record/recutil.h"
 #include "symbols/jitdump.h"
 #include "symbols/jitelf.h"
@@ -62,6 +63,7 @@ struct inj {
 	size_t nmarkers, mcap;
 	uint8_t *buf;            /* record under construction */
 	size_t bufcap;
+	struct buildinject *bi;  /* -b */
 };
 
 static void warn(struct inj *j, char *msg)
@@ -246,6 +248,11 @@ static int add_buildid(struct inj *j, int32_t pid, uint8_t cpumode, const uint8_
 		return buildid_record(j, pid, cpumode, id, size, filename);
 	perfdata_writer_add_buildid(j->w, pid, cpumode, id, size, filename);
 	return 0;
+}
+
+static int emit_buildid(void *arg, int32_t pid, uint8_t cpumode, const uint8_t *id, size_t n, const char *name)
+{
+	return add_buildid(arg, pid, cpumode, id, n, name);
 }
 
 /* ---- Markers ---- */
@@ -511,6 +518,8 @@ static int on_record(const struct perf_event_header *h, void *arg)
 		time_conv(j, h);
 	if (j->o->jit && mmap)
 		keep = on_mmap(j, h, t);
+	if (j->bi && buildinject_record(j->bi, &j->r->evsels, h) < 0)
+		return -1;
 	if (h->type == REC_TRACING_DATA)
 		keep = 0; /* written by the writer (start) */
 	if (keep < 0)
@@ -528,6 +537,11 @@ int jitinject_run(struct perfdata_reader *r, struct perfdata_writer *w, const st
 {
 	memset(res, 0, sizeof(*res));
 	struct inj j = { .r = r, .w = w, .o = o, .res = res };
+	struct buildinject bi;
+	if (o->buildids) {
+		buildinject_init(&bi, &r->info, emit_buildid, &j, true);
+		j.bi = &bi;
+	}
 	int ret = perfdata_for_each(r, on_record, &j);
 	if (!ret && !j.started)
 		ret = start(&j);
@@ -541,6 +555,10 @@ int jitinject_run(struct perfdata_reader *r, struct perfdata_writer *w, const st
 		free(j.markers[i].path);
 	free(j.markers);
 	free(j.buf);
+	if (j.bi) {
+		res->stats.buildids = bi.added;
+		buildinject_free(&bi);
+	}
 	return ret ? -1 : 0;
 }
 

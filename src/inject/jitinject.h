@@ -30,6 +30,7 @@ struct jitinject_opts {
 	 * pipe has already moved past), and the stored JIT sources stay behind (perf 6.1 fails
 	 * on a feature record it does not know). */
 	bool pipe_output;
+	bool buildids;           /* perf inject -b (inject/buildinject.h) */
 };
 
 struct jitinject_stats {
@@ -37,6 +38,7 @@ struct jitinject_stats {
 	size_t dumps;            /* jitdumps turned into files */
 	size_t elfs;             /* jitted .so files written (= MMAP2 records added) */
 	size_t markers_dropped, anon_dropped;
+	size_t buildids;         /* build-ids added (-b) */
 };
 
 struct jitinject_result {

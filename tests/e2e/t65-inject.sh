@@ -36,9 +36,10 @@ complete_stacks() {
 	     END { print n + 0 }' "$1"
 }
 
-test_expect_success 'usage: inject needs -o' '
-	expect_exit 2 lperf inject -j -i nothing.data 2>err &&
-	expect_grep "output" err
+test_expect_success 'as perf inject: standard input to standard output by default; a missing input named' '
+	expect_exit 1 lperf inject -j -i nothing.data 2>err && expect_grep "nothing.data" err &&
+	lperf record -q -e task-clock -o in.data -- true && lperf inject <in.data >out.data &&
+	lperf report -i out.data --stdio >/dev/null
 '
 
 if [ -z "$PY" ]; then

@@ -2,7 +2,8 @@
 # perf's build-id cache and the commands around it, compared with Linux perf 6.1: buildid-cache
 # (-a, -l, -r, -p, --buildid-dir) makes the same tree as perf's, record fills it with the DSOs
 # hit (-N: none, -B: no build-ids at all, --buildid-all: every DSO), buildid-list agrees with
-# perf's on the same file, and perf's own buildid.sh passes with lperf as perf.
+# perf's on the same file, inject -b adds the build-ids of the DSOs hit (pipes too), and perf's
+# own buildid.sh and pipe_test.sh pass with lperf as perf.
 . "$(dirname "$0")/lib.sh"
 
 HAVE_PERF=$(command -v perf >/dev/null && echo 1)
@@ -88,6 +89,48 @@ test_expect_success 'version --build-options in perf layout' '
 	expect_grep "^ +libelf: \[ on  \]  # HAVE_LIBELF_SUPPORT$" v &&
 	test "$(grep -c "^ *[a-z_0-9-]*: \[ \(on \|OFF\) \]  # HAVE_" v)" -ge 20
 '
+
+cat >"$SCRATCH/nop.c" <<-\EOF
+	#include <signal.h>
+	#include <unistd.h>
+	volatile int done;
+	static void stop(int sig) { (void)sig; done = 1; }
+	__attribute__((noinline)) void noploop(void) { while (!done) continue; }
+	int main(void) { signal(SIGALRM, stop); alarm(1); noploop(); return 0; }
+	EOF
+cc -O1 -o "$SCRATCH/nop" "$SCRATCH/nop.c" || exit 1
+NOPID=$(readelf -n "$SCRATCH/nop" | awk '/Build ID/ {print $3}')
+
+test_expect_success 'inject -b in a pipe: build-id records ahead of the samples, the DSOs cached' '
+	lperf record -q -B -e task-clock:u -o - "$SCRATCH/nop" | lperf --buildid-dir c inject -b >piped &&
+	lperf buildid-list -i - <piped >ids && expect_grep "^$NOPID $SCRATCH/nop\$" ids &&
+	test -L c/.build-id/$(echo $NOPID | cut -c1-2)/$(echo $NOPID | cut -c3-) &&
+	lperf report -i - <piped --stdio 2>err >r && expect_grep "noploop" r
+'
+
+if [ -n "$HAVE_PERF" ]; then
+test_expect_success 'perf reads what inject -b writes: pipe to pipe, pipe to file, file to pipe' '
+	lperf record -q -B -e task-clock:u -o - "$SCRATCH/nop" | lperf inject -b | perf report -i - --stdio 2>/dev/null >r1 &&
+	expect_grep "noploop" r1 &&
+	lperf record -q -B -e task-clock:u -o - "$SCRATCH/nop" | lperf inject -b -o f.data &&
+	perf buildid-list -i f.data 2>/dev/null >ids && expect_grep "^$NOPID $SCRATCH/nop\$" ids &&
+	perf record -q -B -e task-clock:u -o p.data "$SCRATCH/nop" 2>/dev/null &&
+	lperf inject -b -i p.data | perf buildid-list -i - 2>/dev/null >pids && expect_grep "^$NOPID $SCRATCH/nop\$" pids &&
+	lperf inject -b -i p.data | perf report -i - --stdio 2>/dev/null >r3 && expect_grep "noploop" r3
+'
+else
+	test_skip 'perf reads what inject -b writes' 'no perf'
+fi
+
+PIPE_SH=/usr/lib/perf-core/tests/shell/pipe_test.sh
+if [ -r "$PIPE_SH" ] && lperf report --help 2>&1 | grep -q -- "--task"; then
+test_expect_success "perf's own tests/shell/pipe_test.sh with lperf as perf" '
+	PATH="$SHIM:$PATH" bash "$PIPE_SH" >log 2>&1 || { cat log; false; } &&
+	test "$(grep -c "noploop" log)" -eq 3
+'
+else
+	test_skip "perf's pipe_test.sh" 'not installed, or no report --task'
+fi
 
 BUILDID_SH=/usr/lib/perf-core/tests/shell/buildid.sh
 if [ -r "$BUILDID_SH" ] && command -v readelf >/dev/null; then
