@@ -5,7 +5,8 @@
 
 #include "analysis/stackdiff.h"
 #include "cmd/cmd.h"
-#include "cmd/pictures.h"
+#include "output/pictures.h"
+#include "session/session_stacks.h"
 #include "output/diff_out.h"
 #include "util/error.h"
 #include "util/opt.h"
@@ -42,8 +43,15 @@ int cmd_diff(int argc, char **argv)
 	stacks_init(&old);
 	stacks_init(&new_);
 	int status = 0;
-	if (pictures_load(&old, old_path, python, force, NULL, NULL, quiet) < 0 ||
-	    pictures_load(&new_, new_path, python, force, NULL, NULL, quiet) < 0) {
+	old.python = new_.python = python;
+	struct session_opts so = { .force = force };
+	struct notes said = NOTES_INIT;
+	int lr = session_load_stacks(&old, old_path, &so, NULL, &said);
+	if (lr >= 0)
+		lr = session_load_stacks(&new_, new_path, &so, NULL, &said);
+	err_print_notes(&said);
+	notes_clear(&said);
+	if (lr < 0) {
 		stacks_free(&old);
 		stacks_free(&new_);
 		err_die_last(EXIT_RUNTIME);
@@ -64,10 +72,12 @@ int cmd_diff(int argc, char **argv)
 		char sub[512];
 		snprintf(sub, sizeof(sub), "%s -> %s: red grew, blue shrank (share of samples)", old_path, new_path);
 		struct pictures_req pr = { .svg = svg, .delta = delta, .subtitle = sub };
-		if (pictures_write(&pr, &new_, quiet) < 0) {
+		if (pictures_write(&pr, &new_, &said) < 0) {
 			err_warn("%s", err_msg());
 			status = EXIT_RUNTIME;
 		}
+		err_print_notes(&said);
+		notes_clear(&said);
 		free(delta);
 	}
 	stack_diff_free(&d);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/record_spe.h"
+#include "output/spe_out.h"
 #include "events/evlist.h"
 #include "events/metric.h"
 #include "output/list_out.h"
@@ -192,7 +192,7 @@ int cmd_list(int argc, char **argv)
 	else {
 		list_print_events_text(stdout, &cat, &ls);
 		if (show_events && !o.nfilters)
-			list_spe_filters(stdout); /* record_spe.c */
+			spe_print_pmu_filters(stdout);
 		list_print_metrics_text(stdout, &ms, &ls);
 	}
 	free(sel);

@@ -9,15 +9,20 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "cmd/pictures.h"
+#include "output/pictures.h"
+#include "session/session_stacks.h"
 #include "cmd/record_spe.h"
 #include "cmd/sample_opts.h"
 #include "events/evlist.h"
+#include "events/spe_terms.h"
 #include "events/tracedata.h"
+#include "live/live_aux.h"
 #include "live/run.h"
+#include "output/spe_out.h"
 #include "perfdata/perfdata.h"
 #include "perfdata/recorder.h"
 #include "python/pyrec.h"
+#include "spe/spe_capture.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -112,6 +117,58 @@ static int record_tracing_data(struct perfdata_writer *w, const struct live *lv)
 	return ret;
 }
 
+/* record --flamegraph: draws the recording just written. */
+static void record_flamegraph(const struct sample_opts *o)
+{
+	struct stacks st;
+	stacks_init(&st);
+	st.python = o->python;
+	struct session_opts so = { .force = o->force };
+	struct pictures_req r = { .svg = o->flamegraph };
+	struct notes said = NOTES_INIT;
+	if (session_load_stacks(&st, o->output, &so, NULL, &said) < 0 || pictures_write(&r, &st, &said) < 0)
+		notes_add(&said, "--flamegraph: %s", err_msg());
+	err_print_notes(&said);
+	notes_clear(&said);
+	stacks_free(&st);
+}
+
+/* --dry-run: the events record would open (SPE filters encoded through the PMU's format files,
+ * the AUX area size), without opening anything; the exit status (2 for an SPE interval below
+ * the PMU's minimum). */
+static int record_dry_run(struct sample_opts *o, struct evlist *l)
+{
+	struct spe_dry_row *rows = xcalloc(l->n ? l->n : 1, sizeof(*rows));
+	int rc = 0;
+	bool any_spe = false;
+	for (size_t e = 0; e < l->n; e++) {
+		struct ev *ev = &l->ev[e];
+		struct spe_dry_row *r = &rows[e];
+		r->spe = spe_pmu_name(ev->pmu);
+		if (r->spe) {
+			any_spe = true;
+			if (spe_attr_prepare(&ev->attr, ev->pmu, ev->period ? ev->period : o->period) < 0) {
+				err_warn("%s: %s", ev->name, err_msg());
+				rc = EXIT_USAGE;
+			}
+		}
+		r->name = ev->name;
+		r->pmu = ev->pmu ? ev->pmu : "";
+		r->encoding = ev->encoding ? ev->encoding : "";
+		r->type = ev->attr.type;
+		r->config = ev->attr.config;
+		r->config1 = ev->attr.config1;
+		r->config2 = ev->attr.config2;
+		r->period = r->spe ? ev->attr.sample_period : (ev->period ? ev->period : o->period);
+		r->freq = r->period ? 0 : o->freq;
+	}
+	long page = sysconf(_SC_PAGESIZE);
+	spe_print_dry_run(stdout, rows, l->n, any_spe ? live_aux_pages(o->aux_pages) : 0,
+			  (size_t)(page > 0 ? page : 4096), o->mmap_pages);
+	free(rows);
+	return rc;
+}
+
 static const char *const usage[] = {
 	"lperf record [OPTIONS] [--] COMMAND [ARGS]",
 	"lperf record [OPTIONS] -p PID | -t TID | -a | -C CPUS [--timeout DUR]",
@@ -165,8 +222,10 @@ int record_run(struct sample_opts *o, struct evlist *l, char **cmd, int argc, ch
 		c->watch = watch_python;
 		c->watch_arg = py;
 	}
-	if (record_spe_begin(w, l, run.live.ncols > 0 && run.live.cpus[0] >= 0) < 0)
-		c->error = 1; /* the Arm SPE AUXTRACE_INFO, ahead of the data (record_spe.c) */
+	/* the Arm SPE AUXTRACE_INFO, ahead of the data */
+	const struct ev *spe = spe_evlist_event(l);
+	if (spe && spe_capture_info(w, spe->attr.type, run.live.ncols > 0 && run.live.cpus[0] >= 0) < 0)
+		c->error = 1;
 	live_run_synthesize(&run, recorder_record, c);
 
 	struct progress_ctx pc = { c, run_now() + 0.5, !o->quiet && isatty(STDERR_FILENO), py };
@@ -220,9 +279,8 @@ int record_run(struct sample_opts *o, struct evlist *l, char **cmd, int argc, ch
 	if (lost)
 		err_warn("%" PRIu64 " samples lost (%.2f%%): the ring buffers filled up; use a larger -m "
 			 "or a lower -F", lost, 100.0 * (double)lost / (double)(lost + c->samples));
-	if (o->flamegraph && strcmp(o->output, "-") &&
-	    pictures_after_record(o->flamegraph, o->output, o->python, o->force, o->quiet) < 0)
-		err_warn("--flamegraph: %s", err_msg());
+	if (o->flamegraph && strcmp(o->output, "-"))
+		record_flamegraph(o);
 	int error = c->error;
 	recorder_free(c);
 	live_run_close(&run);
@@ -243,9 +301,7 @@ int cmd_record(int argc, char **argv)
 	struct evlist l = { 0 };
 	if (sample_build_events(&o, &l) < 0)
 		err_die_last(EXIT_USAGE);
-	if (o.dry_run) /* SPE filters and AUX sizes, shown without opening (record_spe.c) */
-		return record_dry_run(&o, &l);
-	int rc = record_run(&o, &l, cmd, argc + 1, argv - 1);
+	int rc = o.dry_run ? record_dry_run(&o, &l) : record_run(&o, &l, cmd, argc + 1, argv - 1);
 	evlist_free(&l);
 	sample_opts_free(&o);
 	return rc;

@@ -1,5 +1,5 @@
-/* record's SPE side: --dry-run (each event's attr, SPE filters encoded through the PMU's
- * format files, the AUX area size) without opening anything. */
+/* sample's Arm SPE path: the recording is made by record's run (record.c), then shown with
+ * report's SPE views. */
 #ifndef LPERF_CMD_RECORD_SPE_H
 #define LPERF_CMD_RECORD_SPE_H
 
@@ -8,17 +8,6 @@
 
 #include <stdio.h>
 
-/* Prints the events record would open and returns the exit status (0, or 2 for an SPE
- * interval below the PMU's minimum). Frees l and o. */
-int record_dry_run(struct sample_opts *o, struct evlist *l);
-/* AUX pages per CPU for an SPE recording: -m ,AUX, else perf's default (4 MiB when
- * privileged, 128 KiB otherwise). */
-size_t record_aux_pages(const struct sample_opts *o);
-/* list: the SPE PMUs' filter terms (none printed when there is no SPE PMU). */
-void list_spe_filters(FILE *out);
-/* record: the Arm SPE AUXTRACE_INFO when l holds an SPE event (before any data), else nothing. */
-struct perfdata_writer;
-int record_spe_begin(struct perfdata_writer *w, const struct evlist *l, bool per_cpu);
 /* Whether l holds an event of an Arm SPE PMU. */
 bool record_has_spe(const struct evlist *l);
 

@@ -9,7 +9,8 @@
 #include "cmd/spe_cmd.h"
 #include "analysis/folded.h"
 #include "output/folded_out.h"
-#include "cmd/pictures.h"
+#include "output/pictures.h"
+#include "session/session_stacks.h"
 #include "cmd/annotate_view.h"
 #include "cmd/report_view.h"
 #include "perfdata/perfdata.h"
@@ -253,6 +254,33 @@ static void parse_report_options(struct report_args *a, struct profile *pr, int 
 		opt_usage_error(&ctx, "--sort: %s", err_msg());
 }
 
+/* The picture files instead of text: the recording into a stack tree, then every file asked for. */
+static int report_pictures(const struct report_args *a, const struct sample_filter *filter)
+{
+	struct stacks st;
+	stacks_init(&st);
+	st.python = a->python;
+	st.lines = a->pr.pprof != NULL; /* pprof carries each function's file and line */
+	struct session_opts so = { .force = a->force, .symfs = a->symfs };
+	struct notes said = NOTES_INIT;
+	int lr = session_load_stacks(&st, a->input, &so, filter, &said);
+	err_print_notes(&said);
+	notes_clear(&said);
+	if (lr < 0) {
+		stacks_free(&st);
+		err_die_last(EXIT_RUNTIME);
+	}
+	if (!st.nevents && !a->quiet)
+		err_warn("%s has no samples: the pictures are empty", a->input);
+	int wr = pictures_write(&a->pr, &st, &said);
+	err_print_notes(&said);
+	notes_clear(&said);
+	stacks_free(&st);
+	if (wr < 0)
+		err_die_last(EXIT_RUNTIME);
+	return lr ? EXIT_RUNTIME : 0;
+}
+
 /* What the walk feeds: decided when the recording's events are known (report_ready). */
 struct report_run {
 	struct report_args *a;
@@ -306,7 +334,7 @@ int cmd_report(int argc, char **argv)
 	if (pictures_requested(&a.pr)) {
 		/* Caller order (-G/--inverted) draws an icicle. */
 		a.pr.inverted = a.v.graph_given && a.v.graph == HIST_CALLER;
-		int rc = pictures_report(&a.pr, a.input, a.python, a.force, a.symfs, &x.p.filter, a.quiet);
+		int rc = report_pictures(&a, &x.p.filter);
 		profile_free(&x.p);
 		return rc;
 	}

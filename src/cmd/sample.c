@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "cmd/pictures.h"
+#include "output/pictures.h"
 #include "cmd/record_spe.h"
 #include "live/run.h"
 #include "cmd/annotate_view.h"
@@ -191,8 +191,11 @@ int cmd_sample(int argc, char **argv)
 	if (!o.json)
 		printf("%10.3f seconds time elapsed\n", run_now() - start);
 	report_warnings(&ss, o.quiet, o.verbose);
-	if (o.flamegraph && pictures_tee_finish(&tee, o.flamegraph, ss.lost_records + ss.lost_samples, o.quiet) < 0)
+	struct notes said = NOTES_INIT;
+	if (o.flamegraph && pictures_tee_finish(&tee, o.flamegraph, ss.lost_records + ss.lost_samples, &said) < 0)
 		err_warn("--flamegraph: %s", err_msg());
+	err_print_notes(&said);
+	notes_clear(&said);
 	if (v.annot)
 		annot_view_free(&av);
 	session_free(&ss);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <strings.h>
 
+#include "events/evlist.h"
 #include "events/spe_terms.h"
 #include "util/error.h"
 #include "util/fileio.h"
@@ -91,5 +92,13 @@ const struct spe_term_info *spe_term_info(const char *term)
 	for (size_t i = 0; i < sizeof(infos) / sizeof(infos[0]); i++)
 		if (!strcmp(infos[i].term, term))
 			return &infos[i];
+	return NULL;
+}
+
+const struct ev *spe_evlist_event(const struct evlist *l)
+{
+	for (size_t e = 0; e < l->n; e++)
+		if (spe_pmu_name(l->ev[e].pmu))
+			return &l->ev[e];
 	return NULL;
 }

@@ -10,6 +10,10 @@
 
 /* True for the kernel's SPE PMU names (arm_spe_0, arm_spe_1...). */
 bool spe_pmu_name(const char *pmu);
+/* The first event of l on an Arm SPE PMU, or NULL. */
+struct ev;
+struct evlist;
+const struct ev *spe_evlist_event(const struct evlist *l);
 /* The format term an SPE alias stands for ("ld" -> "load_filter"), or NULL. */
 const char *spe_term_alias(const char *pmu, const char *term);
 /* One line for a -e item that names an SPE PMU this machine does not have. */

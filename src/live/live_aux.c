@@ -21,8 +21,10 @@ void live_aux_attr(struct live *l, size_t e, struct perf_event_attr *a, uint64_t
 		err_clear(); /* the kernel refuses it at open, with its own reason */
 }
 
-static size_t default_pages(void)
+size_t live_aux_pages(size_t aux_pages)
 {
+	if (aux_pages)
+		return aux_pages;
 	long page = sysconf(_SC_PAGESIZE);
 	size_t bytes = geteuid() == 0 ? 4u << 20 : 128u << 10;
 	return bytes / (size_t)(page > 0 ? page : 4096);
@@ -61,7 +63,7 @@ int live_aux_map(struct live *l, size_t aux_pages)
 			continue;
 		size_t data_pages = (size_t)(l->rbs[b].data_size / (uint64_t)(page > 0 ? page : 4096));
 		if (auxbuf_map(&l->aux[b], fd, l->rbs[b].base, data_pages,
-			       aux_pages ? aux_pages : default_pages()) < 0)
+			       live_aux_pages(aux_pages)) < 0)
 			return err_wrap("%s %d", l->rbs[b].cpu >= 0 ? "CPU" : "task",
 					l->rbs[b].cpu >= 0 ? l->rbs[b].cpu : l->rbs[b].pid);
 	}

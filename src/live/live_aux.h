@@ -15,6 +15,9 @@
 void live_aux_attr(struct live *l, size_t e, struct perf_event_attr *a, uint64_t period);
 /* Maps the AUX areas after the ring buffers are mapped; aux_pages 0 = perf's default. */
 int live_aux_map(struct live *l, size_t aux_pages);
+/* AUX pages per buffer: aux_pages (-m ,AUX), else perf's default (4 MiB when privileged,
+ * 128 KiB otherwise). */
+size_t live_aux_pages(size_t aux_pages);
 /* Delivers what the AUX areas hold as AUXTRACE records; the number delivered, or -1. */
 long live_aux_drain(struct live *l, record_cb cb, void *arg);
 void live_aux_unmap(struct live *l);

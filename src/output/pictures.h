@@ -11,6 +11,8 @@
 #include <stdio.h>
 
 #include "analysis/stacks.h"
+#include "resolve/resolve.h"
+#include "util/notes.h"
 
 struct picture_opts {
 	bool inverted;           /* icicle: roots at the top */
@@ -39,6 +41,29 @@ int firefox_write(const char *path, const struct stacks *st);
 
 /* pprof.c: gzipped profile.proto. */
 int pprof_write(const char *path, const struct stacks *st);
+
+/* picture_files.c: the files report, record, sample and diff were asked for, written in one go. */
+struct pictures_req {
+	const char *svg, *html, *speedscope, *firefox, *pprof;  /* paths; "-": standard output */
+	bool inverted;
+	const char *subtitle;
+	const double *delta;     /* differential colouring (diff) */
+};
+bool pictures_requested(const struct pictures_req *r);
+/* Writes every requested file; "wrote FILE" notes go to said. -1 after err_set() naming the
+ * file that could not be written. */
+int pictures_write(const struct pictures_req *r, const struct stacks *st, struct notes *said);
+
+/* sample --flamegraph: a session tool passing each sample on to `next` and into a stack tree. */
+struct pictures_tee {
+	int (*next)(const struct resolved_sample *rs, void *arg);
+	void *next_arg;
+	struct stacks st;
+};
+void pictures_tee_init(struct pictures_tee *t, char **cmd, bool python);
+int pictures_tee_sample(const struct resolved_sample *rs, void *arg);
+/* Writes the SVG (its note to said) and frees the tree. -1 after err_set(). */
+int pictures_tee_finish(struct pictures_tee *t, const char *svg, uint64_t lost, struct notes *said);
 
 /* picture_util.c: helpers shared by the writers. */
 void pic_xml(FILE *f, const char *s);        /* XML/HTML text or attribute, valid UTF-8 */

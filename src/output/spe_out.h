@@ -28,6 +28,8 @@ struct spe_filter_row {
 /* `list`: the SPE PMU's filter terms, WindowsPerf's "[SPE filter]" rows. */
 void spe_print_filters(FILE *f, const char *pmu, long type, const struct spe_filter_row *rows,
 		       size_t n);
+/* `list`: the filter terms of every SPE PMU of the PMU table (nothing without one). */
+void spe_print_pmu_filters(FILE *f);
 /* report: the views of spe_stats.h, `rows` entries per table. */
 void spe_print_report(FILE *f, const struct spe_data *d, const struct spe_report *r, size_t rows);
 struct json;

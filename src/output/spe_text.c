@@ -1,9 +1,13 @@
 /* SPE text renderers (see spe_out.h). */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 
+#include "events/pmu.h"
+#include "events/spe_terms.h"
 #include "output/spe_out.h"
 #include "output/table.h"
+#include "util/xalloc.h"
 
 void spe_print_dry_run(FILE *f, const struct spe_dry_row *rows, size_t n, size_t aux_pages,
 		       size_t page_size, size_t data_pages)
@@ -58,4 +62,46 @@ void spe_print_filters(FILE *f, const char *pmu, long type, const struct spe_fil
 		type, pmu);
 	table_print(&t, f);
 	table_free(&t);
+}
+
+/* "config:0-7", "config1:12" */
+static void field_text(const struct pmu_format *f, char *buf, size_t n)
+{
+	static const char *const names[] = { "config", "config1", "config2" };
+	int lo = -1, hi = -1;
+	for (int b = 0; b < 64; b++)
+		if (f->mask & (1ULL << b)) {
+			if (lo < 0)
+				lo = b;
+			hi = b;
+		}
+	if (lo < 0)
+		snprintf(buf, n, "%s:?", names[f->field]);
+	else if (lo == hi)
+		snprintf(buf, n, "%s:%d", names[f->field], lo);
+	else
+		snprintf(buf, n, "%s:%d-%d", names[f->field], lo, hi);
+}
+
+void spe_print_pmu_filters(FILE *out)
+{
+	const struct pmu_table *t = pmu_table();
+	for (size_t i = 0; i < t->n; i++) {
+		const struct pmu *p = &t->p[i];
+		if (!spe_pmu_name(p->name) || !p->nfmt)
+			continue;
+		struct spe_filter_row *rows = xcalloc(p->nfmt, sizeof(*rows));
+		char (*fields)[40] = xcalloc(p->nfmt, sizeof(*fields));
+		for (size_t k = 0; k < p->nfmt; k++) {
+			const struct spe_term_info *in = spe_term_info(p->fmt[k].name);
+			field_text(&p->fmt[k], fields[k], sizeof(fields[k]));
+			rows[k].term = p->fmt[k].name;
+			rows[k].alias = in ? in->alias : NULL;
+			rows[k].field = p->fmt[k].bad ? p->fmt[k].bad : fields[k];
+			rows[k].desc = in ? in->desc : NULL;
+		}
+		spe_print_filters(out, p->name, (long)p->type, rows, p->nfmt);
+		free(fields);
+		free(rows);
+	}
 }

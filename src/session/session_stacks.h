@@ -1,0 +1,18 @@
+/* A recording read into a stack tree (analysis/stacks.h): what the pictures and lperf diff draw
+ * and compare. */
+#ifndef LPERF_SESSION_SESSION_STACKS_H
+#define LPERF_SESSION_SESSION_STACKS_H
+
+#include "analysis/filter.h"
+#include "analysis/stacks.h"
+#include "session/session.h"
+#include "util/notes.h"
+
+/* Reads the recording at input into st (every event; the Python view when st->python is set),
+ * keeping the samples the filter (may be NULL) passes. What the reader and the walk met goes to
+ * said (warnings and notes, in order). -1 after err_set() when the file cannot be read at all,
+ * 1 when it was read only in part (st holds what came before; said says where), else 0. */
+int session_load_stacks(struct stacks *st, const char *input, const struct session_opts *o,
+			const struct sample_filter *filter, struct notes *said);
+
+#endif
