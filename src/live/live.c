@@ -81,6 +81,15 @@ static void sampling_attr(struct live *l, size_t e, const struct live_opts *o, u
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 		a->exclude_callchain_kernel = o->exclude_callchain_kernel;
 	}
+#if defined(__aarch64__)
+	/* Frame-pointer chains on AArch64 miss a leaf's caller (the leaf keeps no frame record):
+	 * the link register is sampled to put it back at report time, as perf does
+	 * (resolve/resolve.c). */
+	if (o->callchain == LIVE_CG_FP && !a->exclude_callchain_user) {
+		a->sample_type |= PERF_SAMPLE_REGS_USER;
+		a->sample_regs_user |= 1ULL << 30; /* PERF_REG_ARM64_LR */
+	}
+#endif
 	if (o->sample_regs_intr) {
 		a->sample_type |= PERF_SAMPLE_REGS_INTR;
 		a->sample_regs_intr = o->sample_regs_intr;

@@ -2,6 +2,8 @@
  * the Python view. */
 #include "resolve/resolve.h"
 
+#include <elf.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,11 +82,44 @@ static int context_mode(uint64_t marker)
 	}
 }
 
+/* AArch64 frame-pointer chains: a leaf function that keeps no frame record of its own leaves its
+ * caller out of the chain (the frame pointer still points at the caller's record, which holds
+ * the caller's caller). Its return address is still in the link register, which record samples
+ * for fp chains (REGS_USER, LR only) as perf does; perf puts it after the leaf when DWARF says
+ * the leaf's return address is LR. Without a DWARF step here the same cases are told apart by
+ * where LR points: the caller is missing when LR is neither the chain's next entry (a function
+ * with a frame record before any call) nor inside the leaf's own function (one that has called
+ * something since). frames[leaf] is the chain's first user frame. */
+static void insert_link_register(struct resolver *r, size_t *n, size_t leaf, const struct perf_sample *s,
+				 struct thread *t)
+{
+	const unsigned lr_bit = 30; /* perf's PERF_REG_ARM64_LR */
+	if (r->e_machine != EM_AARCH64 || !s->user_abi || !(s->user_regs_mask & (1ULL << lr_bit)))
+		return;
+	size_t k = (size_t)__builtin_popcountll(s->user_regs_mask & ((1ULL << lr_bit) - 1));
+	if (k >= s->user_nregs)
+		return;
+	uint64_t lr = unwind_strip_pac(unwind_arch_by_machine(EM_AARCH64), s->user_regs[k]);
+	if (!lr || (leaf + 1 < *n && r->fbuf[leaf + 1].ip == lr))
+		return;
+	struct addr_loc at;
+	if (!resolve_addr(r->machine, t, PERF_RECORD_MISC_USER, lr, s->time, &at) || !at.sym)
+		return;
+	const struct addr_loc *lf = &r->fbuf[leaf].loc;
+	if (lf->sym == at.sym && lf->dso == at.dso)
+		return;
+	add_frame(r, n, lr, PERF_RECORD_MISC_USER, t, s->time);
+	struct frame caller = r->fbuf[*n - 1];
+	memmove(&r->fbuf[leaf + 2], &r->fbuf[leaf + 1], (*n - 2 - leaf) * sizeof(r->fbuf[0]));
+	r->fbuf[leaf + 1] = caller;
+}
+
 /* The kernel's callchain; with stack copies (dwarf) it stops where the user part begins.
  * Returns false (and no frames) for a chain with an invalid context entry, as perf. */
 static bool add_callchain(struct resolver *r, size_t *n, const struct perf_sample *s, struct thread *t, bool dwarf)
 {
 	uint8_t mode = s->cpumode;
+	size_t user_leaf = SIZE_MAX;
 	for (uint64_t i = 0; i < s->callchain_nr; i++) {
 		uint64_t ip = s->callchain[i];
 		if (dwarf && ip == PERF_CONTEXT_USER)
@@ -98,8 +133,12 @@ static bool add_callchain(struct resolver *r, size_t *n, const struct perf_sampl
 			mode = (uint8_t)m;
 			continue;
 		}
+		if (mode == PERF_RECORD_MISC_USER && user_leaf == SIZE_MAX)
+			user_leaf = *n;
 		add_frame(r, n, ip, mode, t, s->time);
 	}
+	if (user_leaf != SIZE_MAX && !dwarf)
+		insert_link_register(r, n, user_leaf, s, t);
 	return true;
 }
 

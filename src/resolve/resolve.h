@@ -44,6 +44,8 @@ struct resolver {
 	bool python_view;          /* fold interpreter frames around py:: frames (resolve_python_view) */
 	bool inline_frames;        /* DWARF-unwound frames expand into their inlined functions */
 	struct unwinder *unwinder; /* for recordings with user stack copies (--call-graph dwarf) */
+	unsigned e_machine;        /* the recording's machine (EM_*; 0: unknown): AArch64 frame-pointer
+				    * chains get the leaf's caller from the sampled link register */
 	struct frame *fbuf;
 	size_t fcap;
 	uint64_t truncated;        /* samples whose DWARF unwind stopped early */
