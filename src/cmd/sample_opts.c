@@ -10,6 +10,7 @@
 
 #include "events/evlist.h"
 #include "kernel/perf_event.h"
+#include "python/pymethod.h"
 #include "record/regname.h"
 #include "sysinfo/python.h"
 #include "util/cpuset.h"
@@ -435,43 +436,32 @@ int sample_python_setup(struct sample_opts *o, char **cmd)
 		return err_set("--python: '%s' does not run as a Python interpreter; give it as the "
 			       "command, e.g. 'lperf record --python -- python3 script.py'", cmd[0]);
 	}
-	bool explicit_cg = o->callchain != LIVE_CG_NONE;
-	if (o->python_frames || (!py.perf_trampoline && py.major == 3 && py.minor >= 8 &&
-				 py.implementation && !strcmp(py.implementation, "CPython"))) {
-		/* No flag: the frames are read from the interpreter (BPF, else process_vm_readv);
-		 * DWARF unwinding gives the native frames around them in builds without frame
-		 * pointers. */
+	struct pymethod_choice c;
+	pymethod_choose(&py, o->python_frames, &c);
+	if (c.env)
+		setenv(c.env, "1", 1);
+	if (c.method != PYMETHOD_NONE && o->callchain == LIVE_CG_NONE) {
+		o->callchain = c.frame_pointers ? LIVE_CG_FP : LIVE_CG_DWARF;
+		o->stack_size = 16384;
+	}
+	const char *unwind = o->callchain == LIVE_CG_FP ? "frame-pointer" : "DWARF";
+	switch (c.method) {
+	case PYMETHOD_FRAMES:
 		o->python_frames = true;
-		if (!explicit_cg) {
-			o->callchain = py.frame_pointers ? LIVE_CG_FP : LIVE_CG_DWARF;
-			o->stack_size = 16384;
-		}
-		err_note("--python: Python %s without -X perf: reading its frames, %s unwinding", py.version,
-			 o->callchain == LIVE_CG_FP ? "frame-pointer" : "DWARF");
-	} else if (py.perf_jit) {
-		/* 3.13+: a jitdump with unwinding information; DWARF unwinding goes through it. */
-		setenv("PYTHON_PERF_JIT_SUPPORT", "1", 1);
-		if (!explicit_cg) {
-			o->callchain = LIVE_CG_DWARF;
-			o->stack_size = 16384;
-		}
-		err_note("--python: Python %s with perf_jit (jitdump), %s unwinding", py.version,
-			 o->callchain == LIVE_CG_FP ? "frame-pointer" : "DWARF");
-	} else if (py.perf_trampoline) {
-		/* 3.12: perf-map trampolines. Frame pointers walk through them only when libpython
-		 * was built with them; otherwise DWARF unwinding. */
-		setenv("PYTHONPERFSUPPORT", "1", 1);
-		if (!explicit_cg) {
-			o->callchain = py.frame_pointers ? LIVE_CG_FP : LIVE_CG_DWARF;
-			o->stack_size = 16384;
-		}
-		err_note("--python: Python %s with the perf trampoline (perf map), %s unwinding%s",
-			 py.version, o->callchain == LIVE_CG_FP ? "frame-pointer" : "DWARF",
-			 py.frame_pointers ? "" : " (this build has no frame pointers)");
-	} else {
+		err_note("--python: Python %s without -X perf: reading its frames, %s unwinding", py.version, unwind);
+		break;
+	case PYMETHOD_PERF_JIT:
+		err_note("--python: Python %s with perf_jit (jitdump), %s unwinding", py.version, unwind);
+		break;
+	case PYMETHOD_TRAMPOLINE:
+		err_note("--python: Python %s with the perf trampoline (perf map), %s unwinding%s", py.version,
+			 unwind, py.frame_pointers ? "" : " (this build has no frame pointers)");
+		break;
+	case PYMETHOD_NONE:
 		err_warn("--python: %s is Python %s, which cannot name Python functions for profilers "
 			 "(CPython 3.12 or newer on Linux x86-64/aarch64 can); recording native frames only",
 			 cmd[0], py.version ? py.version : "of an unknown version");
+		break;
 	}
 	pyinfo_free(&py);
 	return 0;

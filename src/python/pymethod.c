@@ -24,26 +24,54 @@ static bool bpf_loads(void)
 	return bpf_state > 0;
 }
 
-const char *pymethod_describe(const struct pyinfo *py, char *buf, size_t size)
+bool pymethod_frames_known(const struct pyinfo *py)
 {
 	bool cpython = py->implementation && !strcmp(py->implementation, "CPython");
-	bool known = cpython && py->major == 3 && (pylayout_table(3, py->minor) || py->minor == 13);
-	const char *walk = NULL;
-	if (known)
-		walk = bpf_loads() ? "BPF frame walk at each sample" : NULL;
-	char frames[512];
-	if (known && !walk) {
-		snprintf(frames, sizeof(frames), "process_vm_readv frame reads, approximate (no BPF: %s)",
-			 bpf_why ? bpf_why : "?");
-		walk = frames;
+	return cpython && py->major == 3 && py->minor >= 8 && (pylayout_table(3, py->minor) || py->minor == 13);
+}
+
+void pymethod_choose(const struct pyinfo *py, bool want_frames, struct pymethod_choice *c)
+{
+	*c = (struct pymethod_choice){ PYMETHOD_NONE, py->frame_pointers, NULL };
+	if (want_frames || (!py->perf_trampoline && pymethod_frames_known(py))) {
+		/* No flag: DWARF unwinding gives the native frames around them in builds without
+		 * frame pointers. */
+		c->method = PYMETHOD_FRAMES;
+	} else if (py->perf_jit) {
+		/* 3.13+: the jitdump carries unwinding information; DWARF unwinding goes through it. */
+		c->method = PYMETHOD_PERF_JIT;
+		c->frame_pointers = false;
+		c->env = "PYTHON_PERF_JIT_SUPPORT";
+	} else if (py->perf_trampoline) {
+		/* 3.12: frame pointers walk through the trampolines only when libpython was built
+		 * with them. */
+		c->method = PYMETHOD_TRAMPOLINE;
+		c->env = "PYTHONPERFSUPPORT";
 	}
-	if (py->perf_jit)
+}
+
+const char *pymethod_describe(const struct pyinfo *py, char *buf, size_t size)
+{
+	struct pymethod_choice c;
+	pymethod_choose(py, false, &c);
+	const char *walk = NULL;
+	char frames[512];
+	if (pymethod_frames_known(py)) {
+		if (bpf_loads()) {
+			walk = "BPF frame walk at each sample";
+		} else {
+			snprintf(frames, sizeof(frames), "process_vm_readv frame reads, approximate (no BPF: %s)",
+				 bpf_why ? bpf_why : "?");
+			walk = frames;
+		}
+	}
+	if (c.method == PYMETHOD_PERF_JIT)
 		snprintf(buf, size, "-X perf_jit (jitdump)%s%s%s", walk ? "; without flags: " : "",
 			 walk ? walk : "", walk ? " (--python-frames)" : "");
-	else if (py->perf_trampoline)
+	else if (c.method == PYMETHOD_TRAMPOLINE)
 		snprintf(buf, size, "-X perf (perf map)%s%s%s", walk ? "; without flags: " : "",
 			 walk ? walk : "", walk ? " (--python-frames)" : "");
-	else if (walk)
+	else if (c.method == PYMETHOD_FRAMES)
 		snprintf(buf, size, "%s", walk);
 	else
 		snprintf(buf, size, "none: native frames only (Python frames need CPython 3.8 to 3.13)");

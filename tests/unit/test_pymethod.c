@@ -1,0 +1,87 @@
+/* python/pymethod.c: the one decision of how --python gets Python stacks (record, sample and
+ * lperf test's description all ask pymethod_choose). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "python/pymethod.h"
+
+static struct pyinfo py(const char *impl, int minor, bool trampoline, bool jit, bool fp)
+{
+	struct pyinfo p;
+	memset(&p, 0, sizeof(p));
+	p.implementation = (char *)impl;
+	p.major = 3;
+	p.minor = minor;
+	p.perf_trampoline = trampoline;
+	p.perf_jit = jit;
+	p.frame_pointers = fp;
+	return p;
+}
+
+static void test_choose(void **state)
+{
+	struct pymethod_choice c;
+	/* 3.11: no perf support in the interpreter: its frames are read, unwinding as the build allows. */
+	struct pyinfo p = py("CPython", 11, false, false, true);
+	pymethod_choose(&p, false, &c);
+	assert_int_equal(c.method, PYMETHOD_FRAMES);
+	assert_true(c.frame_pointers);
+	assert_null(c.env);
+	/* 3.12: the perf trampoline; DWARF without frame pointers. */
+	p = py("CPython", 12, true, false, false);
+	pymethod_choose(&p, false, &c);
+	assert_int_equal(c.method, PYMETHOD_TRAMPOLINE);
+	assert_false(c.frame_pointers);
+	assert_string_equal(c.env, "PYTHONPERFSUPPORT");
+	/* --python-frames wins over the interpreter's own support. */
+	pymethod_choose(&p, true, &c);
+	assert_int_equal(c.method, PYMETHOD_FRAMES);
+	/* 3.13: perf_jit, always DWARF. */
+	p = py("CPython", 13, true, true, true);
+	pymethod_choose(&p, false, &c);
+	assert_int_equal(c.method, PYMETHOD_PERF_JIT);
+	assert_false(c.frame_pointers);
+	assert_string_equal(c.env, "PYTHON_PERF_JIT_SUPPORT");
+	/* Nothing to read: 3.7, PyPy, a layout lperf does not know. */
+	p = py("CPython", 7, false, false, true);
+	pymethod_choose(&p, false, &c);
+	assert_int_equal(c.method, PYMETHOD_NONE);
+	p = py("PyPy", 10, false, false, true);
+	pymethod_choose(&p, false, &c);
+	assert_int_equal(c.method, PYMETHOD_NONE);
+	p = py("CPython", 40, false, false, true);
+	pymethod_choose(&p, false, &c);
+	assert_int_equal(c.method, PYMETHOD_NONE);
+}
+
+/* lperf test's words follow the same choice. */
+static void test_describe(void **state)
+{
+	setenv("LPERF_NO_BPF", "1", 1);
+	char buf[256];
+	struct pyinfo p = py("CPython", 12, true, false, false);
+	assert_string_equal(pymethod_describe(&p, buf, sizeof(buf)),
+			    "-X perf (perf map); without flags: process_vm_readv frame reads, approximate "
+			    "(no BPF: LPERF_NO_BPF is set) (--python-frames)");
+	p = py("CPython", 11, false, false, true);
+	assert_string_equal(pymethod_describe(&p, buf, sizeof(buf)),
+			    "process_vm_readv frame reads, approximate (no BPF: LPERF_NO_BPF is set)");
+	p = py("PyPy", 10, false, false, true);
+	assert_string_equal(pymethod_describe(&p, buf, sizeof(buf)),
+			    "none: native frames only (Python frames need CPython 3.8 to 3.13)");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_choose),
+		cmocka_unit_test(test_describe),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
