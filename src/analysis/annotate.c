@@ -21,6 +21,9 @@
 
 /* The longest function lperf disassembles (bytes): larger "functions" are symbol-size mistakes. */
 #define ANNOT_MAX_CODE (16u << 20)
+/* A function's raw hits are merged per address when they grow past this and twice the last
+ * merge: memory stays bounded by the addresses sampled, not by the samples. */
+#define ANNOT_MERGE_AT 4096
 
 static bool func_eq(const void *value, const void *key)
 {
@@ -56,6 +59,29 @@ static struct annot_func *func_of(struct annot *a, int evidx, struct dso *d, con
 	return e->value;
 }
 
+static int cmp_hits(const void *pa, const void *pb)
+{
+	const struct annot_hit *x = pa, *y = pb;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+void annot_func_merge(struct annot_func *f)
+{
+	if (f->nhits > 1)
+		qsort(f->hits, f->nhits, sizeof(*f->hits), cmp_hits);
+	size_t out = 0;
+	for (size_t i = 0; i < f->nhits; i++) {
+		if (out && f->hits[out - 1].addr == f->hits[i].addr) {
+			f->hits[out - 1].samples += f->hits[i].samples;
+			f->hits[out - 1].period += f->hits[i].period;
+		} else {
+			f->hits[out++] = f->hits[i];
+		}
+	}
+	f->nhits = out;
+	f->merged = out;
+}
+
 void annot_add(struct annot *a, const struct resolved_sample *rs)
 {
 	if (!rs->nframes)
@@ -88,6 +114,8 @@ void annot_add(struct annot *a, const struct resolved_sample *rs)
 		f->hits[f->nhits - 1].period += period;
 		return;
 	}
+	if (f->nhits >= ANNOT_MERGE_AT && f->nhits >= 2 * f->merged)
+		annot_func_merge(f);
 	ALLOC_GROW(f->hits, f->nhits + 1, f->hcap);
 	f->hits[f->nhits++] = (struct annot_hit){ fr->loc.addr, 1, period };
 }
@@ -274,29 +302,6 @@ static int get_code(struct annot *a, struct annot_func *f, struct code *c)
 	}
 }
 
-static int cmp_hits(const void *pa, const void *pb)
-{
-	const struct annot_hit *x = pa, *y = pb;
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-/* Merges the raw hits into one per address, sorted. */
-static void merge_hits(struct annot_func *f)
-{
-	if (f->nhits > 1)
-		qsort(f->hits, f->nhits, sizeof(*f->hits), cmp_hits);
-	size_t out = 0;
-	for (size_t i = 0; i < f->nhits; i++) {
-		if (out && f->hits[out - 1].addr == f->hits[i].addr) {
-			f->hits[out - 1].samples += f->hits[i].samples;
-			f->hits[out - 1].period += f->hits[i].period;
-		} else {
-			f->hits[out++] = f->hits[i];
-		}
-	}
-	f->nhits = out;
-}
-
 static bool open_capstone(unsigned e_machine, csh *h)
 {
 	cs_err e;
@@ -415,7 +420,7 @@ int annot_func_disassemble(struct annot *a, struct annot_func *f)
 	if (f->done)
 		return f->note ? err_set("%s", f->note) : 0;
 	f->done = true;
-	merge_hits(f);
+	annot_func_merge(f);
 	struct code c;
 	if (get_code(a, f, &c) < 0)
 		return err_set("%s", f->note);

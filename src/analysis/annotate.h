@@ -50,7 +50,7 @@ struct annot_func {
 	uint64_t samples, period;
 	/* raw sample addresses until annot_func_disassemble */
 	struct annot_hit { uint64_t addr, samples, period; } *hits;
-	size_t nhits, hcap;
+	size_t nhits, hcap, merged; /* merged: nhits after the last annot_func_merge */
 	const struct jitdump_code *jit_code; /* JIT code from a jitdump: its bytes and lines */
 	/* after annot_func_disassemble */
 	bool done;
@@ -74,6 +74,9 @@ struct annot {
 void annot_init(struct annot *a);
 /* Counts one sample at its own ip (frames[0]); samples without a symbol are not annotated. */
 void annot_add(struct annot *a, const struct resolved_sample *rs);
+/* Merges f's raw hits into one per address, sorted by address (annot_add does it now and then
+ * to bound memory; annot_func_disassemble does it first). */
+void annot_func_merge(struct annot_func *f);
 /* Hottest functions first (samples, then name). */
 void annot_sort(struct annot *a);
 /* Disassembles f once; on failure f->note says why (build-id mismatch, unreadable code,

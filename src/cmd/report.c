@@ -11,7 +11,7 @@
 #include "output/folded_out.h"
 #include "output/pictures.h"
 #include "session/session_stacks.h"
-#include "cmd/annotate_view.h"
+#include "analysis/annot_view.h"
 #include "cmd/report_view.h"
 #include "perfdata/perfdata.h"
 #include "perfdata/perfdata_stats.h"

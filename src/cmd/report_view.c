@@ -3,8 +3,6 @@
 
 #include <string.h>
 
-#include "cmd/annotate_view.h"
-
 #include "python/pystore.h"
 #include "util/error.h"
 
@@ -14,17 +12,9 @@ void report_warnings(struct session *ss, bool quiet, int verbose)
 	err_print_notes(&ss->notes);
 }
 
-static void annot_json(struct json *j, void *arg)
-{
-	struct annot_view *av = arg;
-	annot_view_json(j, av, av->p->evsels);
-}
-
 void report_view_print(FILE *f, const struct report_view *v, const struct profile *p,
 		       const struct session *ss, const char *source)
 {
 	struct report_totals tot = { ss->nsamples, ss->lost_records, ss->lost_samples, pystore_approx(ss->py) };
-	report_print(f, v->style, &v->ro, p, &tot, source, v->annot ? annot_json : NULL, v->annot);
-	if (v->annot && v->style != STYLE_JSON)
-		annot_view_print(f, v->annot, p->evsels);
+	report_print(f, v->style, &v->ro, p, &tot, source, v->annot);
 }

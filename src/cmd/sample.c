@@ -1,89 +1,218 @@
-/* lperf sample (WindowsPerf's sampling command): the live source feeding the same session and
- * histograms as report, printing the hot-function tables at the end; no file involved. */
+/* lperf sample, and the body wperf sample and wperf record share (cmd/wperf_sample.c maps
+ * WindowsPerf's line onto the same request): the live source feeding the same session and
+ * histograms as report (session/live_session.h), printing the hot-function tables at the end;
+ * no file involved. The personalities differ only in the view (struct sample_view). */
 #include <inttypes.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "analysis/annot_view.h"
 #include "cmd/cmd.h"
-#include "output/pictures.h"
 #include "cmd/record_spe.h"
-#include "live/run.h"
-#include "cmd/annotate_view.h"
 #include "cmd/report_view.h"
 #include "cmd/sample_opts.h"
 #include "events/evlist.h"
-#include "python/pyrec.h"
+#include "output/pictures.h"
+#include "output/wperf_out.h"
+#include "perfdata/perfdata.h"
 #include "python/pystore.h"
-#include "target/target.h"
+#include "session/live_session.h"
 #include "util/error.h"
-#include "util/strbuf.h"
-#include "util/xalloc.h"
+#include "wperf/wperf_image.h"
 
-static int to_session(const struct perf_event_header *h, void *arg)
-{
-	return session_push(arg, h);
-}
-
-/* With --python the records wait until the command has ended: CPython writes its jitdump in
- * large buffered chunks, so JIT code can only be named once the file is complete. */
-struct held {
-	struct strbuf buf;
-};
-
-static int hold(const struct perf_event_header *h, void *arg)
-{
-	struct held *hd = arg;
-	sb_add(&hd->buf, h, h->size);
-	return 0;
-}
-
-static int replay(struct session *ss, const struct held *hd)
-{
-	size_t off = 0;
-	while (off + sizeof(struct perf_event_header) <= hd->buf.len) {
-		const struct perf_event_header *h = (const void *)(hd->buf.buf + off);
-		if (h->size < sizeof(*h) || h->size > hd->buf.len - off)
-			break;
-		if (session_push(ss, h) < 0)
-			return -1;
-		off += h->size;
-	}
-	return 0;
-}
-
-/* WindowsPerf's progress marks: '.' for a second with samples, 'e' for an empty one. */
+/* Progress: WindowsPerf's marks, '.' for a second with samples, 'e' for an empty one (lperf
+ * sample: on stderr when it is a terminal; wperf: on stdout after the base address line). */
 struct marks {
+	FILE *f;                 /* NULL: no marks */
 	double next;
 	long batch;
-	bool tty;
-	struct pyrec *py;        /* Python stacks read from the interpreter (python/pyrec.h) */
+	pid_t pid;               /* wperf: the sampled process, for the base address line */
+	const char *name;
+	bool started;            /* "sampling " printed */
+	uint64_t base, delta;
 };
 
-static void to_pystore(void *arg, int32_t pid, const uint8_t *blob, size_t len)
+static void marks_start(struct marks *m)
 {
-	struct session *ss = arg;
-	if (!ss->py)
-		ss->py = pystore_new();
-	if (pystore_load(ss->py, pid, blob, len) < 0)
-		err_warn("%s", err_msg());
+	if (m->f && !m->started)
+		fprintf(m->f, "sampling ");
+	m->started = true;
+	if (m->f)
+		fflush(m->f);
+}
+
+/* wperf's "base address of 'NAME': 0x..., runtime delta: 0x..." once the image is mapped. */
+static void base_line(struct marks *m)
+{
+	if (m->started)
+		return;
+	if (m->pid > 0 && wperf_image_base(m->pid, &m->base, &m->delta) < 0)
+		return; /* not exec'd yet: try at the next tick */
+	if (m->f && m->pid > 0)
+		fprintf(m->f, "base address of '%s': 0x%" PRIx64 ", runtime delta: 0x%" PRIx64 "\n", m->name,
+			m->base, m->delta);
+	marks_start(m);
 }
 
 static void mark_tick(long n, double now, void *arg)
 {
 	struct marks *m = arg;
-	if (m->py)
-		pyrec_poll(m->py, 0);
+	if (!m->started) {
+		base_line(m);
+		return;
+	}
 	m->batch += n;
-	if (m->tty && now >= m->next) {
-		fputc(m->batch ? '.' : 'e', stderr);
+	if (m->f && now >= m->next) {
+		fputc(m->batch ? '.' : 'e', m->f);
+		fflush(m->f);
 		m->batch = 0;
 		m->next = now + 1.0;
 	}
+}
+
+/* What collects the samples: the profile, the annotation (--annotate, --disassemble, or wperf
+ * -v's per-PC counts), the flame graph. */
+struct sample_tools {
+	struct profile p;
+	struct annot_view av;
+	bool annot;
+	struct pictures_tee tee;
+};
+
+static void tools_init(struct sample_tools *t, struct session_tool *tool, const struct sample_opts *o,
+		       const struct sample_view *v, struct live_run *run, struct session *ss, char **cmd)
+{
+	enum hist_key keys[] = { HK_SYM, HK_DSO };
+	profile_init(&t->p, &run->evsels, keys, 2, HIST_GRAPH_NONE, false);
+	*tool = (struct session_tool){ .sample = profile_sample, .arg = &t->p,
+				       .callchains = o->callchain != LIVE_CG_NONE, .python_view = o->python };
+	t->annot = o->annotate || o->disassemble || (v->wperf && o->verbose && (o->json || v->json_path));
+	if (t->annot) {
+		annot_view_init(&t->av, &t->p, &ss->machine, o->disassemble, o->display_rows);
+		tool->sample = annot_view_sample;
+		tool->arg = &t->av;
+	}
+	t->tee = (struct pictures_tee){ tool->sample, tool->arg };
+	if (o->flamegraph) {
+		pictures_tee_init(&t->tee, cmd, o->python);
+		tool->sample = pictures_tee_sample;
+		tool->arg = &t->tee;
+	}
+}
+
+/* wperf --export_perf_data: every record also goes to a perf.data writer (the events, the
+ * records and the command line, as wperf's export). */
+static int to_writer(const struct perf_event_header *h, void *arg)
+{
+	return perfdata_writer_write(arg, h, h->size);
+}
+
+static struct perfdata_writer *export_open(const struct sample_view *v, const struct live_run *run,
+					   const struct evlist *l)
+{
+	struct perfdata_writer *w = perfdata_writer_open(v->export_perf_data);
+	if (!w)
+		err_die_last(EXIT_RUNTIME);
+	for (size_t e = 0; e < l->n; e++)
+		perfdata_writer_add_event(w, &run->live.attrs[e], l->ev[e].name, run->live.ids[e],
+					  run->live.nids[e]);
+	perfdata_writer_set_cmdline(w, v->argc, v->argv);
+	return w;
+}
+
+static void render(const struct sample_opts *o, const struct sample_view *v, struct sample_tools *t,
+		   const struct session *ss, const struct marks *m, double started)
+{
+	struct report_opts ro = { .max_rows = o->display_rows, .long_names = o->display_long };
+	struct annot_view *annot = o->annotate || o->disassemble ? &t->av : NULL;
+	uint64_t lost = ss->lost_records + ss->lost_samples;
+	bool text = !o->json && !v->silent;
+	if (o->verbose && text)
+		printf("sample generated: %" PRIu64 "\nsample dropped  : %" PRIu64 "\nsample drop rate: %.2f%%\n\n",
+		       ss->nsamples + lost, lost,
+		       ss->nsamples + lost ? 100.0 * (double)lost / (double)(ss->nsamples + lost) : 0.0);
+	if (v->wperf && (o->json || v->json_path)) {
+		FILE *jf = v->json_path ? fopen(v->json_path, "w") : stdout;
+		if (!jf)
+			err_die(EXIT_RUNTIME, "cannot write '%s'", v->json_path);
+		struct wperf_sample_info in = { v->pe_file, v->pdb_file, o->display_rows, ss->nsamples + lost,
+						lost, m->base, m->delta };
+		ro.lost = ss->lost_records;
+		ro.lost_samples = ss->lost_samples;
+		wperf_sample_json(jf, &in, &t->p, &ro, annot, o->verbose && t->annot ? &t->av : NULL);
+		if (jf != stdout)
+			fclose(jf);
+	}
+	if (text || (!v->wperf && o->json)) {
+		struct report_totals tot = { ss->nsamples, ss->lost_records, ss->lost_samples, pystore_approx(ss->py) };
+		report_print(stdout, o->json ? STYLE_JSON : STYLE_WPERF, &ro, &t->p, &tot, "live", annot);
+	}
+	if (text)
+		printf("%10.3f seconds time elapsed\n", run_now() - started);
+	fflush(stdout);
+}
+
+int sample_command(struct sample_opts *o, struct evlist *l, char **cmd, const struct sample_view *v)
+{
+	if (record_has_spe(l)) /* Arm SPE: recorded whole, then its views (record_spe.c) */
+		return record_spe_sample(o, l, cmd, v->argc, v->argv);
+	struct sample_tools t = { 0 };
+	if (o->symbols && filter_add_syms(&t.p.filter, o->symbols) < 0)
+		err_die_last(EXIT_USAGE);
+	if (cmd && sample_python_setup(o, cmd) < 0)
+		err_die_last(EXIT_USAGE);
+	struct live_run run;
+	struct live_opts lo;
+	sample_live_opts(o, &lo);
+	struct live_run_target tg = { cmd, o->pid_list, o->tid_list, o->cpus_given ? &o->cpus : NULL, false };
+	if (live_run_open(&run, &tg, l, &lo) < 0)
+		err_die_last(EXIT_RUNTIME);
+	struct session ss;
+	struct session_tool tool;
+	tools_init(&t, &tool, o, v, &run, &ss, cmd); /* the filter set above is kept */
+	session_init(&ss, &run.evsels, &tool);
+	machine_perfmap_path_policy(&ss.machine, o->force);
+	struct live_session_opts so = { o->timeout_s, o->python, o->python_frames, NULL, NULL, mark_tick, NULL };
+	struct perfdata_writer *w = v->export_perf_data ? export_open(v, &run, l) : NULL;
+	so.tee = w ? to_writer : NULL;
+	so.tee_arg = w;
+	struct marks m = { .pid = v->wperf ? (run.command ? run.t.pid : v->pid) : 0, .name = v->name };
+	if (v->wperf)
+		m.f = v->silent || o->json ? NULL : stdout;
+	else
+		m.f = !o->quiet && isatty(STDERR_FILENO) && !o->json ? stderr : NULL;
+	if (!m.pid || !run.command)
+		base_line(&m); /* attached (or nothing to name): now; a started command once it runs */
+	m.next = run_now() + 1.0;
+	so.tick_arg = &m;
+	struct live_session_result res;
+	if (live_session_run(&run, &ss, &so, &res) < 0)
+		err_die_last(EXIT_RUNTIME);
+	if (m.f) {
+		marks_start(&m);
+		fprintf(m.f, "%s done!\n", v->wperf && run_stop_signal() == SIGINT ? "Ctrl-C received, quit counting..." : "");
+	}
+	if (res.failed)
+		err_warn("sampling stopped early: %s", err_msg());
+	if (w && (perfdata_writer_close(w, !res.tee_failed, false) < 0 || res.tee_failed))
+		err_warn("--export_perf_data %s: not written: %s", v->export_perf_data, err_msg());
+	profile_sort(&t.p, false);
+	render(o, v, &t, &ss, &m, res.started);
+	report_warnings(&ss, o->quiet, o->verbose);
+	struct notes said = NOTES_INIT;
+	if (o->flamegraph && pictures_tee_finish(&t.tee, o->flamegraph, ss.lost_records + ss.lost_samples, &said) < 0)
+		err_warn("--flamegraph: %s", err_msg());
+	err_print_notes(&said);
+	notes_clear(&said);
+	if (t.annot)
+		annot_view_free(&t.av);
+	session_free(&ss);
+	profile_free(&t.p);
+	live_run_close(&run);
+	return cmd ? res.status : (res.failed ? EXIT_RUNTIME : 0);
 }
 
 static const char *const usage[] = {
@@ -100,108 +229,9 @@ int cmd_sample(int argc, char **argv)
 	struct evlist l = { 0 };
 	if (sample_build_events(&o, &l) < 0)
 		err_die_last(EXIT_USAGE);
-	struct profile p = { 0 };
-	if (o.symbols && filter_add_syms(&p.filter, o.symbols) < 0)
-		err_die_last(EXIT_USAGE);
-
-	if (record_has_spe(&l)) { /* Arm SPE: recorded whole, then its views (record_spe.c) */
-		int rc = record_spe_sample(&o, &l, cmd, argc + 1, argv - 1);
-		profile_free(&p);
-		evlist_free(&l);
-		sample_opts_free(&o);
-		return rc;
-	}
-	if (cmd && sample_python_setup(&o, cmd) < 0)
-		err_die_last(EXIT_USAGE);
-	struct live_run run;
-	struct live_opts lo;
-	sample_live_opts(&o, &lo);
-	struct live_run_target tg = { cmd, o.pid_list, o.tid_list, o.cpus_given ? &o.cpus : NULL, false };
-	if (live_run_open(&run, &tg, &l, &lo) < 0)
-		err_die_last(EXIT_RUNTIME);
-	enum hist_key keys[] = { HK_SYM, HK_DSO };
-	bool chains = o.callchain != LIVE_CG_NONE;
-	profile_init(&p, &run.evsels, keys, 2, HIST_GRAPH_NONE, false);
-	struct session ss;
-	struct session_tool tool = { .sample = profile_sample, .arg = &p, .callchains = chains,
-				     .python_view = o.python };
-	struct annot_view av;
-	if (o.annotate || o.disassemble) {
-		annot_view_init(&av, &p, &ss.machine, o.disassemble, o.display_rows);
-		tool.sample = annot_view_sample;
-		tool.arg = &av;
-	}
-	struct pictures_tee tee = { tool.sample, tool.arg };
-	if (o.flamegraph) {
-		pictures_tee_init(&tee, cmd, o.python);
-		tool.sample = pictures_tee_sample;
-		tool.arg = &tee;
-	}
-	session_init(&ss, &run.evsels, &tool);
-	machine_perfmap_path_policy(&ss.machine, o.force);
-	live_run_synthesize(&run, to_session, &ss);
-
-	struct marks mk = { run_now() + 1.0, 0, !o.quiet && isatty(STDERR_FILENO) && !o.json, NULL };
-	if (o.python_frames) {
-		mk.py = pyrec_start(run.live.fds, run.live.nev * run.live.ncols * run.live.nrows, run.t.pid,
-				    run.command, run.t.tids, run.t.ntids);
-		char *line = pyrec_fallback_line(mk.py);
-		if (line)
-			err_warn("%s", line);
-		free(line);
-	}
-	if (mk.tty)
-		fprintf(stderr, "sampling ");
-	double start = run_now();
-	struct held hd = { STRBUF_INIT };
-	record_cb sink = o.python ? hold : to_session;
-	void *sink_arg = o.python ? (void *)&hd : (void *)&ss;
-	int status;
-	if (live_run_start(&run) < 0)
-		err_die_last(EXIT_RUNTIME);
-	int lr = live_run_loop(&run, o.timeout_s, sink, sink_arg, mark_tick, &mk, &status);
-	int err = lr < 0;
-	if (mk.py) {
-		pyrec_poll(mk.py, 0);
-		pyrec_store(mk.py, to_pystore, &ss);
-		pyrec_free(mk.py);
-	}
-	if (o.python && replay(&ss, &hd) < 0)
-		err = 1;
-	sb_release(&hd.buf);
-	session_flush(&ss);
-	if (mk.tty)
-		fprintf(stderr, " done!\n");
-	if (err)
-		err_warn("sampling stopped early: %s", err_msg());
-
-	struct report_view v = { .style = o.json ? STYLE_JSON : STYLE_WPERF };
-	v.ro.max_rows = o.display_rows;
-	v.ro.long_names = o.display_long;
-	if (o.annotate || o.disassemble)
-		v.annot = &av;
-	profile_sort(&p, false);
-	if (o.verbose && !o.json) {
-		uint64_t lost = ss.lost_records + ss.lost_samples;
-		printf("sample generated: %" PRIu64 "\nsample dropped  : %" PRIu64 "\nsample drop rate: %.2f%%\n\n",
-		       ss.nsamples + lost, lost,
-		       ss.nsamples + lost ? 100.0 * (double)lost / (double)(ss.nsamples + lost) : 0.0);
-	}
-	report_view_print(stdout, &v, &p, &ss, "live");
-	if (!o.json)
-		printf("%10.3f seconds time elapsed\n", run_now() - start);
-	report_warnings(&ss, o.quiet, o.verbose);
-	struct notes said = NOTES_INIT;
-	if (o.flamegraph && pictures_tee_finish(&tee, o.flamegraph, ss.lost_records + ss.lost_samples, &said) < 0)
-		err_warn("--flamegraph: %s", err_msg());
-	err_print_notes(&said);
-	notes_clear(&said);
-	if (v.annot)
-		annot_view_free(&av);
-	session_free(&ss);
-	profile_free(&p);
-	live_run_close(&run);
+	struct sample_view v = { .argc = argc + 1, .argv = argv - 1 };
+	int rc = sample_command(&o, &l, cmd, &v);
 	evlist_free(&l);
 	sample_opts_free(&o);
-	return cmd ? status : (err ? EXIT_RUNTIME : 0);
+	return rc;
 }

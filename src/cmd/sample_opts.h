@@ -69,4 +69,23 @@ void sample_live_opts(const struct sample_opts *o, struct live_opts *lo);
 int sample_python_setup(struct sample_opts *o, char **cmd);
 void sample_opts_free(struct sample_opts *o);
 
+/* How a sampling run shows itself (cmd/sample.c): lperf sample's view (all zero but argc/argv),
+ * or WindowsPerf's (wperf sample and record, cmd/wperf_sample.c). */
+struct sample_view {
+	bool wperf;                 /* the base address line and progress marks on stdout, "Ctrl-C
+				     * received" on SIGINT, and with --json WindowsPerf's document */
+	bool silent;                /* wperf -q: neither marks nor tables */
+	int pid;                    /* the attached process, for the base address line */
+	const char *name;           /* its image's name */
+	const char *export_perf_data; /* every record also into this perf.data */
+	const char *json_path;      /* wperf --output: the JSON document goes here */
+	const char *pe_file, *pdb_file;
+	int argc;                   /* the whole command line (SPE's recording, the export's) */
+	char **argv;
+};
+struct evlist;
+/* The one sampling command body: l built from o (sample_build_events and the personality's
+ * defaults), cmd the command to start or NULL. Returns the exit status. */
+int sample_command(struct sample_opts *o, struct evlist *l, char **cmd, const struct sample_view *v);
+
 #endif

@@ -4,9 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cmd/annotate_view.h"
+#include "analysis/annot_view.h"
+#include "output/annotate_out.h"
 
 #include "output/spe_out.h"
+#include "session/session.h"
 #include "spe/spe_load.h"
 #include "spe/spe_stats.h"
 #include "util/error.h"
@@ -54,7 +56,7 @@ static int load(struct perfdata_reader *r, const struct spe_cmd_opts *o, struct 
 static void annot_json(struct json *j, void *arg)
 {
 	struct spe_annot *sa = arg;
-	annot_view_json(j, &sa->av, sa->p.evsels);
+	annotate_view_json(j, &sa->av, sa->p.evsels, -1, false);
 }
 
 int spe_cmd_report(struct perfdata_reader *r, const struct spe_cmd_opts *o)
@@ -72,7 +74,7 @@ int spe_cmd_report(struct perfdata_reader *r, const struct spe_cmd_opts *o)
 		} else {
 			spe_print_report(stdout, &d, &rep, o->rows ? o->rows : 50);
 			if (sa)
-				annot_view_print(stdout, &sa->av, &r->evsels);
+				annotate_view_print(stdout, &sa->av, &r->evsels);
 		}
 		spe_report_free(&rep);
 		spe_data_free(&d);

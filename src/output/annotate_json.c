@@ -74,15 +74,20 @@ void annotate_wperf_json(struct json *j, const struct annot_func *fn, const stru
 {
 	char buf[32];
 	json_begin_object(j, NULL);
-	json_str(j, "event", o->event ? o->event : "?");
+	if (!o->wperf_schema)
+		json_str(j, "event", o->event ? o->event : "?");
 	json_str(j, "function_name", fn->sym->name);
-	json_str(j, "dso", fn->dso->short_name ? fn->dso->short_name : "[unknown]");
-	json_u64(j, "samples", fn->samples);
-	if (fn->note)
-		json_str(j, "note", fn->note);
+	if (!o->wperf_schema) {
+		json_str(j, "dso", fn->dso->short_name ? fn->dso->short_name : "[unknown]");
+		json_u64(j, "samples", fn->samples);
+		if (fn->note)
+			json_str(j, "note", fn->note);
+	}
 	json_begin_array(j, "source_code");
 	for (size_t i = 0; i < fn->nlines && fn->lines[i].samples; i++) {
 		const struct annot_line *l = &fn->lines[i];
+		if (o->wperf_schema && !l->file)
+			continue; /* WindowsPerf's rows always name a file */
 		json_begin_object(j, NULL);
 		json_u64(j, "line_number", l->line);
 		json_u64(j, "hits", l->samples);
@@ -104,7 +109,8 @@ void annotate_wperf_json(struct json *j, const struct annot_func *fn, const stru
 				snprintf(buf, sizeof(buf), "%" PRIx64, in->addr);
 				json_str(j, "address", buf);
 				json_str(j, "instruction", in->text);
-				json_u64(j, "hits", in->samples);
+				if (!o->wperf_schema)
+					json_u64(j, "hits", in->samples);
 				json_end_object(j);
 			}
 			if (!first) {
@@ -116,6 +122,22 @@ void annotate_wperf_json(struct json *j, const struct annot_func *fn, const stru
 	}
 	json_end_array(j);
 	json_end_object(j);
+}
+
+void annotate_view_json(struct json *j, struct annot_view *av, const struct evsel_set *evsels, int ev,
+			bool wperf_schema)
+{
+	annot_view_prepare(av);
+	json_begin_array(j, "annotate");
+	for (size_t i = 0; i < av->nhot; i++) {
+		if (ev >= 0 && av->hot[i]->evidx != ev)
+			continue;
+		struct annot_opts o;
+		annotate_view_opts(av, evsels, av->hot[i], &o);
+		o.wperf_schema = wperf_schema;
+		annotate_wperf_json(j, av->hot[i], &o);
+	}
+	json_end_array(j);
 }
 
 void annotate_json_begin(struct json *j, FILE *f, const char *source)

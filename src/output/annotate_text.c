@@ -207,3 +207,27 @@ void annotate_wperf_func(FILE *f, const struct annot_func *fn, const struct anno
 	}
 	fputc('\n', f);
 }
+
+void annotate_view_opts(const struct annot_view *av, const struct evsel_set *evsels,
+			const struct annot_func *fn, struct annot_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	size_t ev = (size_t)fn->evidx;
+	o->disassemble = av->disassemble;
+	o->event = ev < evsels->n ? evsels->v[ev].name : "?";
+	o->event_samples = ev < av->a.nev ? av->a.ev_samples[ev] : 0;
+	o->event_period = ev < av->a.nev ? av->a.ev_period[ev] : 0;
+	o->max_lines = SIZE_MAX; /* hot lines only: rows with samples */
+}
+
+void annotate_view_print(FILE *f, struct annot_view *av, const struct evsel_set *evsels)
+{
+	annot_view_prepare(av);
+	fputs("\nsample source code annotation\n\n", f);
+	for (size_t i = 0; i < av->nhot; i++) {
+		struct annot_opts o;
+		annotate_view_opts(av, evsels, av->hot[i], &o);
+		annotate_wperf_func(f, av->hot[i], &o);
+	}
+	fflush(f);
+}

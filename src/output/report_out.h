@@ -56,10 +56,13 @@ struct report_totals {
 };
 
 /* Renders every event's profile (report_view.c). source names the file (or "live") for JSON;
- * json_extra (may be NULL) adds members to the JSON document after the events. */
+ * annot (may be NULL: --annotate/--disassemble not asked) adds the hot functions' annotation
+ * after the tables, or the "annotate" array after the JSON events. */
+struct annot_view;
+/* Event i of a profile as a report section. */
+struct report_section report_section_of(const struct profile *p, size_t i);
 void report_print(FILE *f, enum report_style style, const struct report_opts *o, const struct profile *p,
-		  const struct report_totals *tot, const char *source, void (*json_extra)(struct json *j, void *arg),
-		  void *extra);
+		  const struct report_totals *tot, const char *source, struct annot_view *annot);
 
 /* perf report --header: the recording's header and features as perf prints them
  * (report_header.c). */

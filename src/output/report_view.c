@@ -1,11 +1,24 @@
 /* A finished profile in the style asked for: perf's text, WindowsPerf's tables or JSON. */
 #include "output/report_out.h"
 
+#include "output/annotate_out.h"
 #include "output/json.h"
 
+struct report_section report_section_of(const struct profile *p, size_t i)
+{
+	struct report_section s = {
+		.event = i < p->evsels->n ? p->evsels->v[i].name : "?",
+		.hist = &p->hists[i],
+		.samples = p->hists[i].total_samples,
+		.period = p->hists[i].total_period,
+		.sample_period = i < p->evsels->n && !p->evsels->v[i].attr.freq
+					 ? p->evsels->v[i].attr.sample_period : 0,
+	};
+	return s;
+}
+
 void report_print(FILE *f, enum report_style style, const struct report_opts *opts, const struct profile *p,
-		  const struct report_totals *tot, const char *source, void (*json_extra)(struct json *j, void *arg),
-		  void *extra)
+		  const struct report_totals *tot, const char *source, struct annot_view *annot)
 {
 	struct report_opts ro = *opts;
 	ro.lost = tot->lost_records;
@@ -27,14 +40,7 @@ void report_print(FILE *f, enum report_style style, const struct report_opts *op
 			report_text_python_approx(f);
 	}
 	for (size_t i = 0; i < p->n; i++) {
-		struct report_section s = {
-			.event = i < p->evsels->n ? p->evsels->v[i].name : "?",
-			.hist = &p->hists[i],
-			.samples = p->hists[i].total_samples,
-			.period = p->hists[i].total_period,
-			.sample_period = i < p->evsels->n && !p->evsels->v[i].attr.freq
-						 ? p->evsels->v[i].attr.sample_period : 0,
-		};
+		struct report_section s = report_section_of(p, i);
 		/* perf prints a section for every event; skip empty ones only when others have data. */
 		if (!s.samples && p->n > 1)
 			continue;
@@ -47,10 +53,12 @@ void report_print(FILE *f, enum report_style style, const struct report_opts *op
 	}
 	if (style == STYLE_JSON) {
 		json_end_array(&j);
-		if (json_extra)
-			json_extra(&j, extra);
+		if (annot)
+			annotate_view_json(&j, annot, p->evsels, -1, false);
 		json_end_object(&j);
 		json_finish(&j);
+	} else if (annot) {
+		annotate_view_print(f, annot, p->evsels);
 	}
 	fflush(f);
 }

@@ -90,51 +90,20 @@ void wperf_timeline_csv_row(FILE *f, const struct stat_result *r);
 void wperf_timeline_json(FILE *f, const struct stat_result *runs, size_t n, double duration_s,
 			 double interval_s, const struct wperf_stat_view *v);
 
-/* Sampling JSON ({"sampling": {...}}): what the run was, then one object per event. */
+/* Sampling JSON ({"sampling": {...}}, output/wperf_sample_json.c): what the run was, then one
+ * object per event. */
 struct wperf_sample_info {
 	const char *pe_file, *pdb_file;
 	uint64_t display_rows;
 	uint64_t generated, dropped;
 	uint64_t base_address, runtime_delta;
 };
-/* One hot function's --annotate rows: a source line (and with --disassemble one sampled
- * instruction address in it, with the line's instructions). */
-struct wperf_annot_line {
-	char *file;
-	unsigned line;
-	uint64_t hits;
-	char *inst_addr;             /* "13a30"; NULL without --disassemble */
-	char **dasm_addr, **dasm_text;
-	size_t ndasm;
-};
-struct wperf_annot_fn {
-	char *name;                  /* the symbol, as the hot-function table names it */
-	struct wperf_annot_line *lines;
-	size_t n;
-};
-/* wperf's block: the function name, then line_number/hits/filename (+ instruction_address and
- * the nested address/instruction table with --disassemble). */
-void wperf_annotate_text(FILE *f, const struct wperf_annot_fn *fn, bool disasm);
-
-struct report_section;
+struct profile;
 struct report_opts;
-void wperf_sample_json_begin(struct json *j, const struct wperf_sample_info *in);
-/* What -v, --annotate and --disassemble add to an event's object. */
-struct wperf_pc_row {
-	uint64_t address;            /* the sampled PC (DSO address space) */
-	uint64_t count;
-	char *in_symbol;             /* "sym:module" */
-};
-struct wperf_event_extra {
-	const struct wperf_annot_fn *fns;
-	size_t nfns;
-	bool disasm;
-	const struct wperf_pc_row *pcs;  /* -v: "pcs" */
-	size_t npcs;
-	bool verbose;
-};
-void wperf_sample_json_event(struct json *j, const struct report_section *s,
-			     const struct report_opts *o, const struct wperf_event_extra *x);
-void wperf_sample_json_end(struct json *j);
+struct annot_view;
+/* The document for a finished profile: each event's hot functions (o->max_rows), with annot the
+ * "annotate" array of its hot functions in WindowsPerf's keys, with pcs (-v) every sampled PC. */
+void wperf_sample_json(FILE *f, const struct wperf_sample_info *in, const struct profile *p,
+		       const struct report_opts *o, struct annot_view *annot, struct annot_view *pcs);
 
 #endif

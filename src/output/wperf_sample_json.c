@@ -1,102 +1,41 @@
 /* WindowsPerf's sampling JSON (wperf sample/record --json): {"sampling": {pe_file, pdb_file,
  * sample_display_row, samples_generated, samples_dropped, base_address, runtime_delta,
  * events: [{type, samples: [{overhead, count, symbol}], interval, printed_sample_num,
- * annotate: []}]}}. */
+ * annotate: [], pcs: [] with -v}]}}. */
 #include "output/wperf_out.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "analysis/annot_view.h"
+#include "analysis/hist.h"
+#include "output/annotate_out.h"
 #include "output/report_out.h"
+#include "util/xalloc.h"
 
-void wperf_sample_json_begin(struct json *j, const struct wperf_sample_info *in)
+/* -v's "pcs": every sampled PC of the event with its count and "sym:module", most first. */
+static void pcs_json(struct json *j, struct annot_view *av, int ev, bool long_names)
 {
-	json_begin_object(j, NULL);
-	json_begin_object(j, "sampling");
-	json_str(j, "pe_file", in->pe_file ? in->pe_file : "");
-	json_str(j, "pdb_file", in->pdb_file ? in->pdb_file : "");
-	json_u64(j, "sample_display_row", in->display_rows);
-	json_u64(j, "samples_generated", in->generated);
-	json_u64(j, "samples_dropped", in->dropped);
-	json_u64(j, "base_address", in->base_address);
-	json_u64(j, "runtime_delta", in->runtime_delta);
-	json_begin_array(j, "events");
-}
-
-static void annotate_json(struct json *j, const struct wperf_annot_fn *fns, size_t nfns, bool disasm)
-{
-	json_begin_array(j, "annotate");
-	for (size_t i = 0; i < nfns; i++) {
+	struct annot_pc *pcs;
+	size_t n = annot_view_pcs(av, ev, &pcs);
+	json_begin_array(j, "pcs");
+	for (size_t i = 0; i < n; i++) {
+		const struct symbol *sym = pcs[i].f->sym;
+		char *name = xasprintf("%s:%s", long_names && sym->mangled ? sym->mangled : sym->name,
+				       hist_dso_name(pcs[i].f->dso));
 		json_begin_object(j, NULL);
-		json_str(j, "function_name", fns[i].name);
-		json_begin_array(j, "source_code");
-		for (size_t k = 0; k < fns[i].n; k++) {
-			const struct wperf_annot_line *l = &fns[i].lines[k];
-			json_begin_object(j, NULL);
-			json_str(j, "filename", l->file);
-			json_u64(j, "line_number", l->line);
-			json_u64(j, "hits", l->hits);
-			if (disasm) {
-				json_str(j, "instruction_address", l->inst_addr ? l->inst_addr : "");
-				json_begin_object(j, "disassembled_line");
-				json_begin_array(j, "disassemble");
-				for (size_t d = 0; d < l->ndasm; d++) {
-					json_begin_object(j, NULL);
-					json_str(j, "address", l->dasm_addr[d]);
-					json_str(j, "instruction", l->dasm_text[d]);
-					json_end_object(j);
-				}
-				json_end_array(j);
-				json_end_object(j);
-			}
-			json_end_object(j);
-		}
-		json_end_array(j);
+		json_u64(j, "address", pcs[i].addr);
+		json_u64(j, "count", pcs[i].count);
+		json_str(j, "in_symbol", name);
 		json_end_object(j);
+		free(name);
 	}
 	json_end_array(j);
+	free(pcs);
 }
 
-void wperf_annotate_text(FILE *f, const struct wperf_annot_fn *fn, bool disasm)
-{
-	fprintf(f, "%s\n", fn->name);
-	const char *cols[] = { "line_number", "hits", "filename", "instruction_address",
-			       "disassembled_line" };
-	struct table t;
-	table_init(&t, disasm ? 5 : 3, cols);
-	t.indent = 8;
-	t.underline = true;
-	for (size_t k = 0; k < fn->n; k++) {
-		const struct wperf_annot_line *l = &fn->lines[k];
-		char line[16], hits[32];
-		snprintf(line, sizeof(line), "%u", l->line);
-		snprintf(hits, sizeof(hits), "%llu", (unsigned long long)l->hits);
-		/* The nested table's first row goes beside the line; the rest below it. */
-		const char *cells[] = { line, hits, l->file, l->inst_addr ? l->inst_addr : "",
-					disasm ? "address  instruction" : "" };
-		table_row(&t, cells);
-		if (!disasm)
-			continue;
-		const char *u[] = { "", "", "", "", "=======  ===========" };
-		table_row(&t, u);
-		for (size_t d = 0; d < l->ndasm; d++) {
-			char *row = NULL;
-			size_t len = 0;
-			FILE *m = open_memstream(&row, &len);
-			fprintf(m, "%-7s  %s", l->dasm_addr[d], l->dasm_text[d]);
-			fclose(m);
-			const char *c[] = { "", "", "", "", row };
-			table_row(&t, c);
-			free(row);
-		}
-	}
-	table_print(&t, f);
-	table_free(&t);
-	fputc('\n', f);
-}
-
-void wperf_sample_json_event(struct json *j, const struct report_section *s,
-			     const struct report_opts *o, const struct wperf_event_extra *x)
+static void event_json(struct json *j, const struct report_section *s, const struct report_opts *o,
+		       struct annot_view *annot, struct annot_view *pcs, int ev)
 {
 	struct report_wperf_row *rows;
 	size_t n = report_wperf_rows(s, o, &rows);
@@ -115,28 +54,43 @@ void wperf_sample_json_event(struct json *j, const struct report_section *s,
 	json_end_array(j);
 	json_u64(j, "interval", s->sample_period);
 	json_u64(j, "printed_sample_num", shown);
-	annotate_json(j, x->fns, x->nfns, x->disasm);
-	if (x->verbose) {
-		json_begin_array(j, "pcs");
-		for (size_t i = 0; i < x->npcs; i++) {
-			json_begin_object(j, NULL);
-			json_u64(j, "address", x->pcs[i].address);
-			json_u64(j, "count", x->pcs[i].count);
-			json_str(j, "in_symbol", x->pcs[i].in_symbol);
-			json_end_object(j);
-		}
+	if (annot) {
+		annotate_view_json(j, annot, annot->p->evsels, ev, true);
+	} else {
+		json_begin_array(j, "annotate");
 		json_end_array(j);
 	}
+	if (pcs)
+		pcs_json(j, pcs, ev, o->long_names);
 	json_end_object(j);
 	for (size_t i = 0; i < n; i++)
 		free(rows[i].name);
 	free(rows);
 }
 
-void wperf_sample_json_end(struct json *j)
+void wperf_sample_json(FILE *f, const struct wperf_sample_info *in, const struct profile *p,
+		       const struct report_opts *o, struct annot_view *annot, struct annot_view *pcs)
 {
-	json_end_array(j);
-	json_end_object(j);
-	json_end_object(j);
-	json_finish(j);
+	struct json j;
+	json_init(&j, f, true);
+	json_begin_object(&j, NULL);
+	json_begin_object(&j, "sampling");
+	json_str(&j, "pe_file", in->pe_file ? in->pe_file : "");
+	json_str(&j, "pdb_file", in->pdb_file ? in->pdb_file : "");
+	json_u64(&j, "sample_display_row", in->display_rows);
+	json_u64(&j, "samples_generated", in->generated);
+	json_u64(&j, "samples_dropped", in->dropped);
+	json_u64(&j, "base_address", in->base_address);
+	json_u64(&j, "runtime_delta", in->runtime_delta);
+	json_begin_array(&j, "events");
+	for (size_t i = 0; i < p->n; i++) {
+		struct report_section s = report_section_of(p, i);
+		if (!s.samples && p->n > 1)
+			continue;
+		event_json(&j, &s, o, annot, pcs, (int)i);
+	}
+	json_end_array(&j);
+	json_end_object(&j);
+	json_end_object(&j);
+	json_finish(&j);
 }

@@ -37,21 +37,27 @@ test_expect_success 'lperf sample --annotate / --disassemble: the tables, then t
 	diff -u expect n
 '
 
-test_expect_success 'wperf record: progress line, the table, the elapsed time' '
+# wperf record and lperf sample run one body (cmd/sample.c:sample_command). Where the two copies
+# had drifted, lperf's behaviour won: the elapsed time is "%10.3f" (wperf had "%20.3f") and the
+# annotation blocks follow all the tables under "sample source code annotation" (wperf had a
+# block list after each event's table).
+test_expect_success 'wperf record: progress line on stdout, then exactly lperf sample'"'"'s layout' '
 	wperf record -e cpu-clock:100000 -c 0 -- "$SCRATCH/prog" 60000000 >out &&
 	norm hot_loop_fn out >n &&
-	{ echo "sampling ... done!"; printf "%s\n" "$TABLE"; echo "[20] seconds time elapsed"; } >expect &&
-	diff -u expect n
+	{ echo "sampling ... done!"; printf "%s\n" "$TABLE"; echo "[10] seconds time elapsed"; } >expect &&
+	diff -u expect n &&
+	lperf sample -e cpu-clock -c 0 -- "$SCRATCH/prog" 60000000 >lout &&
+	norm hot_loop_fn lout >ln && sed 1d n >wn && diff -u ln wn
 '
 
-test_expect_success 'wperf record --annotate / --disassemble: a block per hot function after its table' '
+test_expect_success 'wperf record --annotate / --disassemble: lperf sample'"'"'s annotation blocks' '
 	wperf record -e cpu-clock:100000 -c 0 --annotate -- "$SCRATCH/prog" 60000000 >out &&
 	norm hot_loop_fn out >n &&
-	{ echo "sampling ... done!"; printf "%s\n" "$TABLE"; printf "hot_loop_fn\n line_number hits filename\n =========== ==== ========\n        2  N  prog.c\n\n[20] seconds time elapsed\n"; } >expect &&
+	{ echo "sampling ... done!"; printf "%s\n" "$TABLE"; printf "sample source code annotation\n\nhot_loop_fn\n line_number hits filename\n =========== ==== ========\n        2  N  prog.c\n\n[10] seconds time elapsed\n"; } >expect &&
 	diff -u expect n &&
 	wperf record -e cpu-clock:100000 -c 0 --disassemble -- "$SCRATCH/prog" 60000000 >out &&
 	norm hot_loop_fn out >n &&
-	{ echo "sampling ... done!"; printf "%s\n" "$TABLE"; printf "hot_loop_fn\n line_number hits filename instruction_address disassembled_line\n =========== ==== ======== =================== =================\n        2  N  prog.c  A  address  instruction\n\n[20] seconds time elapsed\n"; } >expect &&
+	{ echo "sampling ... done!"; printf "%s\n" "$TABLE"; printf "sample source code annotation\n\nhot_loop_fn\n line_number hits filename instruction_address disassembled_line\n =========== ==== ======== =================== =================\n        2  N  prog.c  A  address  instruction\n\n[10] seconds time elapsed\n"; } >expect &&
 	diff -u expect n
 '
 

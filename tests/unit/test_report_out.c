@@ -182,7 +182,7 @@ static void test_print_json_and_header(void **state)
 	struct report_opts ro = { .graph_min = 0.5 };
 	struct report_totals tot = { 1, 0, 2, false };
 	struct out o;
-	report_print(out_open(&o), STYLE_PERF, &ro, &p, &tot, "perf.data", NULL, NULL);
+	report_print(out_open(&o), STYLE_PERF, &ro, &p, &tot, "perf.data", NULL);
 	out_close(&o);
 	/* perf's header, then only the event with samples */
 	assert_true(!strncmp(o.buf, "# To display the perf.data header info", 38));
@@ -190,7 +190,7 @@ static void test_print_json_and_header(void **state)
 	assert_non_null(strstr(o.buf, "of event 'cpu-clock'"));
 	assert_null(strstr(o.buf, "page-faults"));
 	free(o.buf);
-	report_print(out_open(&o), STYLE_JSON, &ro, &p, &tot, "perf.data", NULL, NULL);
+	report_print(out_open(&o), STYLE_JSON, &ro, &p, &tot, "perf.data", NULL);
 	out_close(&o);
 	assert_non_null(strstr(o.buf, "\"schema\": \"lperf-report/1\""));
 	assert_non_null(strstr(o.buf, "\"lost_samples\": 2"));

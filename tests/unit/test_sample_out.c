@@ -13,12 +13,93 @@
 
 #include <cmocka.h>
 
+#include "analysis/annot_view.h"
 #include "analysis/annotate.h"
 #include "analysis/profile.h"
 #include "output/annotate_out.h"
 #include "output/report_out.h"
 #include "output/wperf_out.h"
 #include "symbols/dso.h"
+
+static const char WPERF_JSON[] =
+	"{\n"
+	"  \"sampling\": {\n"
+	"    \"pe_file\": \"/tmp/prog\",\n"
+	"    \"pdb_file\": \"\",\n"
+	"    \"sample_display_row\": 3,\n"
+	"    \"samples_generated\": 178,\n"
+	"    \"samples_dropped\": 2,\n"
+	"    \"base_address\": 93824992231424,\n"
+	"    \"runtime_delta\": 4096,\n"
+	"    \"events\": [\n"
+	"      {\n"
+	"        \"type\": \"cpu-clock\",\n"
+	"        \"samples\": [\n"
+	"          {\n"
+	"            \"overhead\": 91.8129,\n"
+	"            \"count\": 157,\n"
+	"            \"symbol\": \"hot_loop_fn:prog\"\n"
+	"          },\n"
+	"          {\n"
+	"            \"overhead\": 5.26316,\n"
+	"            \"count\": 9,\n"
+	"            \"symbol\": \"main:prog\"\n"
+	"          },\n"
+	"          {\n"
+	"            \"overhead\": 1.75439,\n"
+	"            \"count\": 3,\n"
+	"            \"symbol\": \"__memcpy_avx_unaligned:libc.so.6\"\n"
+	"          }\n"
+	"        ],\n"
+	"        \"interval\": 100000,\n"
+	"        \"printed_sample_num\": 3,\n"
+	"        \"annotate\": [],\n"
+	"        \"pcs\": [\n"
+	"          {\n"
+	"            \"address\": 4416,\n"
+	"            \"count\": 120,\n"
+	"            \"in_symbol\": \"hot_loop_fn:prog\"\n"
+	"          },\n"
+	"          {\n"
+	"            \"address\": 4424,\n"
+	"            \"count\": 37,\n"
+	"            \"in_symbol\": \"hot_loop_fn:prog\"\n"
+	"          },\n"
+	"          {\n"
+	"            \"address\": 4472,\n"
+	"            \"count\": 9,\n"
+	"            \"in_symbol\": \"main:prog\"\n"
+	"          },\n"
+	"          {\n"
+	"            \"address\": 630800,\n"
+	"            \"count\": 3,\n"
+	"            \"in_symbol\": \"__memcpy_avx_unaligned:libc.so.6\"\n"
+	"          }\n"
+	"        ]\n"
+	"      },\n"
+	"      {\n"
+	"        \"type\": \"task-clock\",\n"
+	"        \"samples\": [\n"
+	"          {\n"
+	"            \"overhead\": 100,\n"
+	"            \"count\": 5,\n"
+	"            \"symbol\": \"hot_loop_fn:prog\"\n"
+	"          }\n"
+	"        ],\n"
+	"        \"interval\": 67108864,\n"
+	"        \"printed_sample_num\": 1,\n"
+	"        \"annotate\": [],\n"
+	"        \"pcs\": [\n"
+	"          {\n"
+	"            \"address\": 4416,\n"
+	"            \"count\": 5,\n"
+	"            \"in_symbol\": \"hot_loop_fn:prog\"\n"
+	"          }\n"
+	"        ]\n"
+	"      }\n"
+	"    ]\n"
+	"  }\n"
+	"}\n";
 
 /* Two events; three functions in two DSOs and one unresolved address. */
 struct fixture {
@@ -112,7 +193,7 @@ static void test_sample_tables(void **state)
 	FILE *m = open_memstream(&buf, &len);
 	struct report_opts ro = { .max_rows = 50 };
 	struct report_totals tot = { 176, 0, 0, false };
-	report_print(m, STYLE_WPERF, &ro, &f.p, &tot, "live", NULL, NULL);
+	report_print(m, STYLE_WPERF, &ro, &f.p, &tot, "live", NULL);
 	fclose(m);
 	expect(buf, SAMPLE_TEXT);
 	free(buf);
@@ -136,39 +217,46 @@ static void test_sample_tables(void **state)
 	profile_free(&f.p);
 }
 
-/* WindowsPerf's sampling JSON, with -v's "pcs" rows. */
+/* WindowsPerf's sampling JSON (wperf_sample_json, as wperf sample/record --json call it), with
+ * -v's "pcs" rows: every sampled PC of the event, counted by the annotation view. */
 static void test_sample_json(void **state)
 {
 	struct fixture f;
 	make(&f);
+	profile_free(&f.p);
+	/* The same samples through annot_view_sample, as wperf -v --json collects them. */
+	enum hist_key keys[] = { HK_SYM, HK_DSO };
+	struct profile p = { 0 };
+	profile_init(&p, &f.set, keys, 2, HIST_GRAPH_NONE, false);
+	struct annot_view av;
+	annot_view_init(&av, &p, NULL, false, 3);
+	f.p = p;
 	char *buf = NULL;
 	size_t len;
 	FILE *m = open_memstream(&buf, &len);
-	struct json j;
-	json_init(&j, m, false);
-	struct wperf_sample_info in = { "/tmp/prog", NULL, 3, 178, 2, 0x555555554000ULL, 0x1000 };
-	wperf_sample_json_begin(&j, &in);
-	struct report_opts ro = { .max_rows = 3 };
-	struct wperf_pc_row pcs[] = { { 0x1140, 120, "hot_loop_fn:prog" }, { 0x1148, 37, "hot_loop_fn:prog" } };
-	for (size_t i = 0; i < 2; i++) {
-		struct report_section s = section(&f, i);
-		struct wperf_event_extra x = { NULL, 0, false, pcs, i ? 0 : 2, true };
-		wperf_sample_json_event(&j, &s, &ro, &x);
+	av.p = &f.p;
+	struct { int ev; struct dso *d; const struct symbol *sym; uint64_t addr; unsigned n; } feeds[] = {
+		{ 0, &f.prog, &f.hot, 0x1140, 120 }, { 0, &f.prog, &f.hot, 0x1148, 37 },
+		{ 0, &f.prog, &f.warm, 0x1178, 9 }, { 0, &f.libc, &f.memcpy_, 0x9a010, 3 },
+		{ 0, NULL, NULL, 0x7fff0000, 2 }, { 1, &f.prog, &f.hot, 0x1140, 5 },
+	};
+	for (size_t i = 0; i < sizeof(feeds) / sizeof(feeds[0]); i++) {
+		struct perf_sample s = { .evsel = &f.ev[feeds[i].ev], .period = 100000, .pid = 42, .tid = 42 };
+		struct frame fr = { .ip = feeds[i].addr };
+		fr.loc = (struct addr_loc){ feeds[i].sym ? &f.map : NULL, feeds[i].d, feeds[i].addr, feeds[i].sym,
+					    feeds[i].sym ? feeds[i].addr - feeds[i].sym->start : 0, false };
+		struct resolved_sample rs = { .s = &s, .frames = &fr, .nframes = 1 };
+		for (unsigned k = 0; k < feeds[i].n; k++)
+			annot_view_sample(&rs, &av);
 	}
-	wperf_sample_json_end(&j);
+	profile_sort(&f.p, false);
+	struct wperf_sample_info in = { "/tmp/prog", NULL, 3, 178, 2, 0x555555554000ULL, 0x1000 };
+	struct report_opts ro = { .max_rows = 3 };
+	wperf_sample_json(m, &in, &f.p, &ro, NULL, &av);
 	fclose(m);
-	expect(buf, "{\"sampling\":{\"pe_file\":\"/tmp/prog\",\"pdb_file\":\"\",\"sample_display_row\":3,"
-		    "\"samples_generated\":178,\"samples_dropped\":2,\"base_address\":93824992231424,"
-		    "\"runtime_delta\":4096,\"events\":[{\"type\":\"cpu-clock\",\"samples\":["
-		    "{\"overhead\":91.8129,\"count\":157,\"symbol\":\"hot_loop_fn:prog\"},"
-		    "{\"overhead\":5.26316,\"count\":9,\"symbol\":\"main:prog\"},"
-		    "{\"overhead\":1.75439,\"count\":3,\"symbol\":\"__memcpy_avx_unaligned:libc.so.6\"}],"
-		    "\"interval\":100000,\"printed_sample_num\":3,\"annotate\":[],\"pcs\":["
-		    "{\"address\":4416,\"count\":120,\"in_symbol\":\"hot_loop_fn:prog\"},"
-		    "{\"address\":4424,\"count\":37,\"in_symbol\":\"hot_loop_fn:prog\"}]},"
-		    "{\"type\":\"task-clock\",\"samples\":[{\"overhead\":100,\"count\":5,\"symbol\":\"hot_loop_fn:prog\"}],"
-		    "\"interval\":67108864,\"printed_sample_num\":1,\"annotate\":[],\"pcs\":[]}]}}\n");
+	expect(buf, WPERF_JSON);
 	free(buf);
+	annot_view_free(&av);
 	profile_free(&f.p);
 }
 
@@ -294,62 +382,39 @@ static void test_annotate_json(void **state)
 	free(buf);
 }
 
-/* wperf sample/record's own --annotate/--disassemble renderer (wperf_annotate_text, and the
- * "annotate" array of its JSON), fed the rows wperf/wperf_annotate.c makes. */
-static void test_wperf_annotate(void **state)
+/* wperf sample/record --annotate/--disassemble: the same table as report/sample --annotate
+ * (annotate_wperf_func, pinned above) and the same JSON element in WindowsPerf's keys only. Until
+ * the sample paths were merged, wperf had its own engine and renderer (wperf/wperf_annotate.c,
+ * wperf_annotate_text), which had drifted: a right-aligned table, one row per sampled instruction
+ * address with the instructions of its line-table row, Intel syntax, and a "No line for N
+ * samples" note on stderr. lperf's behaviour won: one row per source line with its first
+ * instruction address and all its instructions (AT&T syntax on x86-64, as perf annotate), rows
+ * without line information shown as "?"; in the JSON such rows are left out (WindowsPerf's
+ * schema requires a filename). */
+static void test_wperf_annotate_json(void **state)
 {
-	char *da[] = { "1138", "113c" }, *dt[] = { "addq %rax, %rdx", "leaq 7(%rdx), %rax" };
-	struct wperf_annot_line lines[] = {
-		{ "/src/prog.c", 3, 120, "1138", da, dt, 2 },
-		{ "/src/prog.c", 3, 37, "113c", da + 1, dt + 1, 1 },
-	};
-	struct wperf_annot_fn fn = { "hot_loop_fn", lines, 2 };
+	struct annot_fixture a;
+	make_annot(&a);
 	char *buf = NULL;
 	size_t len;
 	FILE *m = open_memstream(&buf, &len);
-	wperf_annotate_text(m, &fn, false);
-	wperf_annotate_text(m, &fn, true);
-	fclose(m);
-	expect(buf, "hot_loop_fn\n"
-		    "        line_number  hits  filename\n"
-		    "        ===========  ====  ========\n"
-		    "        3            120   /src/prog.c\n"
-		    "        3            37    /src/prog.c\n"
-		    "\n"
-		    "hot_loop_fn\n"
-		    "        line_number  hits  filename     instruction_address  disassembled_line\n"
-		    "        ===========  ====  ========     ===================  =================\n"
-		    "        3            120   /src/prog.c  1138                 address  instruction\n"
-		    "                                                             =======  ===========\n"
-		    "                                                             1138     addq %rax, %rdx\n"
-		    "                                                             113c     leaq 7(%rdx), %rax\n"
-		    "        3            37    /src/prog.c  113c                 address  instruction\n"
-		    "                                                             =======  ===========\n"
-		    "                                                             113c     leaq 7(%rdx), %rax\n"
-		    "\n");
-	free(buf);
-	struct fixture f;
-	make(&f);
-	buf = NULL;
-	m = open_memstream(&buf, &len);
 	struct json j;
 	json_init(&j, m, false);
-	struct report_opts ro = { .max_rows = 1 };
-	struct report_section s = section(&f, 1);
-	struct wperf_event_extra x = { &fn, 1, true, NULL, 0, false };
-	wperf_sample_json_event(&j, &s, &ro, &x);
+	json_begin_array(&j, NULL);
+	struct annot_opts o = { .event = "cpu-clock", .max_lines = SIZE_MAX, .disassemble = true,
+				.wperf_schema = true };
+	annotate_wperf_json(&j, &a.fn, &o);
+	json_end_array(&j);
 	json_finish(&j);
 	fclose(m);
-	expect(buf, "{\"type\":\"task-clock\",\"samples\":[{\"overhead\":100,\"count\":5,"
-		    "\"symbol\":\"hot_loop_fn:prog\"}],\"interval\":67108864,\"printed_sample_num\":1,"
-		    "\"annotate\":[{\"function_name\":\"hot_loop_fn\",\"source_code\":["
-		    "{\"filename\":\"/src/prog.c\",\"line_number\":3,\"hits\":120,\"instruction_address\":\"1138\","
+	expect(buf, "[{\"function_name\":\"hot_loop_fn\",\"source_code\":["
+		    "{\"line_number\":3,\"hits\":157,\"filename\":\"/src/prog.c\",\"instruction_address\":\"1138\","
 		    "\"disassembled_line\":{\"disassemble\":[{\"address\":\"1138\",\"instruction\":\"addq %rax, %rdx\"},"
 		    "{\"address\":\"113c\",\"instruction\":\"leaq 7(%rdx), %rax\"}]}},"
-		    "{\"filename\":\"/src/prog.c\",\"line_number\":3,\"hits\":37,\"instruction_address\":\"113c\","
-		    "\"disassembled_line\":{\"disassemble\":[{\"address\":\"113c\",\"instruction\":\"leaq 7(%rdx), %rax\"}]}}]}]}\n");
+		    "{\"line_number\":2,\"hits\":9,\"filename\":\"/src/prog.c\",\"instruction_address\":\"1130\","
+		    "\"disassembled_line\":{\"disassemble\":[{\"address\":\"1130\",\"instruction\":\"movq $0, -8(%rsp)\"},"
+		    "{\"address\":\"1140\",\"instruction\":\"jne 0x1138\"}]}}]}]\n");
 	free(buf);
-	profile_free(&f.p);
 }
 
 int main(void)
@@ -359,7 +424,7 @@ int main(void)
 		cmocka_unit_test(test_sample_json),
 		cmocka_unit_test(test_annotate_text),
 		cmocka_unit_test(test_annotate_json),
-		cmocka_unit_test(test_wperf_annotate),
+		cmocka_unit_test(test_wperf_annotate_json),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

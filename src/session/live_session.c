@@ -1,0 +1,104 @@
+/* A live run feeding a session (see live_session.h). */
+#include "session/live_session.h"
+
+#include <stdlib.h>
+
+#include "python/pyrec.h"
+#include "python/pystore.h"
+#include "util/error.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+struct feed {
+	struct session *ss;
+	bool hold;
+	struct strbuf held;
+	const struct live_session_opts *o;
+	bool tee_failed;
+	struct pyrec *py;
+};
+
+static int feed_record(const struct perf_event_header *h, void *arg)
+{
+	struct feed *f = arg;
+	if (f->o->tee && !f->tee_failed && f->o->tee(h, f->o->tee_arg) < 0)
+		f->tee_failed = true;
+	if (f->hold) {
+		sb_add(&f->held, h, h->size);
+		return 0;
+	}
+	return session_push(f->ss, h);
+}
+
+static int replay(struct feed *f)
+{
+	size_t off = 0;
+	while (off + sizeof(struct perf_event_header) <= f->held.len) {
+		const struct perf_event_header *h = (const void *)(f->held.buf + off);
+		if (h->size < sizeof(*h) || h->size > f->held.len - off)
+			break;
+		if (session_push(f->ss, h) < 0)
+			return -1;
+		off += h->size;
+	}
+	return 0;
+}
+
+static void feed_tick(long n, double now, void *arg)
+{
+	struct feed *f = arg;
+	if (f->py)
+		pyrec_poll(f->py, 0);
+	if (f->o->tick)
+		f->o->tick(n, now, f->o->tick_arg);
+}
+
+static void to_pystore(void *arg, int32_t pid, const uint8_t *blob, size_t len)
+{
+	struct session *ss = arg;
+	if (!ss->py)
+		ss->py = pystore_new();
+	if (pystore_load(ss->py, pid, blob, len) < 0)
+		notes_add(&ss->notes, "%s", err_msg());
+}
+
+int live_session_run(struct live_run *run, struct session *ss, const struct live_session_opts *o,
+		     struct live_session_result *res)
+{
+	struct feed f = { .ss = ss, .held = STRBUF_INIT, .o = o };
+	res->status = 0;
+	res->failed = res->tee_failed = false;
+	live_run_synthesize(run, feed_record, &f);
+	if (o->python_frames) {
+		f.py = pyrec_start(run->live.fds, run->live.nev * run->live.ncols * run->live.nrows, run->t.pid,
+				   run->command, run->t.tids, run->t.ntids);
+		char *line = pyrec_fallback_line(f.py);
+		if (line)
+			notes_take(&ss->notes, line);
+	}
+	f.hold = o->hold;
+	res->started = run_now();
+	if (live_run_start(run) < 0) {
+		pyrec_free(f.py);
+		return -1;
+	}
+	int lr = live_run_loop(run, o->timeout_s, feed_record, &f, feed_tick, &f, &res->status);
+	char *why = lr < 0 ? xstrdup(err_msg()) : NULL;
+	if (f.py) {
+		pyrec_poll(f.py, 0);
+		pyrec_store(f.py, to_pystore, ss);
+		pyrec_free(f.py);
+	}
+	f.hold = false;
+	if (replay(&f) < 0 && !why)
+		why = xstrdup(err_msg());
+	sb_release(&f.held);
+	session_flush(ss);
+	res->tee_failed = f.tee_failed;
+	if (why) {
+		res->failed = true;
+		err_set("%s", why);
+		free(why);
+	}
+	return 0;
+}
