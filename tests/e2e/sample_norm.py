@@ -4,7 +4,8 @@ counts, percentages, addresses and progress marks vary from run to run, the layo
 Keeps the hot-function table's header and the row of FUNC (other rows are the few samples that
 land in the loader or the kernel), the annotate block of FUNC (line rows, with their first
 instruction rows dropped: which instructions are sampled varies), the elapsed-time line with its
-field width, and every fixed line. With --json, prints the document's shape (keys and value
+field width, and every fixed line but wperf record's base address line (timing decides whether
+the run lasts until the first read after exec). With --json, prints the document's shape (keys and value
 types; arrays as their first element). Usage: sample_norm.py [--json] FUNC FILE."""
 import json
 import re
@@ -24,6 +25,8 @@ def text(func, lines):
     block = None  # the annotate block being read: "keep" (FUNC's) or "skip"
     for ln in lines:
         ln = ln.rstrip("\n")
+        if ln.startswith("base address of "):
+            continue  # wperf record: printed at the first read after exec, if the run lasts that long
         m = re.match(r"^( *)([0-9]+\.[0-9]{3}) seconds time elapsed$", ln)
         if m:
             out.append("[%d] seconds time elapsed" % (len(m.group(1)) + len(m.group(2))))
