@@ -62,6 +62,9 @@ GITREV_STAMP := $(BUILD)/gitrev.$(GITREV)
 $(GITREV_STAMP):
 	@mkdir -p $(BUILD) && rm -f $(BUILD)/gitrev.* && touch $@
 $(BUILD)/src/sysinfo/buildinfo.o: $(GITREV_STAMP)
+# perf's leafloop workload keeps its three frames (leaf <- parent <- leafloop) with frame records,
+# as perf builds it, so frame-pointer unwinding tests can see parent.
+$(BUILD)/src/workload/leafloop.o: LPERF_CFLAGS += -O0 -fno-inline -fno-omit-frame-pointer -U_FORTIFY_SOURCE
 $(BUILD)/src/sysinfo/buildinfo.o: LPERF_CFLAGS += -DLPERF_VERSION='"$(VERSION)"' -DLPERF_GITREV='"$(GITREV)"'
 
 

@@ -7,14 +7,15 @@
 #include "sysinfo/sysinfo.h"
 #include "util/error.h"
 #include "util/opt.h"
+#include "workload/workload.h"
 
 int cmd_test(int argc, char **argv)
 {
 	bool json = false, no_python = false;
 	int verbose = 0;
-	const char *output = NULL;
+	const char *output = NULL, *workload = NULL;
 	static const char *const usage[] = { "lperf test [--json] [-v] [-o FILE] [--no-python]",
-					     NULL };
+					     "lperf test -w WORKLOAD [ARGS]", NULL };
 	const struct option opts[] = {
 		{ OPT_BOOL, 0, "json", &json, NULL, "print JSON instead of the table", NULL, 0 },
 		{ OPT_COUNT, 'v', "verbose", &verbose, NULL,
@@ -23,10 +24,20 @@ int cmd_test(int argc, char **argv)
 		  "also write the JSON report to FILE", NULL, 0 },
 		{ OPT_BOOL, 0, "no-python", &no_python, NULL,
 		  "do not look for Pythons (they are started once each)", NULL, 0 },
+		{ OPT_STRING, 'w', "workload", &workload, "NAME", "run one of perf's built-in workloads: noploop "
+		  "[SEC], thloop [SEC], leafloop [SEC], sqrtloop [SEC], brstack [LOOPS], datasym", NULL, 0 },
 		OPT_END_(),
 	};
-	const struct opt_ctx ctx = { "test", usage, opts, false };
+	const struct opt_ctx ctx = { "test", usage, opts, true };
 	int i = opt_parse(&ctx, argc, argv);
+	if (workload) {
+		int r = workload_run(workload, argc - i, argv + i);
+		if (r < 0) { /* perf's words and status */
+			fprintf(stderr, "No workload found: %s\n", workload);
+			return 255;
+		}
+		return r;
+	}
 	if (i < argc)
 		opt_usage_error(&ctx, "unexpected argument '%s'", argv[i]);
 	if (output && !*output)
