@@ -64,9 +64,29 @@ static void diagnose_jit(struct session *ss, int verbose)
 	}
 }
 
+/* Feature sections of a newer perf: skipped, said once with their bit numbers. */
+static void diagnose_features(struct session *ss)
+{
+	const struct perfdata_reader *r = ss->reader;
+	char bits[256] = "";
+	size_t len = 0, n = 0;
+	for (int bit = 1; r && bit < FEAT_MAX; bit++) {
+		if (!(r->features[bit / 64] >> (bit % 64) & 1) || strcmp(perfdata_feature_name(bit), "unknown feature"))
+			continue;
+		if (len < sizeof(bits) - 16)
+			len += (size_t)snprintf(bits + len, sizeof(bits) - len, "%s%d", n ? ", " : "", bit);
+		n++;
+	}
+	if (n)
+		notes_add_level(&ss->notes, NOTES_NOTE, "%s: feature bit%s %s unknown to lperf (a newer perf's?): "
+				"%s skipped", r->path, n > 1 ? "s" : "", bits, n > 1 ? "their sections were" :
+				"its section was");
+}
+
 void session_diagnose(struct session *ss, int verbose)
 {
 	struct notes *ns = &ss->notes;
+	diagnose_features(ss);
 	if (ss->resolver.truncated)
 		notes_add_level(ns, NOTES_NOTE, "%" PRIu64 " of %" PRIu64 " stacks are cut short and end in "
 				"[truncated]: the user stack copy was too small or code had no unwind "

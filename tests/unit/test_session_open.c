@@ -144,6 +144,43 @@ static void test_pipe_without_chains(void **state)
 	free(p);
 }
 
+/* A feature bit lperf does not know (a newer perf's): its section is skipped and one note says so. */
+static void test_unknown_feature(void **state)
+{
+	char *p = pd_fixture("perf61-cpu-clock.data");
+	size_t n;
+	uint8_t *buf = pd_slurp(p, &n);
+	assert_non_null(buf);
+	buf = realloc(buf, n + 16);
+	memset(buf + n, 0, 16);     /* its entry in the feature table: an empty section */
+	buf[72 + 200 / 8] |= 1;     /* feature bit 200, after every bit the file has */
+	char out[] = "/tmp/lperf-test-feature-XXXXXX";
+	int fd = mkstemp(out);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(pd_spit(out, buf, n + 16), 0);
+	struct session ss;
+	struct counts c = { 0 };
+	struct session_tool tool = { .sample = count_sample, .ready = ready, .arg = &c };
+	struct session_opts so = { 0 };
+	assert_int_equal(session_open(&ss, out, &so, &tool), 0);
+	assert_int_equal(ss.reader->info.notes.n, 0);
+	assert_int_equal(session_run(&ss), 0);
+	assert_true(c.samples > 0);
+	session_diagnose(&ss, 0);
+	bool said = false;
+	for (size_t i = 0; i < ss.notes.n; i++)
+		if (strstr(ss.notes.v[i], "feature bit 200 unknown to lperf")) {
+			said = true;
+			assert_int_equal(notes_level(&ss.notes, i), NOTES_NOTE);
+		}
+	assert_true(said);
+	session_close(&ss);
+	unlink(out);
+	free(buf);
+	free(p);
+}
+
 static void test_open_fails(void **state)
 {
 	struct session ss;
@@ -159,6 +196,7 @@ int main(void)
 		cmocka_unit_test(test_file_ready),
 		cmocka_unit_test(test_pipe_ready),
 		cmocka_unit_test(test_pipe_without_chains),
+		cmocka_unit_test(test_unknown_feature),
 		cmocka_unit_test(test_open_fails),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
