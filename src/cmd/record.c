@@ -17,7 +17,7 @@
 #include "events/spe_terms.h"
 #include "events/tracedata.h"
 #include "live/live_aux.h"
-#include "live/run.h"
+#include "live/live_run.h"
 #include "output/spe_out.h"
 #include "perfdata/perfdata.h"
 #include "perfdata/recorder.h"

@@ -22,7 +22,7 @@
 #include "stat/stat_plan.h"
 #include "stat/stat_run.h"
 #include "stat/stat.h"
-#include "target/run.h"
+#include "target/run_loop.h"
 #include "target/target.h"
 #include "util/error.h"
 #include "util/fileio.h"

@@ -285,7 +285,7 @@ static void swap_trailer(struct sw *w, uint64_t st)
 }
 
 /* The event whose layout a record follows: for a SAMPLE the id near the start, for others the
- * trailer id near the end (as sample.c finds it). NULL when unknown. */
+ * trailer id near the end (as sample_parse.c finds it). NULL when unknown. */
 static const struct evsel *swap_evsel(const struct evsel_set *s, const uint8_t *p, uint32_t type, size_t end,
 				      bool nat)
 {

@@ -4,7 +4,7 @@
 #include <time.h>
 
 #include "kernel/counter.h"
-#include "target/run.h"
+#include "target/run_loop.h"
 #include "target/target.h"
 
 struct interval_state {

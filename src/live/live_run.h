@@ -3,14 +3,14 @@
  * --timeout, a signal, or the attached processes exit (the run engine, target/run.h). The
  * commands differ only in where the records go (a perf.data writer, or the session) and what
  * they show meanwhile. */
-#ifndef LPERF_LIVE_RUN_H
-#define LPERF_LIVE_RUN_H
+#ifndef LPERF_LIVE_LIVE_RUN_H
+#define LPERF_LIVE_LIVE_RUN_H
 
 #include <stdbool.h>
 
 #include "events/evlist.h"
 #include "live/live.h"
-#include "target/run.h"
+#include "target/run_loop.h"
 #include "target/target.h"
 #include "util/cpuset.h"
 

@@ -1,4 +1,4 @@
-#include "target/run.h"
+#include "target/run_loop.h"
 
 #include <math.h>
 #include <signal.h>

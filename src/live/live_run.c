@@ -1,4 +1,4 @@
-#include "live/run.h"
+#include "live/live_run.h"
 
 #include <errno.h>
 #include <stdlib.h>

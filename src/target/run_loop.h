@@ -10,8 +10,8 @@
  * to lperf alone, by a script or a supervisor, so ends the command too); the timeout sends
  * SIGTERM; a command still alive 2 s after SIGTERM (or the passed-on signal) gets SIGKILL. A
  * second signal stops the waiting at once (the command gets SIGKILL). */
-#ifndef LPERF_TARGET_RUN_H
-#define LPERF_TARGET_RUN_H
+#ifndef LPERF_TARGET_RUN_LOOP_H
+#define LPERF_TARGET_RUN_LOOP_H
 
 #include <stdbool.h>
 #include <sys/resource.h>
