@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "live/run.h"
+#include "live/live_run.h"
 #include "record/record.h"
 #include "session/session.h"
 
