@@ -35,7 +35,7 @@ HELPERS  := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(wildcard tes
 # The recursive builds below use every core (CI machines have 2).
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps check check-arm64 test unit e2e asan demo bench clean install
+.PHONY: all deps check check-arm64 check-wperf test unit e2e asan demo bench clean install
 all: $(BUILD)/lperf $(BUILD)/wperf
 
 # The BPF Python stack walker (src/python/bpf): clang's BPF target, bpftool's skeleton, libbpf.
@@ -104,7 +104,13 @@ asan:
 check: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) test
 	@$(MAKE) --no-print-directory asan
-	@LPERF_ARM64=1 tests/run.sh build build/asan
+	@LPERF_ARM64=1 WPERF_TESTS="$(WPERF_TESTS)" tests/run.sh build build/asan
+
+# WindowsPerf's own test suite against build/wperf, given a checkout: make check-wperf
+# WPERF_TESTS=DIR (docs/wperf.md, "WindowsPerf's test suite"); make check runs it when set.
+check-wperf: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) all
+	@WPERF_TESTS="$(WPERF_TESTS)" tests/wperf-suite/run.sh
 
 # The Arm suite alone, in an emulated Arm64 machine (docs/arm64.md); `make check` runs it too.
 check-arm64: deps

@@ -80,6 +80,22 @@ if [ "${LPERF_ARM64:-0}" = 1 ]; then
 		echo "ok   arm64 tests/arm64 ($p, $s skipped)"
 	fi
 fi
+# WindowsPerf's own suite, when a checkout is given (WPERF_TESTS=DIR; tests/wperf-suite/run.sh):
+# its passes and its failures other than the tests that cannot apply here count.
+if [ -n "${WPERF_TESTS:-}" ]; then
+	LPERF="$1/lperf" tests/wperf-suite/run.sh >"$log" 2>&1
+	line=$(sed -n 's/^wperf suite: //p' "$log")
+	p=$(echo "$line" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
+	f=$(echo "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
+	p=${p:-0} f=${f:-1}
+	pass=$((pass + p)) fail=$((fail + f))
+	if [ "$f" -ne 0 ]; then
+		echo "FAIL wperf-suite ($line)"
+		grep -v '^ ' "$log" | tail -n 45
+	else
+		echo "ok   wperf-suite ($line)"
+	fi
+fi
 rm -f "$log"
 if [ "$skip" -gt 0 ]; then
 	echo "$pass passed, $fail failed, $skip skipped"
