@@ -54,17 +54,13 @@ struct spec {
 	bool ret;
 };
 
-static int parse_spec(const char *text, struct spec *s)
+/* Source lines, files and patterns (FUNC:LINE, FILE:LINE, FUNC@FILE, ;PATTERN) need the debug
+ * info analysis lperf does not have: perf's words for a perf built without it, on which perf's
+ * scripts skip. */
+#define NO_DWARF "Debuginfo-analysis is not supported."
+
+static int parse_point(char *p, struct spec *s)
 {
-	memset(s, 0, sizeof(*s));
-	char *copy = xstrdup(text), *p = copy;
-	while (*p == ' ')
-		p++;
-	char *sp = strchr(p, ' ');
-	if (sp) {
-		*sp = 0;
-		s->args = xstrdup(sp + 1);
-	}
 	char *eq = strchr(p, '=');
 	if (eq) {
 		*eq = 0;
@@ -77,12 +73,12 @@ static int parse_spec(const char *text, struct spec *s)
 		s->event = xstrdup(p);
 		p = eq + 1;
 	}
+	if (strpbrk(p, "@:;"))
+		return err_set(NO_DWARF);
 	char *pct = strchr(p, '%');
 	if (pct) {
-		if (strcmp(pct, "%return")) {
-			free(copy);
+		if (strcmp(pct, "%return"))
 			return err_set("Semantic error :'%s' is not a valid probe point suffix.", pct);
-		}
 		*pct = 0;
 		s->ret = true;
 	}
@@ -91,18 +87,29 @@ static int parse_spec(const char *text, struct spec *s)
 		char *end;
 		*plus = 0;
 		s->off = strtoull(plus + 1, &end, 0);
-		if (*end || plus[1] == 0) {
-			free(copy);
+		if (*end || plus[1] == 0)
 			return err_set("Semantic error :'%s' is not an offset.", plus + 1);
-		}
 	}
-	if (!*p || strpbrk(p, "@:;")) {
-		free(copy);
-		return err_set("Semantic error :'%s' is not a function (lperf takes FUNC[+OFF|%%return]).", p);
-	}
+	if (!*p)
+		return err_set("Semantic error :no function in the probe point.");
 	s->func = xstrdup(p);
-	free(copy);
 	return 0;
+}
+
+static int parse_spec(const char *text, struct spec *s)
+{
+	memset(s, 0, sizeof(*s));
+	char *copy = xstrdup(text), *p = copy;
+	while (*p == ' ')
+		p++;
+	char *sp = strchr(p, ' ');
+	if (sp) {
+		*sp = 0;
+		s->args = xstrdup(sp + 1);
+	}
+	int r = parse_point(p, s);
+	free(copy);
+	return r;
 }
 
 static void spec_free(struct spec *s)
@@ -125,8 +132,8 @@ static int check_args(const struct spec *s)
 		if (s->ret && !strchr("$%@+", *v) && strncmp(v, "\\", 1))
 			r = err_set("Semantic error :You can't specify local variable for kretprobe.");
 		else if (!strchr("$%@+-0123456789\\", *v))
-			r = err_set("Semantic error :'%s' is a variable: lperf probe takes fetch arguments "
-				    "(NAME=%%REG:TYPE, +OFF(%%REG), $retval, $stackN), not DWARF variables.", a);
+			r = err_set(NO_DWARF " ('%s' is a variable: lperf probe takes fetch arguments, "
+				    "NAME=%%REG:TYPE, +OFF(%%REG), $retval, $stackN)", a);
 	}
 	free(copy);
 	return r;
