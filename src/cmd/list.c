@@ -23,7 +23,41 @@ struct list_opts {
 	size_t nfilters;
 	const char **metric_files;
 	size_t nmetric_files;
+	const char *sections[8];  /* perf's keywords (hw, sw, ...): only these sections */
+	size_t nsections;
+	bool keywords;            /* a keyword was given (sdt may select nothing) */
 };
+
+/* perf list's keywords name a kind of event rather than filter names: hw, sw, cache, pmu,
+ * tracepoint, sdt (lperf has none), metric(s), metricgroup(s). They leave the filters. */
+static void keyword_sections(struct list_opts *O)
+{
+	static const struct { const char *word, *section; } kw[] = {
+		{ "hw", "hardware" }, { "sw", "software" }, { "cache", "hardware cache" }, { "pmu", "sysfs" },
+		{ "tracepoint", "tracepoint" }, { "sdt", "" },
+	};
+	size_t n = 0;
+	for (size_t f = 0; f < O->nfilters; f++) {
+		const char *s = O->filters[f];
+		bool taken = false;
+		for (size_t k = 0; k < ARRAY_SIZE(kw) && !taken; k++) {
+			if (strcmp(s, kw[k].word))
+				continue;
+			taken = true;
+			if (O->nsections < ARRAY_SIZE(O->sections))
+				O->sections[O->nsections++] = kw[k].section;
+		}
+		if (!taken && (!strcmp(s, "metric") || !strcmp(s, "metrics") || !strcmp(s, "metricgroup") ||
+			       !strcmp(s, "metricgroups")))
+			taken = O->only_metrics = true;
+		O->keywords |= taken;
+		if (!taken)
+			O->filters[n++] = O->filters[f];
+	}
+	O->nfilters = n;
+	if (O->nsections && !O->only_metrics)
+		O->only_events = true;
+}
 
 
 static int opt_metric_file(const struct option *opt, const char *arg)
@@ -76,6 +110,11 @@ static void implied_sections(struct list_opts *O)
 
 static bool ev_selected(const struct list_opts *O, const struct ev_info *e)
 {
+	bool in_section = !O->nsections;
+	for (size_t i = 0; i < O->nsections && !in_section; i++)
+		in_section = e->section && !strcmp(e->section, O->sections[i]);
+	if (!in_section)
+		return false;
 	const char *s[] = { e->name, e->alias, e->section, e->pmu };
 	return selected(O, s, ARRAY_SIZE(s));
 }
@@ -143,6 +182,8 @@ int cmd_list(int argc, char **argv)
 	for (size_t f = 0; f < o.nfilters; f++)
 		if (!o.filters[f][0])
 			opt_usage_error(&ctx, "empty FILTER");
+	if (!o.raw_dump)
+		keyword_sections(&o);
 	implied_sections(&o);
 	/* As perf's, the text list includes the tracepoints (scripts grep it for one); the JSON
 	 * keeps WindowsPerf's shape unless asked. */
@@ -185,13 +226,13 @@ int cmd_list(int argc, char **argv)
 		gsel[k] = group_selected(&o, &ms.g[k]);
 		ls.ngroups += show_metrics && gsel[k];
 	}
-	if (o.nfilters && !ls.nevents && !ls.nmetrics && !ls.ngroups)
+	if (o.nfilters && !o.keywords && !ls.nevents && !ls.nmetrics && !ls.ngroups)
 		no_match(&o, &cat, &ms);
 	if (o.json)
 		list_print_json(stdout, &cat, &ms, &ls);
 	else {
 		list_print_events_text(stdout, &cat, &ls);
-		if (show_events && !o.nfilters)
+		if (show_events && !o.nfilters && !o.keywords)
 			spe_print_pmu_filters(stdout);
 		list_print_metrics_text(stdout, &ms, &ls);
 	}

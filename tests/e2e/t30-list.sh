@@ -72,6 +72,19 @@ test_expect_success 'a FILTER names a section: list software' '
 	expect_no_grep "Hardware cache event" out
 '
 
+test_expect_success 'perf keywords pick a kind of event: hw, sw, cache, pmu, tracepoint, sdt, metric' '
+	lperf list sw >sw &&
+	expect_grep "^software events \([0-9]+\):$" sw &&
+	expect_no_grep "^hardware|^sysfs|Tracepoint|List of supported metrics" sw &&
+	lperf list sw cache >swc &&
+	expect_grep "^software events" swc && expect_grep "^hardware cache events" swc &&
+	expect_no_grep "^hardware events" swc &&
+	lperf list metric >m &&
+	expect_grep "^List of supported metrics" m && expect_no_grep "^List of pre-defined events" m &&
+	lperf list sdt >sdt && expect_lines 0 sdt &&
+	lperf list pmu >pmu && expect_no_grep "^software events" pmu
+'
+
 test_expect_success 'a FILTER is a case-insensitive substring or a glob' '
 	lperf list --events FAULTS >out &&
 	expect_grep "^        page-faults OR faults " out &&
