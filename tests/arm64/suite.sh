@@ -3,8 +3,8 @@
 # scripts/arm64-vm.sh): the unit tests built for aarch64, then end-to-end tests of lperf's
 # hardware-counter paths on the emulator's armv8_pmuv3 PMU, with known answers from deterministic
 # instruction counts (-icount). Prints TAP lines: "ok N - title" / "not ok N - title".
-# Files (from --add): loop, shares (static), shares-fp, shares-dwarf, calls (dynamic), unit/,
-# fixtures/, perf_docs.py.
+# Files (from --add): loop, shares (static), shares-fp, shares-dwarf, calls (dynamic), leafloop,
+# unit/, fixtures/, perf_docs.py, perf-shell/ (perf 6.1's shell tests, adapted copies).
 cd /work || exit 1
 n=0 failed=0
 LOG=/tmp/suite.log
@@ -174,6 +174,41 @@ if command -v python3.13 >/dev/null; then
 	t python_test
 	T="inject -j of a CPython 3.13 -X perf_jit recording writes aarch64 ELF files; report names py::foo"
 	t inject_test
+fi
+# --- frame-pointer chains: the caller of a leaf without a frame record, from the link register
+leaf_test() {
+	lperf record --call-graph fp -e cycles//u --user-callchains -o lf.data -- ./leafloop 5000000 || return 1
+	lperf script -i lf.data -F comm,ip,sym >s || return 1
+	head -n 12 s
+	tr '\n' ' ' <s | grep -Eq "leafloop[[:space:]]+ [[:xdigit:]]+ leaf[[:space:]]+ [[:xdigit:]]+ parent[[:space:]]+ [[:xdigit:]]+ leafloop"
+}
+if [ -x leafloop ]; then
+	T="record --call-graph fp: leaf <- parent <- leafloop (parent from the sampled link register)"
+	t leaf_test
+fi
+
+# --- perf 6.1's own shell tests for Arm machines, lperf as perf (a symlink first in PATH; an
+# lscpu that says aarch64, which busybox lacks). Exit 0 pass, 2 skip, else fail.
+if [ -d perf-shell ]; then
+	mkdir -p /tmp/pbin
+	ln -sf "$(command -v lperf)" /tmp/pbin/perf
+	printf '#!/bin/sh\necho "Architecture:                    aarch64"\n' >/tmp/pbin/lscpu
+	chmod 755 /tmp/pbin/lscpu
+	for s in perf-shell/*.sh; do
+		[ -f "$s" ] || continue
+		n=$((n + 1))
+		(cd /tmp && PATH=/tmp/pbin:$PATH timeout 300 sh "/work/$s") >/tmp/ps.log 2>&1
+		rc=$?
+		if [ "$rc" -eq 0 ]; then
+			echo "ok $n - perf shell ${s#perf-shell/}"
+		elif [ "$rc" -eq 2 ]; then
+			echo "ok $n - perf shell ${s#perf-shell/} # skip $(grep -v '^ *$' /tmp/ps.log | tail -n 1)"
+		else
+			failed=$((failed + 1))
+			echo "not ok $n - perf shell ${s#perf-shell/} (exit $rc)"
+			sed 's/^/#   /' /tmp/ps.log | tail -n 25
+		fi
+	done
 fi
 echo "# arm64 suite: $n tests, $failed failed"
 [ "$failed" -eq 0 ]

@@ -92,9 +92,11 @@ run() {
 
 verb() { case $1 in pass) echo passes ;; skip) echo skips ;; *) echo fails ;; esac; }
 
-# The reason a run skipped or failed: the last line of its output that is not ours.
+# why LOG [PATTERN]: the reason a run failed (or skipped: PATTERN skip): the last line of its
+# output that matches (default: fail, error, unknown, not), else its last line.
 why() {
-	w=$(grep -v '^#PST ' "$1" | grep -v '^[[:space:]]*$' | tail -n 1 | cut -c1-160)
+	w=$(grep -av '^#PST ' "$1" | grep -aiE "${2:-fail|error|unknown|not }" | grep -av "${3:-Skipped}" | tail -n 1 | cut -c1-160)
+	[ -n "$w" ] || w=$(grep -av '^#PST ' "$1" | grep -av '^[[:space:]]*$' | tail -n 1 | cut -c1-160)
 	echo "${w:-(no message)}"
 }
 
@@ -149,14 +151,14 @@ for s in $scripts; do
 		test_failed=$((test_failed + 1))
 		echo "not ok $test_count - $title"
 		echo "#   $verdict"
-		grep -v '^#PST ' "$llog" | tail -n 15 | sed 's/^/#   | /'
+		grep -av '^#PST ' "$llog" | tail -n 15 | sed 's/^/#   | /'
 		continue
 	fi
 	test_skipped=$((test_skipped + 1))
 	if [ "$pvac" = 1 ]; then
 		r="perf passes vacuously here: $(items_why "$s"); lperf $(verb $l)"
 	elif [ "$p" = skip ]; then
-		r="perf skips here: $(why "$plog"); lperf $(verb $l)"
+		r="perf skips here: $(why "$plog" skip "^$"); lperf $(verb $l)"
 	else
 		r="perf fails here (exit $prc): $(why "$plog"); lperf $(verb $l)"
 	fi
