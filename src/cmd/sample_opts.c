@@ -214,7 +214,7 @@ static void sample_check_options(const struct opt_ctx *ctxp, struct sample_opts 
 		opt_usage_error(&ctx, "give one target: a command, -p or -t");
 	if (!kinds && !o->system_wide && !o->cpus_given)
 		opt_usage_error(&ctx, "nothing to sample: give a command ('lperf %s -- CMD'), -p PID, -a "
-				"or -%c CPUS", cmd, wp ? 'c' : 'C');
+				"or -C CPUS", cmd);
 	if (o->system_wide && o->cpus_given)
 		opt_usage_error(&ctx, "-a samples every CPU; give either -a or a CPU list");
 	if (!o->cpus_given && cpuset_online(&o->cpus) < 0)
@@ -315,8 +315,9 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 	const struct option wperf_opts[] = {
 		{ OPT_CALLBACK, 'e', "event", o, "EVENTS", "events to sample, NAME:PERIOD (e.g. "
 		  "ld_spec:100000)", opt_event },
-		{ OPT_CALLBACK, 'c', "cpu", o, "CPUS", "cores to sample (WindowsPerf)", opt_cpus },
-		{ OPT_CALLBACK, 'C', NULL, o, "CPUS", "same as -c", opt_cpus },
+		{ OPT_CALLBACK, 'C', "cpu", o, "CPUS", "cores to sample", opt_cpus },
+		{ OPT_CALLBACK, 'c', "count", o, "PERIOD", "one sample every PERIOD events (as perf's -c; "
+		  "WindowsPerf's core list -c is 'wperf sample -c')", opt_period },
 		{ OPT_CALLBACK, 'F', "freq", o, "HZ", "samples per second for events without a period "
 		  "(default 4000)", opt_freq },
 		{ OPT_CALLBACK, 'g', NULL, o, NULL, "record call chains (frame pointers)", opt_g, OPT_NOARG },

@@ -1,7 +1,9 @@
-/* lperf stat: counting. Parses perf's and WindowsPerf's options, builds the event list (events
- * and metrics), opens counters on the target, runs until the command ends / the timeout /
- * Ctrl-C (printing interval rows on the way), and renders the totals. */
+/* lperf stat: counting. Parses perf's options (WindowsPerf's parser fills the same request for
+ * `wperf stat`), builds the event list (events and metrics), opens counters on the target, runs
+ * until the command ends / the timeout / Ctrl-C (printing interval rows on the way), and renders
+ * the totals in perf's layouts, lperf's JSON document or another personality's view. */
 #include <errno.h>
+#include <locale.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,7 +20,9 @@
 #include "kernel/counter.h"
 #include "kernel/perf_event.h"
 #include "output/stat_out.h"
+#include "output/stat_perf.h"
 #include "output/table.h"
+#include "stat/stat_aggr.h"
 #include "stat/stat_plan.h"
 #include "stat/stat_run.h"
 #include "stat/stat.h"
@@ -33,23 +37,24 @@
 struct run_ctx {
 	struct stat_opts *o;
 	char **cmd;
-	struct statout_opts out;
+	struct statout_opts out;       /* --json-doc */
+	struct statperf_opts pout;     /* perf's layouts */
 	FILE *f;
-	struct stat_result *intervals; /* kept for --json */
+	struct stat_result *intervals; /* kept for --json-doc */
 	size_t nintervals, icap;
+	unsigned nprinted;             /* interval blocks printed */
 	bool progress;                 /* "counting ... done" around each run */
 };
 
 static void emit_interval(struct run_ctx *rc, struct stat_result *delta, bool first)
 {
-	if (rc->o->json) {
+	if (rc->o->json_doc) {
 		ALLOC_GROW(rc->intervals, rc->nintervals + 1, rc->icap);
 		stat_result_dup(&rc->intervals[rc->nintervals++], delta);
-	} else if (rc->o->csv_sep) {
-		statout_csv(rc->f, delta, &rc->out, true);
 	} else {
-		statout_text_interval(rc->f, delta, &rc->out, first);
+		statperf_interval(rc->f, delta, &rc->pout, rc->nprinted++);
 	}
+	(void)first;
 }
 
 static void on_opened(bool kernel_excluded, void *arg)
@@ -82,7 +87,7 @@ static void after_run(const struct stat_result *run, int index, void *arg)
 		fprintf(stderr, " done\n");
 	if (o->view && o->view->after)
 		o->view->after(run, index, o->view->arg);
-	if (!o->pause && o->repeat > 1 && rc->cmd && !o->quiet && isatty(STDERR_FILENO))
+	if (o->view && !o->pause && o->repeat > 1 && rc->cmd && !o->quiet && isatty(STDERR_FILENO))
 		fprintf(stderr, "\rrun %d of %d", index + 1, o->repeat);
 }
 
@@ -99,7 +104,7 @@ static int run_all(struct run_ctx *rc, struct stat_plan *p, struct stat_result *
 	struct stat_opts *o = rc->o;
 	struct stat_run_opts ro = {
 		.cmd = rc->cmd, .pid_list = o->pid_list, .tid_list = o->tid_list, .cpus = &o->cpus,
-		.pin = o->wperf_pin, .pin_to = o->pin_cpus, .task_per_cpu = o->task_per_cpu, .no_inherit = o->no_inherit,
+		.pin_to = o->pin_cpus, .no_inherit = o->no_inherit,
 		.timeout_s = o->timeout_s, .interval_ms = o->interval_ms, .interval_count = o->interval_count,
 		.metrics = p->metrics, .nmetrics = p->nmetrics,
 		.unit_metrics = p->unit_metrics, .nunit_metrics = p->nunit_metrics,
@@ -109,28 +114,28 @@ static int run_all(struct run_ctx *rc, struct stat_plan *p, struct stat_result *
 		.runs = o->pause ? o->repeat : o->repeat > 0 ? o->repeat : 1, .pause = o->pause, .pause_s = o->pause_s,
 		.before = before_run, .after = after_run, .paused = paused, .arg = rc,
 	};
-	rc->progress = !rc->cmd && !o->interval_ms && !o->quiet && isatty(STDERR_FILENO);
+	/* WindowsPerf's "counting ... done"; perf prints nothing while it counts. */
+	rc->progress = o->view && !rc->cmd && !o->interval_ms && !o->quiet && isatty(STDERR_FILENO);
 	return stat_run_series(&ro, &p->l, &s, acc, info);
 }
 
+/* What perf's heading names: the command, or the system, CPUs, process or thread counted. */
 static char *target_description(const struct stat_opts *o, char **cmd)
 {
 	struct strbuf sb = STRBUF_INIT;
-	if (cmd) {
+	if (o->system_wide) {
+		sb_adds(&sb, "'system wide'");
+	} else if (o->cpus.n) {
+		sb_addf(&sb, "'CPU(s) %s'", o->cpu_list);
+	} else if (cmd) {
 		sb_addc(&sb, '\'');
 		for (char **a = cmd; *a; a++)
 			sb_addf(&sb, "%s%s", a == cmd ? "" : " ", *a);
 		sb_addc(&sb, '\'');
-		if (o->cpus.n && !o->task_per_cpu)
-			sb_addf(&sb, " on CPUs %s", o->cpu_list);
 	} else if (o->pid_list) {
 		sb_addf(&sb, "process id '%s'", o->pid_list);
 	} else if (o->tid_list) {
 		sb_addf(&sb, "thread id '%s'", o->tid_list);
-	} else if (o->system_wide) {
-		sb_adds(&sb, "system-wide");
-	} else {
-		sb_addf(&sb, "CPUs %s", o->cpu_list);
 	}
 	return sb_detach(&sb);
 }
@@ -141,7 +146,7 @@ static void build_plan(const struct stat_opts *o, struct stat_plan *p)
 	struct stat_plan_req req = {
 		.events = sb_str(&o->events), .metrics = sb_str(&o->metrics),
 		.metric_files = o->metric_files, .nmetric_files = o->nmetric_files,
-		.keep_unavailable = o->dry_run,
+		.keep_unavailable = o->dry_run, .null_run = o->null_run,
 	};
 	int r = stat_plan_build(p, &req);
 	if (r == STAT_PLAN_UNAVAILABLE)
@@ -159,13 +164,50 @@ static void render(struct run_ctx *rc, const struct stat_result *acc, const stru
 	if (o->view) {
 		if (o->view->final)
 			o->view->final(acc, o->view->arg);
-	} else if (o->json) {
+	} else if (o->json_doc) {
 		statout_json(rc->f, acc, rc->intervals, rc->nintervals, &rc->out);
-	} else if (o->csv_sep && !o->interval_ms) {
-		statout_csv(rc->f, acc, &rc->out, false);
-	} else if (!o->interval_ms || o->verbose) {
-		statout_text(rc->f, acc, &rc->out);
+	} else if (!o->interval_ms || o->summary) {
+		statperf_print(rc->f, acc, &rc->pout);
 	}
+}
+
+/* The renderers' options and the stream: perf writes its counts to standard error, lperf's
+ * --json-doc and another personality's view go to standard output; -o FILE gets either,
+ * through a temporary file renamed at the end. Returns that temporary path or NULL. */
+static char *setup_output(struct run_ctx *rc, const char *desc)
+{
+	const struct stat_opts *o = rc->o;
+	rc->out.target = desc;
+	rc->out.per_cpu = o->per_cpu || o->aggr == STAT_AGGR_NONE;
+	rc->out.big_num = o->big_num;
+	rc->out.sep = o->csv_sep ? o->csv_sep : ",";
+	rc->out.verbose = o->verbose > 0;
+	rc->out.show_formula = o->verbose > 0;
+	struct statperf_opts *po = &rc->pout;
+	po->layout = o->json ? STATPERF_JSON : o->csv_sep ? STATPERF_CSV : STATPERF_TEXT;
+	po->aggr = o->aggr;
+	po->target = desc;
+	po->sep = o->csv_sep;
+	po->big_num = o->big_num;
+	po->metric_only = o->metric_only;
+	po->summary = o->summary && o->interval_ms;
+	po->csv_summary = !o->no_csv_summary;
+	po->rusage = rc->cmd && !o->system_wide && !o->cpus.n;
+	if (o->big_num)
+		setlocale(LC_NUMERIC, "");
+
+	rc->f = o->view || o->json_doc ? stdout : stderr;
+	if (!o->output)
+		return NULL;
+	char *tmp_path = xasprintf("%s.tmp.%d", o->output, (int)getpid());
+	rc->f = fopen(tmp_path, "w");
+	if (!rc->f)
+		err_die(EXIT_RUNTIME, "cannot write '%s': %s", o->output, strerror(errno));
+	if (!o->view && !o->json_doc) {
+		time_t now = time(NULL);
+		fprintf(rc->f, "# started on %s\n", ctime(&now));
+	}
+	return tmp_path;
 }
 
 int cmd_stat(int argc, char **argv)
@@ -209,21 +251,7 @@ int stat_command(struct stat_opts *op, char **cmd)
 
 	struct run_ctx rc = { .o = &o, .cmd = cmd };
 	char *desc = target_description(&o, cmd);
-	rc.out.target = desc;
-	rc.out.per_cpu = o.per_cpu;
-	rc.out.big_num = o.big_num;
-	rc.out.sep = o.csv_sep ? o.csv_sep : ",";
-	rc.out.verbose = o.verbose > 0;
-	rc.out.show_formula = o.verbose > 0;
-
-	char *tmp_path = NULL;
-	rc.f = stdout;
-	if (o.output) {
-		tmp_path = xasprintf("%s.tmp.%d", o.output, (int)getpid());
-		rc.f = fopen(tmp_path, "w");
-		if (!rc.f)
-			err_die(EXIT_RUNTIME, "cannot write '%s': %s", o.output, strerror(errno));
-	}
+	char *tmp_path = setup_output(&rc, desc);
 	run_signals_install();
 
 	struct stat_result acc;
@@ -235,7 +263,7 @@ int stat_command(struct stat_opts *op, char **cmd)
 		}
 		err_die_last(EXIT_RUNTIME);
 	}
-	if (!o.pause && o.repeat > 1 && !o.quiet && isatty(STDERR_FILENO))
+	if (o.view && !o.pause && o.repeat > 1 && !o.quiet && isatty(STDERR_FILENO))
 		fputc('\n', stderr);
 	render(&rc, &acc, &p.l);
 	int exit_code = info.ran_command ? info.status : 0;

@@ -1,10 +1,10 @@
-/* lperf stat's options: perf's spellings and WindowsPerf's, reconciled into one struct. */
+/* lperf stat's options: perf's, with perf's meanings (WindowsPerf's own parser, src/wperf, fills
+ * the same struct). */
 #ifndef LPERF_CMD_STAT_OPTS_H
 #define LPERF_CMD_STAT_OPTS_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <stdio.h>
 
 #include "util/cpuset.h"
@@ -17,23 +17,21 @@ struct stat_opts {
 	size_t nmetric_files;
 	const char *pid_list, *tid_list;
 	bool system_wide;          /* -a */
-	struct cpuset cpus;        /* -C/-c/-a: CPUs to count (empty: per task) */
+	struct cpuset cpus;        /* -C/-a: CPUs to count (empty: per task) */
 	char *cpu_list;            /* as given, for messages */
-	bool wperf_pin;            /* -c: also pin the command to those CPUs (WindowsPerf) */
-	bool task_per_cpu;         /* -A with a command: count the command itself on each CPU */
-	bool per_cpu;              /* -A, --per-core */
+	bool per_cpu;              /* lperf's own tables: a row per CPU (--json-doc with -A) */
+	int aggr;                  /* enum stat_aggr: -A, --per-core/die/socket/node/thread */
 	bool kernel;               /* -k: kernel mode asked for explicitly */
-	double timeout_s;          /* --timeout or the `sleep N` pseudo-command; 0 = none */
-	int interval_ms;           /* -I MS, or -t with -i DUR */
-	int interval_count;        /* -n N / --interval-count */
+	double timeout_s;          /* --timeout; 0 = none */
+	int interval_ms;           /* -I MS */
+	int interval_count;        /* --interval-count N */
 	const char *csv_sep;       /* -x SEP */
 	const char *output;        /* -o FILE */
-	bool json;
+	bool json;                 /* -j: perf's one object per line */
+	bool json_doc;             /* --json-doc: lperf's document (docs/schemas/stat.schema.json) */
+	bool summary, no_csv_summary, metric_only, null_run, no_merge;
 	int repeat;                /* -r N */
 	bool quiet, dry_run, big_num, no_inherit, noted_user_only;
-	/* Parser state: WindowsPerf's -t (timeline) and -i (its interval, seconds; < 0 unset). */
-	bool wperf_timeline;
-	double wperf_interval_s;
 	int verbose;
 	bool user_only;            /* WindowsPerf: user mode only unless -k (no note printed) */
 	const struct cpuset *pin_cpus; /* pin a started command here instead (not owned), or NULL */

@@ -2,19 +2,14 @@
 #include <string.h>
 
 #include "output/stat_out.h"
-
-bool statout_is_clock(const struct ev *ev)
-{
-	return ev->source == EV_SRC_SOFTWARE &&
-	       (ev->attr.config == PERF_COUNT_SW_CPU_CLOCK || ev->attr.config == PERF_COUNT_SW_TASK_CLOCK);
-}
+#include "stat/stat_shadow.h"
 
 double statout_display_value(const struct stat_result *r, size_t e, const struct stat_value *v)
 {
 	const struct ev *ev = &r->evl->ev[e];
 	if (ev->source == EV_SRC_TOOL)
 		return r->duration * 1e9;
-	if (statout_is_clock(ev))
+	if (stat_ev_is_clock(ev))
 		return v->scaled / 1e6;
 	return v->scaled;
 }
@@ -23,7 +18,7 @@ const char *statout_unit(const struct ev *ev)
 {
 	if (ev->source == EV_SRC_TOOL)
 		return "ns";
-	return statout_is_clock(ev) ? "msec" : "";
+	return stat_ev_is_clock(ev) ? "msec" : "";
 }
 
 void statout_note(const struct ev *ev, char *buf, size_t size)

@@ -109,13 +109,12 @@ int stat_plan_add_metric(struct evlist *l, const struct metric_set *set, const c
 	return r;
 }
 
-/* perf stat's defaults: the software events, the hardware ones where a PMU exists. */
-static void default_events(struct strbuf *ev, struct strbuf *met)
+/* perf stat's defaults: the software events and the hardware ones (perf lists those as
+ * <not supported> where no PMU has them); perf's shadow metrics replace a default metric. */
+static void default_events(struct strbuf *ev)
 {
-	sb_adds(ev, "task-clock,context-switches,cpu-migrations,page-faults");
-	if (ev_have_hw_pmu())
-		sb_adds(ev, ",cycles,instructions,branches,branch-misses");
-	sb_adds(met, "cpus_utilized");
+	sb_adds(ev, "task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,"
+		"branches,branch-misses");
 }
 
 static int add_metrics(struct stat_plan *p, const char *list, bool keep_unavailable)
@@ -146,8 +145,8 @@ int stat_plan_build(struct stat_plan *p, const struct stat_plan_req *req)
 	struct strbuf ev = STRBUF_INIT, met = STRBUF_INIT;
 	sb_adds(&ev, req->events ? req->events : "");
 	sb_adds(&met, req->metrics ? req->metrics : "");
-	if (!ev.len && !met.len)
-		default_events(&ev, &met);
+	if (!ev.len && !met.len && !req->null_run)
+		default_events(&ev);
 	if (!r && ev.len && evlist_parse(&p->l, sb_str(&ev)) < 0)
 		r = STAT_PLAN_USAGE;
 	if (!r && met.len)

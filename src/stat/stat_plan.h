@@ -1,6 +1,6 @@
 /* What a count counts: the events of -e, then each -m metric's events (a metric group's
  * members together) as one {} group when small enough for a PMU's counters, so a ratio compares
- * counts of the same time slices; perf's default events and metric when neither is given. */
+ * counts of the same time slices; perf's default events when neither is given. */
 #ifndef LPERF_STAT_STAT_PLAN_H
 #define LPERF_STAT_STAT_PLAN_H
 
@@ -35,6 +35,7 @@ struct stat_plan_req {
 	const char *const *metric_files;
 	size_t nmetric_files;
 	bool keep_unavailable;      /* plan a metric whose PMU is missing (--dry-run shows it) */
+	bool null_run;              /* no events at all when none are named (perf's --null) */
 };
 
 /* Fills p (zeroed here). 0, or an enum stat_plan_error with err_set(); p is freed on error. */

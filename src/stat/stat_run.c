@@ -45,7 +45,7 @@ static void counters_opts_for(const struct stat_run_opts *o, struct target *t, s
 		co->cpus = o->cpus->cpu;
 		co->ncpus = o->cpus->n;
 	}
-	if (o->cmd && (!co->ncpus || o->task_per_cpu)) {
+	if (o->cmd && !co->ncpus) {
 		co->pids = &t->pid;
 		co->npids = 1;
 		co->enable_on_exec = true;
@@ -59,7 +59,7 @@ static void counters_opts_for(const struct stat_run_opts *o, struct target *t, s
 static int start_target(const struct stat_run_opts *o, struct target *t)
 {
 	if (o->cmd)
-		return target_start_command(t, o->cmd, o->pin_to ? o->pin_to : o->pin ? o->cpus : NULL);
+		return target_start_command(t, o->cmd, o->pin_to);
 	if (o->pid_list)
 		return target_attach_pids(t, o->pid_list);
 	if (o->tid_list)

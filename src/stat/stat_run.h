@@ -13,9 +13,7 @@ struct stat_run_opts {
 	char **cmd;                  /* a command to start, or NULL */
 	const char *pid_list, *tid_list;
 	const struct cpuset *cpus;   /* CPUs to count on (empty: per task) */
-	bool pin;                    /* pin the command to cpus (WindowsPerf's -c) */
 	const struct cpuset *pin_to; /* pin the command here instead (wperf: the first core), or NULL */
-	bool task_per_cpu;           /* with a command and CPUs: count the command on each CPU */
 	bool no_inherit;
 	double timeout_s;            /* 0: none */
 	int interval_ms;             /* 0: no interval rows */

@@ -288,12 +288,18 @@ static void test_plan_errors(void **state)
 		assert_int_equal(stat_plan_build(&p, &x86), 0);
 		stat_plan_free(&p);
 	}
-	/* Neither -e nor -m: perf's defaults and cpus_utilized. */
+	/* Neither -e nor -m: perf's eight defaults (its shadow metrics need no -m metric). */
 	struct stat_plan_req none = { 0 };
 	assert_int_equal(stat_plan_build(&p, &none), 0);
 	assert_string_equal(p.l.ev[0].name, "task-clock");
-	assert_int_equal(p.nmetrics, 1);
-	assert_string_equal(p.metrics[0]->name, "cpus_utilized");
+	assert_int_equal(p.l.n, 8);
+	assert_string_equal(p.l.ev[7].name, "branch-misses");
+	assert_int_equal(p.nmetrics, 0);
+	stat_plan_free(&p);
+	/* --null: nothing at all. */
+	struct stat_plan_req null = { .null_run = true };
+	assert_int_equal(stat_plan_build(&p, &null), 0);
+	assert_int_equal(p.l.n, 0);
 	stat_plan_free(&p);
 	unsetenv("LPERF_SYSFS_ROOT");
 }

@@ -1,7 +1,8 @@
-/* lperf stat's renderers from stat_results built by hand (no kernel): the text table (plain,
- * per CPU, multiplexed, over -r runs), interval rows, perf's -x CSV, the JSON document and
- * --dry-run's encoding table, each against a golden file (tests/fixtures/golden/stat_*). These
- * pin today's layouts; a deliberate change regenerates them (LPERF_UPDATE_GOLDEN=1). */
+/* lperf stat's renderers from stat_results built by hand (no kernel): perf's text table (plain,
+ * per CPU, multiplexed, over -r runs), interval rows and -x CSV (output/stat_perf.c), lperf's
+ * JSON document and --dry-run's encoding table, each against a golden file
+ * (tests/fixtures/golden/stat_*). These pin the layouts; a deliberate change regenerates them
+ * (LPERF_UPDATE_GOLDEN=1). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <cmocka.h>
 
 #include "output/stat_out.h"
+#include "output/stat_perf.h"
 #include "stat_fixture.h"
 
 /* A started command counted per task: software events, an unsupported hardware one, the tool
@@ -60,24 +62,31 @@ static struct statout_opts opts(const char *target, const char *modes, bool per_
 	return o;
 }
 
+/* perf's layouts: text (or CSV with sep) in aggregation mode aggr, the C locale's numbers. */
+static struct statperf_opts popts(const char *target, const char *sep, enum stat_aggr aggr)
+{
+	struct statperf_opts o = { .layout = sep ? STATPERF_CSV : STATPERF_TEXT, .aggr = aggr,
+				   .target = target, .sep = sep, .big_num = true, .rusage = true };
+	return o;
+}
+
 static void test_text(void **state)
 {
 	struct stat_fixture a, b;
 	per_task(&a);
 	two_cpus_mux(&b);
-	struct statout_opts oa = opts("'./faults 1000'", "user", false);
-	struct statout_opts ob = opts("system-wide", "user and kernel", true);
+	struct statperf_opts oa = popts("'./faults 1000'", NULL, STAT_AGGR_GLOBAL);
+	struct statperf_opts ob = popts("'system wide'", NULL, STAT_AGGR_GLOBAL);
 	char *s;
-	SF_CAPTURE(s, statout_text(mf, &a.r, &oa));
+	SF_CAPTURE(s, statperf_print(mf, &a.r, &oa));
 	golden_check("stat_per_task.txt", s);
 	free(s);
-	oa.show_formula = true;
-	oa.big_num = false;
-	SF_CAPTURE(s, statout_text(mf, &a.r, &oa));
-	golden_check("stat_per_task_formula.txt", s);
-	free(s);
-	SF_CAPTURE(s, statout_text(mf, &b.r, &ob));
+	SF_CAPTURE(s, statperf_print(mf, &b.r, &ob));
 	golden_check("stat_two_cpus_mux.txt", s);
+	free(s);
+	ob.aggr = STAT_AGGR_NONE;
+	SF_CAPTURE(s, statperf_print(mf, &b.r, &ob));
+	golden_check("stat_two_cpus_mux_per_cpu.txt", s);
 	free(s);
 	sf_free(&a);
 	sf_free(&b);
@@ -98,9 +107,14 @@ static void test_text_runs(void **state)
 	f.r.dur_mean = 0.5;
 	f.r.dur_m2 = 0.0002;
 	struct statout_opts o = opts("'./faults 1000'", "user", false);
+	struct statperf_opts po = popts("'./faults 1000'", NULL, STAT_AGGR_GLOBAL);
 	char *s;
-	SF_CAPTURE(s, statout_text(mf, &f.r, &o));
+	SF_CAPTURE(s, statperf_print(mf, &f.r, &po));
 	golden_check("stat_runs.txt", s);
+	free(s);
+	po = popts("'./faults 1000'", ",", STAT_AGGR_GLOBAL);
+	SF_CAPTURE(s, statperf_print(mf, &f.r, &po));
+	golden_check("stat_runs.csv", s);
 	free(s);
 	SF_CAPTURE(s, statout_json(mf, &f.r, NULL, 0, &o));
 	golden_check("stat_runs.json", s);
@@ -115,19 +129,21 @@ static void test_interval_rows(void **state)
 	two_cpus_mux(&b);
 	a.r.timestamp = 1.000123;
 	b.r.timestamp = 2.5;
-	struct statout_opts oa = opts("'./faults 1000'", "user", false);
-	struct statout_opts ob = opts("system-wide", "user and kernel", true);
+	struct statperf_opts oa = popts("'./faults 1000'", NULL, STAT_AGGR_GLOBAL);
+	struct statperf_opts ob = popts("'system wide'", NULL, STAT_AGGR_NONE);
 	char *s;
 	SF_CAPTURE(s, {
-		statout_text_interval(mf, &a.r, &oa, true);
-		statout_text_interval(mf, &a.r, &oa, false);
-		statout_text_interval(mf, &b.r, &ob, true);
+		statperf_interval(mf, &a.r, &oa, 0);
+		statperf_interval(mf, &a.r, &oa, 1);
+		statperf_interval(mf, &b.r, &ob, 0);
 	});
 	golden_check("stat_interval.txt", s);
 	free(s);
+	oa.layout = ob.layout = STATPERF_CSV;
+	oa.sep = ob.sep = ",";
 	SF_CAPTURE(s, {
-		statout_csv(mf, &a.r, &oa, true);
-		statout_csv(mf, &b.r, &ob, true);
+		statperf_interval(mf, &a.r, &oa, 0);
+		statperf_interval(mf, &b.r, &ob, 1);
 	});
 	golden_check("stat_interval.csv", s);
 	free(s);
@@ -140,14 +156,14 @@ static void test_csv(void **state)
 	struct stat_fixture a, b;
 	per_task(&a);
 	two_cpus_mux(&b);
-	struct statout_opts oa = opts("'./faults 1000'", "user", false);
-	struct statout_opts ob = opts("system-wide", "user and kernel", true);
+	struct statperf_opts oa = popts("'./faults 1000'", ",", STAT_AGGR_GLOBAL);
+	struct statperf_opts ob = popts("'system wide'", ",", STAT_AGGR_NONE);
 	char *s;
 	SF_CAPTURE(s, {
-		statout_csv(mf, &a.r, &oa, false);
+		statperf_print(mf, &a.r, &oa);
 		oa.sep = ";";
-		statout_csv(mf, &a.r, &oa, false);
-		statout_csv(mf, &b.r, &ob, false);
+		statperf_print(mf, &a.r, &oa);
+		statperf_print(mf, &b.r, &ob);
 	});
 	golden_check("stat.csv", s);
 	free(s);

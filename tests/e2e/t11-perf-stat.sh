@@ -1,0 +1,128 @@
+#!/bin/sh
+# lperf stat as perf 6.1's stat, judged against perf on this machine: the text, CSV and JSON
+# layouts field by field (software events), perf's JSON linter on every -j output, the
+# aggregation modes, and perf's option meanings under the name lperf.
+. "$(dirname "$0")/lib.sh"
+FAULTS="$HELPERS/faults"
+SHAPE="$TEST_ROOT/tests/e2e/stat_shape.py"
+LINT=/usr/lib/perf-core/tests/shell/lib/perf_json_output_lint.py
+EVENTS=task-clock,page-faults,context-switches,cpu-migrations,cycles
+
+have_perf() { command -v perf >/dev/null && perf stat -e task-clock true 2>/dev/null; }
+cpu_wide() { [ "$(id -u)" -eq 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 0 ]; }
+
+# same_layout "OPTIONS" [--csv SEP]: perf and lperf on the same command, compared line by line.
+same_layout() {
+	opts=$1; shift
+	csv=""
+	[ $# -gt 0 ] && csv="-x $2"
+	# 0.25 s: with -I 100, two full intervals and a tail far from either end.
+	perf stat $csv -e $EVENTS $opts sleep 0.25 2>perf.out >/dev/null &&
+	lperf stat $csv -e $EVENTS $opts sleep 0.25 2>lperf.out >/dev/null &&
+	"$PYTHON" "$SHAPE" "$@" perf.out lperf.out || { cat perf.out lperf.out; return 1; }
+}
+
+if have_perf; then
+	test_expect_success 'text layout is perf: heading, rows, shadow metrics, footer' '
+		same_layout ""
+	'
+	test_expect_success 'CSV fields are perf: value,unit,event,run,pcnt,metric,unit' '
+		same_layout "" --csv ,
+	'
+	test_expect_success 'interval rows (-I) in text and CSV are perf' '
+		same_layout "-I 100" && same_layout "-I 100" --csv ";"
+	'
+	if cpu_wide; then
+		for mode in -A --per-core --per-die --per-socket --per-node; do
+			test_expect_success "system-wide $mode: text and CSV rows are perf" "
+				same_layout \"-a $mode\" && same_layout \"-a $mode\" --csv ,
+			"
+		done
+		test_expect_success 'system-wide -I with --per-core: the interval header and rows are perf' '
+			same_layout "-a -I 100 --per-core"
+		'
+	fi
+	test_expect_success 'JSON lines carry perf keys in perf order, mode by mode' '
+		for opts in "" "-I 100" "-a" "-a -A" "-a --per-core" "-a --per-socket" "-a --per-die" "-a --per-node"; do
+			perf stat -j -e $EVENTS $opts sleep 0.25 2>p.json >/dev/null &&
+			lperf stat -j -e $EVENTS $opts sleep 0.25 2>l.json >/dev/null &&
+			"$PYTHON" -c "
+import json, sys
+keys = lambda f: [list(json.loads(l).keys()) for l in open(f) if l.strip()]
+p, l = keys(\"p.json\"), keys(\"l.json\")
+assert p == l, (\"$opts\", p, l)
+" || return 1
+		done
+	'
+fi
+
+if [ -f "$LINT" ]; then
+	test_expect_success 'perf_json_output_lint.py accepts every lperf -j output' '
+		lperf stat -j true 2>o && "$PYTHON" "$LINT" --no-args <o &&
+		lperf stat -j -e cpu-clock true 2>o && "$PYTHON" "$LINT" --event <o &&
+		lperf stat -j -I 100 -- "$FAULTS" 10 250 2>o && "$PYTHON" "$LINT" --interval <o &&
+		lperf stat -j -r 2 true 2>o && "$PYTHON" -c "
+import json, sys
+for l in open(\"o\"): assert \"variance\" in json.loads(l)" &&
+		if cpu_wide; then
+			lperf stat -j -a true 2>o && "$PYTHON" "$LINT" --system-wide <o &&
+			lperf stat -j -A -a --no-merge true 2>o && "$PYTHON" "$LINT" --system-wide-no-aggr <o &&
+			for m in core socket die node; do
+				lperf stat -j --per-$m -a true 2>o && "$PYTHON" "$LINT" --per-$m <o || return 1
+			done
+		fi
+	'
+fi
+
+test_expect_success 'the table goes to stderr; the command keeps stdout' '
+	lperf stat -e task-clock -- echo hello >out 2>err &&
+	[ "$(cat out)" = hello ] && expect_grep "^ Performance counter stats for .echo hello.:$" err &&
+	lperf stat -j -e task-clock -- echo hello >out 2>err && [ "$(cat out)" = hello ] &&
+	expect_grep "^\{\"counter-value\" : " err
+'
+
+test_expect_success '-i is --no-inherit: a child is not counted' '
+	lperf stat -x, -e task-clock -- sh -c "\"$FAULTS\" 10 200; true" 2>all &&
+	lperf stat -x, -i -e task-clock -- sh -c "\"$FAULTS\" 10 200; true" 2>own &&
+	a=$(awk -F, "{print int(\$1)}" all) && o=$(awk -F, "{print int(\$1)}" own) &&
+	echo "inherited $a ms, not inherited $o ms" && [ "$a" -ge 150 ] && [ "$o" -lt 50 ]
+'
+
+test_expect_success '-c is not a CPU list under lperf (perf has no stat -c)' '
+	expect_exit 2 lperf stat -c 0 true 2>err && expect_grep "unknown option .-c." err
+'
+
+test_expect_success '-A and --per-socket need -a or -C, as in perf' '
+	expect_exit 2 lperf stat -A true 2>err && expect_grep "system-wide" err &&
+	expect_exit 2 lperf stat --per-socket true 2>err
+'
+
+if cpu_wide; then
+	test_expect_success '--summary after -I, with and without the CSV summary word' '
+		lperf stat -e cpu-clock -x" " -I 100 --interval-count 1 --summary 2>o &&
+		[ "$(grep -c "^ *summary " o)" -eq 1 ] &&
+		lperf stat -e cpu-clock -x" " -I 100 --interval-count 1 --summary --no-csv-summary 2>o &&
+		expect_no_grep summary o && [ "$(wc -l <o)" -eq 2 ] &&
+		lperf stat -e cpu-clock -I 100 --interval-count 1 --summary 2>o &&
+		expect_grep "Performance counter stats for .system wide.:" o
+	'
+	test_expect_success '--per-socket follows the sysfs topology (LPERF_SYSFS_ROOT)' '
+		mkdir -p sys/devices/system/cpu/cpu0/topology sys/devices/system/cpu/cpu1/topology &&
+		echo 0-1 >sys/devices/system/cpu/online &&
+		echo 0 >sys/devices/system/cpu/cpu0/topology/physical_package_id &&
+		echo 1 >sys/devices/system/cpu/cpu1/topology/physical_package_id &&
+		echo 0 >sys/devices/system/cpu/cpu0/topology/core_id &&
+		echo 0 >sys/devices/system/cpu/cpu1/topology/core_id &&
+		if [ "$(getconf _NPROCESSORS_ONLN)" -lt 2 ]; then exit 0; fi &&
+		LPERF_SYSFS_ROOT=$PWD/sys lperf stat -x, --per-socket -a -e cpu-clock sleep 0.1 2>o &&
+		expect_grep "^S0,1,[0-9.]+,msec,cpu-clock," o && expect_grep "^S1,1,[0-9.]+,msec,cpu-clock," o &&
+		LPERF_SYSFS_ROOT=$PWD/sys lperf stat -x, --per-core -a -e cpu-clock sleep 0.1 2>o &&
+		expect_grep "^S0-D0-C0,1," o && expect_grep "^S1-D0-C0,1," o
+	'
+fi
+
+test_expect_success '--null counts nothing and prints the elapsed time' '
+	lperf stat -n true 2>o && expect_no_grep "task-clock" o && expect_grep "seconds time elapsed" o
+'
+
+test_done
