@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -200,7 +201,9 @@ int opt_parse(const struct opt_ctx *ctx, int argc, char **argv)
 			} else if (eq) {
 				opt_usage_error(ctx, "option '--%s' takes no value", hit->long_name);
 			}
-			apply(ctx, hit, arg, a);
+			char spelled[128]; /* the option without its =value, for messages */
+			snprintf(spelled, sizeof(spelled), "--%s", hit->long_name);
+			apply(ctx, hit, arg, spelled);
 			i++;
 			continue;
 		}
