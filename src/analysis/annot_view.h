@@ -1,5 +1,5 @@
 /* The annotation of a profile's hot functions, for report, sample (both personalities) and SPE:
- * every kept sample is also counted per instruction (analysis/annotate.h), and at the end the
+ * every kept sample is also counted per instruction (analysis/annot.h), and at the end the
  * hottest functions of each event are disassembled, ready for a renderer (WindowsPerf's
  * --annotate / --disassemble tables and JSON in output/annotate_*.c). The sampled addresses
  * also give wperf -v's per-PC counts. */
@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/annotate.h"
+#include "analysis/annot.h"
 #include "analysis/profile.h"
 
 struct annot_view {

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/annotate.h"
+#include "analysis/annot.h"
 #include "cmd/cmd.h"
 #include "output/annotate_out.h"
 #include "perfdata/perfdata.h"

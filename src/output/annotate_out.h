@@ -1,4 +1,4 @@
-/* Renderers of annotations (src/analysis/annotate.h): perf annotate's --stdio layout (samples
+/* Renderers of annotations (src/analysis/annot.h): perf annotate's --stdio layout (samples
  * or percentages per instruction, source lines interleaved), a per-line table, WindowsPerf's
  * --annotate / --disassemble tables, and JSON (docs/schemas/annotate.schema.json). */
 #ifndef LPERF_OUTPUT_ANNOTATE_OUT_H
@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "analysis/annot_view.h"
-#include "analysis/annotate.h"
+#include "analysis/annot.h"
 #include "output/json.h"
 
 struct annot_opts {

@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "analysis/annot_view.h"
-#include "analysis/annotate.h"
+#include "analysis/annot.h"
 #include "analysis/profile.h"
 #include "output/annotate_out.h"
 #include "output/report_out.h"

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/annotate.h"
+#include "analysis/annot.h"
 #include "elf_test.h"
 #include "symbols/dso.h"
 #include "symbols/srcline.h"

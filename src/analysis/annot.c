@@ -1,5 +1,5 @@
-/* Annotation: samples per instruction and per source line of hot functions. See annotate.h. */
-#include "analysis/annotate.h"
+/* Annotation: samples per instruction and per source line of hot functions. See annot.h. */
+#include "analysis/annot.h"
 
 #include <capstone/capstone.h>
 #include <errno.h>

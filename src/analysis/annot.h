@@ -8,8 +8,8 @@
  *
  * A DSO whose file has another build-id than the recording's is never disassembled: the bytes
  * would not be the code that ran. */
-#ifndef LPERF_ANALYSIS_ANNOTATE_H
-#define LPERF_ANALYSIS_ANNOTATE_H
+#ifndef LPERF_ANALYSIS_ANNOT_H
+#define LPERF_ANALYSIS_ANNOT_H
 
 #include <stdbool.h>
 #include <stddef.h>
