@@ -1,8 +1,14 @@
 /* perf report --header: what a recording's header and feature sections say, in perf's words. */
 #include <inttypes.h>
 
+#include "output/attr_text.h"
 #include "output/report_out.h"
 #include "perfdata/perfdata.h"
+
+static void desc_field(const char *name, const char *value, void *arg)
+{
+	fprintf(arg, ", %s = %s", name, value);
+}
 
 void report_print_header(FILE *f, const struct perfdata_reader *r)
 {
@@ -33,11 +39,9 @@ void report_print_header(FILE *f, const struct perfdata_reader *r)
 		fprintf(f, "# event : name = %s, , id = {", e->name);
 		for (size_t k = 0; k < e->nids; k++)
 			fprintf(f, "%s %" PRIu64, k ? "," : "", e->ids[k]);
-		fprintf(f, " }, type = %u, size = %u, config = %#llx, { sample_period, sample_freq } = %llu, "
-			   "sample_type = %#llx, freq = %u\n",
-			e->attr.type, e->attr.size, (unsigned long long)e->attr.config,
-			(unsigned long long)e->attr.sample_period, (unsigned long long)e->attr.sample_type,
-			e->attr.freq);
+		fputs(" }", f);
+		attr_for_each_field(&e->attr, desc_field, f); /* every field set, in perf's words */
+		fputc('\n', f);
 	}
 	if (in->first_sample_time || in->last_sample_time)
 		fprintf(f, "# time of first sample : %" PRIu64 ".%06" PRIu64 "\n# time of last sample : %" PRIu64

@@ -120,7 +120,7 @@ test_expect_success 'damaged tracing data: one warning naming the file and offse
 	expect_grep "sys_enter_openat: dfd: " l.txt
 '
 
-test_expect_success 'lperf evlist prints what perf evlist prints for files of both tools, and reads a pipe' '
+test_expect_success 'lperf evlist (and report --header event lines) print what perf prints for files of both tools; evlist reads a pipe' '
 	lperf record -q -e "{cpu-clock,page-faults}" -o lg.data -- sleep 0.02 &&
 	perf record -q -e "{cpu-clock,page-faults}" -e task-clock -F 999 -o pg.data -- sleep 0.02 2>/dev/null &&
 	files="lg.data pg.data" &&
@@ -135,6 +135,11 @@ test_expect_success 'lperf evlist prints what perf evlist prints for files of bo
 			expect_lines 0 lerr &&
 			{ cmp l.txt p.txt || { echo "evlist -i $f $o:"; diff l.txt p.txt; return 1; }; } || return 1
 		done
+	done &&
+	for f in $files; do
+		lperf report --header-only -i $f | grep "^# event :" >l.txt &&
+		perf report --header-only -i $f 2>/dev/null | grep "^# event :" >p.txt &&
+		{ cmp l.txt p.txt || { diff l.txt p.txt; return 1; }; } || return 1
 	done &&
 	lperf evlist -g -i pg.data >g.txt && expect_grep "^\{cpu-clock,page-faults\}$" g.txt && expect_lines 2 g.txt &&
 	perf evlist -g -i lg.data >g.txt 2>/dev/null && expect_grep "^\{cpu-clock,page-faults\}$" g.txt &&
