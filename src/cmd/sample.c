@@ -20,8 +20,8 @@
 #include "perfdata/perfdata.h"
 #include "python/pystore.h"
 #include "session/live_session.h"
+#include "target/target_image.h"
 #include "util/error.h"
-#include "wperf/wperf_image.h"
 
 /* Progress: WindowsPerf's marks, '.' for a second with samples, 'e' for an empty one (lperf
  * sample: on stderr when it is a terminal; wperf: on stdout after the base address line). */
@@ -49,7 +49,7 @@ static void base_line(struct marks *m)
 {
 	if (m->started)
 		return;
-	if (m->pid > 0 && wperf_image_base(m->pid, &m->base, &m->delta) < 0)
+	if (m->pid > 0 && target_image_base(m->pid, &m->base, &m->delta) < 0)
 		return; /* not exec'd yet: try at the next tick */
 	if (m->f && m->pid > 0)
 		fprintf(m->f, "base address of '%s': 0x%" PRIx64 ", runtime delta: 0x%" PRIx64 "\n", m->name,

@@ -20,11 +20,11 @@
 #include "kernel/perf_event.h"
 #include "output/table.h"
 #include "symbols/elf.h"
+#include "target/target_image.h"
 #include "util/cpuset.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 #include "wperf/wperf_extra.h"
-#include "wperf/wperf_image.h"
 
 #define WPERF_INTERVAL_DEFAULT 0x4000000ULL /* wperf/parsers.h PARSE_INTERVAL_DEFAULT */
 
@@ -108,7 +108,7 @@ static char **choose_target(struct wperf_args *a, bool record, struct sample_opt
 				"a command use 'wperf record -- COMMAND'");
 		if (a->pe_file && !a->dry_run) {
 			pid_t pid;
-			if (wperf_find_process(a->pe_file, a->image_name, o->cpus.cpu[0], &pid) < 0)
+			if (target_find_image(a->pe_file, a->image_name, o->cpus.cpu[0], &pid) < 0)
 				err_die_last(EXIT_RUNTIME);
 			snprintf(pidbuf, 32, "%d", (int)pid);
 			o->pid_list = pidbuf;

@@ -1,4 +1,4 @@
-#include "wperf/wperf_image.h"
+#include "target/target_image.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -50,7 +50,7 @@ static int last_cpu(pid_t pid, unsigned long long *start)
 	return cpu;
 }
 
-int wperf_find_process(const char *pe_file, const char *image_name, int core, pid_t *pid)
+int target_find_image(const char *pe_file, const char *image_name, int core, pid_t *pid)
 {
 	char want[PATH_MAX];
 	bool have_real = realpath(pe_file, want) != NULL;
@@ -101,7 +101,7 @@ int wperf_find_process(const char *pe_file, const char *image_name, int core, pi
 	return 0;
 }
 
-int wperf_image_base(pid_t pid, uint64_t *base, uint64_t *delta)
+int target_image_base(pid_t pid, uint64_t *base, uint64_t *delta)
 {
 	char link[64], exe[PATH_MAX];
 	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
