@@ -8,14 +8,36 @@
 
 #define KERNEL_NAME "[kernel.kallsyms]"
 
+/* One process's maps, as indexes into d->maps in the order they came. */
+struct dsohit_pid {
+	size_t *v;
+	size_t n, cap;
+};
+
 static size_t dso_index(struct dsohits *d, const char *name, int32_t pid, uint8_t cpumode)
 {
-	for (size_t i = 0; i < d->ndsos; i++)
-		if (!strcmp(d->dsos[i].name, name))
-			return i;
+	bool found;
+	struct hashmap_entry *e = hashmap_insert_str(&d->by_name, name, &found);
+	if (found)
+		return (size_t)(uintptr_t)e->value - 1;
 	ALLOC_GROW(d->dsos, d->ndsos + 1, d->dcap);
 	d->dsos[d->ndsos] = (struct dsohit_dso){ xstrdup(name), pid, cpumode, false };
+	e->key.str = d->dsos[d->ndsos].name; /* the probe key was the caller's */
+	e->value = (void *)(uintptr_t)(d->ndsos + 1);
 	return d->ndsos++;
+}
+
+static void add_map(struct dsohits *d, uint32_t pid, uint64_t start, uint64_t end, size_t dso)
+{
+	ALLOC_GROW(d->maps, d->nmaps + 1, d->mcap);
+	d->maps[d->nmaps] = (struct dsohit_map){ pid, start, end, dso };
+	bool found;
+	struct hashmap_entry *e = hashmap_insert_u64(&d->by_pid, pid, &found);
+	if (!found)
+		e->value = xcalloc(1, sizeof(struct dsohit_pid));
+	struct dsohit_pid *p = e->value;
+	ALLOC_GROW(p->v, p->n + 1, p->cap);
+	p->v[p->n++] = d->nmaps++;
 }
 
 static void on_mmap(struct dsohits *d, const struct perf_event_header *h)
@@ -30,8 +52,7 @@ static void on_mmap(struct dsohits *d, const struct perf_event_header *h)
 			  : dso_index(d, m.filename, (int32_t)m.pid, PERF_RECORD_MISC_USER);
 	if (kernel) /* the kernel's map and its modules' are hit by kernel-mode addresses below */
 		return;
-	ALLOC_GROW(d->maps, d->nmaps + 1, d->mcap);
-	d->maps[d->nmaps++] = (struct dsohit_map){ m.pid, m.start, m.start + m.len, i };
+	add_map(d, m.pid, m.start, m.start + m.len, i);
 }
 
 static uint32_t parent_of(const struct dsohits *d, uint32_t pid)
@@ -50,12 +71,17 @@ static const struct dsohit_map *find_map(struct dsohits *d, uint32_t pid, uint64
 			return m;
 	}
 	/* A child sees its parent's maps until it maps something there itself (bounded walk). */
-	for (int depth = 0; pid && depth < 16; depth++, pid = parent_of(d, pid))
-		for (size_t i = d->nmaps; i-- > 0;) /* the newest map at an address wins */
-			if (d->maps[i].pid == pid && ip >= d->maps[i].start && ip < d->maps[i].end) {
+	for (int depth = 0; pid && depth < 16; depth++, pid = parent_of(d, pid)) {
+		struct hashmap_entry *e = hashmap_find_u64(&d->by_pid, pid);
+		const struct dsohit_pid *p = e ? e->value : NULL;
+		for (size_t k = p ? p->n : 0; k-- > 0;) { /* the newest map at an address wins */
+			size_t i = p->v[k];
+			if (ip >= d->maps[i].start && ip < d->maps[i].end) {
 				d->last = i;
 				return &d->maps[i];
 			}
+		}
+	}
 	return NULL;
 }
 
@@ -120,6 +146,13 @@ int dsohits_record(struct dsohits *d, const struct evsel_set *ev, const struct p
 
 void dsohits_free(struct dsohits *d)
 {
+	for (size_t i = 0; i < d->by_pid.n; i++) {
+		struct dsohit_pid *p = d->by_pid.v[i].value;
+		free(p->v);
+		free(p);
+	}
+	hashmap_free(&d->by_pid);
+	hashmap_free(&d->by_name);
 	for (size_t i = 0; i < d->ndsos; i++)
 		free(d->dsos[i].name);
 	free(d->dsos);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "record/record.h"
+#include "util/hashmap.h"
 
 struct dsohit_dso {
 	char *name;               /* an absolute path, "[vdso]" or "[kernel.kallsyms]" */
@@ -33,6 +34,8 @@ struct dsohits {
 	uint32_t (*forks)[2];     /* child, parent */
 	size_t nforks, fcap;
 	size_t last;              /* the map hit last (most samples hit the same one) */
+	struct hashmap by_pid;    /* pid -> its maps (struct dsohit_pid) */
+	struct hashmap by_name;   /* name -> DSO index + 1 */
 	/* Optional: called when a sample first hits a DSO, before the sample is passed on. */
 	int (*first_hit)(void *arg, const struct dsohit_dso *d);
 	void *arg;

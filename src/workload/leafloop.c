@@ -8,7 +8,7 @@
 #include "workload/workload.h"
 
 static volatile sig_atomic_t leaf_done;
-static volatile int leaf_sum;
+static volatile unsigned leaf_sum; /* unsigned: wraps, where perf's int overflows */
 
 static void leaf_stop(int sig)
 {
@@ -23,7 +23,7 @@ __attribute__((noinline)) int leafloop(int sec);
 __attribute__((noinline)) void leaf(volatile int b)
 {
 	while (!leaf_done)
-		leaf_sum += b;
+		leaf_sum += (unsigned)b;
 }
 
 __attribute__((noinline)) void parent(volatile int b)

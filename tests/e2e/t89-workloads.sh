@@ -2,7 +2,8 @@
 # test -w: perf 6.1's built-in workloads (perf's shell tests run `perf test -w leafloop` and
 # `perf test -w sqrtloop`), their shapes checked with perf itself: leafloop's leaf <- parent <-
 # leafloop frames through a frame-pointer unwind (test_arm_callgraph_fp.sh's check), thloop's two
-# threads, sqrtloop's two processes; an unknown name fails in perf's words.
+# threads, sqrtloop's two processes (at least: a sanitizer build has a thread of its own); an
+# unknown name fails in perf's words.
 . "$(dirname "$0")/lib.sh"
 
 HAVE_PERF=$(command -v perf >/dev/null && echo 1)
@@ -33,9 +34,9 @@ test_expect_success 'leafloop keeps leaf <- parent <- leafloop for a frame-point
 
 test_expect_success 'thloop runs two threads, sqrtloop two processes' '
 	lperf record -q -o th.data -e task-clock -- "$LPERF" test -w thloop 1 &&
-	perf script -i th.data -F tid 2>/dev/null | sort -u >tids && test "$(wc -l <tids)" -eq 2 &&
+	perf script -i th.data -F tid 2>/dev/null | sort -u >tids && test "$(wc -l <tids)" -ge 2 &&
 	lperf record -q -o sq.data -e task-clock -- "$LPERF" test -w sqrtloop 1 &&
-	perf script -i sq.data -F pid 2>/dev/null | sort -u >pids && test "$(wc -l <pids)" -eq 2 &&
+	perf script -i sq.data -F pid 2>/dev/null | sort -u >pids && test "$(wc -l <pids)" -ge 2 &&
 	perf report -i sq.data --stdio --sort sym 2>/dev/null | grep -q "sqrt\|sqrt_loop"
 '
 else

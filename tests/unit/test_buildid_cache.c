@@ -99,6 +99,7 @@ static void test_layout(void **state)
 	char *elf = xasprintf("%s%s/%s/elf", cache, prog, hex);
 	assert_string_equal(file, elf);
 	assert_int_equal(buildid_read(file, got), (int)n);
+	free(file);
 
 	struct buildid_cache_entry *v;
 	size_t nv;
@@ -118,7 +119,6 @@ static void test_layout(void **state)
 	assert_int_equal(buildid_cache_list(&v, &nv), 0);
 	assert_int_equal(nv, 0);
 
-	free(file);
 	free(elf);
 	free(want);
 	free(link);
