@@ -210,7 +210,7 @@ static char *setup_output(struct run_ctx *rc, const char *desc)
 	return tmp_path;
 }
 
-int cmd_stat(int argc, char **argv)
+int stat_main(int argc, char **argv)
 {
 	struct stat_opts o;
 	char **cmd = stat_parse_options(&o, argc, argv);

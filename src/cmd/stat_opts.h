@@ -61,5 +61,7 @@ char **stat_parse_options(struct stat_opts *o, int argc, char **argv);
  * status. The body of `lperf stat`, shared by `wperf stat`. */
 int stat_command(struct stat_opts *o, char **cmd);
 void stat_opts_free(struct stat_opts *o);
+/* `lperf stat` without `record`/`report` (cmd_stat, in src/cmd/stat_record.c, picks). */
+int stat_main(int argc, char **argv);
 
 #endif

@@ -152,6 +152,8 @@ int perfdata_writer_set_tracing_data(struct perfdata_writer *w, const void *data
 /* The CPUID feature (perf's spelling: "0x00000000410fd0c0" on arm64, whose MIDR Arm SPE's
  * data-source decoding needs). Without this call an arm64 machine's MIDR_EL1 is written. */
 void perfdata_writer_set_cpuid(struct perfdata_writer *w, const char *cpuid);
+/* The STAT feature: the file holds perf stat record's counts (perfdata_stat.h). */
+void perfdata_writer_set_stat(struct perfdata_writer *w);
 /* Without this call SAMPLE_TIME holds the first and last sample times the writer saw. */
 void perfdata_writer_set_sample_times(struct perfdata_writer *w, uint64_t first, uint64_t last);
 /* Writes HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, TOTAL_MEM, CMDLINE, EVENT_DESC,

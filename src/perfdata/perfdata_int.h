@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "perfdata/perfdata.h"
+#include "util/strbuf.h"
 
 /* "PERFILE2" read as a little-endian u64. */
 #define PERFDATA_MAGIC 0x32454c4946524550ULL
@@ -16,6 +17,10 @@
 #define PERFDATA_NAME_ALIGN 64        /* perf pads feature strings to this */
 #define PERFDATA_EVENT_UPDATE_NAME 2  /* PERF_EVENT_UPDATE__NAME */
 #define PERFDATA_MAX_EVENTS 65536     /* perf records hundreds at most; more is a damaged file */
+
+/* Native-endian words appended to a section or record being built. */
+static inline void fput32(struct strbuf *sb, uint32_t v) { sb_add(sb, &v, sizeof(v)); }
+static inline void fput64(struct strbuf *sb, uint64_t v) { sb_add(sb, &v, sizeof(v)); }
 
 /* Parses feature feat from native bytes (swapped already) into r->info and r->evsels (EVENT_DESC
  * names). A damaged section adds a note naming file_off and returns -1; features lperf does not

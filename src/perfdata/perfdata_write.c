@@ -58,6 +58,7 @@ struct perfdata_writer {
 	size_t ngroups;
 	uint8_t *tracing;        /* TRACING_DATA: the tracepoints' formats (events/tracedata.h) */
 	size_t tracing_len;
+	bool stat;               /* STAT: a perf stat record file (a flag, no content) */
 };
 
 /* The most record bytes one COMPRESSED batch holds: perf reads it back into a buffer of the
@@ -405,16 +406,6 @@ static void writer_free(struct perfdata_writer *w)
 }
 
 /* Feature sections, in perf's formats (util/header.c write_* functions). */
-static void fput32(struct strbuf *sb, uint32_t v)
-{
-	sb_add(sb, &v, sizeof(v));
-}
-
-static void fput64(struct strbuf *sb, uint64_t v)
-{
-	sb_add(sb, &v, sizeof(v));
-}
-
 /* perf's do_write_string: u32 length including the NUL, padded to 64, then the bytes. */
 static void fput_string(struct strbuf *sb, const char *s)
 {
@@ -626,6 +617,8 @@ static void features(const struct perfdata_writer *w, struct feature *f, size_t 
 		fput32(sb, written ? (uint32_t)(raw / written) : 1);
 		fput32(sb, ZBATCH_MAX);
 	}
+	if (w->stat)
+		(void)FEAT(FEAT_STAT);
 	if (w->njit) {
 		sb = FEAT(FEAT_LPERF_JIT);
 		fput32(sb, (uint32_t)w->njit);
@@ -796,4 +789,9 @@ int perfdata_writer_close(struct perfdata_writer *w, bool commit, bool keep_old)
 		unlink(w->tmp);
 	writer_free(w);
 	return ret;
+}
+
+void perfdata_writer_set_stat(struct perfdata_writer *w)
+{
+	w->stat = !w->pipe; /* a file's flag: perf writes no STAT feature on a pipe */
 }

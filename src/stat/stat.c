@@ -44,6 +44,18 @@ void stat_result_init(struct stat_result *r, const struct counters *c, const str
 	r->runs = 0;
 }
 
+void stat_result_init_shape(struct stat_result *r, const struct evlist *l, const int *cpus, size_t ncpus)
+{
+	memset(r, 0, sizeof(*r));
+	r->evl = l;
+	r->nev = l->n;
+	r->ncpus = ncpus;
+	char **why = xcalloc(l->n ? l->n : 1, sizeof(char *));
+	alloc_shape(r, cpus, why);
+	free(why);
+	r->user_s = r->sys_s = -1;
+}
+
 int stat_read(struct stat_result *r, const struct counters *c)
 {
 	for (size_t e = 0; e < r->nev; e++) {

@@ -65,6 +65,9 @@ struct stat_result {
 
 void stat_result_init(struct stat_result *r, const struct counters *c, const struct metric **metrics,
 		      size_t nmetrics);
+/* A result of l's events over ncpus columns (cpus[]: -1 for per-task counting), zeroed, with no
+ * metrics: for counts read back from a file (perf stat report). */
+void stat_result_init_shape(struct stat_result *r, const struct evlist *l, const int *cpus, size_t ncpus);
 /* Reads every counter: cumulative counts since counting began. */
 int stat_read(struct stat_result *r, const struct counters *c);
 /* dst = cur - prev (the interval rows of a timeline), rescaled. All three share one shape. */

@@ -121,6 +121,42 @@ if cpu_wide; then
 	'
 fi
 
+test_expect_success 'stat record -o - | stat report -i -: lperf on both ends' '
+	lperf stat record -o - -e task-clock,page-faults -- "$FAULTS" 500 | lperf stat report -i - 2>o &&
+	expect_grep "^ Performance counter stats for .pipe.:$" o &&
+	expect_grep "^ +[0-9.]+ msec task-clock +# +[0-9.]+ CPUs utilized" o &&
+	v=$(awk "\$2 == \"page-faults\" { print \$1 }" o) && [ "$v" -ge 500 ]
+'
+
+if have_perf; then
+	test_expect_success 'perf stat report reads lperf stat record (pipe and file), stderr clean' '
+		lperf stat record -o - -e task-clock,page-faults -- "$FAULTS" 500 | perf stat report -i - >o 2>&1 &&
+		expect_grep "^ Performance counter stats for .pipe.:$" o &&
+		v=$(awk "\$2 == \"page-faults\" { print \$1 }" o) && [ "$v" -ge 500 ] &&
+		expect_grep "msec task-clock" o &&
+		lperf stat record -o s.data -e task-clock,page-faults -- "$FAULTS" 500 2>rec.err &&
+		expect_lines 0 rec.err &&
+		perf stat report -i s.data >p.out 2>&1 && lperf stat report -i s.data 2>l.out &&
+		expect_grep "stats for .*lperf stat record -o s.data -e task-clock,page-faults" p.out &&
+		"$PYTHON" "$SHAPE" p.out l.out &&
+		perf report --header-only -i s.data 2>&1 | grep -q "contains stat data"
+	'
+	test_expect_success 'lperf stat report reads perf stat record, per-task and system-wide' '
+		perf stat record -o - -e task-clock,page-faults true | lperf stat report -i - 2>o &&
+		expect_grep "^ Performance counter stats for .pipe.:$" o && expect_grep "page-faults" o &&
+		if cpu_wide; then
+			perf stat record -o a.data -a -e task-clock sleep 0.1 2>/dev/null &&
+			perf stat report -i a.data >p.out 2>&1 && lperf stat report -i a.data 2>l.out &&
+			cat p.out l.out && "$PYTHON" "$SHAPE" p.out l.out
+		fi
+	'
+fi
+
+test_expect_success 'stat report of a file without counts says so' '
+	lperf record -q -e cpu-clock -o r.data -- true &&
+	expect_exit 1 lperf stat report -i r.data 2>err && expect_grep "no counts of .stat record." err
+'
+
 test_expect_success '--null counts nothing and prints the elapsed time' '
 	lperf stat -n true 2>o && expect_no_grep "task-clock" o && expect_grep "seconds time elapsed" o
 '
