@@ -20,7 +20,6 @@ struct command {
 	const char *summary;
 	const char *perf;  /* the perf command it stands for */
 	const char *wperf; /* the WindowsPerf command it stands for */
-	bool pending;      /* part of the sampling model, not in this build yet */
 };
 
 static int cmd_help(int argc, char **argv);
@@ -38,7 +37,7 @@ static const struct command commands[] = {
 	{ "inject", cmd_inject, "rewrite a recording so Linux perf resolves JIT code (perf inject --jit)",
 	  "perf inject", "" },
 	{ "annotate", cmd_annotate, "show samples per source line and instruction", "perf annotate",
-	  "wperf --annotate", true },
+	  "wperf --annotate" },
 	{ "evlist", cmd_evlist, "list the events of a perf.data file", "perf evlist", "" },
 	{ "list", cmd_list, "list events, metrics and metric groups usable here", "perf list",
 	  "wperf list" },
@@ -62,8 +61,7 @@ static void usage(FILE *f)
 		   "lperf counts and samples hardware and software events (Linux perf and\n"
 		   "WindowsPerf spellings both work). The commands are:\n\n");
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(f, "   %-14s %s%s\n", commands[i].name, commands[i].summary,
-			commands[i].pending ? " [not in this build yet]" : "");
+		fprintf(f, "   %-14s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\nSee 'lperf help COMMAND' or 'lperf COMMAND --help' for one command.\n");
 }
 

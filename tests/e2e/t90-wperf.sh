@@ -18,6 +18,14 @@ test_expect_success 'build/wperf and lperf wperf are the same personality' '
 	wperf --help >help && expect_grep "--pe_file PATH" help
 '
 
+test_expect_success 'wperf is a row of lperf'"'"'s command table: listed, and help for it is wperf --help' '
+	lperf help >list && expect_grep "^   wperf +WindowsPerf.s command line" list &&
+	! grep -q "not in this build" list &&
+	lperf help wperf >h1 && wperf --help >h2 && cmp h1 h2 &&
+	lperf wperf list >l1 && wperf list >l2 && cmp l1 l2 &&
+	wperf man ld_spec >m1 2>&1; lperf man ld_spec >m2 2>&1; cmp m1 m2
+'
+
 test_expect_success 'wperf --version: the Component/Version/GitVer/FeatureString table' '
 	wperf --version >out &&
 	expect_grep "^        Component +Version +GitVer +FeatureString$" out &&
