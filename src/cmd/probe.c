@@ -2,6 +2,7 @@
  * it or its return, with fetch arguments as the kernel takes them; kprobes where the kernel has
  * kprobe_events; -l, -d, --funcs. Messages and exit statuses (254 on failure) are perf's, since
  * scripts match them. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,7 +122,14 @@ static void spec_free(struct spec *s)
 }
 
 /* Fetch arguments go to the kernel as they are; a bare variable name would need DWARF locations. */
-static int check_args(const struct spec *s)
+static bool is_fetcharg(const char *v)
+{
+	return strchr("$%@+-0123456789\\", *v) != NULL;
+}
+
+/* What the kernel can check before anything is resolved: no variable in a return probe, none
+ * in a kprobe (that would need the kernel's debug info). */
+static int check_args(const struct spec *s, bool uprobe)
 {
 	if (!s->args)
 		return 0;
@@ -129,13 +137,79 @@ static int check_args(const struct spec *s)
 	int r = 0;
 	for (char *a = strtok_r(copy, " ", &save); a && !r; a = strtok_r(NULL, " ", &save)) {
 		const char *v = strchr(a, '=') ? strchr(a, '=') + 1 : a;
-		if (s->ret && !strchr("$%@+", *v) && strncmp(v, "\\", 1))
+		if (s->ret && !is_fetcharg(v))
 			r = err_set("Semantic error :You can't specify local variable for kretprobe.");
-		else if (!strchr("$%@+-0123456789\\", *v))
+		else if (!uprobe && !is_fetcharg(v))
 			r = err_set(NO_DWARF " ('%s' is a variable: lperf probe takes fetch arguments, "
 				    "NAME=%%REG:TYPE, +OFF(%%REG), $retval, $stackN)", a);
 	}
 	free(copy);
+	return r;
+}
+
+/* One argument as the kernel takes it, named as perf names it: NAME=, else argN for a fetch
+ * argument, the member for VAR->MEMBER, VAR (with _TYPE for VAR:TYPE) for a variable. DWARF
+ * variables become registers through file's debug info. */
+static char *kernel_arg(const char *file, const struct spec *s, const char *a, int pos, char **shown)
+{
+	const char *eq = strchr(a, '='), *v = eq ? eq + 1 : a;
+	char *name = eq ? xstrndup(a, (size_t)(eq - a)) : NULL, *out = NULL;
+	*shown = xstrdup(a);
+	if (is_fetcharg(v)) {
+		out = xasprintf("%s=%s", name ? name : "", v);
+		if (!name) {
+			free(out);
+			out = xasprintf("arg%d=%s", pos, v);
+		}
+		free(name);
+		return out;
+	}
+	const char *colon = strchr(v, ':'), *arrow = strstr(v, "->");
+	char *expr = colon ? xstrndup(v, (size_t)(colon - v)) : xstrdup(v);
+	char *fetch = probe_elf_fetch(file, s->func, s->off, expr);
+	if (fetch && colon) { /* VAR:TYPE overrides the type */
+		*strrchr(fetch, ':') = 0;
+		char *t = xasprintf("%s:%s", fetch, colon + 1);
+		free(fetch);
+		fetch = t;
+	}
+	if (fetch && !name) {
+		name = xstrdup(arrow ? arrow + 2 : v);
+		for (char *p = name; *p; p++)
+			if (!isalnum((unsigned char)*p) && *p != '_')
+				*p = '_';
+		if (arrow) {
+			free(*shown);
+			*shown = xasprintf("%s=%s", name, a);
+		}
+	}
+	if (fetch)
+		out = xasprintf("%s=%s", name, fetch);
+	free(fetch);
+	free(expr);
+	free(name);
+	return out;
+}
+
+/* s's arguments for the kernel and as the messages show them. -1 with err_set(). */
+static int resolve_args(const char *file, const struct spec *s, char **args, char **shown)
+{
+	struct strbuf k = STRBUF_INIT, d = STRBUF_INIT;
+	char *copy = xstrdup(s->args ? s->args : ""), *save = NULL;
+	int pos = 0, r = 0;
+	for (char *a = strtok_r(copy, " ", &save); a && !r; a = strtok_r(NULL, " ", &save)) {
+		char *sh, *ka = kernel_arg(file, s, a, ++pos, &sh);
+		if (!ka)
+			r = -1;
+		else
+			sb_addf(&k, "%s%s", k.len ? " " : "", ka);
+		sb_addf(&d, "%s%s", d.len ? " " : "", sh);
+		free(ka);
+		free(sh);
+	}
+	free(copy);
+	*args = sb_detach(&k);
+	*shown = sb_detach(&d);
 	return r;
 }
 
@@ -191,14 +265,15 @@ static char *target_of(const struct probe_opts *o, const struct spec *s, char **
 static int add_one(const struct probe_opts *o, const char *text, struct added *out)
 {
 	struct spec s;
-	if (parse_spec(text, &s) < 0 || check_args(&s) < 0) {
+	if (parse_spec(text, &s) < 0 || check_args(&s, o->exec != NULL) < 0) {
 		spec_free(&s);
 		return -1;
 	}
-	char *file;
-	struct probe_event e = { s.ret ? 'r' : 'p', o->exec != NULL, NULL, NULL, target_of(o, &s, &file),
-				 xstrdup(s.args ? s.args : "") };
+	char *file, *shown = NULL;
+	struct probe_event e = { s.ret ? 'r' : 'p', o->exec != NULL, NULL, NULL, target_of(o, &s, &file), NULL };
 	int r = e.target ? 0 : -1;
+	if (r == 0)
+		r = resolve_args(file, &s, &e.args, &shown);
 	if (r == 0) {
 		struct probe_event *v;
 		size_t n;
@@ -216,8 +291,8 @@ static int add_one(const struct probe_opts *o, const char *text, struct added *o
 		if (s.off)
 			snprintf(off, sizeof(off), "+%llu", (unsigned long long)s.off);
 		*out = (struct added){ e.group, e.event, xasprintf("%s%s%s", s.func, off, s.ret ? "%return" : ""),
-				       file, arg_names(s.args) };
-		file = NULL;
+				       file, shown };
+		file = shown = NULL;
 		e.group = e.event = NULL;
 	}
 	free(e.group);
@@ -225,6 +300,7 @@ static int add_one(const struct probe_opts *o, const char *text, struct added *o
 	free(e.target);
 	free(e.args);
 	free(file);
+	free(shown);
 	spec_free(&s);
 	return r;
 }

@@ -18,6 +18,10 @@ int probe_elf_symbols(const char *path, char ***names, size_t *n);
 int probe_elf_offset(const char *path, const char *func, uint64_t *offset);
 /* The function at a file offset ("foo", or "foo+4" inside it); NULL when none (caller frees). */
 char *probe_elf_name_at(const char *path, uint64_t offset);
+/* A DWARF variable of func (a parameter or local in scope at func+off), "VAR" or "VAR->MEMBER",
+ * as the kernel's fetch argument ("%di:s32", "+8(%si):s32"), as perf probe turns it; NULL with
+ * err_set() when the debug info has no register location for it there (caller frees). */
+char *probe_elf_fetch(const char *path, const char *func, uint64_t off, const char *expr);
 /* The source file of the function at offset, from DWARF; NULL when unknown (caller frees). */
 char *probe_elf_source(const char *path, const char *func);
 

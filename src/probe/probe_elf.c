@@ -2,6 +2,7 @@
  * for uprobe_events, and the function's source file for -l (see probe.h). */
 #include "probe/probe.h"
 
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -288,6 +289,130 @@ char *probe_elf_name_at(const char *path, uint64_t offset)
 		best = s.st_value;
 		out = addr == best ? xstrdup(name) : xasprintf("%s+%llu", name, (unsigned long long)(addr - best));
 	}
+	close_elf(&f);
+	return out;
+}
+
+/* ---- DWARF variables as fetch arguments ---- */
+
+static const char *const x86_64_regs[16] = { "ax", "dx", "cx", "bx", "si", "di", "bp", "sp",
+					     "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15" };
+
+/* perf's register spelling for DWARF register n of machine, or NULL. */
+static char *reg_name(int machine, unsigned n)
+{
+	if (machine == EM_X86_64 && n < 16)
+		return xasprintf("%%%s", x86_64_regs[n]);
+	if (machine == EM_AARCH64 && n <= 30)
+		return xasprintf("%%x%u", n);
+	if (machine == EM_AARCH64 && n == 31)
+		return xstrdup("%sp");
+	return NULL;
+}
+
+/* The kernel's type for a DWARF type: s/u + bits for integers, x64 for pointers. */
+static char *type_name(Dwarf_Die *type)
+{
+	Dwarf_Die t;
+	if (dwarf_peel_type(type, &t) != 0)
+		return NULL;
+	if (dwarf_tag(&t) == DW_TAG_pointer_type)
+		return xstrdup("x64");
+	Dwarf_Attribute a;
+	Dwarf_Word enc, size;
+	if (dwarf_tag(&t) == DW_TAG_enumeration_type)
+		return dwarf_formudata(dwarf_attr(&t, DW_AT_byte_size, &a), &size) == 0 ? xasprintf("u%u", (unsigned)size * 8)
+											   : NULL;
+	if (dwarf_tag(&t) != DW_TAG_base_type || dwarf_formudata(dwarf_attr(&t, DW_AT_encoding, &a), &enc) != 0 ||
+	    dwarf_formudata(dwarf_attr(&t, DW_AT_byte_size, &a), &size) != 0 || size == 0 || size > 8)
+		return NULL;
+	bool sign = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+	return xasprintf("%c%u", sign ? 's' : 'u', (unsigned)size * 8);
+}
+
+/* The member named name of the struct a pointer of type ptr points to: its offset and type. */
+static int member_of(Dwarf_Die *ptr, const char *name, Dwarf_Word *off, Dwarf_Die *mtype)
+{
+	Dwarf_Die p, s, child;
+	Dwarf_Attribute a;
+	if (dwarf_peel_type(ptr, &p) != 0 || dwarf_tag(&p) != DW_TAG_pointer_type ||
+	    !dwarf_formref_die(dwarf_attr_integrate(&p, DW_AT_type, &a), &s) || dwarf_peel_type(&s, &s) != 0 ||
+	    dwarf_child(&s, &child) != 0)
+		return -1;
+	do {
+		const char *n = dwarf_diename(&child);
+		if (dwarf_tag(&child) == DW_TAG_member && n && !strcmp(n, name) &&
+		    dwarf_formudata(dwarf_attr(&child, DW_AT_data_member_location, &a), off) == 0 &&
+		    dwarf_formref_die(dwarf_attr_integrate(&child, DW_AT_type, &a), mtype))
+			return 0;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return -1;
+}
+
+/* var's register at addr, from its location (an expression or a location list). */
+static int var_register(Dwarf_Die *var, Dwarf_Addr addr, unsigned *reg)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t nops;
+	if (!dwarf_attr_integrate(var, DW_AT_location, &a) || dwarf_getlocation_addr(&a, addr, &ops, &nops, 1) != 1 ||
+	    nops != 1)
+		return -1;
+	if (ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31)
+		*reg = ops[0].atom - DW_OP_reg0;
+	else if (ops[0].atom == DW_OP_regx)
+		*reg = (unsigned)ops[0].number;
+	else
+		return -1;
+	return 0;
+}
+
+/* "VAR" or "VAR->MEMBER" at addr in the scopes: "%REG:TYPE" or "+OFF(%REG):TYPE". */
+static char *fetch_of(Dwarf_Die *scopes, int nscopes, Dwarf_Addr addr, int machine, const char *expr)
+{
+	const char *arrow = strstr(expr, "->");
+	char *name = arrow ? xstrndup(expr, (size_t)(arrow - expr)) : xstrdup(expr);
+	Dwarf_Die var, type, mtype;
+	Dwarf_Attribute a;
+	unsigned reg;
+	Dwarf_Word off = 0;
+	char *out = NULL, *r = NULL, *t = NULL;
+	if (dwarf_getscopevar(scopes, nscopes, name, 0, NULL, 0, 0, &var) >= 0 && var_register(&var, addr, &reg) == 0 &&
+	    dwarf_formref_die(dwarf_attr_integrate(&var, DW_AT_type, &a), &type) && (r = reg_name(machine, reg))) {
+		if (!arrow)
+			t = type_name(&type);
+		else if (member_of(&type, arrow + 2, &off, &mtype) == 0)
+			t = type_name(&mtype);
+		if (t)
+			out = arrow ? xasprintf("+%llu(%s):%s", (unsigned long long)off, r, t) : xasprintf("%s:%s", r, t);
+	}
+	free(r);
+	free(t);
+	free(name);
+	return out;
+}
+
+char *probe_elf_fetch(const char *path, const char *func, uint64_t off, const char *expr)
+{
+	struct elf_file f;
+	if (open_elf(path, &f) < 0)
+		return NULL;
+	GElf_Addr addr;
+	GElf_Ehdr eh;
+	char *out = NULL;
+	Dwarf *dw = find_function(f.syms, func, &addr) == 0 && gelf_getehdr(f.elf, &eh)
+			    ? dwarf_begin_elf(f.syms, DWARF_C_READ, NULL) : NULL;
+	Dwarf_Die cu, *scopes = NULL;
+	addr += off;
+	int n = dw && dwarf_addrdie(dw, addr, &cu) ? dwarf_getscopes(&cu, addr, &scopes) : 0;
+	if (n > 0)
+		out = fetch_of(scopes, n, addr, eh.e_machine, expr);
+	if (!out)
+		err_set("Debuginfo-analysis found no register location for '%s' at %s+%llu (lperf reads "
+			"variables and VAR->MEMBER held in registers)", expr, func, (unsigned long long)off);
+	free(scopes);
+	if (dw)
+		dwarf_end(dw);
 	close_elf(&f);
 	return out;
 }

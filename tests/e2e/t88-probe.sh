@@ -16,8 +16,10 @@ mkdir -p "$SHIM" && ln -s "$LPERF" "$SHIM/perf"
 P="$SCRATCH/t88prog"
 cat >"$SCRATCH/p.c" <<-\EOF
 	int g;
+	struct t { int *p; int c; };
 	__attribute__((noinline)) int foo(int i) { int r = 0; for (int j = 0; j < i; j++) r += j * g; return r; }
-	int main(int argc, char **argv) { (void)argv; return foo(argc * 3) & 1; }
+	__attribute__((noinline)) int bar(int i, struct t *t) { return i < t->c ? t->p[i] : 0; }
+	int main(int argc, char **argv) { struct t s = { &g, argc }; (void)argv; return (foo(argc * 3) + bar(0, &s)) & 1; }
 	EOF
 cc -g -O1 -o "$P" "$SCRATCH/p.c" || exit 1
 cleanup_probes() { "$LPERF" probe -q -d 'probe_t88prog:*' 2>/dev/null; true; }
@@ -80,8 +82,20 @@ else
 	test_skip 'lperf probe against perf' 'no perf'
 fi
 
-test_expect_success 'DWARF variables: refused with the fetch-argument spelling to use' '
-	expect_exit 254 lperf probe -x "$P" "foo i" 2>err && expect_grep "fetch arguments" err &&
+if [ -n "$HAVE_PERF" ]; then
+test_expect_success 'DWARF variables and members become the registers perf probe writes' '
+	for spec in "bar i t" "bar t->c" "bar v=%di:u32 x=i i:u64 %si"; do
+		cleanup_probes &&
+		perf probe -x "$P" -a "$spec" 2>perr >/dev/null && events >pe &&
+		perf probe -q -d "probe_t88prog:*" 2>/dev/null &&
+		lperf probe -x "$P" -a "$spec" 2>lerr && events >le && cmp pe le && cmp perr lerr || return 1
+	done && cleanup_probes
+'
+fi
+
+test_expect_success 'what lperf cannot resolve: perf words (scripts skip on them), nothing added' '
+	expect_exit 254 lperf probe -x "$P" "foo nosuchvar" 2>err && expect_grep "^Debuginfo-analysis" err &&
+	expect_exit 254 lperf probe -x "$P" "foo:3" 2>err && expect_grep "^Debuginfo-analysis is not supported\.$" err &&
 	expect_exit 254 lperf probe -x "$P" nosuch 2>err && expect_grep "^Probe point .nosuch. not found\.$" err &&
 	! events
 '
