@@ -147,6 +147,7 @@ static void build_plan(const struct stat_opts *o, struct stat_plan *p)
 		.events = sb_str(&o->events), .metrics = sb_str(&o->metrics),
 		.metric_files = o->metric_files, .nmetric_files = o->nmetric_files,
 		.keep_unavailable = o->dry_run, .null_run = o->null_run,
+		.wperf_simple = o->wperf_simple,
 	};
 	int r = stat_plan_build(p, &req);
 	if (r == STAT_PLAN_UNAVAILABLE)

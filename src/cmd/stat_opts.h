@@ -40,6 +40,7 @@ struct stat_opts {
 	bool pause;
 	double pause_s;
 	const struct stat_view *view; /* another personality's renderer (wperf), or NULL */
+	int wperf_simple;          /* WindowsPerf's imix...: see struct stat_plan_req */
 };
 
 /* How another personality shows what stat counts (wperf's tables, timeline file, JSON): after

@@ -120,6 +120,7 @@ static int wperf_list(struct wperf_args *a)
 		err_die_last(EXIT_USAGE);
 	struct metric_set ms = { 0 };
 	metric_set_builtin(&ms);
+	metric_set_wperf_simple(&ms, wperf_counters());
 	if (a->metric_file && metric_set_load_file(&ms, a->metric_file) < 0)
 		err_die_last(EXIT_USAGE);
 	char spe[64] = "";
@@ -141,14 +142,14 @@ static int wperf_test(struct wperf_args *a)
 {
 	struct evlist sched = { 0 };
 	bool requested = a->events.len || a->metrics.len;
-	if (requested && wperf_schedule(a, &sched) < 0)
-		err_die_last(EXIT_USAGE);
 	struct sysinfo si;
 	sysinfo_collect(&si, 0);
+	if (requested && wperf_schedule(a, si.gpc_num, &sched) < 0)
+		err_die_last(EXIT_USAGE);
 	const struct pmu_table *pt = pmu_table();
 	struct wperf_test_view v = { .si = &si, .hw_pmu = ev_have_hw_pmu(),
 				     .spe_version = wperf_spe_version_name(),
-				     .schedule = requested ? &sched : NULL };
+				     .schedule = requested ? &sched : NULL, .pmus = pmu_table() };
 	for (size_t i = 0; i < pt->n; i++)
 		if (pt->p[i].is_core)
 			v.core_events += pt->p[i].nev;

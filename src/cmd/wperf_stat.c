@@ -155,6 +155,8 @@ int wperf_stat(struct wperf_args *a)
 	struct stat_opts o;
 	memset(&o, 0, sizeof(o));
 	o.big_num = true;
+	int gpc = wperf_counters();
+	o.wperf_simple = gpc > 0 ? gpc : -1;
 	struct wstat w = { .a = a };
 	cpu_identity(&w);
 	w.view.kernel = a->kernel;

@@ -397,3 +397,50 @@ fail:
 	*out = NULL;
 	return -1;
 }
+
+/* WindowsPerf's simple metrics: named event sets, no formula (wperf's metric.cpp has the same
+ * five lists). */
+static const struct {
+	const char *name;
+	const char *events[6];
+} wperf_simple[] = {
+	{ "imix", { "inst_spec", "dp_spec", "vfp_spec", "ase_spec", "ld_spec", "st_spec" } },
+	{ "icache", { "l1i_cache", "l1i_cache_refill", "l2i_cache", "l2i_cache_refill",
+		      "inst_retired" } },
+	{ "dcache", { "l1d_cache", "l1d_cache_refill", "l2d_cache", "l2d_cache_refill",
+		      "inst_retired" } },
+	{ "itlb", { "l1i_tlb", "l1i_tlb_refill", "l2i_tlb", "l2i_tlb_refill", "inst_retired" } },
+	{ "dtlb", { "l1d_tlb", "l1d_tlb_refill", "l2d_tlb", "l2d_tlb_refill", "inst_retired" } },
+};
+
+static void drop_group(struct metric_set *s, const char *name)
+{
+	for (size_t i = 0; i < s->ng; i++) {
+		if (strcasecmp(s->g[i].name, name))
+			continue;
+		metric_group_clear(&s->g[i]);
+		memmove(&s->g[i], &s->g[i + 1], (s->ng - i - 1) * sizeof(*s->g));
+		s->ng--;
+		i--;
+	}
+}
+
+void metric_set_wperf_simple(struct metric_set *s, int counters)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(wperf_simple); i++) {
+		size_t n = 0;
+		while (n < ARRAY_SIZE(wperf_simple[i].events) && wperf_simple[i].events[n])
+			n++;
+		if (counters > 0 && (size_t)counters < n)
+			n = (size_t)counters;
+		struct metric m;
+		char *desc = xasprintf("WindowsPerf's %s: its events counted as one group",
+				       wperf_simple[i].name);
+		metric_init_events(&m, wperf_simple[i].name, (char *const *)wperf_simple[i].events,
+				   n, "", desc);
+		free(desc);
+		m.arch = METRIC_ARM;
+		drop_group(s, wperf_simple[i].name);
+		metric_set_put(s, &m);
+	}
+}

@@ -80,6 +80,10 @@ void metric_set_builtin(struct metric_set *s);
  * architecture; defining a name twice in one file is an error. Errors say "FILE:LINE: ...".
  * Loading invalidates pointers returned earlier by metric_find/metric_expand. */
 int metric_set_load_file(struct metric_set *s, const char *path);
+/* WindowsPerf's meaning of imix, icache, dcache, itlb and dtlb (the wperf personality): Arm
+ * event sets counted as one group, no formula, their events cut to the first `counters` (the
+ * general-purpose counters; <= 0: all), replacing lperf's metric groups of those names. */
+void metric_set_wperf_simple(struct metric_set *s, int counters);
 void metric_set_free(struct metric_set *s);
 
 /* Case-insensitive. Among namesakes, prefers one whose architecture is present here, then one

@@ -77,9 +77,11 @@ static double unit_metric(const struct stat_result *r, const char *pmu, const ch
 }
 
 /* The core metrics (the uncore ones have tables of their own). */
+/* A computed metric of the cores: a Telemetry Solution row and an M@ column. Event sets
+ * (imix, a -C name:{...}) have no value of their own: their events are the rows. */
 static bool core_metric(const struct stat_metric *sm)
 {
-	return !sm->m->pmu;
+	return !sm->m->pmu && sm->m->expr;
 }
 
 static bool any_core_metric(const struct stat_result *r)

@@ -135,7 +135,8 @@ static void row(struct wperf_tab *t, const char *name, const char *fmt, ...)
 }
 
 /* test -e/-m: the counter indexes of the events as stat would schedule them (the cycle counter
- * left out), and each one's group ("g0") or "e" when it stands alone. */
+ * left out), and each one's note as wperf writes it there: "(g0)" or "(e)", with the metric
+ * that asked for the event after a comma ("(g0,imix)"). */
 static void schedule_rows(struct wperf_tab *t, const struct evlist *l)
 {
 	struct strbuf idx = STRBUF_INIT, note = STRBUF_INIT;
@@ -145,14 +146,60 @@ static void schedule_rows(struct wperf_tab *t, const struct evlist *l)
 			continue;
 		sb_addf(&idx, "%s%llu", idx.len ? "," : "", (unsigned long long)x->attr.config);
 		if (x->group >= 0)
-			sb_addf(&note, "%sg%d", note.len ? "," : "", x->group);
+			sb_addf(&note, "%s(g%d", note.len ? "," : "", x->group);
 		else
-			sb_addf(&note, "%se", note.len ? "," : "");
+			sb_addf(&note, "%s(e", note.len ? "," : "");
+		sb_addf(&note, "%s%s)", x->metric ? "," : "", x->metric ? x->metric : "");
 	}
 	row(t, "ioctl_events[EVT_CORE].index", "%s", sb_str(&idx));
 	row(t, "ioctl_events[EVT_CORE].note", "%s", sb_str(&note));
 	sb_release(&idx);
 	sb_release(&note);
+}
+
+/* The architecture's PMU: the armv8 driver serves PMUv3 (its exact version, ID_AA64DFR0_EL1's
+ * PMUVer, is not published by Linux). */
+static const char *pmu_version(const struct pmu_table *pt)
+{
+	for (size_t i = 0; pt && i < pt->n; i++)
+		if (pt->p[i].is_core && (!strncmp(pt->p[i].name, "armv8_", 6) ||
+					 !strncmp(pt->p[i].name, "armv9_", 6)))
+			return "FEAT_PMUv3";
+	return "not implemented";
+}
+
+/* The hardware counters in the order the kernel may hand them out, then the cycle counter. */
+static void counter_map_row(struct wperf_tab *t, int gpc)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (int i = 0; i < gpc && i < 31; i++)
+		sb_addf(&sb, "%d,", i);
+	sb_adds(&sb, "31");
+	row(t, "PMU_CTL_QUERY_HW_CFG [counter_idx_map]", "%s", sb_str(&sb));
+	sb_release(&sb);
+}
+
+static bool have_pmu(const struct pmu_table *pt, const char *prefix)
+{
+	for (size_t i = 0; pt && i < pt->n; i++)
+		if (!strncmp(pt->p[i].name, prefix, strlen(prefix)))
+			return true;
+	return false;
+}
+
+/* What each kind of PMU here can do, in wperf's "type.function=devices" list. */
+static void device_ids_row(struct wperf_tab *t, const struct pmu_table *pt, bool spe)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, "core.stat=core;core.sample=core");
+	if (spe)
+		sb_adds(&sb, ";spe.record=spe");
+	if (have_pmu(pt, "arm_dsu_"))
+		sb_adds(&sb, ";dsu.stat=dsu");
+	if (have_pmu(pt, "arm_dmc620_"))
+		sb_adds(&sb, ";dmc.stat=dmc_clk,dmc_clkdiv2");
+	row(t, "PMU_CTL_QUERY_HW_CFG [device_id_str]", "%s", sb_str(&sb));
+	sb_release(&sb);
 }
 
 void wperf_test_tab(struct wperf_tab *t, const struct wperf_test_view *v)
@@ -165,15 +212,22 @@ void wperf_test_tab(struct wperf_tab *t, const struct wperf_test_view *v)
 	row(t, "request.ioctl_events [EVT_CORE]", "%s", v->schedule ? "True" : "False");
 	row(t, "request.ioctl_events [EVT_DSU]", "False");
 	row(t, "request.ioctl_events [EVT_DMC_CLK/EVT_DMC_CLKDIV2]", "False");
-	row(t, "pmu_device.vendor_name", "%s", c->vendor ? c->vendor : c->model ? c->model : "unknown");
+	/* Arm's implementer name as wperf (and lperf's stat heading) writes it. */
+	bool arm = c->vendor && !strcmp(c->vendor, "Arm");
+	row(t, "pmu_device.vendor_name", "%s", arm ? "Arm Limited" : c->vendor ? c->vendor :
+	    c->model ? c->model : "unknown");
 	row(t, "pmu_device.product_name", "%s", c->product ? c->product : "unknown");
 	row(t, "pmu_device.product_name(extended)", "%s%s%s%s", c->model ? c->model : "unknown",
 	    c->product ? " (" : "", c->product ? c->product : "", c->product ? ")" : "");
 	row(t, "pmu_device.events_query(events) [EVT_CORE]", "%zu", v->core_events);
+	row(t, "pmu_device.version_name", "%s", pmu_version(v->pmus));
 	row(t, "pmu_device.sampling.INTERVAL_DEFAULT", "0x4000000");
 	row(t, "PMU_CTL_QUERY_HW_CFG [core_num]", "0x%lx", si->cpus_online > 0 ? si->cpus_online : 0);
 	if (si->gpc_num >= 0) {
+		/* The kernel gives every counter to whoever opens events: all are free. */
 		row(t, "PMU_CTL_QUERY_HW_CFG [gpc_num]", "0x%x", si->gpc_num);
+		row(t, "PMU_CTL_QUERY_HW_CFG [total_gpc_num]", "0x%x", si->gpc_num);
+		counter_map_row(t, si->gpc_num);
 		row(t, "gpc_nums[EVT_CORE]", "%d", si->gpc_num);
 	} else {
 		row(t, "PMU_CTL_QUERY_HW_CFG [gpc_num]", "unknown (no hardware PMU)");
@@ -185,8 +239,9 @@ void wperf_test_tab(struct wperf_tab *t, const struct wperf_test_view *v)
 		row(t, "PMU_CTL_QUERY_HW_CFG [vendor_id]", "0x%x", c->implementer);
 		row(t, "PMU_CTL_QUERY_HW_CFG [part_id]", "0x%x", c->part);
 	}
+	device_ids_row(t, v->pmus, v->spe_version != NULL);
 	row(t, "config.count.period", "%s", "kernel-managed (perf_event_mux_interval_ms)");
-	row(t, "spe_device.version_name", "%s", v->spe_version ? v->spe_version : "FEAT_SPE not implemented");
+	row(t, "spe_device.version_name", "%s", v->spe_version ? v->spe_version : "not implemented");
 	if (v->schedule)
 		schedule_rows(t, v->schedule);
 }

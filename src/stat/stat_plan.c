@@ -138,6 +138,8 @@ int stat_plan_build(struct stat_plan *p, const struct stat_plan_req *req)
 {
 	memset(p, 0, sizeof(*p));
 	metric_set_builtin(&p->set);
+	if (req->wperf_simple)
+		metric_set_wperf_simple(&p->set, req->wperf_simple);
 	int r = 0;
 	for (size_t i = 0; i < req->nmetric_files && !r; i++)
 		if (metric_set_load_file(&p->set, req->metric_files[i]) < 0)

@@ -36,6 +36,9 @@ struct stat_plan_req {
 	size_t nmetric_files;
 	bool keep_unavailable;      /* plan a metric whose PMU is missing (--dry-run shows it) */
 	bool null_run;              /* no events at all when none are named (perf's --null) */
+	/* WindowsPerf's imix, icache, dcache, itlb, dtlb: event sets cut to this many counters
+	 * (metric_set_wperf_simple; < 0: all of them); 0: lperf's metric groups. */
+	int wperf_simple;
 };
 
 /* Fills p (zeroed here). 0, or an enum stat_plan_error with err_set(); p is freed on error. */

@@ -8,6 +8,7 @@
 
 #include "events/evlist.h"
 #include "events/metric.h"
+#include "sysinfo/sysinfo.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
@@ -153,32 +154,39 @@ int wperf_build_events(const struct wperf_args *a, struct strbuf *events, struct
 	return 0;
 }
 
-int wperf_schedule(const struct wperf_args *a, struct evlist *l)
+int wperf_counters(void)
+{
+	struct sysinfo si;
+	sysinfo_collect(&si, 0);
+	int n = si.gpc_num > 0 ? si.gpc_num : 0;
+	sysinfo_free(&si);
+	return n;
+}
+
+int wperf_schedule(const struct wperf_args *a, int counters, struct evlist *l)
 {
 	struct strbuf ev = STRBUF_INIT, met = STRBUF_INIT;
 	memset(l, 0, sizeof(*l));
 	int r = wperf_build_events(a, &ev, &met);
+	if (r == 0 && ev.len && evlist_parse(l, sb_str(&ev)) < 0)
+		r = -1;
 	if (r == 0 && met.len) {
-		/* Each metric's events as one group, as stat schedules them. */
+		/* Each metric's events as one group named after it, as stat schedules them. */
 		struct metric_set ms = { 0 };
 		metric_set_builtin(&ms);
+		metric_set_wperf_simple(&ms, counters);
 		const struct metric **m = NULL;
 		long n = (!a->metric_file || metric_set_load_file(&ms, a->metric_file) == 0)
 				 ? metric_expand(&ms, sb_str(&met), &m) : -1;
-		for (long i = 0; i < n; i++) {
-			sb_addf(&ev, "%s%s", ev.len ? "," : "", m[i]->nevents > 1 ? "{" : "");
-			for (size_t k = 0; k < m[i]->nevents; k++)
-				sb_addf(&ev, "%s%s", k ? "," : "", m[i]->events[k]);
-			if (m[i]->nevents > 1)
-				sb_addc(&ev, '}');
-		}
+		for (long i = 0; i < n && r == 0; i++)
+			if (evlist_add_metric_events(l, (const char *const *)m[i]->events,
+						     m[i]->nevents, m[i]->name, m[i]->nevents > 1) < 0)
+				r = -1;
 		free(m);
 		metric_set_free(&ms);
 		if (n < 0)
 			r = -1;
 	}
-	if (r == 0 && ev.len && evlist_parse(l, sb_str(&ev)) < 0)
-		r = -1;
 	sb_release(&ev);
 	sb_release(&met);
 	return r;

@@ -15,7 +15,10 @@ int wperf_build_events(const struct wperf_args *a, struct strbuf *events, struct
 /* Rewrites -E names in spec ("a,{b,c}:u") into raw codes; extra is "n1:0x12,n2:0x34". */
 int wperf_apply_extra(const char *spec, const char *extra, struct strbuf *out);
 /* The events of a's -e and -m as `wperf stat` would count them (each metric's events as one
- * group) into l, which the caller frees with evlist_free; -1 with err_set() for a bad name. */
-int wperf_schedule(const struct wperf_args *a, struct evlist *l);
+ * group; imix... cut to `counters`) into l, which the caller frees with evlist_free; -1 with err_set() for a bad name. */
+int wperf_schedule(const struct wperf_args *a, int counters, struct evlist *l);
+/* The general-purpose counters of this machine's core PMU (sysinfo's gpc_num), 0 when unknown:
+ * WindowsPerf cuts imix and its kin to them (metric_set_wperf_simple). */
+int wperf_counters(void);
 
 #endif

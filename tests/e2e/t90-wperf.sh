@@ -50,7 +50,50 @@ test_expect_success 'wperf test: Test Name/Result rows with gpc_nums and spe_dev
 	wperf test --json >t.json && wjson test t.json &&
 	LPERF_SYSFS_ROOT=$ARM wperf test -e "{inst_spec,vfp_spec},br_immed_spec" >sched &&
 	expect_grep "ioctl_events\[EVT_CORE\]\.index +27,117,120$" sched &&
-	expect_grep "ioctl_events\[EVT_CORE\]\.note +g0,g0,e$" sched
+	expect_grep "ioctl_events\[EVT_CORE\]\.note +\(g0\),\(g0\),\(e\)$" sched
+'
+
+test_expect_success 'wperf test: the rows wperf has (vendor Arm Limited, PMU version, counters, devices)' '
+	FXN1=$(pwd)/n1 && cp -R "$ARM" "$FXN1" &&
+	mkdir -p "$FXN1/devices/system/cpu/cpu0/regs/identification" &&
+	echo 0x00000000413fd0c1 >"$FXN1/devices/system/cpu/cpu0/regs/identification/midr_el1" &&
+	LPERF_SYSFS_ROOT=$FXN1 wperf test >out &&
+	expect_grep "^        pmu_device\.vendor_name +Arm Limited$" out &&
+	expect_grep "^        pmu_device\.product_name +neoverse-n1$" out &&
+	expect_grep "^        pmu_device\.version_name +FEAT_PMUv3$" out &&
+	expect_grep "^        PMU_CTL_QUERY_HW_CFG \[device_id_str\] +core\.stat=core;core\.sample=core;spe\.record=spe$" out &&
+	LPERF_SYSFS_ROOT=$FXN1 wperf test --json >t.json && wjson test t.json &&
+	rm -r "$FXN1/bus/event_source/devices/arm_spe_0" &&
+	LPERF_SYSFS_ROOT=$FXN1 wperf test >nospe &&
+	expect_grep "^        spe_device\.version_name +not implemented$" nospe &&
+	expect_grep "^        PMU_CTL_QUERY_HW_CFG \[device_id_str\] +core\.stat=core;core\.sample=core$" nospe
+'
+
+test_expect_success 'wperf test on a machine whose counters are known: gpc_num, total_gpc_num, counter_idx_map' '
+	wperf test >out &&
+	if grep -q "\[gpc_num\] *0x" out; then
+		n=$(sed -n "s/.*\[gpc_num\] *0x\([0-9a-f]*\)$/\1/p" out) &&
+		expect_grep "^        PMU_CTL_QUERY_HW_CFG \[total_gpc_num\] +0x$n$" out &&
+		map=$(sed -n "s/.*\[counter_idx_map\] *//p" out) &&
+		test "$(echo "$map" | tr , "\n" | sort -u | wc -l)" -eq $((0x$n + 1))
+	else
+		expect_grep "\[gpc_num\] +unknown" out
+	fi
+'
+
+test_expect_success 'wperf -m imix is WindowsPerf event group: its order, one group, (g0,imix) in test' '
+	LPERF_SYSFS_ROOT=$ARM wperf stat -m imix -c 1 sleep 3 --dry-run >d &&
+	sed -n "s/^        \([a-z_]*\) .*/\1/p" d | tr "\n" , >order &&
+	expect_grep "^event,cycles,inst_spec,dp_spec,vfp_spec,ase_spec,ld_spec,st_spec,$" order &&
+	LPERF_SYSFS_ROOT=$ARM wperf test -m imix >t &&
+	expect_grep "ioctl_events\[EVT_CORE\]\.index +27,115,117,116,112,113$" t &&
+	expect_grep "ioctl_events\[EVT_CORE\]\.note +\(g0,imix\),\(g0,imix\),\(g0,imix\),\(g0,imix\),\(g0,imix\),\(g0,imix\)$" t &&
+	LPERF_SYSFS_ROOT=$ARM wperf test -m imix,icache >t2 &&
+	expect_grep "ioctl_events\[EVT_CORE\]\.note +(\(g0,imix\),){6}(\(g1,icache\),){4}\(g1,icache\)$" t2 &&
+	LPERF_SYSFS_ROOT=$ARM wperf list --json >l.json &&
+	"$PYTHON" -c "import json,sys; m = {x[\"Metric\"]: x[\"Events\"] for x in json.load(open(sys.argv[1]))[\"Predefined_Metrics\"]}; assert m[\"imix\"] == \"{inst_spec,dp_spec,vfp_spec,ase_spec,ld_spec,st_spec}\", m.get(\"imix\"); assert m[\"dtlb\"] == \"{l1d_tlb,l1d_tlb_refill,l2d_tlb,l2d_tlb_refill,inst_retired}\"" l.json &&
+	LPERF_SYSFS_ROOT=$ARM lperf stat -m imix -C 1 --dry-run -- true >lp &&
+	expect_grep "^        dp_spec " lp
 '
 
 test_expect_success 'lperf test also names the SPE version' '

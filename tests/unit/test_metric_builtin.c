@@ -277,6 +277,37 @@ static void test_windowsperf_sets(void **state)
 	metric_set_free(&s);
 }
 
+/* The wperf personality's meaning: each is one event set in WindowsPerf's order, cut to the
+ * counters, in place of lperf's group; the other metrics stay. */
+static void test_windowsperf_simple(void **state)
+{
+	struct metric_set s = { 0 };
+	metric_set_builtin(&s);
+	metric_set_wperf_simple(&s, 0);
+	const struct metric **m;
+	assert_int_equal(metric_expand(&s, "imix", &m), 1);
+	assert_null(m[0]->expr);
+	assert_int_equal(m[0]->nevents, 6);
+	static const char *const order[] = { "inst_spec", "dp_spec", "vfp_spec", "ase_spec", "ld_spec",
+					     "st_spec" };
+	for (int i = 0; i < 6; i++)
+		assert_string_equal(m[0]->events[i], order[i]);
+	free(m);
+	assert_null(metric_group_find(&s, "imix"));
+	assert_null(metric_group_find(&s, "dtlb"));
+	assert_non_null(metric_find(&s, "load_percentage"));
+	assert_non_null(metric_group_find(&s, "Operation_Mix"));
+	metric_set_free(&s);
+	/* Four counters: the first four events, as wperf's metric_gen_metric_based_on_gpc_num. */
+	metric_set_builtin(&s);
+	metric_set_wperf_simple(&s, 4);
+	assert_int_equal(metric_expand(&s, "icache", &m), 1);
+	assert_int_equal(m[0]->nevents, 4);
+	assert_string_equal(m[0]->events[3], "l2i_cache_refill");
+	free(m);
+	metric_set_free(&s);
+}
+
 /* l3_cache and ddr_bw are groups of uncore metrics, each naming the PMUs it is counted on. */
 static void test_uncore_metrics(void **state)
 {
@@ -301,6 +332,7 @@ int main(void)
 		cmocka_unit_test(test_builtin_formulas),
 		cmocka_unit_test(test_telemetry_set),
 		cmocka_unit_test(test_windowsperf_sets),
+		cmocka_unit_test(test_windowsperf_simple),
 		cmocka_unit_test(test_uncore_metrics),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -241,6 +241,48 @@ static void test_uncore_metric_asked(void **state)
 	sf_free(&f);
 }
 
+/* wperf -m imix: an event set, counted as one group in wperf's order and noted "g0,imix";
+ * no Telemetry table, no M@ column, no ts_metric entry (it has no formula). */
+static void test_imix_event_set(void **state)
+{
+	static const int cpus[] = { 1 };
+	static const char *const names[] = { "inst_spec", "dp_spec", "vfp_spec", "ase_spec", "ld_spec",
+					     "st_spec" };
+	static const uint64_t codes[] = { 0x1b, 0x73, 0x75, 0x74, 0x70, 0x71 };
+	struct sf_event evs[7] = {
+		{ "cycles", "armv8_pmuv3_0", EV_SRC_HARDWARE, 0, -1, NULL, false, { 9000 } },
+	};
+	for (int i = 0; i < 6; i++)
+		evs[i + 1] = (struct sf_event){ names[i], "armv8_pmuv3_0", EV_SRC_SYSFS, codes[i], 0,
+						"imix", false, { 100u * (unsigned)(i + 1) } };
+	static const struct sf_metric mets[] = { { "imix", NULL, "" } };
+	struct stat_fixture f;
+	sf_build(&f, cpus, 1, evs, ARRAY_SIZE(evs), mets, 1, 3);
+	char *text, *csv, *json;
+	SF_CAPTURE(text, wperf_stat_text(mf, &f.r, &arm_view));
+	assert_null(strstr(text, "Telemetry Solution Metrics"));
+	const char *c = strstr(text, " cycle ");
+	const char *a = strstr(text, " inst_spec "), *b = strstr(text, " dp_spec ");
+	const char *s = strstr(text, " st_spec ");
+	assert_non_null(c);
+	assert_true(a && b && s && c < a && a < b && b < s);
+	assert_non_null(strstr(text, "0x1b       g0,imix\n"));
+	SF_CAPTURE(csv, wperf_timeline_csv_header(mf, &f.r, &arm_view, 1));
+	assert_non_null(strstr(csv, "cycle,inst_spec,dp_spec,vfp_spec,ase_spec,ld_spec,st_spec,\n"));
+	assert_null(strstr(csv, "M@"));
+	SF_CAPTURE(json, {
+		struct json j;
+		json_init(&j, mf, false);
+		wperf_stat_json(&j, NULL, &f.r, &arm_view);
+		json_finish(&j);
+	});
+	assert_null(strstr(json, "\"imix\":"));
+	free(text);
+	free(csv);
+	free(json);
+	sf_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -250,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_golden_one_core_mux),
 		cmocka_unit_test(test_golden_timeline_csv),
 		cmocka_unit_test(test_uncore_metric_asked),
+		cmocka_unit_test(test_imix_event_set),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
