@@ -62,8 +62,15 @@ static int opt_call_graph(const struct option *o, const char *a)
 			v->graph = HIST_CALLEE;
 		else if (!strcmp(w, "none"))
 			v->graph = HIST_GRAPH_NONE;
-		else if (strcmp(w, "graph") && strcmp(w, "flat") && strcmp(w, "fractal") && strcmp(w, "folded") &&
-			 strcmp(w, "function") && strcmp(w, "address")) {
+		else if (!strcmp(w, "graph"))
+			v->ro.graph_style = RG_GRAPH;
+		else if (!strcmp(w, "fractal"))
+			v->ro.graph_style = RG_FRACTAL;
+		else if (!strcmp(w, "flat"))
+			v->ro.graph_style = RG_FLAT;
+		else if (!strcmp(w, "folded"))
+			v->ro.graph_style = RG_FOLDED;
+		else if (strcmp(w, "function") && strcmp(w, "address")) {
 			free(copy);
 			return err_set("unknown call-graph word '%s' (use caller, callee, none, or a "
 				       "percent threshold)", w);
@@ -221,6 +228,8 @@ static void parse_report_options(struct report_args *a, struct profile *pr, int 
 		{ OPT_BOOL, 0, "no-inline", &a->no_inline, NULL, "DWARF stacks without inlined functions' frames" },
 		{ OPT_BOOL, 0, "header", &a->header, NULL, "print the recording's header first" },
 		{ OPT_BOOL, 0, "header-only", &a->header_only, NULL, "print only the header" },
+		{ OPT_STRING, 't', "field-separator", &v->ro.field_sep, "SEP", "columns separated by SEP "
+		  "(no dotted line), as perf -t" },
 		{ OPT_BOOL, 0, "stats", &a->stats, NULL, "the records counted by type, as perf --stats" },
 		{ OPT_BOOL, 0, "task", &a->task, NULL, "the recording's tasks (pid, tid, ppid, comm) as a tree" },
 		{ OPT_CALLBACK, 'F', "fields", a, "FIELDS", "output fields: overhead, sample and sort keys "
@@ -330,6 +339,7 @@ int cmd_report(int argc, char **argv)
 	struct report_run x = { .a = &a };
 	parse_report_options(&a, &x.p, argc, argv);
 	err_quiet = a.quiet;
+	a.v.ro.no_header = a.quiet; /* perf report -q: the entries only */
 	symbol_demangle_params(a.verbose > 0);
 	if (pictures_requested(&a.pr)) {
 		/* Caller order (-G/--inverted) draws an icicle. */

@@ -19,9 +19,14 @@ struct report_section {
 	uint64_t sample_period;  /* the recording's fixed period (0 with -F) for wperf's "interval" */
 };
 
+enum report_graph_style { RG_GRAPH, RG_FRACTAL, RG_FLAT, RG_FOLDED };
+
 struct report_opts {
 	bool show_nr;            /* -n: a Samples column */
 	bool no_overhead;        /* -F without overhead: no Overhead (Children/Self) column */
+	enum report_graph_style graph_style; /* perf's -g graph (default), fractal, flat, folded */
+	bool no_header;          /* -q: the entries only, no '#' lines (perf report -q) */
+	const char *field_sep;   /* -t SEP: columns separated by SEP, no dotted line (NULL: aligned) */
 	double percent_limit;    /* hide entries under this overhead (percent) */
 	bool children;           /* Children and Self columns */
 	double graph_min;        /* hide call-graph branches under this percent */

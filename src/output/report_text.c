@@ -1,6 +1,7 @@
 /* perf report --stdio's layout, so people and scripts that read perf's text read ours. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "output/report_out.h"
@@ -37,8 +38,11 @@ static void node_name(const struct callnode *n, char *buf, size_t size)
 		memcpy(buf + len, " (inlined)", 11);
 }
 
-/* perf's graph: a single child continues the line; several children branch with |--x%--. */
-static void graph(FILE *f, const struct callnode *n, uint64_t total, struct strbuf *prefix, double min)
+/* perf's graph: a single child continues the line; several children branch with |--x%--.
+ * fractal: each level's percentages are of its parent (the caller passes the node's period as
+ * total), not of the whole. */
+static void graph(FILE *f, const struct callnode *n, uint64_t total, struct strbuf *prefix, double min,
+		  bool fractal)
 {
 	char name[512];
 	size_t shown = 0;
@@ -50,7 +54,7 @@ static void graph(FILE *f, const struct callnode *n, uint64_t total, struct strb
 		const struct callnode *c = n->kids[0];
 		node_name(c, name, sizeof(name));
 		fprintf(f, "%s%s\n", sb_str(prefix), name);
-		graph(f, c, total, prefix, min);
+		graph(f, c, fractal ? c->period : total, prefix, min, fractal);
 		return;
 	}
 	size_t k = 0;
@@ -64,18 +68,94 @@ static void graph(FILE *f, const struct callnode *n, uint64_t total, struct strb
 		fprintf(f, "%s%s--%.2f%%--%s\n", sb_str(prefix), last ? " " : "|", pct(c->period, total), name);
 		size_t len = prefix->len;
 		sb_adds(prefix, last ? "           " : "|          ");
-		graph(f, c, total, prefix, min);
+		graph(f, c, fractal ? c->period : total, prefix, min, fractal);
 		prefix->len = len;
 		prefix->buf[len] = 0;
 	}
 }
 
-static void entry_graph(FILE *f, const struct hist_entry *e, enum hist_graph mode, bool children,
-			uint64_t total, double min, const char *indent)
+/* perf's -g flat and -g folded: each path through the entry's call tree with the share of the
+ * samples that ended on it: "           PCT%" and one line per frame (flat), or "PCT% a;b;c"
+ * (folded). */
+#define PATH_MAX_DEPTH 512
+struct paths {
+	FILE *f;
+	uint64_t total;
+	double min;
+	bool folded;
+	const char *first;      /* the entry's own name, ahead of the tree's (callee order) */
+	const struct callnode *stack[PATH_MAX_DEPTH];
+	size_t depth;
+};
+
+static void emit_path(struct paths *p, uint64_t self)
 {
+	char name[512];
+	if (pct(self, p->total) < p->min)
+		return;
+	if (p->folded)
+		fprintf(p->f, "%.2f%% ", pct(self, p->total));
+	else
+		fprintf(p->f, "           %.2f%%\n", pct(self, p->total));
+	for (size_t i = 0; i <= p->depth; i++) {
+		if (i == 0 && !p->first)
+			continue;
+		if (i == 0)
+			snprintf(name, sizeof(name), "%s", p->first);
+		else
+			node_name(p->stack[i - 1], name, sizeof(name));
+		if (p->folded)
+			fprintf(p->f, "%s%s", i > (p->first ? 0u : 1u) ? ";" : "", name);
+		else
+			fprintf(p->f, "                %s\n", name);
+	}
+	fputc('\n', p->f);
+}
+
+static void walk_paths(struct paths *p, const struct callnode *n)
+{
+	uint64_t below = 0;
+	for (size_t i = 0; i < n->nkids; i++)
+		below += n->kids[i]->period;
+	if (n->period > below && (p->depth || p->first))
+		emit_path(p, n->period - below);
+	for (size_t i = 0; i < n->nkids && p->depth < PATH_MAX_DEPTH; i++) {
+		p->stack[p->depth++] = n->kids[i];
+		walk_paths(p, n->kids[i]);
+		p->depth--;
+	}
+}
+
+static void entry_paths(FILE *f, const struct hist_entry *e, enum hist_graph mode, bool children,
+			uint64_t total, double min, bool folded)
+{
+	if (!e->tree)
+		return;
+	char name[512];
+	struct paths *p = xcalloc(1, sizeof(*p));
+	p->f = f;
+	p->total = total;
+	p->min = min;
+	p->folded = folded;
+	if (mode == HIST_CALLEE || children) {
+		hist_sym_name(e->sym, e->addr, name, sizeof(name));
+		p->first = name;
+	}
+	walk_paths(p, e->tree);
+	free(p);
+}
+
+static void entry_graph(FILE *f, const struct hist_entry *e, enum hist_graph mode, bool children,
+			uint64_t total, double min, const char *indent, enum report_graph_style style)
+{
+	if (style == RG_FLAT || style == RG_FOLDED) {
+		entry_paths(f, e, mode, children, total, min, style == RG_FOLDED);
+		return;
+	}
 	/* Nothing above (or below) it: perf prints no graph, and neither do we. */
 	if (!e->tree || !e->tree->nkids)
 		return;
+	bool fractal = style == RG_FRACTAL;
 	char name[512];
 	struct strbuf prefix = STRBUF_INIT;
 	sb_addf(&prefix, "%s   ", indent);
@@ -84,45 +164,137 @@ static void entry_graph(FILE *f, const struct hist_entry *e, enum hist_graph mod
 		/* The function itself, then who called it (callee order) or what it called. */
 		hist_sym_name(e->sym, e->addr, name, sizeof(name));
 		fprintf(f, "%s---%s\n", indent, name);
-		graph(f, e->tree, total, &prefix, min);
+		graph(f, e->tree, fractal ? e->tree->period : total, &prefix, min, fractal);
 	} else if (e->tree->nkids == 1 && e->tree->kids[0]->period == e->tree->period) {
 		/* One root: the path from it down to the function. */
 		const struct callnode *root = e->tree->kids[0];
 		hist_sym_name(root->sym, root->addr, name, sizeof(name));
 		fprintf(f, "%s---%s\n", indent, name);
-		graph(f, root, total, &prefix, min);
+		graph(f, root, fractal ? root->period : total, &prefix, min, fractal);
 	} else {
-		graph(f, e->tree, total, &prefix, min);
+		graph(f, e->tree, fractal ? e->tree->period : total, &prefix, min, fractal);
 	}
 	fputc('\n', f);
 	sb_release(&prefix);
+}
+
+/* --percent-limit: of the Children column when there is one, else of Overhead. */
+static bool below_limit(const struct report_opts *o, double self, double acc)
+{
+	return (o->children ? acc : self) < o->percent_limit;
+}
+
+/* Column widths: perf sizes them to the widest value. */
+struct widths {
+	size_t comm, dso, sym, line, file;
+};
+
+static void col_widths(const struct hist *h, struct widths *w)
+{
+	*w = (struct widths){ strlen("Command"), strlen("Shared Object"), strlen("Symbol"), strlen("Source:Line"),
+			      strlen("Source File") };
+	char name[512];
+	for (size_t i = 0; i < h->n; i++) {
+		const struct hist_entry *e = h->v[i];
+		if (e->srcline && strlen(e->srcline) > w->line)
+			w->line = strlen(e->srcline);
+		if (e->srcfile && strlen(e->srcfile) > w->file)
+			w->file = strlen(e->srcfile);
+		if (e->comm && strlen(e->comm) > w->comm)
+			w->comm = strlen(e->comm);
+		if (strlen(hist_dso_name(e->dso)) > w->dso)
+			w->dso = strlen(hist_dso_name(e->dso));
+		hist_sym_name(e->sym, e->addr, name, sizeof(name));
+		if (strlen(name) + 4 > w->sym)
+			w->sym = strlen(name) + 4;
+	}
+}
+
+/* The value of sort key k of e, padded to its column unless it is the symbol (the last word). */
+static void key_value(struct strbuf *sb, const struct hist_entry *e, enum hist_key k, const struct widths *w)
+{
+	char name[512];
+	switch (k) {
+	case HK_COMM: sb_addf(sb, "%-*s", (int)w->comm, e->comm ? e->comm : ""); break;
+	case HK_PID: sb_addf(sb, "%7d", e->pid); break;
+	case HK_TID: sb_addf(sb, "%7d", e->tid); break;
+	case HK_CPU: sb_addf(sb, "%03d", e->cpu); break;
+	case HK_DSO: sb_addf(sb, "%-*s", (int)w->dso, hist_dso_name(e->dso)); break;
+	case HK_SYM:
+		hist_sym_name(e->sym, e->addr, name, sizeof(name));
+		sb_addf(sb, "[%c] %s", e->kernel ? 'k' : '.', name);
+		break;
+	case HK_SRCLINE: sb_addf(sb, "%-*s", (int)w->line, e->srcline ? e->srcline : ""); break;
+	case HK_SRCFILE: sb_addf(sb, "%-*s", (int)w->file, e->srcfile ? e->srcfile : ""); break;
+	default: break;
+	}
+}
+
+/* perf report -t SEP: the same columns with SEP between them and no dotted line; percentages as
+ * " 5.00%" in 8 characters, samples as " N" in 12, as perf prints them. */
+static void sep_header(FILE *f, const struct hist *h, const struct report_opts *o, const struct widths *w)
+{
+	static const char *const titles[HK_NKEYS] = {
+		[HK_COMM] = "Command", [HK_PID] = "Pid", [HK_TID] = "Tid", [HK_CPU] = "CPU",
+		[HK_DSO] = "Shared Object", [HK_SYM] = "Symbol", [HK_SRCLINE] = "Source:Line", [HK_SRCFILE] = "Source File",
+	};
+	const size_t widths[HK_NKEYS] = { [HK_COMM] = w->comm, [HK_PID] = 7, [HK_TID] = 7, [HK_CPU] = 3,
+					  [HK_DSO] = w->dso, [HK_SYM] = w->sym, [HK_SRCLINE] = w->line,
+					  [HK_SRCFILE] = w->file };
+	struct strbuf sb = STRBUF_INIT;
+	const char *sep = o->field_sep;
+	if (!o->no_overhead)
+		sb_adds(&sb, o->children ? "Children;Self" : "Overhead");
+	if (o->show_nr)
+		sb_addf(&sb, "%s%12s", sb.len ? sep : "", "Samples");
+	for (size_t k = 0; k < h->nkeys; k++)
+		if (titles[h->keys[k]])
+			sb_addf(&sb, "%s%-*s", sb.len ? sep : "", (int)widths[h->keys[k]], titles[h->keys[k]]);
+	if (!o->no_header)
+		fprintf(f, "# %s\n", sb_str(&sb));
+	sb_release(&sb);
+}
+
+static void sep_row(FILE *f, const struct hist *h, const struct hist_entry *e, const struct report_opts *o,
+		    const struct widths *w, double self, double acc)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *sep = o->field_sep;
+	char v[32];
+	if (!o->no_overhead && o->children) {
+		snprintf(v, sizeof(v), " %.2f%%", acc);
+		sb_addf(&sb, "%-8s%s", v, sep);
+	}
+	if (!o->no_overhead) {
+		snprintf(v, sizeof(v), " %.2f%%", self);
+		sb_addf(&sb, "%-8s", v);
+	}
+	if (o->show_nr) {
+		snprintf(v, sizeof(v), " %" PRIu64, o->children ? e->acc_samples : e->samples);
+		sb_addf(&sb, "%s%-12s", sb.len ? sep : "", v);
+	}
+	for (size_t k = 0; k < h->nkeys; k++) {
+		if (sb.len)
+			sb_adds(&sb, sep);
+		key_value(&sb, e, h->keys[k], w);
+	}
+	fputs(sb_str(&sb), f);
+	sb_release(&sb);
 }
 
 void report_text(FILE *f, const struct report_section *s, const struct report_opts *o)
 {
 	const struct hist *h = s->hist;
 	char cnt[32];
-	fprintf(f, "# Samples: %s  of event '%s'\n", human_count(s->samples, cnt, sizeof(cnt)), s->event);
-	fprintf(f, "# Event count (approx.): %" PRIu64 "\n#\n", s->period);
-
-	/* Column widths: perf sizes them to the widest value. */
-	size_t wcomm = strlen("Command"), wdso = strlen("Shared Object"), wsym = strlen("Symbol");
-	size_t wline = strlen("Source:Line"), wfile = strlen("Source File");
-	char name[512];
-	for (size_t i = 0; i < h->n; i++) {
-		const struct hist_entry *e = h->v[i];
-		if (e->srcline && strlen(e->srcline) > wline)
-			wline = strlen(e->srcline);
-		if (e->srcfile && strlen(e->srcfile) > wfile)
-			wfile = strlen(e->srcfile);
-		if (e->comm && strlen(e->comm) > wcomm)
-			wcomm = strlen(e->comm);
-		if (strlen(hist_dso_name(e->dso)) > wdso)
-			wdso = strlen(hist_dso_name(e->dso));
-		hist_sym_name(e->sym, e->addr, name, sizeof(name));
-		if (strlen(name) + 4 > wsym)
-			wsym = strlen(name) + 4;
+	if (!o->no_header) {
+		fprintf(f, "# Samples: %s  of event '%s'\n", human_count(s->samples, cnt, sizeof(cnt)), s->event);
+		fprintf(f, "# Event count (approx.): %" PRIu64 "\n#\n", s->period);
 	}
+
+	struct widths w;
+	col_widths(h, &w);
+	size_t wcomm = w.comm, wdso = w.dso, wsym = w.sym, wline = w.line, wfile = w.file;
+	char name[512];
 	struct strbuf head = STRBUF_INIT, dots = STRBUF_INIT;
 #define COL(title, width, right)                                                              \
 	do {                                                                                 \
@@ -157,7 +329,10 @@ void report_text(FILE *f, const struct report_section *s, const struct report_op
 		}
 	}
 #undef COL
-	fprintf(f, "# %s\n# %s\n#\n", sb_str(&head), sb_str(&dots));
+	if (o->field_sep)
+		sep_header(f, h, o, &w);
+	else if (!o->no_header)
+		fprintf(f, "# %s\n# %s\n#\n", sb_str(&head), sb_str(&dots));
 	sb_release(&head);
 	sb_release(&dots);
 
@@ -165,8 +340,12 @@ void report_text(FILE *f, const struct report_section *s, const struct report_op
 	for (size_t i = 0; i < h->n; i++) {
 		const struct hist_entry *e = h->v[i];
 		double self = pct(e->period, total), acc = pct(e->acc_period, total);
-		if ((o->children ? acc : self) < o->percent_limit)
+		if (below_limit(o, self, acc))
 			continue;
+		if (o->field_sep) {
+			sep_row(f, h, e, o, &w, self, acc);
+			goto row_done;
+		}
 		if (o->no_overhead)
 			fputs("  ", f);
 		else if (o->children)
@@ -196,9 +375,10 @@ void report_text(FILE *f, const struct report_section *s, const struct report_op
 				break;
 			}
 		}
+row_done:
 		fputc('\n', f);
 		if (h->graph != HIST_GRAPH_NONE)
-			entry_graph(f, e, h->graph, o->children, total, o->graph_min, "            ");
+			entry_graph(f, e, h->graph, o->children, total, o->graph_min, "            ", o->graph_style);
 	}
 	fputc('\n', f);
 	if (o->lost)

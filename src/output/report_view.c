@@ -34,7 +34,7 @@ void report_print(FILE *f, enum report_style style, const struct report_opts *op
 		json_u64(&j, "lost_samples", tot->lost_samples);
 		json_u64(&j, "filtered_out", p->filtered_out);
 		json_begin_array(&j, "events");
-	} else if (style == STYLE_PERF) {
+	} else if (style == STYLE_PERF && !ro.no_header) {
 		report_text_header(f, tot->lost_samples);
 		if (tot->python_approx)
 			report_text_python_approx(f);

@@ -164,4 +164,40 @@ test_expect_success 'report --time keeps the samples perf keeps (rows compared s
 	diff p.o l.o && [ "$(wc -l <l.o)" -ge 3 ]
 '
 
+calls_program() {
+	printf '%s\n' '#include <stdlib.h>' 'volatile long s;' \
+		'__attribute__((noinline)) void c(long n) { for (long i = 0; i < n; i++) s += i; }' \
+		'__attribute__((noinline)) void b(long n) { c(n); c(n / 2); s++; }' \
+		'__attribute__((noinline)) void a(long n) { b(n); c(n); s++; }' \
+		'int main(int argc, char **argv) { long n = argc > 1 ? atol(argv[1]) : 20000000;' \
+		'for (int k = 0; k < 5; k++) { a(n); b(n); } return 0; }' |
+		cc -O1 -g -fno-omit-frame-pointer -x c -o calls -
+}
+
+test_expect_success 'report -g graph|fractal|flat|folded|caller print what perf prints for the same file' '
+	calls_program && lperf record -g -F 999 -e task-clock -o c.data ./calls 2>/dev/null &&
+	lperf report -i c.data --stdio -g folded --no-children >l.folded &&
+	expect_grep "^[0-9.]+% c;(.*;)?main;__libc_start_call_main$" l.folded &&
+	lperf report -i c.data --stdio -g flat --no-children >l.flat &&
+	expect_grep "^           [0-9.]+%$" l.flat && expect_grep "^                main$" l.flat &&
+	have_perf || exit 0
+	for m in graph fractal flat folded caller "fractal,0.5,callee"; do
+		lperf report -i c.data --stdio -g $m --no-children --percent-limit 3 2>/dev/null | grep -v "^#" | sed -e :a -e "/^\n*\$/{\$d;N;ba" -e "}" >l.o &&
+		perf report -i c.data --stdio -g $m --no-children --percent-limit 3 2>/dev/null | grep -v "^#" | sed -e :a -e "/^\n*\$/{\$d;N;ba" -e "}" >p.o &&
+		echo "-g $m" && diff p.o l.o || exit 1
+	done
+'
+
+test_expect_success 'report -t SEP and -q print what perf prints (rows compared sorted: ties order apart)' '
+	lperf record -e task-clock -c 100000 -o t.data -- sh -c "ls >/dev/null; true" 2>/dev/null &&
+	lperf report -i t.data -q -s comm -n -t ";" >l.o &&
+	expect_no_grep "^#" l.o && awk -F";" "NF == 3 && \$2 + 0 > 0 { ok = 1 } END { exit !ok }" l.o &&
+	have_perf || exit 0
+	for o in "-t ;" "-t ; -n -s comm" "-t , -n" "-q -s comm -n -t ;" "-q"; do
+		lperf report -i t.data --stdio $o 2>/dev/null | grep -v "^\$" | grep -v "^# [^OC]" | grep -v "^#\$" | sort >l.o &&
+		perf report -i t.data --stdio $o 2>/dev/null | grep -v "^\$" | grep -v "^# [^OC]" | grep -v "^#\$" | sort >p.o &&
+		echo "$o" && diff p.o l.o || exit 1
+	done
+'
+
 test_done
