@@ -113,6 +113,7 @@ int cmd_script(int argc, char **argv)
 		{ OPT_STRING, 'i', "input", &input, "FILE", "the recording (default perf.data)" },
 		{ OPT_STRING, 'F', "fields", &fields, "FIELDS", "comm,pid,tid,cpu,time,event,period,ip,sym,symoff,dso,srcline,trace,iregs,brstack,brstacksym; +srcline adds to the defaults" },
 		{ OPT_BOOL, 0, "no-call-graph", &no_chain, NULL, "only the sampled address, no stacks" },
+		{ OPT_BOOL, 'G', "hide-call-graph", &no_chain, NULL, "same as --no-call-graph (perf's spelling)" },
 		{ OPT_BOOL, 0, "folded", &fold, NULL, "collapsed stacks for flame graphs: comm;root;...;leaf COUNT" },
 		{ OPT_BOOL, 'f', "force", &force, NULL, "read the input and /tmp JIT symbol files whoever owns them" },
 		{ OPT_BOOL, 0, "python", &python, NULL, "Python view: py:: frames only" },

@@ -200,4 +200,11 @@ test_expect_success 'report -t SEP and -q print what perf prints (rows compared 
 	done
 '
 
+test_expect_success 'script -G (--hide-call-graph) prints the lines perf prints' '
+	calls_program && lperf record -g -F 999 -e task-clock -o g.data ./calls 2000000 2>/dev/null &&
+	lperf script -G -i g.data >l.o && expect_no_grep "^	" l.o &&
+	have_perf || exit 0
+	perf script -G -i g.data >p.o 2>/dev/null && diff p.o l.o
+'
+
 test_done
