@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -104,7 +105,7 @@ static int run_all(struct run_ctx *rc, struct stat_plan *p, struct stat_result *
 	struct stat_opts *o = rc->o;
 	struct stat_run_opts ro = {
 		.cmd = rc->cmd, .pid_list = o->pid_list, .tid_list = o->tid_list, .cpus = &o->cpus,
-		.pin_to = o->pin_cpus, .no_inherit = o->no_inherit,
+		.pin_to = o->pin_cpus, .no_inherit = o->no_inherit, .per_thread = o->aggr == STAT_AGGR_THREAD,
 		.timeout_s = o->timeout_s, .interval_ms = o->interval_ms, .interval_count = o->interval_count,
 		.metrics = p->metrics, .nmetrics = p->nmetrics,
 		.unit_metrics = p->unit_metrics, .nunit_metrics = p->nunit_metrics,
@@ -148,6 +149,7 @@ static void build_plan(const struct stat_opts *o, struct stat_plan *p)
 		.metric_files = o->metric_files, .nmetric_files = o->nmetric_files,
 		.keep_unavailable = o->dry_run, .null_run = o->null_run,
 		.wperf_simple = o->wperf_simple,
+		.cpu_wide = o->system_wide || o->cpus.n,
 	};
 	int r = stat_plan_build(p, &req);
 	if (r == STAT_PLAN_UNAVAILABLE)
@@ -194,6 +196,7 @@ static char *setup_output(struct run_ctx *rc, const char *desc)
 	po->summary = o->summary && o->interval_ms;
 	po->csv_summary = !o->no_csv_summary;
 	po->rusage = rc->cmd && !o->system_wide && !o->cpus.n;
+	po->hide_idle = o->system_wide;
 	if (o->big_num)
 		setlocale(LC_NUMERIC, "");
 
@@ -250,6 +253,14 @@ int stat_command(struct stat_opts *op, char **cmd)
 			"kernel.perf_event_paranoid <= 0 (it is %d); count a command or -p PID instead",
 			pe_paranoid());
 
+	if (o.aggr == STAT_AGGR_THREAD) {
+		/* A counter per thread and event: perf lifts the open-file limit to its hard limit too. */
+		struct rlimit rl;
+		if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+			rl.rlim_cur = rl.rlim_max;
+			setrlimit(RLIMIT_NOFILE, &rl);
+		}
+	}
 	struct run_ctx rc = { .o = &o, .cmd = cmd };
 	char *desc = target_description(&o, cmd);
 	char *tmp_path = setup_output(&rc, desc);

@@ -189,21 +189,31 @@ int counters_read(const struct counters *c, size_t e, size_t col, struct counter
 {
 	memset(out, 0, sizeof(*out));
 	for (size_t row = 0; row < c->npids; row++) {
-		int fd = *fd_at(c, e, col, row);
-		if (fd < 0)
-			continue;
-		uint64_t buf[3];
-		ssize_t r;
-		do
-			r = read(fd, buf, sizeof(buf));
-		while (r < 0 && errno == EINTR);
-		if (r != (ssize_t)sizeof(buf))
-			return err_set("cannot read counter '%s': %s", c->evl->ev[e].name,
-				       r < 0 ? strerror(errno) : "short read");
-		out->val += buf[0];
-		out->ena += buf[1];
-		out->run += buf[2];
+		struct counter_val v;
+		if (counters_read_task(c, e, col, row, &v) < 0)
+			return -1;
+		out->val += v.val;
+		out->ena += v.ena;
+		out->run += v.run;
 	}
+	return 0;
+}
+
+int counters_read_task(const struct counters *c, size_t e, size_t col, size_t row, struct counter_val *out)
+{
+	memset(out, 0, sizeof(*out));
+	int fd = *fd_at(c, e, col, row);
+	if (fd < 0)
+		return 0;
+	uint64_t buf[3];
+	ssize_t r;
+	do
+		r = read(fd, buf, sizeof(buf));
+	while (r < 0 && errno == EINTR);
+	if (r != (ssize_t)sizeof(buf))
+		return err_set("cannot read counter '%s': %s", c->evl->ev[e].name,
+			       r < 0 ? strerror(errno) : "short read");
+	*out = (struct counter_val){ buf[0], buf[1], buf[2] };
 	return 0;
 }
 

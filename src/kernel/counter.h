@@ -54,6 +54,8 @@ void counters_enable(struct counters *c);
 void counters_disable(struct counters *c);
 /* Reads event e on CPU column `col` (summing its tasks); -1 on a read error. */
 int counters_read(const struct counters *c, size_t e, size_t col, struct counter_val *out);
+/* Reads event e of task row `row` on CPU column `col` alone (zeros where it was not opened). */
+int counters_read_task(const struct counters *c, size_t e, size_t col, size_t row, struct counter_val *out);
 void counters_close(struct counters *c);
 
 #endif

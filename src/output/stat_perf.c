@@ -3,10 +3,12 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "output/stat_out.h"
 #include "stat/stat_shadow.h"
+#include "util/xalloc.h"
 
 /* A row's extra line for a -M metric, or its shadow metric. */
 struct row {
@@ -56,7 +58,8 @@ static const char *trim(const char *s)
 	return s;
 }
 
-static void unit_id(char *buf, size_t size, const struct statperf_opts *o, const struct stat_aggr_unit *u)
+static void unit_id(char *buf, size_t size, const struct statperf_opts *o, const struct stat_result *r,
+		    const struct stat_aggr_unit *u)
 {
 	const struct stat_cpu_topo *t = &u->id;
 	switch (o->aggr) {
@@ -73,7 +76,7 @@ static void unit_id(char *buf, size_t size, const struct statperf_opts *o, const
 		snprintf(buf, size, "N%d", t->node);
 		break;
 	case STAT_AGGR_THREAD:
-		snprintf(buf, size, "%s", o->thread_names ? o->thread_names[u->cols[0]] : "?");
+		snprintf(buf, size, "%s", r->tnames ? r->tnames[u->cols[0]] : "-1");
 		break;
 	default:
 		snprintf(buf, size, "%d", u->cpu);
@@ -91,7 +94,7 @@ static void text_prefix(FILE *f, const struct row *w)
 {
 	const struct statperf_opts *o = w->o;
 	char id[64];
-	unit_id(id, sizeof(id), o, w->u);
+	unit_id(id, sizeof(id), o, w->r, w->u);
 	switch (o->aggr) {
 	case STAT_AGGR_NONE:
 		fprintf(f, "CPU%-7d ", w->u->cpu);
@@ -122,7 +125,7 @@ static void csv_prefix(FILE *f, const struct row *w)
 	const struct statperf_opts *o = w->o;
 	const char *s = o->sep;
 	char id[64];
-	unit_id(id, sizeof(id), o, w->u);
+	unit_id(id, sizeof(id), o, w->r, w->u);
 	switch (o->aggr) {
 	case STAT_AGGR_NONE:
 		fprintf(f, "CPU%d%s", w->u->cpu, s);
@@ -156,7 +159,7 @@ static void json_prefix(FILE *f, const struct row *w)
 {
 	const struct statperf_opts *o = w->o;
 	char id[64];
-	unit_id(id, sizeof(id), o, w->u);
+	unit_id(id, sizeof(id), o, w->r, w->u);
 	static const char *const keys[] = {
 		[STAT_AGGR_CORE] = "core", [STAT_AGGR_DIE] = "die", [STAT_AGGR_SOCKET] = "socket",
 		[STAT_AGGR_NODE] = "node", [STAT_AGGR_THREAD] = "thread", [STAT_AGGR_NONE] = "cpu",
@@ -344,8 +347,9 @@ static void one_row(FILE *f, const struct stat_result *r, const struct statperf_
 	w.have = ev->source == EV_SRC_TOOL ||
 		 (w.v.status != COUNTER_NOT_SUPPORTED && w.v.status != COUNTER_NOT_COUNTED);
 	w.shown = statout_display_value(r, e, &w.v);
-	/* perf leaves idle threads out of the text table. */
-	if (o->aggr == STAT_AGGR_THREAD && o->layout == STATPERF_TEXT && !w.have && r->ncpus > 1)
+	/* perf leaves idle threads out of the text table, and out of every layout system-wide. */
+	if (o->aggr == STAT_AGGR_THREAD && r->ncpus > 1 &&
+	    (((o->layout == STATPERF_TEXT || o->hide_idle) && !w.have) || (o->hide_idle && !w.v.raw.val)))
 		return;
 	if (o->layout == STATPERF_CSV)
 		csv_row(f, &w, ts);
@@ -355,17 +359,37 @@ static void one_row(FILE *f, const struct stat_result *r, const struct statperf_
 		text_row(f, &w, ts);
 }
 
+/* The units in their order: as built, or (sorted) by event e's value, largest first. */
+static void thread_order(const struct stat_result *r, const struct stat_aggr_units *us, size_t e, bool sorted,
+			 size_t *order)
+{
+	for (size_t i = 0; i < us->n; i++) {
+		size_t k = i;
+		double v = r->ev[e].cpu[us->u[i].cols[0]].scaled;
+		while (sorted && k > 0 && r->ev[e].cpu[us->u[order[k - 1]].cols[0]].scaled < v) {
+			order[k] = order[k - 1];
+			k--;
+		}
+		order[k] = i;
+	}
+}
+
 static void rows(FILE *f, const struct stat_result *r, const struct statperf_opts *o, const char *ts)
 {
 	if (o->metric_only)
 		return;
 	struct stat_aggr_units us;
 	stat_aggr_build(&us, r, o->aggr);
-	/* Per CPU and per thread, perf lists an event's rows together; other modes a unit's. */
+	/* Per CPU and per thread, perf lists an event's rows together (threads busiest first);
+	 * other modes a unit's. */
 	if (o->aggr == STAT_AGGR_NONE || o->aggr == STAT_AGGR_THREAD) {
-		for (size_t e = 0; e < r->nev; e++)
+		size_t *order = xmalloc((us.n ? us.n : 1) * sizeof(size_t));
+		for (size_t e = 0; e < r->nev; e++) {
+			thread_order(r, &us, e, o->aggr == STAT_AGGR_THREAD, order);
 			for (size_t i = 0; i < us.n; i++)
-				one_row(f, r, o, &us.u[i], e, ts);
+				one_row(f, r, o, &us.u[order[i]], e, ts);
+		}
+		free(order);
 	} else {
 		for (size_t i = 0; i < us.n; i++)
 			for (size_t e = 0; e < r->nev; e++)

@@ -22,7 +22,7 @@ struct statperf_opts {
 	bool summary;              /* the totals after interval rows: CSV rows say "summary" */
 	bool csv_summary;          /* with summary: prefix CSV rows with "summary" */
 	bool rusage;               /* the footer shows the command's user and sys time */
-	char **thread_names;       /* STAT_AGGR_THREAD: "comm-tid" per column */
+	bool hide_idle;            /* per thread: leave out the threads that counted nothing (-a) */
 };
 
 /* The totals: text gets the heading and footer, CSV and JSON the rows only. */

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "events/pmu.h"
+#include "target/target.h"
 #include "util/xalloc.h"
 
 /* Allocates r's arrays for its evl, nev, ncpus and nmet, the CPU numbers and reasons copied. */
@@ -56,6 +57,44 @@ void stat_result_init_shape(struct stat_result *r, const struct evlist *l, const
 	r->user_s = r->sys_s = -1;
 }
 
+void stat_result_init_threads(struct stat_result *r, const struct counters *c, const struct metric **metrics,
+			      size_t nmetrics)
+{
+	struct counters per_task = *c;
+	per_task.ncpus = c->npids;
+	per_task.cpus = xmalloc((c->npids ? c->npids : 1) * sizeof(int));
+	for (size_t i = 0; i < c->npids; i++)
+		per_task.cpus[i] = -1;
+	stat_result_init(r, &per_task, metrics, nmetrics);
+	free(per_task.cpus);
+	r->tids = xmalloc((c->npids ? c->npids : 1) * sizeof(int));
+	r->tnames = xcalloc(c->npids ? c->npids : 1, sizeof(char *));
+	for (size_t i = 0; i < c->npids; i++) {
+		r->tids[i] = (int)c->pids[i];
+		char *comm = target_comm(c->pids[i]);
+		r->tnames[i] = xasprintf("%s-%d", comm ? comm : "", (int)c->pids[i]);
+		free(comm);
+	}
+}
+
+static void threads_dup(struct stat_result *dst, const struct stat_result *src)
+{
+	if (!src->tids)
+		return;
+	dst->tids = xmalloc(src->ncpus * sizeof(int));
+	memcpy(dst->tids, src->tids, src->ncpus * sizeof(int));
+	dst->tnames = xcalloc(src->ncpus, sizeof(char *));
+	for (size_t i = 0; i < src->ncpus; i++)
+		dst->tnames[i] = xstrdup(src->tnames[i]);
+}
+
+/* One column: a CPU (its tasks summed), or one task of a per-thread result. */
+static int read_column(const struct stat_result *r, const struct counters *c, size_t e, size_t col,
+		       struct counter_val *v)
+{
+	return r->tids ? counters_read_task(c, e, 0, col, v) : counters_read(c, e, col, v);
+}
+
 int stat_read(struct stat_result *r, const struct counters *c)
 {
 	for (size_t e = 0; e < r->nev; e++) {
@@ -70,7 +109,7 @@ int stat_read(struct stat_result *r, const struct counters *c)
 		}
 		for (size_t col = 0; col < r->ncpus; col++) {
 			struct stat_value *v = &se->cpu[col];
-			if (counters_read(c, e, col, &v->raw) < 0)
+			if (read_column(r, c, e, col, &v->raw) < 0)
 				return -1;
 			if (se->one_reading) {
 				if (v->raw.val >= se->total.raw.val)
@@ -332,6 +371,7 @@ void stat_result_dup(struct stat_result *dst, const struct stat_result *src)
 	for (size_t i = 0; i < src->nmet; i++)
 		dst->met[i].m = src->met[i].m;
 	units_dup(dst, src);
+	threads_dup(dst, src);
 	stat_copy_values(dst, src);
 }
 
@@ -381,6 +421,10 @@ void stat_result_free(struct stat_result *r)
 	free(r->cpus);
 	free(r->ev);
 	free(r->met);
+	for (size_t i = 0; r->tnames && i < r->ncpus; i++)
+		free(r->tnames[i]);
+	free(r->tnames);
+	free(r->tids);
 	units_free(r);
 	memset(r, 0, sizeof(*r));
 }

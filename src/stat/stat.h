@@ -49,6 +49,8 @@ struct stat_result {
 	struct stat_event *ev;
 	struct stat_metric *met;
 	size_t nmet;
+	int *tids;                   /* per-thread counting: the thread of each column, else NULL */
+	char **tnames;               /* ...and its "comm-tid" (perf's --per-thread rows) */
 	double duration;             /* seconds of wall time covered */
 	double user_s, sys_s;        /* CPU time of a started command (rusage), <0 when unknown */
 	double timestamp;            /* interval rows: seconds since counting began */
@@ -68,6 +70,10 @@ void stat_result_init(struct stat_result *r, const struct counters *c, const str
 /* A result of l's events over ncpus columns (cpus[]: -1 for per-task counting), zeroed, with no
  * metrics: for counts read back from a file (perf stat report). */
 void stat_result_init_shape(struct stat_result *r, const struct evlist *l, const int *cpus, size_t ncpus);
+/* A result whose columns are c's tasks, one per thread (perf's --per-thread), named from
+ * /proc/TID/comm now. */
+void stat_result_init_threads(struct stat_result *r, const struct counters *c, const struct metric **metrics,
+			      size_t nmetrics);
 /* Reads every counter: cumulative counts since counting began. */
 int stat_read(struct stat_result *r, const struct counters *c);
 /* dst = cur - prev (the interval rows of a timeline), rescaled. All three share one shape. */

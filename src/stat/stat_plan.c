@@ -111,10 +111,10 @@ int stat_plan_add_metric(struct evlist *l, const struct metric_set *set, const c
 
 /* perf stat's defaults: the software events and the hardware ones (perf lists those as
  * <not supported> where no PMU has them); perf's shadow metrics replace a default metric. */
-static void default_events(struct strbuf *ev)
+static void default_events(struct strbuf *ev, bool cpu_wide)
 {
-	sb_adds(ev, "task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,"
-		"branches,branch-misses");
+	sb_adds(ev, cpu_wide ? "cpu-clock" : "task-clock");
+	sb_adds(ev, ",context-switches,cpu-migrations,page-faults,cycles,instructions,branches,branch-misses");
 }
 
 static int add_metrics(struct stat_plan *p, const char *list, bool keep_unavailable)
@@ -148,7 +148,7 @@ int stat_plan_build(struct stat_plan *p, const struct stat_plan_req *req)
 	sb_adds(&ev, req->events ? req->events : "");
 	sb_adds(&met, req->metrics ? req->metrics : "");
 	if (!ev.len && !met.len && !req->null_run)
-		default_events(&ev);
+		default_events(&ev, req->cpu_wide);
 	if (!r && ev.len && evlist_parse(&p->l, sb_str(&ev)) < 0)
 		r = STAT_PLAN_USAGE;
 	if (!r && met.len)

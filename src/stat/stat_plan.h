@@ -39,6 +39,7 @@ struct stat_plan_req {
 	/* WindowsPerf's imix, icache, dcache, itlb, dtlb: event sets cut to this many counters
 	 * (metric_set_wperf_simple; < 0: all of them); 0: lperf's metric groups. */
 	int wperf_simple;
+	bool cpu_wide;              /* CPUs are counted (-a, -C): perf's default clock is cpu-clock */
 };
 
 /* Fills p (zeroed here). 0, or an enum stat_plan_error with err_set(); p is freed on error. */

@@ -41,6 +41,12 @@ static int on_tick(double now, void *arg)
 static void counters_opts_for(const struct stat_run_opts *o, struct target *t, struct counters_opts *co)
 {
 	memset(co, 0, sizeof(*co));
+	if (o->per_thread) {
+		/* Each thread on any CPU, not followed into children: a row each. */
+		co->pids = t->tids;
+		co->npids = t->ntids;
+		return;
+	}
 	if (o->cpus && o->cpus->n) {
 		co->cpus = o->cpus->cpu;
 		co->ncpus = o->cpus->n;
@@ -58,6 +64,11 @@ static void counters_opts_for(const struct stat_run_opts *o, struct target *t, s
 
 static int start_target(const struct stat_run_opts *o, struct target *t)
 {
+	if (o->per_thread && !o->pid_list && !o->tid_list) {
+		if (o->cmd && target_start_command(t, o->cmd, o->pin_to) < 0)
+			return -1;
+		return target_attach_all(t);
+	}
 	if (o->cmd)
 		return target_start_command(t, o->cmd, o->pin_to);
 	if (o->pid_list)
@@ -67,6 +78,14 @@ static int start_target(const struct stat_run_opts *o, struct target *t)
 	return 0;
 }
 
+static void result_init(const struct stat_run_opts *o, struct stat_result *r, const struct counters *c)
+{
+	if (o->per_thread)
+		stat_result_init_threads(r, c, o->metrics, o->nmetrics);
+	else
+		stat_result_init(r, c, o->metrics, o->nmetrics);
+}
+
 /* Counts with c open until the run ends; fills res. */
 static int count(const struct stat_run_opts *o, struct target *t, struct counters *c, bool enable_on_exec,
 		 struct stat_result *res, struct stat_run_info *info)
@@ -74,9 +93,9 @@ static int count(const struct stat_run_opts *o, struct target *t, struct counter
 	struct interval_state st = { .o = o, .c = c };
 	bool intervals = o->interval_ms > 0;
 	if (intervals) {
-		stat_result_init(&st.prev, c, o->metrics, o->nmetrics);
-		stat_result_init(&st.cur, c, o->metrics, o->nmetrics);
-		stat_result_init(&st.delta, c, o->metrics, o->nmetrics);
+		result_init(o, &st.prev, c);
+		result_init(o, &st.cur, c);
+		result_init(o, &st.delta, c);
 	}
 	struct run_loop rl = { .target = t, .attached = o->pid_list || o->tid_list, .timeout_s = o->timeout_s,
 			       .tick_s = intervals ? o->interval_ms / 1000.0 : 0, .max_wait_ms = 200,
@@ -130,7 +149,7 @@ int stat_run(const struct stat_run_opts *o, struct evlist *l, struct stat_result
 	}
 	if (o->opened)
 		o->opened(c.kernel_excluded, o->arg);
-	stat_result_init(res, &c, o->metrics, o->nmetrics);
+	result_init(o, res, &c);
 	stat_result_set_units(res, o->unit_metrics, o->nunit_metrics);
 	int rc = count(o, &t, &c, co.enable_on_exec, res, info);
 	if (rc < 0)

@@ -15,6 +15,8 @@ struct stat_run_opts {
 	const struct cpuset *cpus;   /* CPUs to count on (empty: per task) */
 	const struct cpuset *pin_to; /* pin the command here instead (wperf: the first core), or NULL */
 	bool no_inherit;
+	bool per_thread;             /* a column per thread (perf's --per-thread); with neither a
+				      * command's CPUs nor -p/-t: every thread of the system */
 	double timeout_s;            /* 0: none */
 	int interval_ms;             /* 0: no interval rows */
 	int interval_count;          /* end after this many rows; 0: no limit */

@@ -205,6 +205,41 @@ int target_attach_pids(struct target *t, const char *list)
 	return 0;
 }
 
+int target_attach_all(struct target *t)
+{
+	DIR *d = opendir("/proc");
+	if (!d)
+		return err_set("cannot list /proc: %s", strerror(errno));
+	size_t cap = t->ntids;
+	pid_t keep = t->pid;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		char *end;
+		long v = strtol(de->d_name, &end, 10);
+		/* A process that exits meanwhile is not an error: it is simply not counted. */
+		if (*end == 0 && v > 0 && v <= 0x3fffffff)
+			(void)add_process(t, (pid_t)v, &cap);
+	}
+	closedir(d);
+	t->pid = keep;
+	return 0;
+}
+
+char *target_comm(pid_t tid)
+{
+	char path[64], buf[64];
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	char *line = fgets(buf, sizeof(buf), f);
+	fclose(f);
+	if (!line)
+		return NULL;
+	buf[strcspn(buf, "\n")] = 0;
+	return xstrdup(buf);
+}
+
 int target_attach_tids(struct target *t, const char *list)
 {
 	size_t cap = t->ntids;

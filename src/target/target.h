@@ -41,6 +41,10 @@ int target_wait(struct target *t, int timeout_ms, int *status, struct rusage *ru
 int target_attach_pids(struct target *t, const char *list);
 /* -t TID[,TID...] */
 int target_attach_tids(struct target *t, const char *list);
+/* Every thread of every process in /proc (perf's --per-thread -a); t->pid is left alone. */
+int target_attach_all(struct target *t);
+/* /proc/TID/comm without its newline; NULL when the thread is gone. */
+char *target_comm(pid_t tid);
 /* True while the attached process (t->pid) exists. */
 bool target_alive(const struct target *t);
 

@@ -157,6 +157,26 @@ test_expect_success 'stat report of a file without counts says so' '
 	expect_exit 1 lperf stat report -i r.data 2>err && expect_grep "no counts of .stat record." err
 '
 
+test_expect_success '--per-thread -p: a row per thread, the busy one first' '
+	"$FAULTS" 10 3000 & pid=$!
+	sleep 0.2
+	lperf stat -x, --per-thread -p $pid -e task-clock --timeout 300ms 2>o; rc=$?
+	kill $pid 2>/dev/null; wait $pid 2>/dev/null; [ $rc -eq 0 ] &&
+	head -n 1 o | grep -E "^faults-$pid,[0-9.]+,msec,task-clock,[0-9]+,100.00,[0-9.]+,CPUs utilized$" &&
+	lperf stat -j --per-thread -p $$ -e task-clock --timeout 100ms 2>o &&
+	expect_grep "^\{\"thread\" : \"[^\"]*-$$\", \"counter-value\" : " o
+'
+
+if cpu_wide; then
+	test_expect_success '--per-thread -a: the threads that ran, perf fields (CSV and JSON lint)' '
+		lperf stat -x, --per-thread -a -- "$FAULTS" 10 100 2>o &&
+		# The command is named as it was when counting began (before its exec), as in perf.
+		awk -F, "\$4 == \"cpu-clock\" && \$2 > 50 { n++ } END { exit !n }" o &&
+		awk -F, "NF != 8 { print; exit 1 }" o &&
+		lperf stat -j --per-thread -a true 2>o && "$PYTHON" "$LINT" --per-thread <o
+	'
+fi
+
 test_expect_success '--null counts nothing and prints the elapsed time' '
 	lperf stat -n true 2>o && expect_no_grep "task-clock" o && expect_grep "seconds time elapsed" o
 '

@@ -145,6 +145,34 @@ static void test_rate_units(void **state)
 	free_fixture(f);
 }
 
+/* --per-thread: an event's threads busiest first; system-wide, the idle ones left out. */
+static void test_per_thread(void **state)
+{
+	static const int cpus[] = { -1, -1, -1 };
+	static const struct sf_event evs[] = {
+		{ "task-clock", "software", EV_SRC_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, -1, NULL, false,
+		  { 1000000, 0, 3000000 }, { 1000000, 1000000, 3000000 }, { 1000000, 0, 3000000 } },
+	};
+	struct stat_fixture f;
+	sf_build(&f, cpus, 3, evs, 1, NULL, 0, 1.0);
+	const char *names[] = { "a-10", "b-11", "c-12" };
+	f.r.tids = calloc(3, sizeof(int));
+	f.r.tnames = calloc(3, sizeof(char *));
+	for (int i = 0; i < 3; i++)
+		f.r.tnames[i] = strdup(names[i]);
+	struct statperf_opts o = { .layout = STATPERF_CSV, .sep = ",", .aggr = STAT_AGGR_THREAD };
+	char *out = render(&f, &o, false);
+	assert_string_equal(out, "c-12,3.00,msec,task-clock,3000000,100.00,0.003,CPUs utilized\n"
+				 "a-10,1.00,msec,task-clock,1000000,100.00,0.001,CPUs utilized\n"
+				 "b-11,<not counted>,msec,task-clock,0,100.00,,\n");
+	free(out);
+	o.hide_idle = true;
+	out = render(&f, &o, false);
+	assert_null(strstr(out, "b-11"));
+	free(out);
+	sf_free(&f);
+}
+
 int main(void)
 {
 	setenv("LPERF_SYSFS_ROOT", "/nonexistent", 1);
@@ -154,6 +182,7 @@ int main(void)
 		cmocka_unit_test(test_csv_per_cpu_and_core),
 		cmocka_unit_test(test_json_interval),
 		cmocka_unit_test(test_rate_units),
+		cmocka_unit_test(test_per_thread),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
