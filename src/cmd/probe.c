@@ -52,6 +52,7 @@ static int opt_del(const struct option *opt, const char *arg)
 struct spec {
 	char *group, *event, *func, *args;
 	uint64_t off;
+	uint64_t skip, entry;         /* perf's prologue skip (unoptimised code, variables asked) */
 	bool ret;
 };
 
@@ -164,9 +165,9 @@ static char *kernel_arg(const char *file, const struct spec *s, const char *a, i
 		free(name);
 		return out;
 	}
-	const char *colon = strchr(v, ':'), *arrow = strstr(v, "->");
+	const char *colon = strchr(v, ':'), *arrow = strstr(v, "->"), *dot = strchr(v, '.');
 	char *expr = colon ? xstrndup(v, (size_t)(colon - v)) : xstrdup(v);
-	char *fetch = probe_elf_fetch(file, s->func, s->off, expr);
+	char *fetch = probe_elf_fetch(file, s->func, s->off + s->skip, expr);
 	if (fetch && colon) { /* VAR:TYPE overrides the type */
 		*strrchr(fetch, ':') = 0;
 		char *t = xasprintf("%s:%s", fetch, colon + 1);
@@ -174,11 +175,11 @@ static char *kernel_arg(const char *file, const struct spec *s, const char *a, i
 		fetch = t;
 	}
 	if (fetch && !name) {
-		name = xstrdup(arrow ? arrow + 2 : v);
+		name = xstrdup(arrow ? arrow + 2 : dot ? dot + 1 : v);
 		for (char *p = name; *p; p++)
 			if (!isalnum((unsigned char)*p) && *p != '_')
 				*p = '_';
-		if (arrow) {
+		if (arrow || dot) {
 			free(*shown);
 			*shown = xasprintf("%s=%s", name, a);
 		}
@@ -240,8 +241,21 @@ static void added_free(struct added *a)
 	free(a->args);
 }
 
+/* perf probes past the prologue only for FUNC with DWARF variables (perf_probe_with_var). */
+static bool wants_prologue_skip(const struct spec *s)
+{
+	if (s->ret || s->off || !s->args)
+		return false;
+	char *copy = xstrdup(s->args), *save = NULL;
+	bool var = false;
+	for (char *a = strtok_r(copy, " ", &save); a && !var; a = strtok_r(NULL, " ", &save))
+		var = !is_fetcharg(strchr(a, '=') ? strchr(a, '=') + 1 : a);
+	free(copy);
+	return var;
+}
+
 /* The event's target: "PATH:0xOFFSET" for a uprobe, "FUNC[+OFF]" for a kprobe. */
-static char *target_of(const struct probe_opts *o, const struct spec *s, char **file)
+static char *target_of(const struct probe_opts *o, struct spec *s, char **file)
 {
 	*file = NULL;
 	if (!o->exec) {
@@ -259,7 +273,9 @@ static char *target_of(const struct probe_opts *o, const struct spec *s, char **
 	}
 	if (probe_elf_offset(*file, s->func, &off) < 0)
 		return NULL;
-	return xasprintf("%s:0x%016llx", *file, (unsigned long long)(off + s->off));
+	if (wants_prologue_skip(s))
+		probe_elf_prologue(*file, s->func, &s->skip, &s->entry);
+	return xasprintf("%s:0x%016llx", *file, (unsigned long long)(off + s->off + s->skip));
 }
 
 static int add_one(const struct probe_opts *o, const char *text, struct added *out)
@@ -272,6 +288,10 @@ static int add_one(const struct probe_opts *o, const char *text, struct added *o
 	char *file, *shown = NULL;
 	struct probe_event e = { s.ret ? 'r' : 'p', o->exec != NULL, NULL, NULL, target_of(o, &s, &file), NULL };
 	int r = e.target ? 0 : -1;
+	if (r == 0 && s.skip && !o->quiet)
+		fprintf(stderr, "Target program is compiled without optimization. Skipping prologue.\n"
+			"Probe on address 0x%llx to force probing at the function entry.\n\n",
+			(unsigned long long)s.entry);
 	if (r == 0)
 		r = resolve_args(file, &s, &e.args, &shown);
 	if (r == 0) {

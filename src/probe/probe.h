@@ -22,6 +22,11 @@ char *probe_elf_name_at(const char *path, uint64_t offset);
  * as the kernel's fetch argument ("%di:s32", "+8(%si):s32"), as perf probe turns it; NULL with
  * err_set() when the debug info has no register location for it there (caller frees). */
 char *probe_elf_fetch(const char *path, const char *func, uint64_t off, const char *expr);
+/* perf's prologue skip for a probe with variables on unoptimised code: *skip is the offset of
+ * the function's second line-table statement (its body), 0 for optimised code or without debug
+ * info; *entry the function's address (for perf's message). -1 with err_set() when path cannot
+ * be read. */
+int probe_elf_prologue(const char *path, const char *func, uint64_t *skip, uint64_t *entry);
 /* The source file of the function at offset, from DWARF; NULL when unknown (caller frees). */
 char *probe_elf_source(const char *path, const char *func);
 

@@ -330,14 +330,18 @@ static char *type_name(Dwarf_Die *type)
 	return xasprintf("%c%u", sign ? 's' : 'u', (unsigned)size * 8);
 }
 
-/* The member named name of the struct a pointer of type ptr points to: its offset and type. */
-static int member_of(Dwarf_Die *ptr, const char *name, Dwarf_Word *off, Dwarf_Die *mtype)
+/* The member named name of the struct of type st (through a pointer when pointer): its offset
+ * and type. */
+static int member_of(Dwarf_Die *st, bool pointer, const char *name, Dwarf_Word *off, Dwarf_Die *mtype)
 {
 	Dwarf_Die p, s, child;
 	Dwarf_Attribute a;
-	if (dwarf_peel_type(ptr, &p) != 0 || dwarf_tag(&p) != DW_TAG_pointer_type ||
-	    !dwarf_formref_die(dwarf_attr_integrate(&p, DW_AT_type, &a), &s) || dwarf_peel_type(&s, &s) != 0 ||
-	    dwarf_child(&s, &child) != 0)
+	if (pointer && (dwarf_peel_type(st, &p) != 0 || dwarf_tag(&p) != DW_TAG_pointer_type ||
+			!dwarf_formref_die(dwarf_attr_integrate(&p, DW_AT_type, &a), &s)))
+		return -1;
+	if (!pointer)
+		s = *st;
+	if (dwarf_peel_type(&s, &s) != 0 || dwarf_child(&s, &child) != 0)
 		return -1;
 	do {
 		const char *n = dwarf_diename(&child);
@@ -349,8 +353,10 @@ static int member_of(Dwarf_Die *ptr, const char *name, Dwarf_Word *off, Dwarf_Di
 	return -1;
 }
 
-/* var's register at addr, from its location (an expression or a location list). */
-static int var_register(Dwarf_Die *var, Dwarf_Addr addr, unsigned *reg)
+/* Where var lives at addr: in a register (*mem false), or at *off from a register (*mem true:
+ * DW_OP_fbreg over a frame base that is the CFA, which the CFI gives as a register + offset). */
+static int var_location(Dwarf_Die *var, Dwarf_Die *func, Dwarf_CFI *cfi, Dwarf_Addr addr, unsigned *reg,
+			int64_t *off, bool *mem)
 {
 	Dwarf_Attribute a;
 	Dwarf_Op *ops;
@@ -358,33 +364,95 @@ static int var_register(Dwarf_Die *var, Dwarf_Addr addr, unsigned *reg)
 	if (!dwarf_attr_integrate(var, DW_AT_location, &a) || dwarf_getlocation_addr(&a, addr, &ops, &nops, 1) != 1 ||
 	    nops != 1)
 		return -1;
-	if (ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31)
+	*mem = false;
+	*off = 0;
+	if (ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31) {
 		*reg = ops[0].atom - DW_OP_reg0;
-	else if (ops[0].atom == DW_OP_regx)
+		return 0;
+	}
+	if (ops[0].atom == DW_OP_regx) {
 		*reg = (unsigned)ops[0].number;
-	else
+		return 0;
+	}
+	if (ops[0].atom != DW_OP_fbreg || !cfi)
 		return -1;
-	return 0;
+	int64_t fboff = (int64_t)ops[0].number;
+	Dwarf_Op *fb;
+	size_t nfb;
+	Dwarf_Frame *frame = NULL;
+	if (!dwarf_attr(func, DW_AT_frame_base, &a) || dwarf_getlocation(&a, &fb, &nfb) != 0 || nfb != 1 ||
+	    fb[0].atom != DW_OP_call_frame_cfa || dwarf_cfi_addrframe(cfi, addr, &frame) != 0)
+		return -1;
+	Dwarf_Op *cfa;
+	size_t ncfa;
+	int r = -1;
+	if (dwarf_frame_cfa(frame, &cfa, &ncfa) == 0 && ncfa == 1) {
+		if (cfa[0].atom >= DW_OP_breg0 && cfa[0].atom <= DW_OP_breg31) {
+			*reg = cfa[0].atom - DW_OP_breg0;
+			*off = (int64_t)cfa[0].number + fboff;
+			r = 0;
+		} else if (cfa[0].atom == DW_OP_bregx) {
+			*reg = (unsigned)cfa[0].number;
+			*off = (int64_t)cfa[0].number2 + fboff;
+			r = 0;
+		}
+	}
+	free(frame);
+	*mem = r == 0;
+	return r;
 }
 
-/* "VAR" or "VAR->MEMBER" at addr in the scopes: "%REG:TYPE" or "+OFF(%REG):TYPE". */
-static char *fetch_of(Dwarf_Die *scopes, int nscopes, Dwarf_Addr addr, int machine, const char *expr)
+/* The innermost function among the scopes. */
+static Dwarf_Die *scope_function(Dwarf_Die *scopes, int n)
 {
-	const char *arrow = strstr(expr, "->");
-	char *name = arrow ? xstrndup(expr, (size_t)(arrow - expr)) : xstrdup(expr);
-	Dwarf_Die var, type, mtype;
+	for (int i = 0; i < n; i++)
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
+			return &scopes[i];
+	return NULL;
+}
+
+/* The location text: "%REG", "-20(%bp)"; with a member through a pointer "+8(LOC)", of a struct
+ * in memory "-24(%bp)" (the offsets added). NULL for a member of a struct held in a register. */
+static char *location_text(const char *r, bool mem, int64_t voff, int kind, Dwarf_Word off)
+{
+	char *loc = mem ? xasprintf("%+lld(%s)", (long long)(voff + (kind == '.' ? (int64_t)off : 0)), r) : xstrdup(r);
+	if (kind == '>') {
+		char *t = xasprintf("+%llu(%s)", (unsigned long long)off, loc);
+		free(loc);
+		return t;
+	}
+	if (kind == '.' && !mem) {
+		free(loc);
+		return NULL;
+	}
+	return loc;
+}
+
+/* "VAR", "VAR->MEMBER" or "VAR.MEMBER" at addr in the scopes as perf writes it: "%REG:TYPE",
+ * "-20(%bp):TYPE" (in memory), "+8(%si):TYPE" or "+8(-32(%bp)):TYPE" (through a pointer). */
+static char *fetch_of(Dwarf_Die *scopes, int nscopes, Dwarf_CFI *cfi, Dwarf_Addr addr, int machine, const char *expr)
+{
+	const char *arrow = strstr(expr, "->"), *dot = strchr(expr, '.');
+	const char *sep = arrow ? arrow : dot, *member = arrow ? arrow + 2 : dot ? dot + 1 : NULL;
+	char *name = sep ? xstrndup(expr, (size_t)(sep - expr)) : xstrdup(expr);
+	Dwarf_Die var, type, mtype, *func = scope_function(scopes, nscopes);
 	Dwarf_Attribute a;
 	unsigned reg;
+	int64_t voff;
+	bool mem;
 	Dwarf_Word off = 0;
 	char *out = NULL, *r = NULL, *t = NULL;
-	if (dwarf_getscopevar(scopes, nscopes, name, 0, NULL, 0, 0, &var) >= 0 && var_register(&var, addr, &reg) == 0 &&
+	if (func && dwarf_getscopevar(scopes, nscopes, name, 0, NULL, 0, 0, &var) >= 0 &&
+	    var_location(&var, func, cfi, addr, &reg, &voff, &mem) == 0 &&
 	    dwarf_formref_die(dwarf_attr_integrate(&var, DW_AT_type, &a), &type) && (r = reg_name(machine, reg))) {
-		if (!arrow)
+		if (!member)
 			t = type_name(&type);
-		else if (member_of(&type, arrow + 2, &off, &mtype) == 0)
+		else if (member_of(&type, arrow != NULL, member, &off, &mtype) == 0)
 			t = type_name(&mtype);
-		if (t)
-			out = arrow ? xasprintf("+%llu(%s):%s", (unsigned long long)off, r, t) : xasprintf("%s:%s", r, t);
+		char *loc = t ? location_text(r, mem, voff, arrow ? '>' : dot ? '.' : 0, off) : NULL;
+		if (loc)
+			out = xasprintf("%s:%s", loc, t);
+		free(loc);
 	}
 	free(r);
 	free(t);
@@ -406,13 +474,65 @@ char *probe_elf_fetch(const char *path, const char *func, uint64_t off, const ch
 	addr += off;
 	int n = dw && dwarf_addrdie(dw, addr, &cu) ? dwarf_getscopes(&cu, addr, &scopes) : 0;
 	if (n > 0)
-		out = fetch_of(scopes, n, addr, eh.e_machine, expr);
+		out = fetch_of(scopes, n, dwarf_getcfi_elf(f.elf), addr, eh.e_machine, expr);
 	if (!out)
-		err_set("Debuginfo-analysis found no register location for '%s' at %s+%llu (lperf reads "
-			"variables and VAR->MEMBER held in registers)", expr, func, (unsigned long long)off);
+		err_set("Debuginfo-analysis found no location for '%s' at %s+%llu (lperf reads variables and "
+			"VAR->MEMBER held in registers or in the frame)", expr, func, (unsigned long long)off);
 	free(scopes);
 	if (dw)
 		dwarf_end(dw);
 	close_elf(&f);
 	return out;
+}
+
+/* perf's test for optimised code: the unit's producer has " -O" not followed by '0'. */
+static bool optimized(Dwarf_Die *cu)
+{
+	Dwarf_Attribute a;
+	const char *producer = dwarf_formstring(dwarf_attr(cu, DW_AT_producer, &a));
+	const char *o = producer ? strstr(producer, " -O") : NULL;
+	return o && o[3] != '0';
+}
+
+/* The lowest statement address in (addr, high) of the unit's line table: the second row of the
+ * function starting at addr, where its body begins; 0 when none. */
+static Dwarf_Addr second_row(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Addr high)
+{
+	Dwarf_Lines *lines;
+	size_t n;
+	Dwarf_Addr best = 0;
+	if (dwarf_getsrclines(cu, &lines, &n) != 0)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr la;
+		bool stmt;
+		if (l && dwarf_lineaddr(l, &la) == 0 && dwarf_linebeginstatement(l, &stmt) == 0 && stmt && la > addr &&
+		    la < high && (!best || la < best))
+			best = la;
+	}
+	return best;
+}
+
+int probe_elf_prologue(const char *path, const char *func, uint64_t *skip, uint64_t *entry)
+{
+	struct elf_file f;
+	*skip = *entry = 0;
+	if (open_elf(path, &f) < 0)
+		return -1;
+	GElf_Addr addr;
+	Dwarf *dw = find_function(f.syms, func, &addr) == 0 ? dwarf_begin_elf(f.syms, DWARF_C_READ, NULL) : NULL;
+	Dwarf_Die cu, *scopes = NULL;
+	int ns = dw && dwarf_addrdie(dw, addr, &cu) && !optimized(&cu) ? dwarf_getscopes(&cu, addr, &scopes) : 0;
+	Dwarf_Die *fn = ns > 0 ? scope_function(scopes, ns) : NULL;
+	Dwarf_Addr high, body;
+	if (fn && dwarf_highpc(fn, &high) == 0 && (body = second_row(&cu, addr, high))) {
+		*skip = body - addr;
+		*entry = addr;
+	}
+	free(scopes);
+	if (dw)
+		dwarf_end(dw);
+	close_elf(&f);
+	return 0;
 }

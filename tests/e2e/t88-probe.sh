@@ -22,7 +22,7 @@ cat >"$SCRATCH/p.c" <<-\EOF
 	int main(int argc, char **argv) { struct t s = { &g, argc }; (void)argv; return (foo(argc * 3) + bar(0, &s)) & 1; }
 	EOF
 cc -g -O1 -o "$P" "$SCRATCH/p.c" || exit 1
-cleanup_probes() { "$LPERF" probe -q -d 'probe_t88prog:*' 2>/dev/null; true; }
+cleanup_probes() { "$LPERF" probe -q -d 'probe_t88prog:*' 2>/dev/null; "$LPERF" probe -q -d 'probe_t88prog0:*' 2>/dev/null; true; }
 trap 'cleanup_probes; rm -rf "$SCRATCH"' EXIT
 events() { grep "probe_t88prog/" "$TRACEFS/uprobe_events"; }
 
@@ -90,6 +90,17 @@ test_expect_success 'DWARF variables and members become the registers perf probe
 		perf probe -q -d "probe_t88prog:*" 2>/dev/null &&
 		lperf probe -x "$P" -a "$spec" 2>lerr && events >le && cmp pe le && cmp perr lerr || return 1
 	done && cleanup_probes
+'
+
+test_expect_success 'unoptimised code: past the prologue, variables in the frame, as perf' '
+	cc -g -O0 -o "$SCRATCH/t88prog0" "$SCRATCH/p.c" &&
+	for spec in "bar" "bar t" "main argc s.c s.p" "bar i t->c"; do
+		perf probe -x "$SCRATCH/t88prog0" -a "$spec" >perr 2>&1 && grep "probe_t88prog0/" "$TRACEFS/uprobe_events" >pe &&
+		perf probe -q -d "probe_t88prog0:*" 2>/dev/null &&
+		lperf probe -x "$SCRATCH/t88prog0" -a "$spec" >lerr 2>&1 && grep "probe_t88prog0/" "$TRACEFS/uprobe_events" >le &&
+		lperf probe -q -d "probe_t88prog0:*" && cmp pe le && cmp perr lerr || return 1
+	done &&
+	expect_grep "^Target program is compiled without optimization. Skipping prologue.\$" lerr
 '
 fi
 
