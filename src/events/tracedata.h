@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/strbuf.h"
+
 struct tep_handle;
 
 /* Builds the tracing data for the tracepoints with these ids (PERF_TYPE_TRACEPOINT configs)
@@ -32,5 +34,12 @@ struct tep_handle *tracedata_parse(const uint8_t *buf, size_t len, const char *f
 /* The formats of these tracepoints read from the live tracefs (for a recording that lacks its
  * own): tracedata_build then tracedata_parse. NULL with err_set(). */
 struct tep_handle *tracedata_live(const uint64_t *ids, size_t n);
+
+/* One tracepoint sample's fields (its raw data) as perf script prints them, by libtraceevent,
+ * appended to out ("prev_comm=sh prev_pid=1 ... ==> next_comm=..."). libtraceevent trusts the
+ * record: so the data is copied, zero-padded past every fixed field's end, and a dynamic field
+ * (__data_loc) that points outside the record leaves the sample unprinted. -1 (nothing appended)
+ * when the formats do not know the record's event or the record does not fit its format. */
+int tracedata_print(struct tep_handle *tep, int cpu, const void *raw, size_t size, struct strbuf *out);
 
 #endif

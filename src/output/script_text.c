@@ -1,15 +1,12 @@
 #include <inttypes.h>
-#include <limits.h>
 #include <string.h>
 #include <strings.h>
 
+#include "events/tracedata.h"
 #include "output/script_out.h"
 #include "record/regname.h"
 #include "symbols/srcline.h"
 #include "util/error.h"
-
-#include <traceevent/event-parse.h>
-#include <traceevent/trace-seq.h>
 
 static const struct { const char *name; unsigned bit; } field_names[] = {
 	{ "comm", SF_COMM }, { "pid", SF_PID }, { "tid", SF_TID }, { "cpu", SF_CPU }, { "time", SF_TIME },
@@ -113,25 +110,14 @@ static void location(FILE *f, const struct frame *fr, unsigned fields, bool chai
 		fputs(" (inlined)", f);
 }
 
-/* The sample's raw data as its format prints it, by libtraceevent, as perf script does. */
+/* The sample's raw data as its format prints it (events/tracedata.c: libtraceevent, the record
+ * checked against its format first), as perf script does. */
 static void trace_fields(FILE *f, struct tep_handle *tep, const struct perf_sample *s)
 {
-	if (!tep || !s->raw || s->raw_size < 2 || s->raw_size > INT_MAX)
-		return;
-	struct tep_record rec = { 0 };
-	rec.cpu = (int)s->cpu;
-	rec.size = (int)s->raw_size;
-	rec.data = (void *)s->raw;
-	rec.ts = s->time;
-	/* an id the formats do not know prints nothing rather than libtraceevent's "[UNKNOWN]" */
-	if (!tep_find_event_by_record(tep, &rec))
-		return;
-	struct trace_seq sq;
-	trace_seq_init(&sq);
-	tep_print_event(tep, &sq, &rec, "%s", TEP_PRINT_INFO);
-	trace_seq_terminate(&sq);
-	fwrite(sq.buffer, 1, sq.len, f);
-	trace_seq_destroy(&sq);
+	struct strbuf sb = STRBUF_INIT;
+	if (tep && tracedata_print(tep, (int)s->cpu, s->raw, s->raw_size, &sb) == 0)
+		fwrite(sb.buf, 1, sb.len, f);
+	sb_release(&sb);
 }
 
 /* perf's " ABI:2    DI:0x0    R8:0x7 ": the registers sampled at the interrupt, in number order. */
