@@ -16,7 +16,9 @@
 #include "cmd/stat_opts.h"
 #include "events/evlist.h"
 #include "output/wperf_out.h"
+#include "stat/stat.h"
 #include "sysinfo/sysinfo.h"
+#include "target/run_loop.h"
 #include "util/cpuset.h"
 #include "util/error.h"
 #include "util/xalloc.h"
@@ -29,6 +31,7 @@ struct wstat {
 	/* timeline */
 	FILE *csv;
 	char *csv_path;
+	bool csv_mux;              /* the file's layout: sched_times columns (first count multiplexed) */
 	char stamp[32];
 	double interval_s;
 	struct stat_result *runs;  /* the timeline's counts, kept for its JSON */
@@ -101,9 +104,10 @@ static void each_count(const struct stat_result *run, int index, void *arg)
 		if (w->a->verbose)
 			printf("timeline file: '%s'\n", w->csv_path);
 		free(name);
-		wperf_timeline_csv_header(w->csv, run, &w->view, w->interval_s);
+		w->csv_mux = stat_multiplexed(run);
+		wperf_timeline_csv_header(w->csv, run, &w->view, w->interval_s, w->csv_mux);
 	}
-	wperf_timeline_csv_row(w->csv, run);
+	wperf_timeline_csv_row(w->csv, run, w->csv_mux);
 	if (!w->a->quiet && !w->a->json)
 		printf("counting ... done\n");
 	if (w->a->json || (w->a->output && w->a->output_csv)) {
@@ -218,6 +222,14 @@ int wperf_stat(struct wperf_args *a)
 	o.view = &view;
 	char **cmd = a->command;
 	int r = stat_command(&o, cmd);
+	/* wperf sleeps after every count of a timeline, the last one too (not after Ctrl-C). */
+	if (a->timeline && a->count > 0 && !run_stop_signal() && !a->dry_run) {
+		pause_mark(true, &w);
+		struct timespec ts = { (time_t)w.interval_s,
+				       (long)((w.interval_s - (double)(time_t)w.interval_s) * 1e9) };
+		nanosleep(&ts, NULL);
+		pause_mark(false, &w);
+	}
 	if (w.csv) {
 		if (fclose(w.csv) != 0)
 			err_warn("cannot write '%s': %s", w.csv_path, strerror(errno));

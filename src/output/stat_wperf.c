@@ -521,14 +521,14 @@ void wperf_stat_json(struct json *j, const char *key, const struct stat_result *
 }
 
 void wperf_timeline_csv_header(FILE *f, const struct stat_result *r, const struct wperf_stat_view *v,
-			       double interval_s)
+			       double interval_s, bool mux)
 {
 	fprintf(f, "Multiplexing,%s\nKernel mode,%s\nCount interval,%.2f\nVendor,%s\nEvent class,core\n\n",
-		any_mux(r) ? "TRUE" : "FALSE", v->kernel ? "TRUE" : "FALSE", interval_s, v->vendor);
+		mux ? "TRUE" : "FALSE", v->kernel ? "TRUE" : "FALSE", interval_s, v->vendor);
 	for (size_t c = 0; c < r->ncpus; c++) {
 		for (size_t e = 0; e < r->nev; e++)
 			if (r->evl->ev[e].source != EV_SRC_TOOL)
-				fprintf(f, "core %d,", r->cpus[c]);
+				fprintf(f, mux ? "core %d,core %d," : "core %d,", r->cpus[c], r->cpus[c]);
 		for (size_t i = 0; i < r->nmet; i++)
 			if (core_metric(&r->met[i]))
 				fprintf(f, "core %d,", r->cpus[c]);
@@ -537,7 +537,7 @@ void wperf_timeline_csv_header(FILE *f, const struct stat_result *r, const struc
 	for (size_t c = 0; c < r->ncpus; c++) {
 		for (size_t e = 0; e < r->nev; e++)
 			if (r->evl->ev[e].source != EV_SRC_TOOL)
-				fprintf(f, "%s,", ev_display_name(&r->evl->ev[e]));
+				fprintf(f, "%s,%s", ev_display_name(&r->evl->ev[e]), mux ? "sched_times," : "");
 		for (size_t i = 0; i < r->nmet; i++)
 			if (core_metric(&r->met[i]))
 				fprintf(f, "M@%s,", r->met[i].m->name);
@@ -545,12 +545,18 @@ void wperf_timeline_csv_header(FILE *f, const struct stat_result *r, const struc
 	fputc('\n', f);
 }
 
-void wperf_timeline_csv_row(FILE *f, const struct stat_result *r)
+void wperf_timeline_csv_row(FILE *f, const struct stat_result *r, bool mux)
 {
 	for (size_t c = 0; c < r->ncpus; c++) {
-		for (size_t e = 0; e < r->nev; e++)
-			if (r->evl->ev[e].source != EV_SRC_TOOL)
-				fprintf(f, "%" PRIu64 ",", scaled(&r->ev[e].cpu[c]));
+		for (size_t e = 0; e < r->nev; e++) {
+			if (r->evl->ev[e].source == EV_SRC_TOOL)
+				continue;
+			const struct stat_value *sv = &r->ev[e].cpu[c];
+			fprintf(f, "%" PRIu64 ",", scaled(sv));
+			/* wperf: the rounds the event was scheduled; here the milliseconds it ran. */
+			if (mux)
+				fprintf(f, "%" PRIu64 ",", sv->raw.run / 1000000);
+		}
 		for (size_t i = 0; i < r->nmet; i++) {
 			double x = r->met[i].cpu[c];
 			if (!core_metric(&r->met[i]))

@@ -83,10 +83,12 @@ void wperf_stat_text(FILE *f, const struct stat_result *r, const struct wperf_st
  * object (key NULL at top level). */
 void wperf_stat_json(struct json *j, const char *key, const struct stat_result *r,
 		     const struct wperf_stat_view *v);
-/* Timeline CSV: the header block and the column rows, then one row per count. */
+/* Timeline CSV: the header block and the column rows, then one row per count. When mux (the
+ * first count was multiplexed: stat_multiplexed), each event's column is followed by a
+ * sched_times column, as wperf writes it. */
 void wperf_timeline_csv_header(FILE *f, const struct stat_result *r, const struct wperf_stat_view *v,
-			       double interval_s);
-void wperf_timeline_csv_row(FILE *f, const struct stat_result *r);
+			       double interval_s, bool mux);
+void wperf_timeline_csv_row(FILE *f, const struct stat_result *r, bool mux);
 /* The timeline's JSON: the count duration and interval, then each count's stat object. */
 void wperf_timeline_json(FILE *f, const struct stat_result *runs, size_t n, double duration_s,
 			 double interval_s, const struct wperf_stat_view *v);

@@ -89,7 +89,9 @@ int wperf_apply_extra(const char *spec, const char *extra, struct strbuf *out)
 /* Whether the list already has the cycle counter under one of its names. */
 static bool names_cycles(const char *spec)
 {
-	static const char *const names[] = { "cycles", "cpu-cycles", "cpu_cycles", "cycle" };
+	/* Not cpu_cycles: the PMU event 0x11 on a general counter, which wperf counts beside
+	 * the fixed cycle counter. */
+	static const char *const names[] = { "cycles", "cpu-cycles", "cycle" };
 	for (const char *p = spec; *p;) {
 		size_t n = strcspn(p, ",{}:");
 		for (size_t i = 0; i < ARRAY_SIZE(names); i++)

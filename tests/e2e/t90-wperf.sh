@@ -184,12 +184,28 @@ test_expect_success 'timeline: -t -i -n --timeout counts N times into wperf_core
 	wperf stat -e cpu-clock,task-clock -c 1 -t -i 0.2 -n 3 --timeout 0.3 -v >out &&
 	expect_grep "^timeline file: .wperf_core_1_[0-9_]{19}\.core\.csv.$" out &&
 	n=$(grep -c "^counting \.\.\. done$" out) && [ "$n" -eq 3 ] &&
-	n=$(grep -c "^sleeping \.\.\. done$" out) && [ "$n" -eq 2 ] &&
+	n=$(grep -c "^sleeping \.\.\. done$" out) && [ "$n" -eq 3 ] &&
 	f=$(ls wperf_core_1_*.core.csv) &&
 	expect_grep "^Multiplexing,FALSE$" "$f" && expect_grep "^Kernel mode,FALSE$" "$f" &&
 	expect_grep "^Count interval,0\.20$" "$f" && expect_grep "^Event class,core$" "$f" &&
 	expect_grep "^core 1,core 1,$" "$f" && expect_grep "^cpu-clock,task-clock,$" "$f" &&
 	n=$(grep -cE "^[0-9]+,[0-9]+,$" "$f") && [ "$n" -eq 3 ]
+'
+
+test_expect_success 'timeline: wperf sleeps after the last count too, -n N gives N sleeping lines' '
+	wperf stat -e cpu-clock -c 0 -t -i 0 -n 1 --timeout 0.1 >one &&
+	n=$(grep -c "^sleeping \.\.\. done$" one) && [ "$n" -eq 1 ] &&
+	start=$(date +%s%N) && wperf stat -e cpu-clock -c 0 -t -i 0.5 -n 2 --timeout 0.1 >two &&
+	ms=$(( ($(date +%s%N) - start) / 1000000 )) &&
+	n=$(grep -c "^sleeping \.\.\. done$" two) && [ "$n" -eq 2 ] && [ "$ms" -ge 1100 ]
+'
+
+test_expect_success 'with cpu_cycles in -e the fixed cycle counter is still counted (Arm fixture)' '
+	LPERF_SYSFS_ROOT=$ARM wperf stat -e cpu_cycles,inst_spec -c 0 --timeout 1 --dry-run >cc &&
+	expect_grep "^        cycles +armv8_pmuv3_0 +0 +0 " cc &&
+	expect_grep "^        cpu_cycles +armv8_pmuv3_0 +10 +0x11 " cc &&
+	LPERF_SYSFS_ROOT=$ARM wperf stat -e cycles,inst_spec -c 0 --timeout 1 --dry-run >c1 &&
+	test "$(grep -c "^        cycles " c1)" -eq 1
 '
 
 test_expect_success 'timeline: --output-csv template, --cwd directory, timeline JSON' '

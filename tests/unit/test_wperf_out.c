@@ -195,15 +195,15 @@ static void test_golden_timeline_csv(void **state)
 	one_core_mux(&b);
 	char *csv;
 	SF_CAPTURE(csv, {
-		wperf_timeline_csv_header(mf, &a.r, &arm_view, 0.5);
-		wperf_timeline_csv_row(mf, &a.r);
-		wperf_timeline_csv_row(mf, &a.r);
+		wperf_timeline_csv_header(mf, &a.r, &arm_view, 0.5, stat_multiplexed(&a.r));
+		wperf_timeline_csv_row(mf, &a.r, stat_multiplexed(&a.r));
+		wperf_timeline_csv_row(mf, &a.r, stat_multiplexed(&a.r));
 	});
 	golden_check("wperf_timeline_two_cores.csv", csv);
 	free(csv);
 	SF_CAPTURE(csv, {
-		wperf_timeline_csv_header(mf, &b.r, &arm_view, 60);
-		wperf_timeline_csv_row(mf, &b.r);
+		wperf_timeline_csv_header(mf, &b.r, &arm_view, 60, true);
+		wperf_timeline_csv_row(mf, &b.r, true);
 	});
 	golden_check("wperf_timeline_one_core_mux.csv", csv);
 	free(csv);
@@ -234,7 +234,7 @@ static void test_uncore_metric_asked(void **state)
 	SF_CAPTURE(text, wperf_stat_text(mf, &f.r, &arm_view));
 	assert_null(strstr(text, "Telemetry Solution Metrics"));
 	assert_non_null(strstr(text, "              0               128.00MB     25.00%\n"));
-	SF_CAPTURE(csv, wperf_timeline_csv_header(mf, &f.r, &arm_view, 1));
+	SF_CAPTURE(csv, wperf_timeline_csv_header(mf, &f.r, &arm_view, 1, false));
 	assert_null(strstr(csv, "M@"));
 	free(text);
 	free(csv);
@@ -267,7 +267,7 @@ static void test_imix_event_set(void **state)
 	assert_non_null(c);
 	assert_true(a && b && s && c < a && a < b && b < s);
 	assert_non_null(strstr(text, "0x1b       g0,imix\n"));
-	SF_CAPTURE(csv, wperf_timeline_csv_header(mf, &f.r, &arm_view, 1));
+	SF_CAPTURE(csv, wperf_timeline_csv_header(mf, &f.r, &arm_view, 1, false));
 	assert_non_null(strstr(csv, "cycle,inst_spec,dp_spec,vfp_spec,ase_spec,ld_spec,st_spec,\n"));
 	assert_null(strstr(csv, "M@"));
 	SF_CAPTURE(json, {
