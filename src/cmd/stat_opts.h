@@ -32,6 +32,7 @@ struct stat_opts {
 	bool summary, no_csv_summary, metric_only, null_run, no_merge;
 	int repeat;                /* -r N */
 	bool quiet, dry_run, big_num, no_inherit, noted_user_only;
+	bool stdout_to_stderr;     /* stat record -o -: the command's output stays out of the pipe */
 	int verbose;
 	bool user_only;            /* WindowsPerf: user mode only unless -k (no note printed) */
 	const struct cpuset *pin_cpus; /* pin a started command here instead (not owned), or NULL */

@@ -123,6 +123,7 @@ static int stat_record(int argc, char **argv)
 		full[i + 1] = argv[i];
 	struct recording rec = { o.output ? o.output : "perf.data", argc + 1, full, o.aggr };
 	o.output = NULL;
+	o.stdout_to_stderr = !strcmp(rec.path, "-");
 	const struct stat_view view = { .final = write_recording, .arg = &rec };
 	o.view = &view;
 	o.quiet = true;

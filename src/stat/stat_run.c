@@ -65,12 +65,12 @@ static void counters_opts_for(const struct stat_run_opts *o, struct target *t, s
 static int start_target(const struct stat_run_opts *o, struct target *t)
 {
 	if (o->per_thread && !o->pid_list && !o->tid_list) {
-		if (o->cmd && target_start_command(t, o->cmd, o->pin_to) < 0)
+		if (o->cmd && target_start_command_out(t, o->cmd, o->pin_to, o->stdout_to_stderr) < 0)
 			return -1;
 		return target_attach_all(t);
 	}
 	if (o->cmd)
-		return target_start_command(t, o->cmd, o->pin_to);
+		return target_start_command_out(t, o->cmd, o->pin_to, o->stdout_to_stderr);
 	if (o->pid_list)
 		return target_attach_pids(t, o->pid_list);
 	if (o->tid_list)

@@ -152,6 +152,11 @@ if have_perf; then
 	'
 fi
 
+test_expect_success 'stat record -o -: the command prints to stderr, out of the pipe (as perf)' '
+	lperf stat record -o - -e task-clock -- echo hello 2>err | lperf stat report -i - 2>o &&
+	[ "$(cat err)" = hello ] && expect_grep "msec task-clock" o
+'
+
 test_expect_success 'stat report of a file without counts says so' '
 	lperf record -q -e cpu-clock -o r.data -- true &&
 	expect_exit 1 lperf stat report -i r.data 2>err && expect_grep "no counts of .stat record." err
