@@ -473,8 +473,11 @@ char *probe_elf_fetch(const char *path, const char *func, uint64_t off, const ch
 	Dwarf_Die cu, *scopes = NULL;
 	addr += off;
 	int n = dw && dwarf_addrdie(dw, addr, &cu) ? dwarf_getscopes(&cu, addr, &scopes) : 0;
+	Dwarf_CFI *cfi = n > 0 ? dwarf_getcfi_elf(f.elf) : NULL; /* .eh_frame: ours to end */
 	if (n > 0)
-		out = fetch_of(scopes, n, dwarf_getcfi_elf(f.elf), addr, eh.e_machine, expr);
+		out = fetch_of(scopes, n, cfi, addr, eh.e_machine, expr);
+	if (cfi)
+		dwarf_cfi_end(cfi);
 	if (!out)
 		err_set("Debuginfo-analysis found no location for '%s' at %s+%llu (lperf reads variables and "
 			"VAR->MEMBER held in registers or in the frame)", expr, func, (unsigned long long)off);
