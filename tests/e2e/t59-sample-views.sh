@@ -20,18 +20,18 @@ P%  N  top K in total
 '
 
 test_expect_success 'lperf sample: the hot-function table, then the elapsed time (%10.3f)' '
-	lperf sample -e cpu-clock -c 0 -- "$SCRATCH/prog" 60000000 >out &&
+	lperf sample -e cpu-clock -C 0 -- "$SCRATCH/prog" 60000000 >out &&
 	norm hot_loop_fn out >n &&
 	{ printf "%s\n" "$TABLE"; echo "[10] seconds time elapsed"; } >expect &&
 	diff -u expect n
 '
 
 test_expect_success 'lperf sample --annotate / --disassemble: the tables, then the annotation blocks' '
-	lperf sample -e cpu-clock -c 0 --annotate -- "$SCRATCH/prog" 60000000 >out &&
+	lperf sample -e cpu-clock -C 0 --annotate -- "$SCRATCH/prog" 60000000 >out &&
 	norm hot_loop_fn out >n &&
 	{ printf "%s\n" "$TABLE"; printf "sample source code annotation\n\nhot_loop_fn\n line_number hits filename\n =========== ==== ========\n        2  N  prog.c\n\n[10] seconds time elapsed\n"; } >expect &&
 	diff -u expect n &&
-	lperf sample -e cpu-clock -c 0 --disassemble -- "$SCRATCH/prog" 60000000 >out &&
+	lperf sample -e cpu-clock -C 0 --disassemble -- "$SCRATCH/prog" 60000000 >out &&
 	norm hot_loop_fn out >n &&
 	{ printf "%s\n" "$TABLE"; printf "sample source code annotation\n\nhot_loop_fn\n line_number hits filename instruction_address disassembled_line\n =========== ==== ======== =================== =================\n        2  N  prog.c  A  address  instruction\n\n[10] seconds time elapsed\n"; } >expect &&
 	diff -u expect n
@@ -46,7 +46,7 @@ test_expect_success 'wperf record: progress line on stdout, then exactly lperf s
 	norm hot_loop_fn out >n &&
 	{ echo "sampling ... done!"; printf "%s\n" "$TABLE"; echo "[10] seconds time elapsed"; } >expect &&
 	diff -u expect n &&
-	lperf sample -e cpu-clock -c 0 -- "$SCRATCH/prog" 60000000 >lout &&
+	lperf sample -e cpu-clock -C 0 -- "$SCRATCH/prog" 60000000 >lout &&
 	norm hot_loop_fn lout >ln && sed 1d n >wn && diff -u ln wn
 '
 
@@ -82,7 +82,7 @@ test_expect_success 'wperf record --json: WindowsPerf sampling shape (-v pcs, --
 '
 
 test_expect_success 'lperf sample --json --disassemble: lperf-report/1 with the annotate array' '
-	lperf sample -e cpu-clock -c 0 --disassemble --json -- "$SCRATCH/prog" 60000000 >j.json &&
+	lperf sample -e cpu-clock -C 0 --disassemble --json -- "$SCRATCH/prog" 60000000 >j.json &&
 	norm --json x j.json >n &&
 	echo "{\"annotate\": [{\"dso\": \"str\", \"event\": \"str\", \"function_name\": \"str\", \"samples\": \"int\", \"source_code\": [{\"disassembled_line\": {\"disassemble\": [{\"address\": \"str\", \"hits\": \"int\", \"instruction\": \"str\"}]}, \"filename\": \"str\", \"hits\": \"int\", \"instruction_address\": \"str\", \"line_number\": \"int\"}]}], \"events\": [{\"entries\": [{\"dso\": \"str\", \"kernel\": \"bool\", \"overhead\": \"float\", \"period\": \"int\", \"samples\": \"int\", \"symbol\": \"str\"}], \"event\": \"str\", \"event_count\": \"int\", \"samples\": \"int\", \"sort\": [\"str\"]}], \"filtered_out\": \"int\", \"lost_records\": \"int\", \"lost_samples\": \"int\", \"samples\": \"int\", \"schema\": \"str\", \"source\": \"str\"}" >expect &&
 	diff -u expect n

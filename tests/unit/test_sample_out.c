@@ -197,6 +197,7 @@ static void test_sample_tables(void **state)
 	fclose(m);
 	expect(buf, SAMPLE_TEXT);
 	free(buf);
+	profile_free(&f.p);
 	/* wperf sample/record: the same table per event (report_wperf), display rows and long names. */
 	make(&f);
 	buf = NULL;
