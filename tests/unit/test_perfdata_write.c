@@ -19,6 +19,8 @@
 #include <cmocka.h>
 
 #include "perfdata_test.h"
+#include "output/report_out.h"
+#include "perfdata/perfdata_stats.h"
 #include "sysinfo/buildinfo.h"
 
 static char tmpdir[64];
@@ -560,10 +562,65 @@ static void test_events_perf_cannot_tell_apart(void **state)
 	free(path);
 }
 
+/* report --stats / --task's walk over a written session: records by type, samples by event,
+ * and the task tree perf prints (output/report_stats.c). */
+static void test_stats_and_tasks(void **state)
+{
+	char *path = tmp("st.data");
+	struct perfdata_writer *w = perfdata_writer_open(path);
+	assert_non_null(w);
+	char exe[1024];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	assert_true(len > 0);
+	exe[len] = 0;
+	int nsamples = write_session(w, exe, false);
+	assert_int_equal(perfdata_writer_close(w, true, false), 0);
+	struct perfdata_reader r;
+	assert_int_equal(perfdata_open(&r, path), 0);
+	struct perfdata_stats st;
+	assert_int_equal(perfdata_stats(&r, &st), 0);
+	assert_int_equal(st.types[PERF_RECORD_SAMPLE], nsamples);
+	assert_int_equal(st.types[PERF_RECORD_COMM], 2);
+	assert_int_equal(st.types[PERF_RECORD_FORK], 1);
+	assert_int_equal(st.types[PERF_RECORD_EXIT], 2);
+	assert_int_equal(st.types[PERF_RECORD_MMAP2], 1);
+	assert_true(st.total >= (uint64_t)nsamples + 6);
+	assert_int_equal(st.nev, 2);
+	assert_int_equal(st.ev_samples[0], nsamples / 2);
+	assert_int_equal(st.ev_samples[1], nsamples / 2);
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+	report_print_stats(f, &st, &r.evsels);
+	fclose(f);
+	assert_non_null(strstr(buf, "\nAggregated stats:\n           TOTAL events: "));
+	assert_non_null(strstr(buf, "          SAMPLE events:         40  ("));
+	assert_non_null(strstr(buf, "cpu-clock stats:\n          SAMPLE events:         20\n"));
+	free(buf);
+	perfdata_stats_free(&st);
+	perfdata_close(&r);
+
+	assert_int_equal(perfdata_open(&r, path), 0);
+	struct perfdata_tasks t;
+	assert_int_equal(perfdata_tasks(&r, &t), 0);
+	f = open_memstream(&buf, &size);
+	report_print_tasks(f, &t);
+	fclose(f);
+	assert_string_equal(buf, "#      pid      tid     ppid  comm\n"
+				 "         0        0       -1 |swapper\n"
+				 "      4242     4242       -1 |lperf-pdw\n"
+				 "      4243     4243     4242 | lperf-child\n");
+	free(buf);
+	perfdata_tasks_free(&t);
+	perfdata_close(&r);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_stats_and_tasks),
 		cmocka_unit_test(test_copy_perf_file),
 		cmocka_unit_test(test_perf_reads_our_files),
 		cmocka_unit_test(test_pipe_mode),
