@@ -1,0 +1,180 @@
+/* wperf's informational pages without the commands: what `man` looks up (wperf/wperf_man.c) for
+ * a named Arm CPU and for this machine's sysfs (the Arm fixture), its refusals with their
+ * messages, and the tables output/wperf_info_out.c lays out (man, list, detect, version), byte
+ * for byte. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "events/pmu.h"
+#include "output/wperf_out.h"
+#include "sysinfo/buildinfo.h"
+#include "util/error.h"
+#include "util/fileio.h"
+#include "wperf/wperf_man.h"
+
+#include "events_test.h"
+
+/* What f wrote, as one string (freed by the caller). */
+static char *text_of(void (*draw)(FILE *f, const void *arg), const void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	draw(f, arg);
+	fclose(f);
+	return buf;
+}
+
+static void draw_man(FILE *f, const void *arg) { wperf_man_text(f, arg); }
+static void draw_tab(FILE *f, const void *arg) { wperf_tab_print(f, arg); }
+static void draw_json(FILE *f, const void *arg) { wperf_tabs_json(f, arg, 1); }
+
+static void man_group_for_a_named_cpu(void **state)
+{
+	struct wperf_man m;
+	assert_int_equal(wperf_man_lookup("neoverse-n1/imix,ld_spec", NULL, &m), WPERF_MAN_FOUND);
+	assert_int_equal(m.n, 4);
+	assert_string_equal(m.field[0], "CPU");
+	assert_string_equal(m.value[0], "neoverse-n1");
+	assert_string_equal(m.field[3], "METRICS");
+	assert_string_equal(m.value[3], "integer_dp_percentage, scalar_fp_percentage, simd_percentage, "
+			    "load_percentage, store_percentage");
+	struct wperf_tab t;
+	wperf_man_tab(&t, m.field, (const char *const *)m.value, m.n);
+	char *s = text_of(draw_man, &t);
+	assert_non_null(strstr(s, "CPU\n       neoverse-n1\n\nNAME\n       imix - Instruction mix"));
+	assert_non_null(strstr(s, "\n\nMETRICS\n       integer_dp_percentage, "));
+	free(s);
+	wperf_tab_free(&t);
+	wperf_man_free(&m);
+
+	/* A metric: its events, formula and unit too. */
+	assert_int_equal(wperf_man_lookup("armv8-a/load_percentage", NULL, &m), WPERF_MAN_FOUND);
+	assert_int_equal(m.n, 6);
+	assert_string_equal(m.field[2], "EVENTS");
+	assert_string_equal(m.value[2], "ld_spec, inst_spec");
+	assert_string_equal(m.field[4], "FORMULA");
+	assert_string_equal(m.value[4], "ld_spec / inst_spec * 100");
+	wperf_man_free(&m);
+
+	/* An Arm architectural event, by name, for a named CPU. */
+	assert_int_equal(wperf_man_lookup("neoverse-v1/ld_spec", NULL, &m), WPERF_MAN_FOUND);
+	assert_string_equal(m.value[1], "ld_spec - Arm PMUv3 event 0x0070");
+	wperf_man_free(&m);
+}
+
+static void man_refusals(void **state)
+{
+	struct wperf_man m;
+	assert_int_equal(wperf_man_lookup("pentium/imix", NULL, &m), WPERF_MAN_BAD_CPU);
+	assert_non_null(strstr(err_msg(), "CPU name: \"pentium\" not found, use armv8-a, armv9-a, neoverse-n1"));
+	assert_int_equal(m.n, 0);
+	assert_int_equal(wperf_man_lookup("neoverse-n1/no_such_thing", NULL, &m), WPERF_MAN_NOT_FOUND);
+	assert_string_equal(err_msg(), "\"no_such_thing\" not found! Ensure it is compatible with the specified CPU");
+	assert_int_equal(wperf_man_lookup("imix", "/nonexistent/metrics.txt", &m), WPERF_MAN_BAD_FILE);
+	assert_non_null(strstr(err_msg(), "/nonexistent/metrics.txt"));
+}
+
+static void man_event_of_this_machine(void **state)
+{
+	use_sysfs("sysfs-arm");
+	pmu_table_reset();
+	struct wperf_man m;
+	assert_int_equal(wperf_man_lookup("inst_spec", NULL, &m), WPERF_MAN_FOUND);
+	assert_int_equal(m.n, 3);
+	assert_string_equal(m.value[1], "inst_spec - sysfs event 0x1b (armv8_pmuv3_0)");
+	/* sysfs has no description: said so; an empty value would show as "-". */
+	assert_string_equal(m.value[2], "(no description in sysfs)");
+	free(m.value[2]);
+	m.value[2] = strdup("");
+	struct wperf_tab t;
+	wperf_man_tab(&t, m.field, (const char *const *)m.value, m.n);
+	char *s = text_of(draw_json, &t);
+	assert_non_null(strstr(s, "\"Manual_Results\": ["));
+	assert_non_null(strstr(s, "\"Field_Type\": \"DESCRIPTION\",\n      \"Result\": \"-\""));
+	free(s);
+	wperf_tab_free(&t);
+	wperf_man_free(&m);
+	use_sysfs(NULL);
+	pmu_table_reset();
+}
+
+static void list_tables(void **state)
+{
+	struct ev_info info[] = {
+		{ .name = "inst_spec", .pmu = "armv8_pmuv3_0", .section = "sysfs", .desc = "Operation speculatively executed",
+		  .config = 0x1b, .usable = true },
+		{ .name = "page-faults", .pmu = "software", .section = "software", .config = 2, .usable = true },
+		{ .name = "cycles", .pmu = "cpu", .section = "hardware", .config = 0, .usable = false },
+	};
+	struct ev_catalog cat = { .info = info, .n = 3 };
+	struct metric_set ms = { 0 };
+	struct wperf_list_view v = { .cat = &cat, .metrics = &ms, .arch_present = { true, true, false },
+				     .extra_events = "myev:0x12", .spe_pmu = "arm_spe_0" };
+	struct wperf_tab t[3];
+	wperf_list_tabs(t, &v);
+	char *s = text_of(draw_tab, &t[0]);
+	assert_string_equal(s,
+		"        Alias Name                Raw Index  Event Type\n"
+		"        ==========                =========  ==========\n"
+		"        inst_spec                 0x1b       [core PMU event]\n"
+		"        page-faults               0x2        [software event]\n"
+		"        myev                      0x12       [core PMU event*]\n"
+		"        arm_spe_0/load_filter/    -          [SPE filter]\n"
+		"        arm_spe_0/store_filter/   -          [SPE filter]\n"
+		"        arm_spe_0/branch_filter/  -          [SPE filter]\n"
+		"        arm_spe_0/ts_enable/      -          [SPE filter]\n"
+		"        arm_spe_0/min_latency/    -          [SPE filter]\n"
+		"        arm_spe_0/jitter/         -          [SPE filter]\n");
+	free(s);
+	assert_int_equal(t[1].t.nrows, 0);
+	for (int i = 0; i < 3; i++)
+		wperf_tab_free(&t[i]);
+	assert_string_equal(wperf_list_titles[0], "List of pre-defined events (to be used in -e)");
+}
+
+static void detect_and_version(void **state)
+{
+	use_sysfs("sysfs-arm");
+	pmu_table_reset();
+	struct wperf_tab t;
+	wperf_detect_tab(&t, pmu_table(), "/sys");
+	assert_true(t.t.nrows >= 2);
+	char *s = text_of(draw_tab, &t);
+	assert_non_null(strstr(s, "        Device Instance ID"));
+	assert_non_null(strstr(s, "/sys/bus/event_source/devices/armv8_pmuv3_0  perf_event type "));
+	free(s);
+	wperf_tab_free(&t);
+	use_sysfs(NULL);
+	pmu_table_reset();
+
+	wperf_version_tab(&t, "6.1.0-test", true);
+	s = text_of(draw_json, &t);
+	char want[256];
+	snprintf(want, sizeof(want), "\"Component\": \"wperf\",\n      \"Version\": \"%s\",\n      \"GitVer\": \"%s\"",
+		 sysinfo_version(), sysinfo_gitrev());
+	assert_non_null(strstr(s, want));
+	assert_non_null(strstr(s, "\"Version\": \"6.1.0-test\",\n      \"GitVer\": \"linux\",\n      \"FeatureString\": \"+perf_event+spe\""));
+	free(s);
+	wperf_tab_free(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(man_group_for_a_named_cpu),
+		cmocka_unit_test(man_refusals),
+		cmocka_unit_test(man_event_of_this_machine),
+		cmocka_unit_test(list_tables),
+		cmocka_unit_test(detect_and_version),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
