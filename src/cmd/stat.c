@@ -106,7 +106,8 @@ static int run_all(struct run_ctx *rc, struct stat_plan *p, struct stat_result *
 	struct stat_run_opts ro = {
 		.cmd = rc->cmd, .pid_list = o->pid_list, .tid_list = o->tid_list, .cpus = &o->cpus,
 		.pin_to = o->pin_cpus, .no_inherit = o->no_inherit,
-		.stdout_to_stderr = o->stdout_to_stderr, .per_thread = o->aggr == STAT_AGGR_THREAD,
+		.stdout_to_stderr = o->stdout_to_stderr, .allow_none = o->allow_none,
+		.per_thread = o->aggr == STAT_AGGR_THREAD,
 		.timeout_s = o->timeout_s, .interval_ms = o->interval_ms, .interval_count = o->interval_count,
 		.metrics = p->metrics, .nmetrics = p->nmetrics,
 		.unit_metrics = p->unit_metrics, .nunit_metrics = p->nunit_metrics,

@@ -178,6 +178,7 @@ char **stat_parse_options(struct stat_opts *o, int argc, char **argv)
 	int i = opt_parse(&ctx, argc, argv);
 	char **cmd = i < argc ? argv + i : NULL;
 	o->big_num = !no_big_num;
+	o->allow_none = true;
 
 	if (o->system_wide) {
 		if (o->cpus.n)

@@ -33,6 +33,8 @@ struct stat_opts {
 	int repeat;                /* -r N */
 	bool quiet, dry_run, big_num, no_inherit, noted_user_only;
 	bool stdout_to_stderr;     /* stat record -o -: the command's output stays out of the pipe */
+	bool allow_none;           /* perf's stat: no event supported here still counts (the rows say
+				    * <not supported>); wperf's stops with the reason */
 	int verbose;
 	bool user_only;            /* WindowsPerf: user mode only unless -k (no note printed) */
 	const struct cpuset *pin_cpus; /* pin a started command here instead (not owned), or NULL */

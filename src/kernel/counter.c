@@ -112,6 +112,7 @@ int counters_open(struct counters *c, struct evlist *l, const struct counters_op
 
 	size_t nopen = 0;
 	char *first_error = NULL;
+	bool refused = false; /* a failure other than "not supported here" (perf's list of errnos) */
 	for (size_t e = 0; e < l->n; e++) {
 		if (l->ev[e].source == EV_SRC_TOOL) {
 			c->supported[e] = true;
@@ -132,6 +133,8 @@ int counters_open(struct counters *c, struct evlist *l, const struct counters_op
 				/* A thread that exited since we listed it is not an error. */
 				if (saved == ESRCH && c->npids > 1)
 					continue;
+				refused |= saved != EINVAL && saved != ENOSYS && saved != ENOENT &&
+					   saved != EOPNOTSUPP && saved != ENXIO && saved != ENODEV;
 				if (!c->why[e]) {
 					pe_explain_error(&l->ev[e], saved, c->pids[row], c->cpus[col]);
 					c->why[e] = xstrdup(err_msg());
@@ -160,7 +163,7 @@ int counters_open(struct counters *c, struct evlist *l, const struct counters_op
 		for (size_t e = 0; e < l->n; e++)
 			if (l->ev[e].source != EV_SRC_TOOL)
 				only_tools = false;
-		if (!only_tools) {
+		if (!only_tools && (refused || !o->allow_none)) {
 			err_set("%s", first_error ? first_error : "no event could be opened");
 			counters_close(c);
 			return -1;

@@ -45,6 +45,8 @@ struct counters_opts {
 	size_t npids;
 	bool enable_on_exec;  /* a started command: counting begins at its exec */
 	bool inherit;         /* follow children and new threads */
+	bool allow_none;      /* no event supported here is no error (perf stat's <not supported>
+			       * rows), unless an event was refused for another reason */
 };
 
 /* Opens every event. Events that cannot be opened are marked unsupported (why[] says why) and

@@ -45,6 +45,7 @@ static void counters_opts_for(const struct stat_run_opts *o, struct target *t, s
 		/* Each thread on any CPU, not followed into children: a row each. */
 		co->pids = t->tids;
 		co->npids = t->ntids;
+		co->allow_none = o->allow_none;
 		return;
 	}
 	if (o->cpus && o->cpus->n) {
@@ -60,6 +61,7 @@ static void counters_opts_for(const struct stat_run_opts *o, struct target *t, s
 		co->npids = t->ntids;
 	}
 	co->inherit = !o->no_inherit && co->npids > 0;
+	co->allow_none = o->allow_none;
 }
 
 static int start_target(const struct stat_run_opts *o, struct target *t)

@@ -15,6 +15,7 @@ struct stat_run_opts {
 	const struct cpuset *cpus;   /* CPUs to count on (empty: per task) */
 	const struct cpuset *pin_to; /* pin the command here instead (wperf: the first core), or NULL */
 	bool no_inherit;
+	bool allow_none;             /* run even when no event is supported here (perf's rows) */
 	bool stdout_to_stderr;       /* the command's stdout goes to lperf's stderr (stat record -o -) */
 	bool per_thread;             /* a column per thread (perf's --per-thread); with neither a
 				      * command's CPUs nor -p/-t: every thread of the system */
