@@ -178,7 +178,7 @@ int cmd_annotate(int argc, char **argv)
 		{ OPT_STRING, 0, "symfs", &symfs, "DIR", "look for binaries under DIR" },
 		{ OPT_STRING, 0, "itrace", &itrace, "OPTS", "Arm SPE recordings: count the records that "
 		  "produce these events (perf's letters: f, m, t, b, a, M, i)" },
-		{ OPT_BOOL, 'f', "force", &force, NULL, "use /tmp JIT symbol files whoever owns them" },
+		{ OPT_BOOL, 'f', "force", &force, NULL, "read the input and /tmp JIT symbol files whoever owns them" },
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "no notes or warnings" },
 		{ OPT_COUNT, 'v', "verbose", &verbose, NULL, "more detail" },
 		OPT_END_(),
