@@ -25,22 +25,19 @@ static int on_sample(const struct resolved_sample *rs, void *arg)
 }
 
 /* Arm SPE recordings: each SPE record (an operation the hardware sampled) counts at its PC, as a
- * sample of the SPE event (on_sample); --itrace keeps those that produce the chosen events.
- * *ss gets the session whose DSOs the functions point to. */
-static int spe_annotate_load(struct perfdata_reader *r, struct annot *a, const char *itrace, const char *symfs,
-			     struct session **ss)
+ * sample of the SPE event (on_sample), through the session opened on the recording; --itrace
+ * keeps those that produce the chosen events. */
+static int spe_annotate_load(struct session *ss, struct annot *a, const char *itrace)
 {
 	struct spe_itrace it;
 	if (spe_itrace_parse(itrace, &it) < 0)
 		return -1;
-	struct spe_load_opts o = { symfs, itrace ? &it : NULL, on_sample, a, ss };
+	struct spe_load_opts o = { itrace ? &it : NULL, on_sample, a };
 	struct spe_data d;
-	int rc = spe_load_ex(r, SPE_V1P3, &o, &d);
+	int rc = spe_session_load(ss, SPE_V1P3, &o, &d);
 	for (size_t i = 0; i < d.notes.n; i++)
 		err_warn("%s", d.notes.v[i]);
 	spe_data_free(&d);
-	if (rc == 0)
-		a->machine = &(*ss)->machine;
 	return rc;
 }
 
@@ -198,25 +195,22 @@ int cmd_annotate(int argc, char **argv)
 
 	struct annot a;
 	annot_init(&a);
-	struct session ss, *ssp = NULL;
+	struct session ss;
 	struct session_tool tool = { .sample = on_sample, .arg = &a, .callchains = false };
 	struct session_opts so = { .force = force, .symfs = symfs };
 	if (session_open(&ss, input, &so, &tool) < 0)
 		err_die_last(EXIT_RUNTIME);
 	struct perfdata_reader *r = ss.reader;
 	err_print_notes(&r->info.notes);
+	/* A DSO whose file has another build-id than the header's is refused (session_open), never
+	 * annotated wrongly. */
+	a.machine = &ss.machine;
 	int status;
 	if (spe_recording(r)) {
-		status = spe_annotate_load(r, &a, itrace, symfs, &ssp) ? EXIT_RUNTIME : 0;
-		if (status && !ssp)
-			err_die_last(EXIT_RUNTIME);
+		status = spe_annotate_load(&ss, &a, itrace) ? EXIT_RUNTIME : 0;
 	} else {
 		if (itrace)
 			err_die(EXIT_USAGE, "--itrace applies to Arm SPE recordings; %s holds none", input);
-		ssp = &ss;
-		/* A DSO whose file has another build-id than the header's is refused (session_open),
-		 * never annotated wrongly. */
-		a.machine = &ss.machine;
 		status = session_run(&ss) ? EXIT_RUNTIME : 0;
 	}
 	annot_sort(&a);
@@ -231,16 +225,12 @@ int cmd_annotate(int argc, char **argv)
 			err_warn("no samples with a symbol to annotate in %s", input);
 	}
 	fflush(stdout);
-	session_diagnose(ssp, verbose);
-	err_print_notes(&ssp->notes);
+	session_diagnose(&ss, verbose);
+	err_print_notes(&ss.notes);
 	/* Named functions that have no samples are an error; a limit that hides everything is not. */
 	int rc = status ? status : shown ? 0 : (w.nsyms || !a.n) ? EXIT_RUNTIME : 0;
 	annot_free(&a);
 	annot_sources_free();
-	if (ssp != &ss) {
-		session_free(ssp);
-		free(ssp);
-	}
 	session_close(&ss);
 	srcline_cache_free();
 	for (size_t k = 0; k < w.nsyms; k++)

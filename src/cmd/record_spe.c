@@ -8,6 +8,7 @@
 #include "cmd/spe_cmd.h"
 
 #include "events/spe_terms.h"
+#include "session/session.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -30,21 +31,23 @@ int record_spe_sample(struct sample_opts *o, struct evlist *l, char **cmd, int a
 	int status = record_run(o, l, cmd, argc, argv);
 	o->output = output;
 	o->quiet = quiet;
-	struct perfdata_reader r;
+	struct session ss;
+	struct session_tool tool = { 0 };
+	struct session_opts so = { 0 };
 	int rc = 0;
-	if (perfdata_open(&r, path) < 0) {
+	if (session_open(&ss, path, &so, &tool) < 0) {
 		err_warn("%s", err_msg());
 		rc = EXIT_RUNTIME;
 	} else {
-		if (spe_recording(&r)) {
-			struct spe_cmd_opts so = { NULL, NULL, o->json, (unsigned)o->display_rows, 0, o->annotate,
-						   o->disassemble };
-			rc = spe_cmd_report(&r, &so);
+		if (spe_recording(ss.reader)) {
+			struct spe_cmd_opts sp = { .json = o->json, .rows = (unsigned)o->display_rows,
+						   .annotate = o->annotate, .disassemble = o->disassemble };
+			rc = spe_cmd_report(&ss, &sp);
 		} else {
 			err_warn("no Arm SPE data was recorded");
 			rc = EXIT_RUNTIME;
 		}
-		perfdata_close(&r);
+		session_close(&ss);
 	}
 	unlink(path);
 	char *old = xasprintf("%s.old", path); /* record keeps a previous file as .old: there is none */

@@ -10,11 +10,12 @@
 #include "analysis/folded.h"
 #include "output/folded_out.h"
 #include "output/pictures.h"
+#include "output/report_out.h"
 #include "session/session_stacks.h"
 #include "analysis/annot_view.h"
-#include "cmd/report_view.h"
 #include "perfdata/perfdata.h"
 #include "perfdata/perfdata_stats.h"
+#include "python/pystore.h"
 #include "session/session.h"
 #include "symbols/demangle.h"
 #include "util/error.h"
@@ -365,8 +366,9 @@ int cmd_report(int argc, char **argv)
 	} else if (a.stats || a.task) {
 		status = report_stats_tasks(r, a.stats);
 	} else if (spe_recording(r)) { /* Arm SPE AUX data: SPE's own views (cmd/spe_cmd.c) */
-		struct spe_cmd_opts sp = { a.itrace, a.symfs, a.json, 0, 0, a.annotate, a.disassemble };
-		status = spe_cmd_report(r, &sp);
+		struct spe_cmd_opts sp = { .itrace = a.itrace, .json = a.json, .annotate = a.annotate,
+					   .disassemble = a.disassemble };
+		status = spe_cmd_report(&ss, &sp);
 	} else {
 		/* A corrupt record stops the walk: show what was read before it, say where it stopped,
 		 * and fail so that scripts notice. */
@@ -376,7 +378,9 @@ int cmd_report(int argc, char **argv)
 			folded_free(&x.fc.f);
 		} else {
 			profile_sort(&x.p, x.v.ro.children);
-			report_view_print(stdout, &x.v, &x.p, &ss, a.input);
+			struct report_totals tot = { ss.nsamples, ss.lost_records, ss.lost_samples,
+						     pystore_approx(ss.py) };
+			report_print(stdout, x.v.style, &x.v.ro, &x.p, &tot, a.input, x.v.annot);
 		}
 		session_diagnose(&ss, a.verbose);
 		err_print_notes(&ss.notes);

@@ -12,10 +12,10 @@
 #include "analysis/annot_view.h"
 #include "cmd/cmd.h"
 #include "cmd/record_spe.h"
-#include "cmd/report_view.h"
 #include "cmd/sample_opts.h"
 #include "events/evlist.h"
 #include "output/pictures.h"
+#include "output/report_out.h"
 #include "output/wperf_out.h"
 #include "perfdata/perfdata.h"
 #include "python/pystore.h"
@@ -201,7 +201,8 @@ int sample_command(struct sample_opts *o, struct evlist *l, char **cmd, const st
 		err_warn("--export_perf_data %s: not written: %s", v->export_perf_data, err_msg());
 	profile_sort(&t.p, false);
 	render(o, v, &t, &ss, &m, res.started);
-	report_warnings(&ss, o->quiet, o->verbose);
+	session_diagnose(&ss, o->verbose);
+	err_print_notes(&ss.notes);
 	struct notes said = NOTES_INIT;
 	if (o->flamegraph && pictures_tee_finish(&t.tee, o->flamegraph, ss.lost_records + ss.lost_samples, &said) < 0)
 		err_warn("--flamegraph: %s", err_msg());

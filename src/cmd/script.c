@@ -161,8 +161,8 @@ int cmd_script(int argc, char **argv)
 	err_print_notes(&r->info.notes);
 	int status;
 	if (spe_recording(r)) { /* Arm SPE AUX data: decoded records (cmd/spe_cmd.c) */
-		struct spe_cmd_opts sp = { itrace, NULL, json, 0, 0, false, false };
-		status = spe_cmd_script(r, &sp);
+		struct spe_cmd_opts sp = { .itrace = itrace, .json = json };
+		status = spe_cmd_script(&ss, &sp);
 	} else if (json) {
 		err_die(EXIT_USAGE, "--json: script writes JSON for Arm SPE recordings; %s holds none (report --json "
 			"gives the samples' tables)", input);

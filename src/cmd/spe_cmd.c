@@ -21,31 +21,28 @@ struct spe_annot {
 	struct profile p;
 };
 
-static int load(struct perfdata_reader *r, const struct spe_cmd_opts *o, struct spe_itrace *it,
-		struct spe_data *d, struct spe_annot *sa, struct session **ss)
+static int load(struct session *ss, const struct spe_cmd_opts *o, struct spe_itrace *it,
+		struct spe_data *d, struct spe_annot *sa)
 {
 	if (spe_itrace_parse(o->itrace, it) < 0) {
 		err_warn("%s", err_msg());
 		return EXIT_USAGE;
 	}
 	enum spe_version v = o->version ? (enum spe_version)o->version : SPE_V1P3;
-	struct spe_load_opts lo = { .symfs = o->symfs };
+	struct spe_load_opts lo = { 0 };
 	if (sa) {
 		enum hist_key keys[] = { HK_SYM, HK_DSO };
-		profile_init(&sa->p, &r->evsels, keys, 2, HIST_GRAPH_NONE, false);
-		annot_view_init(&sa->av, &sa->p, NULL, o->disassemble, o->rows);
+		profile_init(&sa->p, ss->evsels, keys, 2, HIST_GRAPH_NONE, false);
+		annot_view_init(&sa->av, &sa->p, &ss->machine, o->disassemble, o->rows);
 		lo.select = it;
 		lo.sample = annot_view_sample;
 		lo.arg = &sa->av;
-		lo.keep = ss;
 	}
-	if (spe_load_ex(r, v, &lo, d) < 0) {
+	if (spe_session_load(ss, v, &lo, d) < 0) {
 		err_warn("%s", err_msg());
 		spe_data_free(d);
 		return EXIT_RUNTIME;
 	}
-	if (sa)
-		sa->av.a.machine = &(*ss)->machine;
 	for (size_t i = 0; i < d->notes.n; i++)
 		err_warn("%s", d->notes.v[i]);
 	if (d->errors > d->notes.n)
@@ -59,13 +56,12 @@ static void annot_json(struct json *j, void *arg)
 	annotate_view_json(j, &sa->av, sa->p.evsels, -1, false);
 }
 
-int spe_cmd_report(struct perfdata_reader *r, const struct spe_cmd_opts *o)
+int spe_cmd_report(struct session *ss, const struct spe_cmd_opts *o)
 {
 	struct spe_itrace it;
 	struct spe_data d;
 	struct spe_annot *sa = o->annotate || o->disassemble ? xcalloc(1, sizeof(*sa)) : NULL;
-	struct session *ss = NULL;
-	int rc = load(r, o, &it, &d, sa, &ss);
+	int rc = load(ss, o, &it, &d, sa);
 	if (!rc) {
 		struct spe_report rep;
 		spe_report_build(&d, &it, &rep);
@@ -74,7 +70,7 @@ int spe_cmd_report(struct perfdata_reader *r, const struct spe_cmd_opts *o)
 		} else {
 			spe_print_report(stdout, &d, &rep, o->rows ? o->rows : 50);
 			if (sa)
-				annotate_view_print(stdout, &sa->av, &r->evsels);
+				annotate_view_print(stdout, &sa->av, ss->evsels);
 		}
 		spe_report_free(&rep);
 		spe_data_free(&d);
@@ -84,18 +80,14 @@ int spe_cmd_report(struct perfdata_reader *r, const struct spe_cmd_opts *o)
 		profile_free(&sa->p);
 		free(sa);
 	}
-	if (ss) {
-		session_free(ss);
-		free(ss);
-	}
 	return rc;
 }
 
-int spe_cmd_script(struct perfdata_reader *r, const struct spe_cmd_opts *o)
+int spe_cmd_script(struct session *ss, const struct spe_cmd_opts *o)
 {
 	struct spe_itrace it;
 	struct spe_data d;
-	int rc = load(r, o, &it, &d, NULL, NULL);
+	int rc = load(ss, o, &it, &d, NULL);
 	if (rc)
 		return rc;
 	if (o->json)

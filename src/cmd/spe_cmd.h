@@ -1,5 +1,6 @@
-/* report and script on recordings that hold Arm SPE AUX data: they decode the SPE records
- * (src/spe) instead of reading samples, and render SPE's own views (src/output/spe_report.c). */
+/* report and script on recordings that hold Arm SPE AUX data: the session they opened decodes
+ * the SPE records (src/spe) instead of reading samples, and SPE's own views are rendered
+ * (src/output/spe_report.c). */
 #ifndef LPERF_CMD_SPE_CMD_H
 #define LPERF_CMD_SPE_CMD_H
 
@@ -10,7 +11,6 @@
 
 struct spe_cmd_opts {
 	const char *itrace;   /* --itrace, or NULL */
-	const char *symfs;
 	bool json;
 	unsigned rows;        /* entries per table (report), 0: 50 */
 	int version;          /* --spe-version 1..4, 0: v1p3 (accept everything) */
@@ -19,8 +19,10 @@ struct spe_cmd_opts {
 	bool disassemble;
 };
 
-/* Each returns the exit status; r stays open (the caller closes it). */
-int spe_cmd_report(struct perfdata_reader *r, const struct spe_cmd_opts *o);
-int spe_cmd_script(struct perfdata_reader *r, const struct spe_cmd_opts *o);
+/* Each walks the session (from session_open, not yet run) and returns the exit status; the caller
+ * closes the session. */
+struct session;
+int spe_cmd_report(struct session *ss, const struct spe_cmd_opts *o);
+int spe_cmd_script(struct session *ss, const struct spe_cmd_opts *o);
 
 #endif

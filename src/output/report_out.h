@@ -60,6 +60,18 @@ struct report_totals {
 	bool python_approx;      /* Python stacks read at each batch, not at each sample */
 };
 
+/* What report shows of a profile: the style, the columns and limits, the call-graph order, and
+ * the annotation after the tables (report's and sample's options fill it). */
+struct annot_view;
+struct report_view {
+	enum report_style style;
+	struct report_opts ro;
+	const char *sort;       /* "comm,dso,sym" */
+	enum hist_graph graph;
+	bool graph_given;       /* -g, -G or --call-graph was given (none included) */
+	struct annot_view *annot; /* --annotate / --disassemble: tables after the report; NULL: none */
+};
+
 /* Renders every event's profile (report_view.c). source names the file (or "live") for JSON;
  * annot (may be NULL: --annotate/--disassemble not asked) adds the hot functions' annotation
  * after the tables, or the "annotate" array after the JSON events. */

@@ -198,38 +198,40 @@ static int on_sample(const struct resolved_sample *rs, void *arg)
 	return 0;
 }
 
-int spe_load_ex(struct perfdata_reader *r, enum spe_version ver, const struct spe_load_opts *o,
-		struct spe_data *d)
+int spe_session_load(struct session *ss, enum spe_version ver, const struct spe_load_opts *o,
+		     struct spe_data *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->ver = ver;
 	struct load_ctx *c = xcalloc(1, sizeof(*c));
 	c->d = d;
 	c->o = o;
-	for (size_t e = 0; e < r->evsels.n && !c->evsel; e++)
-		if (r->evsels.v[e].name && strstr(r->evsels.v[e].name, "arm_spe"))
-			c->evsel = &r->evsels.v[e];
-	if (!c->evsel && r->evsels.n)
-		c->evsel = &r->evsels.v[0];
-	struct session *ss = xcalloc(1, sizeof(*ss));
-	struct session_tool tool = { .sample = on_sample, .record = on_record, .arg = c };
-	struct session_opts so = { .symfs = o ? o->symfs : NULL };
-	session_attach(ss, r, &so, &tool);
+	const struct evsel_set *evs = ss->evsels;
+	for (size_t e = 0; e < evs->n && !c->evsel; e++)
+		if (evs->v[e].name && strstr(evs->v[e].name, "arm_spe"))
+			c->evsel = &evs->v[e];
+	if (!c->evsel && evs->n)
+		c->evsel = &evs->v[0];
+	/* The session's model and lookups stay; its records now come here. */
+	ss->tool.sample = on_sample;
+	ss->tool.record = on_record;
+	ss->tool.ready = NULL;
+	ss->tool.arg = c;
 	int rc = session_run(ss);
-	if (o && o->keep) {
-		*o->keep = ss; /* its records are all delivered: c is not used again */
-	} else {
-		session_free(ss);
-		free(ss);
-	}
 	free(c);
 	return rc < 0 ? -1 : 0;
 }
 
 int spe_load(struct perfdata_reader *r, enum spe_version ver, const char *symfs, struct spe_data *d)
 {
-	struct spe_load_opts o = { .symfs = symfs };
-	return spe_load_ex(r, ver, &o, d);
+	struct session ss;
+	struct session_tool tool = { 0 };
+	struct session_opts so = { .symfs = symfs };
+	session_attach(&ss, r, &so, &tool);
+	struct spe_load_opts o = { 0 };
+	int rc = spe_session_load(&ss, ver, &o, d);
+	session_close(&ss);
+	return rc;
 }
 
 void spe_data_free(struct spe_data *d)

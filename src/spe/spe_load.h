@@ -45,20 +45,18 @@ int spe_load(struct perfdata_reader *r, enum spe_version ver, const char *symfs,
 struct session;
 struct resolved_sample;
 struct spe_itrace;
-/* spe_load with more: every record that select keeps (NULL, or not given: all) goes to sample
- * as one sample of the recording's SPE event at its PC (period 1), while the recording's
- * machine model is alive (annotate counts SPE records per instruction so); with keep, the
- * session is handed back (allocated) instead of freed, so that the DSOs those samples point to
- * stay: the caller frees it with session_free and free. */
+/* spe_load over a session the caller opened (session_open or session_attach, which bring
+ * --symfs and the header's build-ids), whose tool it takes over: every record that select keeps
+ * (NULL, or not given: all) also goes to sample as one sample of the recording's SPE event at
+ * its PC (period 1), resolved through the session's model, which stays alive with the session
+ * (annotate counts SPE records per instruction so, report's --annotate too). */
 struct spe_load_opts {
-	const char *symfs;
 	const struct spe_itrace *select;
 	int (*sample)(const struct resolved_sample *rs, void *arg);
 	void *arg;
-	struct session **keep;
 };
-int spe_load_ex(struct perfdata_reader *r, enum spe_version ver, const struct spe_load_opts *o,
-		struct spe_data *d);
+int spe_session_load(struct session *ss, enum spe_version ver, const struct spe_load_opts *o,
+		     struct spe_data *d);
 void spe_data_free(struct spe_data *d);
 
 
