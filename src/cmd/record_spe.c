@@ -5,10 +5,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "cmd/spe_cmd.h"
+#include "output/spe_out.h"
 
 #include "events/spe_terms.h"
 #include "session/session.h"
+#include "spe/spe_view.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -40,9 +41,15 @@ int record_spe_sample(struct sample_opts *o, struct evlist *l, char **cmd, int a
 		rc = EXIT_RUNTIME;
 	} else {
 		if (spe_recording(ss.reader)) {
-			struct spe_cmd_opts sp = { .json = o->json, .rows = (unsigned)o->display_rows,
-						   .annotate = o->annotate, .disassemble = o->disassemble };
-			rc = spe_cmd_report(&ss, &sp);
+			struct spe_view_opts vo = { .report = true, .rows = (unsigned)o->display_rows,
+						    .annotate = o->annotate, .disassemble = o->disassemble };
+			struct spe_view sv;
+			int lr = spe_view_load(&ss, &vo, &sv);
+			err_print_notes(&ss.notes);
+			if (lr == 0)
+				spe_print_view(stdout, &sv, o->json);
+			rc = lr == 0 ? 0 : sv.bad_itrace ? EXIT_USAGE : EXIT_RUNTIME;
+			spe_view_free(&sv);
 		} else {
 			err_warn("no Arm SPE data was recorded");
 			rc = EXIT_RUNTIME;

@@ -6,17 +6,18 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/spe_cmd.h"
 #include "analysis/folded.h"
 #include "output/folded_out.h"
 #include "output/pictures.h"
 #include "output/report_out.h"
+#include "output/spe_out.h"
 #include "session/session_stacks.h"
 #include "analysis/annot_view.h"
 #include "perfdata/perfdata.h"
 #include "perfdata/perfdata_stats.h"
 #include "python/pystore.h"
 #include "session/session.h"
+#include "spe/spe_view.h"
 #include "symbols/demangle.h"
 #include "util/error.h"
 #include "util/opt.h"
@@ -365,10 +366,16 @@ int cmd_report(int argc, char **argv)
 		/* nothing more */
 	} else if (a.stats || a.task) {
 		status = report_stats_tasks(r, a.stats);
-	} else if (spe_recording(r)) { /* Arm SPE AUX data: SPE's own views (cmd/spe_cmd.c) */
-		struct spe_cmd_opts sp = { .itrace = a.itrace, .json = a.json, .annotate = a.annotate,
-					   .disassemble = a.disassemble };
-		status = spe_cmd_report(&ss, &sp);
+	} else if (spe_recording(r)) { /* Arm SPE AUX data: SPE's own views (spe/spe_view.h) */
+		struct spe_view_opts vo = { .itrace = a.itrace, .report = true, .annotate = a.annotate,
+					    .disassemble = a.disassemble };
+		struct spe_view sv;
+		int lr = spe_view_load(&ss, &vo, &sv);
+		err_print_notes(&ss.notes);
+		if (lr == 0)
+			spe_print_view(stdout, &sv, a.json);
+		status = lr == 0 ? 0 : sv.bad_itrace ? EXIT_USAGE : EXIT_RUNTIME;
+		spe_view_free(&sv);
 	} else {
 		/* A corrupt record stops the walk: show what was read before it, say where it stopped,
 		 * and fail so that scripts notice. */

@@ -7,13 +7,14 @@
 #include "analysis/folded.h"
 #include "output/folded_out.h"
 #include "cmd/cmd.h"
-#include "cmd/spe_cmd.h"
+#include "output/spe_out.h"
 #include "cmd/trace_formats.h"
 #include "output/script_out.h"
 #include "analysis/filter.h"
 #include "perfdata/perfdata.h"
 #include "record/regname.h"
 #include "session/session.h"
+#include "spe/spe_view.h"
 #include "symbols/demangle.h"
 #include "util/error.h"
 #include "util/opt.h"
@@ -159,10 +160,16 @@ int cmd_script(int argc, char **argv)
 		err_die_last(EXIT_RUNTIME);
 	struct perfdata_reader *r = ss.reader;
 	err_print_notes(&r->info.notes);
-	int status;
-	if (spe_recording(r)) { /* Arm SPE AUX data: decoded records (cmd/spe_cmd.c) */
-		struct spe_cmd_opts sp = { .itrace = itrace, .json = json };
-		status = spe_cmd_script(&ss, &sp);
+	int status = 0;
+	if (spe_recording(r)) { /* Arm SPE AUX data: decoded records (spe/spe_view.h) */
+		struct spe_view_opts vo = { .itrace = itrace };
+		struct spe_view sv;
+		int lr = spe_view_load(&ss, &vo, &sv);
+		err_print_notes(&ss.notes);
+		if (lr == 0)
+			spe_print_view(stdout, &sv, json);
+		status = lr == 0 ? 0 : sv.bad_itrace ? EXIT_USAGE : EXIT_RUNTIME;
+		spe_view_free(&sv);
 	} else if (json) {
 		err_die(EXIT_USAGE, "--json: script writes JSON for Arm SPE recordings; %s holds none (report --json "
 			"gives the samples' tables)", input);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "spe/spe_stats.h"
+#include "spe/spe_view.h"
 
 struct spe_dry_row {
 	const char *name, *pmu, *encoding;
@@ -33,10 +34,14 @@ void spe_print_pmu_filters(FILE *f);
 /* report: the views of spe_stats.h, `rows` entries per table. */
 void spe_print_report(FILE *f, const struct spe_data *d, const struct spe_report *r, size_t rows);
 struct json;
-/* extra (may be NULL) adds members to the document's object before it is closed (report's
- * --annotate: "annotate"). */
+/* av (may be NULL) adds report's --annotate as "annotate" before the document is closed. */
 void spe_print_report_json(FILE *f, const struct spe_data *d, const struct spe_report *r,
-			   void (*extra)(struct json *j, void *arg), void *arg);
+			   struct annot_view *av, const struct evsel_set *evsels);
+/* A loaded spe_view: report's tables then the annotation, or one JSON document; script's
+ * records when the view has no report (spe_print_view_script). */
+void spe_print_view(FILE *f, struct spe_view *v, bool json);
+/* script's: every record (or the events --itrace selects), as text or JSON. */
+void spe_print_view_script(FILE *f, const struct spe_view *v, bool json);
 /* script: one line per record with every decoded field; with --itrace, one line per event perf
  * synthesises (its layout: comm tid [cpu] period event: ip sym+off (dso)), fields after. */
 void spe_print_script(FILE *f, const struct spe_data *d, const struct spe_itrace *it);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "output/json.h"
+#include "output/annotate_out.h"
 #include "output/spe_out.h"
 #include "output/table.h"
 
@@ -202,7 +203,7 @@ void spe_json_summary(struct json *j, const struct spe_data *d, const uint64_t *
 }
 
 void spe_print_report_json(FILE *f, const struct spe_data *d, const struct spe_report *r,
-			   void (*extra)(struct json *j, void *arg), void *arg)
+			   struct annot_view *av, const struct evsel_set *evsels)
 {
 	struct json j;
 	json_init(&j, f, true);
@@ -248,11 +249,12 @@ void spe_print_report_json(FILE *f, const struct spe_data *d, const struct spe_r
 		json_end_object(&j);
 	}
 	json_end_array(&j);
-	if (extra)
-		extra(&j, arg);
+	if (av)
+		annotate_view_json(&j, av, evsels, -1, false);
 	json_end_object(&j);
 	json_finish(&j);
 }
+
 
 static void where(FILE *f, const struct spe_sample *s)
 {

@@ -5,6 +5,7 @@
 
 #include "events/pmu.h"
 #include "events/spe_terms.h"
+#include "output/annotate_out.h"
 #include "output/spe_out.h"
 #include "output/table.h"
 #include "util/xalloc.h"
@@ -104,4 +105,28 @@ void spe_print_pmu_filters(FILE *out)
 		free(fields);
 		free(rows);
 	}
+}
+
+/* The views of spe_out.h. */
+void spe_print_view_script(FILE *f, const struct spe_view *v, bool json)
+{
+	if (json)
+		spe_print_script_json(f, &v->d, &v->it);
+	else
+		spe_print_script(f, &v->d, &v->it);
+}
+
+void spe_print_view(FILE *f, struct spe_view *v, bool json)
+{
+	if (!v->have_rep) {
+		spe_print_view_script(f, v, json);
+		return;
+	}
+	if (json) {
+		spe_print_report_json(f, &v->d, &v->rep, v->av, v->evsels);
+		return;
+	}
+	spe_print_report(f, &v->d, &v->rep, v->rows);
+	if (v->av)
+		annotate_view_print(f, v->av, v->evsels);
 }
