@@ -6,7 +6,7 @@
 #include "analysis/stackdiff.h"
 #include "cmd/cmd.h"
 #include "output/pictures.h"
-#include "session/session_stacks.h"
+#include "analysis/stacks_load.h"
 #include "output/diff_out.h"
 #include "util/error.h"
 #include "util/opt.h"
@@ -46,9 +46,9 @@ int cmd_diff(int argc, char **argv)
 	old.python = new_.python = python;
 	struct session_opts so = { .force = force };
 	struct notes said = NOTES_INIT;
-	int lr = session_load_stacks(&old, old_path, &so, NULL, &said);
+	int lr = stacks_load(&old, old_path, &so, NULL, &said);
 	if (lr >= 0)
-		lr = session_load_stacks(&new_, new_path, &so, NULL, &said);
+		lr = stacks_load(&new_, new_path, &so, NULL, &said);
 	err_print_notes(&said);
 	notes_clear(&said);
 	if (lr < 0) {

@@ -10,7 +10,7 @@
 
 #include "cmd/cmd.h"
 #include "output/pictures.h"
-#include "session/session_stacks.h"
+#include "analysis/stacks_load.h"
 #include "cmd/record_spe.h"
 #include "cmd/sample_opts.h"
 #include "events/evlist.h"
@@ -126,7 +126,7 @@ static void record_flamegraph(const struct sample_opts *o)
 	struct session_opts so = { .force = o->force };
 	struct pictures_req r = { .svg = o->flamegraph };
 	struct notes said = NOTES_INIT;
-	if (session_load_stacks(&st, o->output, &so, NULL, &said) < 0 || pictures_write(&r, &st, &said) < 0)
+	if (stacks_load(&st, o->output, &so, NULL, &said) < 0 || pictures_write(&r, &st, &said) < 0)
 		notes_add(&said, "--flamegraph: %s", err_msg());
 	err_print_notes(&said);
 	notes_clear(&said);

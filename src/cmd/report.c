@@ -11,7 +11,7 @@
 #include "output/pictures.h"
 #include "output/report_out.h"
 #include "output/spe_out.h"
-#include "session/session_stacks.h"
+#include "analysis/stacks_load.h"
 #include "analysis/annot_view.h"
 #include "perfdata/perfdata.h"
 #include "perfdata/perfdata_stats.h"
@@ -274,7 +274,7 @@ static int report_pictures(const struct report_args *a, const struct sample_filt
 	st.lines = a->pr.pprof != NULL; /* pprof carries each function's file and line */
 	struct session_opts so = { .force = a->force, .symfs = a->symfs };
 	struct notes said = NOTES_INIT;
-	int lr = session_load_stacks(&st, a->input, &so, filter, &said);
+	int lr = stacks_load(&st, a->input, &so, filter, &said);
 	err_print_notes(&said);
 	notes_clear(&said);
 	if (lr < 0) {

@@ -1,7 +1,7 @@
 /* A recording into a stack tree (analysis/stacks.h), for the pictures and lperf diff. */
 #include <string.h>
 
-#include "session/session_stacks.h"
+#include "analysis/stacks_load.h"
 #include "util/error.h"
 
 struct load_ctx {
@@ -39,8 +39,8 @@ static int load_ready(struct session *ss, void *arg)
 	return 0;
 }
 
-int session_load_stacks(struct stacks *st, const char *input, const struct session_opts *o,
-			const struct sample_filter *filter, struct notes *said)
+int stacks_load(struct stacks *st, const char *input, const struct session_opts *o,
+		const struct sample_filter *filter, struct notes *said)
 {
 	struct load_ctx c = { st, filter };
 	struct session_tool tool = { .sample = load_sample, .ready = load_ready, .arg = &c,

@@ -1,7 +1,7 @@
 /* A recording read into a stack tree (analysis/stacks.h): what the pictures and lperf diff draw
  * and compare. */
-#ifndef LPERF_SESSION_SESSION_STACKS_H
-#define LPERF_SESSION_SESSION_STACKS_H
+#ifndef LPERF_ANALYSIS_STACKS_LOAD_H
+#define LPERF_ANALYSIS_STACKS_LOAD_H
 
 #include "analysis/filter.h"
 #include "analysis/stacks.h"
@@ -12,7 +12,7 @@
  * keeping the samples the filter (may be NULL) passes. What the reader and the walk met goes to
  * said (warnings and notes, in order). -1 after err_set() when the file cannot be read at all,
  * 1 when it was read only in part (st holds what came before; said says where), else 0. */
-int session_load_stacks(struct stacks *st, const char *input, const struct session_opts *o,
-			const struct sample_filter *filter, struct notes *said);
+int stacks_load(struct stacks *st, const char *input, const struct session_opts *o,
+		const struct sample_filter *filter, struct notes *said);
 
 #endif
