@@ -444,14 +444,9 @@ static void do_list(const char *filter)
 
 static int do_funcs(const struct probe_opts *o)
 {
-	if (!o->exec) {
-		fprintf(stderr, "lperf probe: --funcs lists a binary's functions: give -x BIN (the kernel's "
-			"need kernel debuginfo)\n");
-		return PROBE_FAIL;
-	}
 	char **names;
 	size_t n;
-	if (probe_elf_symbols(o->exec, &names, &n) < 0) {
+	if ((o->exec ? probe_elf_symbols(o->exec, &names, &n) : probe_kernel_symbols(&names, &n)) < 0) {
 		fprintf(stderr, "%s\n", err_msg());
 		return PROBE_FAIL;
 	}

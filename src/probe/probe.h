@@ -50,6 +50,9 @@ char *probe_events_file(bool uprobe);
 /* Every event of both files (a missing file has none). */
 int probe_events_read(struct probe_event **v, size_t *n);
 void probe_events_free(struct probe_event *v, size_t n);
+/* The kernel's symbols perf probe --funcs lists without -x: /proc/kallsyms's text, data and
+ * bss symbols, modules' left out, sorted by name. -1 with err_set(). */
+int probe_kernel_symbols(char ***names, size_t *n);
 /* perf's group for a binary: "probe_" and its base name up to the first '.', with characters
  * other than letters, digits and '_' made '_' ("probe_libc" for libc.so.6). Caller frees. */
 char *probe_group_for(const char *path);

@@ -174,3 +174,30 @@ int probe_events_del(const struct probe_event *e)
 	free(line);
 	return r;
 }
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int probe_kernel_symbols(char ***names, size_t *n)
+{
+	size_t len, cap = 0;
+	*names = NULL;
+	*n = 0;
+	char *text = file_read("/proc/kallsyms", 256u << 20, &len);
+	if (!text)
+		return -1;
+	for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char type, name[512];
+		/* "ADDR TYPE NAME"; module symbols ("NAME\t[module]") belong to the modules */
+		if (sscanf(l, "%*s %c %511s", &type, name) != 2 || strchr(l, '[') || !strchr("TtWwDdBb", type))
+			continue;
+		ALLOC_GROW(*names, *n + 1, cap);
+		(*names)[(*n)++] = xstrdup(name);
+	}
+	free(text);
+	if (*n)
+		qsort(*names, *n, sizeof(**names), cmp_name);
+	return 0;
+}

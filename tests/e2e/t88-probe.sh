@@ -37,6 +37,11 @@ test_expect_success '--funcs lists what perf probe --funcs lists (default filter
 	expect_grep "^foo\$" l
 '
 
+test_expect_success '--funcs without -x: the kernel functions perf lists' '
+	perf probe --funcs >p 2>/dev/null && lperf probe --funcs >l && cmp p l && test "$(wc -l <l)" -gt 1000 &&
+	perf probe -F "vfs_*" >p 2>/dev/null && lperf probe -F "vfs_*" >l && cmp p l
+'
+
 test_expect_success 'each spelling writes the uprobe_events line perf writes, with perf messages' '
 	for spec in foo "foo%return" "foo+4" "x=foo v=%di:s32"; do
 		cleanup_probes &&
