@@ -259,7 +259,11 @@ static void text_row(FILE *f, const struct row *w, const char *ts)
 		if (ts)
 			fprintf(f, "%s ", ts);
 		text_prefix(f, w);
-		fprintf(f, "%18s %-4s %-32s # %8.2f %-23s\n", "", "", "", metric_value(w, i), label);
+		/* perf: one decimal for a metric with a unit ("unit  name"), two for a bare name. */
+		const struct metric *m = r->met[i].m;
+		fprintf(f, "%18s %-4s %-32s # ", "", "", "");
+		fprintf(f, m->unit && *m->unit ? "%8.1f" : "%8.2f", metric_value(w, i));
+		fprintf(f, " %-23s\n", label);
 	}
 }
 
@@ -292,7 +296,10 @@ static void csv_row(FILE *f, const struct row *w, const char *ts)
 		if (ts)
 			fprintf(f, "%s%s", ts, s);
 		csv_prefix(f, w);
-		fprintf(f, "%s%s%s%s%s%s%.2f%s%s\n", s, s, s, s, s, s, metric_value(w, i), s,
+		const struct metric *m = r->met[i].m;
+		fprintf(f, "%s%s%s%s%s%s", s, s, s, s, s, s);
+		fprintf(f, m->unit && *m->unit ? "%.1f" : "%.2f", metric_value(w, i));
+		fprintf(f, "%s%s\n", s,
 			metric_label(r->met[i].m, label, sizeof(label)));
 	}
 }
