@@ -106,13 +106,33 @@ static int purge_all(bool verbose)
 	return ret ? -1 : 0;
 }
 
+/* -M: the recording's build-ids that have no copy in the cache. */
+static int list_missing(const char *path)
+{
+	struct perfdata_reader r;
+	if (perfdata_open(&r, path) < 0) {
+		err_warn("%s", err_msg());
+		return -1;
+	}
+	for (size_t i = 0; i < r.info.nbuildids; i++) {
+		const struct perfdata_buildid *b = &r.info.buildids[i];
+		char *file;
+		if (buildid_cache_path(b->id, b->size, &file) == 0)
+			free(file);
+		else
+			buildid_print(stdout, b->id, b->size, b->filename);
+	}
+	perfdata_close(&r);
+	return 0;
+}
+
 int cmd_buildid_cache(int argc, char **argv)
 {
 	struct file_list add = { 0 }, rm = { 0 }, purge = { 0 };
 	bool list = false, purge_everything = false, force = false;
 	int verbose = 0;
-	const char *dir = NULL;
-	static const char *const usage[] = { "lperf buildid-cache [-a FILE] [-r FILE] [-p FILE] [-P] [-l] [-v]",
+	const char *dir = NULL, *missing = NULL;
+	static const char *const usage[] = { "lperf buildid-cache [-a FILE] [-r FILE] [-p FILE] [-P] [-l] [-M PERF.DATA] [-v]",
 					     NULL };
 	const struct option opts[] = {
 		{ OPT_CALLBACK, 'a', "add", &add, "FILE", "copy FILE into the cache (a comma list)", opt_files },
@@ -122,6 +142,8 @@ int cmd_buildid_cache(int argc, char **argv)
 		{ OPT_CALLBACK, 'p', "purge", &purge, "FILE", "remove every build-id cached for FILE", opt_files },
 		{ OPT_BOOL, 'P', "purge-all", &purge_everything, NULL, "empty the cache" },
 		{ OPT_BOOL, 'l', "list", &list, NULL, "list the cache: BUILDID PATH" },
+		{ OPT_STRING, 'M', "missing", &missing, "PERF.DATA", "the recording's build-ids the cache has no "
+		  "copy of" },
 		{ OPT_BOOL, 'f', "force", &force, NULL, "accepted, as perf's" },
 		{ OPT_COUNT, 'v', "verbose", &verbose, NULL, "say what was added or removed" },
 		{ OPT_STRING, 0, "buildid-dir", &dir, "DIR", "the cache directory (default ~/.debug)" },
@@ -144,6 +166,8 @@ int cmd_buildid_cache(int argc, char **argv)
 		err_warn("%s", err_msg());
 		fail = 1;
 	}
+	if (missing && list_missing(missing) < 0)
+		fail = 1;
 	if (list) {
 		struct buildid_cache_entry *v;
 		size_t n;

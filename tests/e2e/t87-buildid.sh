@@ -64,7 +64,10 @@ test_expect_success 'buildid-list agrees with perf buildid-list on perf and lper
 	lperf record -q --buildid-all -N -e task-clock -o l.data "$SCRATCH/prog" &&
 	perf buildid-list -i l.data 2>/dev/null | sort -u >pl && lperf buildid-list -i l.data | sort -u >ll &&
 	comm -13 pl ll >extra && test ! -s extra &&
-	lperf buildid-list -k >k && perf buildid-list -k >pk 2>/dev/null && cmp k pk
+	lperf buildid-list -k >k && perf buildid-list -k >pk 2>/dev/null && cmp k pk &&
+	mkdir m && lperf --buildid-dir "$PWD/m" buildid-cache -a "$SCRATCH/prog" &&
+	perf --buildid-dir "$PWD/m" buildid-cache -M p.data >pm 2>/dev/null &&
+	lperf --buildid-dir "$PWD/m" buildid-cache -M p.data >lm && cmp pm lm && expect_no_grep "$ID" lm
 '
 test_expect_success 'perf buildid-list --with-hits finds the build-ids of lperf recordings' '
 	lperf record -q -N -e task-clock -o h.data "$SCRATCH/prog" &&
