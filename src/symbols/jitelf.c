@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/hashmap.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -92,17 +93,6 @@ static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
 	return h;
 }
 
-/* MurmurHash3's finaliser: FNV's last bytes otherwise barely reach the high bits. */
-static uint64_t fmix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ull;
-	x ^= x >> 33;
-	return x;
-}
-
 void jitelf_build_id(uint32_t pid, const struct jitdump_code *c, uint8_t id[JITELF_BUILD_ID_SIZE])
 {
 	static const uint64_t seeds[3] = { 0xcbf29ce484222325ull, 0x84222325cbf29ce4ull, 0x9e3779b97f4a7c15ull };
@@ -113,7 +103,8 @@ void jitelf_build_id(uint32_t pid, const struct jitdump_code *c, uint8_t id[JITE
 		h = fnv1a(h, fields, sizeof(fields));
 		h = fnv1a(h, c->name, strlen(c->name) + 1);
 		h = fnv1a(h, c->code, (size_t)c->size);
-		h = fmix64(h ^ (c->size * (k + 1)));
+		/* MurmurHash3's finaliser: FNV's last bytes otherwise barely reach the high bits. */
+		h = hashmap_hash_u64(h ^ (c->size * (k + 1)));
 		memcpy(out + 8 * k, &h, 8);
 	}
 	memcpy(id, out, JITELF_BUILD_ID_SIZE);
