@@ -215,6 +215,12 @@ static int walk(int dirfd, const char *rel, bool create)
 			return err_set("build-id cache: '%s' in '%s': %s", comp, rel,
 				       e == ELOOP || e == ENOTDIR ? "not a directory (a symlink is never followed)"
 								  : strerror(e));
+		/* Another user's directory in our cache could have its files swapped under us. */
+		struct stat st;
+		if (create && (fstat(nfd, &st) < 0 || (st.st_uid != geteuid() && st.st_uid != 0))) {
+			close(nfd);
+			return err_set("build-id cache: '%s' in '%s' belongs to another user", comp, rel);
+		}
 		fd = nfd;
 		p = *end ? end + 1 : end;
 	}
@@ -292,6 +298,10 @@ static int store_content(int dirfd, const struct entry_name *e, const char *name
 		char *buf = file_read("/proc/kallsyms", 256u << 20, &len);
 		if (!buf)
 			return -1;
+		if (!strncmp(buf, "0000000000000000 ", 17)) { /* kptr_restrict hides the addresses */
+			free(buf);
+			return err_set("build-id cache: /proc/kallsyms shows no addresses to this user");
+		}
 		int r = write_file(dirfd, e->file, -1, buf, len, 0644);
 		free(buf);
 		return r;

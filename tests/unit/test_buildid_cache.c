@@ -162,8 +162,18 @@ static void test_planted_symlink(void **state)
 	size_t nv;
 	assert_int_equal(buildid_cache_list(&v, &nv), 0);
 	assert_int_equal(nv, 0);
-	/* A well-formed link owned by another user is not trusted either (root only can make one). */
+	/* A well-formed link owned by another user is not trusted either (root only can make one);
+	 * nor is another user's directory written into. */
 	if (geteuid() == 0) {
+		char *theirs = xasprintf("%s%s", cache, dir);
+		char *mk = xasprintf("mkdir -p '%s' && chown -R 12345 '%s/tmp'", theirs, cache);
+		assert_int_equal(system(mk), 0);
+		assert_int_equal(buildid_cache_add(prog, NULL, 0, NULL, NULL), -1);
+		char *rm = xasprintf("rm -rf '%s/tmp'", cache);
+		assert_int_equal(system(rm), 0);
+		free(rm);
+		free(mk);
+		free(theirs);
 		assert_int_equal(unlink(link), 0);
 		assert_int_equal(buildid_cache_add(prog, NULL, 0, NULL, NULL), 1);
 		assert_int_equal(lchown(link, 12345, 12345), 0);
