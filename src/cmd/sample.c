@@ -213,7 +213,9 @@ int sample_command(struct sample_opts *o, struct evlist *l, char **cmd, const st
 	session_free(&ss);
 	profile_free(&t.p);
 	live_run_close(&run);
-	return cmd ? res.status : (res.failed ? EXIT_RUNTIME : 0);
+	/* perf's record exits with its command's status; wperf's with its own (0 after --timeout
+	 * stopped the command). */
+	return cmd && !v->wperf ? res.status : (res.failed ? EXIT_RUNTIME : 0);
 }
 
 static const char *const usage[] = {

@@ -24,47 +24,87 @@
 #include "wperf/wperf.h"
 #include "wperf/wperf_extra.h"
 
+/* wperf --help: WindowsPerf's sections (NAME, SYNOPSIS, OPTIONS one a line with its text
+ * below, OPTIONS aliases, EXAMPLES) in lperf's words; the SPE example where an SPE PMU exists. */
+static const char *const help_options[][2] = {
+	{ "-h, --help", "This text." },
+	{ "--version", "The versions of wperf (lperf) and of its \"driver\" (the kernel's perf_event)." },
+	{ "-v, --verbose", "More detail: the events to be counted, the timeline file, sampling statistics." },
+	{ "-q", "Quiet: no tables, progress or notes." },
+	{ "-e", "Events, comma separated: names from `wperf list`, raw `r1b` or `0x1b`, {a,b}\n"
+		"        for a group; NAME:PERIOD to sample; /dsu/EV, /dmc_clk/EV, arm_spe_0/ld=1,min=64/." },
+	{ "-m", "Metrics, comma separated (`wperf list` shows them); imix, icache, dcache, itlb\n"
+		"        and dtlb are event groups." },
+	{ "--timeout", "How long to count or sample: a number with up to 2 decimals and an optional unit\n"
+		       "        ms, s, m, h or d (seconds by default). Without it, until Ctrl-C." },
+	{ "-t", "Timeline: count -n times, -i apart, each count --timeout long, into a CSV file." },
+	{ "-i", "Timeline: the sleep after each count (same units as --timeout; 60 s by default)." },
+	{ "-n", "Timeline: the number of counts (0, the default: until Ctrl-C)." },
+	{ "--annotate", "Sampling: the source lines where the samples of each hot function fall." },
+	{ "--disassemble", "Sampling: the instructions too (implies --annotate)." },
+	{ "--image_name", "Sampling: the process or module name, when it differs from --pe_file's." },
+	{ "--pe_file", "Sampling: the program (path or name) whose running process is sampled." },
+	{ "--pdb_file", "Sampling: a separate debug file (ELF .debug) for a stripped --pe_file." },
+	{ "--sample-display-long", "Sampling: symbol names as linked (mangled)." },
+	{ "--sample-display-row", "Sampling: how many hot functions to show (50 by default)." },
+	{ "--symbol", "Sampling: only symbols matching this regular expression (any case)." },
+	{ "--record_spawn_delay", "Record: milliseconds to wait after starting the command (1000 by default)." },
+	{ "--force-lock", "Accepted; Linux has no driver lock (perf_event is shared by every tool)." },
+	{ "-c, --cpu", "Cores, comma separated or ranges (0,3-5): all to count on, one to sample on." },
+	{ "-k", "Count kernel mode too (user mode only by default)." },
+	{ "--dmc", "Accepted; every DMC-620 PMU is counted." },
+	{ "-C", "A file of custom metrics, one name:{ev1,ev2} (or name = formula) a line." },
+	{ "-E", "Custom events, name:0xHEX,... on the command line or in a file." },
+	{ "--json", "JSON on standard output instead of the tables." },
+	{ "--output, -o", "Write the JSON to this file (the tables are still printed)." },
+	{ "--output-csv", "Timeline: the CSV file name; {timestamp}, {class} and {core} are replaced." },
+	{ "--output-prefix, --cwd", "The directory for the JSON and CSV files." },
+	{ "--config", "NAME=VALUE driver settings: accepted and shown; the kernel multiplexes on its own." },
+	{ "--dry-run", "(lperf) Show how the events resolve; open nothing." },
+};
+
 static int wperf_help(struct wperf_args *a)
 {
-	printf(		"WindowsPerf ver. %s (%s/Release+lperf) WOA profiling with performance counters.\n"
-		"Report bugs to: https://gitlab.com/Linaro/WindowsPerf/windowsperf/-/issues\n"
-		"(this is lperf's WindowsPerf personality on Linux: see docs/wperf.md)\n\n"
-		"NAME:\n"
-		"    wperf - Performance analysis tools for Windows on Arm, run by lperf on Linux\n\n"
-		"SYNOPSIS:\n"
-		"    wperf [--version] [--help] [OPTIONS]\n\n"
-		"    wperf stat [-e] [-m] [-t] [-i] [-n] [-c] [-C] [-E] [-k] [--dmc] [-q] [--json]\n"
-		"               [--output] [--config] [--force-lock] [--output-csv] [--output-prefix]\n"
-		"               [--timeout | sleep N] [-- COMMAND [ARGS]]\n"
-		"    wperf sample [-e] [--timeout] [-c] [-C] [-E] [-q] [--json] [--output] [--config]\n"
-		"                 [--image_name] [--pe_file] [--pdb_file] [--sample-display-long]\n"
-		"                 [--force-lock] [--sample-display-row] [--symbol] [--record_spawn_delay]\n"
-		"                 [--annotate] [--disassemble] [--export_perf_data FILE]\n"
-		"    wperf record [same as sample] [-- COMMAND [ARGS]]\n"
-		"    wperf list [-v] [--json] [--force-lock]\n"
-		"    wperf test [-v] [--json] [-e] [-m] [--config]\n"
-		"    wperf detect [--json]\n"
-		"    wperf man [--json] NAME | CPU/NAME\n\n"
-		"OPTIONS:\n"
-		"    -e EVENTS          events, comma separated; {a,b} groups; EVENT:PERIOD for sampling;\n"
-		"                       /dsu/EVENT, /dmc_clk/EVENT, arm_spe_0/ld=1,min=64/\n"
-		"    -m METRICS         metrics or metric groups (imix, Operation_Mix, ...)\n"
-		"    -c, --cpu CORES    cores, 0,3-5 (default: all cores; sampling takes one core)\n"
-		"    -k                 count kernel mode too (default: user mode only)\n"
-		"    -C FILE            custom metrics, one name:{ev1,ev2} per line\n"
-		"    -E FILE|LIST       custom events, name:0xHEX,...\n"
-		"    --timeout DUR      count for DUR (ms, s, m, h, d; default s); also 'sleep DUR'\n"
-		"    -t                 timeline: count repeatedly into a CSV file\n"
-		"    -i DUR             timeline: sleep between counts (default 60)\n"
-		"    -n N               timeline: number of counts (default 0 = until Ctrl-C)\n"
-		"    --output-csv TMPL  timeline CSV name, {timestamp} {class} {core} replaced\n"
-		"    --output-prefix, --cwd DIR  where JSON and CSV files go\n"
-		"    --json             JSON output; -o/--output FILE writes it to FILE\n"
-		"    -q                 quiet; -v, --verbose more detail\n"
-		"    --pe_file PATH     the executable to sample; --image_name NAME; --pdb_file PATH\n"
-		"    --record_spawn_delay MS  wait after starting the command (default 1000)\n"
-		"    --dry-run          (lperf) show how events resolve; open nothing\n",
-		sysinfo_version(), sysinfo_gitrev());
+	printf("WindowsPerf ver. %s (%s/Release+lperf) WOA profiling with performance counters.\n"
+	       "Report bugs to: the lperf project (README.md); this is lperf's WindowsPerf personality "
+	       "on Linux (docs/wperf.md)\n\n"
+	       "NAME:\n"
+	       "    wperf - counting and sampling with the CPU's performance counters, run by lperf\n\n"
+	       "SYNOPSIS:\n"
+	       "    wperf [--version] [--help] [OPTIONS]\n\n"
+	       "    wperf stat [-e] [-m] [-t] [-i] [-n] [-c] [-C] [-E] [-k] [--dmc] [-q] [--json]\n"
+	       "               [--output] [--config] [--force-lock] [--output-csv] [--output-prefix]\n"
+	       "               [--timeout | sleep N] [-- COMMAND [ARGS]]\n"
+	       "    wperf sample [-e] [--timeout] [-c] [-C] [-E] [-q] [--json] [--output] [--config]\n"
+	       "                 [--image_name] [--pe_file] [--pdb_file] [--sample-display-long]\n"
+	       "                 [--force-lock] [--sample-display-row] [--symbol] [--annotate]\n"
+	       "                 [--disassemble]\n"
+	       "    wperf record [the options of sample] [--record_spawn_delay] [-- COMMAND [ARGS]]\n"
+	       "    wperf list [-v] [--json] [--force-lock]\n"
+	       "    wperf test [-v] [--json] [-e] [-m] [--config]\n"
+	       "    wperf detect [--json]\n"
+	       "    wperf man [--json] NAME | CPU/NAME\n\n"
+	       "OPTIONS:\n", sysinfo_version(), sysinfo_gitrev());
+	for (size_t i = 0; i < ARRAY_SIZE(help_options); i++)
+		printf("    %s\n        %s\n\n", help_options[i][0], help_options[i][1]);
+	printf("OPTIONS aliases:\n"
+	       "    -l\n        The same as `list`.\n\n"
+	       "    sleep\n        The same as `--timeout`.\n\n"
+	       "    -s\n        The same as `--symbol`.\n\n"
+	       "EXAMPLES:\n\n"
+	       "    > wperf stat -m imix -c 1 sleep 3\n"
+	       "    The imix event group on core 1 for 3 seconds.\n\n"
+	       "    > wperf stat -e inst_spec,ld_spec -c 0 -t -i 2 -n 3 --timeout 5\n"
+	       "    Three 5-second counts on core 0, 2 seconds apart, into a timeline CSV file.\n\n"
+	       "    > wperf sample -e ld_spec:100000 --pe_file python3 -c 1\n"
+	       "    Sample the running python3 on core 1 every 100000 ld_spec events, until Ctrl-C.\n\n"
+	       "    > wperf record -e ld_spec:100000 -c 1 --timeout 30 -- python3 -c 10**10**100\n"
+	       "    Start the command on core 1 and sample it for up to 30 seconds.\n");
+	char spe[64];
+	if (wperf_spe_pmu(spe) == 0)
+		printf("\n    > wperf record -e %s/ld=1,min_latency=64/ -c 1 -- python3 -c 10**10**100\n"
+		       "    Sample loads taking at least 64 cycles with the Statistical Profiling Extension.\n",
+		       spe);
 	return 0;
 }
 
@@ -98,6 +138,7 @@ static int emit(const struct wperf_args *a, struct wperf_tab *tabs, const char *
 static int wperf_banner(struct wperf_args *a)
 {
 	printf("WindowsPerf ver. %s (%s/Release+lperf) WOA profiling with performance counters.\n"
+	       "Report bugs to: the lperf project (README.md)\n"
 	       "Use --help for help.\n", sysinfo_version(), sysinfo_gitrev());
 	return 0;
 }
@@ -150,6 +191,13 @@ static int wperf_test(struct wperf_args *a)
 	struct wperf_test_view v = { .si = &si, .hw_pmu = ev_have_hw_pmu(),
 				     .spe_version = wperf_spe_version_name(),
 				     .schedule = requested ? &sched : NULL, .pmus = pmu_table() };
+	/* --config count.period=N is shown as set (the kernel's multiplexing is not changed). */
+	if (a->config && !strncmp(a->config, "count.period=", 13)) {
+		v.count_period = a->config + 13;
+		if (!*v.count_period || strspn(v.count_period, "0123456789") != strlen(v.count_period))
+			err_die(EXIT_USAGE, "--config %s: count.period takes a number of milliseconds",
+				a->config);
+	}
 	for (size_t i = 0; i < pt->n; i++)
 		if (pt->p[i].is_core)
 			v.core_events += pt->p[i].nev;

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "output/stat_out.h"
 #include "util/xalloc.h"
@@ -30,11 +31,14 @@ static int ev_class(const struct ev *ev)
 }
 
 /* "arm_dsu_0/l3d_cache/" -> "l3d_cache"; "arm_dmc620_X/clkdiv2_rdwr/" -> "rdwr" (the class is
- * the table's); other names as given. */
+ * the table's); a PMU event by its canonical name, as wperf prints it ("LD_SPEC" typed ->
+ * "ld_spec"); other names as given. */
 static void display_name(const struct ev *ev, char *buf, size_t size)
 {
 	const char *n = ev->name, *slash = strchr(n, '/');
 	if (ev_class(ev) == CLASS_CORE || !slash) {
+		if (ev->source == EV_SRC_SYSFS && ev->base && !strcasecmp(n, ev->base))
+			n = ev->base;
 		snprintf(buf, size, "%s", is_cycle(ev) ? "cycle" : n);
 		return;
 	}

@@ -240,7 +240,8 @@ void wperf_test_tab(struct wperf_tab *t, const struct wperf_test_view *v)
 		row(t, "PMU_CTL_QUERY_HW_CFG [part_id]", "0x%x", c->part);
 	}
 	device_ids_row(t, v->pmus, v->spe_version != NULL);
-	row(t, "config.count.period", "%s", "kernel-managed (perf_event_mux_interval_ms)");
+	row(t, "config.count.period", "%s", v->count_period ? v->count_period :
+	    "kernel-managed (perf_event_mux_interval_ms)");
 	row(t, "spe_device.version_name", "%s", v->spe_version ? v->spe_version : "not implemented");
 	if (v->schedule)
 		schedule_rows(t, v->schedule);

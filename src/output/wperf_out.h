@@ -58,6 +58,7 @@ struct wperf_test_view {
 	const char *spe_version;     /* "FEAT_SPEv1p1"; NULL without SPE */
 	const struct evlist *schedule; /* -e/-m as stat schedules them; NULL when neither was given */
 	const struct pmu_table *pmus;  /* the PMUs in sysfs: device_id_str, pmu_device.version_name */
+	const char *count_period;      /* config.count.period: --config's value, or NULL */
 };
 void wperf_test_tab(struct wperf_tab *t, const struct wperf_test_view *v);
 /* detect: one row per PMU of the table, named by its sysfs directory. */

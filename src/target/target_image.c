@@ -50,11 +50,104 @@ static int last_cpu(pid_t pid, unsigned long long *start)
 	return cpu;
 }
 
+/* The names a program goes by: the name given, then each link's target along the chain from
+ * the file it names (a path, or a name found on PATH): python3 -> python3.11. */
+struct names {
+	char v[8][NAME_MAX + 1];
+	int n;
+};
+
+static void add_name(struct names *nm, const char *name)
+{
+	for (int i = 0; i < nm->n; i++)
+		if (!strcmp(nm->v[i], name))
+			return;
+	if (nm->n < 8)
+		snprintf(nm->v[nm->n++], sizeof(nm->v[0]), "%s", name);
+}
+
+/* pe_file as a path: itself when it has a '/' or exists here, else the first executable of that
+ * name on PATH; "" when none. */
+static void locate(const char *pe_file, char *out, size_t size)
+{
+	out[0] = 0;
+	if (strchr(pe_file, '/') || access(pe_file, F_OK) == 0) {
+		snprintf(out, size, "%s", pe_file);
+		return;
+	}
+	const char *path = getenv("PATH");
+	for (const char *p = path ? path : ""; *p;) {
+		size_t n = strcspn(p, ":");
+		if (n && (size_t)snprintf(out, size, "%.*s/%s", (int)n, p, pe_file) < size &&
+		    access(out, X_OK) == 0)
+			return;
+		p += n;
+		if (*p)
+			p++;
+	}
+	out[0] = 0;
+}
+
+static void link_names(const char *pe_file, struct names *nm)
+{
+	char cur[PATH_MAX], target[PATH_MAX];
+	locate(pe_file, cur, sizeof(cur));
+	for (int hops = 0; cur[0] && hops < 8; hops++) {
+		ssize_t n = readlink(cur, target, sizeof(target) - 1);
+		if (n <= 0)
+			break;
+		target[n] = 0;
+		add_name(nm, base_of(target));
+		if (target[0] == '/') {
+			snprintf(cur, sizeof(cur), "%s", target);
+		} else {
+			/* Relative to the link's directory. */
+			char *slash = strrchr(cur, '/');
+			size_t dir = slash ? (size_t)(slash - cur + 1) : 0;
+			if (dir + (size_t)n >= sizeof(cur))
+				break;
+			memcpy(cur + dir, target, (size_t)n + 1);
+		}
+	}
+}
+
+/* The name the process was started by: /proc/PID/comm (the base name given to exec, at most 15
+ * characters) matches name when name starts with it; or argv[0]'s base name. */
+static bool started_as(pid_t p, const char *name)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)p);
+	char *comm = file_read(path, 256, NULL);
+	bool yes = false;
+	if (comm) {
+		comm[strcspn(comm, "\n")] = 0;
+		size_t n = strlen(comm);
+		yes = n && (n == strlen(name) || n == 15) && !strncmp(comm, name, n);
+		free(comm);
+	}
+	if (yes)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)p);
+	size_t len = 0;
+	char *cmd = file_read(path, 4096, &len);
+	if (cmd && len > 0) {
+		cmd[len - 1] = 0;   /* argv[0] ends at the first NUL */
+		yes = !strcmp(base_of(cmd), name);
+	}
+	free(cmd);
+	return yes;
+}
+
 int target_find_image(const char *pe_file, const char *image_name, int core, pid_t *pid)
 {
-	char want[PATH_MAX];
-	bool have_real = realpath(pe_file, want) != NULL;
+	char want[PATH_MAX], located[PATH_MAX];
+	locate(pe_file, located, sizeof(located));
+	bool have_real = located[0] && realpath(located, want) != NULL;
 	const char *want_base = image_name ? image_name : base_of(pe_file);
+	struct names nm = { .n = 0 };
+	add_name(&nm, want_base);
+	if (!image_name)
+		link_names(pe_file, &nm);
 	DIR *d = opendir("/proc");
 	if (!d)
 		return err_set("/proc: cannot list processes");
@@ -75,12 +168,15 @@ int target_find_image(const char *pe_file, const char *image_name, int core, pid
 		if (n <= 0)
 			continue;
 		exe[n] = 0;
-		int score;
+		int score = -1;
 		if (have_real && !image_name && !strcmp(exe, want))
 			score = 2;
-		else if (!strcmp(base_of(exe), want_base))
+		for (int i = 0; i < nm.n && score < 0; i++)
+			if (!strcmp(base_of(exe), nm.v[i]))
+				score = 1;
+		if (score < 0 && started_as(p, want_base))
 			score = 1;
-		else
+		if (score < 0)
 			continue;
 		unsigned long long start = 0;
 		int cpu = last_cpu(p, &start);

@@ -7,8 +7,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* The process whose executable is pe_file (same file), or failing that whose executable's base
- * name is image_name or pe_file's base name (a pyenv shim names the real interpreter so).
+/* The process whose executable is pe_file (same file; a name without '/' is looked up on PATH),
+ * or failing that whose executable's base name is image_name, pe_file's base name or the name
+ * of a link target on the way from pe_file (python3 -> python3.11), or that was started by
+ * that name (its comm or argv[0]: a pyenv shim's interpreter).
  * Among several, the one that last ran on core (when core >= 0), then the newest. 0 with *pid
  * set, or -1 with err_set(). */
 int target_find_image(const char *pe_file, const char *image_name, int core, pid_t *pid);

@@ -15,7 +15,30 @@ test_expect_success 'build/wperf and lperf wperf are the same personality' '
 	wperf >out1 && lperf wperf >out2 && cmp out1 out2 &&
 	expect_grep "^WindowsPerf ver\. [0-9.]+ .*WOA profiling with performance counters\.$" out1 &&
 	expect_grep "^Use --help for help\.$" out1 &&
-	wperf --help >help && expect_grep "--pe_file PATH" help
+	expect_grep "^Report bugs to: " out1 &&
+	wperf --help >help &&
+	for s in NAME SYNOPSIS OPTIONS "OPTIONS aliases" EXAMPLES; do expect_grep "^$s:$" help || exit 1; done &&
+	for c in stat record sample list test detect man; do expect_grep "^    wperf $c " help || exit 1; done &&
+	for o in "-h, --help" --version "-v, --verbose" -q -e -m --timeout -t -i -n --annotate \
+		--disassemble --image_name --pe_file --pdb_file --sample-display-long \
+		--sample-display-row --record_spawn_delay --force-lock "-c, --cpu" -k --dmc -C -E \
+		--json "--output, -o" --output-csv --config "--output-prefix, --cwd"; do
+		grep -qx -- "    $o" help || { echo "no option line \"$o\""; exit 1; }
+	done &&
+	! grep -q "wperf record -e arm_spe_0" help &&
+	LPERF_SYSFS_ROOT=$ARM wperf --help >spehelp && expect_grep "^    > wperf record -e arm_spe_0/" spehelp
+'
+
+test_expect_success 'wperf test --config count.period=N shows the value set; a bad one is refused' '
+	wperf test --json --config count.period=34 >c.json &&
+	"$PYTHON" -c "import json,sys; r={x[\"Test_Name\"]: x[\"Result\"] for x in json.load(open(sys.argv[1]))[\"Test_Results\"]}; assert r[\"config.count.period\"] == \"34\", r" c.json &&
+	{ wperf test --config count.period=3x 2>err; [ $? -eq 2 ]; } &&
+	expect_grep "count\.period takes a number" err
+'
+
+test_expect_success 'wperf record -- CMD --timeout: exit 0 when the timeout stops the command (as wperf)' '
+	wperf record -e cpu-clock -c 0 --timeout 0.3 -- sleep 5 >r &&
+	wperf record -e cpu-clock -c 0 -- false >r2
 '
 
 test_expect_success 'wperf is a row of lperf'"'"'s command table: listed, and help for it is wperf --help' '
@@ -337,6 +360,26 @@ test_expect_success 'wperf record --annotate / --disassemble: wperf blocks per h
 	wjson record d.json &&
 	"$PYTHON" -c "import json,sys; e=json.load(open(sys.argv[1]))[\"sampling\"][\"events\"][0]; a=e[\"annotate\"][0]; assert a[\"function_name\"]==\"hot_loop_fn\", a; l=a[\"source_code\"][0]; assert l[\"line_number\"]==2 and l[\"disassembled_line\"][\"disassemble\"], l" d.json
 '
+
+if command -v taskset >/dev/null && [ "$NCPU" -gt 1 ]; then
+# A program known by a link (Debian's python3 -> python3.11): --pe_file finds its process by
+# the name given, the link's target, or the name it was started by (comm, argv[0]).
+test_expect_success 'wperf sample --pe_file NAME: the link name, its target, the name started by' '
+	mkdir -p pebin && cp "$(command -v dash || command -v sh)" pebin/spin-real &&
+	ln -sf spin-real pebin/spin && ln -sf spin pebin/spin2 &&
+	taskset -c 1 pebin/spin -c "while :; do :; done" & p1=$! &&
+	sleep 0.3 &&
+	PATH="$(pwd)/pebin:$PATH" "$WPERF" sample -e cpu-clock:100000 --pe_file spin2 -c 1 --timeout 0.5 >s1 2>e1; r1=$?;
+	"$WPERF" sample -e cpu-clock:100000 --pe_file spin -c 1 --timeout 0.5 >s2 2>e2; r2=$?;
+	"$WPERF" sample -e cpu-clock:100000 --pe_file pebin/spin -c 1 --timeout 0.5 >s3 2>e3; r3=$?;
+	kill $p1; wait $p1 2>/dev/null;
+	cat e1 e2 e3; [ $r1 -eq 0 ] && [ $r2 -eq 0 ] && [ $r3 -eq 0 ] &&
+	expect_grep "^base address of .spin2.: 0x" s1 && expect_grep "sample source: cpu-clock" s2 &&
+	expect_grep "sample source: cpu-clock" s3 &&
+	"$WPERF" sample -e cpu-clock:100000 --pe_file spin -c 1 --timeout 0.2 >s4 2>e4;
+	expect_grep "no running process of .spin. found" e4
+'
+fi
 
 if [ -x "$PY312" ] && command -v taskset >/dev/null && [ "$NCPU" -gt 1 ]; then
 test_expect_success 'acceptance: wperf sample -pe_file python3.12 -c 1 until SIGINT shows big-int multiplication' '

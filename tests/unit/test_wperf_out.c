@@ -283,6 +283,30 @@ static void test_imix_event_set(void **state)
 	sf_free(&f);
 }
 
+/* An event typed in capitals is shown by its canonical (sysfs) name, as wperf shows it. */
+static void test_canonical_names(void **state)
+{
+	static const int cpus[] = { 0 };
+	static const struct sf_event evs[] = {
+		{ "LD_SPEC", "armv8_pmuv3_0", EV_SRC_SYSFS, 0x70, -1, NULL, false, { 10 } },
+		{ "Ase_Spec", "armv8_pmuv3_0", EV_SRC_SYSFS, 0x74, -1, NULL, false, { 20 } },
+	};
+	struct stat_fixture f;
+	sf_build(&f, cpus, 1, evs, ARRAY_SIZE(evs), NULL, 0, 1);
+	f.l.ev[0].base = (char *)"ld_spec";   /* as events/ resolves a sysfs name */
+	f.l.ev[1].base = (char *)"ase_spec";
+	char *text, *csv;
+	SF_CAPTURE(text, wperf_stat_text(mf, &f.r, &arm_view));
+	assert_non_null(strstr(text, " ld_spec "));
+	assert_non_null(strstr(text, " ase_spec "));
+	assert_null(strstr(text, "LD_SPEC"));
+	SF_CAPTURE(csv, wperf_timeline_csv_header(mf, &f.r, &arm_view, 1, false));
+	assert_non_null(strstr(csv, "\nld_spec,ase_spec,\n"));
+	free(text);
+	free(csv);
+	sf_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +317,7 @@ int main(void)
 		cmocka_unit_test(test_golden_timeline_csv),
 		cmocka_unit_test(test_uncore_metric_asked),
 		cmocka_unit_test(test_imix_event_set),
+		cmocka_unit_test(test_canonical_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
