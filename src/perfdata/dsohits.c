@@ -12,6 +12,7 @@
 struct dsohit_pid {
 	size_t *v;
 	size_t n, cap;
+	size_t marked;            /* maps counted as hit by a stack copy (the first marked ones) */
 };
 
 static size_t dso_index(struct dsohits *d, const char *name, int32_t pid, uint8_t cpumode)
@@ -101,11 +102,27 @@ static int hit_addr(struct dsohits *d, uint32_t pid, uint64_t ip, bool kernel)
 	return m ? hit(d, m->dso) : 0;
 }
 
+/* A sample with a user stack copy (--call-graph dwarf) may be unwound through any DSO its process
+ * maps: all of them count as hit (the process's own maps and its parents'), once each. */
+static int hit_all_maps(struct dsohits *d, uint32_t pid)
+{
+	for (int depth = 0; pid && depth < 16; depth++, pid = parent_of(d, pid)) {
+		struct hashmap_entry *e = hashmap_find_u64(&d->by_pid, pid);
+		struct dsohit_pid *p = e ? e->value : NULL;
+		for (; p && p->marked < p->n; p->marked++)
+			if (hit(d, d->maps[p->v[p->marked]].dso) < 0)
+				return -1;
+	}
+	return 0;
+}
+
 static int on_sample(struct dsohits *d, const struct evsel_set *ev, const struct perf_event_header *h)
 {
 	struct perf_sample s;
 	if (sample_parse(ev, h, &s) < 0)
 		return 0;
+	if (s.user_stack && s.user_stack_size && hit_all_maps(d, s.pid) < 0)
+		return -1;
 	bool kernel = s.cpumode == PERF_RECORD_MISC_KERNEL || s.cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 	if (hit_addr(d, s.pid, s.ip, kernel) < 0)
 		return -1;

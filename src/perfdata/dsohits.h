@@ -2,7 +2,9 @@
  * whose build-ids a recording carries and what goes into the build-id cache. A small model of
  * executable mappings per process (children inherit their parent's) fed with the records in
  * order; a sample hits the DSO of its IP and, unlike perf 6.1, those of its user and kernel
- * callchain entries too (so a report can resolve every frame through the cache). */
+ * callchain entries too (so a report can resolve every frame through the cache), and a sample
+ * with a user stack copy (--call-graph dwarf) every DSO its process maps (the unwinder may read
+ * any of them). */
 #ifndef LPERF_PERFDATA_DSOHITS_H
 #define LPERF_PERFDATA_DSOHITS_H
 

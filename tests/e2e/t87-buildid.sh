@@ -104,6 +104,11 @@ cat >"$SCRATCH/nop.c" <<-\EOF
 cc -O1 -o "$SCRATCH/nop" "$SCRATCH/nop.c" || exit 1
 NOPID=$(readelf -n "$SCRATCH/nop" | awk '/Build ID/ {print $3}')
 
+test_expect_success 'record --call-graph dwarf: every DSO of the sampled process (the unwinder reads them)' '
+	lperf record -q -N --call-graph dwarf -e task-clock:u -o d.data "$SCRATCH/nop" &&
+	lperf buildid-list -i d.data >ids && expect_grep "^$NOPID $SCRATCH/nop\$" ids && expect_grep "libc\.so" ids
+'
+
 test_expect_success 'inject -b in a pipe: build-id records ahead of the samples, the DSOs cached' '
 	lperf record -q -B -e task-clock:u -o - "$SCRATCH/nop" | lperf --buildid-dir c inject -b >piped &&
 	lperf buildid-list -i - <piped >ids && expect_grep "^$NOPID $SCRATCH/nop\$" ids &&

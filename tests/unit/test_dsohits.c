@@ -125,10 +125,49 @@ static void test_hits(void **state)
 	evsel_set_free(&evs);
 }
 
+/* --call-graph dwarf: a sample with a stack copy counts every DSO of its process as hit. */
+static void test_stack_copies(void **state)
+{
+	setup_events();
+	struct perf_event_attr a2 = attr;
+	a2.sample_type |= PERF_SAMPLE_STACK_USER;
+	a2.sample_stack_user = 64;
+	struct evsel_set ev2 = { 0 };
+	evsel_set_add(&ev2, &a2, "cpu-clock", NULL, 0);
+	struct dsohits d = { 0 };
+	feed_mmap(&d, 20, 0x400000, 0x1000, "/bin/prog2", 5);
+	feed_mmap(&d, 20, 0x7f0000, 0x10000, "/lib/libunwound.so", 5);
+	feed_mmap(&d, 21, 0x7f0000, 0x10000, "/lib/other.so", 5);
+	uint8_t stack[64] = { 0 };
+	struct perf_sample s = { 0 };
+	s.pid = s.tid = 20;
+	s.ip = 0x400010;
+	s.time = 1;
+	s.cpumode = PERF_RECORD_MISC_USER;
+	s.user_stack = stack;
+	s.user_stack_size = sizeof(stack);
+	s.user_stack_dyn_size = sizeof(stack);
+	size_t n = record_build_sample(buf, sizeof(buf), &a2, &s);
+	assert_true(n > 0);
+	assert_int_equal(dsohits_record(&d, &ev2, (const struct perf_event_header *)(void *)buf), 0);
+	assert_true(hit(&d, "/bin/prog2"));
+	assert_true(hit(&d, "/lib/libunwound.so"));
+	assert_false(hit(&d, "/lib/other.so"));
+	/* a later dlopen is counted at the next sample with a stack */
+	feed_mmap(&d, 20, 0x900000, 0x1000, "/lib/dlopened.so", 5);
+	n = record_build_sample(buf, sizeof(buf), &a2, &s);
+	assert_int_equal(dsohits_record(&d, &ev2, (const struct perf_event_header *)(void *)buf), 0);
+	assert_true(hit(&d, "/lib/dlopened.so"));
+	dsohits_free(&d);
+	evsel_set_free(&ev2);
+	evsel_set_free(&evs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hits),
+		cmocka_unit_test(test_stack_copies),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
