@@ -17,6 +17,7 @@
 #include "spe/spe.h"
 #include "spe/spe_capture.h"
 #include "spe/spe_perfdata.h"
+#include "spe/spe_view.h"
 #include "perfdata/perfdata.h"
 #include "record/record.h"
 #include "util/error.h"
@@ -284,6 +285,48 @@ static void test_round_trip(void **state)
 	free(s);
 }
 
+/* What report shows, loaded over the session session_open gives the command: every record, the
+ * report's tables; a bad --itrace is a usage error whose reason is the session's note. */
+static void test_view_through_session(void **state)
+{
+	char tmpl[] = "/tmp/lperf-spev.XXXXXX";
+	char *dir = mkdtemp(tmpl);
+	assert_non_null(dir);
+	char *path = xasprintf("%s/spe.data", dir);
+	struct sb8 *s = xcalloc(1, sizeof(*s));
+	write_recording(path, s);
+	struct spe_gen g[16];
+	size_t ng;
+	gen_records(g, &ng);
+	struct session ss;
+	struct session_tool tool = { 0 };
+	struct session_opts so = { 0 };
+	assert_int_equal(session_open(&ss, path, &so, &tool), 0);
+	assert_true(spe_recording(ss.reader));
+	struct spe_view_opts vo = { .report = true };
+	struct spe_view v;
+	assert_int_equal(spe_view_load(&ss, &vo, &v), 0);
+	assert_int_equal(v.d.n, ng);
+	assert_true(v.have_rep);
+	assert_int_equal(v.rows, 50);
+	assert_int_equal(ss.notes.n, 0);
+	spe_view_free(&v);
+	session_close(&ss);
+
+	assert_int_equal(session_open(&ss, path, &so, &tool), 0);
+	struct spe_view_opts bad = { .itrace = "l", .report = true };
+	assert_int_equal(spe_view_load(&ss, &bad, &v), -1);
+	assert_true(v.bad_itrace);
+	assert_int_equal(ss.notes.n, 1);
+	assert_non_null(strstr(ss.notes.v[0], "--itrace 'l'"));
+	spe_view_free(&v);
+	session_close(&ss);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	free(s);
+}
+
 static void test_real_bytes(void **state)
 {
 	const char *keep = getenv("LPERF_SPE_REAL_OUT");
@@ -391,6 +434,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_view_through_session),
 		cmocka_unit_test(test_real_bytes),
 		cmocka_unit_test(test_builders_bounded),
 		cmocka_unit_test(test_capture),
