@@ -190,7 +190,7 @@ static int wperf_test(struct wperf_args *a)
 	const struct pmu_table *pt = pmu_table();
 	struct wperf_test_view v = { .si = &si, .hw_pmu = ev_have_hw_pmu(),
 				     .spe_version = wperf_spe_version_name(),
-				     .schedule = requested ? &sched : NULL, .pmus = pmu_table() };
+				     .schedule = requested ? &sched : NULL, .pmus = pt };
 	/* --config count.period=N is shown as set (the kernel's multiplexing is not changed). */
 	if (a->config && !strncmp(a->config, "count.period=", 13)) {
 		v.count_period = a->config + 13;
