@@ -194,6 +194,41 @@ static int opt_intr_regs(const struct option *opt, const char *arg)
 	return regname_parse_mask(regname_host(), arg, &so->intr_regs);
 }
 
+/* perf's -j/--branch-filter words; a filter of privilege levels alone means any branch. */
+static int opt_branch_filter(const struct option *opt, const char *arg)
+{
+	static const struct { const char *name; uint64_t bit; } modes[] = {
+		{ "u", PERF_SAMPLE_BRANCH_USER }, { "k", PERF_SAMPLE_BRANCH_KERNEL },
+		{ "hv", PERF_SAMPLE_BRANCH_HV }, { "any", PERF_SAMPLE_BRANCH_ANY },
+		{ "any_call", PERF_SAMPLE_BRANCH_ANY_CALL }, { "any_ret", PERF_SAMPLE_BRANCH_ANY_RETURN },
+		{ "ind_call", PERF_SAMPLE_BRANCH_IND_CALL }, { "abort_tx", PERF_SAMPLE_BRANCH_ABORT_TX },
+		{ "in_tx", PERF_SAMPLE_BRANCH_IN_TX }, { "no_tx", PERF_SAMPLE_BRANCH_NO_TX },
+		{ "cond", PERF_SAMPLE_BRANCH_COND }, { "ind_jmp", PERF_SAMPLE_BRANCH_IND_JUMP },
+		{ "call", PERF_SAMPLE_BRANCH_CALL }, { "save_type", PERF_SAMPLE_BRANCH_TYPE_SAVE },
+		{ "stack", PERF_SAMPLE_BRANCH_CALL_STACK }, { "priv", PERF_SAMPLE_BRANCH_PRIV_SAVE },
+	};
+	const uint64_t levels = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL | PERF_SAMPLE_BRANCH_HV;
+	struct sample_opts *so = opt->value;
+	uint64_t mask = 0;
+	for (const char *p = arg ? arg : "any"; *p;) {
+		size_t len = strcspn(p, ",");
+		size_t i;
+		for (i = 0; i < ARRAY_SIZE(modes); i++)
+			if (strlen(modes[i].name) == len && !strncmp(modes[i].name, p, len))
+				break;
+		if (i == ARRAY_SIZE(modes))
+			return err_set("unknown branch filter '%.*s' (use any, any_call, any_ret, ind_call, "
+				       "ind_jmp, call, cond, save_type, stack, priv, in_tx, no_tx, abort_tx, "
+				       "and u, k, hv)", (int)len, p);
+		mask |= modes[i].bit;
+		p += len + (p[len] == ',');
+	}
+	if (!(mask & ~levels & ~(uint64_t)(PERF_SAMPLE_BRANCH_TYPE_SAVE | PERF_SAMPLE_BRANCH_PRIV_SAVE)))
+		mask |= PERF_SAMPLE_BRANCH_ANY;
+	so->branch_filter |= mask;
+	return 0;
+}
+
 static int opt_rows(const struct option *opt, const char *arg)
 {
 	struct sample_opts *so = opt->value;
@@ -306,6 +341,11 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		  "command starts (-1: never)", opt_delay },
 		{ OPT_CALLBACK, 0, "intr-regs", o, "REGS", "sample these registers at the interrupt "
 		  "(perf's names; ? lists them)", opt_intr_regs, OPT_EQ_OPT },
+		{ OPT_CALLBACK, 'b', "branch-any", o, NULL, "sample the branch stack (any branch; "
+		  "needs a PMU that records branches)", opt_branch_filter, OPT_NOARG },
+		{ OPT_CALLBACK, 'j', "branch-filter", o, "FILTER", "sample the branch stack of these "
+		  "branches: any, any_call, any_ret, ind_call, call, cond, save_type, ... and u, k",
+		  opt_branch_filter },
 		{ OPT_BOOL, 0, "no-bpf-event", &o->no_bpf_event, NULL, "accepted: lperf records no BPF "
 		  "events" },
 		{ OPT_BOOL, 0, "off-cpu", &o->off_cpu, NULL, "not available yet: a warning, and the "
@@ -416,6 +456,7 @@ void sample_live_opts(const struct sample_opts *o, struct live_opts *lo)
 	}
 	lo->exclude_callchain_kernel = o->user_callchains;
 	lo->sample_regs_intr = o->intr_regs;
+	lo->branch_sample_type = o->branch_filter;
 	lo->delay_ms = o->delay_ms;
 }
 

@@ -90,6 +90,10 @@ static void sampling_attr(struct live *l, size_t e, const struct live_opts *o, u
 		a->sample_regs_user |= 1ULL << 30; /* PERF_REG_ARM64_LR */
 	}
 #endif
+	if (o->branch_sample_type) {
+		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		a->branch_sample_type = o->branch_sample_type;
+	}
 	if (o->sample_regs_intr) {
 		a->sample_type |= PERF_SAMPLE_REGS_INTR;
 		a->sample_regs_intr = o->sample_regs_intr;
@@ -159,9 +163,14 @@ static int explain_open_error(struct live *l, size_t e, int err, pid_t pid, int 
 		a.read_format = 0;
 		a.use_clockid = 0;
 		a.clockid = 0;
+		a.branch_sample_type = 0;
 		int fd = pe_open(&a, pid, cpu, -1, 0);
 		if (fd >= 0) {
 			close(fd);
+			if (l->attrs[e].branch_sample_type)
+				return err_set("cannot sample the branch stack of event '%s': the %s PMU does not "
+					       "record branches (%s)", tmp.name, tmp.pmu ? tmp.pmu : "kernel",
+					       strerror(err));
 			if (l->attrs[e].use_clockid)
 				return err_set("cannot sample event '%s' with clock %d: the kernel rejected "
 					       "the clock (%s)", tmp.name, l->attrs[e].clockid, strerror(err));

@@ -47,6 +47,7 @@ struct live_opts {
 	size_t aux_pages;         /* AUX area pages per buffer for SPE events (0: perf's default) */
 	bool exclude_callchain_kernel; /* user-space call chains only (record --user-callchains) */
 	uint64_t sample_regs_intr; /* PERF_SAMPLE_REGS_INTR with these registers, 0: none */
+	uint64_t branch_sample_type; /* PERF_SAMPLE_BRANCH_STACK with this filter, 0: none */
 	int delay_ms;             /* a started command: events enabled this long after it starts
 				   * rather than at its exec (-1: never), 0: at exec */
 };

@@ -207,4 +207,17 @@ test_expect_success 'script -G (--hide-call-graph) prints the lines perf prints'
 	perf script -G -i g.data >p.o 2>/dev/null && diff p.o l.o
 '
 
+test_expect_success 'record -j/--branch-filter and -b: perf'"'"'s filter words; refused where no PMU records branches, as perf' '
+	expect_exit 2 lperf record -j any,nosuch -o b.data true 2>err && expect_grep "unknown branch filter .nosuch." err &&
+	if lperf record -j any,save_type,u -e task-clock -o b.data true 2>err; then
+		have_perf && perf record -j any,save_type,u -e task-clock -o p.data true 2>/dev/null ||
+			fail "lperf recorded branches where perf cannot"
+	else
+		expect_grep "cannot sample the branch stack of event .task-clock." err &&
+		if have_perf; then ! perf record -j any,save_type,u -e task-clock -o p.data true 2>/dev/null; fi &&
+		expect_exit 1 lperf record -b -e task-clock -o b.data true 2>err &&
+		expect_grep "cannot sample the branch stack" err
+	fi
+'
+
 test_done
