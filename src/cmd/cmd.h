@@ -31,4 +31,13 @@ int wperf_stat(struct wperf_args *a);
 int wperf_sample(struct wperf_args *a, bool record);
 int wperf_man(struct wperf_args *a);
 
+/* record's run for sample's Arm SPE path (record.c): the SPE records need the whole AUX
+ * stream, so sample and wperf sample/record with an SPE event record as record does into a
+ * temporary perf.data in TMPDIR, show report's SPE views (with o->annotate/o->disassemble the
+ * per-function blocks; o->json as JSON), and remove the file. Returns the exit status. */
+struct evlist;
+struct sample_opts;
+bool record_has_spe(const struct evlist *l);
+int record_spe_sample(struct sample_opts *o, struct evlist *l, char **cmd, int argc, char **argv);
+
 #endif

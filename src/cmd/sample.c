@@ -11,7 +11,6 @@
 
 #include "analysis/annot_view.h"
 #include "cmd/cmd.h"
-#include "cmd/record_spe.h"
 #include "cmd/sample_opts.h"
 #include "events/evlist.h"
 #include "output/pictures.h"
@@ -157,7 +156,7 @@ static void render(const struct sample_opts *o, const struct sample_view *v, str
 
 int sample_command(struct sample_opts *o, struct evlist *l, char **cmd, const struct sample_view *v)
 {
-	if (record_has_spe(l)) /* Arm SPE: recorded whole, then its views (record_spe.c) */
+	if (record_has_spe(l)) /* Arm SPE: recorded whole, then its views (record.c) */
 		return record_spe_sample(o, l, cmd, v->argc, v->argv);
 	struct sample_tools t = { 0 };
 	if (o->symbols && filter_add_syms(&t.p.filter, o->symbols) < 0)
