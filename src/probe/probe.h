@@ -65,4 +65,30 @@ int probe_events_add(const struct probe_event *e);
 /* Removes one event ("-:GROUP/EVENT"). */
 int probe_events_del(const struct probe_event *e);
 
+/* "GROUP:EVENT" or "EVENT" (any group), with globs, against an event (perf probe -d). */
+bool probe_event_matches(const char *pattern, const struct probe_event *e);
+
+/* probe_spec.c. A probe definition: "[[GROUP:]EVENT=]FUNC[+OFF|%return] [ARG ...]". */
+struct probe_spec {
+	char *group, *event, *func, *args;
+	uint64_t off;
+	uint64_t skip, entry;         /* perf's prologue skip (unoptimised code, variables asked) */
+	bool ret;
+};
+/* -1 with perf's words in err_set(): "Semantic error :...", or "Debuginfo-analysis is not
+ * supported." for source lines, files and patterns. probe_spec_free in both cases. */
+int probe_spec_parse(const char *text, struct probe_spec *s);
+void probe_spec_free(struct probe_spec *s);
+/* What needs no file: no variable in a return probe, none in a kprobe (!uprobe). */
+int probe_spec_check(const struct probe_spec *s, bool uprobe);
+/* The event's target: "PATH:0xOFFSET" for a uprobe in exec (*file its real path, caller frees;
+ * sets s->skip/entry when perf would skip the prologue), "FUNC[+OFF]" for a kprobe (exec NULL;
+ * NULL with perf's words when the kernel has no kprobe_events). */
+char *probe_spec_target(const char *exec, struct probe_spec *s, char **file);
+/* The arguments for the kernel (*args), named as perf names them, and as perf's messages show
+ * them (*shown). -1 with err_set() when a variable has no location lperf can read. */
+int probe_spec_args(const char *file, const struct probe_spec *s, char **args, char **shown);
+/* The names of an event's arguments ("i t" for "i=%di:s32 t=%si:x64"), for "with ..." in -l. */
+char *probe_arg_names(const char *args);
+
 #endif

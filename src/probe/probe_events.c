@@ -201,3 +201,13 @@ int probe_kernel_symbols(char ***names, size_t *n)
 		qsort(*names, *n, sizeof(**names), cmp_name);
 	return 0;
 }
+
+/* "GROUP:EVENT" or "EVENT" (any group) against an event. */
+bool probe_event_matches(const char *pattern, const struct probe_event *e)
+{
+	const char *colon = strchr(pattern, ':');
+	char *g = colon ? xstrndup(pattern, (size_t)(colon - pattern)) : xstrdup("*");
+	bool m = probe_filter_match(g, e->group) && probe_filter_match(colon ? colon + 1 : pattern, e->event);
+	free(g);
+	return m;
+}

@@ -100,6 +100,36 @@ static void test_elf(void **state)
 	assert_int_equal(probe_test_target(1), 3);
 }
 
+static void test_spec(void **state)
+{
+	struct probe_spec s;
+	assert_int_equal(probe_spec_parse("grp:ev=foo+0x10 a=%di:u32 b", &s), 0);
+	assert_string_equal(s.group, "grp");
+	assert_string_equal(s.event, "ev");
+	assert_string_equal(s.func, "foo");
+	assert_int_equal(s.off, 16);
+	assert_false(s.ret);
+	assert_string_equal(s.args, "a=%di:u32 b");
+	assert_int_equal(probe_spec_check(&s, true), 0);
+	assert_int_equal(probe_spec_check(&s, false), -1);      /* a variable in a kprobe */
+	probe_spec_free(&s);
+	assert_int_equal(probe_spec_parse("  foo%return $retval", &s), 0);
+	assert_true(s.ret);
+	assert_int_equal(probe_spec_check(&s, false), 0);
+	probe_spec_free(&s);
+	assert_int_equal(probe_spec_parse("foo%return x", &s), 0);
+	assert_int_equal(probe_spec_check(&s, true), -1);       /* a variable in a return probe */
+	probe_spec_free(&s);
+	const char *bad[] = { "foo%entry", "foo+", "foo+1x", "foo:12", "file.c:3", "foo@a.c", "foo;x=1*", "", "ev=" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(probe_spec_parse(bad[i], &s), -1);
+		probe_spec_free(&s);
+	}
+	char *names = probe_arg_names("i=%di:s32 t=+8(%si):x64 %ax");
+	assert_string_equal(names, "i t %ax");
+	free(names);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -107,6 +137,7 @@ int main(void)
 		cmocka_unit_test(test_group),
 		cmocka_unit_test(test_pick_name),
 		cmocka_unit_test(test_elf),
+		cmocka_unit_test(test_spec),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
