@@ -27,7 +27,8 @@ int tracedata_build(const uint64_t *ids, size_t n, uint8_t **out, size_t *len);
  * how many bytes the data took (perf pads pipe-mode data to 8 bytes after them). NULL with
  * err_set() naming what ("FILE: tracing data at offset 0x1a2 (system 'sched', format 3): size
  * 4096 is past the end of the section") where the data is damaged; file_off is the data's offset
- * in the file, for messages. */
+ * in the file, for messages. The formats are parsed in a child process first: one that crashes
+ * libtraceevent (its parser has bugs on malformed print fmt expressions) is such an error too. */
 struct tep_handle *tracedata_parse(const uint8_t *buf, size_t len, const char *file, uint64_t file_off,
 				   size_t *used);
 
