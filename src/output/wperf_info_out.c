@@ -157,10 +157,16 @@ static void schedule_rows(struct wperf_tab *t, const struct evlist *l)
 	sb_release(&note);
 }
 
-/* The architecture's PMU: the armv8 driver serves PMUv3 (its exact version, ID_AA64DFR0_EL1's
- * PMUVer, is not published by Linux). */
-static const char *pmu_version(const struct pmu_table *pt)
+/* The architecture's PMU: ID_AA64DFR0_EL1.PMUVer where the kernel shows it, else PMUv3 where
+ * the armv8 driver serves the cores (Linux publishes no version). */
+static const char *pmu_version(const struct pmu_table *pt, const struct sysinfo_cpu *c)
 {
+	static const char *const ver[16] = { [1] = "FEAT_PMUv3", [4] = "FEAT_PMUv3p1",
+					     [5] = "FEAT_PMUv3p4", [6] = "FEAT_PMUv3p5",
+					     [7] = "FEAT_PMUv3p7", [8] = "FEAT_PMUv3p8",
+					     [9] = "FEAT_PMUv3p9" };
+	if (c->have_dfr0 && ver[(c->dfr0 >> 8) & 0xf])
+		return ver[(c->dfr0 >> 8) & 0xf];
 	for (size_t i = 0; pt && i < pt->n; i++)
 		if (pt->p[i].is_core && (!strncmp(pt->p[i].name, "armv8_", 6) ||
 					 !strncmp(pt->p[i].name, "armv9_", 6)))
@@ -220,7 +226,7 @@ void wperf_test_tab(struct wperf_tab *t, const struct wperf_test_view *v)
 	row(t, "pmu_device.product_name(extended)", "%s%s%s%s", c->model ? c->model : "unknown",
 	    c->product ? " (" : "", c->product ? c->product : "", c->product ? ")" : "");
 	row(t, "pmu_device.events_query(events) [EVT_CORE]", "%zu", v->core_events);
-	row(t, "pmu_device.version_name", "%s", pmu_version(v->pmus));
+	row(t, "pmu_device.version_name", "%s", pmu_version(v->pmus, c));
 	row(t, "pmu_device.sampling.INTERVAL_DEFAULT", "0x4000000");
 	row(t, "PMU_CTL_QUERY_HW_CFG [core_num]", "0x%lx", si->cpus_online > 0 ? si->cpus_online : 0);
 	if (si->gpc_num >= 0) {
@@ -239,6 +245,9 @@ void wperf_test_tab(struct wperf_tab *t, const struct wperf_test_view *v)
 		row(t, "PMU_CTL_QUERY_HW_CFG [vendor_id]", "0x%x", c->implementer);
 		row(t, "PMU_CTL_QUERY_HW_CFG [part_id]", "0x%x", c->part);
 	}
+	if (c->have_dfr0)
+		row(t, "PMU_CTL_QUERY_HW_CFG [id_aa64dfr0_value]", "0x%016llx",
+		    (unsigned long long)c->dfr0);
 	device_ids_row(t, v->pmus, v->spe_version != NULL);
 	row(t, "config.count.period", "%s", v->count_period ? v->count_period :
 	    "kernel-managed (perf_event_mux_interval_ms)");

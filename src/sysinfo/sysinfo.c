@@ -12,6 +12,10 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
+#if defined(__aarch64__)
+#include <asm/hwcap.h>
+#include <sys/auxv.h>
+#endif
 #include <unistd.h>
 
 #include "util/cpuset.h"
@@ -250,6 +254,16 @@ void sysinfo_read_cpu(struct sysinfo_cpu *cpu, struct notes *notes)
 	free(path);
 	if (!cpu->model && cpu->have_midr)
 		cpu->model = arm_model(cpu);
+#if defined(__aarch64__) && defined(HWCAP_CPUID)
+	/* The kernel emulates reads of the ID registers where it sets HWCAP_CPUID (sanitised:
+	 * fields it does not expose read as 0). Not under a fixture: it describes this CPU. */
+	if ((getauxval(AT_HWCAP) & HWCAP_CPUID) && !strcmp(sysfs_root(), "/sys")) {
+		uint64_t v;
+		__asm__ volatile("mrs %0, ID_AA64DFR0_EL1" : "=r"(v));
+		cpu->dfr0 = v;
+		cpu->have_dfr0 = true;
+	}
+#endif
 }
 
 static void collect_cpu(struct sysinfo *si)

@@ -23,6 +23,8 @@ struct sysinfo_cpu {
 	const char *vendor;    /* "Arm", "Ampere"...; NULL when the implementer is unknown */
 	const char *product;   /* WindowsPerf's product names: "neoverse-n1"; NULL when unknown */
 	const char *midr_source; /* "sysfs midr_el1" or "/proc/cpuinfo" */
+	bool have_dfr0;        /* ID_AA64DFR0_EL1 read (Arm64, the kernel emulating MRS: HWCAP_CPUID) */
+	uint64_t dfr0;         /* its value as the kernel shows it to user space */
 };
 
 /* A /proc/sys/kernel value; known is false when the file is missing or unreadable. */

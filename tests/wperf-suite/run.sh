@@ -15,6 +15,10 @@
 #   WPERF_SYSFS   n1 (default): tests/fixtures/sysfs-arm with a Neoverse-N1 MIDR_EL1;
 #                 arm: the fixture as is; host: this machine's own sysfs
 #   WPERF_TIMEOUT seconds allowed per test (default 300; needs python3-pytest-timeout)
+#   WPERF_ARM64=1 run it in the emulated Arm machine instead (scripts/arm64-vm.sh --python, with
+#                 build/arm64/lperf; tests/wperf-suite/guest.sh runs pytest there, with trixie's
+#                 pytest and jsonschema from arm64-site.sh); give it the files that count, e.g.
+#                 wperf_cli_stat_test.py wperf_cli_timeline_test.py ... (ARM64_VM_TIMEOUT, s)
 #   WPERF_KEEP=1  keep the temporary directory (its path is printed)
 #   WPERF_LIST=1  list each failing test with the first line of its failure
 # Exit status 0 when no test failed for a reason other than the "cannot apply" table.
@@ -27,7 +31,7 @@ src=$WPERF_TESTS
 	{ echo "wperf-suite: $WPERF_TESTS: no wperf-scripts/tests (common.py, pytest.ini) there" >&2; exit 2; }
 lperf=${LPERF:-$root/build/lperf}
 case $lperf in /*) ;; *) lperf=$(pwd)/$lperf ;; esac
-[ -x "$lperf" ] || { echo "wperf-suite: $lperf: not built (make all)" >&2; exit 2; }
+[ -x "$lperf" ] || [ "${WPERF_ARM64:-0}" = 1 ] || { echo "wperf-suite: $lperf: not built (make all)" >&2; exit 2; }
 py=/usr/bin/python3
 [ -x "$py" ] && "$py" -c 'import pytest' 2>/dev/null || py=python3
 "$py" -c 'import pytest, jsonschema' 2>/dev/null ||
@@ -62,6 +66,26 @@ nopmu=--no-pmu
 [ "$(uname -m)" = aarch64 ] && [ -z "${LPERF_SYSFS_ROOT:-}" ] &&
 	ls -d /sys/bus/event_source/devices/armv8_pmuv3* >/dev/null 2>&1 && nopmu=
 
+list=
+[ "${WPERF_LIST:-0}" = 1 ] && list=--list
+if [ "${WPERF_ARM64:-0}" = 1 ]; then
+	# The guest has its own PMU and sysfs: guest.sh adds the fixture's event names to it.
+	rm -f "$tmp"/tests/wperf "$tmp"/tests/wperf.exe
+	"$root/scripts/arm64-python.sh" "$root/build/arm64/vm/python.cpio" >&2
+	"$here/arm64-site.sh" "$root/build/arm64/pytest-site" >&2
+	cp -R "$root/build/arm64/pytest-site" "$tmp/site"
+	cp -R "$root/tests/fixtures/sysfs-arm/bus/event_source/devices/armv8_pmuv3_0/events" "$tmp/events"
+	echo "wperf-suite: $src in the emulated Arm machine"
+	ARM64_VM_TIMEOUT=${ARM64_VM_TIMEOUT:-3600} "$root/scripts/arm64-vm.sh" --python \
+		--add "$tmp/tests" --add "$tmp/site" --add "$tmp/events" --add "$here/guest.sh" \
+		--add "$here/lperf_wperf_shim.py" -- sh guest.sh "$@" | tr -d '\r' >"$tmp/console.log"
+	sed -n '/^=== junit begin$/,/^=== junit end$/p' "$tmp/console.log" | sed '1d;$d' >"$tmp/junit.xml"
+	sed -n '1,/^=== junit begin$/p' "$tmp/console.log" | grep -v '^=== junit' | tail -n 5
+	[ -s "$tmp/junit.xml" ] || { tail -n 40 "$tmp/console.log"; exit 1; }
+	"$py" "$here/counts.py" "$tmp/junit.xml" "$root/docs/wperf.md" $list
+	exit
+fi
+
 timeout_opt=
 "$py" -c 'import pytest_timeout' 2>/dev/null && timeout_opt="--timeout=${WPERF_TIMEOUT:-300}"
 echo "wperf-suite: $src against $lperf (sysfs: ${LPERF_SYSFS_ROOT:-host})"
@@ -70,6 +94,4 @@ echo "wperf-suite: $src against $lperf (sysfs: ${LPERF_SYSFS_ROOT:-host})"
 	-q --junitxml="$tmp/junit.xml" $timeout_opt "$@" >"$tmp/pytest.log" 2>&1)
 tail -n 3 "$tmp/pytest.log"
 [ -s "$tmp/junit.xml" ] || { cat "$tmp/pytest.log"; exit 1; }
-list=
-[ "${WPERF_LIST:-0}" = 1 ] && list=--list
 "$py" "$here/counts.py" "$tmp/junit.xml" "$root/docs/wperf.md" $nopmu $list
