@@ -196,11 +196,13 @@ static void parse_report_options(struct report_args *a, struct profile *pr, int 
 		{ OPT_BOOL, 'n', "show-nr-samples", &v->ro.show_nr, NULL, "a Samples column" },
 		{ OPT_CALLBACK, 0, "percent-limit", v, "PCT", "hide entries below PCT percent", opt_percent },
 		{ OPT_CALLBACK, 0, "comm", filter, "COMMS", "only these commands", opt_comm },
+		{ OPT_CALLBACK, 0, "comms", filter, "COMMS", "perf's spelling of --comm", opt_comm, OPT_HIDDEN },
 		{ OPT_CALLBACK, 0, "pid", filter, "PIDS", "only these processes", opt_pid },
 		{ OPT_CALLBACK, 0, "tid", filter, "TIDS", "only these threads", opt_tid },
 		{ OPT_CALLBACK, 0, "time", filter, "START,STOP", "only samples in this time range (seconds, "
 		  "as perf script prints them)", opt_time },
 		{ OPT_CALLBACK, 'd', "dso", filter, "DSOS", "only these shared objects", opt_dso },
+		{ OPT_CALLBACK, 0, "dsos", filter, "DSOS", "perf's spelling of --dso", opt_dso, OPT_HIDDEN },
 		{ OPT_CALLBACK, 'S', "symbols", filter, "SYMS", "only these symbols; WindowsPerf patterns "
 		  "'^prefix', 'suffix$'", opt_sym },
 		{ OPT_CALLBACK, 0, "symbol", filter, "SYMS", "same as --symbols", opt_sym },

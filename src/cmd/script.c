@@ -127,6 +127,7 @@ int cmd_script(int argc, char **argv)
 		{ OPT_BOOL, 0, "json", &json, NULL, "Arm SPE recordings: the decoded records as JSON "
 		  "(docs/schemas/spe-script.schema.json)" },
 		{ OPT_CALLBACK, 0, "comm", &c.filter, "COMMS", "only these commands", opt_comm },
+		{ OPT_CALLBACK, 0, "comms", &c.filter, "COMMS", "perf's spelling of --comm", opt_comm, OPT_HIDDEN },
 		{ OPT_CALLBACK, 0, "pid", &c.filter, "PIDS", "only these processes", opt_pid },
 		{ OPT_CALLBACK, 0, "tid", &c.filter, "TIDS", "only these threads", opt_tid },
 		{ OPT_CALLBACK, 'S', "symbols", &c.filter, "SYMS", "only samples in these symbols", opt_sym },

@@ -51,6 +51,30 @@ void opt_usage_error(const struct opt_ctx *ctx, const char *fmt, ...)
 	err_exit(EXIT_USAGE);
 }
 
+/* perf's (and git's) parse-options: a long option may be given by a unique prefix of its name
+ * ("--comm" for --comms); a prefix of several is a usage error naming them. NULL: none. */
+static const struct option *long_prefix(const struct opt_ctx *ctx, const char *name, size_t len)
+{
+	const struct option *hit = NULL;
+	size_t n = 0;
+	for (const struct option *o = ctx->opts; o->type != OPT_END; o++)
+		if (o->long_name && !(o->flags & OPT_HIDDEN) && strlen(o->long_name) > len &&
+		    !strncmp(o->long_name, name, len)) {
+			hit = o;
+			n++;
+		}
+	if (n <= 1)
+		return hit;
+	char list[512] = "";
+	size_t used = 0;
+	for (const struct option *o = ctx->opts; o->type != OPT_END && used < sizeof(list); o++)
+		if (o->long_name && !(o->flags & OPT_HIDDEN) && strlen(o->long_name) > len &&
+		    !strncmp(o->long_name, name, len))
+			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s--%s", used ? ", " : "",
+						 o->long_name);
+	opt_usage_error(ctx, "ambiguous option '--%.*s' (could be %s)", (int)len, name, list);
+}
+
 static bool takes_arg(const struct option *o)
 {
 	switch (o->type) {
@@ -178,6 +202,8 @@ int opt_parse(const struct opt_ctx *ctx, int argc, char **argv)
 				if (o->long_name && strlen(o->long_name) == len &&
 				    !strncmp(o->long_name, name, len))
 					hit = o;
+			if (!hit && len)
+				hit = long_prefix(ctx, name, len);
 			if (!hit) {
 				char word[128];
 				snprintf(word, sizeof(word), "--%.*s", (int)len, name);

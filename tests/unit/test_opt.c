@@ -162,6 +162,17 @@ static void optional_arguments(void **state)
 	assert_string_equal(V.regs, "ax,bx");
 }
 
+/* perf's parse-options: a unique prefix of a long option is that option. */
+static void long_prefixes(void **state)
+{
+	assert_int_equal(parse(true, ARGV("--eve", "x", "--outp=f", "--verb")), 5);
+	assert_string_equal(V.events, "x");
+	assert_string_equal(V.output, "f");
+	assert_int_equal(V.verbose, 1);
+	assert_int_equal(parse(true, ARGV("--co=7")), 2); /* --count: --call-graph starts --ca */
+	assert_string_equal(V.cb_arg, "7");
+}
+
 static void callbacks(void **state)
 {
 	assert_int_equal(parse(true, ARGV("-c", "1000", "--no-flag")), 4);
@@ -221,6 +232,9 @@ static void usage_errors(void **state)
 		{ ARGV("--quiet=yes"), "lperf x: option '--quiet' takes no value\n" },
 		{ ARGV("-r", "three"), "lperf x: option '-r': " },
 		{ ARGV("--count=bad"), "lperf x: option '--count': 'bad' is not a period\n" },
+		/* a prefix of several long options */
+		{ ARGV("--c", "1"), "lperf x: ambiguous option '--c' (could be --call-graph, --count)\n" },
+		{ ARGV("--sec"), "lperf x: unknown option '--sec'" }, /* hidden options need their full name */
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		assert_int_equal(child(cases[i].argv, out, sizeof(out), err, sizeof(err)), EXIT_USAGE);
@@ -252,6 +266,7 @@ int main(void)
 		cmocka_unit_test(bundles),
 		cmocka_unit_test(command_and_positionals),
 		cmocka_unit_test(optional_arguments),
+		cmocka_unit_test(long_prefixes),
 		cmocka_unit_test(callbacks),
 		cmocka_unit_test(usage_errors),
 		cmocka_unit_test(help_exits_zero),
