@@ -178,9 +178,12 @@ static int entry_and_id(const char *name, struct entry_name *e, const uint8_t **
 	if (entry_name(name, e) < 0)
 		return -1;
 	if (!*n) {
+		struct stat st;
 		*n = buildid_read(name, own);
+		if (!*n && !e->kind && stat(name, &st) < 0)
+			return err_set("%s", strerror(errno));
 		if (!*n)
-			return err_set("%s: no build-id found", name);
+			return err_set("no build-id found");
 		*id = own;
 	}
 	return 0;
