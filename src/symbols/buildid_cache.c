@@ -622,3 +622,26 @@ int buildid_cache_path(const uint8_t *id, size_t n, char **file)
 	*file = xasprintf("%s/%s/%s", buildid_cache_dir(), rel, e.file);
 	return 0;
 }
+
+int buildid_cache_locate(const char *path, const uint8_t *id, size_t n, char **file)
+{
+	uint8_t have[BUILDID_SIZE];
+	size_t hn = 0;
+	*file = NULL;
+	if (path[0] == '/' && (!n || ((hn = buildid_of_file(path, have)) == n && !memcmp(have, id, n)))) {
+		*file = xstrdup(path);
+		return 0;
+	}
+	if (buildid_cache_path(id, n, file) == 0)
+		return 1;
+	char want[BUILDID_HEX], got[BUILDID_HEX];
+	buildid_hex(id, n, want);
+	buildid_hex(have, hn, got);
+	if (path[0] != '/')
+		return err_set("%s: build-id %s is not in the build-id cache %s", path, want, buildid_cache_dir());
+	if (!hn)
+		return err_set("%s: the recording's build-id %s is not in the build-id cache %s, and the file %s",
+			       path, want, buildid_cache_dir(), access(path, F_OK) ? "is gone" : "has no build-id");
+	return err_set("%s has build-id %s, the recording's is %s (rebuilt since?), and the build-id cache %s has "
+		       "no copy", path, got, want, buildid_cache_dir());
+}

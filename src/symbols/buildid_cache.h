@@ -62,4 +62,12 @@ void buildid_cache_list_free(struct buildid_cache_entry *v, size_t n);
  * another user, a ".." in a link, or a non-regular file makes untrustworthy). */
 int buildid_cache_path(const uint8_t *id, size_t n, char **file);
 
+/* Which file to read for the DSO path that a recording names with build-id id (n 0: unknown):
+ * path itself when it still carries id (0), else the cached copy (1), else -1 with err_set() in
+ * one line naming both build-ids (the file was rebuilt and never cached, or is gone): the
+ * report then names the DSO once and leaves its samples unresolved, never reading another
+ * build's symbols. *file is the caller's to free. Names in brackets ([kernel.kallsyms], [vdso])
+ * are looked up in the cache only. */
+int buildid_cache_locate(const char *path, const uint8_t *id, size_t n, char **file);
+
 #endif

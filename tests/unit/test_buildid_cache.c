@@ -215,6 +215,42 @@ static void test_refused_inputs(void **state)
 	free(dir);
 }
 
+/* The report side: the file itself while it carries the recorded build-id, else the cached copy,
+ * else an error naming both ids. */
+static void test_locate(void **state)
+{
+	char *dir = tmpdir(), *cache = xasprintf("%s/cache", dir);
+	uint8_t id[20];
+	size_t n;
+	char *prog = make_prog(dir, id, &n), *file;
+	buildid_cache_set_dir(cache);
+	assert_int_equal(buildid_cache_locate(prog, id, n, &file), 0);
+	assert_string_equal(file, prog);
+	free(file);
+	assert_int_equal(buildid_cache_locate(prog, NULL, 0, &file), 0);
+	free(file);
+	uint8_t other[20];
+	memcpy(other, id, n);
+	other[1] ^= 0x55; /* the recording names an older build */
+	assert_int_equal(buildid_cache_locate(prog, other, n, &file), -1);
+	assert_null(file);
+	assert_int_equal(buildid_cache_add(prog, NULL, 0, NULL, NULL), 1);
+	char *cmd = xasprintf("printf 'int main(void){return 1;}' | cc -x c -o '%s' - 2>/dev/null", prog);
+	assert_int_equal(system(cmd), 0); /* rebuilt: a new build-id at the same path */
+	free(cmd);
+	assert_int_equal(buildid_cache_locate(prog, id, n, &file), 1);
+	char hex[BUILDID_HEX];
+	buildid_hex(id, n, hex);
+	assert_non_null(strstr(file, hex));
+	free(file);
+	assert_int_equal(buildid_cache_locate("[vdso]", other, n, &file), -1);
+	buildid_cache_set_dir(NULL);
+	rm_rf(dir);
+	free(prog);
+	free(cache);
+	free(dir);
+}
+
 static void test_default_dir(void **state)
 {
 	buildid_cache_set_dir(NULL);
@@ -237,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_planted_symlink),
 		cmocka_unit_test(test_refused_inputs),
+		cmocka_unit_test(test_locate),
 		cmocka_unit_test(test_default_dir),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
