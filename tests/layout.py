@@ -3,10 +3,10 @@
 must match the page's "may include" table both ways (a folder includes only what its row lists,
 and a row lists nothing the folder does not include), the table has no cycle and nothing includes
 cmd/; no two files circle each other (a.c/a.h reaching b while b.c/b.h reaches a, by #include or
-by using a function defined there: a call or a callback); a header declares only functions of its own folder; file
-names are unique across src/; library folders do not print; files stay under 800 lines and
-functions under 120. Prints TAP lines; with --graph, the folder graph; with --files, the file
-graph. Run by tests/e2e/t01-layout.sh."""
+by using a function defined there: a call or a callback); a header declares only functions its
+own folder defines; file names are unique across src/; library folders do not print; files stay
+under 800 lines and functions under 120. Prints TAP lines; with --graph, the folder graph; with
+--files, the file graph. Run by tests/e2e/t01-layout.sh."""
 import os, re, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -173,7 +173,9 @@ def check_declarations(files, defined):
             continue
         for m in DECL.finditer(strip(text)):
             where = defined.get(m.group(1), set())
-            if where and not any(folder(w) == folder(rel) for w in where):
+            if not where:
+                bad.append(f'{rel} declares {m.group(1)}, which no file defines')
+            elif not any(folder(w) == folder(rel) for w in where):
                 bad.append(f'{rel} declares {m.group(1)}, defined in {", ".join(sorted(w + ".c" for w in where))}')
     return bad
 
@@ -241,7 +243,7 @@ def main():
                     ['circle: ' + ' <-> '.join(c) for c in cycles(fg) if c not in KNOWN_CIRCLES] +
                     [f'{" <-> ".join(c)} is in KNOWN_CIRCLES but is open now (remove it from the list)'
                      for c in KNOWN_CIRCLES if c not in cycles(fg)]))
-    results.append(('a header declares only functions defined in its folder',
+    results.append(('a header declares only functions its folder defines',
                     check_declarations(files, defined)))
     results.append(('file names are unique across src/', check_names(files)))
     results.append(('library folders do not print (only cmd/, output/ and lperf.c)', check_prints(files)))

@@ -10,7 +10,7 @@ test_expect_success 'src/: folders as docs/architecture.md says, no file circle,
 '
 
 # The checker itself, on a small tree with one of each problem.
-test_expect_success 'layout.py reports drift from the table, folder cycles, file circles, upward declarations, twins, printing' '
+test_expect_success 'layout.py reports drift from the table, folder cycles, file circles, upward and stale declarations, twins, printing' '
 	mkdir -p src/util src/events src/wperf src/cmd &&
 	printf "| folder | owns | may include |\n|---|---|---|\n| \`util/\` | u | — |\n| \`events/\` | e | util |\n| \`wperf/\` | w | events, util |\n| \`cmd/\` | c | anything |\n| \`lperf.c\` | l | cmd |\n" >arch.md &&
 	printf "int a_one(void);\n" >src/util/a.h &&
@@ -19,7 +19,7 @@ test_expect_success 'layout.py reports drift from the table, folder cycles, file
 	printf "#include \"wperf/w.h\"\nint e_x(void)\n{\n\treturn 0;\n}\n" >src/events/run.c &&
 	printf "int cmd_x(void);\n" >src/wperf/w.h &&
 	printf "#include \"events/e.h\"\n#include <stdio.h>\nvoid w_y(void)\n{\n\tprintf(\"hi\");\n}\n" >src/wperf/run.c &&
-	printf "int e_x(void);\n" >src/events/e.h &&
+	printf "int e_x(void);\nint e_gone(void);\n" >src/events/e.h &&
 	printf "#include \"wperf/w.h\"\nint cmd_x(void)\n{\n\treturn 0;\n}\n" >src/cmd/x.c &&
 	printf "#include \"cmd/cmd.h\"\n" >src/lperf.c &&
 	LAYOUT_SRC=src LAYOUT_DOC=arch.md expect_exit 1 "$PYTHON" "$TEST_ROOT/tests/layout.py" >out &&
@@ -28,6 +28,7 @@ test_expect_success 'layout.py reports drift from the table, folder cycles, file
 	expect_grep "^#   wperf.s row lists util, which it does not include$" out &&
 	expect_grep "^#   circle: util/a <-> util/b$" out &&
 	expect_grep "^#   wperf/w.h declares cmd_x, defined in cmd/x.c$" out &&
+	expect_grep "^#   events/e.h declares e_gone, which no file defines$" out &&
 	expect_grep "^#   run.c: events/run.c wperf/run.c$" out &&
 	expect_grep "^#   wperf/run.c:5: prints" out &&
 	expect_grep "^ok [0-9]+ - no file over 800 lines$" out
