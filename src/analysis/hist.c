@@ -11,7 +11,7 @@
 #include "util/xalloc.h"
 
 static const char *const key_names[HK_NKEYS] = { "comm", "pid", "tid", "dso", "sym", "cpu", "srcline",
-						 "srcfile" };
+						 "srcfile", "trace" };
 
 const char *hist_key_name(enum hist_key k)
 {
@@ -35,7 +35,7 @@ int hist_parse_sort(const char *spec, enum hist_key *keys, size_t *nkeys)
 		if (k == HK_NKEYS && len == 7 && !strncasecmp(p, "command", 7))
 			k = HK_COMM;
 		if (k == HK_NKEYS)
-			return err_set("unknown sort key '%.*s' (use comm, pid, tid, dso, sym, cpu, srcline, srcfile)", (int)len, p);
+			return err_set("unknown sort key '%.*s' (use comm, pid, tid, dso, sym, cpu, srcline, srcfile, trace)", (int)len, p);
 		bool dup = false;
 		for (size_t i = 0; i < *nkeys; i++)
 			dup |= keys[i] == (enum hist_key)k;
@@ -84,6 +84,7 @@ struct key {
 	uint64_t addr;
 	bool kernel;
 	const char *srcline, *srcfile;
+	const char *trace;
 };
 
 static bool has_key(const struct hist *h, enum hist_key k)
@@ -131,6 +132,23 @@ static void make_key(struct hist *h, const struct resolved_sample *rs, const str
 		k->srcline = srcline_string(f->loc.map ? f->loc.dso : NULL, f->loc.sym, f->loc.addr);
 	if (has_key(h, HK_SRCFILE))
 		k->srcfile = srcline_file_string(f->loc.map ? f->loc.dso : NULL, f->loc.addr);
+	if (has_key(h, HK_TRACE))
+		k->trace = h->cur_trace;
+}
+
+/* HK_TRACE: the sample's text, computed once per sample and interned. */
+static const char *trace_of(struct hist *h, const struct perf_sample *s)
+{
+	char *t = h->trace_text ? h->trace_text(h->trace_arg, s) : NULL;
+	bool found;
+	struct hashmap_entry *he = hashmap_insert_str(&h->traces, t ? t : "", &found);
+	if (!found) {
+		he->value = t ? t : xstrdup("");
+		he->key.str = he->value;
+	} else {
+		free(t);
+	}
+	return he->value;
 }
 
 static uint64_t key_hash(const struct key *k)
@@ -138,7 +156,8 @@ static uint64_t key_hash(const struct key *k)
 	uint64_t x = (uint64_t)(uintptr_t)k->comm * 31 + (uint64_t)k->pid * 131 + (uint64_t)k->tid * 137 +
 		     (uint64_t)k->cpu * 139 + (uint64_t)(uintptr_t)k->dso * 149 +
 		     (uint64_t)(uintptr_t)k->sym * 151 + k->addr * 157 + k->kernel +
-		     (uint64_t)(uintptr_t)k->srcline * 163 + (uint64_t)(uintptr_t)k->srcfile * 167;
+		     (uint64_t)(uintptr_t)k->srcline * 163 + (uint64_t)(uintptr_t)k->srcfile * 167 +
+		     (uint64_t)(uintptr_t)k->trace * 173;
 	x ^= x >> 33;
 	x *= 0xff51afd7ed558ccdULL;
 	x ^= x >> 33;
@@ -151,7 +170,7 @@ static bool key_eq(const void *value, const void *key)
 	const struct key *k = key;
 	return k->comm == e->comm && k->pid == e->pid && k->tid == e->tid && k->cpu == e->cpu &&
 	       k->dso == e->dso && k->sym == e->sym && k->addr == e->addr && k->kernel == e->kernel &&
-	       k->srcline == e->srcline && k->srcfile == e->srcfile;
+	       k->srcline == e->srcline && k->srcfile == e->srcfile && k->trace == e->trace;
 }
 
 static struct hist_entry *find_or_add(struct hist *h, const struct key *k)
@@ -171,6 +190,7 @@ static struct hist_entry *find_or_add(struct hist *h, const struct key *k)
 	e->kernel = k->kernel;
 	e->srcline = k->srcline;
 	e->srcfile = k->srcfile;
+	e->trace = k->trace;
 	he->value = e;
 	ALLOC_GROW(h->v, h->n + 1, h->cap);
 	h->v[h->n++] = e;
@@ -201,7 +221,7 @@ static bool key_same(const struct key *a, const struct key *b)
 {
 	return a->comm == b->comm && a->pid == b->pid && a->tid == b->tid && a->cpu == b->cpu &&
 	       a->dso == b->dso && a->sym == b->sym && a->addr == b->addr && a->kernel == b->kernel &&
-	       a->srcline == b->srcline && a->srcfile == b->srcfile;
+	       a->srcline == b->srcline && a->srcfile == b->srcfile && a->trace == b->trace;
 }
 
 static bool pframe_same(const struct hist_pframe *a, const struct hist_pframe *b)
@@ -320,6 +340,7 @@ void hist_add(struct hist *h, const struct resolved_sample *rs)
 	if (self_frame.inlined && self_frame.loc.sym)
 		self_frame.loc.sym = srcline_inline_base(self_frame.loc.sym);
 	struct key self;
+	h->cur_trace = has_key(h, HK_TRACE) ? trace_of(h, rs->s) : NULL;
 	make_key(h, rs, &self_frame, &self);
 	/* Without a call graph or children only the self entry counts: its frames are not kept. */
 	size_t n = h->children || h->graph != HIST_GRAPH_NONE ? rs->nframes : 1;
@@ -387,6 +408,8 @@ static int cmp_entries(const void *a, const void *b, void *arg)
 		return c;
 	if (x->srcfile != y->srcfile && x->srcfile && y->srcfile && (c = strcmp(x->srcfile, y->srcfile)))
 		return c;
+	if (x->trace != y->trace && x->trace && y->trace && (c = strcmp(x->trace, y->trace)))
+		return c;
 	char bx[64], by[64];
 	c = strcmp(entry_name(x, bx, sizeof(bx)), entry_name(y, by, sizeof(by)));
 	if (c)
@@ -452,6 +475,9 @@ void hist_free(struct hist *h)
 		free(p);
 	}
 	hashmap_free(&h->pending);
+	for (size_t i = 0; i < h->traces.n; i++)
+		free(h->traces.v[i].value);
+	hashmap_free(&h->traces);
 	free(h->scratch);
 	memset(h, 0, sizeof(*h));
 }

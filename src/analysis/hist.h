@@ -11,7 +11,7 @@
 #include "resolve/resolve.h"
 #include "util/hashmap.h"
 
-enum hist_key { HK_COMM, HK_PID, HK_TID, HK_DSO, HK_SYM, HK_CPU, HK_SRCLINE, HK_SRCFILE, HK_NKEYS };
+enum hist_key { HK_COMM, HK_PID, HK_TID, HK_DSO, HK_SYM, HK_CPU, HK_SRCLINE, HK_SRCFILE, HK_TRACE, HK_NKEYS };
 
 /* Parses "comm,dso,sym" into keys; -1 with err_set() naming an unknown key. */
 int hist_parse_sort(const char *spec, enum hist_key *keys, size_t *nkeys);
@@ -38,6 +38,7 @@ struct hist_entry {
 	uint64_t addr;           /* unresolved: the DSO address (or raw ip without a map) */
 	bool kernel;
 	const char *srcline, *srcfile;      /* HK_SRCLINE, HK_SRCFILE (interned, symbols/srcline.h) */
+	const char *trace;                  /* HK_TRACE: a tracepoint's fields as text (interned) */
 	uint64_t samples, period;           /* self: the sample's own ip is here */
 	uint64_t acc_samples, acc_period;   /* children: anywhere on the stack */
 	struct callnode *tree;              /* built with HIST_CALLEE / HIST_CALLER */
@@ -61,6 +62,12 @@ struct hist {
 	size_t scratch_cap;
 	char **comms;            /* interned comm strings */
 	size_t ncomms, ccap;
+	struct hashmap traces;   /* HK_TRACE's texts, interned (string keys owning their text) */
+	const char *cur_trace;   /* the text of the sample being added */
+	/* HK_TRACE: a sample's tracepoint fields as perf prints them (malloc'ed, or NULL), set by
+	 * whoever can format them (report: libtraceevent through events/tracedata.h). */
+	char *(*trace_text)(void *arg, const struct perf_sample *s);
+	void *trace_arg;
 };
 
 void hist_init(struct hist *h, const enum hist_key *keys, size_t nkeys, enum hist_graph graph, bool children);

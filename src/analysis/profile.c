@@ -36,6 +36,8 @@ int profile_sample(const struct resolved_sample *rs, void *arg)
 			hist_init(&p->hists[i], p->keys, p->nkeys, p->graph, p->children);
 		p->n = idx + 1;
 	}
+	p->hists[idx].trace_text = p->trace_text;
+	p->hists[idx].trace_arg = p->trace_arg;
 	hist_add(&p->hists[idx], rs);
 	p->kept++;
 	return 0;

@@ -17,6 +17,8 @@ struct profile {
 	size_t nkeys;
 	enum hist_graph graph;
 	bool children;
+	char *(*trace_text)(void *arg, const struct perf_sample *s); /* HK_TRACE (hist.h) */
+	void *trace_arg;
 };
 
 void profile_init(struct profile *p, const struct evsel_set *evsels, const enum hist_key *keys,

@@ -2,10 +2,13 @@
  * histograms, shown as perf's --stdio text, WindowsPerf's tables or JSON. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <traceevent/event-parse.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/trace_formats.h"
+#include "events/tracedata.h"
 #include "analysis/folded.h"
 #include "output/folded_out.h"
 #include "output/pictures.h"
@@ -192,7 +195,7 @@ static void parse_report_options(struct report_args *a, struct profile *pr, int 
 	struct sample_filter *filter = &pr->filter;
 	const struct option opts[] = {
 		{ OPT_STRING, 'i', "input", &a->input, "FILE", "the recording (default perf.data)" },
-		{ OPT_STRING, 's', "sort", &a->sort, "KEYS", "sort keys: comm,pid,tid,dso,sym,cpu (default comm,dso,sym)" },
+		{ OPT_STRING, 's', "sort", &a->sort, "KEYS", "sort keys: comm,pid,tid,dso,sym,cpu,srcline,srcfile,trace (default comm,dso,sym; trace for tracepoints only)" },
 		{ OPT_BOOL, 'n', "show-nr-samples", &v->ro.show_nr, NULL, "a Samples column" },
 		{ OPT_CALLBACK, 0, "percent-limit", v, "PCT", "hide entries below PCT percent", opt_percent },
 		{ OPT_CALLBACK, 0, "comm", filter, "COMMS", "only these commands", opt_comm },
@@ -301,7 +304,38 @@ struct report_run {
 	struct profile p;
 	struct fold_ctx fc;
 	struct annot_view av;
+	struct tep_handle *tep;  /* tracepoint formats, for the "trace" sort key */
 };
+
+/* The "trace" sort key's text: the sample's tracepoint fields as perf prints them. */
+static char *report_trace_text(void *arg, const struct perf_sample *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (tracedata_print(arg, (int)s->cpu, s->raw, s->raw_size, &sb) < 0) {
+		sb_release(&sb);
+		return NULL;
+	}
+	return sb_detach(&sb);
+}
+
+/* As perf: a recording of tracepoints only is sorted by their fields (perf's "Trace output"). */
+static void report_trace_sort(struct report_run *x, struct session *ss)
+{
+	struct report_args *a = x->a;
+	bool all = ss->evsels->n > 0;
+	for (size_t e = 0; e < ss->evsels->n; e++)
+		all &= ss->evsels->v[e].attr.type == PERF_TYPE_TRACEPOINT;
+	bool trace_key = false;
+	for (size_t k = 0; k < a->nkeys; k++)
+		trace_key |= a->keys[k] == HK_TRACE;
+	if (all && x->v.style == STYLE_PERF && !a->sort && !a->fields_sort) {
+		a->keys[0] = HK_TRACE;
+		a->nkeys = 1;
+		trace_key = true;
+	}
+	if (trace_key && !x->tep)
+		x->tep = trace_formats_load(ss->reader, a->quiet);
+}
 
 static int report_ready(struct session *ss, void *arg)
 {
@@ -318,7 +352,10 @@ static int report_ready(struct session *ss, void *arg)
 		err_note("the recording has no call chains (record with -g); showing a flat profile");
 		v->graph = HIST_GRAPH_NONE;
 	}
+	report_trace_sort(x, ss);
 	profile_init(&x->p, ss->evsels, a->keys, a->nkeys, v->graph, v->ro.children);
+	x->p.trace_text = x->tep ? report_trace_text : NULL;
+	x->p.trace_arg = x->tep;
 	ss->tool.callchains = have_chains;
 	ss->tool.sample = profile_sample;
 	ss->tool.arg = &x->p;
@@ -400,6 +437,8 @@ int cmd_report(int argc, char **argv)
 	}
 	session_close(&ss);
 	profile_free(&x.p);
+	if (x.tep)
+		tep_free(x.tep);
 	free(a.fields_sort);
 	return status;
 }

@@ -62,6 +62,7 @@ void report_json_section(struct json *j, const struct report_section *s, const s
 			}
 			case HK_SRCLINE: json_str(j, "srcline", e->srcline ? e->srcline : ""); break;
 			case HK_SRCFILE: json_str(j, "srcfile", e->srcfile ? e->srcfile : ""); break;
+			case HK_TRACE: json_str(j, "trace", e->trace ? e->trace : ""); break;
 			default:
 				break;
 			}

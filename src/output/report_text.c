@@ -152,8 +152,9 @@ static void entry_graph(FILE *f, const struct hist_entry *e, enum hist_graph mod
 		entry_paths(f, e, mode, children, total, min, style == RG_FOLDED);
 		return;
 	}
-	/* Nothing above (or below) it: perf prints no graph, and neither do we. */
-	if (!e->tree || !e->tree->nkids)
+	/* Nothing above (or below) it: perf prints no graph, and neither do we. The trees hang
+	 * below a function; an entry keyed by tracepoint fields alone has none (not drawn yet). */
+	if (!e->tree || !e->tree->nkids || (e->trace && !e->sym && !e->addr))
 		return;
 	bool fractal = style == RG_FRACTAL;
 	char name[512];
@@ -186,13 +187,13 @@ static bool below_limit(const struct report_opts *o, double self, double acc)
 
 /* Column widths: perf sizes them to the widest value. */
 struct widths {
-	size_t comm, dso, sym, line, file;
+	size_t comm, dso, sym, line, file, trace;
 };
 
 static void col_widths(const struct hist *h, struct widths *w)
 {
 	*w = (struct widths){ strlen("Command"), strlen("Shared Object"), strlen("Symbol"), strlen("Source:Line"),
-			      strlen("Source File") };
+			      strlen("Source File"), strlen("Trace output") };
 	char name[512];
 	for (size_t i = 0; i < h->n; i++) {
 		const struct hist_entry *e = h->v[i];
@@ -200,6 +201,8 @@ static void col_widths(const struct hist *h, struct widths *w)
 			w->line = strlen(e->srcline);
 		if (e->srcfile && strlen(e->srcfile) > w->file)
 			w->file = strlen(e->srcfile);
+		if (e->trace && strlen(e->trace) > w->trace)
+			w->trace = strlen(e->trace);
 		if (e->comm && strlen(e->comm) > w->comm)
 			w->comm = strlen(e->comm);
 		if (strlen(hist_dso_name(e->dso)) > w->dso)
@@ -226,6 +229,7 @@ static void key_value(struct strbuf *sb, const struct hist_entry *e, enum hist_k
 		break;
 	case HK_SRCLINE: sb_addf(sb, "%-*s", (int)w->line, e->srcline ? e->srcline : ""); break;
 	case HK_SRCFILE: sb_addf(sb, "%-*s", (int)w->file, e->srcfile ? e->srcfile : ""); break;
+	case HK_TRACE: sb_addf(sb, "%-*s", (int)w->trace, e->trace ? e->trace : ""); break;
 	default: break;
 	}
 }
@@ -237,10 +241,11 @@ static void sep_header(FILE *f, const struct hist *h, const struct report_opts *
 	static const char *const titles[HK_NKEYS] = {
 		[HK_COMM] = "Command", [HK_PID] = "Pid", [HK_TID] = "Tid", [HK_CPU] = "CPU",
 		[HK_DSO] = "Shared Object", [HK_SYM] = "Symbol", [HK_SRCLINE] = "Source:Line", [HK_SRCFILE] = "Source File",
+		[HK_TRACE] = "Trace output",
 	};
 	const size_t widths[HK_NKEYS] = { [HK_COMM] = w->comm, [HK_PID] = 7, [HK_TID] = 7, [HK_CPU] = 3,
 					  [HK_DSO] = w->dso, [HK_SYM] = w->sym, [HK_SRCLINE] = w->line,
-					  [HK_SRCFILE] = w->file };
+					  [HK_SRCFILE] = w->file, [HK_TRACE] = w->trace };
 	struct strbuf sb = STRBUF_INIT;
 	const char *sep = o->field_sep;
 	if (!o->no_overhead)
@@ -325,6 +330,7 @@ void report_text(FILE *f, const struct report_section *s, const struct report_op
 		case HK_SYM: COL("Symbol", wsym, false); break;
 		case HK_SRCLINE: COL("Source:Line", wline, false); break;
 		case HK_SRCFILE: COL("Source File", wfile, false); break;
+		case HK_TRACE: COL("Trace output", w.trace, false); break;
 		default: break;
 		}
 	}
@@ -370,6 +376,9 @@ void report_text(FILE *f, const struct report_section *s, const struct report_op
 				break;
 			case HK_SRCFILE:
 				fprintf(f, "%-*s", k + 1 < h->nkeys ? (int)wfile + 2 : 0, e->srcfile ? e->srcfile : "");
+				break;
+			case HK_TRACE:
+				fprintf(f, "%-*s", k + 1 < h->nkeys ? (int)w.trace + 2 : 0, e->trace ? e->trace : "");
 				break;
 			default:
 				break;

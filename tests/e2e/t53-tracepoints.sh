@@ -169,4 +169,21 @@ test_expect_success 'lperf inject keeps the tracepoint formats: file and pipe, i
 	expect_lines 0 err && cmp a.txt b.txt
 '
 
+test_expect_success 'lperf report of a tracepoint recording: sorted by the fields (Trace output), entries as perf' '
+	if ! have_tracefs; then echo "no tracefs"; exit 0; fi
+	lperf record -q -e "sched:sched_switch,syscalls:sys_enter_openat" -o l.data -- sh -c "sleep 0.01; cat /dev/null" &&
+	perf record -q -e syscalls:sys_enter_openat -o p.data -- cat /dev/null 2>/dev/null &&
+	for f in l.data p.data; do
+		lperf report -i $f --stdio >l.txt 2>lerr && expect_lines 0 lerr &&
+		perf report -i $f --stdio >p.txt 2>/dev/null &&
+		expect_grep "^# Overhead  Trace output" l.txt &&
+		grep "^ .*%" l.txt >le && grep "^ .*%" p.txt >pe && expect_grep "dfd: 0xffffff9c, filename: " le &&
+		{ cmp le pe || { diff le pe | head; return 1; }; } &&
+		grep "^# Samples\|^# Event count" l.txt >ls && grep "^# Samples\|^# Event count" p.txt >ps &&
+		cmp ls ps || return 1
+	done &&
+	lperf report -i l.data --stdio -s comm,sym >s.txt && expect_grep "^# Overhead  Command  Symbol" s.txt &&
+	lperf report -i l.data --json -s trace >r.json && validate_json report.schema.json r.json
+'
+
 test_done

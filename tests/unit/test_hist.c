@@ -99,6 +99,46 @@ static void test_self(void **state)
 	hist_free(&h);
 }
 
+/* HK_TRACE: entries keyed by the text a callback gives each sample (a tracepoint's fields),
+ * interned once; ties in period go by that text, as perf's "trace" sort key. */
+static char *fake_trace(void *arg, const struct perf_sample *s)
+{
+	int *calls = arg;
+	(*calls)++;
+	char *t = malloc(32);
+	snprintf(t, 32, "cpu=%u", s->cpu);
+	return t;
+}
+
+static void test_trace_key(void **state)
+{
+	struct hworld w;
+	hworld_init(&w);
+	enum hist_key keys[] = { HK_TRACE };
+	struct hist h;
+	hist_init(&h, keys, 1, HIST_CALLEE, false);
+	int calls = 0;
+	h.trace_text = fake_trace;
+	h.trace_arg = &calls;
+	hist_add(&h, hworld_sample(&w, 1, 0, 1, "a,b,main")); /* cpu=1 */
+	hist_add(&h, hworld_sample(&w, 0, 0, 1, "main"));     /* cpu=0 */
+	hist_add(&h, hworld_sample(&w, 2, 0, 2, "c,main"));   /* cpu=2 */
+	hist_add(&h, hworld_sample(&w, 2, 0, 1, "main"));
+	hist_sort(&h, false);
+	assert_int_equal(calls, 4); /* once per sample, not per frame */
+	assert_int_equal(h.n, 3);
+	assert_string_equal(h.v[0]->trace, "cpu=2");
+	assert_int_equal(h.v[0]->period, 3);
+	assert_string_equal(h.v[1]->trace, "cpu=0"); /* a tie: by text */
+	assert_string_equal(h.v[2]->trace, "cpu=1");
+	assert_string_equal(hist_key_name(HK_TRACE), "trace");
+	enum hist_key k[HK_NKEYS];
+	size_t n;
+	assert_int_equal(hist_parse_sort("trace", k, &n), 0);
+	assert_int_equal(k[0], HK_TRACE);
+	hist_free(&h);
+}
+
 static void test_keys_split_entries(void **state)
 {
 	struct hworld w;
@@ -341,6 +381,7 @@ int main(void)
 		cmocka_unit_test(test_parse_sort),
 		cmocka_unit_test(test_self),
 		cmocka_unit_test(test_keys_split_entries),
+		cmocka_unit_test(test_trace_key),
 		cmocka_unit_test(test_children_callee),
 		cmocka_unit_test(test_children_caller),
 		cmocka_unit_test(test_self_caller_path),
