@@ -206,6 +206,11 @@ static void test_refused_inputs(void **state)
 	other[0] ^= 0xff; /* the file was rebuilt since the recording */
 	assert_int_equal(buildid_cache_add(prog, other, n, NULL, NULL), -1);
 	assert_int_equal(buildid_cache_add("/dev/zero", id, n, NULL, NULL), -1);
+	char *fifo = xasprintf("%s/fifo", dir); /* a FIFO named in a recording: refused, not waited on */
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(buildid_cache_add(fifo, NULL, 0, NULL, NULL), -1);
+	assert_int_equal(buildid_cache_add(fifo, id, n, NULL, NULL), -1);
+	free(fifo);
 	assert_int_equal(buildid_cache_add("/proc/self/fd/0", id, n, NULL, NULL), -1);
 	buildid_cache_set_dir(NULL);
 	rm_rf(dir);
