@@ -21,6 +21,7 @@
 #include "perfdata/perfdata_int.h"
 #include "record/recutil.h"
 #include "sysinfo/buildinfo.h"
+#include "sysinfo/sysinfo.h"
 #include "util/cpuset.h"
 #include "util/error.h"
 #include "util/fileio.h"
@@ -524,18 +525,17 @@ static bool uses_clockid(const struct perfdata_writer *w, int *clockid)
 	return false;
 }
 
-/* perf's CPUID on arm64: MIDR_EL1 as "0x%016lx" (perf's get_cpuid_str); NULL elsewhere. */
+/* perf's CPUID on arm64: MIDR_EL1 as "0x%016lx" (perf's get_cpuid_str), when sysfs shows the
+ * register; NULL elsewhere. */
 static char *arm_midr_cpuid(void)
 {
-	char path[512];
-	snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu0/regs/identification/midr_el1",
-		 sysfs_root());
-	char *v = file_read(path, 64, NULL);
-	if (!v)
-		return NULL;
-	unsigned long long midr = strtoull(v, NULL, 0);
-	free(v);
-	return xasprintf("0x%016llx", midr);
+	struct sysinfo_cpu cpu;
+	sysinfo_read_cpu(&cpu, NULL);
+	char *r = NULL;
+	if (cpu.have_midr && cpu.midr_source && !strcmp(cpu.midr_source, "sysfs midr_el1"))
+		r = xasprintf("0x%016llx", (unsigned long long)cpu.midr);
+	sysinfo_cpu_free(&cpu);
+	return r;
 }
 
 struct feature {

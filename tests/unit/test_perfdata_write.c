@@ -483,6 +483,39 @@ static void test_clockid(void **state)
 	free(path);
 }
 
+/* CPUID on Arm is sysfs's MIDR_EL1 as perf prints it, read by sysinfo_read_cpu: a value that is
+ * not 32 bits is refused, and the feature is left out as on a machine without the register. */
+static char *cpuid_written(const char *midr)
+{
+	char *dir = tmp("sysfs-midr/devices/system/cpu/cpu0/regs/identification");
+	pd_run("mkdir -p %s && printf '%s\\n' >%s/midr_el1", dir, midr, dir);
+	char *root = tmp("sysfs-midr");
+	setenv("LPERF_SYSFS_ROOT", root, 1);
+	char *path = tmp("cpuid.data");
+	struct perfdata_writer *w = perfdata_writer_open(path);
+	struct perf_event_attr a = sw_attr(PERF_COUNT_SW_CPU_CLOCK);
+	assert_int_equal(perfdata_writer_add_event(w, &a, "cpu-clock", NULL, 0), 0);
+	assert_int_equal(perfdata_writer_close(w, true, false), 0);
+	unsetenv("LPERF_SYSFS_ROOT");
+	struct perfdata_reader r;
+	assert_int_equal(perfdata_open(&r, path), 0);
+	char *cpuid = r.info.cpuid ? xstrdup(r.info.cpuid) : NULL;
+	perfdata_close(&r);
+	free(path);
+	free(root);
+	free(dir);
+	return cpuid;
+}
+
+static void test_arm_cpuid(void **state)
+{
+	char *id = cpuid_written("0x00000000410fd0c1");
+	assert_non_null(id);
+	assert_string_equal(id, "0x00000000410fd0c1");
+	free(id);
+	assert_null(cpuid_written("0x1410fd0c1"));
+}
+
 static void test_commit_discard_keep_old(void **state)
 {
 	char *path = tmp("k.data"), *old = tmp("k.data.old");
@@ -626,6 +659,7 @@ int main(void)
 		cmocka_unit_test(test_pipe_mode),
 		cmocka_unit_test(test_pipe_tracing_data),
 		cmocka_unit_test(test_clockid),
+		cmocka_unit_test(test_arm_cpuid),
 		cmocka_unit_test(test_commit_discard_keep_old),
 		cmocka_unit_test(test_events_perf_cannot_tell_apart),
 	};
