@@ -6,7 +6,7 @@ BUILD   ?= build
 VERSION := 0.1.0
 GITREV  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 
-PKGS     := libelf libdw capstone zlib libzstd libtraceevent
+PKGS     := libelf libdw capstone zlib libzstd libtraceevent json-c
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # make ARCH=arm64: cross build into build/arm64 (scripts/arm64.mk, docs/arm64.md).
@@ -35,8 +35,15 @@ HELPERS  := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(wildcard tes
 # The recursive builds below use every core (CI machines have 2).
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps check check-arm64 check-wperf test unit e2e asan demo bench clean install
-all: $(BUILD)/lperf $(BUILD)/wperf
+.PHONY: all deps check check-arm64 check-wperf test unit e2e asan demo bench clean install arm-data
+all: $(BUILD)/lperf $(BUILD)/wperf arm-data
+
+# Arm's per-CPU PMU data for `wperf man` (sysinfo/armdata.c), extracted from Debian's
+# linux-source-6.12 into build/arm-data (a no-op when current; a note when the package is absent).
+ARMDATA_DIR := $(abspath build/arm-data)
+arm-data:
+	@scripts/arm-data.sh $(ARMDATA_DIR)
+$(BUILD)/src/sysinfo/armdata.o: LPERF_CFLAGS += -DLPERF_ARMDATA_DIR='"$(ARMDATA_DIR)"'
 
 # The BPF Python stack walker (src/python/bpf): clang's BPF target, bpftool's skeleton, libbpf.
 # Without them lperf builds without it and --python falls back to reading with process_vm_readv.
@@ -95,7 +102,7 @@ $(BUILD)/tests/helpers/%: tests/helpers/%.c
 	$(CC) -O1 -g -o $@ $< -lpthread
 
 unit: $(UNIT_BIN) $(HELPERS)
-test: $(BUILD)/lperf $(BUILD)/wperf unit
+test: $(BUILD)/lperf $(BUILD)/wperf arm-data unit
 
 # The sanitizer build lives beside the normal one so both can be current at once.
 asan:

@@ -3,6 +3,7 @@
  * output/wperf_info_out.c). */
 #include "cmd/cmd.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +14,10 @@
 #include "wperf/wperf.h"
 #include "wperf/wperf_man.h"
 
-static int man_run(const char *name, bool json, const char *metric_file)
+/* Looks name up and prints its page (text, unless json or quiet), its JSON (json) and writes
+ * the JSON to output (NULL: no file), as wperf does with --json and --output. */
+static int man_run(const char *name, bool json, bool quiet, const char *output,
+		   const char *metric_file)
 {
 	struct wperf_man m;
 	switch (wperf_man_lookup(name, metric_file, &m)) {
@@ -28,26 +32,47 @@ static int man_run(const char *name, bool json, const char *metric_file)
 	case WPERF_MAN_BAD_FILE:
 		fprintf(stderr, "error: %s\n", err_msg());
 		return EXIT_USAGE;
+	case WPERF_MAN_NO_DATA:
+		fprintf(stderr, "error: %s\n", err_msg());
+		return EXIT_RUNTIME;
 	}
 	struct wperf_tab t;
 	wperf_man_tab(&t, m.field, (const char *const *)m.value, m.n);
+	int ret = 0;
 	if (json)
 		wperf_tabs_json(stdout, &t, 1);
-	else
+	else if (!quiet)
 		wperf_man_text(stdout, &t);
+	if (output) {
+		FILE *f = fopen(output, "w");
+		if (!f) {
+			fprintf(stderr, "error: cannot write '%s': %s\n", output, strerror(errno));
+			ret = EXIT_RUNTIME;
+		} else {
+			wperf_tabs_json(f, &t, 1);
+			if (fclose(f) != 0) {
+				fprintf(stderr, "error: cannot write '%s': %s\n", output, strerror(errno));
+				ret = EXIT_RUNTIME;
+			}
+		}
+	}
 	wperf_tab_free(&t);
 	wperf_man_free(&m);
-	return 0;
+	return ret;
 }
 
 int wperf_man(struct wperf_args *a)
 {
 	if (!a->man_name) {
-		fprintf(stderr, "error: man needs a NAME: an event, metric or metric group, or "
-			"CPU/NAME (e.g. neoverse-n1/branch_percentage)\n");
-		return EXIT_USAGE;
+		fprintf(stderr, "warning: no argument(s) specified, specify an event, metric, or group "
+			"of metrics to obtain its manual page (e.g. wperf man ld_spec, wperf man "
+			"neoverse-n1/branch_percentage).\n");
+		return EXIT_RUNTIME;
 	}
-	return man_run(a->man_name, a->json, a->metric_file);
+	char *path = a->output ? wperf_out_path(a, a->output) : NULL;
+	int ret = man_run(a->man_name, a->json, a->quiet, path, a->metric_file);
+	free(path);
+	return ret;
 }
 
 int cmd_man(int argc, char **argv)
@@ -75,5 +100,5 @@ int cmd_man(int argc, char **argv)
 		fprintf(stderr, "lperf man: give an event, metric or metric group name\n");
 		return EXIT_USAGE;
 	}
-	return man_run(name, json, mfile);
+	return man_run(name, json, false, NULL, mfile);
 }

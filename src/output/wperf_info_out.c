@@ -278,8 +278,44 @@ void wperf_man_tab(struct wperf_tab *t, const char *const *fields, const char *c
 		table_rowv(&t->t, fields[i], values[i] && *values[i] ? values[i] : "-");
 }
 
+/* One paragraph of a value: words filled into lines of at most width columns after the indent
+ * (a longer word is cut), as wperf fills its manual pages. */
+static void man_paragraph(FILE *f, const char *p, size_t len, size_t width)
+{
+	while (len) {
+		while (len && *p == ' ')
+			p++, len--;
+		if (!len)
+			break;
+		size_t line = len <= width ? len : 0;
+		for (size_t i = width; !line && i > 0; i--)
+			if (p[i] == ' ')
+				line = i;
+		if (!line)
+			line = width;
+		size_t end = line;
+		while (end && p[end - 1] == ' ')
+			end--;
+		fprintf(f, "%*s%.*s\n", WPERF_MAN_INDENT, "", (int)end, p);
+		p += line;
+		len -= line;
+	}
+}
+
 void wperf_man_text(FILE *f, const struct wperf_tab *t)
 {
-	for (size_t i = 0; i < t->t.nrows; i++)
-		fprintf(f, "%s\n       %s\n\n", t->t.cells[2 * i], t->t.cells[2 * i + 1]);
+	for (size_t i = 0; i < t->t.nrows; i++) {
+		fprintf(f, "%s\n", t->t.cells[2 * i]);
+		/* Each line of the value is a paragraph; an empty one stays an empty line. */
+		for (const char *v = t->t.cells[2 * i + 1];;) {
+			size_t n = strcspn(v, "\n");
+			if (n)
+				man_paragraph(f, v, n, WPERF_MAN_WIDTH - WPERF_MAN_INDENT);
+			else
+				fputc('\n', f);
+			if (!v[n])
+				break;
+			v += n + 1;
+		}
+	}
 }

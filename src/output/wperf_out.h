@@ -64,7 +64,10 @@ void wperf_test_tab(struct wperf_tab *t, const struct wperf_test_view *v);
 /* detect: one row per PMU of the table, named by its sysfs directory. */
 void wperf_detect_tab(struct wperf_tab *t, const struct pmu_table *pt, const char *sysfs_root);
 /* man: field/value rows ("CPU", "NAME", ...; an empty or NULL value shows as "-"), printed as
- * wperf prints a manual page, or as its Manual_Results JSON through wperf_tabs_json. */
+ * wperf prints a manual page (each field on its line, its value indented and filled to wperf's
+ * 81 columns), or as its Manual_Results JSON through wperf_tabs_json. */
+#define WPERF_MAN_WIDTH 81
+#define WPERF_MAN_INDENT 4
 void wperf_man_tab(struct wperf_tab *t, const char *const *fields, const char *const *values, size_t n);
 void wperf_man_text(FILE *f, const struct wperf_tab *t);
 

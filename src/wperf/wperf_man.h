@@ -16,6 +16,7 @@ enum wperf_man_result {
 	WPERF_MAN_NOT_FOUND,   /* err_set: "NAME" not found (wperf says so as a warning, exit 1) */
 	WPERF_MAN_BAD_CPU,     /* err_set: the CPU/ prefix names no known CPU (a warning, exit 2) */
 	WPERF_MAN_BAD_FILE,    /* err_set: the -C metric file cannot be loaded (an error, exit 2) */
+	WPERF_MAN_NO_DATA,     /* err_set: Arm's data is missing or damaged (an error, exit 1) */
 };
 
 /* Looks arg up ("NAME", "CPU/NAME"; the first of a comma-separated list), with the metrics of

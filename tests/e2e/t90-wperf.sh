@@ -286,13 +286,13 @@ test_expect_success 'wperf detect: the PMU devices' '
 
 test_expect_success 'wperf man and lperf man: events, metrics, groups, CPU/NAME' '
 	wperf man neoverse-n1/branch_percentage >m &&
-	expect_grep "^CPU$" m && expect_grep "^       neoverse-n1$" m &&
-	expect_grep "^       branch_percentage - " m && expect_grep "^FORMULA$" m &&
-	expect_grep "^       \(br_immed_spec \+ br_indirect_spec\) / inst_spec \* 100$" m &&
+	expect_grep "^CPU$" m && expect_grep "^    neoverse-n1$" m &&
+	expect_grep "^    branch_percentage$" m && expect_grep "^FORMULA$" m &&
+	expect_grep "^    \(\(\(BR_IMMED_SPEC \+ BR_INDIRECT_SPEC\) / INST_SPEC\) \* 100\)$" m &&
 	wperf man neoverse-n1/branch_percentage --json >m.json && wjson man m.json &&
 	wperf man cpu-clock >e && expect_grep "^DESCRIPTION$" e &&
 	LPERF_SYSFS_ROOT=$ARM lperf man Operation_Mix >g && expect_grep "^METRICS$" g &&
-	LPERF_SYSFS_ROOT=$ARM wperf man ld_spec >ld && expect_grep "^       ld_spec - " ld &&
+	LPERF_SYSFS_ROOT=$ARM wperf man ld_spec >ld && expect_grep "^    ld_spec - " ld &&
 	! wperf man nosuch/x 2>err && expect_grep "CPU name: \"nosuch\" not found, use armv8-a" err &&
 	! wperf man no_such_event 2>err2 && expect_grep "\"no_such_event\" not found!" err2
 '

@@ -37,50 +37,104 @@ static void draw_man(FILE *f, const void *arg) { wperf_man_text(f, arg); }
 static void draw_tab(FILE *f, const void *arg) { wperf_tab_print(f, arg); }
 static void draw_json(FILE *f, const void *arg) { wperf_tabs_json(f, arg, 1); }
 
+/* Arm's data: the fixture in the shape of Linux's arm64 pmu-events files. */
+static void use_armdata(void)
+{
+	char *p = fixture_path("armdata");
+	setenv("LPERF_ARM_DATA", p, 1);
+	free(p);
+}
+
 static void man_group_for_a_named_cpu(void **state)
 {
+	use_armdata();
 	struct wperf_man m;
-	assert_int_equal(wperf_man_lookup("neoverse-n1/imix,ld_spec", NULL, &m), WPERF_MAN_FOUND);
+	assert_int_equal(wperf_man_lookup("neoverse-n1/Operation_Mix,ld_spec", NULL, &m), WPERF_MAN_FOUND);
 	assert_int_equal(m.n, 4);
 	assert_string_equal(m.field[0], "CPU");
 	assert_string_equal(m.value[0], "neoverse-n1");
+	assert_string_equal(m.value[1], "Operation_Mix - Operation Mix");
 	assert_string_equal(m.field[3], "METRICS");
-	assert_string_equal(m.value[3], "integer_dp_percentage, scalar_fp_percentage, simd_percentage, "
-			    "load_percentage, store_percentage");
+	assert_string_equal(m.value[3], "load_percentage, ld_mpki");
 	struct wperf_tab t;
 	wperf_man_tab(&t, m.field, (const char *const *)m.value, m.n);
 	char *s = text_of(draw_man, &t);
-	assert_non_null(strstr(s, "CPU\n       neoverse-n1\n\nNAME\n       imix - Instruction mix"));
-	assert_non_null(strstr(s, "\n\nMETRICS\n       integer_dp_percentage, "));
+	assert_string_equal(s, "CPU\n    neoverse-n1\nNAME\n    Operation_Mix - Operation Mix\n"
+			    "DESCRIPTION\n    The metrics Arm's data for neoverse-n1 puts in the "
+			    "Operation_Mix group.\nMETRICS\n    load_percentage, ld_mpki\n");
 	free(s);
 	wperf_tab_free(&t);
 	wperf_man_free(&m);
 
 	/* A metric: its events, formula and unit too. */
-	assert_int_equal(wperf_man_lookup("armv8-a/load_percentage", NULL, &m), WPERF_MAN_FOUND);
+	assert_int_equal(wperf_man_lookup("neoverse-n1/load_percentage", NULL, &m), WPERF_MAN_FOUND);
 	assert_int_equal(m.n, 6);
+	assert_string_equal(m.value[1], "load_percentage");
 	assert_string_equal(m.field[2], "EVENTS");
 	assert_string_equal(m.value[2], "ld_spec, inst_spec");
 	assert_string_equal(m.field[4], "FORMULA");
-	assert_string_equal(m.value[4], "ld_spec / inst_spec * 100");
+	assert_string_equal(m.value[4], "((LD_SPEC / INST_SPEC) * 100)");
+	assert_string_equal(m.value[5], "percent of operations");
 	wperf_man_free(&m);
 
-	/* An Arm architectural event, by name, for a named CPU. */
-	assert_int_equal(wperf_man_lookup("neoverse-v1/ld_spec", NULL, &m), WPERF_MAN_FOUND);
-	assert_string_equal(m.value[1], "ld_spec - Arm PMUv3 event 0x0070");
+	/* An event through a CPU's alias: the canonical CPU, the title, the CPU's description. */
+	assert_int_equal(wperf_man_lookup("neoverse-n2-r0p1/LD_SPEC", NULL, &m), WPERF_MAN_FOUND);
+	assert_string_equal(m.value[0], "neoverse-n2");
+	assert_string_equal(m.value[1], "ld_spec - Test load speculatively executed");
+	assert_string_equal(m.value[2], "Test load, long");
 	wperf_man_free(&m);
+	assert_int_equal(wperf_man_lookup("armv9-a/trcextout0", NULL, &m), WPERF_MAN_FOUND);
+	wperf_man_free(&m);
+	unsetenv("LPERF_ARM_DATA");
 }
 
 static void man_refusals(void **state)
 {
+	use_armdata();
 	struct wperf_man m;
 	assert_int_equal(wperf_man_lookup("pentium/imix", NULL, &m), WPERF_MAN_BAD_CPU);
-	assert_non_null(strstr(err_msg(), "CPU name: \"pentium\" not found, use armv8-a, armv9-a, neoverse-n1"));
+	assert_string_equal(err_msg(), "CPU name: \"pentium\" not found, use armv8-a, armv9-a, "
+			    "neoverse-n1, neoverse-n2, neoverse-v2.");
 	assert_int_equal(m.n, 0);
 	assert_int_equal(wperf_man_lookup("neoverse-n1/no_such_thing", NULL, &m), WPERF_MAN_NOT_FOUND);
 	assert_string_equal(err_msg(), "\"no_such_thing\" not found! Ensure it is compatible with the specified CPU");
+	/* The architectures have no metrics; armv8-a not Armv9's trace events. */
+	assert_int_equal(wperf_man_lookup("armv8-a/Operation_Mix", NULL, &m), WPERF_MAN_NOT_FOUND);
+	assert_int_equal(wperf_man_lookup("armv8-a/trcextout0", NULL, &m), WPERF_MAN_NOT_FOUND);
+	/* After the first '/', the rest is the name. */
+	assert_int_equal(wperf_man_lookup("neoverse-n1/neoverse-n1/ld_spec", NULL, &m), WPERF_MAN_NOT_FOUND);
+	assert_string_equal(err_msg(), "\"neoverse-n1/ld_spec\" not found! Ensure it is compatible with the specified CPU");
 	assert_int_equal(wperf_man_lookup("imix", "/nonexistent/metrics.txt", &m), WPERF_MAN_BAD_FILE);
 	assert_non_null(strstr(err_msg(), "/nonexistent/metrics.txt"));
+	setenv("LPERF_ARM_DATA", "/nonexistent-armdata", 1);
+	assert_int_equal(wperf_man_lookup("neoverse-n1/ld_spec", NULL, &m), WPERF_MAN_NO_DATA);
+	assert_non_null(strstr(err_msg(), "linux-source-6.12"));
+	unsetenv("LPERF_ARM_DATA");
+}
+
+/* Values are filled to 81 columns under a 4-space indent, paragraphs kept, a word longer than a
+ * line cut. */
+static void man_text_is_filled(void **state)
+{
+	static const char *const fields[] = { "DESCRIPTION", "NAME" };
+	const char *values[2] = {
+		"one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+		"fifteen sixteen seventeen\n\nnext",
+		"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz0123" };
+	struct wperf_tab t;
+	wperf_man_tab(&t, fields, values, 2);
+	char *s = text_of(draw_man, &t);
+	assert_string_equal(s,
+		"DESCRIPTION\n"
+		"    one two three four five six seven eight nine ten eleven twelve thirteen\n"
+		"    fourteen fifteen sixteen seventeen\n"
+		"\n"
+		"    next\n"
+		"NAME\n"
+		"    abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxy\n"
+		"    z0123\n");
+	free(s);
+	wperf_tab_free(&t);
 }
 
 static void man_event_of_this_machine(void **state)
@@ -172,6 +226,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(man_group_for_a_named_cpu),
 		cmocka_unit_test(man_refusals),
+		cmocka_unit_test(man_text_is_filled),
 		cmocka_unit_test(man_event_of_this_machine),
 		cmocka_unit_test(list_tables),
 		cmocka_unit_test(detect_and_version),
