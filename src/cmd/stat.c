@@ -199,14 +199,18 @@ static char *setup_output(struct run_ctx *rc, const char *desc)
 	po->csv_summary = !o->no_csv_summary;
 	po->rusage = rc->cmd && !o->system_wide && !o->cpus.n;
 	po->hide_idle = o->system_wide;
+	po->no_scale = o->no_scale;
 	if (o->big_num)
 		setlocale(LC_NUMERIC, "");
 
 	rc->f = o->view || o->json_doc ? stdout : stderr;
+	if (o->log_fd > 0 && !o->output && !(rc->f = fdopen(o->log_fd, "a")))
+		err_die(EXIT_RUNTIME, "--log-fd %d: %s", o->log_fd, strerror(errno));
 	if (!o->output)
 		return NULL;
-	char *tmp_path = xasprintf("%s.tmp.%d", o->output, (int)getpid());
-	rc->f = fopen(tmp_path, "w");
+	/* --append adds to the file in place; otherwise a new file replaces it at the end. */
+	char *tmp_path = o->append ? NULL : xasprintf("%s.tmp.%d", o->output, (int)getpid());
+	rc->f = fopen(o->append ? o->output : tmp_path, o->append ? "a" : "w");
 	if (!rc->f)
 		err_die(EXIT_RUNTIME, "cannot write '%s': %s", o->output, strerror(errno));
 	if (!o->view && !o->json_doc) {
@@ -267,6 +271,8 @@ int stat_command(struct stat_opts *op, char **cmd)
 	char *desc = target_description(&o, cmd);
 	char *tmp_path = setup_output(&rc, desc);
 	run_signals_install();
+	if (o.sync)
+		sync();
 
 	struct stat_result acc;
 	struct stat_run_info info;
@@ -286,6 +292,8 @@ int stat_command(struct stat_opts *op, char **cmd)
 		if (fclose(rc.f) != 0 || rename(tmp_path, o.output) < 0)
 			err_die(EXIT_RUNTIME, "cannot write '%s': %s", o.output, strerror(errno));
 		free(tmp_path);
+	} else if (rc.f != stdout && rc.f != stderr && fclose(rc.f) != 0) {
+		err_die(EXIT_RUNTIME, "cannot write '%s': %s", o.output ? o.output : "--log-fd", strerror(errno));
 	}
 	for (size_t i = 0; i < rc.nintervals; i++)
 		stat_result_free(&rc.intervals[i]);

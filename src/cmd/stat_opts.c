@@ -116,7 +116,8 @@ char **stat_parse_options(struct stat_opts *o, int argc, char **argv)
 {
 	memset(o, 0, sizeof(*o));
 	o->big_num = true;
-	bool no_big_num = false;
+	o->log_fd = -1;
+	bool no_big_num = false, scale = false;
 	const struct option opts[] = {
 		{ OPT_GROUP, 0, NULL, NULL, NULL, "What to count" },
 		{ OPT_CALLBACK, 'e', "event", o, "EVENTS", "events to count, comma-separated; {a,b} "
@@ -129,6 +130,7 @@ char **stat_parse_options(struct stat_opts *o, int argc, char **argv)
 		{ OPT_BOOL, 'n', "null", &o->null_run, NULL, "count no events: only the elapsed time" },
 		{ OPT_BOOL, 'k', NULL, &o->kernel, NULL, "require kernel-mode counting; an error where it "
 		  "is not permitted" },
+		{ OPT_BOOL, 0, "all-user", &o->user_only, NULL, "count user mode only (every event :u)" },
 		{ OPT_GROUP, 0, NULL, NULL, NULL, "Where to count (default with no command: every CPU)" },
 		{ OPT_STRING, 'p', "pid", &o->pid_list, "PID", "existing process(es), comma-separated" },
 		{ OPT_STRING, 't', "tid", &o->tid_list, "TID", "existing thread(s), comma-separated" },
@@ -160,11 +162,19 @@ char **stat_parse_options(struct stat_opts *o, int argc, char **argv)
 		{ OPT_GROUP, 0, NULL, NULL, NULL, "Output (on standard error, as perf's)" },
 		{ OPT_CALLBACK, 'x', "field-separator", o, "SEP", "CSV rows with separator SEP",
 		  opt_sep, 0 },
-		{ OPT_BOOL, 'j', "json", &o->json, NULL, "one JSON object per line (perf's keys)" },
+		{ OPT_BOOL, 'j', "json-output", &o->json, NULL, "one JSON object per line (perf's keys)" },
+		{ OPT_BOOL, 0, "json", &o->json, NULL, "same as -j", NULL, OPT_HIDDEN },
 		{ OPT_BOOL, 0, "json-doc", &o->json_doc, NULL, "lperf's JSON document, on standard "
 		  "output (docs/schemas/stat.schema.json)" },
 		{ OPT_BOOL, 0, "metric-only", &o->metric_only, NULL, "only the -M metrics" },
 		{ OPT_STRING, 'o', "output", &o->output, "FILE", "write the results to FILE" },
+		{ OPT_BOOL, 0, "append", &o->append, NULL, "add to the -o file instead of replacing it" },
+		{ OPT_INT, 0, "log-fd", &o->log_fd, "N", "write the results to file descriptor N" },
+		{ OPT_BOOL, 0, "scale", &scale, NULL, "scale multiplexed counts to the time enabled (the "
+		  "default)" },
+		{ OPT_BOOL, 0, "no-scale", &o->no_scale, NULL, "the raw counts of multiplexed events, not "
+		  "scaled to the time enabled" },
+		{ OPT_BOOL, 'S', "sync", &o->sync, NULL, "call sync() before counting" },
 		{ OPT_BOOL, 'B', "big-num", &o->big_num, NULL, "thousands separators of the locale "
 		  "(the default)" },
 		{ OPT_BOOL, 0, "no-big-num", &no_big_num, NULL, "no thousands separators" },
@@ -178,6 +188,7 @@ char **stat_parse_options(struct stat_opts *o, int argc, char **argv)
 	int i = opt_parse(&ctx, argc, argv);
 	char **cmd = i < argc ? argv + i : NULL;
 	o->big_num = !no_big_num;
+	(void)scale; /* --scale is the default; --no-scale turns it off */
 	o->allow_none = true;
 
 	if (o->system_wide) {

@@ -33,6 +33,8 @@ struct stat_opts {
 	int repeat;                /* -r N */
 	bool quiet, dry_run, big_num, no_inherit, noted_user_only;
 	bool stdout_to_stderr;     /* stat record -o -: the command's output stays out of the pipe */
+	bool sync, append, no_scale; /* -S, --append, --no-scale */
+	int log_fd;                /* --log-fd N: the counts to fd N; 0 or -1: none */
 	bool allow_none;           /* perf's stat: no event supported here still counts (the rows say
 				    * <not supported>); wperf's stops with the reason */
 	int verbose;

@@ -350,6 +350,8 @@ static void one_row(FILE *f, const struct stat_result *r, const struct statperf_
 {
 	struct row w = { .r = r, .o = o, .u = u, .e = e };
 	stat_aggr_value(r, e, u, &w.v);
+	if (o->no_scale && w.v.status == COUNTER_MULTIPLEXED)
+		w.v.scaled = (double)w.v.raw.val;
 	const struct ev *ev = &r->evl->ev[e];
 	w.have = ev->source == EV_SRC_TOOL ||
 		 (w.v.status != COUNTER_NOT_SUPPORTED && w.v.status != COUNTER_NOT_COUNTED);

@@ -22,6 +22,7 @@ struct statperf_opts {
 	bool summary;              /* the totals after interval rows: CSV rows say "summary" */
 	bool csv_summary;          /* with summary: prefix CSV rows with "summary" */
 	bool rusage;               /* the footer shows the command's user and sys time */
+	bool no_scale;             /* multiplexed counts as read, not scaled (--no-scale) */
 	bool hide_idle;            /* per thread: leave out the threads that counted nothing (-a) */
 };
 

@@ -182,6 +182,15 @@ if cpu_wide; then
 	'
 fi
 
+test_expect_success '--append, --log-fd, --all-user and --json-output as perf' '
+	lperf stat -x, -e task-clock -o ap.txt --append true && lperf stat -x, -e task-clock -o ap.txt --append true &&
+	[ "$(grep -c "^# started on" ap.txt)" -eq 2 ] && [ "$(grep -c ",task-clock," ap.txt)" -eq 2 ] &&
+	lperf stat -x, -e task-clock --log-fd 3 true 3>fd3 2>err && expect_lines 0 err &&
+	expect_grep ",msec,task-clock," fd3 &&
+	lperf stat --all-user --dry-run -e task-clock true >dry && expect_grep "task-clock .* u  " dry &&
+	lperf stat --json-output -e task-clock true 2>j && expect_grep "^\{\"counter-value\"" j
+'
+
 test_expect_success '--null counts nothing and prints the elapsed time' '
 	lperf stat -n true 2>o && expect_no_grep "task-clock" o && expect_grep "seconds time elapsed" o
 '
