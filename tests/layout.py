@@ -15,11 +15,6 @@ ROOT = os.environ.get('LAYOUT_SRC') or os.path.join(HERE, '..', 'src')
 DOC = os.environ.get('LAYOUT_DOC') or os.path.join(HERE, '..', 'docs', 'architecture.md')
 MAX_FILE, MAX_FUNC = 800, 120
 INC = re.compile(r'^\s*#\s*include\s+"([a-z_0-9]+)/([^"]+)"', re.M)
-# File names used twice whose renaming is under way in other branches; each entry leaves this
-# list when its rename lands (the check then fails if the twin comes back).
-KNOWN_TWINS = {'stat.c'}
-# File circles being opened in other branches (issue 19): each leaves when its fix lands.
-KNOWN_CIRCLES = []
 # The only library files that write to stdout/stderr: err_die's last words and option parsing's
 # usage errors (documented in docs/architecture.md, "Rules the code keeps").
 MAY_PRINT = {'util/error.c', 'util/opt.c', 'util/xalloc.c'}
@@ -184,11 +179,7 @@ def check_names(files):
     seen = {}
     for rel, _ in files:
         seen.setdefault(os.path.basename(rel), []).append(rel)
-    bad = [f'{n}: {" ".join(sorted(p))}' for n, p in sorted(seen.items())
-           if len(p) > 1 and n not in KNOWN_TWINS]
-    bad += [f'{n} is listed in KNOWN_TWINS but is unique now (remove it from the list)'
-            for n in sorted(KNOWN_TWINS) if len(seen.get(n, [])) < 2]
-    return bad
+    return [f'{n}: {" ".join(sorted(p))}' for n, p in sorted(seen.items()) if len(p) > 1]
 
 
 def check_prints(files):
@@ -240,9 +231,7 @@ def main():
     results.append(('each folder includes exactly what docs/architecture.md\'s table lists',
                     check_table(files, g, table)))
     results.append(('no file circle (a.c/a.h reach b by #include or a use, and b reaches a)',
-                    ['circle: ' + ' <-> '.join(c) for c in cycles(fg) if c not in KNOWN_CIRCLES] +
-                    [f'{" <-> ".join(c)} is in KNOWN_CIRCLES but is open now (remove it from the list)'
-                     for c in KNOWN_CIRCLES if c not in cycles(fg)]))
+                    ['circle: ' + ' <-> '.join(c) for c in cycles(fg)]))
     results.append(('a header declares only functions its folder defines',
                     check_declarations(files, defined)))
     results.append(('file names are unique across src/', check_names(files)))

@@ -26,7 +26,7 @@
 #include "stat/stat_aggr.h"
 #include "stat/stat_plan.h"
 #include "stat/stat_run.h"
-#include "stat/stat.h"
+#include "stat/stat_result.h"
 #include "target/run_loop.h"
 #include "target/target.h"
 #include "util/error.h"

@@ -13,7 +13,7 @@
 #include "output/stat_perf.h"
 #include "perfdata/perfdata.h"
 #include "perfdata/perfdata_stat.h"
-#include "stat/stat.h"
+#include "stat/stat_result.h"
 #include "stat/stat_aggr.h"
 #include "stat/stat_shadow.h"
 #include "util/error.h"

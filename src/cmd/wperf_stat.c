@@ -16,7 +16,7 @@
 #include "cmd/stat_opts.h"
 #include "events/evlist.h"
 #include "output/wperf_out.h"
-#include "stat/stat.h"
+#include "stat/stat_result.h"
 #include "sysinfo/sysinfo.h"
 #include "target/run_loop.h"
 #include "util/cpuset.h"

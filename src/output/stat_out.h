@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "stat/stat.h"
+#include "stat/stat_result.h"
 
 struct statout_opts {
 	const char *target;      /* "'sleep 1'", "process 1234", "CPUs 0-1", "system-wide" */

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "stat/stat.h"
+#include "stat/stat_result.h"
 #include "stat/stat_aggr.h"
 
 enum statperf_layout { STATPERF_TEXT, STATPERF_CSV, STATPERF_JSON };

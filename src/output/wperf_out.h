@@ -13,7 +13,7 @@
 #include "events/evlist.h"
 #include "events/metric.h"
 #include "events/pmu.h"
-#include "stat/stat.h"
+#include "stat/stat_result.h"
 #include "sysinfo/sysinfo.h"
 
 /* One of wperf's simple tables: text columns, and the JSON key of each column (the header with

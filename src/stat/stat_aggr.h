@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "stat/stat.h"
+#include "stat/stat_result.h"
 
 enum stat_aggr {
 	STAT_AGGR_GLOBAL, /* the default: one row per event */

@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 
-#include "stat/stat.h"
+#include "stat/stat_result.h"
 #include "util/cpuset.h"
 
 struct stat_run_opts {

@@ -13,7 +13,7 @@
 
 #include "events/metric.h"
 #include "kernel/counter.h"
-#include "stat/stat.h"
+#include "stat/stat_result.h"
 #include "util/xalloc.h"
 
 #define SF_MAX_EV 12

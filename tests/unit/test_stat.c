@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "kernel/counter.h"
-#include "stat/stat.h"
+#include "stat/stat_result.h"
 #include "stat/stat_plan.h"
 #include "util/error.h"
 #include "util/xalloc.h"

@@ -13,7 +13,7 @@
 
 #include "kernel/counter.h"
 #include "output/wperf_out.h"
-#include "stat/stat.h"
+#include "stat/stat_result.h"
 #include "stat_fixture.h"
 
 struct fixture {

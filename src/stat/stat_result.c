@@ -1,4 +1,4 @@
-#include "stat/stat.h"
+#include "stat/stat_result.h"
 
 #include <math.h>
 #include <stdlib.h>

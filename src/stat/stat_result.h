@@ -1,8 +1,8 @@
 /* The counting model between the counters and the renderers: per-event totals and per-CPU
  * values, scaled; metrics evaluated over them; statistics over repeated runs; deltas for
  * interval (timeline) rows. Renderers read a stat_result and never touch the kernel. */
-#ifndef LPERF_STAT_STAT_H
-#define LPERF_STAT_STAT_H
+#ifndef LPERF_STAT_STAT_RESULT_H
+#define LPERF_STAT_STAT_RESULT_H
 
 #include <stdbool.h>
 #include <stddef.h>
