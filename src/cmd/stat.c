@@ -143,6 +143,19 @@ static char *target_description(const struct stat_opts *o, char **cmd)
 	return sb_detach(&sb);
 }
 
+/* Events without modifiers of their own get perf's ":u" when only user mode may be counted. */
+static void name_user_only(struct evlist *l)
+{
+	for (size_t e = 0; e < l->n; e++) {
+		struct ev *ev = &l->ev[e];
+		if (ev->user_mods || ev->source == EV_SRC_TOOL)
+			continue;
+		char *name = xasprintf("%s:u", ev->name);
+		free(ev->name);
+		ev->name = name;
+	}
+}
+
 /* The events to count: -e, the events of each -m metric, or the defaults. Exits on a bad name. */
 static void build_plan(const struct stat_opts *o, struct stat_plan *p)
 {
@@ -239,7 +252,12 @@ int stat_command(struct stat_opts *op, char **cmd)
 		err_die(EXIT_RUNTIME, "-k asks for kernel-mode counting, which kernel.perf_event_paranoid "
 			"(%d) forbids for this user; run as root or with CAP_PERFMON, or set "
 			"kernel.perf_event_paranoid to 1 or less", pe_paranoid());
-	if (!pe_kernel_allowed() && !o.user_only) {
+	if (!pe_kernel_allowed() && !o.user_only && o.allow_none) {
+		/* perf's fallback: user mode only, said by the names (task-clock:u), no note. */
+		evlist_set_default_excludes(&p.l, true);
+		name_user_only(&p.l);
+		o.noted_user_only = true;
+	} else if (!pe_kernel_allowed() && !o.user_only) {
 		evlist_set_default_excludes(&p.l, true);
 		err_note("kernel-mode counting is not permitted (kernel.perf_event_paranoid is %d): "
 			 "counting user mode only", pe_paranoid());
