@@ -298,9 +298,12 @@ static void apply(struct hist *h, const struct pending *p)
 	self->samples += p->samples;
 	self->period += p->period;
 	long n = (long)p->n;
+	/* An entry keyed by a tracepoint's fields is no function: its tree holds the whole chain,
+	 * the sampled frame included (as perf draws it). */
+	long first = has_key(h, HK_TRACE) && !has_key(h, HK_SYM) ? 0 : 1;
 	if (!h->children) {
 		if (h->graph == HIST_CALLEE)
-			add_path(self, p->f, 1, n, 1, p->samples, p->period);       /* its callers, outward */
+			add_path(self, p->f, first, n, 1, p->samples, p->period);   /* its callers, outward */
 		else if (h->graph == HIST_CALLER)
 			add_path(self, p->f, n - 1, -1, -1, p->samples, p->period); /* root down to it */
 		return;
@@ -321,9 +324,9 @@ static void apply(struct hist *h, const struct pending *p)
 		e->acc_samples += p->samples;
 		e->acc_period += p->period;
 		if (h->graph == HIST_CALLEE)
-			add_path(e, p->f, i + 1, n, 1, p->samples, p->period);
+			add_path(e, p->f, i + first, n, 1, p->samples, p->period);
 		else if (h->graph == HIST_CALLER)
-			add_path(e, p->f, i - 1, -1, -1, p->samples, p->period);
+			add_path(e, p->f, first ? i - 1 : n - 1, -1, -1, p->samples, p->period);
 	}
 }
 

@@ -30,9 +30,19 @@ static const char *human_count(uint64_t n, char *buf, size_t size)
 	return buf;
 }
 
+/* A call-graph line's name: perf's callchain spelling, the symbol or the bare address ("%#lx":
+ * 0x7f2c3432f8a8, 0), where the entry columns pad it to 16 digits. */
+static void chain_name(const struct symbol *sym, uint64_t addr, char *buf, size_t size)
+{
+	if (sym)
+		hist_sym_name(sym, addr, buf, size);
+	else
+		snprintf(buf, size, "%#" PRIx64, addr);
+}
+
 static void node_name(const struct callnode *n, char *buf, size_t size)
 {
-	hist_sym_name(n->sym, n->addr, buf, size);
+	chain_name(n->sym, n->addr, buf, size);
 	size_t len = strlen(buf);
 	if (n->inlined && len + 10 < size)
 		memcpy(buf + len, " (inlined)", 11);
@@ -152,24 +162,25 @@ static void entry_graph(FILE *f, const struct hist_entry *e, enum hist_graph mod
 		entry_paths(f, e, mode, children, total, min, style == RG_FOLDED);
 		return;
 	}
-	/* Nothing above (or below) it: perf prints no graph, and neither do we. The trees hang
-	 * below a function; an entry keyed by tracepoint fields alone has none (not drawn yet). */
-	if (!e->tree || !e->tree->nkids || (e->trace && !e->sym && !e->addr))
+	/* Nothing above (or below) it: perf prints no graph, and neither do we. */
+	if (!e->tree || !e->tree->nkids)
 		return;
+	/* An entry keyed by tracepoint fields is no function: its tree is the whole chain. */
+	bool func = !(e->trace && !e->sym && !e->addr);
 	bool fractal = style == RG_FRACTAL;
 	char name[512];
 	struct strbuf prefix = STRBUF_INIT;
 	sb_addf(&prefix, "%s   ", indent);
 	fprintf(f, "%s|\n", indent);
-	if (mode == HIST_CALLEE || children) {
+	if (func && (mode == HIST_CALLEE || children)) {
 		/* The function itself, then who called it (callee order) or what it called. */
-		hist_sym_name(e->sym, e->addr, name, sizeof(name));
+		chain_name(e->sym, e->addr, name, sizeof(name));
 		fprintf(f, "%s---%s\n", indent, name);
 		graph(f, e->tree, fractal ? e->tree->period : total, &prefix, min, fractal);
 	} else if (e->tree->nkids == 1 && e->tree->kids[0]->period == e->tree->period) {
 		/* One root: the path from it down to the function. */
 		const struct callnode *root = e->tree->kids[0];
-		hist_sym_name(root->sym, root->addr, name, sizeof(name));
+		chain_name(root->sym, root->addr, name, sizeof(name));
 		fprintf(f, "%s---%s\n", indent, name);
 		graph(f, root, fractal ? root->period : total, &prefix, min, fractal);
 	} else {

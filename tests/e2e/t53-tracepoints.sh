@@ -169,7 +169,7 @@ test_expect_success 'lperf inject keeps the tracepoint formats: file and pipe, i
 	expect_lines 0 err && cmp a.txt b.txt
 '
 
-test_expect_success 'lperf report of a tracepoint recording: sorted by the fields (Trace output), entries as perf' '
+test_expect_success 'lperf report of a tracepoint recording: sorted by the fields (Trace output), entries and -g graphs as perf' '
 	if ! have_tracefs; then echo "no tracefs"; exit 0; fi
 	lperf record -q -e "sched:sched_switch,syscalls:sys_enter_openat" -o l.data -- sh -c "sleep 0.01; cat /dev/null" &&
 	perf record -q -e syscalls:sys_enter_openat -o p.data -- cat /dev/null 2>/dev/null &&
@@ -182,6 +182,11 @@ test_expect_success 'lperf report of a tracepoint recording: sorted by the field
 		grep "^# Samples\|^# Event count" l.txt >ls && grep "^# Samples\|^# Event count" p.txt >ps &&
 		cmp ls ps || return 1
 	done &&
+	lperf record -q -g -e syscalls:sys_enter_openat -o g.data -- cat /dev/null &&
+	lperf report -i g.data --stdio --no-children | grep -v "^#\|^$" >lg.txt &&
+	perf report -i g.data --stdio --no-children 2>/dev/null | grep -v "^#\|^$" >pg.txt &&
+	expect_grep "^            ---" lg.txt &&
+	{ cmp lg.txt pg.txt || { diff lg.txt pg.txt | head; return 1; }; } &&
 	lperf report -i l.data --stdio -s comm,sym >s.txt && expect_grep "^# Overhead  Command  Symbol" s.txt &&
 	lperf report -i l.data --json -s trace >r.json && validate_json report.schema.json r.json
 '
