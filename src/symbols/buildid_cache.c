@@ -296,6 +296,9 @@ static int write_file(int dirfd, const char *name, int srcfd, const void *data, 
 /* The content of an entry: the file itself (checked to carry id), kallsyms or the vDSO. */
 static int store_content(int dirfd, const struct entry_name *e, const char *name, const uint8_t *id, size_t n)
 {
+	uint8_t run[BUILDID_SIZE];
+	if (e->kind && (buildid_read(name, run) != n || memcmp(run, id, n))) /* another boot's kernel */
+		return err_set("build-id cache: the running %s is not the recorded one", name);
 	if (e->kind == 1) {
 		size_t len;
 		char *buf = file_read("/proc/kallsyms", 256u << 20, &len);

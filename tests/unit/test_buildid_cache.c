@@ -249,6 +249,7 @@ static void test_locate(void **state)
 	assert_non_null(strstr(file, hex));
 	free(file);
 	assert_int_equal(buildid_cache_locate("[vdso]", other, n, &file), -1);
+	assert_int_equal(buildid_cache_add("[vdso]", other, n, NULL, NULL), -1); /* not this kernel's */
 	buildid_cache_set_dir(NULL);
 	rm_rf(dir);
 	free(prog);
