@@ -81,6 +81,8 @@ struct stacks {
 	char *command;           /* set by the caller (stacks_set_command): the recorded command */
 	bool python;             /* the Python view was asked for */
 	bool lines;              /* set by the caller: look up each native frame's source line */
+	bool no_inline;          /* set by the caller: DWARF stacks without inlined functions' frames
+	                          * (the default expands them, as report --folded does) */
 	/* private: frames by (DSO, name), kids by (parent, frame), threads by (tid, pid); values
 	 * are indices + 1 */
 	struct hashmap fmap, nmap, tmap;

@@ -44,7 +44,7 @@ int stacks_load(struct stacks *st, const char *input, const struct session_opts 
 {
 	struct load_ctx c = { st, filter };
 	struct session_tool tool = { .sample = load_sample, .ready = load_ready, .arg = &c,
-				     .python_view = st->python };
+				     .python_view = st->python, .inline_frames = !st->no_inline };
 	struct session ss;
 	if (session_open(&ss, input, o, &tool) < 0)
 		return -1;

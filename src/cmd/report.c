@@ -276,6 +276,7 @@ static int report_pictures(const struct report_args *a, const struct sample_filt
 	struct stacks st;
 	stacks_init(&st);
 	st.python = a->python;
+	st.no_inline = a->no_inline;
 	st.lines = a->pr.pprof != NULL; /* pprof carries each function's file and line */
 	struct session_opts so = { .force = a->force, .symfs = a->symfs };
 	struct notes said = NOTES_INIT;
