@@ -88,6 +88,8 @@ struct perfdata_reader {
 			       * stream_fd by perfdata_for_each, which can walk it only once */
 	int stream_fd;
 	uint64_t compressed_records; /* COMPRESSED records the walks have opened */
+	uint64_t consumed[17];       /* pipe-mode records the walks consumed (HEADER_ATTR,
+				      * EVENT_UPDATE, HEADER_FEATURE), by type - REC_HEADER_ATTR */
 };
 
 /* Opens and validates the header, attrs, ids and features. -1 with err_set() naming the file,

@@ -488,6 +488,7 @@ static int consume(struct perfdata_reader *r, const struct perf_event_header *h)
 	case REC_HEADER_ATTR:
 	case REC_HEADER_FEATURE:
 	case REC_EVENT_UPDATE:
+		r->consumed[h->type - REC_HEADER_ATTR]++;
 		if (again)
 			return 1;
 		break;

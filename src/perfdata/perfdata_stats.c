@@ -39,11 +39,17 @@ int perfdata_stats(struct perfdata_reader *r, struct perfdata_stats *st)
 {
 	memset(st, 0, sizeof(*st));
 	struct stats_walk w = { r, st };
-	uint64_t before = r->compressed_records;
+	uint64_t before = r->compressed_records, consumed[ARRAY_SIZE(r->consumed)];
+	memcpy(consumed, r->consumed, sizeof(consumed));
 	int ret = perfdata_for_each(r, count_record, &w);
 	uint64_t comp = r->compressed_records - before;
 	st->types[REC_COMPRESSED] += comp;
 	st->total += comp;
+	/* the pipe's attrs, names and features, which the reader keeps for itself */
+	for (size_t k = 0; k < ARRAY_SIZE(consumed); k++) {
+		st->types[REC_HEADER_ATTR + k] += r->consumed[k] - consumed[k];
+		st->total += r->consumed[k] - consumed[k];
+	}
 	if (st->nev < r->evsels.n) {
 		st->ev_samples = xrealloc(st->ev_samples, (r->evsels.n ? r->evsels.n : 1) * sizeof(*st->ev_samples));
 		memset(st->ev_samples + st->nev, 0, (r->evsels.n - st->nev) * sizeof(*st->ev_samples));

@@ -111,6 +111,13 @@ test_expect_success 'report --stats and --task print what perf prints for the sa
 	perf report -i z.data --task >p.task 2>/dev/null && diff p.task l.task
 '
 
+test_expect_success 'report --stats of a pipe counts the attr, name and feature records, as perf' '
+	lperf record -e task-clock -o - -- ls >p.pipe 2>/dev/null &&
+	lperf report -i - --stats <p.pipe >l.o && expect_grep "^ +ATTR events: +1 " l.o && expect_grep "FEATURE events:" l.o &&
+	have_perf || exit 0
+	perf report -i - --stats <p.pipe 2>/dev/null | grep -v "stats:\$" >p.c && grep -v "stats:\$" l.o >l.c && diff p.c l.c
+'
+
 test_expect_success 'report --task reads a pipe; --header names the compression as perf does' '
 	lperf record -e task-clock:u -o - -- sh -c "true" 2>/dev/null | lperf report -i - --task >t &&
 	expect_grep "\| *sh$" t &&
