@@ -30,7 +30,10 @@ static char *text_of(void (*draw)(FILE *f, const void *arg), const void *arg)
 	assert_non_null(f);
 	draw(f, arg);
 	fclose(f);
-	return buf;
+	/* a copy: aarch64 GCC 12's -Wdangling-pointer takes open_memstream's buffer for the local */
+	char *out = strdup(buf);
+	free(buf);
+	return out;
 }
 
 static void draw_man(FILE *f, const void *arg) { wperf_man_text(f, arg); }
