@@ -105,7 +105,7 @@ static const char *const usage[] = { "lperf script [OPTIONS]", NULL };
 
 int cmd_script(int argc, char **argv)
 {
-	const char *input = "perf.data", *fields = NULL, *itrace = NULL;
+	const char *input = "perf.data", *fields = NULL, *itrace = NULL, *symfs = NULL;
 	bool quiet = false, no_chain = false, fold = false, force = false, python = false;
 	bool no_inline = false, inline_ = true, json = false;
 	int verbose = 0;
@@ -117,6 +117,7 @@ int cmd_script(int argc, char **argv)
 		{ OPT_BOOL, 'G', "hide-call-graph", &no_chain, NULL, "same as --no-call-graph (perf's spelling)" },
 		{ OPT_BOOL, 0, "folded", &fold, NULL, "collapsed stacks for flame graphs: comm;root;...;leaf COUNT" },
 		{ OPT_BOOL, 'f', "force", &force, NULL, "read the input and /tmp JIT symbol files whoever owns them" },
+		{ OPT_STRING, 0, "symfs", &symfs, "DIR", "look for binaries under DIR" },
 		{ OPT_BOOL, 0, "python", &python, NULL, "Python view: py:: frames only" },
 		{ OPT_BOOL, 0, "no-inline", &no_inline, NULL, "DWARF stacks without inlined functions' frames" },
 		{ OPT_BOOL, 0, "inline", &inline_, NULL, "DWARF stacks with inlined functions' frames (the default)" },
@@ -156,7 +157,7 @@ int cmd_script(int argc, char **argv)
 	struct session ss;
 	struct session_tool tool = { .sample = on_sample, .ready = script_ready, .arg = &c,
 				     .python_view = python, .inline_frames = !no_inline };
-	struct session_opts so = { .force = force };
+	struct session_opts so = { .force = force, .symfs = symfs };
 	if (session_open(&ss, input, &so, &tool) < 0)
 		err_die_last(EXIT_RUNTIME);
 	struct perfdata_reader *r = ss.reader;

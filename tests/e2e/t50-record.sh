@@ -200,4 +200,15 @@ test_expect_success 'a binary rebuilt since recording: one build-id warning in r
 	lperf report -i "$SCRATCH/rb.data" --flamegraph rb.svg 2>perr && expect_grep "rebuilt changed since recording" perr
 '
 
+test_expect_success '--symfs DIR: report, script and annotate find a binary moved under DIR' '
+	mkdir -p "$SCRATCH/sym" && cp "$BIN/shares" "$SCRATCH/sym/moved" &&
+	lperf record -q -N -F 2000 -e cpu-clock -o "$SCRATCH/sf.data" -- "$SCRATCH/sym/moved" 2 &&
+	mkdir -p "$SCRATCH/root$SCRATCH/sym" && mv "$SCRATCH/sym/moved" "$SCRATCH/root$SCRATCH/sym/moved" &&
+	lperf report -i "$SCRATCH/sf.data" --stdio --sort sym >no.txt 2>/dev/null && expect_no_grep work_a no.txt &&
+	lperf report -i "$SCRATCH/sf.data" --stdio --sort sym --symfs "$SCRATCH/root/" >yes.txt &&
+	expect_grep "\[\.\] work_a" yes.txt &&
+	lperf script -i "$SCRATCH/sf.data" --symfs "$SCRATCH/root" >s.txt && expect_grep " work_a\+0x" s.txt &&
+	lperf annotate -i "$SCRATCH/sf.data" --symfs "$SCRATCH/root" --stdio work_a >a.txt && expect_grep "work_a" a.txt
+'
+
 test_done
