@@ -134,6 +134,8 @@ bench: deps
 install: all
 	install -D -m 755 $(BUILD)/lperf $(DESTDIR)/usr/local/bin/lperf
 	ln -sf lperf $(DESTDIR)/usr/local/bin/wperf
+	if [ -f build/arm-data/mapfile.csv ]; then rm -rf $(DESTDIR)/usr/local/share/lperf/arm-data && \
+		mkdir -p $(DESTDIR)/usr/local/share/lperf && cp -R build/arm-data $(DESTDIR)/usr/local/share/lperf/; fi
 
 clean:
 	rm -rf build

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "sysinfo/sysinfo.h"
 #include "util/error.h"
@@ -20,6 +21,8 @@
 #ifndef LPERF_ARMDATA_DIR
 #define LPERF_ARMDATA_DIR "build/arm-data"
 #endif
+/* Where `make install` puts the cache. */
+#define ARMDATA_INSTALLED "/usr/local/share/lperf/arm-data"
 
 #define ARMDATA_MAX_FILE (4u << 20) /* the largest of Linux's files is under 100 KiB */
 #define ARMDATA_MAX_FILES 256
@@ -33,7 +36,12 @@
 const char *armdata_dir(void)
 {
 	const char *e = getenv("LPERF_ARM_DATA");
-	return e && *e ? e : LPERF_ARMDATA_DIR;
+	if (e && *e)
+		return e;
+	if (access(LPERF_ARMDATA_DIR "/mapfile.csv", F_OK) != 0 &&
+	    access(ARMDATA_INSTALLED "/mapfile.csv", F_OK) == 0)
+		return ARMDATA_INSTALLED;
+	return LPERF_ARMDATA_DIR;
 }
 
 /* ---- CPUs ---- */

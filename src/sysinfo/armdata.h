@@ -47,7 +47,8 @@ struct armdata_cpus {
 	size_t n;
 };
 
-/* Where the data is: $LPERF_ARM_DATA, else the cache the build made (LPERF_ARMDATA_DIR). */
+/* Where the data is: $LPERF_ARM_DATA, else the cache the build made (LPERF_ARMDATA_DIR), else
+ * the one `make install` put in /usr/local/share/lperf/arm-data. */
 const char *armdata_dir(void);
 
 /* The CPUs of dir's mapfile.csv; -1 with err_set (naming the file, and the package when the
