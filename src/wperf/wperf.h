@@ -2,10 +2,12 @@
  *
  * WindowsPerf's grammar collides with perf's letters (-c cores, not a period; -k kernel mode,
  * not a clock; -C a metric file, not CPUs; -i an interval, not an input file), so it gets its
- * own parser (wperf_args.c) that fills the same requests the lperf commands build (struct
- * stat_opts, struct sample_opts) and runs them on the same engine. Only parsing and rendering
- * (src/output/wperf_*.c) differ. Invoked as lperf, nothing of this is used except the SPE/DSU/
- * DMC spellings (wperf_spell.c), which both personalities accept. */
+ * own parser (wperf_args.c) into a struct wperf_args. The commands (cmd/wperf.c's table,
+ * cmd/wperf_stat.c, cmd/wperf_sample.c, cmd/man.c) map it onto the requests the lperf commands
+ * build (struct stat_opts, struct sample_opts) and run them on the same engine; only parsing and
+ * rendering (src/output/wperf_*.c) differ. This folder is the grammar and its spellings: it
+ * prints nothing. Invoked as lperf, nothing of this is used except the SPE/DSU/DMC spellings
+ * (events/wperf_spell.c), which both personalities accept. */
 #ifndef LPERF_WPERF_WPERF_H
 #define LPERF_WPERF_WPERF_H
 
