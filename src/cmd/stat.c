@@ -49,7 +49,9 @@ struct run_ctx {
 
 static void emit_interval(struct run_ctx *rc, struct stat_result *delta, bool first)
 {
-	if (rc->o->json_doc) {
+	if (rc->o->view && rc->o->view->interval) {
+		rc->o->view->interval(delta, rc->o->view->arg);
+	} else if (rc->o->json_doc) {
 		ALLOC_GROW(rc->intervals, rc->nintervals + 1, rc->icap);
 		stat_result_dup(&rc->intervals[rc->nintervals++], delta);
 	} else {

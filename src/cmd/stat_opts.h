@@ -58,6 +58,8 @@ struct stat_view {
 	void (*paused)(bool begin, void *arg);
 	void (*final)(const struct stat_result *r, void *arg);
 	void *arg;
+	/* Each -I row (counts since the previous row), instead of perf's interval rows. */
+	void (*interval)(const struct stat_result *delta, void *arg);
 };
 
 /* Parses argv; exits 2 on a usage error. Returns the profiled command (NULL-terminated argv)

@@ -33,6 +33,11 @@ struct recording {
 	int argc;
 	char **argv;               /* main's, for CMDLINE */
 	int aggr;
+	unsigned interval_ms;
+	struct perfdata_writer *w; /* opened at the first interval, or at the end */
+	struct counter_val *cum;   /* -I: counts since counting began, [event][column] */
+	struct statperf_opts po;   /* -I: the rows perf prints meanwhile */
+	unsigned nprinted;
 };
 
 /* The event ids of the file: one per event and CPU column, unique within it. */
@@ -59,51 +64,109 @@ static void add_events(struct perfdata_writer *w, const struct stat_result *r)
 	free(ids);
 }
 
-static int write_counts(struct perfdata_writer *w, const struct stat_result *r, int aggr)
+static _Noreturn void die_writing(struct recording *rec)
 {
+	char *why = xstrdup(err_msg());
+	perfdata_writer_close(rec->w, false, false);
+	err_die(EXIT_RUNTIME, "%s", why);
+}
+
+/* The recording's maps for r's shape; counts fills per round. */
+static void stat_of(const struct recording *rec, const struct stat_result *r, struct perfdata_stat *ps)
+{
+	static int any_thread = -1;
+	*ps = (struct perfdata_stat){ .aggr_mode = PERFDATA_AGGR_GLOBAL, .interval_ms = rec->interval_ms,
+				      .scale = 1, .cpus = r->cpus, .ncpus = r->ncpus, .pids = &any_thread,
+				      .npids = 1 };
+	for (size_t i = 0; i < sizeof(aggr_map) / sizeof(aggr_map[0]); i++)
+		if (aggr_map[i].lperf == rec->aggr)
+			ps->aggr_mode = aggr_map[i].perf;
+	ps->counts = xmalloc((r->nev * r->ncpus + 1) * sizeof(*ps->counts));
+}
+
+/* Opens the file and writes what precedes the counts: events, units, maps and config. */
+static void start_recording(struct recording *rec, const struct stat_result *r)
+{
+	rec->w = perfdata_writer_open(rec->path);
+	if (!rec->w)
+		err_die_last(EXIT_RUNTIME);
+	add_events(rec->w, r);
+	perfdata_writer_set_cmdline(rec->w, rec->argc, rec->argv);
+	perfdata_writer_set_stat(rec->w);
 	const struct evlist *l = r->evl;
 	for (size_t e = 0; e < r->nev; e++)
-		if (stat_ev_is_clock(&l->ev[e]) && perfdata_stat_write_unit(w, event_id(e, 0, r->ncpus), "msec", 1e-6) < 0)
-			return -1;
-	static int any_thread = -1;
-	struct perfdata_stat ps = { .aggr_mode = PERFDATA_AGGR_GLOBAL, .scale = 1, .cpus = r->cpus,
-				    .ncpus = r->ncpus, .pids = &any_thread, .npids = 1,
-				    .time_ns = (uint64_t)(r->duration * 1e9 + 0.5) };
-	for (size_t i = 0; i < sizeof(aggr_map) / sizeof(aggr_map[0]); i++)
-		if (aggr_map[i].lperf == aggr)
-			ps.aggr_mode = aggr_map[i].perf;
-	ps.counts = xmalloc((r->nev * r->ncpus + 1) * sizeof(*ps.counts));
+		if (stat_ev_is_clock(&l->ev[e]) &&
+		    perfdata_stat_write_unit(rec->w, event_id(e, 0, r->ncpus), "msec", 1e-6) < 0)
+			die_writing(rec);
+	struct perfdata_stat ps;
+	stat_of(rec, r, &ps);
+	if (perfdata_stat_write_maps(rec->w, &ps) < 0)
+		die_writing(rec);
+	free(ps.counts);
+}
+
+/* One round: every supported event's counts per column (vals: [event][column], since counting
+ * began), perf storing the CPU's number (-1: any), not its column. */
+static void write_round(struct recording *rec, const struct stat_result *r, const struct counter_val *vals,
+			uint64_t type, double time_s)
+{
+	struct perfdata_stat ps;
+	stat_of(rec, r, &ps);
+	ps.time_ns = (uint64_t)(time_s * 1e9 + 0.5);
 	for (size_t e = 0; e < r->nev; e++) {
-		if (l->ev[e].source == EV_SRC_TOOL || r->ev[e].total.status == COUNTER_NOT_SUPPORTED)
+		if (r->evl->ev[e].source == EV_SRC_TOOL || r->ev[e].total.status == COUNTER_NOT_SUPPORTED)
 			continue;
 		for (size_t col = 0; col < r->ncpus; col++) {
-			const struct counter_val *v = &r->ev[e].cpu[col].raw;
-			/* perf stores the CPU's number (-1: any), not its column. */
+			const struct counter_val *v = &vals[e * r->ncpus + col];
 			ps.counts[ps.ncounts++] = (struct perfdata_stat_count){ event_id(e, col, r->ncpus),
 										(uint32_t)r->cpus[col], 0, v->val, v->ena, v->run };
 		}
 	}
-	int rc = perfdata_stat_write(w, &ps);
+	if (perfdata_stat_write_round(rec->w, &ps, type) < 0)
+		die_writing(rec);
 	free(ps.counts);
-	return rc;
+}
+
+/* stat's view for `stat record -I`: perf's interval rows on stderr, and a round in the file. */
+static void record_interval(const struct stat_result *delta, void *arg)
+{
+	struct recording *rec = arg;
+	statperf_interval(stderr, delta, &rec->po, rec->nprinted++);
+	if (!rec->w) {
+		start_recording(rec, delta);
+		rec->cum = xcalloc(delta->nev * delta->ncpus + 1, sizeof(*rec->cum));
+	}
+	for (size_t e = 0; e < delta->nev; e++)
+		for (size_t col = 0; col < delta->ncpus; col++) {
+			struct counter_val *c = &rec->cum[e * delta->ncpus + col];
+			const struct counter_val *d = &delta->ev[e].cpu[col].raw;
+			c->val += d->val;
+			c->ena += d->ena;
+			c->run += d->run;
+		}
+	write_round(rec, delta, rec->cum, PERFDATA_STAT_ROUND_INTERVAL, delta->timestamp);
 }
 
 /* stat's view for `stat record`: the counts go to the file instead of a table. */
 static void write_recording(const struct stat_result *r, void *arg)
 {
-	const struct recording *rec = arg;
-	struct perfdata_writer *w = perfdata_writer_open(rec->path);
-	if (!w)
-		err_die_last(EXIT_RUNTIME);
-	add_events(w, r);
-	perfdata_writer_set_cmdline(w, rec->argc, rec->argv);
-	perfdata_writer_set_stat(w);
-	if (write_counts(w, r, rec->aggr) < 0) {
-		char *why = xstrdup(err_msg());
-		perfdata_writer_close(w, false, false);
-		err_die(EXIT_RUNTIME, "%s", why);
+	struct recording *rec = arg;
+	if (rec->cum) {
+		/* Interval rounds only, as perf: a FINAL round would read as one more interval. */
+		free(rec->cum);
+		if (perfdata_writer_close(rec->w, true, true) < 0)
+			err_die_last(EXIT_RUNTIME);
+		return;
 	}
-	if (perfdata_writer_close(w, true, true) < 0)
+	if (!rec->w)
+		start_recording(rec, r);
+	struct counter_val *vals = xcalloc(r->nev * r->ncpus + 1, sizeof(*vals));
+	for (size_t e = 0; e < r->nev; e++)
+		for (size_t col = 0; col < r->ncpus; col++)
+			vals[e * r->ncpus + col] = r->ev[e].cpu[col].raw;
+	write_round(rec, r, vals, PERFDATA_STAT_ROUND_FINAL, r->duration);
+	free(vals);
+	if (perfdata_writer_close(rec->w, true, true) < 0)
 		err_die_last(EXIT_RUNTIME);
 }
 
@@ -113,20 +176,24 @@ static int stat_record(int argc, char **argv)
 {
 	struct stat_opts o;
 	char **cmd = stat_parse_options(&o, argc - 1, argv + 1);
-	if (o.json || o.json_doc || o.csv_sep || o.interval_ms || o.metric_only)
-		err_die(EXIT_USAGE, "stat record keeps the totals: -j, --json-doc, -x, -I and --metric-only "
+	if (o.json || o.json_doc || o.csv_sep || o.metric_only)
+		err_die(EXIT_USAGE, "stat record writes perf.data: -j, --json-doc, -x and --metric-only "
 			"belong to 'stat report' or plain 'stat'");
 	/* CMDLINE as perf stores it: the tool, then "stat record ...". */
 	char **full = xcalloc((size_t)argc + 2, sizeof(char *));
 	full[0] = (char *)"lperf";
 	for (int i = 0; i < argc; i++)
 		full[i + 1] = argv[i];
-	struct recording rec = { o.output ? o.output : "perf.data", argc + 1, full, o.aggr };
+	struct recording rec = { o.output ? o.output : "perf.data", argc + 1, full, o.aggr,
+				 (unsigned)o.interval_ms };
+	rec.po = (struct statperf_opts){ .layout = STATPERF_TEXT, .aggr = o.aggr, .big_num = o.big_num };
 	o.output = NULL;
 	o.stdout_to_stderr = !strcmp(rec.path, "-");
-	const struct stat_view view = { .final = write_recording, .arg = &rec };
+	const struct stat_view view = { .final = write_recording, .interval = record_interval, .arg = &rec };
 	o.view = &view;
 	o.quiet = true;
+	if (o.big_num)
+		setlocale(LC_NUMERIC, "");
 	int rc = stat_command(&o, cmd);
 	free(full);
 	return rc;
@@ -135,12 +202,47 @@ static int stat_record(int argc, char **argv)
 struct report_walk {
 	struct perfdata_reader *rd;
 	struct perfdata_stat ps;
+	struct evlist l;
+	bool have_events;
+	struct stat_result prev;      /* interval recordings: the previous round's counts */
+	struct statperf_opts po;
+	unsigned nprinted;
 };
+
+static void result_of(struct report_walk *rw, struct stat_result *r);
+
+/* The recording's aggregation mode (STAT_CONFIG), where it counted CPUs. */
+static void report_aggr(struct report_walk *rw, const struct stat_result *r)
+{
+	for (size_t k = 0; k < sizeof(aggr_map) / sizeof(aggr_map[0]); k++)
+		if (aggr_map[k].perf == rw->ps.aggr_mode && r->cpus[0] >= 0)
+			rw->po.aggr = aggr_map[k].lperf;
+}
+
+/* An INTERVAL round: the counts since the previous one, as perf's interval rows. */
+static void report_interval(struct report_walk *rw)
+{
+	struct stat_result cur, delta;
+	result_of(rw, &cur);
+	result_of(rw, &delta);
+	if (!rw->prev.evl) /* before the first round: nothing counted yet */
+		stat_result_init_shape(&rw->prev, cur.evl, cur.cpus, cur.ncpus);
+	stat_diff(&delta, &cur, &rw->prev);
+	report_aggr(rw, &cur);
+	statperf_interval(stderr, &delta, &rw->po, rw->nprinted++);
+	stat_copy_values(&rw->prev, &cur);
+	stat_result_free(&cur);
+	stat_result_free(&delta);
+}
 
 static int on_record(const struct perf_event_header *h, void *arg)
 {
 	struct report_walk *rw = arg;
-	return perfdata_stat_read(&rw->ps, h, rw->rd->offset);
+	if (perfdata_stat_read(&rw->ps, h, rw->rd->offset) < 0)
+		return -1;
+	if (h->type == REC_STAT_ROUND && rw->ps.round_type == PERFDATA_STAT_ROUND_INTERVAL)
+		report_interval(rw);
+	return 0;
 }
 
 static enum ev_source source_of(const struct perf_event_attr *a)
@@ -213,6 +315,18 @@ static void fill_result(struct stat_result *r, const struct evsel_set *set, cons
 	r->duration = (double)ps->time_ns / 1e9;
 }
 
+/* The last round as a result (the recording's events, known by now, as its event list). */
+static void result_of(struct report_walk *rw, struct stat_result *r)
+{
+	static const int any_cpu = -1;
+	if (!rw->have_events) {
+		events_of(&rw->rd->evsels, &rw->l);
+		rw->have_events = true;
+	}
+	stat_result_init_shape(r, &rw->l, rw->ps.ncpus ? rw->ps.cpus : &any_cpu, rw->ps.ncpus ? rw->ps.ncpus : 1);
+	fill_result(r, &rw->rd->evsels, &rw->ps);
+}
+
 /* perf's heading: 'pipe' for a stream, else the recording's command line. */
 static char *report_target(const struct perfdata_reader *rd)
 {
@@ -247,27 +361,27 @@ static int stat_report(int argc, char **argv)
 	if (perfdata_open_force(&rd, input, force) < 0)
 		err_die_last(EXIT_RUNTIME);
 	rw.rd = &rd;
+	char *target = report_target(&rd);
+	rw.po = (struct statperf_opts){ .layout = STATPERF_TEXT, .target = target, .big_num = true };
+	setlocale(LC_NUMERIC, "");
 	if (perfdata_for_each(&rd, on_record, &rw) < 0)
 		err_die_last(EXIT_RUNTIME);
 	if (!rw.ps.nrounds && !rw.ps.ncounts)
 		err_die(EXIT_RUNTIME, "%s holds no counts of 'stat record' (no STAT records)",
 			strcmp(input, "-") ? input : "standard input");
-	static const int any_cpu = -1;
-	struct evlist l;
-	events_of(&rd.evsels, &l);
-	struct stat_result r;
-	stat_result_init_shape(&r, &l, rw.ps.ncpus ? rw.ps.cpus : &any_cpu, rw.ps.ncpus ? rw.ps.ncpus : 1);
-	fill_result(&r, &rd.evsels, &rw.ps);
-	char *target = report_target(&rd);
-	struct statperf_opts po = { .layout = STATPERF_TEXT, .target = target, .big_num = true };
-	for (size_t k = 0; k < sizeof(aggr_map) / sizeof(aggr_map[0]); k++)
-		if (aggr_map[k].perf == rw.ps.aggr_mode && r.cpus[0] >= 0)
-			po.aggr = aggr_map[k].lperf;
-	setlocale(LC_NUMERIC, "");
-	statperf_print(stderr, &r, &po);
+	/* An interval recording's rows are printed; a FINAL round holds the totals. */
+	if (!rw.nprinted) {
+		struct stat_result r;
+		result_of(&rw, &r);
+		report_aggr(&rw, &r);
+		statperf_print(stderr, &r, &rw.po);
+		stat_result_free(&r);
+	}
 	free(target);
-	stat_result_free(&r);
-	evlist_free(&l);
+	if (rw.prev.evl)
+		stat_result_free(&rw.prev);
+	if (rw.have_events)
+		evlist_free(&rw.l);
 	perfdata_stat_free(&rw.ps);
 	perfdata_close(&rd);
 	return 0;

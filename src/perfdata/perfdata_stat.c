@@ -53,6 +53,13 @@ int perfdata_stat_write_unit(struct perfdata_writer *w, uint64_t id, const char 
 
 int perfdata_stat_write(struct perfdata_writer *w, const struct perfdata_stat *s)
 {
+	if (perfdata_stat_write_maps(w, s) < 0)
+		return -1;
+	return perfdata_stat_write_round(w, s, PERFDATA_STAT_ROUND_FINAL);
+}
+
+int perfdata_stat_write_maps(struct perfdata_writer *w, const struct perfdata_stat *s)
+{
 	struct strbuf sb = STRBUF_INIT;
 	fput64(&sb, s->npids);
 	for (size_t i = 0; i < s->npids; i++) {
@@ -75,8 +82,12 @@ int perfdata_stat_write(struct perfdata_writer *w, const struct perfdata_stat *s
 		fput64(&sb, config[i][0]);
 		fput64(&sb, config[i][1]);
 	}
-	if (put(w, REC_STAT_CONFIG, &sb) < 0)
-		return -1;
+	return put(w, REC_STAT_CONFIG, &sb);
+}
+
+int perfdata_stat_write_round(struct perfdata_writer *w, const struct perfdata_stat *s, uint64_t type)
+{
+	struct strbuf sb = STRBUF_INIT;
 	for (size_t i = 0; i < s->ncounts; i++) {
 		const struct perfdata_stat_count *c = &s->counts[i];
 		fput64(&sb, c->id);
@@ -88,7 +99,7 @@ int perfdata_stat_write(struct perfdata_writer *w, const struct perfdata_stat *s
 		if (put(w, REC_STAT, &sb) < 0)
 			return -1;
 	}
-	fput64(&sb, PERFDATA_STAT_ROUND_FINAL);
+	fput64(&sb, type);
 	fput64(&sb, s->time_ns);
 	return put(w, REC_STAT_ROUND, &sb);
 }
@@ -205,6 +216,7 @@ int perfdata_stat_read(struct perfdata_stat *s, const struct perf_event_header *
 			return too_short("STAT_ROUND", offset, n);
 		s->have_round = true;
 		s->nrounds++;
+		s->round_type = ld64(p);
 		s->time_ns = ld64(p + 8);
 		return 0;
 	default:

@@ -35,7 +35,9 @@ struct perfdata_stat {
 	size_t npids;
 	struct perfdata_stat_count *counts; /* the last round's */
 	size_t ncounts, cap;
-	uint64_t time_ns;           /* the final round's time: the elapsed time */
+	uint64_t time_ns;           /* the last round's time: the elapsed time (FINAL), the interval's
+				     * end since counting began (INTERVAL) */
+	uint64_t round_type;        /* the last round's */
 	bool have_config, have_round;
 	int nrounds;
 };
@@ -43,6 +45,10 @@ struct perfdata_stat {
 /* The records after the events (which the writer holds): THREAD_MAP, CPU_MAP, STAT_CONFIG,
  * the STATs, and a FINAL STAT_ROUND. -1 with err_set() when writing failed. */
 int perfdata_stat_write(struct perfdata_writer *w, const struct perfdata_stat *s);
+/* The same in two steps, for interval rounds: the maps and the config once, then per round
+ * the STATs (counts since counting began) and a STAT_ROUND of type at time_ns. */
+int perfdata_stat_write_maps(struct perfdata_writer *w, const struct perfdata_stat *s);
+int perfdata_stat_write_round(struct perfdata_writer *w, const struct perfdata_stat *s, uint64_t type);
 /* EVENT_UPDATE records giving event id its unit ("msec") and scale (1e-6), as perf stat record
  * writes for clocks. */
 int perfdata_stat_write_unit(struct perfdata_writer *w, uint64_t id, const char *unit, double scale);

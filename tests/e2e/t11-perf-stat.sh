@@ -157,6 +157,18 @@ test_expect_success 'stat record -o -: the command prints to stderr, out of the 
 	[ "$(cat err)" = hello ] && expect_grep "msec task-clock" o
 '
 
+test_expect_success 'stat record -I: rows while counting, and the same rows from stat report (either tool)' '
+	lperf stat record -o i.data -I 100 -e task-clock,page-faults -- "$FAULTS" 10 250 2>live &&
+	lperf stat report -i i.data 2>rep &&
+	[ "$(grep -c " msec task-clock" live)" -ge 2 ] &&
+	[ "$(grep -c task-clock live)" -eq "$(grep -c task-clock rep)" ] &&
+	[ "$(awk "/task-clock/ { print \$1, \$2 }" live)" = "$(awk "/task-clock/ { print \$1, \$2 }" rep)" ] &&
+	if have_perf; then
+		perf stat report -i i.data >p.out 2>&1 &&
+		[ "$(awk "/task-clock/ { print \$1, \$2 }" p.out)" = "$(awk "/task-clock/ { print \$1, \$2 }" rep)" ]
+	fi
+'
+
 test_expect_success 'stat report of a file without counts says so' '
 	lperf record -q -e cpu-clock -o r.data -- true &&
 	expect_exit 1 lperf stat report -i r.data 2>err && expect_grep "no counts of .stat record." err
