@@ -26,6 +26,7 @@ struct probe_opts {
 	bool list, funcs, force, quiet;
 	int verbose;
 	const char *filter;           /* --funcs=FILTER, --list=FILTER */
+	const char *vars;             /* -V POINT */
 };
 
 static int opt_push(char ***v, size_t *n, const char *arg)
@@ -234,6 +235,33 @@ static int do_funcs(const struct probe_opts *o)
 	return 0;
 }
 
+static int do_vars(const struct probe_opts *o)
+{
+	struct probe_spec s;
+	char *file = o->exec ? realpath(o->exec, NULL) : NULL, *where = NULL, **lines = NULL;
+	size_t n = 0;
+	int r = probe_spec_parse(o->vars, &s);
+	if (r == 0 && !o->exec)
+		r = err_set("Debuginfo-analysis is not supported.");
+	else if (r == 0 && !file)
+		r = err_set("Failed to find the path for %s: %s", o->exec, strerror(errno));
+	else if (r == 0 && probe_elf_offset(file, s.func, &(uint64_t){ 0 }) < 0)
+		r = err_set("Failed to find the address of %s", s.func);
+	else if (r == 0)
+		r = probe_elf_vars(file, s.func, s.off, &where, &lines, &n);
+	if (r == 0)
+		probe_print_vars(stdout, o->vars, where, lines, n);
+	else
+		fprintf(stderr, "%s\n  Error: Failed to show vars.\n", err_msg());
+	for (size_t i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
+	free(where);
+	free(file);
+	probe_spec_free(&s);
+	return r ? PROBE_FAIL : 0;
+}
+
 /* perf takes "--funcs=FILTER" and "--list=FILTER"; a word after --funcs/-F is the filter too. */
 static void take_attached(struct probe_opts *o, int argc, char **argv)
 {
@@ -254,6 +282,7 @@ int cmd_probe(int argc, char **argv)
 		"lperf probe [-x BIN] -d EVENT",
 		"lperf probe -l [FILTER]",
 		"lperf probe -x BIN --funcs [FILTER]",
+		"lperf probe -x BIN -V FUNC[+OFF]",
 		NULL,
 	};
 	const struct option opts[] = {
@@ -263,6 +292,8 @@ int cmd_probe(int argc, char **argv)
 		{ OPT_BOOL, 'l', "list", &o.list, NULL, "list the probe events ([GROUP:]EVENT filter after it)" },
 		{ OPT_BOOL, 'F', "funcs", &o.funcs, NULL, "list the functions of -x BIN (a filter after it; "
 		  "default '" DEFAULT_FUNC_FILTER "')" },
+		{ OPT_STRING, 'V', "vars", &o.vars, "POINT", "the variables readable at FUNC[+OFF] (from -x BIN's "
+		  "debug info)" },
 		{ OPT_BOOL, 'f', "force", &o.force, NULL, "add a duplicate as EVENT_1, EVENT_2..." },
 		{ OPT_BOOL, 'q', "quiet", &o.quiet, NULL, "no messages but errors" },
 		{ OPT_COUNT, 'v', "verbose", &o.verbose, NULL, "accepted, as perf's" },
@@ -279,7 +310,9 @@ int cmd_probe(int argc, char **argv)
 		o.filter = rest.buf;
 	else if (rest.len)
 		opt_push(&o.add, &o.nadd, rest.buf);
-	if (o.funcs)
+	if (o.vars)
+		ret = do_vars(&o);
+	else if (o.funcs)
 		ret = do_funcs(&o);
 	else if (o.list)
 		do_list(o.filter);

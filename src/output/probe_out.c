@@ -25,3 +25,10 @@ void probe_print_added_tail(FILE *f, const char *group, const char *event)
 	fprintf(f, "\nYou can now use it in all perf tools, such as:\n\n\tperf record -e %s:%s -aR sleep 1\n\n", group,
 		event);
 }
+
+void probe_print_vars(FILE *f, const char *point, const char *where, char *const *lines, size_t n)
+{
+	fprintf(f, "Available variables at %s\n\t@<%s>\n", point, where);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "\t\t%s\n", lines[i]);
+}

@@ -13,4 +13,7 @@ void probe_print_event(FILE *f, const char *group, const char *event, const char
 void probe_print_added_head(FILE *f, size_t n);
 void probe_print_added_tail(FILE *f, const char *group, const char *event);
 
+/* perf probe -V: "Available variables at POINT", "\t@<WHERE>", then "\t\tTYPE\tNAME" lines. */
+void probe_print_vars(FILE *f, const char *point, const char *where, char *const *lines, size_t n);
+
 #endif

@@ -27,6 +27,10 @@ char *probe_elf_fetch(const char *path, const char *func, uint64_t off, const ch
  * info; *entry the function's address (for perf's message). -1 with err_set() when path cannot
  * be read. */
 int probe_elf_prologue(const char *path, const char *func, uint64_t *skip, uint64_t *entry);
+/* perf probe -V: where (perf's "NAME+OFF", the function's DWARF name) and the variables with a
+ * location at func+off, "TYPE\tNAME" lines sorted as perf lists them. -1 with err_set() when
+ * the debug info has no function there. */
+int probe_elf_vars(const char *path, const char *func, uint64_t off, char **where, char ***lines, size_t *n);
 /* The source file of the function at offset, from DWARF; NULL when unknown (caller frees). */
 char *probe_elf_source(const char *path, const char *func);
 

@@ -539,3 +539,114 @@ int probe_elf_prologue(const char *path, const char *func, uint64_t *skip, uint6
 	close_elf(&f);
 	return 0;
 }
+
+/* ---- perf probe -V: the variables readable at a probe point ---- */
+
+/* perf's spelling of a type: "int", "struct t", "char**"; NULL for void and what has no name. */
+static char *type_text(Dwarf_Die *type, int depth)
+{
+	Dwarf_Die t;
+	Dwarf_Attribute a;
+	if (depth > 16)
+		return NULL;
+	int tag = dwarf_tag(type);
+	const char *name = dwarf_diename(type);
+	if (tag == DW_TAG_pointer_type || tag == DW_TAG_array_type) { /* an array shows as a pointer */
+		char *inner = dwarf_formref_die(dwarf_attr_integrate(type, DW_AT_type, &a), &t) ? type_text(&t, depth + 1)
+												 : NULL;
+		char *out = inner ? xasprintf("%s*", inner) : NULL;
+		free(inner);
+		return out;
+	}
+	if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type || tag == DW_TAG_enumeration_type)
+		return name ? xasprintf("%s %s", tag == DW_TAG_structure_type ? "struct" :
+					 tag == DW_TAG_union_type ? "union" : "enum", name) : NULL;
+	if (tag == DW_TAG_const_type || tag == DW_TAG_volatile_type || tag == DW_TAG_restrict_type)
+		return dwarf_formref_die(dwarf_attr_integrate(type, DW_AT_type, &a), &t) ? type_text(&t, depth + 1) : NULL;
+	return name ? xstrdup(name) : NULL;
+}
+
+/* A location perf can turn into a fetch argument: a register, a register or the frame base plus
+ * an offset, a static address (not a constant value, a piece or an implicit value). */
+static bool readable(const Dwarf_Op *ops, size_t n)
+{
+	if (n != 1)
+		return false;
+	uint8_t op = ops[0].atom;
+	return (op >= DW_OP_reg0 && op <= DW_OP_reg31) || op == DW_OP_regx || (op >= DW_OP_breg0 && op <= DW_OP_breg31) ||
+	       op == DW_OP_bregx || op == DW_OP_fbreg || op == DW_OP_addr;
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The parameters and variables of the scopes (innermost first, up to the function) that have a
+ * location at addr: "TYPE\tNAME" lines. */
+static void scope_vars(Dwarf_Die *scopes, int n, Dwarf_CFI *cfi, Dwarf_Addr addr, char ***lines, size_t *count)
+{
+	Dwarf_Die *fn = scope_function(scopes, n);
+	size_t cap = 0;
+	for (int i = 0; i < n; i++) {
+		Dwarf_Die child;
+		if (dwarf_child(&scopes[i], &child) == 0) {
+			do {
+				int tag = dwarf_tag(&child);
+				const char *name = dwarf_diename(&child);
+				Dwarf_Attribute a;
+				Dwarf_Op *ops;
+				size_t nops;
+				Dwarf_Die type;
+				if ((tag != DW_TAG_formal_parameter && tag != DW_TAG_variable) || !name ||
+				    dwarf_hasattr(&child, DW_AT_external) ||
+				    !dwarf_attr_integrate(&child, DW_AT_location, &a) ||
+				    dwarf_getlocation_addr(&a, addr, &ops, &nops, 1) != 1 || !readable(ops, nops))
+					continue;
+				unsigned reg;
+				int64_t off;
+				bool mem;
+				if (ops[0].atom == DW_OP_fbreg && (!fn || var_location(&child, fn, cfi, addr, &reg, &off, &mem) < 0))
+					continue; /* a frame base lperf cannot place here */
+				char *t = dwarf_formref_die(dwarf_attr_integrate(&child, DW_AT_type, &a), &type)
+						  ? type_text(&type, 0) : NULL;
+				ALLOC_GROW(*lines, *count + 1, cap);
+				(*lines)[(*count)++] = xasprintf("%s\t%s", t ? t : "(unknown_type)", name);
+				free(t);
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
+			break;
+	}
+}
+
+int probe_elf_vars(const char *path, const char *func, uint64_t off, char **where, char ***lines, size_t *n)
+{
+	struct elf_file f;
+	*where = NULL;
+	*lines = NULL;
+	*n = 0;
+	if (open_elf(path, &f) < 0)
+		return -1;
+	GElf_Addr addr;
+	Dwarf *dw = find_function(f.syms, func, &addr) == 0 ? dwarf_begin_elf(f.syms, DWARF_C_READ, NULL) : NULL;
+	Dwarf_Die cu, *scopes = NULL;
+	addr += off;
+	int ns = dw && dwarf_addrdie(dw, addr, &cu) ? dwarf_getscopes(&cu, addr, &scopes) : 0;
+	Dwarf_Die *fn = ns > 0 ? scope_function(scopes, ns) : NULL;
+	if (fn) {
+		const char *name = dwarf_diename(fn);
+		*where = xasprintf("%s+%llu", name ? name : func, (unsigned long long)off);
+		Dwarf_CFI *cfi = dwarf_getcfi_elf(f.elf);
+		scope_vars(scopes, ns, cfi, addr, lines, n);
+		if (cfi)
+			dwarf_cfi_end(cfi);
+		if (*n)
+			qsort(*lines, *n, sizeof(**lines), cmp_line);
+	}
+	free(scopes);
+	if (dw)
+		dwarf_end(dw);
+	close_elf(&f);
+	return fn ? 0 : err_set("Failed to find the address of %s: no debug information", func);
+}

@@ -107,6 +107,19 @@ test_expect_success 'unoptimised code: past the prologue, variables in the frame
 	done &&
 	expect_grep "^Target program is compiled without optimization. Skipping prologue.\$" lerr
 '
+
+test_expect_success '-V lists the variables readable at a point as perf probe -V' '
+	for args in "-V foo" "-V bar" "-V bar+4" "-V main"; do
+		perf probe -x "$P" $args >p 2>&1 && lperf probe -x "$P" $args >l 2>&1 && cmp p l || return 1
+	done &&
+	for args in "-V bar" "-V main" "-V bar%return"; do
+		perf probe -x "$SCRATCH/t88prog0" $args >p 2>&1 && lperf probe -x "$SCRATCH/t88prog0" $args >l 2>&1 &&
+		cmp p l || return 1
+	done &&
+	expect_grep "struct t\*	t" l &&
+	expect_exit 254 lperf probe -x "$P" -V nosuch 2>err && expect_exit 254 perf probe -x "$P" -V nosuch 2>perr &&
+	cmp perr err
+'
 fi
 
 test_expect_success 'what lperf cannot resolve: perf words (scripts skip on them), nothing added' '
