@@ -38,13 +38,14 @@ static bool has_symtab(Elf *elf)
 static int open_elf(const char *path, struct elf_file *f)
 {
 	buildid_libelf_init();
-	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	f->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO is refused, not waited on */
 	if (f->fd < 0)
 		return err_set("Failed to open %s: %s", path, strerror(errno));
 	f->elf = elf_begin(f->fd, ELF_C_READ, NULL);
 	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF) {
 		elf_end(f->elf);
 		close(f->fd);
+		f->fd = -1; /* nothing left for close_elf */
 		return err_set("%s is not an ELF file", path);
 	}
 	/* A stripped library's full symbol table is in its debug file (perf reads it there). */
@@ -460,31 +461,58 @@ static char *fetch_of(Dwarf_Die *scopes, int nscopes, Dwarf_CFI *cfi, Dwarf_Addr
 	return out;
 }
 
+/* A probe point's debug info: the function's scopes at func+off, the CFI and the machine. */
+struct dw_point {
+	struct elf_file f;
+	Dwarf *dw;
+	Dwarf_CFI *cfi;           /* .eh_frame: ours to end */
+	Dwarf_Die cu, *scopes, *fn;
+	int ns;
+	GElf_Addr addr;
+	int machine;
+};
+
+/* 0 with p->fn set when the debug info has the function at func+off; -1 with err_set()
+ * otherwise. point_close in both cases. */
+static int point_open(struct dw_point *p, const char *path, const char *func, uint64_t off)
+{
+	memset(p, 0, sizeof(*p));
+	p->f.fd = -1;
+	if (open_elf(path, &p->f) < 0)
+		return -1;
+	GElf_Ehdr eh;
+	if (gelf_getehdr(p->f.elf, &eh))
+		p->machine = eh.e_machine;
+	if (find_function(p->f.syms, func, &p->addr) == 0)
+		p->dw = dwarf_begin_elf(p->f.syms, DWARF_C_READ, NULL);
+	p->addr += off;
+	if (p->dw && dwarf_addrdie(p->dw, p->addr, &p->cu))
+		p->ns = dwarf_getscopes(&p->cu, p->addr, &p->scopes);
+	p->fn = p->ns > 0 ? scope_function(p->scopes, p->ns) : NULL;
+	if (p->fn)
+		p->cfi = dwarf_getcfi_elf(p->f.elf);
+	return p->fn ? 0 : err_set("Failed to find the address of %s: no debug information", func);
+}
+
+static void point_close(struct dw_point *p)
+{
+	if (p->cfi)
+		dwarf_cfi_end(p->cfi);
+	free(p->scopes);
+	if (p->dw)
+		dwarf_end(p->dw);
+	if (p->f.fd >= 0)
+		close_elf(&p->f);
+}
+
 char *probe_elf_fetch(const char *path, const char *func, uint64_t off, const char *expr)
 {
-	struct elf_file f;
-	if (open_elf(path, &f) < 0)
-		return NULL;
-	GElf_Addr addr;
-	GElf_Ehdr eh;
-	char *out = NULL;
-	Dwarf *dw = find_function(f.syms, func, &addr) == 0 && gelf_getehdr(f.elf, &eh)
-			    ? dwarf_begin_elf(f.syms, DWARF_C_READ, NULL) : NULL;
-	Dwarf_Die cu, *scopes = NULL;
-	addr += off;
-	int n = dw && dwarf_addrdie(dw, addr, &cu) ? dwarf_getscopes(&cu, addr, &scopes) : 0;
-	Dwarf_CFI *cfi = n > 0 ? dwarf_getcfi_elf(f.elf) : NULL; /* .eh_frame: ours to end */
-	if (n > 0)
-		out = fetch_of(scopes, n, cfi, addr, eh.e_machine, expr);
-	if (cfi)
-		dwarf_cfi_end(cfi);
+	struct dw_point p;
+	char *out = point_open(&p, path, func, off) == 0 ? fetch_of(p.scopes, p.ns, p.cfi, p.addr, p.machine, expr) : NULL;
+	point_close(&p);
 	if (!out)
 		err_set("Debuginfo-analysis found no location for '%s' at %s+%llu (lperf reads variables and "
 			"VAR->MEMBER held in registers or in the frame)", expr, func, (unsigned long long)off);
-	free(scopes);
-	if (dw)
-		dwarf_end(dw);
-	close_elf(&f);
 	return out;
 }
 
@@ -519,24 +547,15 @@ static Dwarf_Addr second_row(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Addr high)
 
 int probe_elf_prologue(const char *path, const char *func, uint64_t *skip, uint64_t *entry)
 {
-	struct elf_file f;
-	*skip = *entry = 0;
-	if (open_elf(path, &f) < 0)
-		return -1;
-	GElf_Addr addr;
-	Dwarf *dw = find_function(f.syms, func, &addr) == 0 ? dwarf_begin_elf(f.syms, DWARF_C_READ, NULL) : NULL;
-	Dwarf_Die cu, *scopes = NULL;
-	int ns = dw && dwarf_addrdie(dw, addr, &cu) && !optimized(&cu) ? dwarf_getscopes(&cu, addr, &scopes) : 0;
-	Dwarf_Die *fn = ns > 0 ? scope_function(scopes, ns) : NULL;
+	struct dw_point p;
 	Dwarf_Addr high, body;
-	if (fn && dwarf_highpc(fn, &high) == 0 && (body = second_row(&cu, addr, high))) {
-		*skip = body - addr;
-		*entry = addr;
+	*skip = *entry = 0;
+	if (point_open(&p, path, func, 0) == 0 && !optimized(&p.cu) && dwarf_highpc(p.fn, &high) == 0 &&
+	    (body = second_row(&p.cu, p.addr, high))) {
+		*skip = body - p.addr;
+		*entry = p.addr;
 	}
-	free(scopes);
-	if (dw)
-		dwarf_end(dw);
-	close_elf(&f);
+	point_close(&p);
 	return 0;
 }
 
@@ -622,31 +641,18 @@ static void scope_vars(Dwarf_Die *scopes, int n, Dwarf_CFI *cfi, Dwarf_Addr addr
 
 int probe_elf_vars(const char *path, const char *func, uint64_t off, char **where, char ***lines, size_t *n)
 {
-	struct elf_file f;
+	struct dw_point p;
 	*where = NULL;
 	*lines = NULL;
 	*n = 0;
-	if (open_elf(path, &f) < 0)
-		return -1;
-	GElf_Addr addr;
-	Dwarf *dw = find_function(f.syms, func, &addr) == 0 ? dwarf_begin_elf(f.syms, DWARF_C_READ, NULL) : NULL;
-	Dwarf_Die cu, *scopes = NULL;
-	addr += off;
-	int ns = dw && dwarf_addrdie(dw, addr, &cu) ? dwarf_getscopes(&cu, addr, &scopes) : 0;
-	Dwarf_Die *fn = ns > 0 ? scope_function(scopes, ns) : NULL;
-	if (fn) {
-		const char *name = dwarf_diename(fn);
+	int r = point_open(&p, path, func, off);
+	if (r == 0) {
+		const char *name = dwarf_diename(p.fn);
 		*where = xasprintf("%s+%llu", name ? name : func, (unsigned long long)off);
-		Dwarf_CFI *cfi = dwarf_getcfi_elf(f.elf);
-		scope_vars(scopes, ns, cfi, addr, lines, n);
-		if (cfi)
-			dwarf_cfi_end(cfi);
+		scope_vars(p.scopes, p.ns, p.cfi, p.addr, lines, n);
 		if (*n)
 			qsort(*lines, *n, sizeof(**lines), cmp_line);
 	}
-	free(scopes);
-	if (dw)
-		dwarf_end(dw);
-	close_elf(&f);
-	return fn ? 0 : err_set("Failed to find the address of %s: no debug information", func);
+	point_close(&p);
+	return r;
 }
