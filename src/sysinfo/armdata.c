@@ -26,7 +26,11 @@
 
 #define ARMDATA_MAX_FILE (4u << 20) /* the largest of Linux's files is under 100 KiB */
 #define ARMDATA_MAX_FILES 256
-#define ARMDATA_MAX_ENTRIES 65536
+/* Linux's files hold a few hundred entries and formulas of a few hundred bytes: far larger ones
+ * are refused (they would only cost time). */
+#define ARMDATA_MAX_ENTRIES 4096   /* in one file */
+#define ARMDATA_MAX_TOTAL 8192     /* events, and metrics, of one CPU */
+#define ARMDATA_MAX_FORMULA 8192
 
 /* The Arm ARM's events 0x400C-0x401F (trace buffer, trace unit outputs, cross-trigger outputs,
  * overflow status) come with Armv9's FEAT_TRBE/FEAT_ETE: armv8-a does not have them. */
@@ -112,9 +116,9 @@ int armdata_cpus(const char *dir, struct armdata_cpus *out)
 	if (strlen(text) != len)
 		rc = err_set("%s: contains a NUL byte", path);
 	unsigned lineno = 0;
-	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line && !rc;
-	     line = strtok_r(NULL, "\n", &save)) {
+	for (char *p = text, *line; !rc && (line = strsep(&p, "\n"));) {
 		lineno++;
+		line[strcspn(line, "\r")] = 0;
 		if (*line == '#' || !strncmp(line, "Family-model", 12) || !*line)
 			continue;
 		rc = mapfile_line(out, line, path, lineno);
@@ -345,6 +349,11 @@ static int add_metric(struct json_object *o, const struct armdata *std, struct a
 		name = base ? base->name : ref;
 	if (!name || !*name)
 		return err_set("%s: entry %zu: a metric without a name", path, idx);
+	if (expr && strlen(expr) > ARMDATA_MAX_FORMULA)
+		return err_set("%s: entry %zu: a formula longer than %u bytes", path, idx,
+			       ARMDATA_MAX_FORMULA);
+	if (out->nm >= ARMDATA_MAX_TOTAL && !armdata_metric(out, name))
+		return err_set("%s: entry %zu: more than %u metrics", path, idx, ARMDATA_MAX_TOTAL);
 	struct armdata_metric m = {
 		.name = lower(name),
 		.desc = xstrdup(pdesc ? pdesc : desc ? desc : base ? base->desc : ""),
@@ -373,6 +382,8 @@ static int add_event(struct json_object *o, const struct armdata *std, struct ar
 		name = ref;
 	if (!name || !*name)
 		return err_set("%s: entry %zu: an event without a name", path, idx);
+	if (out->nev >= ARMDATA_MAX_TOTAL && !armdata_event(out, name))
+		return err_set("%s: entry %zu: more than %u events", path, idx, ARMDATA_MAX_TOTAL);
 	unsigned long c = base ? base->code : 0;
 	if (code) {
 		char *end;

@@ -17,6 +17,7 @@
 
 #include "sysinfo/armdata.h"
 #include "util/error.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #include "events_test.h"
@@ -163,6 +164,20 @@ static void hostile_files(void **state)
 	expect_refused("[{\"BriefDescription\": \"nameless\"}]", "without a name");
 	expect_refused("[{\"MetricExpr\": \"A / B\"}]", "without a name");
 	expect_refused("[{\"EventName\": \"X\",}]", "invalid JSON");
+	/* Far more than Arm's data has: a formula of 9000 bytes, 4097 entries. */
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "[{\"MetricName\": \"m\", \"MetricExpr\": \"");
+	for (int i = 0; i < 1000; i++)
+		sb_addf(&sb, "A%05d + ", i);
+	sb_addf(&sb, "B\"}]");
+	expect_refused(sb_str(&sb), "entry 0: a formula longer than 8192 bytes");
+	sb_release(&sb);
+	sb_addf(&sb, "[");
+	for (int i = 0; i < 4097; i++)
+		sb_addf(&sb, "%s{\"EventName\": \"E%d\"}", i ? "," : "", i);
+	sb_addf(&sb, "]");
+	expect_refused(sb_str(&sb), "4097 entries");
+	sb_release(&sb);
 	/* Larger than any of Arm's files. */
 	size_t big = (5u << 20);
 	char *huge = xmalloc(big);
@@ -191,13 +206,18 @@ static void missing_or_damaged_data(void **state)
 	assert_non_null(mkdtemp(dir));
 	char *map = xasprintf("%s/mapfile.csv", dir);
 	static const char *const bad[] = { "0x410fd0c0,v1\n", "zz,v1,arm/x,core\n",
-					   "0x410fd0c0,v1,../etc,core\n", "0x410fd0c0,v1,/etc,core\n" };
-	for (size_t i = 0; i < 4; i++) {
+					   "0x410fd0c0,v1,../etc,core\n", "0x410fd0c0,v1,/etc,core\n",
+					   "\n# a comment\n\n0x410fd0c0,v1,arm/x y,core\r\n" };
+	static const char *const where[] = { "mapfile.csv:1: expected 4", "mapfile.csv:1: 'zz'",
+					     "mapfile.csv:1: '../etc'", "mapfile.csv:1: '/etc'",
+					     "mapfile.csv:4: 'arm/x y'" };
+	for (size_t i = 0; i < 5; i++) {
 		FILE *f = fopen(map, "w");
 		fputs(bad[i], f);
 		fclose(f);
 		assert_int_equal(armdata_cpus(dir, &c), -1);
-		assert_non_null(strstr(err_msg(), "mapfile.csv:1: "));
+		if (!strstr(err_msg(), where[i]))
+			fail_msg("'%s' lacks '%s'", err_msg(), where[i]);
 	}
 	unlink(map);
 	rmdir(dir);
