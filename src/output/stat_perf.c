@@ -438,8 +438,9 @@ void statperf_print(FILE *f, const struct stat_result *r, const struct statperf_
 		if (o->metric_only)
 			fputs("\n\n", f);
 		footer(f, r, o);
-	} else if (o->layout == STATPERF_JSON && o->metric_only) {
-		fputs("{}\n", f);
+	} else if (o->metric_only) {
+		/* perf's metric-only totals without -M metrics: an empty header and row. */
+		fputs(o->layout == STATPERF_JSON ? "{}\n\n" : "\n\n", f);
 	} else {
 		bool tag = o->summary && o->csv_summary && o->layout == STATPERF_CSV;
 		rows(f, r, o, tag ? "         summary" : NULL);
@@ -469,8 +470,16 @@ void statperf_interval(FILE *f, const struct stat_result *r, const struct statpe
 		snprintf(ts, sizeof(ts), "%16.9f", r->timestamp);
 	if (o->layout == STATPERF_TEXT && index % 25 == 0)
 		fputs(o->metric_only ? "#           time \n" : interval_header(o->aggr), f);
+	/* perf's metric-only rows: the time, then each -M metric's value (none here). */
 	if (o->metric_only && o->layout == STATPERF_TEXT)
 		fprintf(f, "%s \n", ts);
+	if (o->metric_only && o->layout == STATPERF_CSV) {
+		if (index == 0)
+			fprintf(f, " time%s\n", o->sep);
+		fprintf(f, "%s%s\n", ts, o->sep);
+	}
+	if (o->metric_only && o->layout == STATPERF_JSON)
+		fprintf(f, "%s{\"interval\" : %s}\n", index == 0 ? "{}\n" : "", ts);
 	rows(f, r, o, ts);
 	fflush(f);
 }

@@ -56,6 +56,19 @@ assert p == l, (\"$opts\", p, l)
 	'
 fi
 
+if have_perf; then
+	test_expect_success '--metric-only without -M metrics prints what perf prints (text, CSV, JSON, -I)' '
+		for opts in "" "-x," "-j" "-x, -I 100" "-j -I 100" "-I 100"; do
+			perf stat --metric-only $opts -e task-clock sleep 0.25 2>p.txt &&
+			lperf stat --metric-only $opts -e task-clock sleep 0.25 2>l.txt &&
+			# With -I, the header and the first row (perf adds a separator to a last, partial one).
+			n=100; case "$opts" in *-I*) n=2 ;; esac
+			sed "s/[0-9]/9/g" p.txt | head -n $n >p9 && sed "s/[0-9]/9/g" l.txt | head -n $n >l9 &&
+			diff p9 l9 || { echo "differs with: $opts"; return 1; }
+		done
+	'
+fi
+
 if [ -f "$LINT" ]; then
 	test_expect_success 'perf_json_output_lint.py accepts every lperf -j output' '
 		lperf stat -j true 2>o && "$PYTHON" "$LINT" --no-args <o &&
