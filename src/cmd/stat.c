@@ -132,15 +132,15 @@ static char *target_description(const struct stat_opts *o, char **cmd)
 		sb_adds(&sb, "'system wide'");
 	} else if (o->cpus.n) {
 		sb_addf(&sb, "'CPU(s) %s'", o->cpu_list);
+	} else if (o->pid_list) {
+		sb_addf(&sb, "process id '%s'", o->pid_list);
+	} else if (o->tid_list) {
+		sb_addf(&sb, "thread id '%s'", o->tid_list);
 	} else if (cmd) {
 		sb_addc(&sb, '\'');
 		for (char **a = cmd; *a; a++)
 			sb_addf(&sb, "%s%s", a == cmd ? "" : " ", *a);
 		sb_addc(&sb, '\'');
-	} else if (o->pid_list) {
-		sb_addf(&sb, "process id '%s'", o->pid_list);
-	} else if (o->tid_list) {
-		sb_addf(&sb, "thread id '%s'", o->tid_list);
 	}
 	return sb_detach(&sb);
 }
@@ -212,7 +212,7 @@ static char *setup_output(struct run_ctx *rc, const char *desc)
 	po->metric_only = o->metric_only;
 	po->summary = o->summary && o->interval_ms;
 	po->csv_summary = !o->no_csv_summary;
-	po->rusage = rc->cmd && !o->system_wide && !o->cpus.n;
+	po->rusage = rc->cmd && !o->system_wide && !o->cpus.n && !o->pid_list && !o->tid_list;
 	po->hide_idle = o->system_wide;
 	po->no_scale = o->no_scale;
 	if (o->big_num)

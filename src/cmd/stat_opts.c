@@ -204,8 +204,7 @@ char **stat_parse_options(struct stat_opts *o, int argc, char **argv)
 	int kinds = !!o->pid_list + !!o->tid_list;
 	if (kinds > 1)
 		opt_usage_error(&ctx, "give either -p or -t, not both");
-	if (kinds && cmd)
-		opt_usage_error(&ctx, "give either a command or -p/-t, not both");
+	/* With -p/-t a command is perf's timer: it runs uncounted while the threads are counted. */
 	/* perf's default target: with nothing named, the whole system. */
 	if (!cmd && !kinds && !o->cpus.n)
 		o->system_wide = true;

@@ -52,7 +52,10 @@ static void counters_opts_for(const struct stat_run_opts *o, struct target *t, s
 		co->cpus = o->cpus->cpu;
 		co->ncpus = o->cpus->n;
 	}
-	if (o->cmd && !co->ncpus) {
+	if (t->ntids && (o->pid_list || o->tid_list)) {
+		co->pids = t->tids; /* with a command: that is only the timer (perf's -p PID sleep N) */
+		co->npids = t->ntids;
+	} else if (o->cmd && !co->ncpus) {
 		co->pids = &t->pid;
 		co->npids = 1;
 		co->enable_on_exec = true;
@@ -71,8 +74,8 @@ static int start_target(const struct stat_run_opts *o, struct target *t)
 			return -1;
 		return target_attach_all(t);
 	}
-	if (o->cmd)
-		return target_start_command_out(t, o->cmd, o->pin_to, o->stdout_to_stderr);
+	if (o->cmd && target_start_command_out(t, o->cmd, o->pin_to, o->stdout_to_stderr) < 0)
+		return -1;
 	if (o->pid_list)
 		return target_attach_pids(t, o->pid_list);
 	if (o->tid_list)
@@ -140,8 +143,10 @@ int stat_run(const struct stat_run_opts *o, struct evlist *l, struct stat_result
 {
 	memset(info, 0, sizeof(*info));
 	struct target t = TARGET_INIT;
-	if (start_target(o, &t) < 0)
+	if (start_target(o, &t) < 0) {
+		target_free(&t); /* a command started before an attach failed is abandoned */
 		return -1;
+	}
 	struct counters_opts co;
 	counters_opts_for(o, &t, &co);
 	struct counters c;

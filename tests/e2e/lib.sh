@@ -57,6 +57,10 @@ expect_grep() { # expect_grep PATTERN FILE
 expect_no_grep() {
 	! grep -qE -- "$1" "$2" || { echo "unexpected line matching '$1' in $2:" >&2; cat "$2" >&2; return 1; }
 }
+within() { # within A B PERCENT: |A-B| <= PERCENT% of B
+	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100) }' ||
+		{ echo "$1 is not within $3% of $2" >&2; return 1; }
+}
 expect_lines() { # expect_lines N FILE
 	n=$(wc -l <"$2"); [ "$n" -eq "$1" ] || { echo "$2 has $n lines, expected $1" >&2; cat "$2" >&2; return 1; }
 }

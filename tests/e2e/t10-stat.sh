@@ -8,10 +8,6 @@ NCPU=$(getconf _NPROCESSORS_ONLN)
 csv_value() { # csv_value EVENT FILE
 	awk -F, -v ev="$1" '$3 == ev { print $1 }' "$2" | head -n 1
 }
-within() { # within A B PERCENT: |A-B| <= PERCENT% of B
-	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100) }' ||
-		{ echo "$1 is not within $3% of $2" >&2; return 1; }
-}
 
 test_expect_success 'page-faults of a deterministic command match perf stat' '
 	lperf stat -x, -e task-clock,context-switches,page-faults -- "$FAULTS" 3000 2>lperf.csv &&

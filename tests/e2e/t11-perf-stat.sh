@@ -101,6 +101,16 @@ test_expect_success '-i is --no-inherit: a child is not counted' '
 	echo "inherited $a ms, not inherited $o ms" && [ "$a" -ge 150 ] && [ "$o" -lt 50 ]
 '
 
+test_expect_success '-p PID sleep N: the command is a timer, the process is counted (as perf)' '
+	"$FAULTS" 10 3000 & pid=$!
+	sleep 0.2
+	lperf stat -x, -p $pid -e task-clock sleep 0.3 2>o; rc=$?
+	lperf stat -p $pid -e task-clock sleep 0.1 2>t; kill $pid; wait $pid 2>/dev/null
+	[ $rc -eq 0 ] && v=$(cut -d, -f1 o) && within "$v" 300 20 &&
+	expect_grep "^ Performance counter stats for process id .$pid.:$" t && expect_no_grep "seconds user" t &&
+	expect_exit 1 lperf stat -p 999999 -e task-clock sleep 0.1 2>err && expect_grep "no such process" err
+'
+
 test_expect_success '-c is not a CPU list under lperf (perf has no stat -c)' '
 	expect_exit 2 lperf stat -c 0 true 2>err && expect_grep "unknown option .-c." err
 '
