@@ -27,6 +27,7 @@ struct probe_opts {
 	int verbose;
 	const char *filter;           /* --funcs=FILTER, --list=FILTER */
 	const char *vars;             /* -V POINT */
+	const char *lines;            /* -L FUNC */
 };
 
 static int opt_push(char ***v, size_t *n, const char *arg)
@@ -248,7 +249,7 @@ static int do_vars(const struct probe_opts *o)
 	else if (r == 0 && probe_elf_offset(file, s.func, &(uint64_t){ 0 }) < 0)
 		r = err_set("Failed to find the address of %s", s.func);
 	else if (r == 0)
-		r = probe_elf_vars(file, s.func, s.off, &where, &lines, &n);
+		r = probe_dwarf_vars(file, s.func, s.off, &where, &lines, &n);
 	if (r == 0)
 		probe_print_vars(stdout, o->vars, where, lines, n);
 	else
@@ -259,6 +260,27 @@ static int do_vars(const struct probe_opts *o)
 	free(where);
 	free(file);
 	probe_spec_free(&s);
+	return r ? PROBE_FAIL : 0;
+}
+
+static int do_lines(const struct probe_opts *o)
+{
+	char *file = o->exec ? realpath(o->exec, NULL) : NULL;
+	struct probe_lines l;
+	int r;
+	if (!o->exec)
+		r = err_set("Debuginfo-analysis is not supported.");
+	else if (!file)
+		r = err_set("Failed to find the path for %s: %s", o->exec, strerror(errno));
+	else
+		r = probe_dwarf_lines(file, o->lines, &l);
+	if (r == 0) {
+		probe_print_lines(stdout, o->lines, l.file, l.text, l.start, l.end, l.numbered);
+		probe_dwarf_lines_free(&l);
+	} else {
+		fprintf(stderr, "%s\n  Error: Failed to show lines.\n", err_msg());
+	}
+	free(file);
 	return r ? PROBE_FAIL : 0;
 }
 
@@ -283,6 +305,7 @@ int cmd_probe(int argc, char **argv)
 		"lperf probe -l [FILTER]",
 		"lperf probe -x BIN --funcs [FILTER]",
 		"lperf probe -x BIN -V FUNC[+OFF]",
+		"lperf probe -x BIN -L FUNC",
 		NULL,
 	};
 	const struct option opts[] = {
@@ -292,6 +315,8 @@ int cmd_probe(int argc, char **argv)
 		{ OPT_BOOL, 'l', "list", &o.list, NULL, "list the probe events ([GROUP:]EVENT filter after it)" },
 		{ OPT_BOOL, 'F', "funcs", &o.funcs, NULL, "list the functions of -x BIN (a filter after it; "
 		  "default '" DEFAULT_FUNC_FILTER "')" },
+		{ OPT_STRING, 'L', "line", &o.lines, "FUNC", "the source lines of FUNC in -x BIN, numbered where "
+		  "a probe can go" },
 		{ OPT_STRING, 'V', "vars", &o.vars, "POINT", "the variables readable at FUNC[+OFF] (from -x BIN's "
 		  "debug info)" },
 		{ OPT_BOOL, 'f', "force", &o.force, NULL, "add a duplicate as EVENT_1, EVENT_2..." },
@@ -310,7 +335,9 @@ int cmd_probe(int argc, char **argv)
 		o.filter = rest.buf;
 	else if (rest.len)
 		opt_push(&o.add, &o.nadd, rest.buf);
-	if (o.vars)
+	if (o.lines)
+		ret = do_lines(&o);
+	else if (o.vars)
 		ret = do_vars(&o);
 	else if (o.funcs)
 		ret = do_funcs(&o);

@@ -32,3 +32,21 @@ void probe_print_vars(FILE *f, const char *point, const char *where, char *const
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "\t\t%s\n", lines[i]);
 }
+
+void probe_print_lines(FILE *f, const char *func, const char *file, const char *text, int start, int end,
+		       const uint8_t *numbered)
+{
+	fprintf(f, "<%s@%s:0>\n", func, file);
+	const char *p = text;
+	for (int l = 1; *p && l <= end + 3; l++) {
+		const char *nl = strchr(p, '\n');
+		int len = nl ? (int)(nl - p) : (int)strlen(p);
+		if (l >= start && l <= end && numbered[l])
+			fprintf(f, "%7d  %.*s\n", l - start, len, p);
+		else if (l >= start)
+			fprintf(f, "         %.*s\n", len, p);
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+}

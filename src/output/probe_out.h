@@ -3,6 +3,7 @@
 #define LPERF_OUTPUT_PROBE_OUT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* One line of -l or of "Added new event": "  GROUP:EVENT   (on WHERE in BIN with ARGS)"; bin
@@ -15,5 +16,10 @@ void probe_print_added_tail(FILE *f, const char *group, const char *event);
 
 /* perf probe -V: "Available variables at POINT", "\t@<WHERE>", then "\t\tTYPE\tNAME" lines. */
 void probe_print_vars(FILE *f, const char *point, const char *where, char *const *lines, size_t n);
+
+/* perf probe -L: "<FUNC@FILE:0>", then each line from start to end, "%7d  TEXT" (numbered from
+ * start) where it has code, "         TEXT" where not, and up to 3 lines after, unnumbered. */
+void probe_print_lines(FILE *f, const char *func, const char *file, const char *text, int start, int end,
+		       const uint8_t *numbered);
 
 #endif

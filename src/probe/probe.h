@@ -18,19 +18,30 @@ int probe_elf_symbols(const char *path, char ***names, size_t *n);
 int probe_elf_offset(const char *path, const char *func, uint64_t *offset);
 /* The function at a file offset ("foo", or "foo+4" inside it); NULL when none (caller frees). */
 char *probe_elf_name_at(const char *path, uint64_t offset);
+/* probe_dwarf.c. */
 /* A DWARF variable of func (a parameter or local in scope at func+off), "VAR" or "VAR->MEMBER",
  * as the kernel's fetch argument ("%di:s32", "+8(%si):s32"), as perf probe turns it; NULL with
  * err_set() when the debug info has no register location for it there (caller frees). */
-char *probe_elf_fetch(const char *path, const char *func, uint64_t off, const char *expr);
+char *probe_dwarf_fetch(const char *path, const char *func, uint64_t off, const char *expr);
 /* perf's prologue skip for a probe with variables on unoptimised code: *skip is the offset of
  * the function's second line-table statement (its body), 0 for optimised code or without debug
  * info; *entry the function's address (for perf's message). -1 with err_set() when path cannot
  * be read. */
-int probe_elf_prologue(const char *path, const char *func, uint64_t *skip, uint64_t *entry);
+int probe_dwarf_prologue(const char *path, const char *func, uint64_t *skip, uint64_t *entry);
 /* perf probe -V: where (perf's "NAME+OFF", the function's DWARF name) and the variables with a
  * location at func+off, "TYPE\tNAME" lines sorted as perf lists them. -1 with err_set() when
  * the debug info has no function there. */
-int probe_elf_vars(const char *path, const char *func, uint64_t off, char **where, char ***lines, size_t *n);
+int probe_dwarf_vars(const char *path, const char *func, uint64_t off, char **where, char ***lines, size_t *n);
+/* perf probe -L FUNC: the function's source file and lines, from its declaration to its last
+ * line-table row; numbered[l] is set for lines with code (1..end). */
+struct probe_lines {
+	char *file;
+	int start, end;
+	uint8_t *numbered;
+	char *text;               /* the source file's text */
+};
+int probe_dwarf_lines(const char *path, const char *func, struct probe_lines *out);
+void probe_dwarf_lines_free(struct probe_lines *l);
 /* The source file of the function at offset, from DWARF; NULL when unknown (caller frees). */
 char *probe_elf_source(const char *path, const char *func);
 

@@ -126,7 +126,7 @@ static char *kernel_arg(const char *file, const struct probe_spec *s, const char
 	}
 	const char *colon = strchr(v, ':'), *arrow = strstr(v, "->"), *dot = strchr(v, '.');
 	char *expr = colon ? xstrndup(v, (size_t)(colon - v)) : xstrdup(v);
-	char *fetch = probe_elf_fetch(file, s->func, s->off + s->skip, expr);
+	char *fetch = probe_dwarf_fetch(file, s->func, s->off + s->skip, expr);
 	if (fetch && colon) { /* VAR:TYPE overrides the type */
 		*strrchr(fetch, ':') = 0;
 		char *t = xasprintf("%s:%s", fetch, colon + 1);
@@ -219,7 +219,7 @@ char *probe_spec_target(const char *exec, struct probe_spec *s, char **file)
 	if (probe_elf_offset(*file, s->func, &off) < 0)
 		return NULL;
 	if (wants_prologue_skip(s))
-		probe_elf_prologue(*file, s->func, &s->skip, &s->entry);
+		probe_dwarf_prologue(*file, s->func, &s->skip, &s->entry);
 	return xasprintf("%s:0x%016llx", *file, (unsigned long long)(off + s->off + s->skip));
 }
 

@@ -120,6 +120,18 @@ test_expect_success '-V lists the variables readable at a point as perf probe -V
 	expect_exit 254 lperf probe -x "$P" -V nosuch 2>err && expect_exit 254 perf probe -x "$P" -V nosuch 2>perr &&
 	cmp perr err
 '
+
+test_expect_success '-L shows the source lines as perf probe -L, numbered where a probe can go' '
+	cc -g -O2 -o "$SCRATCH/t88prog2" "$SCRATCH/p.c" &&
+	for b in "$P" "$SCRATCH/t88prog0" "$SCRATCH/t88prog2"; do
+		for f in foo bar main nosuch; do
+			perf probe -x "$b" -L $f >p 2>&1; echo $? >>p; lperf probe -x "$b" -L $f >l 2>&1; echo $? >>l
+			cmp p l || return 1
+		done
+	done &&
+	lperf probe -x "$SCRATCH/t88prog0" -L bar >l && expect_grep "^<bar@$SCRATCH/p.c:0>\$" l &&
+	expect_grep "^      0  " l
+'
 fi
 
 test_expect_success 'what lperf cannot resolve: perf words (scripts skip on them), nothing added' '
