@@ -336,6 +336,13 @@ int ev_lookup_quiet(const char *name, struct ev *ev, struct pmu_extra *x)
 
 int ev_unknown(const char *name)
 {
+	if (tp_is_name(name)) {
+		char *what = xasprintf("cannot use tracepoint '%s'", name);
+		int denied = tp_denied(what);
+		free(what);
+		if (denied)
+			return -1;
+	}
 	struct ev_catalog c;
 	ev_catalog_build(&c, true, false);
 	struct suggest s;

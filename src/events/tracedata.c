@@ -132,6 +132,8 @@ static int put_formats(struct strbuf *sb, const char *dir, struct td_name *v, si
 int tracedata_build(const uint64_t *ids, size_t n, uint8_t **out, size_t *len)
 {
 	const char *d = tp_dir();
+	if (!d && tp_denied("tracing data"))
+		return -1;
 	if (!d)
 		return err_set("tracing data: no tracefs mounted (mount -t tracefs nodev /sys/kernel/tracing)");
 	char *dir = xstrdup(d); /* tp_dir's string lasts only until its next call (tp_for_each) */

@@ -208,6 +208,15 @@ long tp_for_each(tp_fn fn, void *arg)
 	return count;
 }
 
+int tp_denied(const char *what)
+{
+	const char *d = tp_dir() ? NULL : tracefs_denied();
+	if (!d)
+		return 0;
+	return err_set("%s: no permission to read tracefs at %s (it is mounted, but only root may search it); "
+		       "try 'sudo mount -o remount,mode=755 %s', or run as root", what, d, d);
+}
+
 void tp_hint(const char *name, char *buf, size_t size)
 {
 	buf[0] = 0;

@@ -23,6 +23,10 @@ int tp_lookup(const char *name, uint64_t *id);
 
 /* For a tracepoint-shaped name whose subsystem does not exist: "; did you mean 'sched:x'?"
  * over similar subsystems, or a note that tracefs is not mounted; "" otherwise. */
+/* When tracefs is mounted but this user may not read it (mode 0700, not root): -1 after err_set
+ * with "WHAT: no permission to read tracefs at DIR ..." and how to remount it, as perf says;
+ * 0 otherwise (readable, or not mounted at all). */
+int tp_denied(const char *what);
 void tp_hint(const char *name, char *buf, size_t size);
 
 /* Calls fn for each tracepoint ("subsys:name", id), in directory order sorted by name.

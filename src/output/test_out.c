@@ -224,7 +224,13 @@ void test_rows_build(struct test_rows *r, const struct sysinfo *si, int verbose,
 	pmu_rows(r, si, verbose);
 	probe_row(r, si, "hardware_event.cycles", &si->hw_cycles);
 	probe_row(r, si, "software_event.cpu-clock", &si->sw_clock);
-	row(r, "tracefs", "%s", si->tracefs ? si->tracefs : "not mounted: no tracepoints");
+	if (si->tracefs)
+		row(r, "tracefs", "%s", si->tracefs);
+	else if (si->tracefs_denied)
+		row(r, "tracefs", "%s not readable (mounted, root only): no tracepoints; "
+		    "'sudo mount -o remount,mode=755 %s' permits them", si->tracefs_denied, si->tracefs_denied);
+	else
+		row(r, "tracefs", "%s", "not mounted: no tracepoints");
 	spe_rows(r, si);
 	python_rows(r, si, verbose, pythons);
 	for (size_t i = 0; i < si->notes.n; i++)

@@ -21,6 +21,8 @@ char *probe_events_file(bool uprobe)
 {
 	const char *dir = tp_dir();
 	const char *name = uprobe ? "uprobe_events" : "kprobe_events";
+	if (!dir && tp_denied(name))
+		return NULL;
 	if (!dir)
 		return err_set("tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)"), NULL;
 	char *path = xasprintf("%s/%s", dir, name);

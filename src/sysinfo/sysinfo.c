@@ -508,6 +508,8 @@ static void collect_tracefs(struct sysinfo *si)
 		}
 		free(p);
 	}
+	const char *denied = tracefs_denied();
+	si->tracefs_denied = denied ? xstrdup(denied) : NULL;
 }
 
 void sysinfo_collect(struct sysinfo *si, unsigned flags)
@@ -552,6 +554,7 @@ void sysinfo_free(struct sysinfo *si)
 	free(si->pfm);
 	free(si->gpc_source);
 	free(si->tracefs);
+	free(si->tracefs_denied);
 	pyinfo_free_all(si->py, si->npy);
 	notes_clear(&si->notes);
 	memset(si, 0, sizeof(*si));

@@ -83,6 +83,7 @@ struct sysinfo {
 	char *gpc_source;      /* where gpc_num came from: "libpfm4 amd64_fam19h" */
 
 	char *tracefs;         /* directory holding tracepoint events/, NULL when none */
+	char *tracefs_denied;  /* when tracefs is NULL: a tracefs mounted that this user may not read */
 
 	struct pyinfo *py;     /* the Pythons found (SYSINFO_PYTHONS) */
 	size_t npy;

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -102,6 +103,23 @@ char *sysfs_read(const char *rel)
 	char *s = file_read(path, 1 << 20, NULL);
 	free(path);
 	return s;
+}
+
+const char *tracefs_denied(void)
+{
+	static const char *const rel[] = { "kernel/tracing", "kernel/debug/tracing" };
+	static char dir[4096];
+	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		struct stat st;
+		snprintf(dir, sizeof(dir), "%s/%s/events", sysfs_root(), rel[i]);
+		if (stat(dir, &st) == 0)
+			return NULL;
+		if (errno == EACCES) {
+			dir[strlen(dir) - strlen("/events")] = 0;
+			return dir;
+		}
+	}
+	return NULL;
 }
 
 int file_write_atomic(const char *path, const void *data, size_t len)

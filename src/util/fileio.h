@@ -20,6 +20,10 @@ int file_read_int(const char *path, long *v);
 const char *sysfs_root(void);
 /* Reads "<sysfs_root>/<rel>" as a string; NULL when absent. */
 char *sysfs_read(const char *rel);
+/* A tracefs under the sysfs root (kernel/tracing, then kernel/debug/tracing) that is mounted but
+ * that this user may not search (perf's "No permissions to read"; mounted mode 0700 and lperf not
+ * root): its directory, in a static buffer; NULL when each is readable or absent. */
+const char *tracefs_denied(void);
 
 /* The names of dir's entries, dot files left out, that pass keep (NULL: all), at most max, sorted
  * by cmp over char ** elements (NULL: strcmp order); NULL (n = 0) when dir cannot be read. */
