@@ -350,6 +350,10 @@ static void one_row(FILE *f, const struct stat_result *r, const struct statperf_
 {
 	struct row w = { .r = r, .o = o, .u = u, .e = e };
 	stat_aggr_value(r, e, u, &w.v);
+	if (r->runs > 1 && u->total) { /* perf's run time and share over -r runs: the means */
+		w.v.raw.run = (uint64_t)llround(r->ev[e].run_mean);
+		w.v.raw.ena = (uint64_t)llround(r->ev[e].ena_mean);
+	}
 	if (o->no_scale && w.v.status == COUNTER_MULTIPLEXED)
 		w.v.scaled = (double)w.v.raw.val;
 	const struct ev *ev = &r->evl->ev[e];

@@ -324,6 +324,8 @@ void stat_accumulate(struct stat_result *acc, const struct stat_result *run)
 		double d = x - a->mean;
 		a->mean += d / n;
 		a->m2 += d * (x - a->mean);
+		a->run_mean += ((double)run->ev[e].total.raw.run - a->run_mean) / n;
+		a->ena_mean += ((double)run->ev[e].total.raw.ena - a->ena_mean) / n;
 	}
 	double d = run->duration - acc->dur_mean;
 	acc->dur_mean += d / n;
@@ -382,7 +384,7 @@ void stat_repeat_fold(struct stat_result *acc, struct stat_result *run, bool fir
 		memset(run, 0, sizeof(*run));
 		acc->runs = 0;
 		for (size_t e = 0; e < acc->nev; e++)
-			acc->ev[e].mean = acc->ev[e].m2 = 0;
+			acc->ev[e].mean = acc->ev[e].m2 = acc->ev[e].run_mean = acc->ev[e].ena_mean = 0;
 		acc->dur_mean = acc->dur_m2 = 0;
 		stat_accumulate(acc, acc);
 		return;

@@ -22,6 +22,7 @@ struct stat_event {
 	struct stat_value *cpu;   /* per CPU column (ncpus) */
 	/* Over repeated runs (-r): running mean and sum of squared differences (Welford). */
 	double mean, m2;
+	double run_mean, ena_mean;  /* -r: the mean running and enabled nanoseconds (perf's CSV) */
 	/* An uncore PMU's event (events/pmu.h): every CPU reads the one unit, so the total is
 	 * one reading (the largest), not the sum. */
 	bool one_reading;

@@ -87,6 +87,12 @@ for l in open(\"o\"): assert \"variance\" in json.loads(l)" &&
 	'
 fi
 
+test_expect_success '-r 3 -x,: the variance column and the mean run time, as perf' '
+	lperf stat -r 3 -x, -e task-clock -- "$FAULTS" 10 50 2>o &&
+	awk -F, "\$3 == \"task-clock\" { ok = (\$4 ~ /%$/ && \$5 > 0.8 * \$1 * 1e6 && \$5 < 1.2 * \$1 * 1e6) } END { exit !ok }" o ||
+		{ cat o; false; }
+'
+
 test_expect_success 'the table goes to stderr; the command keeps stdout' '
 	lperf stat -e task-clock -- echo hello >out 2>err &&
 	[ "$(cat out)" = hello ] && expect_grep "^ Performance counter stats for .echo hello.:$" err &&
@@ -106,7 +112,8 @@ test_expect_success '-p PID sleep N: the command is a timer, the process is coun
 	sleep 0.2
 	lperf stat -x, -p $pid -e task-clock sleep 0.3 2>o; rc=$?
 	lperf stat -p $pid -e task-clock sleep 0.1 2>t; kill $pid; wait $pid 2>/dev/null
-	[ $rc -eq 0 ] && v=$(cut -d, -f1 o) && within "$v" 300 20 &&
+	# A busy process counted for the 0.3 s of the timer: at most that (a loaded machine gives less).
+	[ $rc -eq 0 ] && v=$(cut -d, -f1 o) && awk -v v="$v" "BEGIN { exit !(v > 100 && v < 330) }" &&
 	expect_grep "^ Performance counter stats for process id .$pid.:$" t && expect_no_grep "seconds user" t &&
 	expect_exit 1 lperf stat -p 999999 -e task-clock sleep 0.1 2>err && expect_grep "no such process" err
 '

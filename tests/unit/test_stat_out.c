@@ -106,6 +106,9 @@ static void test_text_runs(void **state)
 	f.r.ev[2].m2 = 18;
 	f.r.dur_mean = 0.5;
 	f.r.dur_m2 = 0.0002;
+	/* The mean times each counted event ran and was enabled (perf's CSV shows them). */
+	for (size_t e = 0; e < 3; e++)
+		f.r.ev[e].run_mean = f.r.ev[e].ena_mean = 1000000;
 	struct statout_opts o = opts("'./faults 1000'", "user", false);
 	struct statperf_opts po = popts("'./faults 1000'", NULL, STAT_AGGR_GLOBAL);
 	char *s;
