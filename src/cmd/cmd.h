@@ -28,6 +28,9 @@ int cmd_wperf(int argc, char **argv);
  * status. */
 struct wperf_args;
 int wperf_stat(struct wperf_args *a);
+/* WindowsPerf's checks of a stat/sample/record line after parsing (wperf_check_request on this
+ * machine's cores); on failure its message alone on stderr and exit 1, as wperf. */
+void wperf_check_or_die(const struct wperf_args *a);
 int wperf_sample(struct wperf_args *a, bool record);
 int wperf_man(struct wperf_args *a);
 

@@ -243,9 +243,10 @@ int cmd_wperf(int argc, char **argv)
 	for (size_t i = 0; i < a.warnings.n; i++)
 		fprintf(stderr, "warning: %s\n", a.warnings.v[i]);
 	if (parsed < 0) {
-		fprintf(stderr, "error: %s\n", err_msg());
+		/* wperf's own words, alone on the line, and its exit status (EXIT_FAILURE) */
+		fprintf(stderr, "%s\n", err_msg());
 		wperf_args_free(&a);
-		return EXIT_USAGE;
+		return EXIT_RUNTIME;
 	}
 	err_quiet = a.quiet;
 	if (a.force_lock)

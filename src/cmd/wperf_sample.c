@@ -14,7 +14,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "cmd/cmd.h"
 #include "cmd/sample_opts.h"
 #include "events/evlist.h"
 #include "kernel/perf_event.h"
@@ -28,16 +30,59 @@
 
 #define WPERF_INTERVAL_DEFAULT 0x4000000ULL /* wperf/parsers.h PARSE_INTERVAL_DEFAULT */
 
+/* The one core (wperf_check_request has refused more than one). */
 static int one_core(const struct wperf_args *a, struct sample_opts *o)
 {
-	if (!a->cores)
-		return err_set("sampling: you can specify 1 core with -c option");
-	if (cpuset_parse(a->cores, &o->cpus) < 0)
-		return -1;
-	if (o->cpus.n != 1)
-		return err_set("sampling: you can specify 1 core with -c option (got '%s')", a->cores);
+	char *list = a->cores ? wperf_cores_list(a->cores) : NULL;
+	int r = list ? cpuset_parse(list, &o->cpus) : cpuset_online(&o->cpus);
+	free(list);
+	if (r < 0 || o->cpus.n != 1)
+		return err_set("you can specify only one core for sampling");
 	o->cpus_given = true;
 	return 0;
+}
+
+/* --pe_file names an executable (a path, a name on PATH) or a running process (its name, a
+ * link's, the name it was started by: target_find_image); --pdb_file a file. Checked in the
+ * order of the line, as wperf does, with its messages. */
+static bool pe_file_exists(const struct wperf_args *a)
+{
+	struct stat st;
+	if (stat(a->pe_file, &st) == 0)
+		return true;
+	if (!strchr(a->pe_file, '/')) {
+		const char *path = getenv("PATH");
+		char *dirs = xstrdup(path ? path : "");
+		bool found = false;
+		for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d && !found;
+		     d = strtok_r(NULL, ":", &save)) {
+			char *f = xasprintf("%s/%s", *d ? d : ".", a->pe_file);
+			found = access(f, X_OK) == 0;
+			free(f);
+		}
+		free(dirs);
+		if (found)
+			return true;
+	}
+	pid_t pid;
+	return target_find_image(a->pe_file, a->image_name, -1, &pid) == 0;
+}
+
+static void check_files(const struct wperf_args *a)
+{
+	struct stat st;
+	bool pdb_first = wperf_arg_index(a, "pdb_file") < wperf_arg_index(a, "pe_file");
+	for (int i = 0; i < 2; i++) {
+		bool pdb = (i == 0) == pdb_first;
+		if (pdb && a->pdb_file && stat(a->pdb_file, &st) < 0) {
+			fprintf(stderr, "PDB file '%s' doesn't exist\n", a->pdb_file);
+			exit(EXIT_RUNTIME);
+		}
+		if (!pdb && a->pe_file && !pe_file_exists(a)) {
+			fprintf(stderr, "PE file '%s' doesn't exist\n", a->pe_file);
+			exit(EXIT_RUNTIME);
+		}
+	}
 }
 
 /* sample_opts from a wperf line: one core, EVENT:PERIOD with wperf's default period, the
@@ -75,13 +120,9 @@ static void build_request(struct wperf_args *a, struct sample_opts *o, bool reco
 		sb_reset(&o->events);
 	}
 	sb_release(&met);
-	if (a->pdb_file) {
-		struct stat st;
-		if (stat(a->pdb_file, &st) < 0)
-			err_die(EXIT_USAGE, "--pdb_file '%s': no such file", a->pdb_file);
-		/* A PDB is matched to its image by GUID; a debug ELF by build-id. */
+	/* A PDB is matched to its image by GUID; a debug ELF by build-id. */
+	if (a->pdb_file)
 		debuginfo_add_file(a->pdb_file);
-	}
 	if (a->spawn_delay_s >= 0 && !o->quiet)
 		err_note("--record_spawn_delay: not needed on Linux (modules are seen as they are "
 			 "mapped); the command is sampled from its first instruction");
@@ -154,6 +195,9 @@ static int dry_run(const struct evlist *l, const struct sample_opts *o, char **c
 int wperf_sample(struct wperf_args *a, bool record)
 {
 	struct sample_opts o;
+	if (!a->dry_run)
+		check_files(a);
+	wperf_check_or_die(a);
 	build_request(a, &o, record);
 	char *pe_cmd[2] = { NULL, NULL };
 	char pidbuf[32];

@@ -154,8 +154,20 @@ static void final(const struct stat_result *r, void *arg)
 		wperf_stat_text(stdout, r, &w->view);
 }
 
+void wperf_check_or_die(const struct wperf_args *a)
+{
+	struct cpuset online = { 0 };
+	int ncores = cpuset_online(&online) == 0 && online.n ? online.cpu[online.n - 1] + 1 : 0;
+	cpuset_free(&online);
+	if (wperf_check_request(a, ncores) < 0) {
+		fprintf(stderr, "%s\n", err_msg());
+		exit(EXIT_RUNTIME);
+	}
+}
+
 int wperf_stat(struct wperf_args *a)
 {
+	wperf_check_or_die(a);
 	struct stat_opts o;
 	memset(&o, 0, sizeof(o));
 	o.big_num = true;
@@ -174,8 +186,8 @@ int wperf_stat(struct wperf_args *a)
 		o.nmetric_files = 1;
 	}
 	if (a->cores) {
-		o.cpu_list = xstrdup(a->cores);
-		if (cpuset_parse(a->cores, &o.cpus) < 0)
+		o.cpu_list = wperf_cores_list(a->cores);
+		if (!o.cpu_list || cpuset_parse(o.cpu_list, &o.cpus) < 0)
 			err_die(EXIT_USAGE, "-c: %s", err_msg());
 		/* The first core as written ("1,0" -> 1); the list itself comes back sorted. */
 		char first[16];

@@ -57,6 +57,20 @@ void wperf_args_free(struct wperf_args *a);
 
 /* wperf's duration: ^(0|[1-9][0-9]*)(\.[0-9]{1,2})?(ms|s|m|h|d)?$, seconds by default. */
 int wperf_parse_duration(const char *s, double *seconds);
+/* The position in a->argv of the first option spelled KEY ("pe_file" for -pe_file or --pe-file),
+ * or -1. */
+int wperf_arg_index(const struct wperf_args *a, const char *key);
+
+/* WindowsPerf's checks, with its messages (wperf_check.c); -1 with err_set(). At -e, in the
+ * order of the line: SPE filters, sampling intervals, sample/record's events against the
+ * counters (not checked when counters <= 0, unknown). */
+int wperf_check_events(const struct wperf_args *a, const char *spec, int counters);
+/* After the line, for stat, sample and record: a process to sample, one core for sampling,
+ * cores below ncores (not with --dry-run), stat's events. */
+int wperf_check_request(const struct wperf_args *a, int ncores);
+/* -c's cores sorted, unique, descending ranges turned ("0-0,3-1" -> "0,1,2,3"); malloc'd, or
+ * NULL with err_set(). */
+char *wperf_cores_list(const char *list);
 /* Joins --output-prefix/--cwd and a file name (malloc'd). */
 char *wperf_out_path(const struct wperf_args *a, const char *name);
 

@@ -13,6 +13,7 @@
 #include "util/notes.h"
 #include "util/parse.h"
 #include "util/xalloc.h"
+#include "wperf/wperf_extra.h"
 
 enum { A_NONE, A_ARG };
 
@@ -88,6 +89,14 @@ bad:
 		       "and an optional unit ms, s, m, h or d (e.g. 2.5s, 100ms, 1m)", s);
 }
 
+/* A duration of the option named as wperf names it in its message. */
+static int duration_arg(const char *v, double *seconds, const char *name)
+{
+	if (wperf_parse_duration(v, seconds) == 0)
+		return 0;
+	return err_set("input: \"%s\" to argument '%s' is invalid", v, name);
+}
+
 /* "--pe-file" and "-pe_file" both give "pe_file"; NULL when arg is no option. */
 static const char *opt_key(const char *arg, char *buf, size_t size)
 {
@@ -117,21 +126,30 @@ static void join(struct strbuf *sb, const char *s)
 	sb_adds(sb, s);
 }
 
+static bool sampling(const struct wperf_args *a)
+{
+	return a->cmd && (!strcmp(a->cmd, "sample") || !strcmp(a->cmd, "record"));
+}
+
 static int set_value(struct wperf_args *a, enum wopt id, const char *v, const char *opt)
 {
 	int n;
 	switch (id) {
-	case W_EVENTS: join(&a->events, v); break;
+	case W_EVENTS:
+		join(&a->events, v);
+		if (wperf_check_events(a, sb_str(&a->events), sampling(a) ? wperf_counters() : 0) < 0)
+			return -1;
+		break;
 	case W_METRICS: join(&a->metrics, v); break;
 	case W_CORES: a->cores = v; break;
 	case W_METRIC_FILE: a->metric_file = v; break;
 	case W_EXTRA: a->extra_events = v; break;
 	case W_TIMEOUT:
-		if (wperf_parse_duration(v, &a->timeout_s) < 0)
+		if (duration_arg(v, &a->timeout_s, "--timeout") < 0)
 			return -1;
 		break;
 	case W_INTERVAL:
-		if (wperf_parse_duration(v, &a->interval_s) < 0)
+		if (duration_arg(v, &a->interval_s, "-i") < 0)
 			return -1;
 		break;
 	case W_COUNT:
@@ -238,7 +256,7 @@ int wperf_parse_args(struct wperf_args *a, int argc, char **argv)
 			continue;
 		}
 		if (!k && !strcmp(arg, "sleep") && i + 1 < argc) {
-			if (wperf_parse_duration(argv[++i], &a->timeout_s) < 0)
+			if (duration_arg(argv[++i], &a->timeout_s, "--timeout") < 0)
 				return -1;
 			continue;
 		}
@@ -255,6 +273,17 @@ int wperf_parse_args(struct wperf_args *a, int argc, char **argv)
 	if (!a->cmd)
 		a->cmd = a->help ? "help" : "";
 	return 0;
+}
+
+int wperf_arg_index(const struct wperf_args *a, const char *key)
+{
+	char buf[64];
+	for (int i = 1; i < a->argc && strcmp(a->argv[i], "--"); i++) {
+		const char *k = opt_key(a->argv[i], buf, sizeof(buf));
+		if (k && !strcmp(k, key))
+			return i;
+	}
+	return -1;
 }
 
 void wperf_args_free(struct wperf_args *a)
