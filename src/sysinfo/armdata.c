@@ -129,7 +129,8 @@ int armdata_cpus(const char *dir, struct armdata_cpus *out)
 		armdata_cpus_free(out);
 		return -1;
 	}
-	qsort(out->c, out->n, sizeof(*out->c), cpu_cmp);
+	if (out->n)
+		qsort(out->c, out->n, sizeof(*out->c), cpu_cmp);
 	/* The architecture's two come first. */
 	struct armdata_cpus all = { 0 };
 	cpu_add(&all, "armv8-a", NULL, false);

@@ -219,6 +219,12 @@ static void missing_or_damaged_data(void **state)
 		if (!strstr(err_msg(), where[i]))
 			fail_msg("'%s' lacks '%s'", err_msg(), where[i]);
 	}
+	/* An empty mapfile: the architectures only. */
+	FILE *f = fopen(map, "w");
+	fclose(f);
+	assert_int_equal(armdata_cpus(dir, &c), 0);
+	assert_int_equal(c.n, 2);
+	armdata_cpus_free(&c);
 	unlink(map);
 	rmdir(dir);
 	free(map);
