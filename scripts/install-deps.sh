@@ -17,10 +17,14 @@ for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
         missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
+# Arm's per-CPU PMU data for `wperf man`, out of linux-source-6.12, into build/arm-data (a no-op
+# when current; `make` does it too).
+armdata() { "$(dirname "$0")/arm-data.sh"; }
+[ -z "$missing" ] && { armdata; exit 0; }
 echo "install-deps: installing:$missing"
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq -o DPkg::Lock::Timeout=300
 $SUDO apt-get install -y -qq -o DPkg::Lock::Timeout=300 --no-install-recommends $missing >/dev/null
+armdata
