@@ -4,7 +4,8 @@
  * (wperf_parse_args: one or two dashes, -c cores, -k, -C, -E, -t -i -n, durations, `sleep N`,
  * `--`), then the event list it asks for is built (-E custom names, DSU/DMC metrics, the cycle
  * counter wperf adds) and parsed with the -e grammar, as stat and sample would before running
- * anything. Each word is also read as a wperf duration. Nothing is run. Seeds: the command lines
+ * anything, and WindowsPerf's checks of the line run (SPE filters, intervals, cores). Each word is
+ * also read as a wperf duration. Nothing is run. Seeds: the command lines
  * of the WindowsPerf documentation and of tests/e2e/t90-wperf.sh. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +64,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		sb_release(&events);
 		sb_release(&metrics);
+		/* WindowsPerf's checks after the line (a process, one core, cores, stat's events). */
+		if (wperf_check_request(&a, 4) < 0)
+			err_clear();
+		char *cores = a.cores ? wperf_cores_list(a.cores) : NULL;
+		free(cores);
+		err_clear();
 	}
 	wperf_args_free(&a);
 	free(text);
