@@ -4,7 +4,7 @@
 set -e
 PKGS="gcc make pkg-config libelf-dev libdw-dev libpfm4-dev libcapstone-dev zlib1g-dev
 libcmocka-dev libjson-c-dev linux-source-6.12 python3 python3-jsonschema python3-pytest python3-pytest-timeout linux-perf libiberty-dev libzstd-dev libtraceevent-dev
-libbpf-dev bpftool clang gdb
+libbpf-dev bpftool clang gdb libncurses-dev tmux
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm cpio chromium golang-go"
 # The picture tests' readers: headless Chromium, go tool pprof, and npm for pprof-format and
 # speedscope (installed by tests/e2e/t75-pictures.sh into build/node). Debian's npm unless a

@@ -11,6 +11,7 @@
 #include "cmd/cmd.h"
 #include "symbols/buildid_cache.h"
 #include "util/error.h"
+#include "util/pager.h"
 #include "util/suggest.h"
 #include "util/xalloc.h"
 
@@ -138,13 +139,14 @@ static bool is_perf_name(const char *argv0)
 }
 
 /* perf's options before the command: --buildid-dir DIR (the build-id cache) and --no-pager
- * (lperf never pages). Returns how many words they took. */
+ * (long text output is not paged on a terminal, util/pager.h). Returns how many words they took. */
 static int global_options(int argc, char **argv)
 {
 	int i = 1;
 	while (i < argc) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--no-pager")) {
+			pager_disable();
 			i++;
 		} else if (!strncmp(a, "--buildid-dir=", 14)) {
 			buildid_cache_set_dir(a + 14);

@@ -16,6 +16,7 @@
 #include "symbols/demangle.h"
 #include "util/error.h"
 #include "util/opt.h"
+#include "util/pager.h"
 #include "util/xalloc.h"
 
 static int on_sample(const struct resolved_sample *rs, void *arg)
@@ -160,6 +161,7 @@ int cmd_annotate(int argc, char **argv)
 	struct annot_opts ao = { 0 };
 	struct wanted w = { 0 };
 	int verbose = 0;
+	enum colour_mode colour = COLOUR_AUTO;
 	const struct option opts[] = {
 		{ OPT_STRING, 'i', "input", &input, "FILE", "the recording (default perf.data)" },
 		{ OPT_CALLBACK, 's', "symbol", &w, "SYM", "annotate this function (also given as arguments)",
@@ -176,6 +178,10 @@ int cmd_annotate(int argc, char **argv)
 		{ OPT_STRING, 0, "itrace", &itrace, "OPTS", "Arm SPE recordings: count the records that "
 		  "produce these events (perf's letters: f, m, t, b, a, M, i)" },
 		{ OPT_BOOL, 'f', "force", &force, NULL, "read the input and /tmp JIT symbol files whoever owns them" },
+		{ OPT_CALLBACK, 0, "color", &colour, "WHEN", "hot percentages in colour: auto (a "
+		  "terminal), always, never", cmd_opt_colour, OPT_EQ_OPT },
+		{ OPT_CALLBACK, 0, "stdio-color", &colour, "WHEN", "perf's spelling of --color",
+		  cmd_opt_colour, OPT_HIDDEN },
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "no notes or warnings" },
 		{ OPT_COUNT, 'v', "verbose", &verbose, NULL, "more detail" },
 		OPT_END_(),
@@ -191,7 +197,6 @@ int cmd_annotate(int argc, char **argv)
 	symbol_demangle_params(verbose > 0);
 	ao.source_only = source_only;
 	ao.no_source = no_source;
-	ao.color = !json && isatty(STDOUT_FILENO);
 
 	struct annot a;
 	annot_init(&a);
@@ -214,6 +219,8 @@ int cmd_annotate(int argc, char **argv)
 		status = session_run(&ss) ? EXIT_RUNTIME : 0;
 	}
 	annot_sort(&a);
+	pager_start();
+	ao.color = !json && colour_on(colour);
 
 	size_t shown = show_functions(&a, &ao, &w, dsos, &r->evsels, json ? input : NULL);
 	if (!shown && !status) {

@@ -11,6 +11,7 @@
 #include "util/error.h"
 #include "util/opt.h"
 #include "util/parse.h"
+#include "util/pager.h"
 
 static const char *const usage[] = { "lperf diff [OPTIONS] OLD.data NEW.data", NULL };
 
@@ -63,6 +64,7 @@ int cmd_diff(int argc, char **argv)
 		stacks_free(&new_);
 		err_die_last(EXIT_RUNTIME);
 	}
+	pager_start();
 	if (json)
 		diff_print_json(stdout, &d, old_path, new_path, (size_t)limit);
 	else

@@ -12,6 +12,7 @@
 #include "output/list_out.h"
 #include "util/error.h"
 #include "util/opt.h"
+#include "util/pager.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
 #include "util/xalloc.h"
@@ -228,6 +229,7 @@ int cmd_list(int argc, char **argv)
 	}
 	if (o.nfilters && !o.keywords && !ls.nevents && !ls.nmetrics && !ls.ngroups)
 		no_match(&o, &cat, &ms);
+	pager_start();
 	if (o.json)
 		list_print_json(stdout, &cat, &ms, &ls);
 	else {

@@ -24,6 +24,7 @@
 #include "symbols/demangle.h"
 #include "util/error.h"
 #include "util/opt.h"
+#include "util/pager.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -156,7 +157,8 @@ struct report_args {
 	const char *input, *sort, *symfs, *itrace;
 	bool json, wperf, header, header_only, quiet, children, no_children, stdio, folded, force, python;
 	bool annotate, disassemble, no_inline;
-	bool stats, task;
+	bool stats, task, tui;
+	enum colour_mode colour;
 	char *fields_sort;     /* -F: the sort keys among the fields */
 	int verbose;
 	enum hist_key keys[HK_NKEYS];
@@ -216,7 +218,12 @@ static void parse_report_options(struct report_args *a, struct profile *pr, int 
 		{ OPT_CALLBACK, 'G', "inverted", v, NULL, "call graphs in caller order", opt_inverted, OPT_NOARG },
 		{ OPT_BOOL, 0, "children", &a->children, NULL, "Children and Self columns (default with call graphs)" },
 		{ OPT_BOOL, 0, "no-children", &a->no_children, NULL, "only self overhead" },
-		{ OPT_BOOL, 0, "stdio", &a->stdio, NULL, "text output (the default)" },
+		{ OPT_BOOL, 0, "stdio", &a->stdio, NULL, "text output (the default when not a terminal)" },
+		{ OPT_BOOL, 0, "tui", &a->tui, NULL, "the interactive browser (the default on a terminal)" },
+		{ OPT_CALLBACK, 0, "color", &a->colour, "WHEN", "hot percentages in colour: auto (a "
+		  "terminal), always, never", cmd_opt_colour, OPT_EQ_OPT },
+		{ OPT_CALLBACK, 0, "stdio-color", &a->colour, "WHEN", "perf's spelling of --color",
+		  cmd_opt_colour, OPT_HIDDEN },
 		{ OPT_BOOL, 0, "json", &a->json, NULL, "JSON (docs/schemas/report.schema.json)" },
 		{ OPT_BOOL, 0, "folded", &a->folded, NULL, "collapsed stacks for flame graphs: "
 		  "comm;root;...;leaf COUNT" },
@@ -400,6 +407,8 @@ int cmd_report(int argc, char **argv)
 	struct perfdata_reader *r = ss.reader;
 	err_print_notes(&r->info.notes);
 	int status = 0;
+	pager_start();
+	x.v.ro.colour = x.v.style == STYLE_PERF && colour_on(a.colour);
 	if (a.header || a.header_only)
 		report_print_header(stdout, r);
 	if (a.header_only) {

@@ -18,6 +18,7 @@
 #include "symbols/demangle.h"
 #include "util/error.h"
 #include "util/opt.h"
+#include "util/pager.h"
 #include "util/xalloc.h"
 
 struct script_ctx {
@@ -163,6 +164,7 @@ int cmd_script(int argc, char **argv)
 	struct perfdata_reader *r = ss.reader;
 	err_print_notes(&r->info.notes);
 	int status = 0;
+	pager_start();
 	if (spe_recording(r)) { /* Arm SPE AUX data: decoded records (spe/spe_view.h) */
 		struct spe_view_opts vo = { .itrace = itrace };
 		struct spe_view sv;

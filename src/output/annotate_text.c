@@ -7,11 +7,8 @@
 #include <string.h>
 
 #include "output/annotate_out.h"
+#include "output/colour.h"
 #include "symbols/srcline.h"
-
-/* perf's thresholds for colouring percentages. */
-#define HOT_RED 5.0
-#define HOT_GREEN 0.5
 
 static double pct(uint64_t part, uint64_t whole)
 {
@@ -20,18 +17,12 @@ static double pct(uint64_t part, uint64_t whole)
 
 static const char *color_of(const struct annot_opts *o, double p)
 {
-	if (!o->color)
-		return "";
-	if (p >= HOT_RED)
-		return "\033[31m";
-	if (p >= HOT_GREEN)
-		return "\033[32m";
-	return "";
+	return colour_pct_begin(o->color, p);
 }
 
 static const char *color_end(const struct annot_opts *o, double p)
 {
-	return o->color && p >= HOT_GREEN ? "\033[m" : "";
+	return colour_pct_end(o->color, p);
 }
 
 static void value(FILE *f, const struct annot_opts *o, uint64_t samples, uint64_t period, uint64_t total)

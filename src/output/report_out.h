@@ -34,6 +34,7 @@ struct report_opts {
 	bool long_names;         /* wperf --sample-display-long: mangled names */
 	uint64_t lost;           /* records lost in recording */
 	uint64_t lost_samples;
+	bool colour;             /* hot percentages in perf's colours (output/colour.h) */
 };
 
 void report_text(FILE *f, const struct report_section *s, const struct report_opts *o);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output/colour.h"
 #include "output/report_out.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -298,6 +299,16 @@ static void sep_row(FILE *f, const struct hist *h, const struct hist_entry *e, c
 	sb_release(&sb);
 }
 
+/* The Overhead (or Children and Self) columns, "  %7.2f%%" each, in perf's colours. */
+static void pct_cols(FILE *f, bool colour, int n, double a, double b)
+{
+	for (int i = 0; i < n; i++) {
+		fputs("  ", f);
+		colour_pct_print(f, colour, "%7.2f%%", i ? b : a);
+	}
+	fputs("  ", f);
+}
+
 void report_text(FILE *f, const struct report_section *s, const struct report_opts *o)
 {
 	const struct hist *h = s->hist;
@@ -366,9 +377,9 @@ void report_text(FILE *f, const struct report_section *s, const struct report_op
 		if (o->no_overhead)
 			fputs("  ", f);
 		else if (o->children)
-			fprintf(f, "  %7.2f%%  %7.2f%%  ", acc, self);
+			pct_cols(f, o->colour, 2, acc, self);
 		else
-			fprintf(f, "  %7.2f%%  ", self);
+			pct_cols(f, o->colour, 1, self, 0);
 		if (o->show_nr)
 			fprintf(f, "%12" PRIu64 "  ", o->children ? e->acc_samples : e->samples);
 		for (size_t k = 0; k < h->nkeys; k++) {

@@ -1,0 +1,29 @@
+# tmux helpers for the interactive tests (t77-t79): a private server per script, one session
+# per test, the screen read back with capture-pane. Sourced after lib.sh.
+TMUX_SOCK="lperf-e2e-$$"
+tm() { tmux -L "$TMUX_SOCK" -f /dev/null "$@"; }
+# A session that lives as long as the script, so the server outlives each test's session.
+tm new-session -d -s keep -x 80 -y 24 "sleep 3600"
+# tmux_run W H CMD: a fresh session "t" of W x H running CMD in sh; the pane stays after CMD
+# ends, with "EXIT=status" on its last line.
+tmux_run() {
+	tm kill-session -t t 2>/dev/null
+	tm new-session -d -s t -x "$1" -y "$2" "sh -c '$3; echo EXIT=\$?; sleep 600'" &&
+	tm set-option -t t status off >/dev/null
+}
+tmux_screen() { tm capture-pane -p -t t; }
+tmux_keys() { tm send-keys -t t "$@"; }
+# tmux_wait PATTERN [SECONDS]: until the screen matches PATTERN (grep -E); the screen on failure.
+tmux_wait() {
+	n=$(( ${2:-10} * 10 ))
+	while [ "$n" -gt 0 ]; do
+		tmux_screen | grep -qE -- "$1" && return 0
+		sleep 0.1
+		n=$((n - 1))
+	done
+	echo "screen never showed '$1':" >&2
+	tmux_screen >&2
+	return 1
+}
+tmux_done() { tm kill-server 2>/dev/null; }
+trap 'tmux_done; rm -rf "$SCRATCH"' EXIT

@@ -1,0 +1,94 @@
+/* Workload for the interactive tests (t77-t79): three threads with distinct call chains
+ * (main -> outer_* -> hot_*), built with frame pointers.
+ *   tui_work SECONDS         three threads for SECONDS
+ *   tui_work shift SECONDS   one thread whose hot function moves from hot_alpha to hot_beta and
+ *                            back every 3 seconds (lperf top's refresh test) */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static volatile unsigned long sink;
+
+__attribute__((noinline)) static void hot_alpha(void)
+{
+	for (int i = 0; i < 100000; i++)
+		sink += (unsigned long)i * 3;
+}
+
+__attribute__((noinline)) static void hot_beta(void)
+{
+	for (int i = 0; i < 100000; i++)
+		sink ^= (unsigned long)i * 7;
+}
+
+__attribute__((noinline)) static void hot_gamma(void)
+{
+	for (int i = 0; i < 100000; i++)
+		sink += (unsigned long)i >> 1;
+}
+
+__attribute__((noinline)) static void outer_one(double end)
+{
+	while (now() < end)
+		hot_alpha();
+}
+
+__attribute__((noinline)) static void outer_two(double end)
+{
+	while (now() < end) {
+		hot_beta();
+		hot_alpha();
+	}
+}
+
+__attribute__((noinline)) static void outer_three(double end)
+{
+	while (now() < end)
+		hot_gamma();
+}
+
+static double end_time;
+
+static void *thread_two(void *arg)
+{
+	prctl(PR_SET_NAME, "tui-two");
+	outer_two(end_time);
+	return arg;
+}
+
+static void *thread_three(void *arg)
+{
+	prctl(PR_SET_NAME, "tui-three");
+	outer_three(end_time);
+	return arg;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 2 && !strcmp(argv[1], "shift")) {
+		double end = now() + atof(argv[2]);
+		for (int phase = 0; now() < end; phase++) {
+			double stop = now() + 3.0;
+			while (now() < stop && now() < end)
+				(phase % 2 ? hot_beta : hot_alpha)();
+		}
+		return 0;
+	}
+	end_time = now() + (argc > 1 ? atof(argv[1]) : 1.0);
+	pthread_t t2, t3;
+	pthread_create(&t2, NULL, thread_two, NULL);
+	pthread_create(&t3, NULL, thread_three, NULL);
+	outer_one(end_time);
+	pthread_join(t2, NULL);
+	pthread_join(t3, NULL);
+	return 0;
+}
