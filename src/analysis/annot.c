@@ -153,7 +153,7 @@ static int elf_code(struct annot_func *f, struct code *c)
 {
 	struct dso *d = f->dso;
 	uint64_t lo = f->sym->start, hi = f->sym->start + f->sym->size;
-	char *path = d->kind == DSO_VDSO ? NULL : dso_file_path(d, d->path);
+	char *path = d->kind == DSO_VDSO ? NULL : dso_read_path(d);
 	Elf *elf = NULL;
 	int fd = -1;
 	void *image = NULL;

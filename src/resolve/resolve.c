@@ -157,6 +157,9 @@ void resolve_sample(struct resolver *r, const struct perf_sample *s, struct thre
 		struct user_frames a = { r, &n, t, s->time };
 		unwind_user(r->unwinder, t, s, add_user, &a, &truncated);
 		if (truncated) {
+			const struct dso *last = n ? r->fbuf[n - 1].loc.dso : NULL;
+			if (last && (last->mismatch || last->deleted))
+				r->truncated_unread++;
 			/* Say so in the stack itself, so no view presents a cut stack as whole. */
 			static struct symbol truncated_sym = { 0, 0, (char *)"[truncated]", NULL };
 			ALLOC_GROW(r->fbuf, n + 1, r->fcap);

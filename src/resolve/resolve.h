@@ -49,6 +49,8 @@ struct resolver {
 	struct frame *fbuf;
 	size_t fcap;
 	uint64_t truncated;        /* samples whose DWARF unwind stopped early */
+	uint64_t truncated_unread; /* ... of which in a DSO whose file was not read (another build
+				    * than the recording's, or deleted): no CFI to go on with */
 	/* Optional, before the Python view: rewrites the n frames (the buffer may grow) and returns
 	 * the new count; the session joins Python stacks lperf read itself here. */
 	size_t (*merge)(void *arg, const struct perf_sample *s, struct frame **frames, size_t *cap, size_t n);

@@ -45,8 +45,8 @@ int session_init(struct session *ss, const struct evsel_set *evsels, const struc
 }
 
 /* The header's build-ids name the files that ran: DSOs made from them know their build-id
- * before the first MMAP, so loading compares it with the file found (and refuses another). A
- * build-id cache, when there is one, is looked up from here first. Kernel entries are left to
+ * before the first MMAP, so loading compares it with the file found and reads the build-id
+ * cache's copy of a file rebuilt since (symbols/dso.c), or nothing. Kernel entries are left to
  * the kernel maps. */
 static void seed_buildids(struct session *ss, const struct perfdata_info *in)
 {

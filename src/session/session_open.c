@@ -87,11 +87,17 @@ void session_diagnose(struct session *ss, int verbose)
 {
 	struct notes *ns = &ss->notes;
 	diagnose_features(ss);
-	if (ss->resolver.truncated)
+	/* A stack cut in a file that was not read (another build) is no matter of the copy's size. */
+	uint64_t unread = ss->resolver.truncated_unread, cut = ss->resolver.truncated - unread;
+	if (unread)
+		notes_add_level(ns, NOTES_NOTE, "%" PRIu64 " of %" PRIu64 " stacks end in [truncated] in a "
+				"file that is not the recorded build (see its warning): they cannot be unwound "
+				"without the build that ran", unread, ss->nsamples);
+	if (cut)
 		notes_add_level(ns, NOTES_NOTE, "%" PRIu64 " of %" PRIu64 " stacks are cut short and end in "
 				"[truncated]: the user stack copy was too small or code had no unwind "
 				"information; try a larger --call-graph dwarf,SIZE (up to 65528)",
-				ss->resolver.truncated, ss->nsamples);
+				cut, ss->nsamples);
 	if (ss->bad_samples)
 		notes_add(ns, "%" PRIu64 " samples could not be parsed and were skipped", ss->bad_samples);
 	if (ss->lost_records || ss->lost_samples) {
@@ -106,8 +112,11 @@ void session_diagnose(struct session *ss, int verbose)
 	for (size_t i = 0; i < c->n; i++) {
 		const struct dso *d = c->v[i];
 		if (d->mismatch)
-			notes_add(ns, "%s changed since recording (build-id mismatch): its samples are not "
-				  "resolved", d->path);
+			notes_add(ns, "%s: its samples are not resolved", dso_load_note(d) ? dso_load_note(d) :
+				  d->path);
+		else if (d->cached && verbose)
+			notes_add_level(ns, NOTES_NOTE, "%s is another build than the recording's: read from the "
+					"build-id cache's copy %s", d->path, d->cached);
 		else if (d->loaded && d->kind == DSO_KERNEL && dso_load_note(d))
 			notes_add_level(ns, NOTES_NOTE, "%s: %s", d->path, dso_load_note(d));
 	}

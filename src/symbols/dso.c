@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "symbols/buildid_cache.h"
 #include "symbols/elf.h"
 #include "symbols/kallsyms.h"
 #include "symbols/perfmap.h"
@@ -232,6 +233,7 @@ static void dso_free(struct dso *d)
 	free(d->path);
 	notes_clear(&d->notes);
 	free(d->debug_path);
+	free(d->cached);
 	free(d->loads);
 	free(d->module);
 	free(d->root);
@@ -279,6 +281,11 @@ char *dso_file_path(const struct dso *d, const char *path)
 	return xstrndup(path, n);
 }
 
+char *dso_read_path(const struct dso *d)
+{
+	return d->cached ? xstrdup(d->cached) : dso_file_path(d, d->path);
+}
+
 /* Keeps what a loader found, its notes after the DSO's. */
 static void keep(struct dso *d, struct symtab_load *r)
 {
@@ -303,6 +310,31 @@ static void keep(struct dso *d, struct symtab_load *r)
 	notes_move(&d->notes, &r->notes);
 }
 
+/* A DSO the recording names by build-id is read from the file at its path while that file is
+ * the recorded build, else from the build-id cache's copy; with neither, a file that is another
+ * build is not read at all (its symbols and CFI would describe other code). A file gone or
+ * without a build-id is left to the loader's own checks and notes. */
+static void locate(struct dso *d, char **file, struct symtab_load *r)
+{
+	if (!d->build_id_size)
+		return;
+	char *found;
+	int rc = buildid_cache_locate(*file, d->build_id, d->build_id_size, &found);
+	if (rc == 1) {
+		free(*file);
+		*file = found;
+		d->cached = xstrdup(found);
+	} else if (rc == 0) {
+		free(found);
+	} else {
+		uint8_t have[20];
+		if (buildid_of_file(*file, have)) {
+			d->mismatch = true;
+			notes_add(&r->notes, "%s", err_msg());
+		}
+	}
+}
+
 static void load_elf(struct dso *d)
 {
 	struct symtab_load r = { 0 };
@@ -318,8 +350,10 @@ static void load_elf(struct dso *d)
 			  "the file now at its path against");
 	} else {
 		char *file = dso_file_path(d, d->path);
+		locate(d, &file, &r);
 		w.file = file;
-		elfsym_load_file(&w, &r);
+		if (!d->mismatch)
+			elfsym_load_file(&w, &r);
 		free(file);
 	}
 	keep(d, &r);

@@ -53,6 +53,8 @@ struct dso {
 	struct notes notes;  /* what loading met; the last is why symbols are missing ("no such file",
 			      * "stripped", "kptr_restrict"): dso_load_note */
 	char *debug_path;    /* where symbols came from when not path (build-id dir, debuglink) */
+	char *cached;        /* the build-id cache's copy read instead of path, whose file is another
+			      * build than the recording's (symbols/buildid_cache.h); NULL: path */
 	struct symbol *syms; /* sorted by start, no overlaps after load */
 	size_t nsyms;
 	/* ELF program headers of PT_LOAD segments, to turn a file offset into a virtual address. */
@@ -137,6 +139,10 @@ uint64_t dso_offset_to_addr(struct dso *d, uint64_t offset);
 void dso_load_kallsyms(struct dso *d, const char *path);
 /* d's path with its cache's root in front, and " (deleted)" dropped; the caller frees it. */
 char *dso_file_path(const struct dso *d, const char *path);
+/* The file to read d's contents from (symbols, lines, code, CFI), after dso_load: the build-id
+ * cache's copy when the recording's build-id is only there (d->cached), else dso_file_path of
+ * its path. The caller frees it. */
+char *dso_read_path(const struct dso *d);
 
 
 /* Registers fn to be called with each DSO about to be freed, so that a cache keyed by DSO

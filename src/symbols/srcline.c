@@ -159,7 +159,7 @@ static void file_open(struct sl_file *f, struct dso *d)
 		f->note = d->mismatch ? "its build-id differs from the recording's" : "deleted after it was mapped";
 		return;
 	}
-	char *path = dso_file_path(d, d->path);
+	char *path = dso_read_path(d);
 	/* Under --symfs, separate debug files are looked for under the root too. */
 	free(debuginfo_path);
 	debuginfo_path = d->root ? xasprintf(":.debug:%s/usr/lib/debug", d->root) : NULL;

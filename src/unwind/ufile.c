@@ -78,7 +78,7 @@ static void ufile_open(struct ufile *f)
 		f->path = xstrdup(d->path);
 		f->elf = vdso_elf(f);
 	} else {
-		f->path = dso_file_path(d, d->path);
+		f->path = dso_read_path(d);
 		f->elf = file_elf(f);
 	}
 	GElf_Ehdr eh;
