@@ -33,6 +33,8 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "show where samples fall, from a perf.data file", "perf report", "" },
 	{ "diff", cmd_diff, "compare two recordings: the functions or stacks whose share changed most",
 	  "perf diff", "" },
+	{ "top", cmd_top, "live: the hottest functions system-wide (or -p PID, a command), refreshed",
+	  "perf top", "" },
 	{ "sample", cmd_sample, "sample live and print the hottest functions", "", "wperf sample" },
 	{ "script", cmd_script, "print every sample of a perf.data file as text", "perf script", "" },
 	{ "inject", cmd_inject, "rewrite a recording so Linux perf resolves JIT code (perf inject --jit)",

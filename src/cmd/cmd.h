@@ -47,5 +47,7 @@ int record_spe_sample(struct sample_opts *o, struct evlist *l, char **cmd, int a
  * (util/pager.h); a bare --color is 'always'. */
 struct option;
 int cmd_opt_colour(const struct option *o, const char *a);
+/* lperf top (cmd/top.c). */
+int cmd_top(int argc, char **argv);
 
 #endif

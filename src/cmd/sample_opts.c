@@ -514,3 +514,11 @@ void sample_opts_free(struct sample_opts *o)
 	sb_release(&o->events);
 	cpuset_free(&o->cpus);
 }
+
+/* The option callbacks lperf top shares (cmd/top.c builds its own table). */
+int sample_opt_event(const struct option *opt, const char *arg) { return opt_event(opt, arg); }
+int sample_opt_freq(const struct option *opt, const char *arg) { return opt_freq(opt, arg); }
+int sample_opt_g(const struct option *opt, const char *arg) { return opt_g(opt, arg); }
+int sample_opt_call_graph(const struct option *opt, const char *arg) { return opt_call_graph(opt, arg); }
+int sample_opt_cpus(const struct option *opt, const char *arg) { return opt_cpus(opt, arg); }
+int sample_opt_timeout(const struct option *opt, const char *arg) { return opt_timeout(opt, arg); }

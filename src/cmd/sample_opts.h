@@ -69,6 +69,15 @@ void sample_live_opts(const struct sample_opts *o, struct live_opts *lo);
  * command is no Python. */
 int sample_python_setup(struct sample_opts *o, char **cmd);
 void sample_opts_free(struct sample_opts *o);
+/* The callbacks of -e, -F, -g, --call-graph, -C and --timeout (value: a struct sample_opts), for
+ * commands with a table of their own (lperf top). */
+struct option;
+int sample_opt_event(const struct option *opt, const char *arg);
+int sample_opt_freq(const struct option *opt, const char *arg);
+int sample_opt_g(const struct option *opt, const char *arg);
+int sample_opt_call_graph(const struct option *opt, const char *arg);
+int sample_opt_cpus(const struct option *opt, const char *arg);
+int sample_opt_timeout(const struct option *opt, const char *arg);
 
 /* How a sampling run shows itself (cmd/sample.c): lperf sample's view (all zero but argc/argv),
  * or WindowsPerf's (wperf sample and record, cmd/wperf_sample.c). */

@@ -1,0 +1,60 @@
+#!/bin/sh
+# lperf top --stdio: live tables through the live session, refreshed every -d seconds: perf top's
+# columns, the status line (samples/s, lost, event, target, top's own CPU), -g's Children/Self,
+# -z, -e, system-wide by default, and a hot spot that moves every 3 s shown within two refreshes.
+. "$(dirname "$0")/lib.sh"
+BIN="$SCRATCH/bin"
+mkdir -p "$BIN"
+cc -O2 -g -fno-omit-frame-pointer -pthread -o "$BIN/tui_work" "$TEST_ROOT/tests/workloads/tui_work.c" ||
+	{ echo "cannot build the workload"; exit 1; }
+# The first row of each table: "refresh-number symbol".
+tops() { awk '/Overhead|Children/ { t++; getline; print t, $NF }' "$1"; }
+
+test_expect_success 'top --stdio COMMAND: tables with perf top columns and the status line' '
+	lperf top --stdio -q -d 1 -- "$BIN/tui_work" 2.5 >out 2>err &&
+	expect_grep "^Samples: [0-9]+ of event .cpu-clock., 1000 Hz, lost: 0, [0-9]+ samples/s, target: command .*tui_work" out &&
+	expect_grep "lperf top itself: [0-9.]+% of a CPU" out &&
+	expect_grep "^  Overhead  Shared Object +Symbol" out &&
+	expect_grep "tui_work +\\[\\.\\] hot_(alpha|beta|gamma)" out &&
+	test "$(grep -c "^Samples:" out)" -ge 3
+'
+
+test_expect_success 'top -g: Children and Self; thread start functions have children, no self' '
+	lperf top --stdio -q -g -d 1 -- "$BIN/tui_work" 1.5 >out &&
+	expect_grep "^  Children      Self  Shared Object" out &&
+	expect_grep "^ +[1-9][0-9.]*% +0\\.00% +tui_work +\\[\\.\\] thread_(two|three)" out
+'
+
+test_expect_success 'top -e task-clock -z: the event named, each table its own interval' '
+	lperf top --stdio -q -z -e task-clock -d 1 -- "$BIN/tui_work" 1.5 >out &&
+	expect_grep "of event .task-clock." out &&
+	awk "/Overhead/ { if (s) print s; s = 0; next } /%/ { sub(\"%\", \"\", \$1); s += \$1 } END { print s }" out >sums &&
+	awk "\$1 < 99 || \$1 > 101 { bad = 1 } END { exit bad }" sums
+'
+
+test_expect_success 'top is system-wide by default and costs under 2% of a CPU (median refresh)' '
+	"$BIN/tui_work" 9 & w=$! &&
+	lperf top --stdio -q -d 2 --timeout 8.5 >out 2>err; kill $w 2>/dev/null; wait $w;
+	expect_grep "target: system-wide" out &&
+	expect_grep "\\[\\.\\] hot_(alpha|beta|gamma)" out &&
+	grep -o "itself: [0-9.]*%" out | tail -n +2 | tr -d "itself:% " | sort -n >cost &&
+	cat cost && test "$(wc -l <cost)" -ge 3 &&
+	awk "{ v[NR] = \$1 } END { exit !(v[int((NR + 1) / 2)] <= 2.0) }" cost
+'
+
+test_expect_success 'top -p: a hot spot that moves every 3 s leads within two refreshes' '
+	"$BIN/tui_work" shift 13.5 & w=$! &&
+	lperf top --stdio -q -p $w -d 2 >out; wait $w;
+	tops out >seq && cat seq &&
+	awk "{ print \$2 }" seq | uniq >runs &&
+	test "$(grep -c hot_ runs)" -ge 3 &&
+	awk "NR > 1 && \$2 != prev { print \$1 - last } \$2 != prev { prev = \$2; last = \$1 } NR == 1 { prev = \$2; last = 1 }" seq >lags &&
+	awk "\$1 > 2 { bad = 1 } END { exit bad }" lags
+'
+
+test_expect_success 'top: a bad delay and two targets are usage errors' '
+	expect_exit 2 lperf top -d 0 2>err && expect_grep "refresh delay" err &&
+	expect_exit 2 lperf top -p 1 -- true 2>err && expect_grep "one target" err
+'
+
+test_done
