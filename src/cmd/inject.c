@@ -9,6 +9,7 @@
 #include "inject/jitinject.h"
 #include "perfdata/perfdata.h"
 #include "util/error.h"
+#include "util/outfile.h"
 #include "util/opt.h"
 #include "util/xalloc.h"
 
@@ -36,6 +37,7 @@ int cmd_inject(int argc, char **argv)
 	if (i < argc)
 		opt_usage_error(&ctx, "unexpected argument '%s'", argv[i]);
 	err_quiet = quiet;
+	outfile_force = force; /* -f: -o may replace a link or another user's file */
 
 	struct perfdata_reader r;
 	if (perfdata_open_force(&r, input, force) < 0)

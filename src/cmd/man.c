@@ -11,6 +11,7 @@
 
 #include "output/wperf_out.h"
 #include "util/error.h"
+#include "util/outfile.h"
 #include "wperf/wperf.h"
 #include "wperf/wperf_man.h"
 
@@ -44,16 +45,13 @@ static int man_run(const char *name, bool json, bool quiet, const char *output,
 	else if (!quiet)
 		wperf_man_text(stdout, &t);
 	if (output) {
-		FILE *f = fopen(output, "w");
-		if (!f) {
-			fprintf(stderr, "error: cannot write '%s': %s\n", output, strerror(errno));
-			ret = EXIT_RUNTIME;
-		} else {
+		struct outfile of;
+		FILE *f = outfile_fopen(&of, output);
+		if (f)
 			wperf_tabs_json(f, &t, 1);
-			if (fclose(f) != 0) {
-				fprintf(stderr, "error: cannot write '%s': %s\n", output, strerror(errno));
-				ret = EXIT_RUNTIME;
-			}
+		if (!f || outfile_commit(&of, false) < 0) {
+			fprintf(stderr, "error: %s\n", err_msg());
+			ret = EXIT_RUNTIME;
 		}
 	}
 	wperf_tab_free(&t);

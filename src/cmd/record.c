@@ -25,6 +25,7 @@
 #include "session/session.h"
 #include "spe/spe_view.h"
 #include "util/error.h"
+#include "util/outfile.h"
 #include "util/xalloc.h"
 
 static void progress(const struct recorder *c, bool final)
@@ -298,11 +299,12 @@ bool record_has_spe(const struct evlist *l)
 
 int record_spe_sample(struct sample_opts *o, struct evlist *l, char **cmd, int argc, char **argv)
 {
-	/* A file of its own in TMPDIR: record writes it under a temporary name and renames it when
-	 * complete, so a run that fails to start leaves nothing behind. */
-	const char *tmp = getenv("TMPDIR");
-	/* Named by the process: one per run, and a file a dead run with this pid left is ours. */
-	char *path = xasprintf("%s/lperf-spe-%d.data", tmp && *tmp ? tmp : "/tmp", (int)getpid());
+	/* A file of its own in a private directory under TMPDIR (mkdtemp, mode 0700): no other user
+	 * can plant a link or a file at its name or read it; removed with the directory after. */
+	char *dir = outfile_private_dir();
+	if (!dir)
+		err_die_last(EXIT_RUNTIME);
+	char *path = xasprintf("%s/spe.data", dir);
 	const char *output = o->output;
 	bool quiet = o->quiet;
 	o->output = path;
@@ -334,10 +336,8 @@ int record_spe_sample(struct sample_opts *o, struct evlist *l, char **cmd, int a
 		}
 		session_close(&ss);
 	}
-	unlink(path);
-	char *old = xasprintf("%s.old", path); /* record keeps a previous file as .old: there is none */
-	unlink(old);
-	free(old);
+	outfile_private_dir_remove(dir);
+	free(dir);
 	free(path);
 	return cmd ? status : rc ? rc : status;
 }
@@ -347,6 +347,7 @@ int cmd_record(int argc, char **argv)
 	struct sample_opts o;
 	char **cmd = sample_parse_options(&o, argc, argv, "record", usage, SAMPLE_OPTS_PERF);
 	err_quiet = o.quiet;
+	outfile_force = o.force; /* -f: replace a link or another user's file at -o */
 	/* Off-CPU time needs a BPF program lperf does not have yet: said as a perf built without
 	 * BPF skeletons says it (scripts skip on BUILD_BPF_SKEL), and the recording goes on. */
 	if (o.off_cpu)

@@ -23,6 +23,7 @@
 #include "spe/spe_view.h"
 #include "symbols/demangle.h"
 #include "util/error.h"
+#include "util/outfile.h"
 #include "util/opt.h"
 #include "util/pager.h"
 #include "util/parse.h"
@@ -262,6 +263,7 @@ static void parse_report_options(struct report_args *a, struct profile *pr, int 
 	int i = opt_parse(&ctx, argc, argv);
 	if (i < argc)
 		opt_usage_error(&ctx, "unexpected argument '%s'", argv[i]);
+	outfile_force = a->force; /* -f: the pictures may replace a link or another user's file */
 	if (a->json + a->wperf + a->folded > 1)
 		opt_usage_error(&ctx, "give one of --json, --wperf and --folded");
 	if (a->json)

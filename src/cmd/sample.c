@@ -21,6 +21,7 @@
 #include "session/live_session.h"
 #include "target/target_image.h"
 #include "util/error.h"
+#include "util/outfile.h"
 
 /* Progress: WindowsPerf's marks, '.' for a second with samples, 'e' for an empty one (lperf
  * sample: on stderr when it is a terminal; wperf: on stdout after the base address line). */
@@ -134,16 +135,17 @@ static void render(const struct sample_opts *o, const struct sample_view *v, str
 		       ss->nsamples + lost, lost,
 		       ss->nsamples + lost ? 100.0 * (double)lost / (double)(ss->nsamples + lost) : 0.0);
 	if (v->wperf && (o->json || v->json_path)) {
-		FILE *jf = v->json_path ? fopen(v->json_path, "w") : stdout;
+		struct outfile of;
+		FILE *jf = v->json_path ? outfile_fopen(&of, v->json_path) : stdout;
 		if (!jf)
-			err_die(EXIT_RUNTIME, "cannot write '%s'", v->json_path);
+			err_die_last(EXIT_RUNTIME);
 		struct wperf_sample_info in = { v->pe_file, v->pdb_file, o->display_rows, ss->nsamples + lost,
 						lost, m->base, m->delta };
 		ro.lost = ss->lost_records;
 		ro.lost_samples = ss->lost_samples;
 		wperf_sample_json(jf, &in, &t->p, &ro, annot, o->verbose && t->annot ? &t->av : NULL);
-		if (jf != stdout)
-			fclose(jf);
+		if (jf != stdout && outfile_commit(&of, false) < 0)
+			err_die_last(EXIT_RUNTIME);
 	}
 	if (text || (!v->wperf && o->json)) {
 		struct report_totals tot = { ss->nsamples, ss->lost_records, ss->lost_samples, pystore_approx(ss->py) };

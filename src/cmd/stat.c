@@ -30,6 +30,7 @@
 #include "target/run_loop.h"
 #include "target/target.h"
 #include "util/error.h"
+#include "util/outfile.h"
 #include "util/fileio.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
@@ -41,6 +42,8 @@ struct run_ctx {
 	struct statout_opts out;       /* --json-doc */
 	struct statperf_opts pout;     /* perf's layouts */
 	FILE *f;
+	struct outfile of;             /* -o FILE (has_of) */
+	bool has_of;
 	struct stat_result *intervals; /* kept for --json-doc */
 	size_t nintervals, icap;
 	unsigned nprinted;             /* interval blocks printed */
@@ -193,8 +196,8 @@ static void render(struct run_ctx *rc, const struct stat_result *acc, const stru
 
 /* The renderers' options and the stream: perf writes its counts to standard error, lperf's
  * --json-doc and another personality's view go to standard output; -o FILE gets either,
- * through a temporary file renamed at the end. Returns that temporary path or NULL. */
-static char *setup_output(struct run_ctx *rc, const char *desc)
+ * through a temporary file renamed at the end (rc->of). */
+static void setup_output(struct run_ctx *rc, const char *desc)
 {
 	const struct stat_opts *o = rc->o;
 	rc->out.target = desc;
@@ -222,17 +225,17 @@ static char *setup_output(struct run_ctx *rc, const char *desc)
 	if (o->log_fd > 0 && !o->output && !(rc->f = fdopen(o->log_fd, "a")))
 		err_die(EXIT_RUNTIME, "--log-fd %d: %s", o->log_fd, strerror(errno));
 	if (!o->output)
-		return NULL;
-	/* --append adds to the file in place; otherwise a new file replaces it at the end. */
-	char *tmp_path = o->append ? NULL : xasprintf("%s.tmp.%d", o->output, (int)getpid());
-	rc->f = fopen(o->append ? o->output : tmp_path, o->append ? "a" : "w");
+		return;
+	/* --append adds to the file in place; otherwise a new file replaces it at the end
+	 * (util/outfile.h: never through another user's link or file). */
+	rc->f = o->append ? outfile_fappend(&rc->of, o->output) : outfile_fopen(&rc->of, o->output);
 	if (!rc->f)
-		err_die(EXIT_RUNTIME, "cannot write '%s': %s", o->output, strerror(errno));
+		err_die_last(EXIT_RUNTIME);
+	rc->has_of = true;
 	if (!o->view && !o->json_doc) {
 		time_t now = time(NULL);
 		fprintf(rc->f, "# started on %s\n", ctime(&now));
 	}
-	return tmp_path;
 }
 
 int stat_main(int argc, char **argv)
@@ -289,7 +292,7 @@ int stat_command(struct stat_opts *op, char **cmd)
 	}
 	struct run_ctx rc = { .o = &o, .cmd = cmd };
 	char *desc = target_description(&o, cmd);
-	char *tmp_path = setup_output(&rc, desc);
+	setup_output(&rc, desc);
 	run_signals_install();
 	if (o.sync)
 		sync();
@@ -297,10 +300,8 @@ int stat_command(struct stat_opts *op, char **cmd)
 	struct stat_result acc;
 	struct stat_run_info info;
 	if (run_all(&rc, &p, &acc, &info) < 0) {
-		if (tmp_path) {
-			fclose(rc.f);
-			unlink(tmp_path);
-		}
+		if (rc.has_of)
+			outfile_abort(&rc.of);
 		err_die_last(EXIT_RUNTIME);
 	}
 	if (o.view && !o.pause && o.repeat > 1 && !o.quiet && isatty(STDERR_FILENO))
@@ -308,10 +309,9 @@ int stat_command(struct stat_opts *op, char **cmd)
 	render(&rc, &acc, &p.l);
 	int exit_code = info.ran_command ? info.status : 0;
 
-	if (tmp_path) {
-		if (fclose(rc.f) != 0 || rename(tmp_path, o.output) < 0)
-			err_die(EXIT_RUNTIME, "cannot write '%s': %s", o.output, strerror(errno));
-		free(tmp_path);
+	if (rc.has_of) {
+		if (outfile_commit(&rc.of, false) < 0)
+			err_die_last(EXIT_RUNTIME);
 	} else if (rc.f != stdout && rc.f != stderr && fclose(rc.f) != 0) {
 		err_die(EXIT_RUNTIME, "cannot write '%s': %s", o.output ? o.output : "--log-fd", strerror(errno));
 	}

@@ -19,6 +19,7 @@
 #include "sysinfo/buildinfo.h"
 #include "sysinfo/sysinfo.h"
 #include "util/error.h"
+#include "util/outfile.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
 #include "wperf/wperf.h"
@@ -118,13 +119,13 @@ static int emit(const struct wperf_args *a, struct wperf_tab *tabs, const char *
 		wperf_tabs_json(stdout, tabs, n);
 	if (a->output) {
 		char *path = wperf_out_path(a, a->output);
-		FILE *f = fopen(path, "w");
-		if (!f) {
-			err_warn("cannot write '%s': %s", path, strerror(errno));
-			ret = 1;
-		} else {
+		struct outfile of;
+		FILE *f = outfile_fopen(&of, path);
+		if (f)
 			wperf_tabs_json(f, tabs, n);
-			fclose(f);
+		if (!f || outfile_commit(&of, false) < 0) {
+			err_warn("%s", err_msg());
+			ret = 1;
 		}
 		free(path);
 	}

@@ -21,6 +21,7 @@
 #include "target/run_loop.h"
 #include "util/cpuset.h"
 #include "util/error.h"
+#include "util/outfile.h"
 #include "util/xalloc.h"
 #include "wperf/wperf_extra.h"
 
@@ -30,6 +31,7 @@ struct wstat {
 	char vendor[64], product[64];
 	/* timeline */
 	FILE *csv;
+	struct outfile csv_file;
 	char *csv_path;
 	bool csv_mux;              /* the file's layout: sched_times columns (first count multiplexed) */
 	char stamp[32];
@@ -54,12 +56,12 @@ static void cpu_identity(struct wstat *w)
 	w->view.product = w->product;
 }
 
-static FILE *open_out(const struct wperf_args *a, const char *name, char **path)
+static FILE *open_out(const struct wperf_args *a, const char *name, char **path, struct outfile *o)
 {
 	*path = wperf_out_path(a, name);
-	FILE *f = fopen(*path, "w");
+	FILE *f = outfile_fopen(o, *path);
 	if (!f)
-		err_die(EXIT_RUNTIME, "cannot write '%s': %s", *path, strerror(errno));
+		err_die_last(EXIT_RUNTIME);
 	return f;
 }
 
@@ -100,7 +102,7 @@ static void each_count(const struct stat_result *run, int index, void *arg)
 	struct wstat *w = arg;
 	if (!w->csv) {
 		char *name = timeline_name(w, run);
-		w->csv = open_out(w->a, name, &w->csv_path);
+		w->csv = open_out(w->a, name, &w->csv_path, &w->csv_file);
 		if (w->a->verbose)
 			printf("timeline file: '%s'\n", w->csv_path);
 		free(name);
@@ -144,10 +146,11 @@ static void final(const struct stat_result *r, void *arg)
 		write_json(w, stdout, r);
 	if (a->output && (!a->timeline || a->json)) {
 		char *path;
-		FILE *out = open_out(a, a->output, &path);
+		struct outfile of;
+		FILE *out = open_out(a, a->output, &path, &of);
 		write_json(w, out, r);
-		if (fclose(out) != 0)
-			err_die(EXIT_RUNTIME, "cannot write '%s': %s", path, strerror(errno));
+		if (outfile_commit(&of, false) < 0)
+			err_die_last(EXIT_RUNTIME);
 		free(path);
 	}
 	if (!a->json && !a->quiet && !a->timeline)
@@ -243,8 +246,8 @@ int wperf_stat(struct wperf_args *a)
 		pause_mark(false, &w);
 	}
 	if (w.csv) {
-		if (fclose(w.csv) != 0)
-			err_warn("cannot write '%s': %s", w.csv_path, strerror(errno));
+		if (outfile_commit(&w.csv_file, false) < 0)
+			err_warn("%s", err_msg());
 		free(w.csv_path);
 	}
 	for (size_t i = 0; i < w.nruns; i++)

@@ -5,30 +5,30 @@
 
 #include "output/pictures.h"
 #include "util/error.h"
+#include "util/outfile.h"
 
 bool pictures_requested(const struct pictures_req *r)
 {
 	return r->svg || r->html || r->speedscope || r->firefox || r->pprof;
 }
 
-static FILE *open_out(const char *path)
+/* A picture file through util/outfile (a temporary renamed over the target); "-" is stdout. */
+static FILE *open_out(struct outfile *o, const char *path)
 {
 	if (!strcmp(path, "-"))
 		return stdout;
-	FILE *f = fopen(path, "w");
-	if (!f)
-		err_set("cannot write '%s': %s", path, strerror(errno));
-	return f;
+	return outfile_fopen(o, path);
 }
 
-static int close_out(FILE *f, const char *path)
+static int close_out(FILE *f, struct outfile *o)
 {
-	int bad = ferror(f);
-	if (f == stdout)
-		return fflush(f) || bad ? err_set("cannot write to standard output") : 0;
-	if (fclose(f) != 0 || bad)
-		return err_set("cannot write '%s': %s", path, strerror(errno ? errno : EIO));
-	return 0;
+	if (f == stdout) {
+		errno = 0;
+		int bad = ferror(f);
+		return fflush(f) || bad ? err_set("cannot write to standard output: %s", strerror(errno ? errno : EIO))
+					: 0;
+	}
+	return outfile_commit(o, false);
 }
 
 int pictures_write(const struct pictures_req *r, const struct stacks *st, struct notes *said)
@@ -38,7 +38,8 @@ int pictures_write(const struct pictures_req *r, const struct stacks *st, struct
 	for (int k = 0; k < 3; k++) {
 		if (!paths[k])
 			continue;
-		FILE *f = open_out(paths[k]);
+		struct outfile o;
+		FILE *f = open_out(&o, paths[k]);
 		if (!f)
 			return -1;
 		if (k == 0)
@@ -47,7 +48,7 @@ int pictures_write(const struct pictures_req *r, const struct stacks *st, struct
 			html_write(f, st, &po);
 		else
 			speedscope_write(f, st);
-		if (close_out(f, paths[k]) < 0)
+		if (close_out(f, &o) < 0)
 			return -1;
 		if (f != stdout)
 			notes_add_level(said, NOTES_NOTE, "wrote %s", paths[k]);

@@ -2,10 +2,12 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "output/pictures.h"
 #include "util/error.h"
+#include "util/outfile.h"
 
 /* Length of a valid UTF-8 sequence at s (1..4), or 0. */
 static size_t utf8_len(const unsigned char *s)
@@ -85,23 +87,37 @@ void pic_delta_colour(char *buf, size_t size, double delta, double max_abs)
 
 int pic_gzip_file(const char *path, const void *buf, size_t len)
 {
+	struct outfile o;
+	if (outfile_open(&o, path, 0644) < 0)
+		return -1;
 	errno = 0;
-	gzFile z = gzopen(path, "wb9");
-	if (!z)
-		return err_set("cannot write '%s': %s", path, errno ? strerror(errno) : "out of memory");
+	int fd = dup(o.fd);
+	gzFile z = fd >= 0 ? gzdopen(fd, "wb9") : NULL;
+	if (!z) {
+		err_set("cannot write '%s': %s", path, errno ? strerror(errno) : "out of memory");
+		if (fd >= 0)
+			close(fd);
+		outfile_abort(&o);
+		return -1;
+	}
 	const char *p = buf;
 	while (len) {
 		unsigned chunk = len > (1u << 30) ? 1u << 30 : (unsigned)len;
 		if (gzwrite(z, p, chunk) != (int)chunk) {
 			int e;
 			const char *why = gzerror(z, &e);
+			err_set("cannot write '%s': %s", path, e == Z_ERRNO ? strerror(errno) : why);
 			gzclose(z);
-			return err_set("cannot write '%s': %s", path, e == Z_ERRNO ? strerror(errno) : why);
+			outfile_abort(&o);
+			return -1;
 		}
 		p += chunk;
 		len -= chunk;
 	}
-	if (gzclose(z) != Z_OK)
-		return err_set("cannot write '%s': %s", path, strerror(errno));
-	return 0;
+	if (gzclose(z) != Z_OK) {
+		err_set("cannot write '%s': %s", path, strerror(errno));
+		outfile_abort(&o);
+		return -1;
+	}
+	return outfile_commit(&o, false);
 }

@@ -14,6 +14,7 @@
 #include "output/table.h"
 #include "util/error.h"
 #include "util/fileio.h"
+#include "util/outfile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -445,7 +446,7 @@ int test_write_json_file(const char *path, const struct test_rows *r, const stru
 		return err_set("cannot write '%s': %s", path, strerror(errno));
 	test_print_json(f, r, si);
 	fclose(f);
-	int ret = file_write_atomic(path, buf, len);
+	int ret = outfile_write(path, buf, len, 0644);
 	free(buf);
 	return ret;
 }

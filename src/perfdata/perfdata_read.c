@@ -336,17 +336,23 @@ static int open_fd(struct perfdata_reader *r, bool force)
 	return 0;
 }
 
-/* "PATH.tmp.PID" is where `lperf record -o PATH` writes until it finishes: say so, and whether
- * that process still runs. NULL for other names. */
+/* "PATH.tmp.PID.RANDOM" (util/outfile.h; "PATH.tmp.PID" before) is where `lperf record -o PATH`
+ * writes until it finishes: say so, and whether that process still runs. NULL for other names. */
 static char *unfinished_note(const char *path)
 {
-	const char *t = strrchr(path, '.');
-	if (!t || t - path < 4 || strncmp(t - 4, ".tmp.", 5) || !t[1] || strspn(t + 1, "0123456789") != strlen(t + 1))
+	const char *t = strstr(path, ".tmp.");
+	for (const char *n; t && (n = strstr(t + 1, ".tmp.")); t = n)
+		;
+	if (!t || t == path)
 		return NULL;
-	long pid = strtol(t + 1, NULL, 10);
+	const char *d = t + 5;
+	size_t nd = strspn(d, "0123456789");
+	if (!nd || (d[nd] && (d[nd] != '.' || !d[nd + 1] || strchr(d + nd + 1, '.'))))
+		return NULL;
+	long pid = strtol(d, NULL, 10);
 	bool running = pid > 0 && pid <= INT32_MAX && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
 	return xasprintf("the temporary file of an unfinished recording: 'lperf record -o %.*s' (process %ld) "
-			 "%s; the recording was never completed", (int)(t - 4 - path), path, pid,
+			 "%s; the recording was never completed", (int)(t - path), path, pid,
 			 running ? "is still running" : "was killed before it could finish");
 }
 

@@ -1,7 +1,8 @@
 /* The perf.data writer. The layout is perf's: the 104-byte header, the attrs (each with the
  * offset and size of its ids), the ids, the data section streamed through a buffer, then the
- * feature table and sections. Everything goes to PATH.tmp.PID and is renamed into place when
- * complete, so a reader never sees half a file. PATH "-" writes perf's pipe mode to standard
+ * feature table and sections. Everything goes to a temporary next to PATH (util/outfile.h: a new
+ * file of this user's, never another user's link) renamed into place when complete, so a reader
+ * never sees half a file. PATH "-" writes perf's pipe mode to standard
  * output instead (and so does a PATH that is an existing FIFO or device): a 16-byte header, then
  * the events and features as records ahead of the data. */
 #include "perfdata/perfdata.h"
@@ -25,6 +26,7 @@
 #include "util/cpuset.h"
 #include "util/error.h"
 #include "util/fileio.h"
+#include "util/outfile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -33,7 +35,9 @@
 #define FILE_ATTR_SIZE (sizeof(struct perf_event_attr) + 16)
 
 struct perfdata_writer {
-	char *path, *tmp;
+	char *path, *tmp;        /* tmp: the name errors give (the path, or standard output) */
+	struct outfile out;      /* the file's temporary (has_out), or a device/FIFO in place */
+	bool has_out;
 	int fd;
 	bool pipe;
 	bool started, failed;
@@ -68,40 +72,29 @@ struct perfdata_writer {
 
 struct perfdata_writer *perfdata_writer_open(const char *path)
 {
-	/* An existing FIFO or device (/dev/null, /dev/full) is written to in pipe mode, as perf
-	 * does: renaming a temporary file over it would replace the device node. */
-	struct stat st;
-	bool special = strcmp(path, "-") && stat(path, &st) == 0 && !S_ISREG(st.st_mode);
-	if (special && S_ISDIR(st.st_mode)) {
-		err_set("cannot write '%s': it is a directory", path);
-		return NULL;
-	}
-	if (!strcmp(path, "-") || special) {
-		int fd = special ? open(path, O_WRONLY | O_CLOEXEC) : dup(STDOUT_FILENO);
-		if (fd < 0) {
-			err_set("cannot write to %s: %s", special ? path : "standard output", strerror(errno));
+	struct perfdata_writer *w = xcalloc(1, sizeof(*w));
+	if (!strcmp(path, "-")) {
+		w->fd = dup(STDOUT_FILENO);
+		if (w->fd < 0) {
+			err_set("cannot write to standard output: %s", strerror(errno));
+			free(w);
 			return NULL;
 		}
-		struct perfdata_writer *w = xcalloc(1, sizeof(*w));
-		w->path = xstrdup(special ? path : "<stdout>");
-		w->tmp = xstrdup(special ? path : "<stdout>");
-		w->fd = fd;
+		w->path = xstrdup("<stdout>");
 		w->pipe = true;
-		w->buf = xmalloc(WBUF_SIZE);
-		return w;
+	} else {
+		/* perf.data holds addresses and command lines: private, as perf makes it. An existing
+		 * FIFO or device (/dev/null, /dev/full) is written to in pipe mode, as perf does. */
+		if (outfile_open(&w->out, path, 0600) < 0) {
+			free(w);
+			return NULL;
+		}
+		w->has_out = true;
+		w->fd = w->out.fd;
+		w->pipe = outfile_in_place(&w->out);
+		w->path = xstrdup(path);
 	}
-	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
-	/* perf.data holds addresses and command lines: private, as perf makes it. */
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		err_set("cannot create '%s': %s", tmp, strerror(errno));
-		free(tmp);
-		return NULL;
-	}
-	struct perfdata_writer *w = xcalloc(1, sizeof(*w));
-	w->path = xstrdup(path);
-	w->tmp = tmp;
-	w->fd = fd;
+	w->tmp = xstrdup(w->path);
 	w->buf = xmalloc(WBUF_SIZE);
 	return w;
 }
@@ -385,7 +378,9 @@ static void writer_free(struct perfdata_writer *w)
 	for (size_t i = 0; i < w->ngroups; i++)
 		free(w->groups[i].name);
 	free(w->groups);
-	if (w->fd >= 0)
+	if (w->has_out)
+		outfile_abort(&w->out);
+	else if (w->fd >= 0)
 		close(w->fd);
 	free(w->path);
 	free(w->tmp);
@@ -765,28 +760,16 @@ int perfdata_writer_close(struct perfdata_writer *w, bool commit, bool keep_old)
 	if (!w)
 		return 0;
 	int ret = commit || w->pipe ? finish(w) : 0;
-	if (w->fd >= 0 && close(w->fd) < 0 && commit && !ret)
+	if (w->has_out) {
+		w->has_out = false;
+		w->fd = -1;
+		if ((commit || w->pipe) && !ret)
+			ret = outfile_commit(&w->out, keep_old && !w->pipe);
+		else
+			outfile_abort(&w->out);
+	} else if (w->fd >= 0 && close(w->fd) < 0 && commit && !ret)
 		ret = err_set("cannot close '%s': %s", w->tmp, strerror(errno));
 	w->fd = -1;
-	if (w->pipe) {
-		writer_free(w);
-		return ret;
-	}
-	if (commit && !ret) {
-		char *old = xasprintf("%s.old", w->path);
-		struct stat st;
-		bool moved = false;
-		if (keep_old && lstat(w->path, &st) == 0 && !(moved = rename(w->path, old) == 0))
-			ret = err_set("cannot rename '%s' to '%s': %s", w->path, old, strerror(errno));
-		else if (rename(w->tmp, w->path) < 0) {
-			ret = err_set("cannot rename '%s' to '%s': %s", w->tmp, w->path, strerror(errno));
-			if (moved) /* put the previous file back where it was */
-				rename(old, w->path);
-		}
-		free(old);
-	}
-	if (!commit || ret)
-		unlink(w->tmp);
 	writer_free(w);
 	return ret;
 }

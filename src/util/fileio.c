@@ -122,40 +122,6 @@ const char *tracefs_denied(void)
 	return NULL;
 }
 
-int file_write_atomic(const char *path, const void *data, size_t len)
-{
-	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		err_set("cannot create '%s': %s", tmp, strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	const char *p = data;
-	while (len) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			err_set("cannot write '%s': %s", tmp, strerror(errno));
-			close(fd);
-			unlink(tmp);
-			free(tmp);
-			return -1;
-		}
-		p += w;
-		len -= (size_t)w;
-	}
-	if (close(fd) < 0 || rename(tmp, path) < 0) {
-		err_set("cannot write '%s': %s", path, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
-	return 0;
-}
-
 static int cmp_names(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

@@ -31,7 +31,4 @@ char **dir_list(const char *dir, bool (*keep)(const char *name), size_t max,
 		int (*cmp)(const void *, const void *), size_t *n);
 void strv_free(char **v, size_t n);
 
-/* Writes data to path atomically: a temporary file in the same directory, renamed into place. */
-int file_write_atomic(const char *path, const void *data, size_t len);
-
 #endif

@@ -115,10 +115,10 @@ test_expect_success 'record killed with SIGKILL: previous file intact, temporary
 		-- "$busy" 3000000 & } &&
 	pid=$! && sleep 2 && kill -KILL $pid && { wait $pid; true; } &&
 	{ kill -KILL "$(cat busy.pid)"; true; } &&
-	test "$(cat k.data)" = previous && ls -l k.data.tmp.$pid &&
-	lperf report -i k.data.tmp.$pid --stdio >out 2>err && cat err &&
+	test "$(cat k.data)" = previous && tmpf=$(ls k.data.tmp.$pid.*) && ls -l "$tmpf" &&
+	lperf report -i "$tmpf" --stdio >out 2>err && cat err &&
 	expect_grep "unfinished recording: .lperf record -o k.data. \(process $pid\) was killed" err &&
-	if have_perf; then perf report -i k.data.tmp.$pid --stdio >pout 2>&1;
+	if have_perf; then perf report -i "$tmpf" --stdio >pout 2>&1;
 		expect_grep "data size field is 0" pout; fi
 '
 

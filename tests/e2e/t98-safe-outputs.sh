@@ -1,0 +1,123 @@
+#!/bin/sh
+# Root writes its outputs safely next to another user (issue 28): in a shared 1777 directory
+# under /tmp and in /tmp itself (names of this run's own), nobody plants symbolic links to a root-only
+# file and world-writable files at every path lperf writes (the recording and the names of its
+# old temporaries, inject -o, stat -o, test -o, the five pictures, wperf's timeline CSV and -o
+# JSON). lperf refuses them in one line, never writes through a link, never leaves root's data in
+# a file nobody owns; -f replaces the link itself. The SPE temporary is in a private directory.
+. "$(dirname "$0")/lib.sh"
+WPERF="$(dirname "$LPERF")/wperf"
+
+as_nobody() { (cd / && setpriv --reuid=65534 --regid=65534 --clear-groups "$@"); }
+can_nobody() { [ "$(id -u)" = 0 ] && as_nobody true 2>/dev/null; }
+# shared KIND: "dir" a fresh 1777 directory under /tmp (names as they are), "tmp" /tmp itself
+# (names prefixed with this run's own); then the victim, root's, mode 0600, outside either.
+shared() {
+	if [ "$1" = dir ]; then
+		D=$(mktemp -d /tmp/lperf-shared.XXXXXX) && chmod 1777 "$D" && P=
+	else
+		D=/tmp P=lperf-t98.$$.$(date +%N).
+	fi
+	V=$(mktemp "$SCRATCH/victim.XXXXXX") && echo secret >"$V" && chmod 600 "$V" && echo "$D $V $P"
+}
+cleanup() { if [ -z "$P" ]; then rm -rf "$D"; else rm -f "$D/$P"*; fi; rm -f "$V"; }
+# plant D NAME...: a link to the victim at each NAME (and old-style temporaries for the next pids)
+plant_links() {
+	d=$1; shift
+	for n in "$@"; do
+		as_nobody ln -s "$V" "$d/$P$n" || return 1
+		p=$$; i=0
+		while [ $i -lt 40 ]; do as_nobody ln -s "$V" "$d/$P$n.tmp.$((p + i))"; i=$((i + 1)); done
+	done
+}
+plant_files() {
+	d=$1; shift
+	for n in "$@"; do as_nobody sh -c "echo theirs >'$d/$P$n' && chmod 666 '$d/$P$n'" || return 1; done
+}
+victim_intact() { [ "$(cat "$V")" = secret ] || fail "the victim was written through a link"; }
+OUTS="perf.data inj.data st.txt test.json f.svg f.html f.json f.fx.json.gz f.pb.gz"
+P=
+
+for kind in dir tmp; do
+test_expect_success "symlinks at every output in a shared directory ($kind): refused, not followed" '
+	if ! can_nobody; then echo "needs root and setpriv"; exit 0; fi
+	set -- $(shared '$kind') && D=$1 V=$2 P=${3:-} &&
+	"$LPERF" record -q -g -o "$D/${P}src.data" -- true 2>/dev/null &&
+	plant_links "$D" $OUTS &&
+	expect_exit 1 "$LPERF" record -o "$D/${P}perf.data" -- true 2>err &&
+	expect_grep "not writing .$D/${P}perf.data.: it is a symbolic link" err &&
+	expect_exit 1 "$LPERF" inject -i "$D/${P}src.data" -o "$D/${P}inj.data" 2>err &&
+	expect_grep "symbolic link" err &&
+	expect_exit 1 "$LPERF" stat -o "$D/${P}st.txt" -- true 2>err && expect_grep "symbolic link" err &&
+	expect_exit 1 "$LPERF" stat --append -o "$D/${P}st.txt" -- true 2>err && expect_grep "symbolic link" err &&
+	! "$LPERF" test -o "$D/${P}test.json" >/dev/null 2>err && expect_grep "symbolic link" err &&
+	for p in "--flamegraph f.svg" "--html f.html" "--speedscope f.json" "--firefox f.fx.json.gz" "--pprof f.pb.gz"; do
+		set -- $p
+		expect_exit 1 "$LPERF" report -i "$D/${P}src.data" $1 "$D/$P$2" >/dev/null 2>err || exit 1
+		expect_grep "symbolic link" err || exit 1
+	done &&
+	victim_intact &&
+	"$LPERF" record -q -f -o "$D/${P}perf.data" -- true 2>/dev/null &&
+	test ! -L "$D/${P}perf.data" && test "$(stat -c %U:%a "$D/${P}perf.data")" = root:600 && victim_intact &&
+	"$LPERF" report -f -i "$D/${P}src.data" --flamegraph "$D/${P}f.svg" >/dev/null 2>&1 &&
+	test ! -L "$D/${P}f.svg" && test "$(stat -c %U "$D/${P}f.svg")" = root && victim_intact &&
+	cleanup
+'
+
+test_expect_success "planted world-writable files ($kind): root never writes its data into them" '
+	if ! can_nobody; then echo "needs root and setpriv"; exit 0; fi
+	set -- $(shared '$kind') && D=$1 V=$2 P=${3:-} &&
+	"$LPERF" record -q -g -o "$D/${P}src.data" -- true 2>/dev/null &&
+	plant_files "$D" $OUTS &&
+	expect_exit 1 "$LPERF" record -o "$D/${P}perf.data" -- true 2>err &&
+	expect_grep "not writing .$D/${P}perf.data.: it belongs to another user .uid 65534" err &&
+	expect_exit 1 "$LPERF" inject -i "$D/${P}src.data" -o "$D/${P}inj.data" 2>err &&
+	expect_exit 1 "$LPERF" stat -o "$D/${P}st.txt" -- true 2>err &&
+	expect_exit 1 "$LPERF" stat --append -o "$D/${P}st.txt" -- true 2>err &&
+	! "$LPERF" test -o "$D/${P}test.json" >/dev/null 2>err && expect_grep "another user" err &&
+	for p in "--flamegraph f.svg" "--html f.html" "--speedscope f.json" "--firefox f.fx.json.gz" "--pprof f.pb.gz"; do
+		set -- $p
+		expect_exit 1 "$LPERF" report -i "$D/${P}src.data" $1 "$D/$P$2" >/dev/null 2>err || exit 1
+		expect_grep "another user" err || exit 1
+	done &&
+	for n in $OUTS; do [ "$(cat "$D/$P$n")" = theirs ] || fail "$n was written"; done &&
+	ls -A "$D" | grep -F "$P" | grep -v "${P}src.data$" | sort >left &&
+	printf "$P%s\n" $OUTS | sort >want && diff -u want left && cleanup
+'
+done
+
+test_expect_success 'wperf: timeline CSV names for the next seconds and -o planted: refused' '
+	if ! can_nobody; then echo "needs root and setpriv"; exit 0; fi
+	set -- $(shared dir) && D=$1 V=$2 &&
+	now=$(date +%s) && i=0 &&
+	while [ $i -lt 8 ]; do
+		as_nobody ln -s "$V" "$D/wperf_core_0_$(date -d @$((now + i)) +%Y_%m_%d_%H_%M_%S).core.csv"; i=$((i + 1))
+	done &&
+	(cd "$D" && ! "$WPERF" stat -e cpu-clock -c 0 -t -i 0 -n 1 --timeout 0.1 >out 2>err) &&
+	expect_grep "symbolic link" "$D/err" && victim_intact &&
+	as_nobody ln -s "$V" "$D/w.json" &&
+	! "$WPERF" stat -e cpu-clock -c 0 --timeout 0.1 --json -o "$D/w.json" >/dev/null 2>err &&
+	expect_grep "symbolic link" err && victim_intact &&
+	rm -rf "$D" "$V"
+'
+
+test_expect_success 'a refused output is said before the workload runs; /dev/null still works' '
+	"$LPERF" record -q -o /dev/null -- true &&
+	"$LPERF" stat -o /dev/null -- true &&
+	ln -s /nonexistent link.data &&
+	expect_exit 1 "$LPERF" record -o link.data -- touch ran 2>err &&
+	test ! -e ran && grep -v "note:" err >err1 && expect_lines 1 err1
+'
+
+test_expect_success 'a write that fails half way (file size limit) leaves the previous picture and recording' '
+	"$LPERF" record -q -g -o src.data -- true 2>/dev/null &&
+	echo previous >f.svg && cp src.data keep.data &&
+	(trap "" XFSZ; ulimit -f 1; "$LPERF" report -i src.data --flamegraph f.svg >/dev/null 2>err1;
+	 echo $? >rc1;
+	 "$LPERF" record -q -g -o src.data -- "$LPERF" test -w noploop 1 2>err3; echo $? >rc3) &&
+	test "$(cat rc1)" = 1 && expect_grep "cannot write .f.svg.: File too large" err1 &&
+	test "$(cat f.svg)" = previous && test "$(cat rc3)" != 0 && cmp src.data keep.data &&
+	! ls -A | grep "tmp"
+'
+
+test_done
