@@ -110,14 +110,19 @@ test_expect_success 'perf recording: --sort srcline and srcfile totals equal per
 		perf report -i "$SCRATCH/p.data" --stdio -n --no-children --sort $k -g none >p.txt 2>/dev/null &&
 		lperf report -i "$SCRATCH/p.data" --stdio -n --no-children --sort $k -g none >l.txt &&
 		# PLT slots perf cannot name ("@plt+0") are a known difference (docs/annotate.md)
-		rows p.txt | grep -v "@plt+" >a && rows l.txt | grep -v "\[[0-9a-f]*\]\$" >b && diff a b || return 1
+		# and so are glibc ld.so lines: perf asks binutils addr2line, which misreads the DWARF 5 file
+		# table of ld.so (dl-find_object.h:95 becomes dl-find_object.c:95; eu-addr2line and lperf
+		# read libdw: .h); ld.so gets a sample only now and then, at start-up
+		rows p.txt | grep -v "@plt+" | grep -v " dl-[a-z_-]*\.[ch]\(:[0-9]*\)\?\$\| rtld\.c\(:[0-9]*\)\?\$" >a &&
+		rows l.txt | grep -v "\[[0-9a-f]*\]\$" | grep -v " dl-[a-z_-]*\.[ch]\(:[0-9]*\)\?\$\| rtld\.c\(:[0-9]*\)\?\$" >b && diff a b || return 1
 	done
 '
 
 test_expect_success 'perf recording: script -F +srcline names the same lines' '
 	perf script -i "$SCRATCH/p.data" -F +srcline 2>/dev/null | grep "^  " >a &&
 	lperf script -i "$SCRATCH/p.data" -F +srcline | grep "^  " >b &&
-	grep -c . a && grep -v "libc_start_call_main\|libc-start\|ld-linux\|^  :0" a >a2 && grep -v "libc_start_call_main\|libc-start\|ld-linux\|^  :0" b >b2 &&
+	grep -c . a && grep -v "libc_start_call_main\|libc-start\|ld-linux\|^  :0\|^  dl-[a-z_-]*\.[ch]:\|^  rtld\.c:" a >a2 &&
+	grep -v "libc_start_call_main\|libc-start\|ld-linux\|^  :0\|^  dl-[a-z_-]*\.[ch]:\|^  rtld\.c:" b >b2 &&
 	diff a2 b2
 '
 
