@@ -194,6 +194,7 @@ int cmd_annotate(int argc, char **argv)
 		i += opt_parse(&ctx, argc - i, argv + i);
 	}
 	err_quiet = quiet;
+	err_no_hints = json;
 	symbol_demangle_params(verbose > 0);
 	ao.source_only = source_only;
 	ao.no_source = no_source;
@@ -204,7 +205,7 @@ int cmd_annotate(int argc, char **argv)
 	struct session_tool tool = { .sample = on_sample, .arg = &a, .callchains = false };
 	struct session_opts so = { .force = force, .symfs = symfs };
 	if (session_open(&ss, input, &so, &tool) < 0)
-		err_die_last(EXIT_RUNTIME);
+		cmd_open_failed(input);
 	struct perfdata_reader *r = ss.reader;
 	err_print_notes(&r->info.notes);
 	/* A DSO whose file has another build-id than the header's is refused (session_open), never

@@ -34,6 +34,10 @@ void wperf_check_or_die(const struct wperf_args *a);
 int wperf_sample(struct wperf_args *a, bool record);
 int wperf_man(struct wperf_args *a);
 
+/* After session_open failed on input (report.c): prints the error and, where the file does
+ * not exist, the hint to record one first (perf's "try 'perf record' first"); exits 1. */
+void cmd_open_failed(const char *input) __attribute__((noreturn));
+
 /* record's run for sample's Arm SPE path (record.c): the SPE records need the whole AUX
  * stream, so sample and wperf sample/record with an SPE event record as record does into a
  * temporary perf.data in TMPDIR, show report's SPE views (with o->annotate/o->disassemble the

@@ -39,6 +39,7 @@ int cmd_diff(int argc, char **argv)
 	if (limit < 0)
 		opt_usage_error(&ctx, "--limit must be 0 or more");
 	err_quiet = quiet;
+	err_no_hints = json;
 	const char *old_path = argv[i], *new_path = argv[i + 1];
 	struct stacks old, new_;
 	stacks_init(&old);

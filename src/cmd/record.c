@@ -284,6 +284,10 @@ static int record_run(struct sample_opts *o, struct evlist *l, char **cmd, int a
 	if (lost)
 		err_warn("%" PRIu64 " samples lost (%.2f%%): the ring buffers filled up; use a larger -m "
 			 "or a lower -F", lost, 100.0 * (double)lost / (double)(lost + c->samples));
+	struct notes opened = NOTES_INIT;
+	live_open_notes(&run.live, &opened);
+	err_print_notes(&opened);
+	notes_clear(&opened);
 	if (o->flamegraph && strcmp(o->output, "-"))
 		record_flamegraph(o);
 	int error = c->error;

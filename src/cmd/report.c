@@ -1,10 +1,12 @@
 /* lperf report: a perf.data file (lperf's or Linux perf's) through the session into per-event
  * histograms, shown as perf's --stdio text, WindowsPerf's tables or JSON. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <traceevent/event-parse.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "cmd/trace_formats.h"
@@ -383,6 +385,23 @@ static int report_ready(struct session *ss, void *arg)
 	return 0;
 }
 
+void cmd_open_failed(const char *input)
+{
+	bool missing = strcmp(input, "-") && access(input, F_OK) < 0 && errno == ENOENT;
+	char *why = xstrdup(err_msg());
+	fflush(stdout);
+	fprintf(stderr, "lperf: %s\n", why);
+	free(why);
+	err_no_hints = 0; /* no output to keep clean: the advice is all there is */
+	if (missing && !strcmp(input, "perf.data"))
+		err_hint("there is no perf.data here: make one first with 'lperf record -- COMMAND', "
+			 "or name a recording with -i FILE");
+	else if (missing)
+		err_hint("there is no recording at %s: make one first with 'lperf record -o %s -- COMMAND'",
+			 input, input);
+	err_exit(EXIT_RUNTIME);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a = { .v = { .style = STYLE_PERF, .sort = "comm,dso,sym" }, .input = "perf.data" };
@@ -390,6 +409,8 @@ int cmd_report(int argc, char **argv)
 	struct report_run x = { .a = &a };
 	parse_report_options(&a, &x.p, argc, argv);
 	err_quiet = a.quiet;
+	/* hints are for a reader: not in the machine-readable forms */
+	err_no_hints = a.json || a.folded || a.v.ro.field_sep != NULL;
 	a.v.ro.no_header = a.quiet; /* perf report -q: the entries only */
 	symbol_demangle_params(a.verbose > 0);
 	if (pictures_requested(&a.pr)) {
@@ -405,7 +426,7 @@ int cmd_report(int argc, char **argv)
 				     .inline_frames = !a.no_inline };
 	struct session_opts so = { .force = a.force, .symfs = a.symfs };
 	if (session_open(&ss, a.input, &so, &tool) < 0)
-		err_die_last(EXIT_RUNTIME);
+		cmd_open_failed(a.input);
 	struct perfdata_reader *r = ss.reader;
 	err_print_notes(&r->info.notes);
 	int status = 0;

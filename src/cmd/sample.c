@@ -203,6 +203,7 @@ int sample_command(struct sample_opts *o, struct evlist *l, char **cmd, const st
 	profile_sort(&t.p, false);
 	render(o, v, &t, &ss, &m, res.started);
 	session_diagnose(&ss, o->verbose);
+	live_open_notes(&run.live, &ss.notes);
 	err_print_notes(&ss.notes);
 	struct notes said = NOTES_INIT;
 	if (o->flamegraph && pictures_tee_finish(&t.tee, o->flamegraph, ss.lost_records + ss.lost_samples, &said) < 0)
@@ -230,6 +231,7 @@ int cmd_sample(int argc, char **argv)
 	struct sample_opts o;
 	char **cmd = sample_parse_options(&o, argc, argv, "sample", usage, SAMPLE_OPTS_WPERF);
 	err_quiet = o.quiet;
+	err_no_hints = o.json;
 	struct evlist l = { 0 };
 	if (sample_build_events(&o, &l) < 0)
 		err_die_last(EXIT_USAGE);

@@ -142,6 +142,7 @@ int cmd_script(int argc, char **argv)
 	if (i < argc)
 		opt_usage_error(&ctx, "unexpected argument '%s'", argv[i]);
 	err_quiet = quiet;
+	err_no_hints = 1; /* its output feeds other tools: no advice among it */
 	symbol_demangle_params(verbose > 0);
 	if (fields) {
 		if (script_parse_fields_rel(fields, &c.fields, &c.fields_rel, &c.fields_add, &c.fields_del) < 0)
@@ -160,7 +161,7 @@ int cmd_script(int argc, char **argv)
 				     .python_view = python, .inline_frames = !no_inline };
 	struct session_opts so = { .force = force, .symfs = symfs };
 	if (session_open(&ss, input, &so, &tool) < 0)
-		err_die_last(EXIT_RUNTIME);
+		cmd_open_failed(input);
 	struct perfdata_reader *r = ss.reader;
 	err_print_notes(&r->info.notes);
 	int status = 0;

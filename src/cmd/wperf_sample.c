@@ -215,6 +215,7 @@ int wperf_sample(struct wperf_args *a, bool record)
 	else if (!pe_kernel_allowed())
 		err_die(EXIT_RUNTIME, "-k: kernel-mode sampling is not permitted "
 			"(kernel.perf_event_paranoid is %d)", pe_paranoid());
+	err_no_hints = 1; /* WindowsPerf's output as WindowsPerf prints it: lperf's advice is not in it */
 	int rc = a->dry_run ? dry_run(&l, &o, cmd) : sample_command(&o, &l, cmd, &v);
 	free(json_path);
 	evlist_free(&l);

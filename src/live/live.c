@@ -1,6 +1,7 @@
 #include "live/live.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,8 +129,10 @@ static void sampling_attr(struct live *l, size_t e, const struct live_opts *o, u
 	a->sample_id_all = 1;
 	a->use_clockid = o->use_clockid;
 	a->clockid = o->use_clockid ? o->clockid : 0;
-	if (o->exclude_kernel && !ev->user_mods)
+	if (o->exclude_kernel && !ev->user_mods) {
 		a->exclude_kernel = a->exclude_hv = 1;
+		l->kernel_excluded |= ev->source != EV_SRC_TRACEPOINT;
+	}
 	/* Side-band (maps, names, fork/exit) once per CPU or task: on the first event only. */
 	if (e == 0) {
 		a->mmap = 1;
@@ -287,10 +290,26 @@ static uint64_t effective_freq(struct live *l, const struct live_opts *o)
 	    freq > max) {
 		/* The kernel refuses a higher frequency (EINVAL); perf lowers it the same way. */
 		l->freq_max = max;
+		l->freq_asked = freq;
 		freq = max;
 	}
 	err_clear();
 	return freq;
+}
+
+void live_open_notes(const struct live *l, struct notes *ns)
+{
+	if (l->freq_max)
+		notes_add(ns, "the maximum sampling frequency (%" PRIu64 " Hz) is lower than the %" PRIu64
+			  " Hz asked for: sampling at %" PRIu64 " Hz; root can raise the limit in "
+			  "/proc/sys/kernel/perf_event_max_sample_rate (the kernel lowers it again when "
+			  "sampling takes too long)", l->freq_max, l->freq_asked, l->freq_max);
+	if (l->kernel_excluded) {
+		long p = pe_paranoid();
+		notes_add_level(ns, NOTES_HINT, "kernel samples were left out: kernel.perf_event_paranoid is "
+				"%ld, which lets users without CAP_PERFMON sample user mode only; run as root, "
+				"or 'sysctl kernel.perf_event_paranoid=1', to see the kernel's part", p);
+	}
 }
 
 int live_open(struct live *l, struct evlist *evl, const struct live_opts *o)

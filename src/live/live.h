@@ -12,6 +12,7 @@
 #include "kernel/auxbuf.h"
 #include "kernel/ringbuf.h"
 #include "record/record.h"
+#include "util/notes.h"
 
 struct evlist;
 struct pollfd;
@@ -68,6 +69,7 @@ struct live {
 	bool kernel_excluded;      /* perf_event_paranoid made us sample user mode only */
 	uint64_t freq_max;         /* when the requested frequency was lowered: the kernel's
 				    * limit that was used instead, else 0 */
+	uint64_t freq_asked;       /* the frequency asked for (with freq_max) */
 	bool all_hup;              /* live_read saw every fd hang up: every task has exited */
 	struct pollfd *pfd;        /* every open fd; hung-up ones are dropped (fd -1) */
 	size_t npfd, npfd_live;
@@ -89,6 +91,10 @@ uint64_t live_user_regs_mask(void);
  * PERIOD, CALLCHAIN (fp and dwarf: dwarf keeps the kernel part, exclude_callchain_user, as
  * perf), REGS_USER + STACK_USER (dwarf). */
 int live_open(struct live *l, struct evlist *evl, const struct live_opts *o);
+/* What the open changed of the request, for the command to say: a frequency lowered to the
+ * kernel's limit (a warning, as perf's) and kernel samples left out by perf_event_paranoid (a
+ * hint). */
+void live_open_notes(const struct live *l, struct notes *ns);
 void live_enable(struct live *l);
 void live_disable(struct live *l);
 /* Waits up to timeout_ms for data (poll), then drains every buffer through cb (also when poll

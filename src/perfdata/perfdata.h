@@ -74,6 +74,7 @@ struct perfdata_reader {
 	bool pipe;            /* pipe-mode stream (header of 16 bytes, attrs as records) */
 	struct evsel_set evsels;
 	uint64_t data_offset, data_size;
+	bool truncated;       /* the file ends inside its data section: data_size is cut to the file */
 	uint64_t features[4];
 	struct perfdata_info info;
 	uint8_t *bounce;      /* byte-swapped copy of the current record */

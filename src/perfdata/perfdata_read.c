@@ -224,6 +224,18 @@ static int read_header(struct perfdata_reader *r)
 			       hsize);
 	r->data_offset = rd64(r, 40);
 	r->data_size = rd64(r, 48);
+	bool cut = false;
+	if (r->data_offset >= hsize && r->data_offset < r->size && !in_file(r, r->data_offset, r->data_size)) {
+		/* A recording cut short (a full disk, a copy interrupted): its records up to the end
+		 * of the file are read, as docs/report.md promises; what follows the data is lost. */
+		notes_add(&r->info.notes, "%s: truncated: the data section (offset 0x%" PRIx64 ", %" PRIu64
+			  " bytes) ends past the end of the file (%zu bytes); the records up to offset 0x%zx "
+			  "are read, the feature sections after the data are lost", r->path, r->data_offset,
+			  r->data_size, r->size, r->size);
+		r->data_size = r->size - r->data_offset;
+		r->truncated = true;
+		cut = true;
+	}
 	if (!in_file(r, r->data_offset, r->data_size) || r->data_offset < hsize)
 		return section_err(r, "data section", 0x28, r->data_offset, r->data_size);
 	uint64_t aoff = rd64(r, 24), asize = rd64(r, 32);
@@ -235,7 +247,7 @@ static int read_header(struct perfdata_reader *r)
 	if (!r->data_size)
 		notes_add(&r->info.notes, "%s: the data size is 0, as when perf record was killed before "
 				   "it finished; there are no records to read", r->path);
-	if (hsize == PERFDATA_HEADER_SIZE) {
+	if (hsize == PERFDATA_HEADER_SIZE && !cut) {
 		read_feature_bits(r);
 		read_features(r);
 	}

@@ -106,6 +106,7 @@ static int handle_sample(struct session *ss, const struct perf_event_header *h)
 	struct thread *t = machine_thread(&ss->machine, (pid_t)s.pid, (pid_t)s.tid);
 	struct resolved_sample rs;
 	resolve_sample(&ss->resolver, &s, t, &rs);
+	session_hint_sample(&ss->hints, &ss->resolver, &rs);
 	return ss->tool.sample(&rs, ss->tool.arg);
 }
 
@@ -202,6 +203,15 @@ int session_process_file(struct session *ss, struct perfdata_reader *r)
 		int sr = start(ss);
 		rc = rc ? rc : sr;
 	}
+	if (rc && ss->started) {
+		/* A damaged or cut record stops the reading: the records queued before it are still
+		 * delivered (what the commands promise: the part before the damage), and the reader's
+		 * error stays the one to report. */
+		char *why = xstrdup(err_msg());
+		session_flush(ss);
+		err_set("%s", why);
+		free(why);
+	}
 	if (rc)
 		return rc;
 	return session_flush(ss);
@@ -235,6 +245,7 @@ void session_free(struct session *ss)
 	resolver_free(&ss->resolver);
 	pystore_free(ss->py);
 	notes_clear(&ss->notes);
+	session_hints_free(&ss->hints);
 	ordered_free(ss->oq);
 	machine_free(&ss->machine);
 	free(ss->samples_per_evsel);

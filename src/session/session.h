@@ -14,6 +14,7 @@
 #include "session/ordered.h"
 #include "record/record.h"
 #include "resolve/resolve.h"
+#include "util/hashmap.h"
 #include "util/notes.h"
 
 struct pystore;
@@ -35,6 +36,18 @@ struct session_tool {
 	int (*ready)(struct session *ss, void *arg);
 };
 
+/* What the samples say about a better recording (session_hint.c): counted as the walk goes,
+ * judged by session_hints. */
+struct session_hints {
+	uint64_t user;           /* samples with a user-mode frame */
+	uint64_t fp_chains;      /* of them, frame-pointer call chains resolved */
+	uint64_t fp_short;       /* of those, chains that stop at the sampled function */
+	uint64_t pyeval;         /* samples through _PyEval_EvalFrameDefault without a Python frame */
+	uint64_t jit_unnamed;    /* samples whose ip is in JIT or anonymous code with no symbol */
+	uint64_t jit_node;       /* of them, in a process named node */
+	struct hashmap dsos;     /* struct dso * -> its counts */
+};
+
 struct session {
 	struct machine machine;
 	const struct evsel_set *evsels;
@@ -49,6 +62,7 @@ struct session {
 	uint64_t bad_samples;    /* samples that did not parse (counted, reported, skipped) */
 	struct resolver resolver;  /* samples to frames (its truncated count: cut DWARF stacks) */
 	struct pystore *py;        /* Python stacks joined with the samples (python/pymerge.h); owned */
+	struct session_hints hints;
 	struct notes notes;        /* what could not be used of the recording's stored sources;
 				    * session_diagnose adds the walk's warnings and notes */
 	struct perfdata_reader *reader; /* session_open's recording (owned), or session_attach's */
@@ -94,6 +108,15 @@ bool session_has_callchains(const struct session *ss);
  * samples, cut DWARF stacks, build-id mismatches (one warning per DSO), JIT sources and hidden
  * kernel symbols (notes). verbose: also the notes perf gives only with -v. */
 void session_diagnose(struct session *ss, int verbose);
+/* Counts one resolved sample for the hints (the session does it for every sample). */
+void session_hint_sample(struct session_hints *h, const struct resolver *rv, const struct resolved_sample *rs);
+/* Appends to ss->notes, as NOTES_HINT, what would make this profile better, where the samples
+ * show it: frame-pointer chains that stop at the sampled function (--call-graph dwarf), the
+ * Python interpreter without Python frames (--python), JIT code without names (node's
+ * --perf-basic-prof), most samples in a stripped library (its debug file). session_diagnose
+ * calls it. */
+void session_hints(struct session *ss);
+void session_hints_free(struct session_hints *h);
 /* session_free, and the reader closed when session_open opened it. */
 void session_close(struct session *ss);
 

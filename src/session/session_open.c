@@ -120,6 +120,7 @@ void session_diagnose(struct session *ss, int verbose)
 		else if (d->loaded && d->kind == DSO_KERNEL && dso_load_note(d))
 			notes_add_level(ns, NOTES_NOTE, "%s: %s", d->path, dso_load_note(d));
 	}
+	session_hints(ss);
 }
 
 void session_close(struct session *ss)

@@ -9,6 +9,7 @@
 
 static _Thread_local char last_error[1024];
 int err_quiet;
+int err_no_hints;
 
 int err_set(const char *fmt, ...)
 {
@@ -97,12 +98,25 @@ void err_note(const char *fmt, ...)
 	va_end(ap);
 }
 
+void err_hint(const char *fmt, ...)
+{
+	if (err_quiet || err_no_hints)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vprint("hint: ", fmt, ap);
+	va_end(ap);
+}
+
 void err_print_notes(const struct notes *ns)
 {
 	for (size_t i = 0; i < ns->n; i++) {
 		if (notes_level(ns, i) == NOTES_NOTE)
 			err_note("%s", ns->v[i]);
-		else
+		else if (notes_level(ns, i) == NOTES_WARNING)
 			err_warn("%s", ns->v[i]);
 	}
+	for (size_t i = 0; i < ns->n; i++)
+		if (notes_level(ns, i) == NOTES_HINT)
+			err_hint("%s", ns->v[i]);
 }

@@ -19,7 +19,10 @@ void err_clear(void);
 void err_die(int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
 void err_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void err_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Prints a note list in order: its warnings with err_warn, its notes with err_note. */
+/* One "lperf: hint: ..." line, unless err_quiet or err_no_hints. */
+void err_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints a note list in order: its warnings with err_warn, its notes with err_note; then its
+ * hints with err_hint. */
 struct notes;
 void err_print_notes(const struct notes *ns);
 /* Print the recorded error (err_msg) and exit with code. */
@@ -29,5 +32,7 @@ void err_die_last(int code) __attribute__((noreturn));
 void err_exit(int code) __attribute__((noreturn));
 /* Silences err_note (the -q option). */
 extern int err_quiet;
+/* Silences err_hint: machine-readable output (--json, -x, -t, --folded, script). */
+extern int err_no_hints;
 
 #endif

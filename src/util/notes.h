@@ -17,8 +17,10 @@ struct notes {
 };
 
 /* How much a message weighs for a command: a warning (the default) is always printed; a note
- * is information that -q hides. */
-enum notes_level { NOTES_WARNING, NOTES_NOTE };
+ * is information that -q hides; a hint is advice that would make the profile better ("record
+ * with --call-graph dwarf"): printed last, after the report, hidden by -q and in the
+ * machine-readable modes. */
+enum notes_level { NOTES_WARNING, NOTES_NOTE, NOTES_HINT };
 
 #define NOTES_INIT { NULL, 0, 0 }
 
