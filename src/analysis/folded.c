@@ -40,7 +40,7 @@ void folded_add(struct folded *f, const struct resolved_sample *rs)
 	if (f->with_comm) {
 		sb_adds(&sb, rs->thread && rs->thread->comm ? rs->thread->comm : "[unknown]");
 		for (size_t i = 0; i < sb.len; i++)
-			if (sb.buf[i] == ';' || sb.buf[i] == ' ')
+			if (sb.buf[i] == ';' || sb.buf[i] == ' ' || sb.buf[i] == '\n')
 				sb.buf[i] = '_';
 	}
 	for (size_t i = rs->nframes; i-- > 0;) {

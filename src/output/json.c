@@ -2,6 +2,8 @@
 
 #include <math.h>
 
+#include "util/utf8.h"
+
 void json_init(struct json *j, FILE *f, bool pretty)
 {
 	j->f = f;
@@ -21,10 +23,21 @@ static void write_string(FILE *f, const char *s)
 		case '\t': fputs("\\t", f); break;
 		case '\r': fputs("\\r", f); break;
 		default:
-			if (*p < 0x20)
+			if (*p < 0x20) {
 				fprintf(f, "\\u%04x", *p);
-			else
+			} else if (*p < 0x80) {
 				fputc(*p, f);
+			} else {
+				/* Strict UTF-8 only (util/utf8.h): what is not becomes U+FFFD. */
+				uint32_t cp;
+				bool same;
+				size_t n = utf8_next((const char *)p, &cp, &same);
+				if (same)
+					fwrite(p, 1, n, f);
+				else
+					fputs("\\ufffd", f);
+				p += n - 1;
+			}
 		}
 	}
 	fputc('"', f);

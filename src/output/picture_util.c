@@ -8,16 +8,7 @@
 #include "output/pictures.h"
 #include "util/error.h"
 #include "util/outfile.h"
-
-/* Length of a valid UTF-8 sequence at s (1..4), or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : 0;
-	for (size_t i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return n;
-}
+#include "util/utf8.h"
 
 void pic_xml(FILE *f, const char *str)
 {
@@ -35,13 +26,17 @@ void pic_xml(FILE *f, const char *str)
 			} else if (*s < 0x80) {
 				fputc(*s, f);
 			} else {
-				size_t n = utf8_len(s);
-				if (!n) {
-					fputc('?', f);
-				} else {
+				/* Strict UTF-8 only (util/utf8.h): what is not becomes U+FFFD. */
+				uint32_t cp;
+				bool same;
+				size_t n = utf8_next((const char *)s, &cp, &same);
+				if (same) {
 					fwrite(s, 1, n, f);
-					s += n - 1;
+				} else {
+					char u[4];
+					fwrite(u, 1, utf8_put(u, cp), f);
 				}
+				s += n - 1;
 			}
 		}
 		s++;

@@ -16,6 +16,7 @@
 #include "output/pictures.h"
 #include "util/hashmap.h"
 #include "util/strbuf.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 static void varint(struct strbuf *b, uint64_t v)
@@ -70,12 +71,16 @@ static uint64_t str_id(struct strtab *t, const char *s)
 {
 	if (!s)
 		s = "";
+	/* pprof's strings are proto3 strings: strict UTF-8 (util/utf8.h), else Go refuses the file. */
+	char *clean = utf8_valid(s) ? NULL : utf8_clean(s);
 	bool found;
-	struct hashmap_entry *he = hashmap_insert_str(&t->index, s, &found);
-	if (found)
+	struct hashmap_entry *he = hashmap_insert_str(&t->index, clean ? clean : s, &found);
+	if (found) {
+		free(clean);
 		return (uint64_t)(uintptr_t)he->value - 1;
+	}
 	ALLOC_GROW(t->v, t->n + 1, t->cap);
-	t->v[t->n] = xstrdup(s);
+	t->v[t->n] = clean ? clean : xstrdup(s);
 	he->key.str = t->v[t->n];
 	he->value = (void *)(uintptr_t)(t->n + 1);
 	return t->n++;

@@ -7,6 +7,7 @@
 
 #include "util/error.h"
 #include "util/hashmap.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 int pyread_mem(pid_t pid, uint64_t addr, void *buf, size_t len)
@@ -73,21 +74,9 @@ static char *read_str(struct pyread *r, uint64_t addr)
 	size_t o = 0;
 	for (int64_t i = 0; i < len; i++) {
 		uint32_t c = kind == 1 ? raw[i] : kind == 2 ? ((uint16_t *)(void *)raw)[i] : ((uint32_t *)(void *)raw)[i];
-		if (c < 0x80) {
-			out[o++] = (char)c;
-		} else if (c < 0x800) {
-			out[o++] = (char)(0xc0 | (c >> 6));
-			out[o++] = (char)(0x80 | (c & 0x3f));
-		} else if (c < 0x10000) {
-			out[o++] = (char)(0xe0 | (c >> 12));
-			out[o++] = (char)(0x80 | ((c >> 6) & 0x3f));
-			out[o++] = (char)(0x80 | (c & 0x3f));
-		} else {
-			out[o++] = (char)(0xf0 | ((c >> 18) & 7));
-			out[o++] = (char)(0x80 | ((c >> 12) & 0x3f));
-			out[o++] = (char)(0x80 | ((c >> 6) & 0x3f));
-			out[o++] = (char)(0x80 | (c & 0x3f));
-		}
+		/* A lone surrogate (a surrogateescape'd byte), a value over U+10FFFF or U+FFFE/U+FFFF
+		 * becomes U+FFFD, as CPython's "replace" encoding gives it (util/utf8.h). */
+		o += utf8_put(out + o, c);
 	}
 	out[o] = 0;
 	free(raw);

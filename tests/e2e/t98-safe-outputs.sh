@@ -120,4 +120,35 @@ test_expect_success 'a write that fails half way (file size limit) leaves the pr
 	! ls -A | grep "tmp"
 '
 
+# A process named with a lone surrogate (as CPython's surrogateescape writes bytes), a byte 0xFF
+# and U+FFFE: every picture and JSON output decodes as strict UTF-8, the SVG is well-formed XML.
+test_expect_success 'names with invalid UTF-8: pictures and JSON are strict UTF-8 and parse' '
+	bad=$(printf "b\355\240\200\377\357\277\276d") && cp "$(command -v dash || command -v sh)" "./$bad" &&
+	"$LPERF" record -q -g -o bad.data -- "./$bad" -c "i=0; while [ \$i -lt 200000 ]; do i=\$((i+1)); done" &&
+	"$LPERF" report -i bad.data --sort comm --stdio >txt && grep -q "b" txt &&
+	"$LPERF" report -q -i bad.data --flamegraph f.svg --html f.html --speedscope f.json \
+		--firefox f.ff.json.gz --pprof f.pb.gz &&
+	"$LPERF" report -i bad.data --json >r.json &&
+	gzip -dc f.ff.json.gz >ff.json && gzip -dc f.pb.gz >pb &&
+	xmllint --noout f.svg &&
+	$PYTHON -c "
+import json, sys
+for n in [\"f.svg\", \"f.html\", \"f.json\", \"ff.json\", \"r.json\"]:
+    t = open(n, \"rb\").read().decode(\"utf-8\")  # strict: raises on surrogates, 0xFF, overlongs
+    assert \"\\ufffe\" not in t and \"\\uffff\" not in t, n
+    assert \"\\ufffd\" in t or \"\\\\ufffd\" in t, n + \": the name was not replaced\"
+    if n.endswith(\"json\"):
+        json.loads(t)
+pb = open(\"pb\", \"rb\").read()
+assert b\"\\xed\\xa0\\x80\" not in pb and b\"\\xff\" + b\"\\xef\" not in pb and b\"\\xef\\xbf\\xbe\" not in pb
+"
+'
+
+test_expect_success 'a newline in a command name does not split --folded lines' '
+	nl=$(printf "a\nb;c d") && cp "$(command -v dash || command -v sh)" "./$nl" &&
+	"$LPERF" record -q -g -o nl.data -- "./$nl" -c "i=0; while [ \$i -lt 200000 ]; do i=\$((i+1)); done" &&
+	"$LPERF" report -i nl.data --folded >folded && test -s folded &&
+	! grep -v " [0-9][0-9]*$" folded && grep -q "^a_b_c_d;" folded
+'
+
 test_done
