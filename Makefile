@@ -6,7 +6,7 @@ BUILD   ?= build
 VERSION := 0.1.0
 GITREV  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 
-PKGS     := libelf libdw capstone zlib libzstd libtraceevent json-c
+PKGS     := libelf libdw capstone zlib libzstd libtraceevent json-c ncursesw
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # make ARCH=arm64: cross build into build/arm64 (scripts/arm64.mk, docs/arm64.md).

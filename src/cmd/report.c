@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/report_tui.h"
 #include "cmd/trace_formats.h"
 #include "events/tracedata.h"
 #include "analysis/folded.h"
@@ -160,7 +161,7 @@ struct report_args {
 	const char *input, *sort, *symfs, *itrace;
 	bool json, wperf, header, header_only, quiet, children, no_children, stdio, folded, force, python;
 	bool annotate, disassemble, no_inline;
-	bool stats, task, tui;
+	bool stats, task, tui, browse;
 	enum colour_mode colour;
 	char *fields_sort;     /* -F: the sort keys among the fields */
 	int verbose;
@@ -279,6 +280,12 @@ static void parse_report_options(struct report_args *a, struct profile *pr, int 
 		a->sort = a->fields_sort;
 	if (hist_parse_sort(a->sort ? a->sort : v->sort, a->keys, &a->nkeys) < 0)
 		opt_usage_error(&ctx, "--sort: %s", err_msg());
+	if (a->tui && a->stdio)
+		opt_usage_error(&ctx, "give either --tui or --stdio");
+	/* perf's default on a terminal: the browser, for the text report only. */
+	a->browse = v->style == STYLE_PERF && !a->folded && !a->header && !a->header_only && !a->stats &&
+		    !a->task && !v->ro.field_sep && !a->annotate && !a->disassemble &&
+		    report_browse_wanted(a->tui, a->stdio);
 }
 
 /* The picture files instead of text: the recording into a stack tree, then every file asked for. */
@@ -316,6 +323,7 @@ struct report_run {
 	struct profile p;
 	struct fold_ctx fc;
 	struct annot_view av;
+	bool have_av;
 	struct tep_handle *tep;  /* tracepoint formats, for the "trace" sort key */
 };
 
@@ -376,11 +384,14 @@ static int report_ready(struct session *ss, void *arg)
 		folded_init(&x->fc.f, true, false);
 		ss->tool.sample = fold_sample;
 		ss->tool.arg = &x->fc;
-	} else if (a->annotate || a->disassemble) {
+	} else if (a->annotate || a->disassemble || a->browse) {
+		/* The browser's 'a' annotates from the same per-instruction counts. */
 		annot_view_init(&x->av, &x->p, &ss->machine, a->disassemble, v->ro.max_rows);
 		ss->tool.sample = annot_view_sample;
 		ss->tool.arg = &x->av;
-		v->annot = &x->av;
+		x->have_av = true;
+		if (!a->browse)
+			v->annot = &x->av;
 	}
 	return 0;
 }
@@ -400,6 +411,13 @@ void cmd_open_failed(const char *input)
 		err_hint("there is no recording at %s: make one first with 'lperf record -o %s -- COMMAND'",
 			 input, input);
 	err_exit(EXIT_RUNTIME);
+}
+
+static int browse(const struct report_args *a, struct report_run *x, const struct session_opts *so)
+{
+	struct report_browse b = { &x->p, x->have_av ? &x->av : NULL, x->v.ro.children,
+				   x->v.graph == HIST_CALLER, a->python, a->input, so };
+	return report_browse(&b);
 }
 
 int cmd_report(int argc, char **argv)
@@ -430,7 +448,8 @@ int cmd_report(int argc, char **argv)
 	struct perfdata_reader *r = ss.reader;
 	err_print_notes(&r->info.notes);
 	int status = 0;
-	pager_start();
+	if (!a.browse)
+		pager_start();
 	x.v.ro.colour = x.v.style == STYLE_PERF && colour_on(a.colour);
 	if (a.header || a.header_only)
 		report_print_header(stdout, r);
@@ -459,11 +478,16 @@ int cmd_report(int argc, char **argv)
 			profile_sort(&x.p, x.v.ro.children);
 			struct report_totals tot = { ss.nsamples, ss.lost_records, ss.lost_samples,
 						     pystore_approx(ss.py) };
-			report_print(stdout, x.v.style, &x.v.ro, &x.p, &tot, a.input, x.v.annot);
+			if (a.browse && browse(&a, &x, &so) < 0) {
+				err_warn("%s; showing the text report", err_msg());
+				a.browse = false;
+			}
+			if (!a.browse)
+				report_print(stdout, x.v.style, &x.v.ro, &x.p, &tot, a.input, x.v.annot);
 		}
 		session_diagnose(&ss, a.verbose);
 		err_print_notes(&ss.notes);
-		if (x.v.annot)
+		if (x.have_av)
 			annot_view_free(&x.av);
 		if (status)
 			err_warn("%s: the report above covers only the records before this point", err_msg());

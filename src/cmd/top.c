@@ -2,6 +2,7 @@
  * same live session and resolver as lperf sample (session/live_session.h), shown every -d
  * seconds as perf top's table with decaying counts (analysis/topview.h), on a terminal in the
  * browser (tui/), else as refreshed text (--stdio). */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "events/evlist.h"
 #include "output/top_out.h"
 #include "session/live_session.h"
+#include "tui/tui.h"
 #include "util/error.h"
 #include "util/opt.h"
 #include "util/parse.h"
@@ -113,6 +115,8 @@ struct top_run {
 	double next, last;
 	double cpu_last;
 	char target[128];
+	struct tui *tui;         /* the browser on a terminal; NULL: --stdio */
+	bool quit;
 };
 
 static double cpu_seconds(void)
@@ -130,7 +134,10 @@ static void top_refresh(struct top_run *x, double now)
 	x->st.self_cpu = span > 0 ? 100.0 * (cpu - x->cpu_last) / span : 0;
 	x->st.lost = x->ss->lost_samples + x->ss->lost_records;
 	top_view_sort(&x->tv);
-	top_print(stdout, &x->tv, &x->st, x->a->rows ? (size_t)x->a->rows : 30);
+	if (x->tui)
+		tui_show(x->tui, tui_model_top(&x->tv, &x->st));
+	else
+		top_print(stdout, &x->tv, &x->st, x->a->rows ? (size_t)x->a->rows : 30);
 	top_view_age(&x->tv);
 	x->last = now;
 	x->cpu_last = cpu;
@@ -140,6 +147,12 @@ static void top_refresh(struct top_run *x, double now)
 static void top_tick(long n, double now, void *arg)
 {
 	struct top_run *x = arg;
+	/* The browser's keys between reads (the run reads at least every 100 ms); q ends the run
+	 * as Ctrl-C does. */
+	if (x->tui && !x->quit && !tui_step(x->tui, 0)) {
+		x->quit = true;
+		raise(SIGINT);
+	}
 	if (now >= x->next)
 		top_refresh(x, now);
 }
@@ -188,6 +201,14 @@ int cmd_top(int argc, char **argv)
 	describe_target(&x, cmd);
 	x.st = (struct top_status){ .event = l.n ? l.ev[0].name : "?", .freq = a.o.period ? 0 : a.o.freq,
 				    .target = x.target, .interval_s = a.delay_s };
+	if (!a.stdio && (a.tui || (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)))) {
+		struct tui_hooks hooks = { 0 };
+		x.tui = tui_open(&hooks);
+		if (!x.tui)
+			err_warn("%s; showing text tables", err_msg());
+		else
+			tui_show(x.tui, tui_model_top(&x.tv, &x.st));
+	}
 	x.last = run_now();
 	x.next = x.last + a.delay_s;
 	x.cpu_last = cpu_seconds();
@@ -195,9 +216,12 @@ int cmd_top(int argc, char **argv)
 	struct live_session_result res;
 	if (live_session_run(&run, &ss, &so, &res) < 0)
 		err_die_last(EXIT_RUNTIME);
+	if (x.tui)
+		tui_close(x.tui);
+	else
+		top_refresh(&x, run_now());
 	if (res.failed)
 		err_warn("sampling stopped early: %s", err_msg());
-	top_refresh(&x, run_now());
 	session_diagnose(&ss, 0);
 	err_print_notes(&ss.notes);
 	session_free(&ss);

@@ -6,12 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 command -v tmux >/dev/null || { test_skip "pager" "no tmux (scripts/install-deps.sh)"; test_done; exit; }
 . "$(dirname "$0")/tmux.sh"
-BIN="$SCRATCH/bin"
-mkdir -p "$BIN"
-cc -O2 -g -fno-omit-frame-pointer -pthread -o "$BIN/tui_work" "$TEST_ROOT/tests/workloads/tui_work.c" ||
-	{ echo "cannot build the workload"; exit 1; }
-D="$SCRATCH/tui.data"
-lperf record -q -g -F 1000 -e cpu-clock -o "$D" -- "$BIN/tui_work" 1 || { echo "cannot record"; exit 1; }
+tui_recording
 # The pager stand-in: notes that it ran and keeps what it was given.
 PG="$SCRATCH/pager.sh"
 cat >"$PG" <<'PAGER'

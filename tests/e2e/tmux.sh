@@ -8,7 +8,8 @@ tm new-session -d -s keep -x 80 -y 24 "sleep 3600"
 # ends, with "EXIT=status" on its last line.
 tmux_run() {
 	tm kill-session -t t 2>/dev/null
-	tm new-session -d -s t -x "$1" -y "$2" "sh -c '$3; echo EXIT=\$?; sleep 600'" &&
+	# The shell survives Ctrl-C (a trap, not an ignore, which its children would inherit).
+	tm new-session -d -s t -x "$1" -y "$2" "sh -c 'trap : INT; $3; echo EXIT=\$?; sleep 600'" &&
 	tm set-option -t t status off >/dev/null
 }
 tmux_screen() { tm capture-pane -p -t t; }
@@ -24,6 +25,16 @@ tmux_wait() {
 	echo "screen never showed '$1':" >&2
 	tmux_screen >&2
 	return 1
+}
+# The workload (tests/workloads/tui_work.c) in $BIN and a 1-second recording of it with call
+# chains in $D.
+tui_recording() {
+	BIN="$SCRATCH/bin"
+	mkdir -p "$BIN"
+	cc -O2 -g -fno-omit-frame-pointer -pthread -o "$BIN/tui_work" "$TEST_ROOT/tests/workloads/tui_work.c" ||
+		{ echo "cannot build the workload"; exit 1; }
+	D="$SCRATCH/tui.data"
+	lperf record -q -g -F 1000 -e cpu-clock -o "$D" -- "$BIN/tui_work" 1 || { echo "cannot record"; exit 1; }
 }
 tmux_done() { tm kill-server 2>/dev/null; }
 trap 'tmux_done; rm -rf "$SCRATCH"' EXIT

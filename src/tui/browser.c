@@ -1,0 +1,450 @@
+/* The hot-entry browser (tui/tui.h): the rows in a sort order, narrowed by the zooms and the
+ * filter, each entry's call graph expanded level by level. */
+#include <curses.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tui/tui_int.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+static const char help_text[] =
+	"Keys\n"
+	"\n"
+	"  Up/Down, PgUp/PgDn, Home/End   move\n"
+	"  Enter, +                       expand or collapse the selected call chain level\n"
+	"  e                              expand or collapse the whole chain of the entry\n"
+	"  a                              annotate the selected function\n"
+	"  d                              zoom into the selected entry's DSO (again: back)\n"
+	"  t                              zoom into the selected entry's thread (command)\n"
+	"  p                              zoom into the selected entry's process\n"
+	"  /                              filter symbols (empty: all)\n"
+	"  s                              next sort order: as given, self, samples, name\n"
+	"  f                              write a flame graph of this view, show its path\n"
+	"  h, ?                           this help\n"
+	"  q, Esc                         back (zoom, filter), then quit\n";
+
+static const char *const sort_names[TS_N] = { "as given", "self", "samples", "name" };
+
+struct tui *tui_open(const struct tui_hooks *h)
+{
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		err_set("the browser needs a terminal (use --stdio)");
+		return NULL;
+	}
+	const char *term = getenv("TERM");
+	if (!term || !*term || !strcmp(term, "dumb")) {
+		err_set("the browser needs a terminal that can move the cursor (TERM is '%s'; use --stdio)",
+			term ? term : "");
+		return NULL;
+	}
+	struct tui *t = xcalloc(1, sizeof(*t));
+	t->hooks = *h;
+	hashmap_init(&t->opened, HASHMAP_PTR);
+	tui_term_start();
+	return t;
+}
+
+static bool row_visible(const struct tui *t, const struct tui_row *r)
+{
+	if (t->zoom_dso && (!r->dso || strcmp(r->dso, t->zoom_dso)))
+		return false;
+	if (t->zoom_comm && (!r->comm || strcmp(r->comm, t->zoom_comm)))
+		return false;
+	return !t->filter || !*t->filter || (r->text && strstr(r->sym ? r->sym : r->text, t->filter));
+}
+
+static int cmp_order(const void *a, const void *b, void *arg)
+{
+	const struct tui *t = arg;
+	const struct tui_row *x = &t->m->rows[*(const size_t *)a], *y = &t->m->rows[*(const size_t *)b];
+	int self = t->m->npct == 2 ? 1 : 0;
+	switch (t->sort) {
+	case TS_SELF:
+		if (x->pct[self] != y->pct[self])
+			return x->pct[self] > y->pct[self] ? -1 : 1;
+		break;
+	case TS_SAMPLES:
+		if (x->samples != y->samples)
+			return x->samples > y->samples ? -1 : 1;
+		break;
+	case TS_NAME: {
+		int c = strcmp(x->sym ? x->sym : x->text, y->sym ? y->sym : y->text);
+		if (c)
+			return c;
+		break;
+	}
+	default:
+		break;
+	}
+	size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
+	return ia < ib ? -1 : ia > ib;
+}
+
+static void add_line(struct tui *t, size_t row, const struct callnode *n, int depth)
+{
+	if (t->nlines == t->lcap) {
+		t->lcap = t->lcap ? 2 * t->lcap : 256;
+		t->lines = xrealloc(t->lines, t->lcap * sizeof(*t->lines));
+	}
+	t->lines[t->nlines++] = (struct tui_line){ row, n, depth };
+}
+
+static void add_nodes(struct tui *t, size_t row, const struct callnode *n, int depth)
+{
+	for (size_t i = 0; i < n->nkids && depth < 256; i++) {
+		const struct callnode *c = n->kids[i];
+		add_line(t, row, c, depth);
+		if (c->nkids && hashmap_find_ptr(&t->opened, c))
+			add_nodes(t, row, c, depth + 1);
+	}
+}
+
+/* The screen lines from the rows, the order, the zooms and what is expanded. */
+static void rebuild(struct tui *t)
+{
+	const struct tui_line *cur = t->sel < t->nlines ? &t->lines[t->sel] : NULL;
+	size_t keep_row = cur ? cur->row : (size_t)-1;
+	const struct callnode *keep_node = cur ? cur->node : NULL;
+	free(t->order);
+	t->order = xcalloc(t->m->n ? t->m->n : 1, sizeof(*t->order));
+	t->norder = 0;
+	for (size_t i = 0; i < t->m->n; i++)
+		if (row_visible(t, &t->m->rows[i]))
+			t->order[t->norder++] = i;
+	qsort_r(t->order, t->norder, sizeof(*t->order), cmp_order, t);
+	t->nlines = 0;
+	t->sel = 0;
+	for (size_t k = 0; k < t->norder; k++) {
+		size_t r = t->order[k];
+		add_line(t, r, NULL, 0);
+		if (t->open[r] && t->m->rows[r].tree)
+			add_nodes(t, r, t->m->rows[r].tree, 1);
+	}
+	bool kept = false;
+	for (size_t i = 0; i < t->nlines && !kept; i++)
+		if (t->lines[i].row == keep_row && t->lines[i].node == keep_node)
+			t->sel = i, kept = true;
+	for (size_t i = 0; i < t->nlines && !kept; i++)
+		if (t->lines[i].row == keep_row && !t->lines[i].node)
+			t->sel = i, kept = true;
+}
+
+void tui_show(struct tui *t, struct tui_model *m)
+{
+	/* Keep the selection on the same entry (by its text) across top's refreshes. */
+	char *keep = NULL;
+	if (t->m && t->sel < t->nlines)
+		keep = xstrdup(t->m->rows[t->lines[t->sel].row].text);
+	tui_model_free(t->m);
+	t->m = m;
+	free(t->open);
+	t->open = xcalloc(m->n ? m->n : 1, sizeof(bool));
+	hashmap_free(&t->opened);
+	t->nlines = 0;
+	rebuild(t);
+	for (size_t i = 0; keep && i < t->nlines; i++)
+		if (!t->lines[i].node && !strcmp(m->rows[t->lines[i].row].text, keep))
+			t->sel = i;
+	free(keep);
+}
+
+static double node_pct(const struct tui *t, const struct callnode *n)
+{
+	return t->m->total ? 100.0 * (double)n->period / (double)t->m->total : 0.0;
+}
+
+static void draw_line(struct tui *t, int y, const struct tui_line *l, bool selected)
+{
+	const struct tui_row *r = &t->m->rows[l->row];
+	int attr = selected ? A_REVERSE : 0;
+	attron(attr);
+	mvhline(y, 0, ' ', COLS);
+	if (!l->node) {
+		bool more = r->tree != NULL;
+		mvaddstr(y, 0, more ? (t->open[l->row] ? "-" : "+") : " ");
+		int x = 1;
+		for (int k = 0; k < t->m->npct; k++) {
+			int pa = tui_pct_attr(r->pct[k]);
+			attron(pa);
+			mvprintw(y, x, " %8.2f%%", r->pct[k]);
+			attroff(pa);
+			x += 10;
+		}
+		if (!t->m->npct) { /* top: the text carries its percentage, coloured as a whole */
+			int pa = tui_pct_attr(r->pct[0]);
+			attron(pa);
+			mvaddnstr(y, x, r->text, COLS - x > 0 ? COLS - x : 0);
+			attroff(pa);
+		} else {
+			mvaddnstr(y, x + 2, r->text, COLS - x - 2 > 0 ? COLS - x - 2 : 0);
+		}
+	} else {
+		char name[512];
+		hist_sym_name(l->node->sym, l->node->addr, name, sizeof(name));
+		int x = 4 + 3 * l->depth;
+		const char *mark = l->node->nkids ? (hashmap_find_ptr(&t->opened, l->node) ? "- " : "+ ") : "  ";
+		if (x < COLS) {
+			mvaddstr(y, x, mark);
+			int pa = tui_pct_attr(node_pct(t, l->node));
+			attron(pa);
+			printw("%.2f%%", node_pct(t, l->node));
+			attroff(pa);
+			printw(" %s%s", name, l->node->inlined ? " (inlined)" : "");
+		}
+	}
+	attroff(attr);
+}
+
+static void draw(struct tui *t)
+{
+	erase();
+	int list = LINES - 3;
+	if (list < 1)
+		list = 1;
+	if (t->sel < t->top)
+		t->top = t->sel;
+	if (t->sel >= t->top + (size_t)list)
+		t->top = t->sel - (size_t)list + 1;
+	attron(A_REVERSE);
+	mvhline(0, 0, ' ', COLS);
+	mvaddnstr(0, 0, t->m->status, COLS);
+	attroff(A_REVERSE);
+	attron(A_BOLD);
+	mvaddnstr(1, 0, t->m->titles, COLS);
+	attroff(A_BOLD);
+	for (int y = 0; y < list && t->top + (size_t)y < t->nlines; y++)
+		draw_line(t, y + 2, &t->lines[t->top + (size_t)y], t->top + (size_t)y == t->sel);
+	if (!t->nlines)
+		mvaddnstr(2, 2, "(no entries)", COLS - 2);
+	char foot[600];
+	if (t->msg[0])
+		snprintf(foot, sizeof(foot), "%s", t->msg);
+	else
+		snprintf(foot, sizeof(foot), "%s%s%s%s%s%ssort: %s   h/?: help  q: %s", t->zoom_dso ? "DSO: " : "",
+			 t->zoom_dso ? t->zoom_dso : "", t->zoom_dso ? "  " : "", t->zoom_comm ? "thread: " : "",
+			 t->zoom_comm ? t->zoom_comm : "", t->zoom_comm ? "  " : "", sort_names[t->sort],
+			 t->zoom_dso || t->zoom_comm || t->filter ? "back" : "quit");
+	if (t->filter && !t->msg[0]) {
+		size_t len = strlen(foot);
+		snprintf(foot + len, sizeof(foot) - len, "   filter: %s", t->filter);
+	}
+	attron(A_REVERSE);
+	mvhline(LINES - 1, 0, ' ', COLS);
+	mvaddnstr(LINES - 1, 0, foot, COLS);
+	attroff(A_REVERSE);
+	refresh();
+}
+
+/* Marks n and every node under it in m. */
+static void mark_all(struct hashmap *m, const struct callnode *n)
+{
+	bool found;
+	hashmap_insert_ptr(m, n, &found);
+	for (size_t i = 0; i < n->nkids; i++)
+		mark_all(m, n->kids[i]);
+}
+
+/* The expanded set without node (when given) and without the nodes under `under` (when given):
+ * a hashmap keeps its entries, so it is rebuilt. */
+static void forget(struct tui *t, const struct callnode *node, const struct callnode *under)
+{
+	struct hashmap drop, keep;
+	bool found;
+	hashmap_init(&drop, HASHMAP_PTR);
+	hashmap_init(&keep, HASHMAP_PTR);
+	if (node)
+		hashmap_insert_ptr(&drop, node, &found);
+	if (under)
+		mark_all(&drop, under);
+	for (size_t i = 0; i < t->opened.n; i++)
+		if (!hashmap_find_ptr(&drop, t->opened.v[i].key.ptr))
+			hashmap_insert_ptr(&keep, t->opened.v[i].key.ptr, &found);
+	hashmap_free(&drop);
+	hashmap_free(&t->opened);
+	t->opened = keep;
+}
+
+/* Enter/+: the entry's graph or one node, a level at a time; e: the entry's whole graph. */
+static void toggle(struct tui *t, bool whole)
+{
+	if (t->sel >= t->nlines)
+		return;
+	const struct tui_line *l = &t->lines[t->sel];
+	const struct tui_row *r = &t->m->rows[l->row];
+	bool found;
+	if (!r->tree)
+		return;
+	if (whole) {
+		bool open = !(t->open[l->row] && hashmap_find_ptr(&t->opened, r->tree));
+		t->open[l->row] = open;
+		if (open)
+			mark_all(&t->opened, r->tree);
+		else
+			forget(t, NULL, r->tree);
+	} else if (!l->node) {
+		t->open[l->row] = !t->open[l->row];
+	} else if (l->node->nkids) {
+		if (hashmap_find_ptr(&t->opened, l->node))
+			forget(t, l->node, NULL);
+		else
+			hashmap_insert_ptr(&t->opened, l->node, &found);
+	}
+	rebuild(t);
+}
+
+/* d/t/p: narrow to the selected entry's DSO or command, or back when narrowed already. */
+static void zoom(struct tui *t, int key)
+{
+	char **slot = key == 'd' ? &t->zoom_dso : &t->zoom_comm;
+	if (*slot) {
+		free(*slot);
+		*slot = NULL;
+	} else if (t->sel < t->nlines) {
+		const struct tui_row *r = &t->m->rows[t->lines[t->sel].row];
+		const char *v = key == 'd' ? r->dso : r->comm;
+		if (!v) {
+			snprintf(t->msg, sizeof(t->msg), "%s", key == 'd' ? "no DSO to zoom into" :
+				 "the entries are not by command (sort key comm): nothing to zoom into");
+			return;
+		}
+		*slot = xstrdup(v);
+	}
+	rebuild(t);
+}
+
+static void annotate(struct tui *t)
+{
+	if (t->sel >= t->nlines)
+		return;
+	const struct tui_row *r = &t->m->rows[t->lines[t->sel].row];
+	if (!t->hooks.annotate) {
+		snprintf(t->msg, sizeof(t->msg), "annotate: not here (lperf report annotates)");
+		return;
+	}
+	char *text = t->hooks.annotate(t->hooks.arg, r);
+	if (!text) {
+		snprintf(t->msg, sizeof(t->msg), "annotate: %s", err_msg());
+		return;
+	}
+	/* Start on the hottest line: the highest leading percentage. */
+	size_t best = 0, line = 0;
+	double hottest = -1;
+	for (const char *p = text; *p; line++) {
+		char *end;
+		double v = strtod(p, &end);
+		if (end != p && v > hottest) {
+			hottest = v;
+			best = line;
+		}
+		const char *nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	char title[600];
+	snprintf(title, sizeof(title), "Annotate %s", r->sym ? r->sym : r->text);
+	tui_text_view(title, text, best);
+	free(text);
+}
+
+static void flame(struct tui *t)
+{
+	if (!t->hooks.flame) {
+		snprintf(t->msg, sizeof(t->msg), "flame graph: not here");
+		return;
+	}
+	struct tui_zoom z = { t->zoom_dso, t->zoom_comm, t->filter };
+	char path[400];
+	snprintf(t->msg, sizeof(t->msg), "writing a flame graph...");
+	draw(t);
+	if (t->hooks.flame(t->hooks.arg, &z, path, sizeof(path)) < 0)
+		snprintf(t->msg, sizeof(t->msg), "flame graph: %s", err_msg());
+	else
+		snprintf(t->msg, sizeof(t->msg), "flame graph written to %s", path);
+}
+
+static void ask_filter(struct tui *t)
+{
+	char *f = tui_prompt("Symbol filter: ");
+	if (!f)
+		return;
+	free(t->filter);
+	t->filter = *f ? f : NULL;
+	if (!*f)
+		free(f);
+	rebuild(t);
+}
+
+/* q/Esc: undo the last narrowing, else quit (returns true). */
+static bool back(struct tui *t)
+{
+	if (t->filter) {
+		free(t->filter);
+		t->filter = NULL;
+	} else if (t->zoom_comm) {
+		free(t->zoom_comm);
+		t->zoom_comm = NULL;
+	} else if (t->zoom_dso) {
+		free(t->zoom_dso);
+		t->zoom_dso = NULL;
+	} else {
+		return true;
+	}
+	rebuild(t);
+	return false;
+}
+
+static void move_sel(struct tui *t, long by)
+{
+	long n = (long)t->nlines, s = (long)t->sel + by;
+	t->sel = (size_t)(s < 0 || !n ? 0 : s >= n ? n - 1 : s);
+}
+
+bool tui_step(struct tui *t, int ms)
+{
+	draw(t);
+	timeout(ms);
+	int ch = getch();
+	if (ch == ERR)
+		return true;
+	t->msg[0] = 0;
+	long page = LINES > 4 ? LINES - 3 : 1;
+	switch (ch) {
+	case KEY_DOWN: case 'j': move_sel(t, 1); break;
+	case KEY_UP: case 'k': move_sel(t, -1); break;
+	case KEY_NPAGE: case ' ': move_sel(t, page); break;
+	case KEY_PPAGE: move_sel(t, -page); break;
+	case KEY_HOME: t->sel = 0; break;
+	case KEY_END: move_sel(t, (long)t->nlines); break;
+	case '\n': case '\r': case KEY_ENTER: case '+': toggle(t, false); break;
+	case 'e': toggle(t, true); break;
+	case 'a': annotate(t); break;
+	case 'd': case 't': case 'p': zoom(t, ch); break;
+	case '/': ask_filter(t); break;
+	case 's': t->sort = (t->sort + 1) % TS_N; rebuild(t); break;
+	case 'f': flame(t); break;
+	case 'h': case '?': tui_text_view("Help", help_text, 0); break;
+	case KEY_RESIZE: break;
+	case 'q': case 27: return !back(t);
+	default: break;
+	}
+	return true;
+}
+
+void tui_close(struct tui *t)
+{
+	if (!t)
+		return;
+	tui_term_end();
+	tui_model_free(t->m);
+	free(t->order);
+	free(t->open);
+	free(t->lines);
+	hashmap_free(&t->opened);
+	free(t->zoom_dso);
+	free(t->zoom_comm);
+	free(t->filter);
+	free(t);
+}

@@ -1,0 +1,44 @@
+/* The browser's state, shared by its files (tui/browser.c: the list; tui/tui_term.c: curses,
+ * signals, the text views and the prompt). */
+#ifndef LPERF_TUI_TUI_INT_H
+#define LPERF_TUI_TUI_INT_H
+
+#include "tui/tui.h"
+#include "util/hashmap.h"
+
+/* One screen line of the list: an entry, or a call-graph node under one. */
+struct tui_line {
+	size_t row;
+	const struct callnode *node; /* NULL: the entry itself */
+	int depth;
+};
+
+enum tui_sort { TS_GIVEN, TS_SELF, TS_SAMPLES, TS_NAME, TS_N };
+
+struct tui {
+	struct tui_hooks hooks;
+	struct tui_model *m;
+	size_t *order;           /* the rows shown, in the sort order */
+	size_t norder;
+	bool *open;              /* per row: its graph expanded */
+	struct hashmap opened;   /* call-graph nodes expanded (pointer keys) */
+	struct tui_line *lines;
+	size_t nlines, lcap;
+	size_t sel, top;         /* the selected line, the first line on the screen */
+	enum tui_sort sort;
+	char *zoom_dso, *zoom_comm, *filter;
+	char msg[512];           /* the bottom line's message until the next key */
+};
+
+/* tui_term.c */
+void tui_term_start(void);
+void tui_term_end(void);
+/* A scrollable text view (help, annotation) until q/Esc; the line at start selected. Each line
+ * whose first number is a percentage is coloured as perf colours it. */
+void tui_text_view(const char *title, const char *text, size_t start);
+/* Reads a line at the bottom after prompt; NULL when cancelled (Esc). malloc'ed. */
+char *tui_prompt(const char *prompt);
+/* The colour pair of a percentage (perf's thresholds), 0 for none. */
+int tui_pct_attr(double pct);
+
+#endif

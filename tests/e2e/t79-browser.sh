@@ -1,0 +1,100 @@
+#!/bin/sh
+# The browser of report and top (tui/, ncurses), driven in a real terminal (tmux): the entries
+# with perf's columns and the --stdio percentages, a chain expanded, annotate's hottest line, the
+# symbol filter, the DSO zoom and back, sort orders, help, a flame graph of the view, 80x24 and
+# 200x50 and a resize, top's refresh with a hot spot that moves every 3 s, and the terminal
+# restored after q, Ctrl-C and a crash (SIGSEGV).
+. "$(dirname "$0")/lib.sh"
+command -v tmux >/dev/null || { test_skip "browser" "no tmux (scripts/install-deps.sh)"; test_done; exit; }
+. "$(dirname "$0")/tmux.sh"
+tui_recording
+REPORT="cd $SCRATCH && $LPERF report -i $D"
+# The browser's bottom bar, which a restored terminal no longer shows.
+BAR="h/\\?: help"
+
+test_expect_success 'report on a terminal opens the browser: perf columns, the --stdio percentages' '
+	tmux_run 80 24 "$REPORT" && tmux_wait "$BAR" &&
+	tmux_screen >s && expect_grep "^  Children +Self +Command +Shared Object +Symbol" s &&
+	lperf report --stdio -i "$D" | grep -E "^ +[0-9.]+%" | head -5 |
+		awk "{ print \$1, \$2, \$NF }" >want &&
+	grep -E "^[+ -] +[0-9.]+%" s | head -5 | sed "s/^[+ -]//" | awk "{ print \$1, \$2, \$NF }" >got &&
+	cat got && diff want got
+'
+
+test_expect_success 'Enter expands an entry, e its whole chain, a filter narrows to one symbol' '
+	tmux_keys / && tmux_wait "Symbol filter:" && tmux_keys start_thread Enter &&
+	tmux_wait "filter: start_thread" && tmux_screen >s &&
+	test "$(grep -c "\\[\\.\\] start_thread" s)" -eq 2 && expect_no_grep "hot_gamma" s &&
+	tmux_keys Enter && tmux_wait "^- +[0-9.]+%.*start_thread" &&
+	tmux_screen >s1 && expect_grep "^ +\\+ [0-9.]+% thread_(two|three)" s1 &&
+	tmux_keys e && tmux_wait "[0-9]% hot_(alpha|beta|gamma)" &&
+	tmux_screen >s2 && expect_grep "^ +- [0-9.]+% thread_(two|three)" s2 &&
+	tmux_keys q && tmux_wait "q: quit" && tmux_screen >s3 && expect_grep "hot_gamma" s3
+'
+
+test_expect_success 'a annotates the selected function and starts on its hottest line' '
+	lperf annotate --stdio -i "$D" hot_gamma >ann &&
+	hot=$(awk "\$2 == \":\" && \$1 ~ /^[0-9.]+$/ && \$1 > m { m = \$1; l = \$3 } END { print l }" ann) &&
+	test -n "$hot" &&
+	tmux_keys / && tmux_wait "Symbol filter:" && tmux_keys hot_gamma Enter && tmux_wait "filter: hot_gamma" &&
+	tmux_keys a && tmux_wait "Source code & Disassembly of hot_gamma" &&
+	tmux_screen >s && expect_grep "$hot" s &&
+	tm capture-pane -e -p -t t >attrs && grep "$hot" attrs | grep -q "\\[7m" &&
+	tmux_keys q && tmux_wait "filter: hot_gamma" && tmux_keys q && tmux_wait "q: quit"
+'
+
+test_expect_success 'd zooms into a DSO and q comes back; s sorts; h helps; f writes a flame graph' '
+	tmux_keys d && tmux_wait "DSO: tui_work" && tmux_screen >s &&
+	expect_no_grep "libc.so.6|kernel.kallsyms" s &&
+	tmux_keys f && tmux_wait "flame graph written to" 20 && tmux_screen >f &&
+	svg=$(sed -n "s/.*flame graph written to \\([^ ]*\\).*/\\1/p" f) && test -s "$svg" &&
+	grep -q "<svg" "$svg" && grep -q hot_gamma "$svg" && ! grep -q "kallsyms" "$svg" &&
+	tmux_keys q && tmux_wait "q: quit" && tmux_screen >s2 && expect_grep "libc.so.6" s2 &&
+	tmux_keys s && tmux_wait "sort: self" &&
+	tmux_keys h && tmux_wait "zoom into the selected entry" && tmux_keys q && tmux_wait "sort: self"
+'
+
+test_expect_success 'q quits and the terminal is restored' '
+	tmux_keys q && tmux_wait "EXIT=0" && tmux_screen >s && expect_no_grep "$BAR" s
+'
+
+test_expect_success 'Ctrl-C restores the terminal; so does a crash (SIGSEGV)' '
+	tmux_run 80 24 "$REPORT" && tmux_wait "$BAR" &&
+	tmux_keys C-c && tmux_wait "EXIT=[0-9]+" && tmux_screen >s && expect_no_grep "$BAR" s &&
+	tmux_run 80 24 "$REPORT" && tmux_wait "$BAR" &&
+	pkill -SEGV -f "^$LPERF report -i $D\$" && tmux_wait "EXIT=139" &&
+	tmux_screen >s2 && expect_no_grep "$BAR" s2
+'
+
+test_expect_success '200x50, and a resize to 100x30, redraw to the new size' '
+	tmux_run 200 50 "$REPORT" && tmux_wait "$BAR" && tmux_screen >s &&
+	test "$(grep -cE "^[+ -] +[0-9.]+%" s)" -ge 10 &&
+	tm resize-window -t t -x 100 -y 30 && tmux_keys j &&
+	n=0; until tmux_screen | sed -n 30p | grep -q help || [ $n -ge 50 ]; do sleep 0.1; n=$((n + 1)); done &&
+	tmux_screen >s2 && cat s2 && test "$(wc -l <s2)" -eq 30 && sed -n 30p s2 | grep -q help &&
+	tmux_keys q && tmux_wait "EXIT=0"
+'
+
+test_expect_success 'report --stdio and a pipe keep the text; --tui --stdio is a usage error' '
+	lperf report -i "$D" >piped && lperf report --stdio -i "$D" >text && cmp piped text &&
+	expect_exit 2 lperf report --tui --stdio -i "$D" 2>err
+'
+
+test_expect_success 'top on a terminal: the browser, refreshed, a moving hot spot leads, q restores' '
+	"$BIN/tui_work" shift 30 & w=$! &&
+	tmux_run 120 24 "$LPERF top -q -p $w -d 1" && tmux_wait "^ +[0-9.]+% +tui_work +\\[\\.\\] hot_alpha" 8 &&
+	tmux_screen | grep -E "^ +[0-9.]+%" | head -1 | grep -q hot_alpha &&
+	tmux_wait "^ +[0-9.]+% +tui_work +\\[\\.\\] hot_beta" 8 && sleep 0.3 &&
+	n=0; until tmux_screen | grep -E "^ +[0-9.]+%" | head -1 | grep -q hot_beta || [ $n -ge 40 ]; do sleep 0.1; n=$((n + 1)); done &&
+	tmux_screen >s && grep -E "^ +[0-9.]+%" s | head -1 | grep -q hot_beta &&
+	expect_grep "samples/s, target: pid $w" s && expect_grep "lperf top itself" s &&
+	tmux_keys q && tmux_wait "EXIT=0" && tmux_screen >s2 && expect_no_grep "$BAR" s2;
+	rc=$?; kill $w 2>/dev/null; wait $w; return $rc
+'
+
+test_expect_success 'top: Ctrl-C ends it and restores the terminal' '
+	tmux_run 80 24 "$LPERF top -q -d 1" && tmux_wait "$BAR" &&
+	tmux_keys C-c && tmux_wait "EXIT=0" && tmux_screen >s && expect_no_grep "$BAR" s
+'
+
+test_done
