@@ -324,6 +324,7 @@ struct report_run {
 	struct fold_ctx fc;
 	struct annot_view av;
 	bool have_av;
+	struct report_walk walk;  /* the browser's: both call-graph orders */
 	struct tep_handle *tep;  /* tracepoint formats, for the "trace" sort key */
 };
 
@@ -392,6 +393,11 @@ static int report_ready(struct session *ss, void *arg)
 		x->have_av = true;
 		if (!a->browse)
 			v->annot = &x->av;
+		if (a->browse) {
+			report_walk_init(&x->walk, &x->av, &x->p);
+			ss->tool.sample = report_walk_sample;
+			ss->tool.arg = &x->walk;
+		}
 	}
 	return 0;
 }
@@ -415,7 +421,8 @@ void cmd_open_failed(const char *input)
 
 static int browse(const struct report_args *a, struct report_run *x, const struct session_opts *so)
 {
-	struct report_browse b = { &x->p, x->have_av ? &x->av : NULL, x->v.ro.children,
+	struct report_browse b = { &x->p, x->have_av ? &x->av : NULL,
+				   x->walk.have_other ? &x->walk.other : NULL, x->v.ro.children,
 				   x->v.graph == HIST_CALLER, a->python, a->input, so };
 	return report_browse(&b);
 }
@@ -489,6 +496,7 @@ int cmd_report(int argc, char **argv)
 		err_print_notes(&ss.notes);
 		if (x.have_av)
 			annot_view_free(&x.av);
+		report_walk_free(&x.walk);
 		if (status)
 			err_warn("%s: the report above covers only the records before this point", err_msg());
 	}

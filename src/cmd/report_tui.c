@@ -20,7 +20,57 @@ struct browse {
 	const struct report_browse *b;
 	int ev;
 	int flames;
+	bool other;              /* showing b->other */
 };
+
+void report_walk_init(struct report_walk *w, struct annot_view *av, const struct profile *p)
+{
+	memset(w, 0, sizeof(*w));
+	w->av = av;
+	if (p->graph == HIST_GRAPH_NONE)
+		return;
+	profile_init(&w->other, p->evsels, p->keys, p->nkeys, p->graph == HIST_CALLER ? HIST_CALLEE : HIST_CALLER,
+		     p->children);
+	w->other.filter = p->filter; /* shared: not freed with this profile */
+	w->other.trace_text = p->trace_text;
+	w->other.trace_arg = p->trace_arg;
+	w->have_other = true;
+}
+
+int report_walk_sample(const struct resolved_sample *rs, void *arg)
+{
+	struct report_walk *w = arg;
+	int rc = annot_view_sample(rs, w->av);
+	if (rc == 0 && w->have_other)
+		rc = profile_sample(rs, &w->other);
+	return rc;
+}
+
+void report_walk_free(struct report_walk *w)
+{
+	if (!w->have_other)
+		return;
+	memset(&w->other.filter, 0, sizeof(w->other.filter));
+	profile_free(&w->other);
+	w->have_other = false;
+}
+
+/* 'c': the entries with the other call-graph order (callee: who called it; caller: what it
+ * called). */
+static struct tui_model *switch_hook(void *arg, const char **what)
+{
+	struct browse *x = arg;
+	if (!x->b->other) {
+		err_set("the recording has no call chains");
+		return NULL;
+	}
+	x->other = !x->other;
+	const struct profile *p = x->other ? x->b->other : x->b->p;
+	struct report_section s = report_section_of(p, (size_t)x->ev);
+	*what = p->graph == HIST_CALLER ? "caller graphs (what each function called)"
+					 : "callee graphs (who called each function)";
+	return tui_model_hist(s.hist, s.event, s.samples, x->b->children);
+}
 
 static char *annotate_hook(void *arg, const struct tui_row *r)
 {
@@ -90,7 +140,9 @@ int report_browse(const struct report_browse *b)
 			x.ev = (int)i;
 			break;
 		}
-	struct tui_hooks hooks = { &x, b->av ? annotate_hook : NULL, flame_hook };
+	if (b->other)
+		profile_sort(b->other, b->children);
+	struct tui_hooks hooks = { &x, b->av ? annotate_hook : NULL, flame_hook, switch_hook };
 	struct tui *t = tui_open(&hooks);
 	if (!t)
 		return -1;

@@ -21,6 +21,7 @@ static const char help_text[] =
 	"  p                              zoom into the selected entry's process\n"
 	"  /                              filter symbols (empty: all)\n"
 	"  s                              next sort order: as given, self, samples, name\n"
+	"  c                              caller graphs <-> callee graphs\n"
 	"  f                              write a flame graph of this view, show its path\n"
 	"  h, ?                           this help\n"
 	"  q, Esc                         back (zoom, filter), then quit\n";
@@ -365,6 +366,18 @@ static void flame(struct tui *t)
 		snprintf(t->msg, sizeof(t->msg), "flame graph written to %s", path);
 }
 
+static void switch_graph(struct tui *t)
+{
+	const char *what = "";
+	struct tui_model *m = t->hooks.switch_graph ? t->hooks.switch_graph(t->hooks.arg, &what) : NULL;
+	if (!m) {
+		snprintf(t->msg, sizeof(t->msg), "call graphs: %s", t->hooks.switch_graph ? err_msg() : "not here");
+		return;
+	}
+	tui_show(t, m);
+	snprintf(t->msg, sizeof(t->msg), "now: %s", what);
+}
+
 static void ask_filter(struct tui *t)
 {
 	char *f = tui_prompt("Symbol filter: ");
@@ -425,6 +438,7 @@ bool tui_step(struct tui *t, int ms)
 	case '/': ask_filter(t); break;
 	case 's': t->sort = (t->sort + 1) % TS_N; rebuild(t); break;
 	case 'f': flame(t); break;
+	case 'c': switch_graph(t); break;
 	case 'h': case '?': tui_text_view("Help", help_text, 0); break;
 	case KEY_RESIZE: break;
 	case 'q': case 27: return !back(t);

@@ -44,6 +44,9 @@ struct tui_hooks {
 	char *(*annotate)(void *arg, const struct tui_row *r);
 	/* 'f': a flame graph of the view; its path into path; -1 with err_set(). */
 	int (*flame)(void *arg, const struct tui_zoom *z, char *path, size_t size);
+	/* 'c': the model with the other call-graph order, and what it shows in *what; NULL with
+	 * err_set() when there is none. */
+	struct tui_model *(*switch_graph)(void *arg, const char **what);
 };
 
 struct tui;

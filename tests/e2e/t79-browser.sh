@@ -54,6 +54,13 @@ test_expect_success 'd zooms into a DSO and q comes back; s sorts; h helps; f wr
 	tmux_keys h && tmux_wait "zoom into the selected entry" && tmux_keys q && tmux_wait "sort: self"
 '
 
+test_expect_success 'c switches to callee graphs (who called it) and back' '
+	tmux_keys / && tmux_wait "Symbol filter:" && tmux_keys hot_gamma Enter && tmux_wait "filter: hot_gamma" &&
+	tmux_keys c && tmux_wait "now: callee graphs" && tmux_keys e &&
+	tmux_wait "^ +- [0-9.]+% thread_three" && tmux_screen >s && expect_grep "^ +[0-9.]+% start_thread$" s &&
+	tmux_keys c && tmux_wait "now: caller graphs" && tmux_keys q && tmux_wait "q: quit"
+'
+
 test_expect_success 'q quits and the terminal is restored' '
 	tmux_keys q && tmux_wait "EXIT=0" && tmux_screen >s && expect_no_grep "$BAR" s
 '
