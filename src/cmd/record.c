@@ -11,6 +11,7 @@
 #include "cmd/cmd.h"
 #include "output/pictures.h"
 #include "analysis/stacks_load.h"
+#include "cmd/record_switch.h"
 #include "cmd/sample_opts.h"
 #include "events/evlist.h"
 #include "events/spe_terms.h"
@@ -34,22 +35,89 @@ static void progress(const struct recorder *c, bool final)
 		c->lost + c->lost_samples, (double)perfdata_writer_bytes(c->w) / 1e6, final ? "\n" : "");
 }
 
+/* The file being written: its writer and recorder (a new pair at each --switch-output). */
+struct rec_file {
+	struct perfdata_writer *w;
+	struct recorder *c;
+};
+
 struct progress_ctx {
-	const struct recorder *c;
+	struct rec_file *f;
 	double next;
 	bool tty;
 	struct pyrec *py;
+	struct record_switch *sw;
+	/* what a switch needs to start the next file */
+	struct sample_opts *o;
+	struct evlist *l;
+	struct live_run *run;
+	int argc;
+	char **argv;
 };
+
+static int rec_file_open(struct rec_file *f, struct sample_opts *o, struct evlist *l, struct live_run *run,
+			 int argc, char **argv, struct pyrec *py);
+/* What closing a file found. */
+struct rec_done {
+	uint64_t bytes, raw, packed, samples, lost;
+	int error;  /* recording failed on the way */
+	char *why;  /* and why (free it) */
+};
+static int rec_file_close(struct rec_file *f, struct sample_opts *o, struct pyrec *py, struct rec_done *d);
+
+static void toggle_events(void *arg, bool on)
+{
+	struct live_run *run = arg;
+	if (on)
+		live_enable(&run->live);
+	else
+		live_disable(&run->live);
+}
+
+/* --switch-output: the file so far is completed and renamed OUTPUT.<timestamp>; the next one
+ * starts with the kernel and the processes described again, so each is a whole recording. */
+static void record_switch(struct progress_ctx *p)
+{
+	struct rec_done d;
+	if (rec_file_close(p->f, p->o, NULL, &d) < 0)
+		err_die(EXIT_RUNTIME, "%s; --switch-output stopped the recording", err_msg());
+	if (d.why)
+		err_warn("%s", d.why);
+	free(d.why);
+	char *name = record_switch_rename(p->sw);
+	if (!name)
+		err_die_last(EXIT_RUNTIME);
+	if (!p->o->quiet)
+		fprintf(stderr, "[ lperf record: dump data: Woken up %lu times ]\n[ lperf record: Dump %s ]\n",
+			p->sw->wakeups, name);
+	p->sw->wakeups = 0;
+	free(name);
+	if (rec_file_open(p->f, p->o, p->l, p->run, p->argc, p->argv, p->py) < 0)
+		err_die_last(EXIT_RUNTIME);
+	live_run_synthesize_again(p->run, recorder_record, p->f->c);
+}
 
 static void progress_tick(long n, double now, void *arg)
 {
 	struct progress_ctx *p = arg;
 	if (p->py)
 		pyrec_poll(p->py, 0);
+	if (n > 0)
+		p->sw->wakeups++;
+	record_switch_control(p->sw, toggle_events, p->run);
+	if (record_switch_due(p->sw, now, perfdata_writer_bytes(p->f->w)))
+		record_switch(p);
 	if (p->tty && now >= p->next) {
-		progress(p->c, false);
+		progress(p->f->c, false);
 		p->next = now + 0.5;
 	}
+}
+
+/* The loop's sink: the file being written now. */
+static int file_record(const struct perf_event_header *h, void *arg)
+{
+	struct rec_file *f = arg;
+	return recorder_record(h, f->c);
 }
 
 /* Python stacks without -X perf: BPF on the sampling events, else process_vm_readv (said once). */
@@ -177,34 +245,20 @@ static const char *const usage[] = {
 	NULL,
 };
 
-/* record's run: the events of l on the target into o->output, with record's notes; the exit
- * status (the command's where one ran). Setup errors end the process. argc/argv: the command
- * line stored in the file. */
-static int record_run(struct sample_opts *o, struct evlist *l, char **cmd, int argc, char **argv)
+/* A new file at o->output for the events of run: header, events, tracing data, a recorder.
+ * 0, or the exit status after err_set. */
+static int rec_file_open(struct rec_file *f, struct sample_opts *o, struct evlist *l, struct live_run *run,
+			 int argc, char **argv, struct pyrec *py)
 {
-	if (cmd && sample_python_setup(o, cmd) < 0)
-		err_die_last(EXIT_USAGE);
-	struct live_run run;
-	struct live_opts lo;
-	sample_live_opts(o, &lo);
-	struct live_run_target tg = { cmd, o->pid_list, o->tid_list, NULL, o->system_wide || o->cpus_given,
-				     !strcmp(o->output, "-") /* as perf: the pipe carries the recording */ };
-	if (live_run_open(&run, &tg, l, &lo) < 0)
-		err_die_last(EXIT_RUNTIME);
 	struct perfdata_writer *w = perfdata_writer_open(o->output);
-	if (!w) {
-		live_run_close(&run);
-		err_die_last(EXIT_RUNTIME);
-	}
-	if (o->compression_level && perfdata_writer_compress(w, o->compression_level) < 0) {
-		char *why = xstrdup(err_msg());
-		perfdata_writer_close(w, false, false);
-		live_run_close(&run);
-		err_die(EXIT_USAGE, "%s", why);
-	}
+	if (!w)
+		return EXIT_RUNTIME;
+	int rc = EXIT_USAGE;
+	if (o->compression_level && perfdata_writer_compress(w, o->compression_level) < 0)
+		goto fail;
 	for (size_t e = 0; e < l->n; e++)
-		perfdata_writer_add_event(w, &run.live.attrs[e], l->ev[e].name, run.live.ids[e],
-					  run.live.nids[e]);
+		perfdata_writer_add_event(w, &run->live.attrs[e], l->ev[e].name, run->live.ids[e],
+					  run->live.nids[e]);
 	perfdata_writer_set_cmdline(w, argc, argv);
 	for (size_t e = 0; e < l->n; e++) { /* {a,b} groups, for perf's evlist -g and report --group */
 		size_t nr = 0;
@@ -213,87 +267,146 @@ static int record_run(struct sample_opts *o, struct evlist *l, char **cmd, int a
 		if (l->ev[e].group >= 0 && l->ev[e].leader == e && nr > 1)
 			perfdata_writer_add_group(w, NULL, (uint32_t)e, (uint32_t)nr);
 	}
-	if (record_tracing_data(w, &run.live) < 0) {
-		perfdata_writer_close(w, false, false);
-		live_run_close(&run);
-		err_die_last(EXIT_RUNTIME);
-	}
-	struct recorder *c = recorder_new(w, &run.evsels);
+	rc = EXIT_RUNTIME;
+	if (record_tracing_data(w, &run->live) < 0)
+		goto fail;
+	struct recorder *c = recorder_new(w, &run->evsels);
 	c->buildids = o->no_buildid ? RECORDER_BUILDIDS_NONE : o->buildid_all ? RECORDER_BUILDIDS_ALL
 									  : RECORDER_BUILDIDS_HIT;
 	c->buildid_cache = !o->no_buildid && !o->no_buildid_cache;
-	struct pyrec *py = o->python_frames ? record_python_start(&run) : NULL;
 	if (py) {
 		c->watch = watch_python;
 		c->watch_arg = py;
 	}
 	/* the Arm SPE AUXTRACE_INFO, ahead of the data */
 	const struct ev *spe = spe_evlist_event(l);
-	if (spe && spe_capture_info(w, spe->attr.type, run.live.ncols > 0 && run.live.cpus[0] >= 0) < 0)
+	if (spe && spe_capture_info(w, spe->attr.type, run->live.ncols > 0 && run->live.cpus[0] >= 0) < 0)
 		c->error = 1;
-	live_run_synthesize(&run, recorder_record, c);
+	f->w = w;
+	f->c = c;
+	return 0;
+fail:;
+	char *why = xstrdup(err_msg());
+	perfdata_writer_close(w, false, false);
+	err_set("%s", why);
+	free(why);
+	return rc;
+}
 
-	struct progress_ctx pc = { c, run_now() + 0.5, !o->quiet && isatty(STDERR_FILENO), py };
+/* Completes the file (build-ids, JIT sources, Python stacks when py) and renames it into place.
+ * -1 with err_set when writing failed: the temporary is gone and o->output unchanged. */
+static int rec_file_close(struct rec_file *f, struct sample_opts *o, struct pyrec *py, struct rec_done *d)
+{
+	struct recorder *c = f->c;
+	memset(d, 0, sizeof(*d));
+	recorder_finish(c, o->force);
+	if (py)
+		record_python_finish(py, f->w, o->quiet);
+	for (size_t i = 0; i < c->warnings.n; i++)
+		err_warn("%s", c->warnings.v[i]);
+	if (perfdata_writer_compression(f->w, &d->raw, &d->packed) < 0)
+		c->error = 1;
+	d->bytes = perfdata_writer_bytes(f->w);
+	/* Keep what was recorded up to a failure, unless writing itself failed (a full disk):
+	 * then the temporary file goes and whatever was at the output stays. */
+	d->why = c->error ? xstrdup(err_msg()) : NULL;
+	d->error = c->error;
+	d->samples = c->samples;
+	d->lost = c->lost > c->lost_samples ? c->lost : c->lost_samples;
+	int rc = perfdata_writer_close(f->w, true, o->switch_mode == SWITCH_NONE);
+	if (rc < 0 && d->why)
+		err_set("%s", d->why);
+	recorder_free(c);
+	f->w = NULL;
+	f->c = NULL;
+	return rc;
+}
+
+/* record's run: the events of l on the target into o->output, with record's notes; the exit
+ * status (the command's where one ran). Setup errors end the process. argc/argv: the command
+ * line stored in the file. */
+static int record_run(struct sample_opts *o, struct evlist *l, char **cmd, int argc, char **argv)
+{
+	if (cmd && sample_python_setup(o, cmd) < 0)
+		err_die_last(EXIT_USAGE);
+	struct record_switch sw;
+	if (record_switch_init(&sw, o, run_now()) < 0)
+		err_die_last(EXIT_USAGE);
+	struct live_run run;
+	struct live_opts lo;
+	sample_live_opts(o, &lo);
+	struct live_run_target tg = { cmd, o->pid_list, o->tid_list, NULL, o->system_wide || o->cpus_given,
+				     !strcmp(o->output, "-") /* as perf: the pipe carries the recording */ };
+	if (live_run_open(&run, &tg, l, &lo) < 0)
+		err_die_last(EXIT_RUNTIME);
+	struct pyrec *py = o->python_frames ? record_python_start(&run) : NULL;
+	struct rec_file f;
+	int frc = rec_file_open(&f, o, l, &run, argc, argv, py);
+	if (frc) {
+		live_run_close(&run);
+		err_die_last(frc);
+	}
+	live_run_synthesize(&run, file_record, &f);
+
+	struct progress_ctx pc = { &f, run_now() + 0.5, !o->quiet && isatty(STDERR_FILENO), py, &sw,
+				   o, l, &run, argc, argv };
 	int status;
 	if (o->delay_ms && cmd && !run.cpu_wide)
 		fprintf(stderr, "Events disabled\n");
 	if (live_run_start(&run) < 0) {
-		perfdata_writer_close(w, false, false);
-		recorder_free(c);
+		perfdata_writer_close(f.w, false, false);
+		recorder_free(f.c);
 		live_run_close(&run);
 		err_die_last(EXIT_RUNTIME);
 	}
 	if (o->delay_ms > 0 && cmd && !run.cpu_wide)
 		fprintf(stderr, "Events enabled\n");
-	int lr = live_run_loop(&run, o->timeout_s, recorder_record, c, progress_tick, &pc, &status);
+	int lr = live_run_loop(&run, o->timeout_s, file_record, &f, progress_tick, &pc, &status);
 	if (lr < 0)
-		c->error = 1;
+		f.c->error = 1;
 	if (pc.tty)
-		progress(c, true);
-	recorder_finish(c, o->force);
-	if (py)
-		record_python_finish(py, w, o->quiet);
-	for (size_t i = 0; i < c->warnings.n; i++)
-		err_warn("%s", c->warnings.v[i]);
-	uint64_t raw, packed;
-	if (perfdata_writer_compression(w, &raw, &packed) < 0)
-		c->error = 1;
-	uint64_t bytes = perfdata_writer_bytes(w);
-	/* Keep what was recorded up to a failure, unless writing itself failed (a full disk):
-	 * then the temporary file goes and whatever was at the output stays. */
-	char *why = c->error ? xstrdup(err_msg()) : NULL;
-	if (perfdata_writer_close(w, true, true) < 0) {
-		char *msg = xstrdup(why ? why : err_msg());
-		recorder_free(c);
+		progress(f.c, true);
+	struct rec_done d;
+	if (rec_file_close(&f, o, py, &d) < 0) {
+		char *msg = xstrdup(err_msg());
 		live_run_close(&run);
 		if (!strcmp(o->output, "-"))
 			err_die(EXIT_RUNTIME, "%s; the recording is incomplete", msg);
 		err_die(EXIT_RUNTIME, "%s; the recording was not saved ('%s' is unchanged)", msg, o->output);
 	}
-	if (why)
-		err_warn("recording stopped early: %s", why);
-	free(why);
-	if (!o->quiet && packed)
+	if (d.why)
+		err_warn("recording stopped early: %s", d.why);
+	free(d.why);
+	char *shown = NULL;
+	if (o->switch_mode != SWITCH_NONE) { /* the last file too, as perf names it */
+		char *name = record_switch_rename(&sw);
+		if (!name)
+			err_die_last(EXIT_RUNTIME);
+		if (!o->quiet)
+			fprintf(stderr, "[ lperf record: Dump %s ]\n", name);
+		free(name);
+		shown = xasprintf("%s.<timestamp>", o->output);
+	}
+	if (!o->quiet && d.packed)
 		fprintf(stderr, "[ lperf record: Captured and wrote %.3f MB %s, compressed (original %.3f MB, "
-			"ratio is %.3f) (%" PRIu64 " samples) ]\n", (double)bytes / 1e6, o->output, (double)raw / 1e6,
-			(double)raw / (double)packed, c->samples);
+			"ratio is %.3f) (%" PRIu64 " samples) ]\n", (double)d.bytes / 1e6, shown ? shown : o->output,
+			(double)d.raw / 1e6, (double)d.raw / (double)d.packed, d.samples);
 	else if (!o->quiet)
 		fprintf(stderr, "[ lperf record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
-			(double)bytes / 1e6, o->output, c->samples);
-	uint64_t lost = c->lost > c->lost_samples ? c->lost : c->lost_samples;
-	if (lost)
+			(double)d.bytes / 1e6, shown ? shown : o->output, d.samples);
+	free(shown);
+	if (d.lost)
 		err_warn("%" PRIu64 " samples lost (%.2f%%): the ring buffers filled up; use a larger -m "
-			 "or a lower -F", lost, 100.0 * (double)lost / (double)(lost + c->samples));
+			 "or a lower -F", d.lost, 100.0 * (double)d.lost / (double)(d.lost + d.samples));
 	struct notes opened = NOTES_INIT;
 	live_open_notes(&run.live, &opened);
 	err_print_notes(&opened);
 	notes_clear(&opened);
-	if (o->flamegraph && strcmp(o->output, "-"))
+	if (o->flamegraph && strcmp(o->output, "-") && o->switch_mode == SWITCH_NONE)
 		record_flamegraph(o);
-	int error = c->error;
-	recorder_free(c);
+	record_switch_free(&sw);
 	live_run_close(&run);
-	return cmd ? status : (error ? EXIT_RUNTIME : 0);
+	return cmd ? status : (d.error ? EXIT_RUNTIME : 0);
 }
 
 bool record_has_spe(const struct evlist *l)

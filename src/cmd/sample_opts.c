@@ -1,6 +1,7 @@
 #include "cmd/sample_opts.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,6 +163,38 @@ static int opt_timeout(const struct option *opt, const char *arg)
 {
 	struct sample_opts *so = opt->value;
 	return parse_duration(arg, &so->timeout_s);
+}
+
+/* perf's --switch-output[=signal|SIZE|TIME]: SIZE with B/K/M/G, TIME with s/m/h/d. */
+static int opt_switch_output(const struct option *opt, const char *arg)
+{
+	struct sample_opts *so = opt->value;
+	if (!arg || !strcmp(arg, "signal")) {
+		so->switch_mode = SWITCH_SIGNAL;
+		return 0;
+	}
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(arg, &end, 10);
+	if (end == arg || errno || !v || !*end || end[1])
+		return err_set("'%s': --switch-output takes signal, a size (10M) or a time (30s)", arg);
+	static const struct { char c; uint64_t size; double secs; } units[] = {
+		{ 'B', 1, 0 }, { 'K', 1ULL << 10, 0 }, { 'M', 1ULL << 20, 0 }, { 'G', 1ULL << 30, 0 },
+		{ 's', 0, 1 }, { 'm', 0, 60 }, { 'h', 0, 3600 }, { 'd', 0, 86400 },
+	};
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (units[i].c != *end && !(units[i].size && units[i].c == toupper((unsigned char)*end)))
+			continue;
+		if (units[i].size) {
+			so->switch_mode = SWITCH_SIZE;
+			so->switch_size = (uint64_t)v * units[i].size;
+		} else {
+			so->switch_mode = SWITCH_TIME;
+			so->switch_secs = (double)v * units[i].secs;
+		}
+		return 0;
+	}
+	return err_set("'%s': --switch-output takes signal, a size (B, K, M, G) or a time (s, m, h, d)", arg);
 }
 
 static int opt_delay(const struct option *opt, const char *arg)
@@ -348,6 +381,13 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		  opt_branch_filter },
 		{ OPT_BOOL, 0, "no-bpf-event", &o->no_bpf_event, NULL, "accepted: lperf records no BPF "
 		  "events" },
+		{ OPT_CALLBACK, 0, "switch-output", o, "signal|SIZE|TIME", "rotate the recording into "
+		  "OUTPUT.<timestamp> files on SIGUSR2, past SIZE (10M) or every TIME (30s)", opt_switch_output,
+		  OPT_EQ_OPT },
+		{ OPT_INT, 0, "switch-max-files", &o->switch_max_files, "N", "with --switch-output, keep only the "
+		  "last N files" },
+		{ OPT_STRING, 0, "control", &o->control, "fifo:CTL[,ACK]", "commands from the FIFO CTL (enable, "
+		  "disable, snapshot, ping, stop), acknowledged on ACK" },
 		{ OPT_BOOL, 0, "off-cpu", &o->off_cpu, NULL, "not available yet: a warning, and the "
 		  "recording goes on without it" },
 		OPT_END_(),

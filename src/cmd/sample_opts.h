@@ -54,6 +54,13 @@ struct sample_opts {
 	bool no_buildid;            /* record -B: no build-ids in the header, none cached */
 	bool no_buildid_cache;      /* record -N: build-ids in the header, none cached */
 	bool buildid_all;           /* record --buildid-all: every DSO mapped, not only those hit */
+	/* record --switch-output: rotate the recording into OUTPUT.<timestamp> files on SIGUSR2
+	 * (signal), past a size, or every period; at most switch_max_files kept (0: all). */
+	enum { SWITCH_NONE, SWITCH_SIGNAL, SWITCH_SIZE, SWITCH_TIME } switch_mode;
+	uint64_t switch_size;
+	double switch_secs;
+	int switch_max_files;
+	const char *control;        /* record --control fifo:CTL[,ACK] */
 };
 
 char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const char *cmd,

@@ -58,6 +58,16 @@ void live_run_synthesize(struct live_run *r, record_cb sink, void *arg)
 		synth_all_processes(a0, sink, arg);
 }
 
+void live_run_synthesize_again(struct live_run *r, record_cb sink, void *arg)
+{
+	const struct perf_event_attr *a0 = &r->live.attrs[0];
+	synth_kernel(a0, sink, arg);
+	if (r->attached || (r->command && !r->cpu_wide))
+		synth_process(a0, r->t.pid, sink, arg);
+	else
+		synth_all_processes(a0, sink, arg);
+}
+
 int live_run_start(struct live_run *r)
 {
 	r->loop = (struct run_loop){ .target = &r->t, .attached = r->attached, .max_wait_ms = 100 };

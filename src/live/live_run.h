@@ -44,6 +44,9 @@ int live_run_open(struct live_run *r, const struct live_run_target *tg, struct e
 /* Records for what exists before sampling starts: the kernel, and the attached processes or,
  * when sampling CPUs without a command, every process. */
 void live_run_synthesize(struct live_run *r, record_cb sink, void *arg);
+/* The same for a recording that starts mid-run (record --switch-output's next file): the kernel
+ * and what is sampled now (the started command's process too). */
+void live_run_synthesize_again(struct live_run *r, record_cb sink, void *arg);
 /* Enables the events (or lets the command exec, which enables them): -1 with err_set when the
  * command could not be started (nothing ran). */
 int live_run_start(struct live_run *r);

@@ -1,0 +1,188 @@
+#include "cmd/record_switch.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/error.h"
+#include "util/xalloc.h"
+
+static volatile sig_atomic_t usr2_count;
+
+static void on_usr2(int sig)
+{
+	(void)sig;
+	usr2_count++;
+}
+
+/* A FIFO opened read-write and non-blocking: neither waits for the other side. */
+static int open_fifo(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return err_set("--control: cannot open '%s': %s", path, strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISFIFO(st.st_mode)) {
+		close(fd);
+		return err_set("--control: '%s' is not a FIFO", path);
+	}
+	return fd;
+}
+
+static int control_open(struct record_switch *s, const char *spec)
+{
+	if (strncmp(spec, "fifo:", 5) || !spec[5])
+		return err_set("--control: '%s' is not fifo:CTL[,ACK]", spec);
+	char *ctl = xstrdup(spec + 5), *ack = strchr(ctl, ',');
+	if (ack)
+		*ack++ = 0;
+	s->ctl = open_fifo(ctl);
+	if (s->ctl >= 0 && ack && *ack && (s->ack = open_fifo(ack)) < 0) {
+		close(s->ctl);
+		s->ctl = -1;
+	}
+	free(ctl);
+	return s->ctl < 0 || (ack && *ack && s->ack < 0) ? -1 : 0;
+}
+
+int record_switch_init(struct record_switch *s, const struct sample_opts *o, double now)
+{
+	memset(s, 0, sizeof(*s));
+	s->o = o;
+	s->ctl = s->ack = -1;
+	if (o->switch_mode != SWITCH_NONE) {
+		if (!strcmp(o->output, "-"))
+			return err_set("--switch-output needs a file, not -o -");
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_usr2; /* no SA_RESTART: the ring buffers' wait ends at once */
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGUSR2, &sa, NULL);
+		s->handled = (unsigned)usr2_count;
+		s->next = now + o->switch_secs;
+	}
+	if (o->switch_max_files < 0)
+		return err_set("--switch-max-files: %d is not a number of files", o->switch_max_files);
+	return o->control ? control_open(s, o->control) : 0;
+}
+
+bool record_switch_due(struct record_switch *s, double now, unsigned long long bytes)
+{
+	const struct sample_opts *o = s->o;
+	if (o->switch_mode == SWITCH_NONE)
+		return false;
+	if (s->snapshot || s->handled != (unsigned)usr2_count) {
+		s->snapshot = false;
+		if (s->handled != (unsigned)usr2_count)
+			s->handled++; /* one file per signal, even when two arrive between reads */
+		return true;
+	}
+	if (o->switch_mode == SWITCH_SIZE && bytes >= o->switch_size)
+		return true;
+	if (o->switch_mode == SWITCH_TIME && now >= s->next) {
+		s->next += o->switch_secs;
+		if (s->next <= now) /* a stall longer than the period: no burst of empty files */
+			s->next = now + o->switch_secs;
+		return true;
+	}
+	return false;
+}
+
+/* OUTPUT.YYYYMMDDHHMMSSCC, one hundredth later while the name is taken (two switches within
+ * 10 ms must not replace each other's file). */
+static char *stamped_name(const char *output)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	time_t sec = ts.tv_sec;
+	long cs = ts.tv_nsec / 10000000L;
+	for (;;) {
+		struct tm tm;
+		char buf[32];
+		localtime_r(&sec, &tm);
+		strftime(buf, sizeof(buf), "%Y%m%d%H%M%S", &tm);
+		char *name = xasprintf("%s.%s%02ld", output, buf, cs);
+		if (access(name, F_OK) < 0)
+			return name;
+		free(name);
+		if (++cs == 100) {
+			cs = 0;
+			sec++;
+		}
+	}
+}
+
+char *record_switch_rename(struct record_switch *s)
+{
+	char *name = stamped_name(s->o->output);
+	if (rename(s->o->output, name) < 0) {
+		err_set("cannot rename '%s' to '%s': %s", s->o->output, name, strerror(errno));
+		free(name);
+		return NULL;
+	}
+	if (s->o->switch_max_files > 0) {
+		s->kept = xrealloc(s->kept, (s->nkept + 1) * sizeof(*s->kept));
+		s->kept[s->nkept++] = xstrdup(name);
+		while (s->nkept > (size_t)s->o->switch_max_files) {
+			unlink(s->kept[0]);
+			free(s->kept[0]);
+			memmove(s->kept, s->kept + 1, --s->nkept * sizeof(*s->kept));
+		}
+	}
+	return name;
+}
+
+static void control_command(struct record_switch *s, const char *cmd,
+			    void (*toggle)(void *arg, bool on), void *arg)
+{
+	if (!strcmp(cmd, "enable"))
+		toggle(arg, true);
+	else if (!strcmp(cmd, "disable"))
+		toggle(arg, false);
+	else if (!strcmp(cmd, "snapshot"))
+		s->snapshot = s->o->switch_mode != SWITCH_NONE;
+	else if (!strcmp(cmd, "stop"))
+		kill(getpid(), SIGTERM);
+	else if (strcmp(cmd, "ping"))
+		return; /* unknown: not acknowledged, as perf does */
+	if (s->ack >= 0 && write(s->ack, "ack\n", 4) < 0) {
+		/* a full ack FIFO nobody reads: the answer is dropped */
+	}
+}
+
+void record_switch_control(struct record_switch *s, void (*toggle)(void *arg, bool on), void *arg)
+{
+	if (s->ctl < 0)
+		return;
+	char buf[256];
+	ssize_t n;
+	while ((n = read(s->ctl, buf, sizeof(buf) - 1)) > 0) {
+		buf[n] = 0;
+		/* commands end with a newline or a NUL; one read may bring several */
+		for (char *p = buf, *end; p < buf + n; p = end + 1) {
+			end = p + strcspn(p, "\n");
+			*end = 0;
+			if (*p)
+				control_command(s, p, toggle, arg);
+		}
+	}
+}
+
+void record_switch_free(struct record_switch *s)
+{
+	for (size_t i = 0; i < s->nkept; i++)
+		free(s->kept[i]);
+	free(s->kept);
+	if (s->ctl >= 0)
+		close(s->ctl);
+	if (s->ack >= 0)
+		close(s->ack);
+	memset(s, 0, sizeof(*s));
+	s->ctl = s->ack = -1;
+}

@@ -1,0 +1,37 @@
+/* record's rotation and control (perf record --switch-output, --switch-max-files, --control):
+ * when to close the file being written and where it goes (OUTPUT.<timestamp>), and the commands
+ * a control FIFO brings (perf daemon pings its sessions through it). */
+#ifndef LPERF_CMD_RECORD_SWITCH_H
+#define LPERF_CMD_RECORD_SWITCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cmd/sample_opts.h"
+
+struct record_switch {
+	const struct sample_opts *o;
+	double next;          /* SWITCH_TIME: the next switch (run_now() seconds) */
+	unsigned handled;     /* SIGUSR2s acted on */
+	bool snapshot;        /* a control "snapshot" asks for a switch */
+	char **kept;          /* files written, oldest first (with --switch-max-files) */
+	size_t nkept;
+	unsigned long wakeups; /* reads that brought records since the last file */
+	int ctl, ack;         /* --control's FIFOs, -1 without */
+};
+
+/* Sets up from o: SIGUSR2 handled as a switch, the control FIFOs opened. -1 with err_set (a bad
+ * --control, a FIFO that cannot be opened, --switch-output with -o -). */
+int record_switch_init(struct record_switch *s, const struct sample_opts *o, double now);
+/* Whether the file being written (bytes long) is to be closed now. */
+bool record_switch_due(struct record_switch *s, double now, unsigned long long bytes);
+/* The file just completed at o->output moves to OUTPUT.<timestamp> (perf's: local time to the
+ * hundredth of a second); the oldest files beyond --switch-max-files are removed. The new name
+ * (free it); NULL with err_set. */
+char *record_switch_rename(struct record_switch *s);
+/* Reads the control FIFO's commands; each is acknowledged ("ack\n"). enable/disable call
+ * toggle(arg, on); "stop" ends the run (as SIGTERM does); "snapshot" asks for a switch. */
+void record_switch_control(struct record_switch *s, void (*toggle)(void *arg, bool on), void *arg);
+void record_switch_free(struct record_switch *s);
+
+#endif

@@ -1,0 +1,59 @@
+#!/bin/sh
+# record --switch-output (issue 26): the recording rotates into perf.data.<timestamp> files, each a
+# whole recording that perf 6.1 reads (the kernel and the process described again at each switch),
+# on SIGUSR2, past a size or every period; --switch-max-files bounds how many stay; --control's
+# FIFO answers ping with ack, as perf daemon expects of its sessions.
+. "$(dirname "$0")/lib.sh"
+BUSY='end=$(($(date +%s)+3)); while [ $(date +%s) -lt $end ]; do :; done'
+
+# every file: perf report reads it and finds the busy shell's samples
+all_read_by_perf() {
+	for f in "$@"; do
+		perf report -i "$f" --stdio --sort comm >out 2>&1 && grep -Eq '%[[:space:]]+(sh|date)' out ||
+			{ echo "perf cannot read $f"; cat out; return 1; }
+	done
+}
+
+test_expect_success '--switch-output=1s: a file a second, each one perf reads' '
+	mkdir t1 && cd t1 &&
+	"$LPERF" record -e cpu-clock --switch-output=1s -- sh -c "$BUSY" 2>err &&
+	n=$(ls | grep -c "^perf\.data\.[0-9]\{16\}$") &&
+	[ "$n" -ge 3 ] && [ "$n" -le 4 ] || { ls; cat err; exit 1; } &&
+	[ ! -e perf.data ] &&
+	expect_grep "Dump perf.data.[0-9]{16} ]" err &&
+	expect_grep "Captured and wrote .* perf.data.<timestamp>" err &&
+	all_read_by_perf perf.data.*
+'
+
+test_expect_success '--switch-output=SIZE with --switch-max-files 2: at most two files stay' '
+	mkdir t2 && cd t2 &&
+	"$LPERF" record -e cpu-clock --switch-output=100K --switch-max-files 2 -- sh -c "$BUSY" 2>err &&
+	[ $(grep -c "Dump perf.data" err) -ge 3 ] &&
+	[ $(ls | grep -c "^perf\.data\.") = 2 ] &&
+	all_read_by_perf perf.data.*
+'
+
+test_expect_success '--switch-output (signal): a file per SIGUSR2 and one at the end' '
+	"$LPERF" record -q -e cpu-clock --switch-output -- sh -c "$BUSY" & pid=$! &&
+	sleep 1 && kill -USR2 $pid && sleep 0.5 && kill -USR2 $pid && wait $pid &&
+	[ $(ls | grep -c "^perf\.data\.") = 3 ] &&
+	all_read_by_perf perf.data.*
+'
+
+test_expect_success '--control fifo: ping is acknowledged, stop ends the recording' '
+	mkfifo ctl ack || exit 1
+	"$LPERF" record -q -e cpu-clock --control=fifo:ctl,ack -- sleep 20 & pid=$! &&
+	exec 8<>ack && echo ping >ctl && read -r answer <&8 && [ "$answer" = ack ] &&
+	echo stop >ctl && read -r answer <&8 && [ "$answer" = ack ] &&
+	wait $pid; exec 8>&- &&
+	perf report -i perf.data --stdio >out 2>&1 || { cat out; exit 1; }
+'
+
+test_expect_success 'bad --switch-output values are usage errors' '
+	expect_exit 2 "$LPERF" record --switch-output=10X -- true 2>err &&
+	expect_grep "switch-output" err &&
+	expect_exit 2 "$LPERF" record -o - --switch-output -- true 2>err &&
+	expect_grep "needs a file" err
+'
+
+test_done
