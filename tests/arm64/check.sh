@@ -27,11 +27,14 @@ mkdir -p "$W/perf-shell"
 for s in record.sh stat.sh stat+shadow_stat.sh stat+csv_summary.sh test_arm_callgraph_fp.sh; do
 	[ -f "$PERF_SHELL_DIR/$s" ] && sed 's/\(mktemp [^)`]*[^X]\)XXXXX\([^X]\)/\1XXXXXX\2/' "$PERF_SHELL_DIR/$s" >"$W/perf-shell/$s"
 done
+# Arm's PMU data for wperf man (make's arm-data target), when the host has it.
+data=""
+[ -f build/arm-data/mapfile.csv ] && data="--add build/arm-data"
 py=""
 [ "${ARM64_PYTHON:-1}" = 1 ] && [ -x scripts/arm64-python.sh ] && py="--python --add tests/workloads/perf_docs.py"
 out=$(mktemp)
 # shellcheck disable=SC2086
-scripts/arm64-vm.sh $py --add "$W/loop" --add "$W/shares" --add "$W/shares-fp" --add "$W/shares-dwarf" --add "$W/calls" --add "$W/leafloop" \
+scripts/arm64-vm.sh $py $data --add "$W/loop" --add "$W/shares" --add "$W/shares-fp" --add "$W/shares-dwarf" --add "$W/calls" --add "$W/leafloop" \
 	--add "$W/perf-shell" --add "$W/unit" --add tests/fixtures --add tests/arm64/suite.sh -- sh suite.sh | tee "$out"
 rc=$?
 p=$(grep -c '^ok ' "$out") f=$(grep -c '^not ok ' "$out") s=$(grep -c '^ok .* # skip' "$out")

@@ -4,7 +4,8 @@
 # hardware-counter paths on the emulator's armv8_pmuv3 PMU, with known answers from deterministic
 # instruction counts (-icount). Prints TAP lines: "ok N - title" / "not ok N - title".
 # Files (from --add): loop, shares (static), shares-fp, shares-dwarf, calls (dynamic), leafloop,
-# unit/, fixtures/, perf_docs.py, perf-shell/ (perf 6.1's shell tests, adapted copies).
+# unit/, fixtures/, perf_docs.py, perf-shell/ (perf 6.1's shell tests, adapted copies),
+# arm-data/ (Arm's PMU data for wperf man, when the host has it).
 cd /work || exit 1
 n=0 failed=0
 LOG=/tmp/suite.log
@@ -42,8 +43,10 @@ for u in unit/test_*; do
 	"$u" >/tmp/unit.log 2>&1
 	rc=$?
 	name=${u#unit/}
+	# Up to cmocka's summary: it lists the failed tests again after "[==========] N test(s) run."
 	while read -r line; do
 		case "$line" in
+		"[==========] "*" run."*) break ;;
 		"[       OK ] "*) n=$((n + 1)); echo "ok $n - arm64 unit $name: ${line#\[       OK \] }" ;;
 		"[  FAILED  ] "*" test"*) ;;
 		"[  FAILED  ] "*) n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - arm64 unit $name: ${line#\[  FAILED  \] }" ;;
@@ -149,6 +152,22 @@ t sh -c 'lperf record --call-graph dwarf -e cycles:u -c 100000 -o d.data -- ./sh
 	awk "/main;run_b;work_b [0-9]+\$/ { a += \$NF } /work_b [0-9]+\$/ { t += \$NF } END { print a, t; exit !(t > 0 && a >= 0.9 * t) }" r'
 T="wperf record -e inst_retired:PERIOD -c 0 (WindowsPerf's form, as wperf) samples and reports work_a"
 t sh -c 'ln -sf "$(command -v lperf)" /tmp/wperf; /tmp/wperf record -e inst_retired:100000,cpu_cycles:100000 -c 0 -- ./shares 200 >o 2>&1; cat o | head -30; grep -E "work_a" o'
+# wperf man on this machine: its core (QEMU's max CPU, which Arm's data does not name) is
+# armv8-a, and the page comes from Arm's data (scripts/arm-data.sh's, carried in as arm-data/).
+man_test() {
+	ln -sf "$(command -v lperf)" /tmp/wperf
+	LPERF_ARM_DATA=/work/arm-data /tmp/wperf man inst_spec >o 2>&1 || { cat o; return 1; }
+	cat o
+	LPERF_ARM_DATA=/work/arm-data /tmp/wperf man armv8-a/inst_spec >o2 2>&1 || { cat o2; return 1; }
+	cmp o o2 && grep -A1 "^CPU\$" o | grep -qx "    armv8-a" &&
+		has "^    inst_spec - Operation speculatively executed\$" o
+}
+if [ -f arm-data/mapfile.csv ]; then
+	T="wperf man inst_spec on this Arm machine: armv8-a's page from Arm's data, as wperf man armv8-a/inst_spec"
+	t man_test
+else
+	n=$((n + 1)); echo "ok $n - wperf man on this Arm machine # skip no build/arm-data (scripts/arm-data.sh needs linux-source-6.12)"
+fi
 
 T="the vDSO on aarch64: samples in [vdso] are named __kernel_clock_gettime"
 t sh -c 'lperf record -e cycles:u -c 10007 -o v.data -- ./calls vdso 200000 >/dev/null 2>&1; lperf report -i v.data --stdio >r 2>&1; head -20 r
