@@ -112,8 +112,9 @@ test_expect_success '-p PID sleep N: the command is a timer, the process is coun
 	sleep 0.2
 	lperf stat -x, -p $pid -e task-clock sleep 0.3 2>o; rc=$?
 	lperf stat -p $pid -e task-clock sleep 0.1 2>t; kill $pid; wait $pid 2>/dev/null
-	# A busy process counted for the 0.3 s of the timer: at most that (a loaded machine gives less).
-	[ $rc -eq 0 ] && v=$(cut -d, -f1 o) && awk -v v="$v" "BEGIN { exit !(v > 10 && v < 330) }" &&
+	# A busy process counted for the 0.3 s of the timer: some of it, at most that (a loaded machine,
+	# or a sanitizer build, gives it little of a CPU).
+	[ $rc -eq 0 ] && v=$(cut -d, -f1 o) && awk -v v="$v" "BEGIN { exit !(v > 0 && v < 330) }" &&
 	expect_grep "^ Performance counter stats for process id .$pid.:$" t && expect_no_grep "seconds user" t &&
 	expect_exit 1 lperf stat -p 999999 -e task-clock sleep 0.1 2>err && expect_grep "no such process" err
 '

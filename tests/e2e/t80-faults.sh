@@ -43,7 +43,7 @@ if command -v /usr/bin/time >/dev/null 2>&1; then
 test_expect_success 'a pipe-mode stream on standard input is read as it comes, in bounded memory' '
 	cc -O1 -pthread -o storm "$TEST_ROOT/tests/workloads/forkstorm.c" &&
 	lperf record -q -e cpu-clock -F 4000 --call-graph dwarf,16384 -o - -- sh -c "./storm 10 4 >/dev/null" >big.pipe &&
-	size=$(wc -c <big.pipe) && echo "stream: $size bytes" && test "$size" -gt 40000000 &&
+	size=$(wc -c <big.pipe) && echo "stream: $size bytes" && test "$size" -gt 20000000 &&
 	/usr/bin/time -f "maxrss=%M" "$LPERF" report -i big.pipe --stdio --sort comm >file.txt 2>file.err &&
 	cat big.pipe | /usr/bin/time -f "maxrss=%M" "$LPERF" report -i - --stdio --sort comm >pipe.txt 2>pipe.err &&
 	{ grep -v "samples lost" pipe.err >pipe.err2 || true; } && expect_no_grep "warning|error" pipe.err2 && diff file.txt pipe.txt && rss=$(sed -n "s/^maxrss=//p" pipe.err) && echo "max RSS $rss KiB" &&
