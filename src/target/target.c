@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -166,6 +167,18 @@ static int each_id(const char *list, const char *what, int (*fn)(struct target *
 	return 0;
 }
 
+/* t->pid = pid, held by a pidfd when the kernel gives one (a thread that is not a process
+ * leader gets none before Linux 6.9: /proc's view is used for it then). */
+static void follow(struct target *t, pid_t pid)
+{
+	t->pid = pid;
+	if (t->has_pidfd)
+		close(t->pidfd);
+	long fd = syscall(SYS_pidfd_open, pid, 0);
+	t->has_pidfd = fd >= 0;
+	t->pidfd = (int)fd;
+}
+
 static int add_process(struct target *t, pid_t pid, size_t *cap)
 {
 	char path[64];
@@ -180,7 +193,7 @@ static int add_process(struct target *t, pid_t pid, size_t *cap)
 			add_tid(t, (pid_t)atoi(de->d_name), cap);
 	closedir(d);
 	if (!t->pid)
-		t->pid = pid;
+		follow(t, pid);
 	return 0;
 }
 
@@ -191,7 +204,7 @@ static int add_thread(struct target *t, pid_t tid, size_t *cap)
 	if (access(path, F_OK) < 0)
 		return err_set("cannot attach to thread %d: no such thread", (int)tid);
 	if (!t->pid)
-		t->pid = tid;
+		follow(t, tid);
 	return add_tid(t, tid, cap);
 }
 
@@ -254,6 +267,11 @@ bool target_alive(const struct target *t)
 {
 	if (t->pid <= 0)
 		return false;
+	if (t->has_pidfd) {
+		/* Readable once the process has exited (a zombie included); its pid may be reused. */
+		struct pollfd p = { .fd = t->pidfd, .events = POLLIN };
+		return poll(&p, 1, 0) == 0;
+	}
 	if (kill(t->pid, 0) == 0 || errno == EPERM) {
 		/* A zombie still answers kill(); count it as gone. */
 		char path[64], buf[512];
@@ -275,6 +293,8 @@ void target_free(struct target *t)
 	target_abandon(t);
 	if (t->exec_err_fd >= 0)
 		close(t->exec_err_fd);
+	if (t->has_pidfd)
+		close(t->pidfd);
 	free(t->tids);
 	free(t->name);
 	memset(t, 0, sizeof(*t));

@@ -19,6 +19,8 @@ struct target {
 	int go_fd;        /* started: writing to it lets the child exec */
 	int exec_err_fd;  /* started: the child writes its exec errno here; EOF means exec worked */
 	char *name;       /* argv[0] of the command, or "PID n" */
+	int pidfd;        /* -p/-t: a pidfd of t->pid (has_pidfd), so a reused pid is not taken for it */
+	bool has_pidfd;
 };
 
 #define TARGET_INIT { .go_fd = -1, .exec_err_fd = -1 }
@@ -45,7 +47,8 @@ int target_attach_tids(struct target *t, const char *list);
 int target_attach_all(struct target *t);
 /* /proc/TID/comm without its newline; NULL when the thread is gone. */
 char *target_comm(pid_t tid);
-/* True while the attached process (t->pid) exists. */
+/* True while the attached process (t->pid) exists: followed by its pidfd where the kernel gives
+ * one (pidfd_open, Linux 5.3), so a new process that got the same pid does not count. */
 bool target_alive(const struct target *t);
 
 void target_free(struct target *t);

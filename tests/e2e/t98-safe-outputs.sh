@@ -151,4 +151,26 @@ test_expect_success 'a newline in a command name does not split --folded lines' 
 	! grep -v " [0-9][0-9]*$" folded && grep -q "^a_b_c_d;" folded
 '
 
+# record -p follows its target by pidfd: in a pid namespace of its own, the target is killed and
+# a new process is given the same pid (ns_last_pid); the recording ends anyway (perf does too).
+test_expect_success 'record -p PID ends when the target exits even though its pid is reused' '
+	if [ "$(id -u)" != 0 ] || ! unshare --pid --fork --mount-proc true 2>/dev/null; then
+		echo "needs root and unshare"; exit 0; fi
+	cat >reuse.sh <<-\EOF &&
+	sleep 1000 & P=$!
+	"$LPERF" record -q -o reuse.data -p $P 2>err &
+	R=$!
+	sleep 1
+	kill $P; wait $P 2>/dev/null
+	echo $((P - 1)) >/proc/sys/kernel/ns_last_pid
+	sleep 1000 & Q=$!
+	[ $Q = $P ] || echo "pid not reused ($P, $Q)"
+	i=0; while kill -0 $R 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+	if kill -0 $R 2>/dev/null; then echo "record still running"; kill -INT $R; wait $R; else echo "record ended"; fi
+	kill $Q
+	EOF
+	unshare --pid --fork --mount-proc sh reuse.sh >out 2>&1 &&
+	cat out && grep -q "^record ended$" out && ! grep -q "not reused" out && test -s reuse.data
+'
+
 test_done
