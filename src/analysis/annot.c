@@ -153,11 +153,12 @@ static int elf_code(struct annot_func *f, struct code *c)
 {
 	struct dso *d = f->dso;
 	uint64_t lo = f->sym->start, hi = f->sym->start + f->sym->size;
-	char *path = d->kind == DSO_VDSO ? NULL : dso_read_path(d);
+	bool live_vdso = d->kind == DSO_VDSO && !d->cached; /* else a file: the cache's copy */
+	char *path = live_vdso ? NULL : dso_read_path(d);
 	Elf *elf = NULL;
 	int fd = -1;
 	void *image = NULL;
-	if (d->kind == DSO_VDSO) {
+	if (live_vdso) {
 		size_t n;
 		image = vdso_image(&n);
 		elf = image ? elf_memory(image, n) : NULL;

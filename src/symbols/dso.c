@@ -340,7 +340,18 @@ static void load_elf(struct dso *d)
 	struct symtab_load r = { 0 };
 	struct elf_want w = { d->path, NULL, d->root, d->build_id, d->build_id_size };
 	if (d->kind == DSO_VDSO) {
-		vdso_load(&w, &r);
+		/* Another kernel's vDSO is read from the build-id cache's copy, else not at all. */
+		uint8_t now[20];
+		size_t n = d->build_id_size ? buildid_vdso(now) : 0;
+		char *file = NULL;
+		if (n && (n != d->build_id_size || memcmp(now, d->build_id, n)) &&
+		    buildid_cache_path(d->build_id, d->build_id_size, &file) == 0) {
+			d->cached = file;
+			w.file = file;
+			elfsym_load_file(&w, &r);
+		} else {
+			vdso_load(&w, &r);
+		}
 	} else if (is_deleted(d->path) && !d->build_id_size) {
 		/* The file was removed or replaced after it was mapped (a rebuild, an upgrade): what
 		 * is at the path now may be another version, and without a build-id to compare, its

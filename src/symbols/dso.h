@@ -54,7 +54,8 @@ struct dso {
 			      * "stripped", "kptr_restrict"): dso_load_note */
 	char *debug_path;    /* where symbols came from when not path (build-id dir, debuglink) */
 	char *cached;        /* the build-id cache's copy read instead of path, whose file is another
-			      * build than the recording's (symbols/buildid_cache.h); NULL: path */
+			      * build than the recording's (symbols/buildid_cache.h), or instead of
+			      * the running kernel's image for another kernel's [vdso]; NULL: none */
 	struct symbol *syms; /* sorted by start, no overlaps after load */
 	size_t nsyms;
 	/* ELF program headers of PT_LOAD segments, to turn a file offset into a virtual address. */

@@ -74,7 +74,7 @@ static void ufile_open(struct ufile *f)
 	if (d->mismatch || d->deleted)
 		return;
 	elf_version(EV_CURRENT);
-	if (d->kind == DSO_VDSO) {
+	if (d->kind == DSO_VDSO && !d->cached) {
 		f->path = xstrdup(d->path);
 		f->elf = vdso_elf(f);
 	} else {

@@ -395,6 +395,31 @@ static void rebuilt_read_from_cache(void **state)
 	assert_non_null(strstr(dso_load_note(d), "has no copy"));
 	dso_cache_free(&c);
 
+	/* Another kernel's [vdso], cached under its build-id: read from the copy (an ELF file
+	 * standing in for it here), and without the copy not at all. */
+	buildid_cache_set_dir(cache);
+	char idhex[41];
+	hex(id, n, idhex);
+	char *sh = xasprintf("mkdir -p 'bcache/[vdso]/%s' bcache/.build-id/%.2s && cp nopie 'bcache/[vdso]/%s/vdso' && "
+			     "ln -s '../../[vdso]/%s' bcache/.build-id/%.2s/%s", idhex, idhex, idhex, idhex, idhex,
+			     idhex + 2);
+	assert_int_equal(et_sh(sh), 0);
+	free(sh);
+	dso_cache_init(&c);
+	d = dso_cache_get(&c, "[vdso]", id, n);
+	dso_load(d);
+	assert_non_null(d->cached);
+	assert_false(d->mismatch);
+	assert_string_equal(name_at(d, alpha), "alpha");
+	dso_cache_free(&c);
+	buildid_cache_set_dir(empty);
+	dso_cache_init(&c);
+	d = dso_cache_get(&c, "[vdso]", id, n);
+	dso_load(d);
+	assert_null(d->cached);
+	assert_true(d->mismatch || !d->nsyms);
+	dso_cache_free(&c);
+
 	buildid_cache_set_dir(NULL);
 	free(p);
 	free(cache);
