@@ -46,17 +46,20 @@ int session_init(struct session *ss, const struct evsel_set *evsels, const struc
 
 /* The header's build-ids name the files that ran: DSOs made from them know their build-id
  * before the first MMAP, so loading compares it with the file found and reads the build-id
- * cache's copy of a file rebuilt since (symbols/dso.c), or nothing. Kernel entries are left to
- * the kernel maps. */
+ * cache's copy of a file rebuilt since (symbols/dso.c), or nothing. The kernel's is compared
+ * with the running kernel's; modules are left to the kernel maps. */
 static void seed_buildids(struct session *ss, const struct perfdata_info *in)
 {
 	for (size_t k = 0; k < in->nbuildids; k++) {
 		const struct perfdata_buildid *b = &in->buildids[k];
 		uint8_t mode = b->cpumode & PERF_RECORD_MISC_CPUMODE_MASK;
+		size_t n = b->size > 20 ? 20 : b->size;
+		if (b->filename && mode == PERF_RECORD_MISC_KERNEL && !strcmp(b->filename, "[kernel.kallsyms]"))
+			dso_cache_get_kernel(&ss->machine.dsos, b->filename, b->id, n);
 		if (!b->filename || b->filename[0] != '/' || mode == PERF_RECORD_MISC_KERNEL ||
 		    mode == PERF_RECORD_MISC_GUEST_KERNEL)
 			continue;
-		dso_cache_get(&ss->machine.dsos, b->filename, b->id, b->size > 20 ? 20 : b->size);
+		dso_cache_get(&ss->machine.dsos, b->filename, b->id, n);
 	}
 }
 

@@ -377,6 +377,31 @@ static void load_kallsyms(struct dso *d, const char *path)
 	keep(d, &r);
 }
 
+/* The running kernel's /proc/kallsyms names the recording's kernel only when the recording's
+ * build-id is the running kernel's (or unknown); another kernel's symbols come from the kallsyms
+ * the build-id cache keeps for it, else from nothing. $LPERF_KALLSYMS is taken as given. */
+static void load_kernel(struct dso *d)
+{
+	uint8_t now[20];
+	size_t n = d->build_id_size && !getenv("LPERF_KALLSYMS") ? buildid_kernel(now) : 0;
+	if (!n || (n == d->build_id_size && !memcmp(now, d->build_id, n))) {
+		load_kallsyms(d, kallsyms_path());
+		return;
+	}
+	char *file;
+	if (buildid_cache_path(d->build_id, d->build_id_size, &file) == 0) {
+		d->cached = file;
+		load_kallsyms(d, file);
+		return;
+	}
+	char want[BUILDID_HEX], got[BUILDID_HEX];
+	buildid_hex(d->build_id, d->build_id_size, want);
+	buildid_hex(now, n, got);
+	d->mismatch = true;
+	notes_add(&d->notes, "%s: the recording's kernel has build-id %s, the running kernel's is %s, and the "
+		  "build-id cache %s has no copy of its kallsyms", d->path, want, got, buildid_cache_dir());
+}
+
 static void load_module(struct dso *d)
 {
 	struct dso *k = d->kernel;
@@ -486,7 +511,7 @@ void dso_load(struct dso *d)
 		if (d->kernel)
 			load_module(d);
 		else
-			load_kallsyms(d, kallsyms_path());
+			load_kernel(d);
 		break;
 	case DSO_ANON:
 		break;

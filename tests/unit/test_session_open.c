@@ -1,7 +1,8 @@
 /* session_open: the one way to open a recording. The tool's ready step runs once, before any
  * sample, with the events known — in a file at once, in a pipe-mode stream only after its
  * attributes arrived — so a piped recording with call chains resolves them as the file does;
- * session_diagnose's notes for a clean recording; a file that cannot be opened. */
+ * session_diagnose's notes for a clean recording; a recording of another kernel (its kallsyms
+ * from the build-id cache, else a warning and no kernel symbols); a file that cannot be opened. */
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -17,6 +19,8 @@
 #include "perfdata/perfdata.h"
 #include "perfdata_test.h"
 #include "session/session.h"
+#include "symbols/buildid_cache.h"
+#include "util/xalloc.h"
 #include "util/error.h"
 
 struct counts {
@@ -44,6 +48,36 @@ static int ready(struct session *ss, void *arg)
 	c->chains_at_ready = session_has_callchains(ss);
 	ss->tool.callchains = c->chains_at_ready;
 	return 0;
+}
+
+/* The fixtures were recorded on another kernel: a build-id cache holding a kallsyms for it. */
+static char cache_dir[] = "/tmp/lperf-sess-XXXXXX";
+static const char fixture_kernel[] = "abf9ec0ec5946600c90641cf5db998472fac410b";
+
+static int setup(void **state)
+{
+	if (!mkdtemp(cache_dir))
+		return -1;
+	char *sh = xasprintf("cd %s && mkdir -p 'c/[kernel.kallsyms]/%s' c/.build-id/%.2s empty && "
+			     "printf 'ffffffff81000000 T _stext\nffffffff81001000 T fixture_kernel_fn\n' "
+			     ">'c/[kernel.kallsyms]/%s/kallsyms' && ln -s '../../[kernel.kallsyms]/%s' c/.build-id/%.2s/%s",
+			     cache_dir, fixture_kernel, fixture_kernel, fixture_kernel, fixture_kernel, fixture_kernel,
+			     fixture_kernel + 2);
+	int r = system(sh);
+	free(sh);
+	char *c = xasprintf("%s/c", cache_dir);
+	buildid_cache_set_dir(c);
+	free(c);
+	return r == 0 ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	buildid_cache_set_dir(NULL);
+	char *sh = xasprintf("rm -rf %s", cache_dir);
+	int r = system(sh);
+	free(sh);
+	return r == 0 ? 0 : -1;
 }
 
 static void walk(const char *path, struct counts *c)
@@ -190,6 +224,51 @@ static void test_open_fails(void **state)
 	assert_non_null(strstr(err_msg(), "/nonexistent/perf.data"));
 }
 
+/* Without a copy of the other kernel's kallsyms: one warning, naming both build-ids, and no
+ * kernel symbols (never the running kernel's). With it: the copy's. */
+static void test_other_kernel(void **state)
+{
+	uint8_t now[BUILDID_SIZE];
+	if (!buildid_kernel(now)) {
+		print_message("skipped: the running kernel's build-id is unknown\n");
+		skip();
+	}
+	char *p = pd_fixture("perf61-callchain.data");
+	char *empty = xasprintf("%s/empty", cache_dir), *full = xasprintf("%s/c", cache_dir);
+	for (int pass = 0; pass < 2; pass++) {
+		buildid_cache_set_dir(pass ? full : empty);
+		struct counts c = { 0 };
+		struct session ss;
+		struct session_tool tool = { .sample = count_sample, .arg = &c };
+		struct session_opts so = { 0 };
+		assert_int_equal(session_open(&ss, p, &so, &tool), 0);
+		assert_int_equal(session_run(&ss), 0);
+		struct dso *k = dso_cache_get(&ss.machine.dsos, "[kernel.kallsyms]", NULL, 0);
+		dso_load(k);
+		session_diagnose(&ss, 0);
+		size_t warnings = 0;
+		for (size_t i = 0; i < ss.notes.n; i++)
+			if (notes_level(&ss.notes, i) != NOTES_NOTE) {
+				warnings++;
+				assert_non_null(strstr(ss.notes.v[i], "[kernel.kallsyms]: the recording's kernel has build-id abf9ec0e"));
+			}
+		if (pass) {
+			assert_int_equal(warnings, 0);
+			assert_non_null(k->cached);
+			assert_int_equal(k->nsyms, 2);
+		} else {
+			assert_int_equal(warnings, 1);
+			assert_true(k->mismatch);
+			assert_int_equal(k->nsyms, 0);
+		}
+		session_close(&ss);
+	}
+	buildid_cache_set_dir(full);
+	free(empty);
+	free(full);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -198,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_pipe_without_chains),
 		cmocka_unit_test(test_unknown_feature),
 		cmocka_unit_test(test_open_fails),
+		cmocka_unit_test(test_other_kernel),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, setup, teardown);
 }
