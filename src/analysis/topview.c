@@ -12,17 +12,22 @@ struct top_key {
 	const struct symbol *sym;
 	uint64_t addr;
 	int32_t line;
+	const char *pyname;      /* Python frames: by name and line */
 };
 
 static bool key_eq(const void *value, const void *key)
 {
 	const struct top_row *r = value;
 	const struct top_key *k = key;
+	if (k->pyname || r->pyname)
+		return k->pyname && r->pyname && r->line == k->line && !strcmp(r->pyname, k->pyname);
 	return r->dso == k->dso && r->sym == k->sym && r->line == k->line && (r->sym || r->addr == k->addr);
 }
 
 static uint64_t key_hash(const struct top_key *k)
 {
+	if (k->pyname)
+		return hashmap_hash_str(k->pyname) ^ hashmap_hash_u64((uint64_t)k->line);
 	uint64_t h = hashmap_hash_u64((uint64_t)(uintptr_t)k->dso) ^ hashmap_hash_u64((uint64_t)(uintptr_t)k->sym);
 	return h ^ hashmap_hash_u64(k->sym ? (uint64_t)k->line : k->addr);
 }
@@ -43,7 +48,8 @@ static bool is_python(const struct frame *f)
 
 static struct top_row *row_of(struct top_view *t, const struct frame *f, bool with_line)
 {
-	struct top_key k = { f->loc.dso, f->loc.sym, f->loc.sym ? 0 : f->loc.addr, with_line ? f->line : 0 };
+	struct top_key k = { f->loc.dso, f->loc.sym, f->loc.sym ? 0 : f->loc.addr, with_line ? f->line : 0,
+			     is_python(f) ? f->loc.sym->name : NULL };
 	bool found;
 	struct hashmap_entry *e = hashmap_insert_custom(&t->index, key_hash(&k), &k, &found);
 	if (found)
@@ -54,6 +60,11 @@ static struct top_row *row_of(struct top_view *t, const struct frame *f, bool wi
 	r->addr = k.addr;
 	r->line = k.line;
 	r->kernel = f->loc.kernel;
+	if (k.pyname) {
+		r->pyname = xstrdup(k.pyname);
+		r->sym = NULL;
+		r->dso = NULL;
+	}
 	e->value = r;
 	if (t->n == t->cap) {
 		t->cap = t->cap ? 2 * t->cap : 256;
@@ -129,9 +140,9 @@ void top_view_age(struct top_view *t)
 
 void top_row_name(const struct top_row *r, bool python, char *buf, size_t size)
 {
-	if (r->sym && !strncmp(r->sym->name, "py::", 4)) {
+	if (r->pyname) {
 		/* "py::func:/path/file.py" -> "func (file.py:LINE)" */
-		const char *fn = r->sym->name + 4, *colon = strchr(fn, ':');
+		const char *fn = r->pyname + 4, *colon = strchr(fn, ':');
 		const char *file = colon ? colon + 1 : "", *base = strrchr(file, '/');
 		int flen = colon ? (int)(colon - fn) : (int)strlen(fn);
 		if (r->line > 0)
@@ -145,8 +156,10 @@ void top_row_name(const struct top_row *r, bool python, char *buf, size_t size)
 
 void top_view_free(struct top_view *t)
 {
-	for (size_t i = 0; i < t->n; i++)
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->rows[i]->pyname);
 		free(t->rows[i]);
+	}
 	free(t->rows);
 	hashmap_free(&t->index);
 	memset(t, 0, sizeof(*t));

@@ -17,6 +17,8 @@ struct top_row {
 	const struct symbol *sym;
 	uint64_t addr;           /* without a symbol: the DSO address */
 	int32_t line;            /* Python rows: the line of the own frame (0: none) */
+	char *pyname;            /* Python rows: "py::func:/path/file.py" (a copy: top's Python
+				  * stores are replaced as it runs, so the row never reads sym) */
 	bool kernel;
 	double self, total;      /* decayed weights (periods) */
 	uint64_t stamp;          /* the last sample that counted it in total */

@@ -212,7 +212,9 @@ int cmd_top(int argc, char **argv)
 	x.last = run_now();
 	x.next = x.last + a.delay_s;
 	x.cpu_last = cpu_seconds();
-	struct live_session_opts so = { a.o.timeout_s, false, a.o.python_frames, NULL, NULL, top_tick, &x };
+	/* Python frames read from the interpreter join the samples held meanwhile every 0.5 s. */
+	struct live_session_opts so = { a.o.timeout_s, a.o.python_frames, a.o.python_frames, NULL, NULL, top_tick, &x,
+					a.o.python_frames ? 0.5 : 0 };
 	struct live_session_result res;
 	if (live_session_run(&run, &ss, &so, &res) < 0)
 		err_die_last(EXIT_RUNTIME);

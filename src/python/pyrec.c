@@ -301,9 +301,10 @@ static void finder_stop(struct pyrec *r)
 	r->finder_started = false;
 }
 
-void pyrec_store(struct pyrec *r, void (*add)(void *arg, int32_t pid, const uint8_t *blob, size_t len), void *arg)
+/* Each process's blob; drop: the stacks are forgotten once handed over. */
+static void hand_over(struct pyrec *r, void (*add)(void *arg, int32_t pid, const uint8_t *blob, size_t len),
+		      void *arg, bool drop)
 {
-	finder_stop(r);
 	for (size_t i = 0; i < r->n; i++) {
 		struct rproc *p = &r->p[i];
 		if (!p->have_rd || !p->w.nstacks)
@@ -312,7 +313,22 @@ void pyrec_store(struct pyrec *r, void (*add)(void *arg, int32_t pid, const uint
 		uint8_t *b = pystore_finish(&p->w, &p->rd, &len);
 		add(arg, (int32_t)p->pid, b, len);
 		free(b);
+		if (drop) {
+			p->w.len = 0;
+			p->w.nstacks = 0;
+		}
 	}
+}
+
+void pyrec_store(struct pyrec *r, void (*add)(void *arg, int32_t pid, const uint8_t *blob, size_t len), void *arg)
+{
+	finder_stop(r);
+	hand_over(r, add, arg, false);
+}
+
+void pyrec_take(struct pyrec *r, void (*add)(void *arg, int32_t pid, const uint8_t *blob, size_t len), void *arg)
+{
+	hand_over(r, add, arg, true);
 }
 
 void pyrec_stats(const struct pyrec *r, struct pyrec_stats *out)

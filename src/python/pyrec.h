@@ -32,6 +32,9 @@ void pyrec_watch(struct pyrec *r, pid_t pid, bool exec);
 void pyrec_poll(struct pyrec *r, uint64_t now);
 /* The blob of each process with Python stacks (add must copy it). */
 void pyrec_store(struct pyrec *r, void (*add)(void *arg, int32_t pid, const uint8_t *blob, size_t len), void *arg);
+/* While the run goes on (lperf top): the blob of each process with the stacks read since the
+ * last take (the code objects so far), which are then dropped; the finder keeps looking. */
+void pyrec_take(struct pyrec *r, void (*add)(void *arg, int32_t pid, const uint8_t *blob, size_t len), void *arg);
 /* What was found: Python processes, stacks, BPF events lost, and the first problem met with a
  * process (one line, or NULL). */
 struct pyrec_stats {

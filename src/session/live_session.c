@@ -12,6 +12,9 @@
 struct feed {
 	struct session *ss;
 	bool hold;
+	double next_release;
+	struct pystore **old;    /* stores replaced while running: their symbols stay named */
+	size_t nold;
 	struct strbuf held;
 	const struct live_session_opts *o;
 	bool tee_failed;
@@ -44,11 +47,33 @@ static int replay(struct feed *f)
 	return 0;
 }
 
+static void to_pystore(void *arg, int32_t pid, const uint8_t *blob, size_t len);
+static int replay(struct feed *f);
+
+/* --python in top: the stacks read since the last release into a store of their own, then the
+ * records held meanwhile through the session, which joins them. */
+static void release(struct feed *f, double now)
+{
+	struct session *ss = f->ss;
+	if (ss->py) {
+		f->old = xrealloc(f->old, (f->nold + 1) * sizeof(*f->old));
+		f->old[f->nold++] = ss->py;
+	}
+	ss->py = pystore_new();
+	pyrec_take(f->py, to_pystore, ss);
+	if (replay(f) < 0)
+		notes_add(&ss->notes, "%s", err_msg());
+	f->held.len = 0;
+	f->next_release = now + f->o->release_s;
+}
+
 static void feed_tick(long n, double now, void *arg)
 {
 	struct feed *f = arg;
 	if (f->py)
 		pyrec_poll(f->py, 0);
+	if (f->py && f->hold && f->o->release_s > 0 && now >= f->next_release)
+		release(f, now);
 	if (f->o->tick)
 		f->o->tick(n, now, f->o->tick_arg);
 }
@@ -78,6 +103,7 @@ int live_session_run(struct live_run *run, struct session *ss, const struct live
 	}
 	f.hold = o->hold;
 	res->started = run_now();
+	f.next_release = res->started + o->release_s;
 	if (live_run_start(run) < 0) {
 		pyrec_free(f.py);
 		return -1;
@@ -86,6 +112,11 @@ int live_session_run(struct live_run *run, struct session *ss, const struct live
 	char *why = lr < 0 ? xstrdup(err_msg()) : NULL;
 	if (f.py) {
 		pyrec_poll(f.py, 0);
+		if (o->release_s > 0 && ss->py) { /* the last stacks in a store of their own */
+			f.old = xrealloc(f.old, (f.nold + 1) * sizeof(*f.old));
+			f.old[f.nold++] = ss->py;
+			ss->py = pystore_new();
+		}
 		pyrec_store(f.py, to_pystore, ss);
 		pyrec_free(f.py);
 	}
@@ -94,6 +125,9 @@ int live_session_run(struct live_run *run, struct session *ss, const struct live
 		why = xstrdup(err_msg());
 	sb_release(&f.held);
 	session_flush(ss);
+	for (size_t i = 0; i < f.nold; i++)
+		pystore_free(f.old[i]);
+	free(f.old);
 	res->tee_failed = f.tee_failed;
 	if (why) {
 		res->failed = true;

@@ -21,6 +21,10 @@ struct live_session_opts {
 	void *tee_arg;
 	void (*tick)(long n, double now, void *arg); /* after each read: progress marks */
 	void *tick_arg;
+	/* With hold and python_frames (lperf top --python): every this many seconds the held
+	 * records go through the session with the Python stacks read meanwhile, instead of at
+	 * the end. 0: at the end. */
+	double release_s;
 };
 
 struct live_session_result {

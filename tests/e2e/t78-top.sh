@@ -52,6 +52,27 @@ test_expect_success 'top -p: a hot spot that moves every 3 s leads within two re
 	awk "\$1 > 2 { bad = 1 } END { exit bad }" lags
 '
 
+test_expect_success 'top --python -p PID: Python functions with their lines, own and total' '
+	cat >work.py <<-PY &&
+	import time
+	def leaf(n):
+	    s = 0
+	    for i in range(n):
+	        s += i
+	    return s
+	def middle():
+	    return leaf(20000)
+	end = time.time() + 6
+	while time.time() < end:
+	    middle()
+	PY
+	python3 work.py & w=$! && sleep 0.5 &&
+	lperf top --stdio -q --python -p $w -d 2 --timeout 4.5 -E 40 >out; wait $w;
+	expect_grep "^  %Own   %Total  OwnTime  TotalTime  Function \\(filename:line\\)" out &&
+	expect_grep "^ +[1-9][0-9.]*% +[0-9.]+% +[0-9.]+s +[0-9.]+s +leaf \\(work.py:[45]\\)" out &&
+	expect_grep "^ +0\\.00% +[1-9][0-9.]*% .* middle \\(work.py:8\\)" out
+'
+
 test_expect_success 'top: a bad delay and two targets are usage errors' '
 	expect_exit 2 lperf top -d 0 2>err && expect_grep "refresh delay" err &&
 	expect_exit 2 lperf top -p 1 -- true 2>err && expect_grep "one target" err
