@@ -19,9 +19,12 @@ int cmd_inject(int argc, char **argv)
 {
 	const char *input = "-", *output = "-";
 	bool jit = false, force = false, quiet = false, buildids = false;
+	const char *jit_dir = NULL;
 	int verbose = 0;
 	const struct option opts[] = {
 		{ OPT_BOOL, 'j', "jit", &jit, NULL, "turn jitdumps into jitted .so files and their mappings" },
+		{ OPT_STRING, 0, "jit-dir", &jit_dir, "DIR", "with -j: write the jitted .so files into DIR (default: "
+		  "next to each jitdump, when it exists)" },
 		{ OPT_BOOL, 'b', "build-ids", &buildids, NULL, "add the build-ids of the DSOs hit (and copy them "
 		  "into the build-id cache)" },
 		{ OPT_STRING, 'i', "input", &input, "FILE", "the recording (default -: standard input)" },
@@ -50,7 +53,7 @@ int cmd_inject(int argc, char **argv)
 		perfdata_close(&r);
 		err_die_last(EXIT_RUNTIME);
 	}
-	struct jitinject_opts o = { .jit = jit, .force = force, .pipe_output = !strcmp(output, "-"), .buildids = buildids };
+	struct jitinject_opts o = { .jit = jit, .force = force, .jit_dir = jit_dir, .pipe_output = !strcmp(output, "-"), .buildids = buildids };
 	struct jitinject_result res;
 	int ret = jitinject_run(&r, w, &o, &res);
 	char *why = ret ? xstrdup(err_msg()) : NULL;

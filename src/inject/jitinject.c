@@ -23,7 +23,7 @@
 
 /* Bounds on what one recording can make inject do. */
 #define MAX_DUMPS 4096           /* distinct marker mappings handled */
-#define MAX_ELFS (1u << 20)      /* jitted files written */
+#define MAX_ELFS 100000u         /* jitted files written (a hostile dump asked for a million) */
 
 struct pending {
 	uint64_t time, seq;
@@ -320,7 +320,8 @@ static size_t emit_dump(struct inj *j, const struct rec_mmap *m, const struct ji
 		const struct jitdump_code *c = jd->codes[i];
 		if (j->res->stats.elfs >= MAX_ELFS) {
 			if (!j->limit_warned)
-				warn(j, xasprintf("more than %u JIT code loads: the rest stay unresolved", MAX_ELFS));
+				warn(j, xasprintf("more than %u JIT code loads: inject writes at most %u jitted "
+						  "files; the rest stay unresolved", MAX_ELFS, MAX_ELFS));
 			j->limit_warned = true;
 			break;
 		}
@@ -397,11 +398,14 @@ static int on_marker(struct inj *j, const struct rec_mmap *m, uint32_t npid, uin
 	if (jd->error)
 		warn(j, xasprintf("%s: %s; the %zu code loads before that are used", m->filename, jd->error,
 				  jd->ncodes));
-	char *copy = xstrdup(m->filename), *dir = dirname(copy);
+	char *copy = xstrdup(m->filename), *dir = j->o->jit_dir ? (char *)j->o->jit_dir : dirname(copy);
 	struct stat st;
 	size_t n = 0;
 	if (!jd->ncodes)
 		; /* nothing to map: the marker stays, harmless */
+	else if (!j->o->jit_dir && (lstat(m->filename, &st) < 0 || !S_ISREG(st.st_mode)))
+		warn(j, xasprintf("%s: no such jitdump on this machine: the jitted files go next to a dump that "
+				  "exists, or into --jit-dir DIR (the stored copy is used then)", m->filename));
 	else if (lstat(dir, &st) < 0)
 		warn(j, xasprintf("%s: cannot write the jitted files to %s: %s", m->filename, dir, strerror(errno)));
 	else if (!S_ISDIR(st.st_mode))

@@ -25,6 +25,10 @@
 struct jitinject_opts {
 	bool jit;                /* false: copy the recording unchanged (perf inject without -j) */
 	bool force;              /* read jitdumps whoever owns them */
+	/* --jit-dir: where the jitted files go. NULL: next to the jitdump, and only when the dump
+	 * exists there (a regular file): a directory merely named by the recording is never written
+	 * into, whatever copy of the dump it stores. */
+	const char *jit_dir;
 	/* w writes pipe mode: build-ids go into the stream as BUILD_ID records, where perf reads
 	 * them in a pipe (it reads a BUILD_ID feature record from the file descriptor, which a
 	 * pipe has already moved past), and the stored JIT sources stay behind (perf 6.1 fails

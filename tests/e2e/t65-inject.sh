@@ -100,19 +100,22 @@ test_expect_success 'perf reads the output as a pipe (inject -i - -o -)' '
 	expect_grep "py::foo:.*/script\.py" r
 '
 
-# lperf record stores the dump in the recording; without a stored copy the file must be there.
-test_expect_success 'a dump file that is gone: the stored copy, or one warning and the marker kept' '
+# lperf record stores the dump in the recording, but the recording's path alone is no place to
+# write: with the dump gone, the jitted files go only into a directory the user names (--jit-dir).
+test_expect_success 'a dump file that is gone: nothing written unless --jit-dir DIR; the stored copy then' '
 	pid=$(cat "$SCRATCH/pypid") &&
-	mv /tmp/jit-$pid.dump "$SCRATCH/saved.dump" &&
+	mv /tmp/jit-$pid.dump "$SCRATCH/saved.dump" && touch stamp && sleep 1 &&
 	lperf inject -j -i "$SCRATCH/in.data" -o gone.data 2>err; rc=$?
+	mkdir jd && lperf inject -j --jit-dir jd -i "$SCRATCH/in.data" -o dir.data 2>err2; rc2=$?
 	mv "$SCRATCH/saved.dump" /tmp/jit-$pid.dump &&
-	test "$rc" -eq 0 &&
+	test "$rc" -eq 0 && test "$rc2" -eq 0 &&
+	test -z "$(find /tmp -maxdepth 1 -name "jitted-$pid-*.so" -newer stamp)" &&
+	expect_lines 1 err && expect_grep "jit-$pid\.dump.*(no such jitdump on this machine|does not exist)" err &&
 	perf script -i gone.data --show-mmap-events 2>/dev/null >m &&
+	expect_grep "jit-$pid\.dump" m && expect_no_grep "jitted-" m &&
 	if grep -q "(stored copy)" "$SCRATCH/inject.err"; then
-		test ! -s err && expect_no_grep "jit-$pid\.dump" m && expect_grep "jitted-$pid-" m
-	else
-		expect_lines 1 err && expect_grep "jit-$pid\.dump does not exist" err &&
-		expect_grep "jit-$pid\.dump" m && expect_no_grep "jitted-" m
+		test ! -s err2 && ls jd/jitted-$pid-*.so >/dev/null &&
+		perf script -i dir.data --show-mmap-events 2>/dev/null >m2 && expect_grep "jd/jitted-$pid-" m2
 	fi
 '
 

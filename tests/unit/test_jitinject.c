@@ -145,6 +145,9 @@ struct out {
 	struct jitinject_result res;
 };
 
+/* Where the jitted files go: tmpdir (--jit-dir), or NULL for next to a dump that exists. */
+static const char *jit_dir = tmpdir;
+
 static void inject(const char *in_path, bool jit, struct out *o)
 {
 	char *out_path = xasprintf("%s/out.data", tmpdir);
@@ -152,7 +155,7 @@ static void inject(const char *in_path, bool jit, struct out *o)
 	assert_int_equal(perfdata_open(&r, in_path), 0);
 	struct perfdata_writer *w = perfdata_writer_open(out_path);
 	assert_non_null(w);
-	struct jitinject_opts opts = { .jit = jit };
+	struct jitinject_opts opts = { .jit = jit, .jit_dir = jit_dir };
 	assert_int_equal(jitinject_run(&r, w, &opts, &o->res), 0);
 	assert_int_equal(perfdata_writer_close(w, true, false), 0);
 	perfdata_close(&r);
@@ -293,6 +296,39 @@ static void damaged_dump(void **state)
 	free(in_path);
 }
 
+/* Without --jit-dir the recording's path alone is not a place to write: the stored copy is
+ * used only next to a dump that exists there (a crafted recording sent files anywhere). */
+static void no_dump_no_files(void **state)
+{
+	char *in_path = write_input(true, false);
+	char *marker = xasprintf("%s/jit-%d.dump", tmpdir, PID), *so = xasprintf("%s/jitted-%d-1.so", tmpdir, PID);
+	unlink(so);
+	jit_dir = NULL;
+	struct out o;
+	inject(in_path, true, &o);
+	assert_int_equal(o.res.warnings.n, 1);
+	assert_non_null(strstr(o.res.warnings.v[0], "no such jitdump on this machine"));
+	assert_int_equal(o.res.stats.elfs, 0);
+	assert_int_equal(access(so, F_OK), -1);
+	struct rec_mmap m;
+	assert_true(find_mmap(&o, marker, &m) >= 0);
+	out_free(&o);
+	/* The dump there (any regular file: the stored copy is read): the files go next to it. */
+	FILE *f = fopen(marker, "w");
+	assert_non_null(f);
+	fclose(f);
+	inject(in_path, true, &o);
+	assert_int_equal(o.res.warnings.n, 0);
+	assert_true(o.res.stats.elfs > 0);
+	assert_int_equal(access(so, F_OK), 0);
+	out_free(&o);
+	unlink(marker);
+	jit_dir = tmpdir;
+	free(so);
+	free(marker);
+	free(in_path);
+}
+
 /* Samples not on the dumps' clock: the maps hold from the marker on, right after it. */
 static void other_clock(void **state)
 {
@@ -346,6 +382,7 @@ int main(void)
 		cmocka_unit_test(jit_maps),
 		cmocka_unit_test(damaged_dump),
 		cmocka_unit_test(other_clock),
+		cmocka_unit_test(no_dump_no_files),
 		cmocka_unit_test(plain_copy),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
