@@ -54,6 +54,8 @@ static const struct command commands[] = {
 	{ "buildid-cache", cmd_buildid_cache, "manage the build-id cache (~/.debug) of binaries recordings name",
 	  "perf buildid-cache", "" },
 	{ "buildid-list", cmd_buildid_list, "list the build-ids a recording carries", "perf buildid-list", "" },
+	{ "daemon", cmd_daemon, "always-on record sessions from a config file (start, stop, signal, ping)",
+	  "perf daemon", "" },
 	{ "probe", cmd_probe, "add, list and delete uprobes (-x BIN) and kprobes, as perf probe", "perf probe", "" },
 	{ "help", cmd_help, "show help for lperf or one command", "perf help", "wperf --help" },
 };

@@ -7,6 +7,7 @@
 
 int cmd_stat(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_daemon(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_inject(int argc, char **argv);

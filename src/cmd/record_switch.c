@@ -56,17 +56,17 @@ int record_switch_init(struct record_switch *s, const struct sample_opts *o, dou
 	memset(s, 0, sizeof(*s));
 	s->o = o;
 	s->ctl = s->ack = -1;
-	if (o->switch_mode != SWITCH_NONE) {
-		if (!strcmp(o->output, "-"))
-			return err_set("--switch-output needs a file, not -o -");
-		struct sigaction sa;
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_usr2; /* no SA_RESTART: the ring buffers' wait ends at once */
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGUSR2, &sa, NULL);
-		s->handled = (unsigned)usr2_count;
-		s->next = now + o->switch_secs;
-	}
+	if (o->switch_mode != SWITCH_NONE && !strcmp(o->output, "-"))
+		return err_set("--switch-output needs a file, not -o -");
+	/* SIGUSR2 switches files; without --switch-output it is ignored, as perf ignores it (a
+	 * handler, not SIG_IGN, so that the command does not inherit the ignoring) */
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr2; /* no SA_RESTART: the ring buffers' wait ends at once */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR2, &sa, NULL);
+	s->handled = (unsigned)usr2_count;
+	s->next = now + o->switch_secs;
 	if (o->switch_max_files < 0)
 		return err_set("--switch-max-files: %d is not a number of files", o->switch_max_files);
 	return o->control ? control_open(s, o->control) : 0;

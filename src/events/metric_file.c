@@ -11,6 +11,7 @@
 
 #include "events/metric_builtin.h"
 #include "util/error.h"
+#include "util/parse.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
@@ -46,16 +47,6 @@ static int line_err(const struct ctx *c, const char *fmt, ...)
 	err_set("%s:%d: %s", c->path, c->line, msg ? msg : "error");
 	free(msg);
 	return -1;
-}
-
-static char *trim(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	size_t n = strlen(s);
-	while (n && isspace((unsigned char)s[n - 1]))
-		s[--n] = 0;
-	return s;
 }
 
 static size_t name_len(const char *s)
@@ -112,11 +103,11 @@ static int parse_formula(struct ctx *c, const char *name, char *rest)
 		semi = strchr(unit, ';');
 		if (semi) {
 			*semi = 0;
-			desc = trim(semi + 1);
+			desc = parse_trim(semi + 1);
 		}
-		unit = trim(unit);
+		unit = parse_trim(unit);
 	}
-	char *formula = trim(rest);
+	char *formula = parse_trim(rest);
 	char *dflt = NULL;
 	if (!desc || !*desc)
 		desc = dflt = xasprintf("user metric from %s", c->path);
@@ -145,7 +136,7 @@ static char *event_end(char *p)
 /* "name:{ev1,ev2,...}" (braces optional); events are -e spellings, pmu/terms/ included. */
 static int parse_event_set(struct ctx *c, const char *name, char *rest)
 {
-	rest = trim(rest);
+	rest = parse_trim(rest);
 	size_t len = strlen(rest);
 	if (rest[0] == '{') {
 		if (len < 2 || rest[len - 1] != '}')
@@ -160,7 +151,7 @@ static int parse_event_set(struct ctx *c, const char *name, char *rest)
 		end = event_end(p);
 		if (end)
 			*end = 0;
-		char *e = trim(p);
+		char *e = parse_trim(p);
 		const char *bad = NULL;
 		for (const char *q = e; *q && !bad; q++)
 			if (!isgraph((unsigned char)*q) || strchr("{};", *q))
@@ -192,7 +183,7 @@ static int parse_event_set(struct ctx *c, const char *name, char *rest)
 /* "group NAME = m1,m2,..." */
 static int parse_group(struct ctx *c, char *rest)
 {
-	rest = trim(rest);
+	rest = parse_trim(rest);
 	size_t n = name_len(rest);
 	if (check_name(c, rest, n, "group") < 0)
 		return -1;
@@ -208,7 +199,7 @@ static int parse_group(struct ctx *c, char *rest)
 		struct metric_group g = { .name = name, .arch = METRIC_ANY, .user = true,
 					  .desc = xasprintf("user group from %s", c->path) };
 		name = NULL;
-		p = trim(p + 1);
+		p = parse_trim(p + 1);
 		if (!*p)
 			r = line_err(c, "group '%s' lists no metrics", g.name);
 		else if (metric_group_fill(&g, p) < 0)
@@ -229,12 +220,12 @@ static int parse_group(struct ctx *c, char *rest)
 
 static int parse_line(struct ctx *c, char *line)
 {
-	line = trim(line);
+	line = parse_trim(line);
 	if (!*line || *line == '#')
 		return 0;
 	/* "group = ..." and "group:{...}" define a metric that happens to be called group. */
 	if (!strncmp(line, "group", 5) && (line[5] == ' ' || line[5] == '\t') &&
-	    !strchr("=:", *trim(line + 5)))
+	    !strchr("=:", *parse_trim(line + 5)))
 		return parse_group(c, line + 5);
 	size_t n = name_len(line);
 	if (check_name(c, line, n, "metric") < 0)

@@ -64,3 +64,13 @@ int hex_digit(char c)
 		return c - 'A' + 10;
 	return -1;
 }
+
+char *parse_trim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	size_t n = strlen(s);
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = 0;
+	return s;
+}

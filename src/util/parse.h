@@ -7,6 +7,9 @@
 #include <stdint.h>
 #include <stddef.h>
 
+/* s without its leading and trailing white space, in place (a pointer into s). */
+char *parse_trim(char *s);
+
 /* "2.5s", "100ms", "3m", "1h", "1d", or a bare number (seconds). */
 int parse_duration(const char *s, double *seconds);
 

@@ -27,7 +27,6 @@ fi
 excluded() {
 	case "$1" in
 	lock_contention.sh) echo "perf lock: issue 'Where the time goes when it is not on a CPU'" ;;
-	daemon.sh) echo "perf daemon: issue 'Beyond one machine'" ;;
 	*) return 1 ;;
 	esac
 }
