@@ -39,6 +39,7 @@ static void progress(const struct recorder *c, bool final)
 struct rec_file {
 	struct perfdata_writer *w;
 	struct recorder *c;
+	struct record_hold *hold;  /* --overwrite: the records wait here until written */
 };
 
 struct progress_ctx {
@@ -79,6 +80,10 @@ static void toggle_events(void *arg, bool on)
 static void record_switch(struct progress_ctx *p)
 {
 	struct rec_done d;
+	if (p->f->hold) /* perf's tail synthesis: the processes as they are when the records are written */
+		live_run_synthesize_again(p->run, recorder_record, p->f->c);
+	if (p->f->hold && record_hold_flush(p->f->hold, recorder_record, p->f->c) < 0)
+		p->f->c->error = 1;
 	if (rec_file_close(p->f, p->o, NULL, &d) < 0)
 		err_die(EXIT_RUNTIME, "%s; --switch-output stopped the recording", err_msg());
 	if (d.why)
@@ -117,7 +122,7 @@ static void progress_tick(long n, double now, void *arg)
 static int file_record(const struct perf_event_header *h, void *arg)
 {
 	struct rec_file *f = arg;
-	return recorder_record(h, f->c);
+	return f->hold ? record_hold_push(h, f->hold) : recorder_record(h, f->c);
 }
 
 /* Python stacks without -X perf: BPF on the sampling events, else process_vm_readv (said once). */
@@ -332,6 +337,8 @@ static int record_run(struct sample_opts *o, struct evlist *l, char **cmd, int a
 	struct record_switch sw;
 	if (record_switch_init(&sw, o, run_now()) < 0)
 		err_die_last(EXIT_USAGE);
+	if (o->overwrite && spe_evlist_event(l))
+		err_die(EXIT_USAGE, "--overwrite does not take Arm SPE events (their AUX data is not held)");
 	struct live_run run;
 	struct live_opts lo;
 	sample_live_opts(o, &lo);
@@ -340,13 +347,20 @@ static int record_run(struct sample_opts *o, struct evlist *l, char **cmd, int a
 	if (live_run_open(&run, &tg, l, &lo) < 0)
 		err_die_last(EXIT_RUNTIME);
 	struct pyrec *py = o->python_frames ? record_python_start(&run) : NULL;
-	struct rec_file f;
+	struct rec_file f = { 0 };
 	int frc = rec_file_open(&f, o, l, &run, argc, argv, py);
 	if (frc) {
 		live_run_close(&run);
 		err_die_last(frc);
 	}
-	live_run_synthesize(&run, file_record, &f);
+	struct record_hold hold;
+	if (o->overwrite) {
+		long page = sysconf(_SC_PAGESIZE);
+		/* as much as the ring buffers hold, as perf's overwritable buffers keep */
+		record_hold_init(&hold, run.live.nrbs * lo.mmap_pages * (size_t)(page > 0 ? page : 4096));
+		f.hold = &hold;
+	}
+	live_run_synthesize(&run, recorder_record, f.c);
 
 	struct progress_ctx pc = { &f, run_now() + 0.5, !o->quiet && isatty(STDERR_FILENO), py, &sw,
 				   o, l, &run, argc, argv };
@@ -366,6 +380,10 @@ static int record_run(struct sample_opts *o, struct evlist *l, char **cmd, int a
 		f.c->error = 1;
 	if (pc.tty)
 		progress(f.c, true);
+	if (f.hold)
+		live_run_synthesize_again(&run, recorder_record, f.c);
+	if (f.hold && record_hold_flush(f.hold, recorder_record, f.c) < 0)
+		f.c->error = 1;
 	struct rec_done d;
 	if (rec_file_close(&f, o, py, &d) < 0) {
 		char *msg = xstrdup(err_msg());
@@ -405,6 +423,8 @@ static int record_run(struct sample_opts *o, struct evlist *l, char **cmd, int a
 	if (o->flamegraph && strcmp(o->output, "-") && o->switch_mode == SWITCH_NONE)
 		record_flamegraph(o);
 	record_switch_free(&sw);
+	if (f.hold)
+		record_hold_free(f.hold);
 	live_run_close(&run);
 	return cmd ? status : (d.error ? EXIT_RUNTIME : 0);
 }

@@ -186,3 +186,64 @@ void record_switch_free(struct record_switch *s)
 	memset(s, 0, sizeof(*s));
 	s->ctl = s->ack = -1;
 }
+
+void record_hold_init(struct record_hold *h, size_t limit)
+{
+	memset(h, 0, sizeof(*h));
+	h->limit = limit;
+}
+
+static void hold_drop_oldest(struct record_hold *h)
+{
+	struct perf_event_header *old = h->v[h->head];
+	h->bytes -= old->size;
+	free(old);
+	h->head = (h->head + 1) % h->cap;
+	h->n--;
+	h->dropped++;
+}
+
+int record_hold_push(const struct perf_event_header *rec, void *arg)
+{
+	struct record_hold *h = arg;
+	if (h->n == h->cap) { /* grow the queue, unrolled to start at 0 */
+		size_t cap = h->cap ? h->cap * 2 : 1024;
+		struct perf_event_header **v = xcalloc(cap, sizeof(*v));
+		for (size_t i = 0; i < h->n; i++)
+			v[i] = h->v[(h->head + i) % h->cap];
+		free(h->v);
+		h->v = v;
+		h->cap = cap;
+		h->head = 0;
+	}
+	struct perf_event_header *copy = xmalloc(rec->size);
+	memcpy(copy, rec, rec->size);
+	h->v[(h->head + h->n) % h->cap] = copy;
+	h->n++;
+	h->bytes += rec->size;
+	while (h->bytes > h->limit && h->n > 1)
+		hold_drop_oldest(h);
+	return 0;
+}
+
+int record_hold_flush(struct record_hold *h, record_cb sink, void *arg)
+{
+	int rc = 0;
+	while (h->n) {
+		struct perf_event_header *rec = h->v[h->head];
+		if (rc == 0 && sink && sink(rec, arg) < 0)
+			rc = -1;
+		h->bytes -= rec->size;
+		free(rec);
+		h->head = (h->head + 1) % h->cap;
+		h->n--;
+	}
+	return rc;
+}
+
+void record_hold_free(struct record_hold *h)
+{
+	record_hold_flush(h, NULL, NULL);
+	free(h->v);
+	memset(h, 0, sizeof(*h));
+}

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "cmd/sample_opts.h"
+#include "record/record.h"
 
 struct record_switch {
 	const struct sample_opts *o;
@@ -33,5 +34,19 @@ char *record_switch_rename(struct record_switch *s);
  * toggle(arg, on); "stop" ends the run (as SIGTERM does); "snapshot" asks for a switch. */
 void record_switch_control(struct record_switch *s, void (*toggle)(void *arg, bool on), void *arg);
 void record_switch_free(struct record_switch *s);
+
+/* --overwrite's hold: copies of the newest records, at most limit bytes (the oldest dropped). */
+struct record_hold {
+	struct perf_event_header **v;  /* a circular queue */
+	size_t cap, head, n;
+	size_t bytes, limit;
+	unsigned long long dropped;
+};
+void record_hold_init(struct record_hold *h, size_t limit);
+/* A record_cb: keeps a copy of the record. */
+int record_hold_push(const struct perf_event_header *rec, void *arg);
+/* Hands the records held to sink, oldest first, and empties the hold; -1 when sink fails. */
+int record_hold_flush(struct record_hold *h, record_cb sink, void *arg);
+void record_hold_free(struct record_hold *h);
 
 #endif

@@ -386,6 +386,8 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		  OPT_EQ_OPT },
 		{ OPT_INT, 0, "switch-max-files", &o->switch_max_files, "N", "with --switch-output, keep only the "
 		  "last N files" },
+		{ OPT_BOOL, 0, "overwrite", &o->overwrite, NULL, "flight recorder: keep only the newest records "
+		  "(as much as the ring buffers hold), written on SIGUSR2 with --switch-output and at the end" },
 		{ OPT_STRING, 0, "control", &o->control, "fifo:CTL[,ACK]", "commands from the FIFO CTL (enable, "
 		  "disable, snapshot, ping, stop), acknowledged on ACK" },
 		{ OPT_BOOL, 0, "off-cpu", &o->off_cpu, NULL, "not available yet: a warning, and the "

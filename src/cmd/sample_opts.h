@@ -61,6 +61,8 @@ struct sample_opts {
 	double switch_secs;
 	int switch_max_files;
 	const char *control;        /* record --control fifo:CTL[,ACK] */
+	bool overwrite;             /* record --overwrite: only the newest records, written at a
+				     * switch or at the end (a flight recorder) */
 };
 
 char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const char *cmd,

@@ -49,6 +49,24 @@ test_expect_success '--control fifo: ping is acknowledged, stop ends the recordi
 	perf report -i perf.data --stdio >out 2>&1 || { cat out; exit 1; }
 '
 
+# span FILE: seconds between the first and the last sample perf script shows
+span() { perf script -i "$1" -F time 2>/dev/null | tr -d ' :' | awk 'NR == 1 { a = $1 } { b = $1 } END { print b - a }'; }
+
+test_expect_success '--overwrite: only the newest records (as much as the buffers hold), processes named' '
+	"$LPERF" record -q -e cpu-clock --overwrite -m 1 -- sh -c "$BUSY" &&
+	s=$(span perf.data) && echo "span $s" &&
+	awk -v s="$s" "BEGIN { exit !(s < 1) }" &&
+	all_read_by_perf perf.data
+'
+
+test_expect_success '--overwrite --switch-output: a file of the newest records per SIGUSR2' '
+	"$LPERF" record -q -e cpu-clock --overwrite --switch-output -m 1 -- sh -c "$BUSY" & pid=$! &&
+	sleep 1.5 && kill -USR2 $pid && wait $pid &&
+	[ $(ls | grep -c "^perf\.data\.") = 2 ] &&
+	for f in perf.data.*; do s=$(span $f) && awk -v s="$s" "BEGIN { exit !(s < 1) }" || exit 1; done &&
+	all_read_by_perf perf.data.*
+'
+
 test_expect_success 'bad --switch-output values are usage errors' '
 	expect_exit 2 "$LPERF" record --switch-output=10X -- true 2>err &&
 	expect_grep "switch-output" err &&
