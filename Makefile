@@ -38,6 +38,14 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 .PHONY: all deps check check-arm64 check-wperf test unit e2e asan demo bench clean install arm-data
 all: $(BUILD)/lperf $(BUILD)/wperf arm-data
 
+# The manual pages lperf(1) and lperf-COMMAND(1), written by the binary from the option tables
+# its parser uses (docs/man.md); not in the sanitizer and cross builds, which cannot run here.
+ifeq ($(BUILD)$(ARCH),build)
+all: $(BUILD)/man/lperf.1
+endif
+$(BUILD)/man/lperf.1: $(BUILD)/lperf scripts/man-pages.sh
+	@scripts/man-pages.sh $(BUILD)/lperf $(BUILD)/man
+
 # Arm's per-CPU PMU data for `wperf man` (sysinfo/armdata.c), extracted from Debian's
 # linux-source-6.12 into build/arm-data (a no-op when current; a note when the package is absent).
 ARMDATA_DIR := $(abspath build/arm-data)
@@ -134,6 +142,8 @@ bench: deps
 install: all
 	install -D -m 755 $(BUILD)/lperf $(DESTDIR)/usr/local/bin/lperf
 	ln -sf lperf $(DESTDIR)/usr/local/bin/wperf
+	mkdir -p $(DESTDIR)/usr/local/share/man/man1
+	install -m 644 $(BUILD)/man/*.1 $(DESTDIR)/usr/local/share/man/man1/
 	if [ -f build/arm-data/mapfile.csv ]; then rm -rf $(DESTDIR)/usr/local/share/lperf/arm-data && \
 		mkdir -p $(DESTDIR)/usr/local/share/lperf && cp -R build/arm-data $(DESTDIR)/usr/local/share/lperf/; fi
 

@@ -6,11 +6,13 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "symbols/buildid_cache.h"
 #include "util/error.h"
+#include "util/opt.h"
 #include "util/pager.h"
 #include "util/suggest.h"
 #include "util/xalloc.h"
@@ -96,19 +98,93 @@ static void unknown_command(const char *name)
 		name, suggest_format(&s, buf, sizeof(buf)));
 }
 
+/* What `lperf CMD --help` prints (in roff when opt_set_roff was called), run in a child since
+ * --help ends the process. NULL when it could not be run. */
+static char *help_output(const struct command *c)
+{
+	FILE *tmp = tmpfile();
+	if (!tmp)
+		return NULL;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		pager_disable();
+		dup2(fileno(tmp), STDOUT_FILENO);
+		char *args[] = { (char *)c->name, (char *)"--help", NULL };
+		int rc = c->fn == cmd_help ? (usage(stdout), 0) : c->fn(2, args);
+		fflush(stdout);
+		_exit(rc);
+	}
+	int st;
+	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		fclose(tmp);
+		return NULL;
+	}
+	long n = ftell(tmp);
+	char *text = xcalloc(1, n > 0 ? (size_t)n + 1 : 1);
+	rewind(tmp);
+	if (n > 0 && fread(text, 1, (size_t)n, tmp) != (size_t)n)
+		text[0] = 0;
+	fclose(tmp);
+	return text;
+}
+
+/* The manual page lperf-CMD(1) (lperf(1) for help itself): the option table's page, or the
+ * command's own help text as a page. */
+static int man_page(FILE *f, const struct command *c)
+{
+	opt_set_roff(c->summary);
+	char *text = help_output(c);
+	opt_set_roff(NULL);
+	if (!text)
+		return -1;
+	if (!strncmp(text, ".TH ", 4))
+		fputs(text, f);
+	else
+		opt_roff_text_page(f, c->fn == cmd_help ? "" : c->name, c->fn == cmd_help ?
+				   "count and sample events, a Linux perf and WindowsPerf drop-in" : c->summary, text);
+	free(text);
+	return 0;
+}
+
+/* lperf help CMD on a terminal: the manual page through man(1); elsewhere, or without man, the
+ * short form (CMD --help). */
+static int show_page(const struct command *c)
+{
+	if (!isatty(STDOUT_FILENO) || access("/usr/bin/man", X_OK) < 0)
+		return -1;
+	FILE *p = popen("man -l - 2>/dev/null", "w");
+	if (!p)
+		return -1;
+	int rc = man_page(p, c);
+	int st = pclose(p);
+	return rc == 0 && st == 0 ? 0 : -1;
+}
+
 static int cmd_help(int argc, char **argv)
 {
-	if (argc < 2) {
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
 		return 0;
 	}
-	const struct command *c = find(argv[1]);
+	if (!strcmp(argv[1], "--commands")) { /* for the man page generator (Makefile) */
+		for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+			printf("%s\n", commands[i].name);
+		return 0;
+	}
+	bool roff = !strcmp(argv[1], "--man");
+	const char *name = roff ? (argc > 2 ? argv[2] : "help") : argv[1];
+	const struct command *c = find(name);
 	if (!c)
-		unknown_command(argv[1]);
+		unknown_command(name);
+	if (roff)
+		return man_page(stdout, c) < 0 ? EXIT_RUNTIME : 0;
 	if (c->fn == cmd_help) {
 		usage(stdout);
 		return 0;
 	}
+	if (show_page(c) == 0)
+		return 0;
 	char *args[] = { (char *)c->name, (char *)"--help", NULL };
 	return c->fn(2, args);
 }
@@ -194,6 +270,11 @@ int main(int argc, char **argv)
 	const struct command *c = find(name);
 	if (!c)
 		unknown_command(name);
+	if (c->fn == cmd_man && argc == 3 && find(argv[2]))
+		/* a perf user's `man perf-record` reflex: man is WindowsPerf's, for events */
+		err_die(EXIT_USAGE, "'lperf man' describes events, metrics and metric groups; '%s' is a "
+			"command: see 'lperf help %s' (the manual page lperf-%s(1)) or 'lperf %s --help'",
+			argv[2], argv[2], argv[2], argv[2]);
 	argv[1] = (char *)c->name;
 	return c->fn(argc - 1, argv + 1);
 }

@@ -6,6 +6,10 @@
 #include <perfmon/pfmlib.h>
 #include <stdio.h>
 #include <zlib.h>
+#include <zstd.h>
+#ifdef LPERF_HAVE_BPF
+#include <bpf/libbpf.h>
+#endif
 
 #include "sysinfo/buildinfo.h"
 #include "sysinfo/sysinfo.h"
@@ -27,8 +31,13 @@ const char *sysinfo_gitrev(void)
 	return LPERF_GITREV;
 }
 
-/* Each library row names the feature flag it provides; lperf's own row lists them all. */
-#define FEATURES "+pfm +dw +capstone +zlib"
+/* Each library row names the feature flag it provides; lperf's own row lists them all. libbpf
+ * decides whether --python's stacks are exact (BPF) or approximate (process_vm_readv). */
+#ifdef LPERF_HAVE_BPF
+#define FEATURES "+pfm +dw +capstone +zlib +zstd +bpf"
+#else
+#define FEATURES "+pfm +dw +capstone +zlib +zstd"
+#endif
 
 size_t sysinfo_components(struct sysinfo_component *c)
 {
@@ -49,6 +58,12 @@ size_t sysinfo_components(struct sysinfo_component *c)
 	snprintf(c[n++].version, sizeof(c->version), "%d.%d", maj, min);
 	c[n] = (struct sysinfo_component){ "zlib", "", "", "+zlib" };
 	snprintf(c[n++].version, sizeof(c->version), "%s", zlibVersion());
+	c[n] = (struct sysinfo_component){ "zstd", "", "", "+zstd" };
+	snprintf(c[n++].version, sizeof(c->version), "%s", ZSTD_versionString());
+#ifdef LPERF_HAVE_BPF
+	c[n] = (struct sysinfo_component){ "libbpf", "", "", "+bpf" };
+	snprintf(c[n++].version, sizeof(c->version), "%u.%u", libbpf_major_version(), libbpf_minor_version());
+#endif
 	return n;
 }
 

@@ -10,8 +10,104 @@
 #include "util/parse.h"
 #include "util/suggest.h"
 
+static const char *roff_summary; /* opt_set_roff: --help writes a manual page */
+
+void opt_set_roff(const char *summary)
+{
+	roff_summary = summary;
+}
+
+/* s as roff text: '-' and '\\' escaped, a leading '.' or '\'' kept literal. */
+static void roff_text(FILE *f, const char *s)
+{
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", f);
+	for (; *s; s++) {
+		if (*s == '-' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s == '\\' ? 'e' : *s, f);
+		if ((*s == ',' || *s == '/') && s[1] && s[1] != ' ')
+			fputs("\\:", f); /* a place to break a long list of words */
+	}
+}
+
+static void roff_head(FILE *f, const char *cmd, const char *summary)
+{
+	fputs(*cmd ? ".TH LPERF\\-" : ".TH LPERF", f);
+	for (const char *c = cmd; *c; c++)
+		fputs(*c == '-' ? "\\-" : (char[]){ (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c), 0 }, f);
+	/* ragged right: lists of words joined by commas break where they can and need no spread */
+	fputs(*cmd ? " 1 \"\" \"lperf\" \"lperf Manual\"\n.ad l\n.SH NAME\nlperf\\-" :
+	      " 1 \"\" \"lperf\" \"lperf Manual\"\n.ad l\n.SH NAME\nlperf", f);
+	roff_text(f, cmd);
+	fputs(" \\- ", f);
+	roff_text(f, summary);
+	fputc('\n', f);
+}
+
+void opt_roff_text_page(FILE *f, const char *cmd, const char *summary, const char *text)
+{
+	roff_head(f, cmd, summary);
+	fputs(".SH DESCRIPTION\n.nf\n", f);
+	const char *p = text;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = strndup(p, n);
+		roff_text(f, line);
+		fputc('\n', f);
+		free(line);
+		p += n + (nl != NULL);
+	}
+	fprintf(f, ".fi\n.SH SEE ALSO\n\\fBlperf\\fR(1)\n");
+}
+
+/* The manual page lperf-CMD(1) from the same table the parser uses (docs/man.md). */
+static void usage_roff(const struct opt_ctx *ctx, FILE *f)
+{
+	roff_head(f, ctx->cmd, roff_summary);
+	fputs(".SH SYNOPSIS\n.nf\n", f);
+	for (const char *const *u = ctx->usage; u && *u; u++) {
+		roff_text(f, *u);
+		fputc('\n', f);
+	}
+	fputs(".fi\n.SH OPTIONS\n", f);
+	for (const struct option *o = ctx->opts; o->type != OPT_END; o++) {
+		if (o->flags & OPT_HIDDEN)
+			continue;
+		if (o->type == OPT_GROUP) {
+			fputs(".SS ", f);
+			roff_text(f, o->help);
+			fputc('\n', f);
+			continue;
+		}
+		bool optional = o->flags & (OPT_NUMERIC_OPT | OPT_WORD_OPT | OPT_EQ_OPT);
+		fputs(".TP\n.B ", f);
+		if (o->short_name)
+			fprintf(f, "\\-%c%s", o->short_name, o->long_name ? ", " : "");
+		if (o->long_name) {
+			fputs("\\-\\-", f);
+			roff_text(f, o->long_name);
+		}
+		if (o->argh) {
+			fputs(optional ? " [" : " ", f);
+			roff_text(f, o->argh);
+			fputs(optional ? "]" : "", f);
+		}
+		fputc('\n', f);
+		roff_text(f, o->help ? o->help : "");
+		fputc('\n', f);
+	}
+	fprintf(f, ".SH SEE ALSO\n\\fBlperf\\fR(1); 'lperf %s \\-\\-help' for the short form; docs/%s.md in lperf's sources\n",
+		ctx->cmd, ctx->cmd);
+}
+
 void opt_usage(const struct opt_ctx *ctx, FILE *f)
 {
+	if (roff_summary) {
+		usage_roff(ctx, f);
+		return;
+	}
 	for (const char *const *u = ctx->usage; u && *u; u++)
 		fprintf(f, "%s%s\n", u == ctx->usage ? "usage: " : "   or: ", *u);
 	for (const struct option *o = ctx->opts; o->type != OPT_END; o++) {
@@ -136,6 +232,9 @@ static void apply(const struct opt_ctx *ctx, const struct option *o, const char 
 
 static void unknown(const struct opt_ctx *ctx, const char *word)
 {
+	/* Any two letters are one edit apart: a short option's "closest" ones are noise. */
+	if (word[0] == '-' && word[1] != '-')
+		opt_usage_error(ctx, "unknown option '%s'", word);
 	struct suggest s;
 	char buf[256], cand[64][64];
 	size_t nc = 0;

@@ -56,6 +56,12 @@ struct opt_ctx {
  * usage error with err_msg(). */
 int opt_parse(const struct opt_ctx *ctx, int argc, char **argv);
 void opt_usage(const struct opt_ctx *ctx, FILE *f);
+/* From now on --help (opt_usage) writes the command's manual page lperf-CMD(1) in roff, summary
+ * its NAME line, from the same option table the parser uses ('lperf help --man CMD'). */
+void opt_set_roff(const char *summary);
+/* A manual page for a command whose help is its own text (not an option table): the text kept
+ * as it is printed, under NAME (cmd, summary). */
+void opt_roff_text_page(FILE *f, const char *cmd, const char *summary, const char *text);
 /* Prints "lperf CMD: msg", a hint to run --help, and exits 2. */
 void opt_usage_error(const struct opt_ctx *ctx, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 2, 3)));

@@ -163,7 +163,7 @@ test_expect_success 'test: a Python found on a private PATH is interrogated, shi
 test_expect_success 'version: one line with the Makefile version and the features' '
 	lperf version >out &&
 	expect_lines 1 out &&
-	expect_grep "^lperf version $MAKE_VERSION \([0-9a-f]{12}|unknown\) \+pfm \+dw \+capstone \+zlib$" out &&
+	expect_grep "^lperf version $MAKE_VERSION \([0-9a-f]{12}|unknown\) \+pfm \+dw \+capstone \+zlib \+zstd( \+bpf)?$" out &&
 	lperf --version >out2 &&
 	cmp out out2
 '
@@ -173,6 +173,8 @@ test_expect_success 'version -v: the WindowsPerf component table' '
 	expect_grep "^        Component +Version +GitVer +FeatureString$" out &&
 	expect_grep "^        lperf +$MAKE_VERSION +" out &&
 	expect_grep "^        zlib +[0-9.]+ +\+zlib$" out &&
+	expect_grep "^        zstd +[0-9.]+ +\+zstd$" out &&
+	{ ! grep -q "+bpf" out || expect_grep "^        libbpf +[0-9]+\.[0-9]+ +\+bpf$" out; } &&
 	expect_grep "^        libpfm4 +[0-9]+\.[0-9]+ +\+pfm$" out
 '
 
@@ -184,7 +186,7 @@ test_expect_success 'version --json validates and carries the Makefile version' 
 	d = json.load(open(sys.argv[1]))
 	first = d["Version"][0]
 	assert first["Component"] == "lperf" and first["Version"] == sys.argv[2], first
-	assert first["FeatureString"] == "+pfm +dw +capstone +zlib", first
+	assert first["FeatureString"] in ("+pfm +dw +capstone +zlib +zstd", "+pfm +dw +capstone +zlib +zstd +bpf"), first
 	EOF
 '
 
