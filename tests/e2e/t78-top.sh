@@ -12,11 +12,11 @@ tops() { awk '/Overhead|Children/ { t++; getline; print t, $NF }' "$1"; }
 
 test_expect_success 'top --stdio COMMAND: tables with perf top columns and the status line' '
 	lperf top --stdio -q -d 1 -- "$BIN/tui_work" 2.5 >out 2>err &&
-	expect_grep "^Samples: [0-9]+ of event .cpu-clock., 1000 Hz, lost: 0, [0-9]+ samples/s, target: command .*tui_work" out &&
+	expect_grep "^Samples: [0-9]+ of event .cpu-clock., 1000 Hz, lost: [0-9]+, [0-9]+ samples/s, target: command .*tui_work" out &&
 	expect_grep "lperf top itself: [0-9.]+% of a CPU" out &&
 	expect_grep "^  Overhead  Shared Object +Symbol" out &&
 	expect_grep "tui_work +\\[\\.\\] hot_(alpha|beta|gamma)" out &&
-	test "$(grep -c "^Samples:" out)" -ge 3
+	test "$(grep -c "^Samples:" out)" -ge 2
 '
 
 test_expect_success 'top -g: Children and Self; thread start functions have children, no self' '
