@@ -13,7 +13,10 @@ _ := $(shell scripts/arm64-sysroot.sh $(SYSROOT) >&2)
 
 PKG_ENV    := PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) PKG_CONFIG_LIBDIR=$(SYSLIB)/pkgconfig
 PKG_CFLAGS := -I$(SYSROOT)/usr/include $(shell $(PKG_ENV) pkg-config --cflags $(PKGS))
-PKG_LIBS   := -L$(SYSLIB) -Wl,-rpath-link,$(SYSLIB) -Wl,-rpath-link,$(SYSROOT)/lib/aarch64-linux-gnu \
+# Both library directories: Debian's libncursesw.so is a linker script naming libncursesw.so.6,
+# which bookworm installs in /lib (ld looks for a script's inputs in the -L directories only).
+PKG_LIBS   := -L$(SYSLIB) -L$(SYSROOT)/lib/aarch64-linux-gnu \
+              -Wl,-rpath-link,$(SYSLIB) -Wl,-rpath-link,$(SYSROOT)/lib/aarch64-linux-gnu \
               $(shell $(PKG_ENV) pkg-config --libs $(PKGS))
 # Frame pointers everywhere, so that lperf's own frame-pointer call graphs can be checked.
 CFLAGS  ?= -O2 -g
