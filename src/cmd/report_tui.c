@@ -132,6 +132,24 @@ static int flame_hook(void *arg, const struct tui_zoom *z, char *path, size_t si
 	return rc < 0 ? -1 : 0;
 }
 
+/* Tab: the next event with samples, in the order the graphs are shown. */
+static struct tui_model *event_hook(void *arg, const char **what)
+{
+	struct browse *x = arg;
+	const struct profile *p = x->other ? x->b->other : x->b->p;
+	for (size_t k = 1; k <= p->n; k++) {
+		size_t i = ((size_t)x->ev + k) % p->n;
+		if ((int)i == x->ev || !p->hists[i].total_samples)
+			continue;
+		x->ev = (int)i;
+		struct report_section s = report_section_of(p, i);
+		*what = s.event;
+		return tui_model_hist(s.hist, s.event, s.samples, x->b->children);
+	}
+	err_set("the recording has no other event with samples");
+	return NULL;
+}
+
 int report_browse(const struct report_browse *b)
 {
 	struct browse x = { .b = b };
@@ -142,7 +160,7 @@ int report_browse(const struct report_browse *b)
 		}
 	if (b->other)
 		profile_sort(b->other, b->children);
-	struct tui_hooks hooks = { &x, b->av ? annotate_hook : NULL, flame_hook, switch_hook };
+	struct tui_hooks hooks = { &x, b->av ? annotate_hook : NULL, flame_hook, switch_hook, event_hook };
 	struct tui *t = tui_open(&hooks);
 	if (!t)
 		return -1;

@@ -22,6 +22,7 @@ static const char help_text[] =
 	"  /                              filter symbols (empty: all)\n"
 	"  s                              next sort order: as given, self, samples, name\n"
 	"  c                              caller graphs <-> callee graphs\n"
+	"  Tab                            the next event of the recording\n"
 	"  f                              write a flame graph of this view, show its path\n"
 	"  h, ?                           this help\n"
 	"  q, Esc                         back (zoom, filter), then quit\n";
@@ -366,12 +367,13 @@ static void flame(struct tui *t)
 		snprintf(t->msg, sizeof(t->msg), "flame graph written to %s", path);
 }
 
-static void switch_graph(struct tui *t)
+/* c and Tab: another model from the command (the other call-graph order, the next event). */
+static void switch_model(struct tui *t, struct tui_model *(*hook)(void *arg, const char **what), const char *name)
 {
 	const char *what = "";
-	struct tui_model *m = t->hooks.switch_graph ? t->hooks.switch_graph(t->hooks.arg, &what) : NULL;
+	struct tui_model *m = hook ? hook(t->hooks.arg, &what) : NULL;
 	if (!m) {
-		snprintf(t->msg, sizeof(t->msg), "call graphs: %s", t->hooks.switch_graph ? err_msg() : "not here");
+		snprintf(t->msg, sizeof(t->msg), "%s: %s", name, hook ? err_msg() : "not here");
 		return;
 	}
 	tui_show(t, m);
@@ -438,7 +440,8 @@ bool tui_step(struct tui *t, int ms)
 	case '/': ask_filter(t); break;
 	case 's': t->sort = (t->sort + 1) % TS_N; rebuild(t); break;
 	case 'f': flame(t); break;
-	case 'c': switch_graph(t); break;
+	case 'c': switch_model(t, t->hooks.switch_graph, "call graphs"); break;
+	case '\t': switch_model(t, t->hooks.next_event, "events"); break;
 	case 'h': case '?': tui_text_view("Help", help_text, 0); break;
 	case KEY_RESIZE: break;
 	case 'q': case 27: return !back(t);

@@ -47,6 +47,9 @@ struct tui_hooks {
 	/* 'c': the model with the other call-graph order, and what it shows in *what; NULL with
 	 * err_set() when there is none. */
 	struct tui_model *(*switch_graph)(void *arg, const char **what);
+	/* Tab: the next event's model (a recording of several events), its name in *what; NULL
+	 * with err_set() when there is no other. */
+	struct tui_model *(*next_event)(void *arg, const char **what);
 };
 
 struct tui;

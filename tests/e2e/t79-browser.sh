@@ -82,6 +82,13 @@ test_expect_success '200x50, and a resize to 100x30, redraw to the new size' '
 	tmux_keys q && tmux_wait "EXIT=0"
 '
 
+test_expect_success 'Tab shows the next event of a recording of two' '
+	lperf record -q -g -e cpu-clock -e task-clock -F 500 -o two.data -- "$BIN/tui_work" 0.5 &&
+	tmux_run 80 24 "cd $PWD && $LPERF report -i two.data" && tmux_wait "of event .cpu-clock." &&
+	tmux_keys Tab && tmux_wait "of event .task-clock." && tmux_wait "now: task-clock" &&
+	tmux_keys Tab && tmux_wait "of event .cpu-clock." && tmux_keys q && tmux_wait "EXIT=0"
+'
+
 test_expect_success 'report --stdio and a pipe keep the text; --tui --stdio is a usage error' '
 	lperf report -i "$D" >piped && lperf report --stdio -i "$D" >text && cmp piped text &&
 	expect_exit 2 lperf report --tui --stdio -i "$D" 2>err
