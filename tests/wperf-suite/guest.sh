@@ -34,9 +34,10 @@ done
 export PATH="/tmp/bin:$PATH" PYTHONPATH="/work/site:/work" PYTHONDONTWRITEBYTECODE=1
 timeout_opt=
 python3 -c 'import pytest_timeout' 2>/dev/null && timeout_opt=--timeout=${WPERF_TIMEOUT:-300}
-cd tests && python3 -m pytest -p lperf_wperf_shim -p no:cacheprovider -q --junitxml=/tmp/junit.xml \
-	$timeout_opt "$@" >/tmp/pytest.log 2>&1
-tail -n 3 /tmp/pytest.log
+# Each test's result as it ends (-v) goes to the console too: a host can follow a long run in
+# build/arm64/vm/run.*/console.
+cd tests && python3 -m pytest -p lperf_wperf_shim -p no:cacheprovider -v --junitxml=/tmp/junit.xml \
+	$timeout_opt "$@" 2>&1 | grep -E "(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)( |$)|^=+ .* in [0-9.]+s"
 echo "=== junit begin"
 cat /tmp/junit.xml
 echo
