@@ -89,6 +89,21 @@ static void unknown_command(const char *name)
 		fprintf(stderr, "perf: '%s' is not a perf-command. See 'perf --help'.\n", name);
 		exit(1);
 	}
+	/* perf's commands lperf does not have: say so, and where lperf does part of the job */
+	static const char *const perf_only[][2] = {
+		{ "trace", "count system calls with 'lperf stat -e raw_syscalls:sys_enter' or "
+			   "'lperf stat -e syscalls:sys_enter_*', record them with 'lperf record -e ...'" },
+		{ "sched", "record the scheduler's tracepoints with 'lperf record -e sched:sched_switch'" },
+		{ "kmem", NULL }, { "lock", NULL }, { "mem", NULL }, { "c2c", NULL }, { "kvm", NULL },
+		{ "bench", NULL }, { "ftrace", NULL }, { "timechart", NULL }, { "archive", NULL },
+		{ "config", NULL }, { "data", NULL }, { "iostat", NULL }, { "kallsyms", NULL },
+		{ "kwork", NULL },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(perf_only); i++)
+		if (!strcmp(name, perf_only[i][0]))
+			err_die(EXIT_USAGE, "'%s' is a perf command that lperf does not have%s%s\nRun 'lperf help' "
+				"for the list of commands.", name, perf_only[i][1] ? "; " : "",
+				perf_only[i][1] ? perf_only[i][1] : "");
 	struct suggest s;
 	char buf[256];
 	suggest_init(&s, name);

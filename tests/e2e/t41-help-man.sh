@@ -68,4 +68,11 @@ test_expect_success 'unknown short options: no list of unrelated letters; long o
 	expect_exit 2 lperf stat --repat 2 true 2>err && expect_grep "did you mean .--repeat.\?" err
 '
 
+test_expect_success 'a perf command lperf lacks is said to be one (trace: where lperf helps); a typo gets the closest' '
+	expect_exit 2 lperf trace 2>err &&
+	expect_grep "^lperf: .trace. is a perf command that lperf does not have; count system calls with .lperf stat -e raw_syscalls:sys_enter." err &&
+	expect_exit 2 lperf kmem 2>err && expect_grep "is a perf command that lperf does not have$" err &&
+	expect_exit 2 lperf tpo 2>err && expect_grep "not an lperf command; did you mean .top.\?" err
+'
+
 test_done
