@@ -20,10 +20,12 @@
 #include "events/metric.h"
 #include "kernel/counter.h"
 #include "kernel/perf_event.h"
+#include "output/prom_out.h"
 #include "output/stat_out.h"
 #include "output/stat_perf.h"
 #include "output/table.h"
 #include "stat/stat_aggr.h"
+#include "stat/stat_cumul.h"
 #include "stat/stat_plan.h"
 #include "stat/stat_run.h"
 #include "stat/stat_result.h"
@@ -32,6 +34,7 @@
 #include "util/error.h"
 #include "util/outfile.h"
 #include "util/fileio.h"
+#include "util/httpd.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -48,10 +51,39 @@ struct run_ctx {
 	size_t nintervals, icap;
 	unsigned nprinted;             /* interval blocks printed */
 	bool progress;                 /* "counting ... done" around each run */
+	int prom_fd;                   /* --prometheus: the listening socket, -1 without */
+	struct stat_result prom;       /* ...and the counts since the start */
+	bool prom_have;
 };
+
+static char *prom_page(void *arg)
+{
+	struct run_ctx *rc = arg;
+	if (!rc->prom_have) /* scraped before the first interval: the families without samples */
+		return xstrdup("# TYPE lperf_event_total counter\n");
+	return prom_format(&rc->prom);
+}
+
+/* --prometheus: the interval adds to the running counts, then the scrapes waiting are served. */
+static void prom_interval(struct run_ctx *rc, const struct stat_result *delta)
+{
+	if (!rc->prom_have) {
+		stat_result_dup(&rc->prom, delta);
+		rc->prom_have = true;
+		rc->prom.duration = delta->timestamp;
+	} else {
+		stat_cumul_add(&rc->prom, delta);
+	}
+	httpd_serve(rc->prom_fd, PROM_CONTENT_TYPE, prom_page, rc);
+}
 
 static void emit_interval(struct run_ctx *rc, struct stat_result *delta, bool first)
 {
+	if (rc->prom_fd >= 0) {
+		prom_interval(rc, delta);
+		if (!rc->o->interval_ms)
+			return; /* the intervals were only for the scrapes */
+	}
 	if (rc->o->view && rc->o->view->interval) {
 		rc->o->view->interval(delta, rc->o->view->arg);
 	} else if (rc->o->json_doc) {
@@ -113,7 +145,9 @@ static int run_all(struct run_ctx *rc, struct stat_plan *p, struct stat_result *
 		.pin_to = o->pin_cpus, .no_inherit = o->no_inherit,
 		.stdout_to_stderr = o->stdout_to_stderr, .allow_none = o->allow_none,
 		.per_thread = o->aggr == STAT_AGGR_THREAD,
-		.timeout_s = o->timeout_s, .interval_ms = o->interval_ms, .interval_count = o->interval_count,
+		.timeout_s = o->timeout_s, .interval_count = o->interval_count,
+		/* --prometheus counts in steps of 100 ms, serving scrapes between them */
+		.interval_ms = o->interval_ms ? o->interval_ms : rc->prom_fd >= 0 ? 100 : 0,
 		.metrics = p->metrics, .nmetrics = p->nmetrics,
 		.unit_metrics = p->unit_metrics, .nunit_metrics = p->nunit_metrics,
 		.opened = on_opened, .interval = on_interval, .arg = rc,
@@ -290,7 +324,9 @@ int stat_command(struct stat_opts *op, char **cmd)
 			setrlimit(RLIMIT_NOFILE, &rl);
 		}
 	}
-	struct run_ctx rc = { .o = &o, .cmd = cmd };
+	struct run_ctx rc = { .o = &o, .cmd = cmd, .prom_fd = -1 };
+	if (o.prometheus && (rc.prom_fd = httpd_listen(o.prometheus)) < 0)
+		err_die(EXIT_USAGE, "--prometheus: %s", err_msg());
 	char *desc = target_description(&o, cmd);
 	setup_output(&rc, desc);
 	run_signals_install();
@@ -319,6 +355,10 @@ int stat_command(struct stat_opts *op, char **cmd)
 		stat_result_free(&rc.intervals[i]);
 	free(rc.intervals);
 	stat_result_free(&acc);
+	if (rc.prom_have)
+		stat_result_free(&rc.prom);
+	if (rc.prom_fd >= 0)
+		close(rc.prom_fd);
 	free(desc);
 	stat_plan_free(&p);
 	stat_opts_free(&o);

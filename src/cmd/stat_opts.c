@@ -164,6 +164,8 @@ char **stat_parse_options(struct stat_opts *o, int argc, char **argv)
 		  opt_sep, 0 },
 		{ OPT_BOOL, 'j', "json-output", &o->json, NULL, "one JSON object per line (perf's keys)" },
 		{ OPT_BOOL, 0, "json", &o->json, NULL, "same as -j", NULL, OPT_HIDDEN },
+		{ OPT_STRING, 0, "prometheus", &o->prometheus, "ADDR:PORT", "serve the counts since the start "
+		  "at http://ADDR:PORT/metrics (Prometheus text; ADDR 127.0.0.1 unless given)" },
 		{ OPT_BOOL, 0, "json-doc", &o->json_doc, NULL, "lperf's JSON document, on standard "
 		  "output (docs/schemas/stat.schema.json)" },
 		{ OPT_BOOL, 0, "metric-only", &o->metric_only, NULL, "only the -M metrics" },

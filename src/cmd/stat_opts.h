@@ -24,6 +24,7 @@ struct stat_opts {
 	bool kernel;               /* -k: kernel mode asked for explicitly */
 	double timeout_s;          /* --timeout; 0 = none */
 	int interval_ms;           /* -I MS */
+	const char *prometheus;    /* --prometheus ADDR:PORT: serve /metrics while counting */
 	int interval_count;        /* --interval-count N */
 	const char *csv_sep;       /* -x SEP */
 	const char *output;        /* -o FILE */
