@@ -134,13 +134,18 @@ static void insert_kernel_map(struct machine *m, struct map *mp)
 	bool is_kernel = mp->dso->kind == DSO_KERNEL && !mp->dso->module;
 	if (is_kernel)
 		mp->end = UINT64_MAX;
-	for (size_t i = 0; i < m->kmaps.n; i++) {
-		struct map *k = &m->kmaps.v[i];
-		bool k_is_kernel = k->dso->kind == DSO_KERNEL && !k->dso->module;
-		if (is_kernel && !k_is_kernel && k->start > mp->start && k->start < mp->end)
-			mp->end = k->start;
-		else if (!is_kernel && k_is_kernel && mp->start > k->start && mp->start < k->end)
-			k->end = mp->start;
+	if (is_kernel) { /* once or so per recording: a walk over the modules */
+		const struct map *v = maps_view(&m->kmaps);
+		for (size_t i = 0; i < m->kmaps.n; i++) {
+			const struct map *k = &v[i];
+			bool k_is_kernel = k->dso->kind == DSO_KERNEL && !k->dso->module;
+			if (!k_is_kernel && k->start > mp->start && k->start < mp->end)
+				mp->end = k->start;
+		}
+	} else { /* a module inside the kernel map ends it */
+		const struct map *k = maps_find(&m->kmaps, mp->start);
+		if (k && k->dso->kind == DSO_KERNEL && !k->dso->module && mp->start > k->start)
+			maps_set_end(&m->kmaps, k->start, mp->start);
 	}
 	maps_insert(&m->kmaps, mp);
 }

@@ -20,10 +20,16 @@ struct map {
 };
 
 /* A process's address space, shared by its threads. Maps never overlap: a new mapping cuts or
- * replaces the parts of older ones it covers (as mmap does). */
+ * replaces the parts of older ones it covers (as mmap does). A balanced tree (a treap by start):
+ * inserts and lookups are O(log n), so a million mappings load in seconds (a sorted array took
+ * 296 s). maps_view gives them as a sorted array, rebuilt after a change. */
+struct maps_node;
 struct maps {
-	struct map *v;           /* sorted by start */
-	size_t n, cap;
+	struct maps_node *root;
+	size_t n;                /* maps in the tree */
+	struct map *view;        /* maps_view's array, of view_gen */
+	size_t view_cap;
+	uint64_t view_gen;
 	int refcnt;
 	uint64_t gen;            /* a new value at every change, unique over all maps (a freed maps'
 				  * address may come back): caches of what the maps were check it */
@@ -62,6 +68,11 @@ void maps_clear(struct maps *ms);
 void maps_insert(struct maps *ms, const struct map *mp);
 /* The map containing addr, or NULL; O(log n). The pointer is valid until the next change of ms. */
 const struct map *maps_find(const struct maps *ms, uint64_t addr);
+/* The maps sorted by start (ms->n of them), valid until the next change of ms; O(n) after a
+ * change, O(1) otherwise. */
+const struct map *maps_view(const struct maps *ms);
+/* Sets the end of the map that starts at start (the kernel map cut short by a module above it). */
+void maps_set_end(struct maps *ms, uint64_t start, uint64_t end);
 
 void machine_init(struct machine *m);
 void machine_free(struct machine *m);

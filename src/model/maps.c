@@ -1,5 +1,7 @@
-/* An address space: non-overlapping maps in a sorted array. Lookups bisect; an insertion cuts
- * what it covers out of older maps, as mmap(MAP_FIXED) does to the real address space. */
+/* An address space: non-overlapping maps in a treap keyed by start (a binary search tree by start,
+ * a heap by random priority, so its depth is O(log n) whatever the insertion order). An
+ * insertion cuts what it covers out of older maps, as mmap(MAP_FIXED) does to the real address
+ * space. */
 #include "model/machine.h"
 
 #include <stdlib.h>
@@ -7,7 +9,32 @@
 
 #include "util/xalloc.h"
 
+struct maps_node {
+	struct map m;
+	struct maps_node *l, *r;
+	uint64_t prio;
+};
+
 static uint64_t maps_clock;
+
+static uint64_t next_prio(void)
+{
+	static uint64_t x = 0x9e3779b97f4a7c15ULL;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return x;
+}
+
+static void free_tree(struct maps_node *t)
+{
+	while (t) {
+		free_tree(t->l);
+		struct maps_node *r = t->r;
+		free(t);
+		t = r;
+	}
+}
 
 void maps_init(struct maps *ms)
 {
@@ -17,7 +44,8 @@ void maps_init(struct maps *ms)
 
 void maps_release(struct maps *ms)
 {
-	free(ms->v);
+	free_tree(ms->root);
+	free(ms->view);
 	memset(ms, 0, sizeof(*ms));
 }
 
@@ -40,39 +68,94 @@ void maps_put(struct maps *ms)
 {
 	if (!ms || --ms->refcnt > 0)
 		return;
-	free(ms->v);
+	free_tree(ms->root);
+	free(ms->view);
 	free(ms);
+}
+
+/* Splits t into the maps starting before key (*lo) and the others (*hi). */
+static void split(struct maps_node *t, uint64_t key, struct maps_node **lo, struct maps_node **hi)
+{
+	while (t) {
+		if (t->m.start < key) {
+			*lo = t;
+			lo = &t->r;
+			t = t->r;
+		} else {
+			*hi = t;
+			hi = &t->l;
+			t = t->l;
+		}
+	}
+	*lo = *hi = NULL;
+}
+
+/* Joins a and b, every start of a below every start of b. */
+static struct maps_node *merge(struct maps_node *a, struct maps_node *b)
+{
+	struct maps_node *root = NULL, **at = &root;
+	while (a && b) {
+		if (a->prio > b->prio) {
+			*at = a;
+			at = &a->r;
+			a = a->r;
+		} else {
+			*at = b;
+			at = &b->l;
+			b = b->l;
+		}
+	}
+	*at = a ? a : b;
+	return root;
+}
+
+static struct maps_node *node(const struct map *m)
+{
+	struct maps_node *n = xcalloc(1, sizeof(*n));
+	n->m = *m;
+	n->prio = next_prio();
+	return n;
+}
+
+/* Takes the last map (the largest start) out of *t; NULL when *t is empty. */
+static struct maps_node *take_last(struct maps_node **t)
+{
+	if (!*t)
+		return NULL;
+	while ((*t)->r)
+		t = &(*t)->r;
+	struct maps_node *last = *t;
+	*t = last->l;
+	last->l = NULL;
+	return last;
+}
+
+static size_t count_tree(const struct maps_node *t)
+{
+	size_t n = 0;
+	for (; t; t = t->r)
+		n += 1 + count_tree(t->l);
+	return n;
 }
 
 struct maps *maps_clone(const struct maps *ms)
 {
 	struct maps *c = maps_new();
 	if (ms && ms->n) {
-		c->v = xmalloc(ms->n * sizeof(*c->v));
-		memcpy(c->v, ms->v, ms->n * sizeof(*c->v));
-		c->n = c->cap = ms->n;
+		const struct map *v = maps_view(ms);
+		for (size_t i = 0; i < ms->n; i++) /* in order: each joins at the right end */
+			c->root = merge(c->root, node(&v[i]));
+		c->n = ms->n;
 	}
 	return c;
 }
 
 void maps_clear(struct maps *ms)
 {
+	free_tree(ms->root);
+	ms->root = NULL;
 	ms->n = 0;
 	ms->gen = ++maps_clock;
-}
-
-/* The index of the first map that ends after addr (the only one that can contain it). */
-static size_t first_ending_after(const struct maps *ms, uint64_t addr)
-{
-	size_t lo = 0, hi = ms->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (ms->v[mid].end <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
 }
 
 void maps_insert(struct maps *ms, const struct map *mp)
@@ -80,39 +163,82 @@ void maps_insert(struct maps *ms, const struct map *mp)
 	if (mp->start >= mp->end)
 		return;
 	ms->gen = ++maps_clock;
-	/* Maps [i, j) overlap the new one; at most the first keeps a head and the last a tail. */
-	size_t i = first_ending_after(ms, mp->start), j = i;
-	while (j < ms->n && ms->v[j].start < mp->end)
-		j++;
-	struct map head = { 0 }, tail = { 0 };
-	bool has_head = false, has_tail = false;
-	if (i < j && ms->v[i].start < mp->start) {
-		head = ms->v[i];
-		head.end = mp->start;
-		has_head = true;
+	struct maps_node *lo, *mid, *hi, *rest;
+	split(ms->root, mp->start, &lo, &rest);
+	split(rest, mp->end, &mid, &hi);
+	/* lo's last map may reach into the new one: it keeps its head, and a tail past its end. */
+	struct maps_node *before = take_last(&lo), *tail = NULL;
+	if (before && before->m.end > mp->start) {
+		if (before->m.end > mp->end) {
+			struct map t = before->m;
+			t.pgoff += mp->end - t.start;
+			t.start = mp->end;
+			tail = node(&t);
+			ms->n++;
+		}
+		before->m.end = mp->start;
 	}
-	if (i < j && ms->v[j - 1].end > mp->end) {
-		tail = ms->v[j - 1];
-		tail.pgoff += mp->end - tail.start;
-		tail.start = mp->end;
-		has_tail = true;
+	/* mid's maps start within the new one and go; the last may end past it and keeps a tail
+	 * (then before did not reach past it: maps do not overlap). */
+	struct maps_node *last = take_last(&mid);
+	if (last && last->m.end > mp->end) {
+		last->m.pgoff += mp->end - last->m.start;
+		last->m.start = mp->end;
+		tail = last;
+	} else if (last) {
+		free(last);
+		ms->n--;
 	}
-	size_t nnew = 1 + has_head + has_tail, nold = j - i;
-	ALLOC_GROW(ms->v, ms->n - nold + nnew, ms->cap);
-	memmove(ms->v + i + nnew, ms->v + j, (ms->n - j) * sizeof(*ms->v));
-	size_t k = i;
-	if (has_head)
-		ms->v[k++] = head;
-	ms->v[k++] = *mp;
-	if (has_tail)
-		ms->v[k++] = tail;
-	ms->n = ms->n - nold + nnew;
+	ms->n -= count_tree(mid);
+	free_tree(mid);
+	ms->n++;
+	lo = merge(lo, before);
+	lo = merge(lo, node(mp));
+	lo = merge(lo, tail);
+	ms->root = merge(lo, hi);
 }
 
 const struct map *maps_find(const struct maps *ms, uint64_t addr)
 {
-	size_t i = first_ending_after(ms, addr);
-	if (i < ms->n && ms->v[i].start <= addr)
-		return &ms->v[i];
-	return NULL;
+	const struct maps_node *t = ms->root, *best = NULL;
+	while (t) {
+		if (t->m.start <= addr) {
+			best = t;
+			t = t->r;
+		} else {
+			t = t->l;
+		}
+	}
+	return best && addr < best->m.end ? &best->m : NULL;
+}
+
+static void fill(const struct maps_node *t, struct map *v, size_t *k)
+{
+	for (; t; t = t->r) {
+		fill(t->l, v, k);
+		v[(*k)++] = t->m;
+	}
+}
+
+const struct map *maps_view(const struct maps *cms)
+{
+	struct maps *ms = (struct maps *)cms; /* the view is a cache of the tree */
+	if (ms->view_gen != ms->gen || !ms->view) {
+		ALLOC_GROW(ms->view, ms->n + 1, ms->view_cap);
+		size_t k = 0;
+		fill(ms->root, ms->view, &k);
+		ms->view_gen = ms->gen;
+	}
+	return ms->view;
+}
+
+void maps_set_end(struct maps *ms, uint64_t start, uint64_t end)
+{
+	struct maps_node *t = ms->root;
+	while (t && t->m.start != start)
+		t = start < t->m.start ? t->l : t->r;
+	if (t && end > start) {
+		t->m.end = end;
+		ms->gen = ++maps_clock;
+	}
 }

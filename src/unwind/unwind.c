@@ -285,8 +285,9 @@ static const uint8_t *space_py_template(struct unwinder *u, struct uspace *sp, c
 {
 	if (!sp->py_checked) {
 		sp->py_checked = true;
+		const struct map *v = maps_view(t->maps);
 		for (size_t i = 0; i < t->maps->n && !sp->py_len; i++) {
-			const struct map *mp = &t->maps->v[i];
+			const struct map *mp = &v[i];
 			if (!is_file_map(mp))
 				continue;
 			size_t n;
@@ -433,8 +434,9 @@ static uint64_t mix64(uint64_t x)
 static uint64_t maps_fingerprint(const struct maps *ms)
 {
 	uint64_t h = 0x6c7065726675ULL;
+	const struct map *v = maps_view(ms);
 	for (size_t i = 0; i < ms->n; i++) {
-		const struct map *mp = &ms->v[i];
+		const struct map *mp = &v[i];
 		if (!is_file_map(mp))
 			continue;
 		h = mix64(h ^ mp->start);
@@ -469,8 +471,9 @@ static Dwfl *space_build(struct unwinder *u, const struct maps *ms, pid_t pid, c
 	struct range *ranges = NULL;
 	size_t nranges = 0, rcap = 0;
 	struct ufile *first = NULL;
+	const struct map *v = maps_view(ms);
 	for (size_t i = 0; i < ms->n; i++) {
-		const struct map *mp = &ms->v[i];
+		const struct map *mp = &v[i];
 		if (!is_file_map(mp))
 			continue;
 		struct ufile *f = ufile_get(&u->files, mp->dso);

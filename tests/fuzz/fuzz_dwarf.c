@@ -82,7 +82,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		unwind_at(u, t, BASE + (entry & 0xffffffULL), 1);
 		const struct map *mp = maps_find(t->maps, BASE + (entry & 0xffffffULL));
 		if (!mp && t->maps->n)
-			mp = &t->maps->v[0];
+			mp = &maps_view(t->maps)[0];
 		if (mp && mp->dso) {
 			struct dso *d = mp->dso;
 			dso_load(d);

@@ -424,7 +424,7 @@ static uint64_t mapped_addr(struct pycheck *c, const struct thread *t)
 {
 	if (!t->maps || !t->maps->n)
 		return rnd(c);
-	const struct map *mp = &t->maps->v[rnd(c) % t->maps->n];
+	const struct map *mp = &maps_view(t->maps)[rnd(c) % t->maps->n];
 	return mp->start + rnd(c) % (mp->end - mp->start);
 }
 
