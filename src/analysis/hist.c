@@ -82,7 +82,7 @@ struct key {
 	struct dso *dso;
 	const struct symbol *sym;
 	uint64_t addr;
-	bool kernel;
+	bool kernel, inlined;
 	const char *srcline, *srcfile;
 	const char *trace;
 };
@@ -125,6 +125,7 @@ static void make_key(struct hist *h, const struct resolved_sample *rs, const str
 	}
 	if (has_key(h, HK_SYM)) {
 		k->sym = f->loc.sym;
+		k->inlined = f->inlined && f->loc.sym;
 		if (!k->sym)
 			k->addr = unresolved_addr(f);
 	}
@@ -155,7 +156,7 @@ static uint64_t key_hash(const struct key *k)
 {
 	uint64_t x = (uint64_t)(uintptr_t)k->comm * 31 + (uint64_t)k->pid * 131 + (uint64_t)k->tid * 137 +
 		     (uint64_t)k->cpu * 139 + (uint64_t)(uintptr_t)k->dso * 149 +
-		     (uint64_t)(uintptr_t)k->sym * 151 + k->addr * 157 + k->kernel +
+		     (uint64_t)(uintptr_t)k->sym * 151 + k->addr * 157 + k->kernel + k->inlined * 2u +
 		     (uint64_t)(uintptr_t)k->srcline * 163 + (uint64_t)(uintptr_t)k->srcfile * 167 +
 		     (uint64_t)(uintptr_t)k->trace * 173;
 	x ^= x >> 33;
@@ -170,7 +171,7 @@ static bool key_eq(const void *value, const void *key)
 	const struct key *k = key;
 	return k->comm == e->comm && k->pid == e->pid && k->tid == e->tid && k->cpu == e->cpu &&
 	       k->dso == e->dso && k->sym == e->sym && k->addr == e->addr && k->kernel == e->kernel &&
-	       k->srcline == e->srcline && k->srcfile == e->srcfile && k->trace == e->trace;
+	       k->inlined == e->inlined && k->srcline == e->srcline && k->srcfile == e->srcfile && k->trace == e->trace;
 }
 
 static struct hist_entry *find_or_add(struct hist *h, const struct key *k)
@@ -188,6 +189,7 @@ static struct hist_entry *find_or_add(struct hist *h, const struct key *k)
 	e->sym = k->sym;
 	e->addr = k->addr;
 	e->kernel = k->kernel;
+	e->inlined = k->inlined;
 	e->srcline = k->srcline;
 	e->srcfile = k->srcfile;
 	e->trace = k->trace;
@@ -221,7 +223,7 @@ static bool key_same(const struct key *a, const struct key *b)
 {
 	return a->comm == b->comm && a->pid == b->pid && a->tid == b->tid && a->cpu == b->cpu &&
 	       a->dso == b->dso && a->sym == b->sym && a->addr == b->addr && a->kernel == b->kernel &&
-	       a->srcline == b->srcline && a->srcfile == b->srcfile && a->trace == b->trace;
+	       a->inlined == b->inlined && a->srcline == b->srcline && a->srcfile == b->srcfile && a->trace == b->trace;
 }
 
 static bool pframe_same(const struct hist_pframe *a, const struct hist_pframe *b)
@@ -269,6 +271,7 @@ static struct callnode *child(struct callnode *parent, const struct hist_pframe 
 	c->addr = f->addr;
 	c->kernel = f->kernel;
 	c->inlined = f->inlined;
+	c->seq = (uint32_t)parent->nkids;
 	ALLOC_GROW(parent->kids, parent->nkids + 1, parent->cap);
 	parent->kids[parent->nkids++] = c;
 	return c;
@@ -282,6 +285,9 @@ static void add_path(struct hist_entry *e, const struct hist_pframe *frames, lon
 {
 	if (!e->tree)
 		e->tree = xcalloc(1, sizeof(*e->tree));
+	size_t depth = (size_t)((to - from) * dir);
+	if (depth > e->max_depth)
+		e->max_depth = depth;
 	struct callnode *n = e->tree;
 	n->samples += samples;
 	n->period += period;
@@ -292,28 +298,48 @@ static void add_path(struct hist_entry *e, const struct hist_pframe *frames, lon
 	}
 }
 
+/* Whether a sample's first frame is an inlined function in the sampled one (DWARF stacks): the
+ * self entry is then the function it is inlined in, and the frame an entry of its own. */
+static bool first_inlined(const struct pending *p)
+{
+	return p->n && p->f[0].inlined && !key_same(&p->f[0].k, &p->self);
+}
+
+/* The trees hold chains as perf's entries hold them (tree_has_self): the sampled entry the whole
+ * chain, from its first frame (the function itself, or the functions inlined in it: "adler
+ * (inlined)", then "main") outward in callee order, from the root down to that frame in caller
+ * order; an entry further up the stack (children) the part of the chain from its own frame:
+ * outward (callee order) or down to the sampled frame (caller order). */
 static void apply(struct hist *h, const struct pending *p)
 {
 	struct hist_entry *self = find_or_add(h, &p->self);
 	self->samples += p->samples;
 	self->period += p->period;
 	long n = (long)p->n;
-	/* An entry keyed by a tracepoint's fields is no function: its tree holds the whole chain,
-	 * the sampled frame included (as perf draws it). */
-	long first = has_key(h, HK_TRACE) && !has_key(h, HK_SYM) ? 0 : 1;
-	if (!h->children) {
+	if (h->graph != HIST_GRAPH_NONE) {
+		self->tree_has_self = true;
 		if (h->graph == HIST_CALLEE)
-			add_path(self, p->f, first, n, 1, p->samples, p->period);   /* its callers, outward */
-		else if (h->graph == HIST_CALLER)
-			add_path(self, p->f, n - 1, -1, -1, p->samples, p->period); /* root down to it */
-		return;
+			add_path(self, p->f, 0, n, 1, p->samples, p->period);
+		else
+			add_path(self, p->f, n - 1, -1, -1, p->samples, p->period);
 	}
-	/* Children: every distinct entry on the stack gets the sample once (recursion counts once),
-	 * with its callers (callee order) or what it called down to the sample (caller order). */
+	if (!h->children)
+		return;
+	/* Children: every distinct entry on the stack gets the sample once (recursion counts once):
+	 * the sampled function first (its self entry), then every frame of the chain; an inlined
+	 * first frame is an entry of its own (perf's "adler (inlined)" with no self time). */
 	struct hist_entry *seen[64];
 	size_t nseen = 0;
-	for (long i = 0; i < n; i++) {
-		struct hist_entry *e = i == 0 ? self : find_or_add(h, &p->f[i].k);
+	self->acc_samples += p->samples;
+	self->acc_period += p->period;
+	seen[nseen++] = self;
+	/* A function on the stack more than once (recursion) gets the part of the chain from its
+	 * first frame in perf's walk: the innermost in callee order, the outermost in caller order. */
+	long lo = first_inlined(p) ? 0 : 1;
+	bool down = h->graph == HIST_CALLER;
+	for (long step = lo; step < n; step++) {
+		long i = down ? n - 1 - (step - lo) : step;
+		struct hist_entry *e = find_or_add(h, &p->f[i].k);
 		bool dup = false;
 		for (size_t j = 0; j < nseen && !dup; j++)
 			dup = seen[j] == e;
@@ -323,10 +349,11 @@ static void apply(struct hist *h, const struct pending *p)
 			seen[nseen++] = e;
 		e->acc_samples += p->samples;
 		e->acc_period += p->period;
+		e->tree_has_self = true;
 		if (h->graph == HIST_CALLEE)
-			add_path(e, p->f, i + first, n, 1, p->samples, p->period);
+			add_path(e, p->f, i, n, 1, p->samples, p->period);
 		else if (h->graph == HIST_CALLER)
-			add_path(e, p->f, first ? i - 1 : n - 1, -1, -1, p->samples, p->period);
+			add_path(e, p->f, i, -1, -1, p->samples, p->period);
 	}
 }
 
@@ -342,6 +369,7 @@ void hist_add(struct hist *h, const struct resolved_sample *rs)
 	struct frame self_frame = rs->frames[0];
 	if (self_frame.inlined && self_frame.loc.sym)
 		self_frame.loc.sym = srcline_inline_base(self_frame.loc.sym);
+	self_frame.inlined = false;
 	struct key self;
 	h->cur_trace = has_key(h, HK_TRACE) ? trace_of(h, rs->s) : NULL;
 	make_key(h, rs, &self_frame, &self);
@@ -389,36 +417,55 @@ static void flush_pending(struct hist *h)
 	hashmap_init_custom(&h->pending, pending_eq);
 }
 
-static const char *entry_name(const struct hist_entry *e, char *buf, size_t size)
+/* Equal totals: perf orders by the sort keys in their order, each ascending (the DSO's short
+ * name, the symbol's name, the command, ...). */
+static int cmp_key(const struct hist_entry *x, const struct hist_entry *y, enum hist_key k)
 {
-	hist_sym_name(e->sym, e->addr, buf, size);
-	return buf;
+	char bx[256], by[256];
+	switch (k) {
+	case HK_COMM: return x->comm && y->comm ? strcmp(x->comm, y->comm) : 0;
+	case HK_PID: return x->pid - y->pid;
+	case HK_TID: return x->tid - y->tid;
+	case HK_CPU: return x->cpu - y->cpu;
+	case HK_DSO: return strcmp(hist_dso_name(x->dso), hist_dso_name(y->dso));
+	case HK_SYM:
+		hist_sym_name(x->sym, x->addr, bx, sizeof(bx));
+		hist_sym_name(y->sym, y->addr, by, sizeof(by));
+		return strcmp(bx, by);
+	case HK_SRCLINE: return x->srcline && y->srcline ? strcmp(x->srcline, y->srcline) : 0;
+	case HK_SRCFILE: return x->srcfile && y->srcfile ? strcmp(x->srcfile, y->srcfile) : 0;
+	case HK_TRACE: return x->trace && y->trace ? strcmp(x->trace, y->trace) : 0;
+	default: return 0;
+	}
 }
 
-/* arg: non-NULL to order by children totals */
+struct sort_arg {
+	const struct hist *h;
+	bool by_children;
+};
+
 static int cmp_entries(const void *a, const void *b, void *arg)
 {
 	const struct hist_entry *x = *(const struct hist_entry *const *)a;
 	const struct hist_entry *y = *(const struct hist_entry *const *)b;
-	bool by_period = arg != NULL;
+	const struct sort_arg *sa = arg;
+	const struct hist *h = sa->h;
+	bool by_period = sa->by_children;
 	uint64_t px = by_period ? x->acc_period : x->period, py = by_period ? y->acc_period : y->period;
 	if (px != py)
 		return px > py ? -1 : 1;
+	/* Equal children totals: perf orders by the longest chain, the outermost callers first
+	 * (_start, then __libc_start_call_main, then main). */
+	if (by_period && x->tree && y->tree && x->max_depth != y->max_depth)
+		return (x->max_depth > y->max_depth) == (h->graph == HIST_CALLER) ? -1 : 1;
 	if (x->period != y->period)
 		return x->period > y->period ? -1 : 1;
 	int c;
-	if (x->srcline != y->srcline && x->srcline && y->srcline && (c = strcmp(x->srcline, y->srcline)))
-		return c;
-	if (x->srcfile != y->srcfile && x->srcfile && y->srcfile && (c = strcmp(x->srcfile, y->srcfile)))
-		return c;
-	if (x->trace != y->trace && x->trace && y->trace && (c = strcmp(x->trace, y->trace)))
-		return c;
-	char bx[64], by[64];
-	c = strcmp(entry_name(x, bx, sizeof(bx)), entry_name(y, by, sizeof(by)));
-	if (c)
-		return c;
-	if (x->comm && y->comm && (c = strcmp(x->comm, y->comm)))
-		return c;
+	for (size_t k = 0; k < h->nkeys; k++)
+		if ((c = cmp_key(x, y, h->keys[k])))
+			return c;
+	if (x->inlined != y->inlined)
+		return x->inlined ? 1 : -1;
 	return x->tid - y->tid;
 }
 
@@ -428,7 +475,8 @@ static int cmp_nodes(const void *a, const void *b)
 	const struct callnode *y = *(const struct callnode *const *)b;
 	if (x->period != y->period)
 		return x->period > y->period ? -1 : 1;
-	return 0;
+	/* Equal: the first made first (perf keeps its children in the order they came). */
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 void callnode_sort(struct callnode *n)
@@ -445,7 +493,7 @@ void hist_sort(struct hist *h, bool by_children)
 {
 	flush_pending(h);
 	if (h->n > 1)
-		qsort_r(h->v, h->n, sizeof(*h->v), cmp_entries, by_children ? h : NULL);
+		qsort_r(h->v, h->n, sizeof(*h->v), cmp_entries, &(struct sort_arg){ h, by_children });
 	hashmap_free(&h->index); /* no more adds are expected */
 	for (size_t i = 0; i < h->n; i++)
 		callnode_sort(h->v[i]->tree);
@@ -496,4 +544,12 @@ void hist_sym_name(const struct symbol *sym, uint64_t addr, char *buf, size_t si
 		snprintf(buf, size, "%s", sym->name);
 	else
 		snprintf(buf, size, "0x%016" PRIx64, addr);
+}
+
+void hist_entry_name(const struct hist_entry *e, char *buf, size_t size)
+{
+	hist_sym_name(e->sym, e->addr, buf, size);
+	size_t len = strlen(buf);
+	if (e->inlined && len + 11 < size)
+		memcpy(buf + len, " (inlined)", 11);
 }

@@ -24,6 +24,7 @@ struct callnode {
 	uint64_t addr;           /* DSO address when sym is NULL */
 	bool kernel;
 	bool inlined;            /* an inlined function's frame (perf shows "name (inlined)") */
+	uint32_t seq;            /* its place among its parent's kids when created */
 	uint64_t samples, period;
 	struct callnode **kids;
 	size_t nkids, cap;
@@ -37,11 +38,15 @@ struct hist_entry {
 	const struct symbol *sym;
 	uint64_t addr;           /* unresolved: the DSO address (or raw ip without a map) */
 	bool kernel;
+	bool inlined;            /* an inlined function's entry (DWARF stacks): "name (inlined)" */
 	const char *srcline, *srcfile;      /* HK_SRCLINE, HK_SRCFILE (interned, symbols/srcline.h) */
 	const char *trace;                  /* HK_TRACE: a tracepoint's fields as text (interned) */
 	uint64_t samples, period;           /* self: the sample's own ip is here */
 	uint64_t acc_samples, acc_period;   /* children: anywhere on the stack */
 	struct callnode *tree;              /* built with HIST_CALLEE / HIST_CALLER */
+	size_t max_depth;                   /* the longest chain in tree */
+	bool tree_has_self;                 /* the callee tree's roots are the chains' first frames (the
+					     * entry itself, or functions inlined in it): --no-children */
 };
 
 enum hist_graph { HIST_GRAPH_NONE, HIST_CALLEE, HIST_CALLER };
@@ -80,6 +85,9 @@ void hist_free(struct hist *h);
 const char *hist_dso_name(const struct dso *d);       /* "[unknown]" for none */
 /* "integer_work", or "0x0000000000401136" for an unresolved address (perf's spelling). */
 void hist_sym_name(const struct symbol *sym, uint64_t addr, char *buf, size_t size);
+/* An entry's symbol column as perf prints it: hist_sym_name, then " (inlined)" for an inlined
+ * function's entry. */
+void hist_entry_name(const struct hist_entry *e, char *buf, size_t size);
 /* Sorts every tree's children by period, largest first. */
 void callnode_sort(struct callnode *n);
 

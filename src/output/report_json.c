@@ -10,6 +10,8 @@ static void node(struct json *j, const struct callnode *n, uint64_t total, int d
 	hist_sym_name(n->sym, n->addr, name, sizeof(name));
 	json_str(j, "symbol", name);
 	json_str(j, "dso", hist_dso_name(n->dso));
+	if (n->inlined)
+		json_bool(j, "inlined", true);
 	json_u64(j, "samples", n->samples);
 	json_u64(j, "period", n->period);
 	json_double(j, "percent", total ? 100.0 * (double)n->period / (double)total : 0.0);
@@ -58,6 +60,8 @@ void report_json_section(struct json *j, const struct report_section *s, const s
 				hist_sym_name(e->sym, e->addr, name, sizeof(name));
 				json_str(j, "symbol", name);
 				json_bool(j, "kernel", e->kernel);
+				if (e->inlined)
+					json_bool(j, "inlined", true);
 				break;
 			}
 			case HK_SRCLINE: json_str(j, "srcline", e->srcline ? e->srcline : ""); break;
@@ -68,9 +72,17 @@ void report_json_section(struct json *j, const struct report_section *s, const s
 			}
 		}
 		if (e->tree) {
+			/* The callers of the entry: where the tree starts at the entry itself, its
+			 * callers are below that root (roots that are functions inlined in it stay). */
 			json_begin_array(j, "callchain");
-			for (size_t c = 0; c < e->tree->nkids; c++)
-				node(j, e->tree->kids[c], total, 0);
+			for (size_t c = 0; c < e->tree->nkids; c++) {
+				const struct callnode *r = e->tree->kids[c];
+				if (e->tree_has_self && !r->inlined && r->sym == e->sym && (e->sym || r->addr == e->addr))
+					for (size_t k = 0; k < r->nkids; k++)
+						node(j, r->kids[k], total, 0);
+				else
+					node(j, r, total, 0);
+			}
 			json_end_array(j);
 		}
 		json_end_object(j);

@@ -148,8 +148,8 @@ static void entry_paths(FILE *f, const struct hist_entry *e, enum hist_graph mod
 	p->total = total;
 	p->min = min;
 	p->folded = folded;
-	if (mode == HIST_CALLEE || children) {
-		hist_sym_name(e->sym, e->addr, name, sizeof(name));
+	if ((mode == HIST_CALLEE || children) && !e->tree_has_self) {
+		hist_entry_name(e, name, sizeof(name));
 		p->first = name;
 	}
 	walk_paths(p, e->tree);
@@ -166,25 +166,33 @@ static void entry_graph(FILE *f, const struct hist_entry *e, enum hist_graph mod
 	/* Nothing above (or below) it: perf prints no graph, and neither do we. */
 	if (!e->tree || !e->tree->nkids)
 		return;
+	/* No chain above the graph's threshold (-g graph,0.5): perf prints none. */
+	bool any = false;
+	for (size_t i = 0; i < e->tree->nkids && !any; i++)
+		any = pct(e->tree->kids[i]->period, total) >= min;
+	if (e->tree_has_self && !any)
+		return;
 	/* An entry keyed by tracepoint fields is no function: its tree is the whole chain. */
 	bool func = !(e->trace && !e->sym && !e->addr);
 	bool fractal = style == RG_FRACTAL;
 	char name[512];
 	struct strbuf prefix = STRBUF_INIT;
-	sb_addf(&prefix, "%s   ", indent);
-	fprintf(f, "%s|\n", indent);
-	if (func && (mode == HIST_CALLEE || children)) {
+	if (func && (mode == HIST_CALLEE || children) && !e->tree_has_self) {
 		/* The function itself, then who called it (callee order) or what it called. */
-		chain_name(e->sym, e->addr, name, sizeof(name));
-		fprintf(f, "%s---%s\n", indent, name);
+		sb_addf(&prefix, "%s   ", indent);
+		hist_entry_name(e, name, sizeof(name));
+		fprintf(f, "%s|\n%s---%s\n", indent, indent, name);
 		graph(f, e->tree, fractal ? e->tree->period : total, &prefix, min, fractal);
 	} else if (e->tree->nkids == 1 && e->tree->kids[0]->period == e->tree->period) {
 		/* One root: the path from it down to the function. */
 		const struct callnode *root = e->tree->kids[0];
-		chain_name(root->sym, root->addr, name, sizeof(name));
-		fprintf(f, "%s---%s\n", indent, name);
+		sb_addf(&prefix, "%s   ", indent);
+		node_name(root, name, sizeof(name));
+		fprintf(f, "%s|\n%s---%s\n", indent, indent, name);
 		graph(f, root, fractal ? root->period : total, &prefix, min, fractal);
 	} else {
+		/* Several roots (the chains' first frames): each a branch, as perf draws them. */
+		sb_adds(&prefix, indent);
 		graph(f, e->tree, fractal ? e->tree->period : total, &prefix, min, fractal);
 	}
 	fputc('\n', f);
@@ -219,14 +227,17 @@ static void col_widths(const struct hist *h, struct widths *w)
 			w->comm = strlen(e->comm);
 		if (strlen(hist_dso_name(e->dso)) > w->dso)
 			w->dso = strlen(hist_dso_name(e->dso));
-		hist_sym_name(e->sym, e->addr, name, sizeof(name));
+		hist_sym_name(e->sym, e->addr, name, sizeof(name)); /* perf's width leaves out " (inlined)" */
 		if (strlen(name) + 4 > w->sym)
 			w->sym = strlen(name) + 4;
 	}
 }
 
-/* The value of sort key k of e, padded to its column unless it is the symbol (the last word). */
-static void key_value(struct strbuf *sb, const struct hist_entry *e, enum hist_key k, const struct widths *w)
+/* The value of sort key k of e padded to its column, as perf pads every column but the last
+ * (last: the symbol, source line, file and trace text end where they end; the command and the
+ * shared object are padded by their own formats in perf, so always). */
+static void key_value(struct strbuf *sb, const struct hist_entry *e, enum hist_key k, const struct widths *w,
+		      bool last)
 {
 	char name[512];
 	switch (k) {
@@ -236,12 +247,12 @@ static void key_value(struct strbuf *sb, const struct hist_entry *e, enum hist_k
 	case HK_CPU: sb_addf(sb, "%03d", e->cpu); break;
 	case HK_DSO: sb_addf(sb, "%-*s", (int)w->dso, hist_dso_name(e->dso)); break;
 	case HK_SYM:
-		hist_sym_name(e->sym, e->addr, name, sizeof(name));
-		sb_addf(sb, "[%c] %s", e->kernel ? 'k' : '.', name);
+		hist_entry_name(e, name, sizeof(name));
+		sb_addf(sb, "[%c] %-*s", e->kernel ? 'k' : '.', last ? 0 : (int)w->sym - 4, name);
 		break;
-	case HK_SRCLINE: sb_addf(sb, "%-*s", (int)w->line, e->srcline ? e->srcline : ""); break;
-	case HK_SRCFILE: sb_addf(sb, "%-*s", (int)w->file, e->srcfile ? e->srcfile : ""); break;
-	case HK_TRACE: sb_addf(sb, "%-*s", (int)w->trace, e->trace ? e->trace : ""); break;
+	case HK_SRCLINE: sb_addf(sb, "%-*s", last ? 0 : (int)w->line, e->srcline ? e->srcline : ""); break;
+	case HK_SRCFILE: sb_addf(sb, "%-*s", last ? 0 : (int)w->file, e->srcfile ? e->srcfile : ""); break;
+	case HK_TRACE: sb_addf(sb, "%-*s", last ? 0 : (int)w->trace, e->trace ? e->trace : ""); break;
 	default: break;
 	}
 }
@@ -293,7 +304,7 @@ static void sep_row(FILE *f, const struct hist *h, const struct hist_entry *e, c
 	for (size_t k = 0; k < h->nkeys; k++) {
 		if (sb.len)
 			sb_adds(&sb, sep);
-		key_value(&sb, e, h->keys[k], w);
+		key_value(&sb, e, h->keys[k], w, true);
 	}
 	fputs(sb_str(&sb), f);
 	sb_release(&sb);
@@ -320,8 +331,7 @@ void report_text(FILE *f, const struct report_section *s, const struct report_op
 
 	struct widths w;
 	col_widths(h, &w);
-	size_t wcomm = w.comm, wdso = w.dso, wsym = w.sym, wline = w.line, wfile = w.file;
-	char name[512];
+
 	struct strbuf head = STRBUF_INIT, dots = STRBUF_INIT;
 #define COL(title, width, right)                                                              \
 	do {                                                                                 \
@@ -344,19 +354,24 @@ void report_text(FILE *f, const struct report_section *s, const struct report_op
 		COL("Samples", 12, true);
 	for (size_t k = 0; k < h->nkeys; k++) {
 		switch (h->keys[k]) {
-		case HK_COMM: COL("Command", wcomm, false); break;
+		case HK_COMM: COL("Command", w.comm, false); break;
 		case HK_PID: COL("Pid", 7, true); break;
 		case HK_TID: COL("Tid", 7, true); break;
 		case HK_CPU: COL("CPU", 3, true); break;
-		case HK_DSO: COL("Shared Object", wdso, false); break;
-		case HK_SYM: COL("Symbol", wsym, false); break;
-		case HK_SRCLINE: COL("Source:Line", wline, false); break;
-		case HK_SRCFILE: COL("Source File", wfile, false); break;
+		case HK_DSO: COL("Shared Object", w.dso, false); break;
+		case HK_SYM: COL("Symbol", w.sym, false); break;
+		case HK_SRCLINE: COL("Source:Line", w.line, false); break;
+		case HK_SRCFILE: COL("Source File", w.file, false); break;
 		case HK_TRACE: COL("Trace output", w.trace, false); break;
 		default: break;
 		}
 	}
 #undef COL
+	/* No separator after the last column. */
+	if (head.len >= 2) {
+		head.buf[head.len -= 2] = 0;
+		dots.buf[dots.len -= 2] = 0;
+	}
 	if (o->field_sep)
 		sep_header(f, h, o, &w);
 	else if (!o->no_header)
@@ -382,30 +397,14 @@ void report_text(FILE *f, const struct report_section *s, const struct report_op
 			pct_cols(f, o->colour, 1, self, 0);
 		if (o->show_nr)
 			fprintf(f, "%12" PRIu64 "  ", o->children ? e->acc_samples : e->samples);
+		struct strbuf row = STRBUF_INIT;
 		for (size_t k = 0; k < h->nkeys; k++) {
-			switch (h->keys[k]) {
-			case HK_COMM: fprintf(f, "%-*s  ", (int)wcomm, e->comm ? e->comm : ""); break;
-			case HK_PID: fprintf(f, "%7d  ", e->pid); break;
-			case HK_TID: fprintf(f, "%7d  ", e->tid); break;
-			case HK_CPU: fprintf(f, "%03d  ", e->cpu); break;
-			case HK_DSO: fprintf(f, "%-*s  ", (int)wdso, hist_dso_name(e->dso)); break;
-			case HK_SYM:
-				hist_sym_name(e->sym, e->addr, name, sizeof(name));
-				fprintf(f, "[%c] %s", e->kernel ? 'k' : '.', name);
-				break;
-			case HK_SRCLINE:
-				fprintf(f, "%-*s", k + 1 < h->nkeys ? (int)wline + 2 : 0, e->srcline ? e->srcline : "");
-				break;
-			case HK_SRCFILE:
-				fprintf(f, "%-*s", k + 1 < h->nkeys ? (int)wfile + 2 : 0, e->srcfile ? e->srcfile : "");
-				break;
-			case HK_TRACE:
-				fprintf(f, "%-*s", k + 1 < h->nkeys ? (int)w.trace + 2 : 0, e->trace ? e->trace : "");
-				break;
-			default:
-				break;
-			}
+			if (k)
+				sb_adds(&row, "  ");
+			key_value(&row, e, h->keys[k], &w, k + 1 == h->nkeys);
 		}
+		fputs(sb_str(&row), f);
+		sb_release(&row);
 row_done:
 		fputc('\n', f);
 		if (h->graph != HIST_GRAPH_NONE)

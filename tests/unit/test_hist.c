@@ -184,19 +184,23 @@ static void test_children_callee(void **state)
 		assert_int_equal(h.v[i]->acc_period, acc[i]);
 		assert_int_equal(h.v[i]->samples, self[i]);
 	}
-	/* callee order: b's tree holds who called it (main, 3 samples) */
+	/* callee order: b's tree holds its chain from b outward: b, then who called it (main) */
 	const struct hist_entry *b = entry(&h, "b");
+	assert_true(b->tree_has_self);
 	assert_int_equal(b->tree->samples, 3);
 	assert_int_equal(b->tree->nkids, 1);
-	assert_int_equal(kid(b->tree, "main")->samples, 3);
-	/* c: b, then main */
+	assert_int_equal(kid(kid(b->tree, "b"), "main")->samples, 3);
+	/* c: c, b, then main */
 	const struct hist_entry *c = entry(&h, "c");
-	assert_int_equal(kid(kid(c->tree, "b"), "main")->period, 2);
+	assert_int_equal(kid(kid(kid(c->tree, "c"), "b"), "main")->period, 2);
 	/* main is the outermost frame: nothing called it */
-	assert_int_equal(entry(&h, "main")->tree->nkids, 0);
+	assert_int_equal(kid(entry(&h, "main")->tree, "main")->nkids, 0);
 	/* rec called itself: the tree shows the recursion once per level */
 	const struct hist_entry *r = entry(&h, "rec");
-	assert_non_null(kid(kid(kid(r->tree, "rec"), "rec"), "main"));
+	assert_non_null(kid(kid(kid(kid(r->tree, "rec"), "rec"), "rec"), "main"));
+	/* equal children totals: the shorter chain first in callee order (perf's order) */
+	assert_int_equal(entry(&h, "main")->max_depth, 1);
+	assert_int_equal(r->max_depth, 4);
 	hist_free(&h);
 }
 
@@ -210,16 +214,19 @@ static void test_children_caller(void **state)
 	hist_add(&h, hworld_sample(&w, 0, 0, 3, "c,b,main"));
 	hist_add(&h, hworld_sample(&w, 0, 0, 1, "a,main"));
 	hist_sort(&h, true);
-	/* caller order: what main called, largest first */
+	/* caller order: main, then what it called, largest first */
 	const struct hist_entry *m = entry(&h, "main");
 	assert_int_equal(m->acc_period, 4);
-	assert_int_equal(m->tree->nkids, 2);
-	assert_ptr_equal(m->tree->kids[0]->sym, hworld_sym(&w, "b"));
-	assert_int_equal(m->tree->kids[0]->period, 3);
-	assert_ptr_equal(m->tree->kids[1]->sym, hworld_sym(&w, "a"));
-	assert_int_equal(kid(kid(m->tree, "b"), "c")->period, 3);
-	/* the leaf called nothing */
-	assert_int_equal(entry(&h, "c")->tree->nkids, 0);
+	assert_int_equal(m->tree->nkids, 1);
+	const struct callnode *mn = kid(m->tree, "main");
+	assert_int_equal(mn->nkids, 2);
+	assert_ptr_equal(mn->kids[0]->sym, hworld_sym(&w, "b"));
+	assert_int_equal(mn->kids[0]->period, 3);
+	assert_ptr_equal(mn->kids[1]->sym, hworld_sym(&w, "a"));
+	assert_int_equal(kid(kid(mn, "b"), "c")->period, 3);
+	/* the sampled function's own entry holds the whole chain, from the root down to it (perf) */
+	const struct callnode *cm = kid(entry(&h, "c")->tree, "main");
+	assert_int_equal(kid(kid(cm, "b"), "c")->nkids, 0);
 	hist_free(&h);
 }
 
@@ -247,7 +254,7 @@ static void test_self_caller_path(void **state)
 	hist_init(&h, keys, 1, HIST_CALLEE, false);
 	hist_add(&h, hworld_sample(&w, 0, 0, 1, "c,b,main"));
 	hist_sort(&h, false);
-	assert_non_null(kid(kid(h.v[0]->tree, "b"), "main"));
+	assert_non_null(kid(kid(kid(h.v[0]->tree, "c"), "b"), "main"));
 	hist_free(&h);
 }
 
@@ -263,9 +270,10 @@ static void test_unresolved_tree(void **state)
 	hist_add(&h, hworld_sample(&w, 0, 0, 1, "main,0x8000"));
 	hist_sort(&h, false);
 	/* unresolved callers are told apart by address */
-	assert_int_equal(h.v[0]->tree->nkids, 2);
-	assert_int_equal(h.v[0]->tree->kids[0]->addr, 0x7000);
-	assert_int_equal(h.v[0]->tree->kids[0]->samples, 2);
+	const struct callnode *mn = kid(h.v[0]->tree, "main");
+	assert_int_equal(mn->nkids, 2);
+	assert_int_equal(mn->kids[0]->addr, 0x7000);
+	assert_int_equal(mn->kids[0]->samples, 2);
 	hist_free(&h);
 }
 
