@@ -39,25 +39,40 @@ static int load_ready(struct session *ss, void *arg)
 	return 0;
 }
 
+int stacks_walk(const char *input, const struct session_opts *o, const struct session_tool *tool, const char *what,
+		void (*done)(struct session *ss, void *arg), void *arg, struct notes *said)
+{
+	struct session ss;
+	if (session_open(&ss, input, o, tool) < 0)
+		return -1;
+	notes_move(said, &ss.reader->info.notes);
+	int status = 0;
+	if (session_run(&ss) != 0) {
+		notes_add(said, "%s: %s: %s cover only the records before this point", input, err_msg(), what);
+		status = 1;
+	}
+	if (done)
+		done(&ss, arg);
+	session_diagnose(&ss, 0);
+	notes_move(said, &ss.notes);
+	session_close(&ss);
+	return status;
+}
+
+static void load_done(struct session *ss, void *arg)
+{
+	struct stacks *st = ((struct load_ctx *)arg)->st;
+	st->lost = ss->lost_records > ss->lost_samples ? ss->lost_records : ss->lost_samples;
+}
+
 int stacks_load(struct stacks *st, const char *input, const struct session_opts *o,
 		const struct sample_filter *filter, struct notes *said)
 {
 	struct load_ctx c = { st, filter };
 	struct session_tool tool = { .sample = load_sample, .ready = load_ready, .arg = &c,
 				     .python_view = st->python, .inline_frames = !st->no_inline };
-	struct session ss;
-	if (session_open(&ss, input, o, &tool) < 0)
-		return -1;
-	notes_move(said, &ss.reader->info.notes);
-	int status = 0;
-	if (session_run(&ss) != 0) {
-		notes_add(said, "%s: %s: the pictures cover only the records before this point", input, err_msg());
-		status = 1;
-	}
-	st->lost = ss.lost_records > ss.lost_samples ? ss.lost_records : ss.lost_samples;
-	session_diagnose(&ss, 0);
-	notes_move(said, &ss.notes);
-	session_close(&ss);
-	stacks_finish(st);
+	int status = stacks_walk(input, o, &tool, "the pictures", load_done, &c, said);
+	if (status >= 0)
+		stacks_finish(st);
 	return status;
 }

@@ -15,4 +15,11 @@
 int stacks_load(struct stacks *st, const char *input, const struct session_opts *o,
 		const struct sample_filter *filter, struct notes *said);
 
+/* The walk under stacks_load, for any tool: opens input, feeds every record to tool, calls done
+ * (may be NULL) with the session before it closes; what the reader and the walk met goes to said
+ * ("WHAT cover only the records before this point" when the walk stopped early). -1 after
+ * err_set() when input cannot be opened, 1 when read only in part, else 0. */
+int stacks_walk(const char *input, const struct session_opts *o, const struct session_tool *tool, const char *what,
+		void (*done)(struct session *ss, void *arg), void *arg, struct notes *said);
+
 #endif

@@ -116,7 +116,7 @@ test_expect_success 'lperf diff: the function made slower comes first (text, --j
 	lperf record -q -g -F 4000 -e cpu-clock -o new.data -- "$BIN/slow" 10 &&
 	lperf diff -q "$SCRATCH/s.data" new.data >d.txt && cat d.txt &&
 	awk "!/^#/ { print \$NF; exit }" d.txt >first && echo work_a | cmp - first &&
-	expect_grep "^ +[0-9.]+%  +[0-9.]+%  +\\+[0-9.]+  work_a$" d.txt &&
+	expect_grep "^ +[0-9.]+% +\\+[0-9.]+%  slow +\\[\\.\\] work_a$" d.txt &&
 	lperf diff -q --json "$SCRATCH/s.data" new.data >d.json && validate_json diff.schema.json d.json &&
 	lperf diff -q -g --json "$SCRATCH/s.data" new.data >g.json && validate_json diff.schema.json g.json &&
 	"$PYTHON" - d.json g.json <<-\EOF &&
