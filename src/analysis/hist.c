@@ -475,7 +475,17 @@ static int cmp_nodes(const void *a, const void *b)
 	const struct callnode *y = *(const struct callnode *const *)b;
 	if (x->period != y->period)
 		return x->period > y->period ? -1 : 1;
-	/* Equal: the first made first (perf keeps its children in the order they came). */
+	/* Equal: in the order of perf's tree of children, where a child is placed by its function,
+	 * the later first: inlined functions by name, others of one object by their address. */
+	if ((x->inlined || y->inlined) && x->sym && y->sym) {
+		int c = strcmp(y->sym->name, x->sym->name);
+		if (c)
+			return c;
+	} else if (x->dso == y->dso) {
+		uint64_t ax = x->sym ? x->sym->start : x->addr, ay = y->sym ? y->sym->start : y->addr;
+		if (ax != ay)
+			return ax > ay ? -1 : 1;
+	}
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
