@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbols/srcline.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -111,6 +112,8 @@ void session_diagnose(struct session *ss, int verbose)
 	const struct dso_cache *c = &ss->machine.dsos;
 	for (size_t i = 0; i < c->n; i++) {
 		const struct dso *d = c->v[i];
+		if (srcline_refusal(d))
+			notes_add(ns, "%s: %s", d->path, srcline_refusal(d));
 		if (d->mismatch)
 			notes_add(ns, "%s: its samples are not resolved", dso_load_note(d) ? dso_load_note(d) :
 				  d->path);

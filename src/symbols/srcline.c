@@ -7,11 +7,13 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <gelf.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/hashmap.h"
 #include "util/xalloc.h"
@@ -45,6 +47,7 @@ struct sl_file {
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;      /* Dwfl address = file address + bias (offline layouts may move it) */
 	bool has_dwarf;
+	bool refused;         /* its DWARF would inflate past the caps (note says how much) */
 	const char *note;
 	struct hashmap addrs; /* address -> struct sl_addr */
 	struct hashmap dies;  /* DIE offset -> struct sl_die */
@@ -144,9 +147,77 @@ static struct sl_file *file_of(struct dso *d)
 
 static char *debuginfo_path;
 
+/* Compressed DWARF is inflated whole when libdw opens it: a 2 MB file whose .debug_info inflates
+ * to 2 GiB took 2.1 GB and 5.5 s. Refused: more than DWARF_RATIO times its compressed size (past
+ * DWARF_SMALL), or more than DWARF_MAX in all. */
+#define DWARF_RATIO 64
+#define DWARF_SMALL (16ull << 20)
+#define DWARF_MAX (4ull << 30)
+
+/* The refusal of elf's DWARF sections (SHF_COMPRESSED .debug_*, or GNU .zdebug_*), or NULL. */
+static char *dwarf_refusal(Elf *elf)
+{
+	size_t shstrndx;
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) < 0)
+		return NULL;
+	uint64_t packed = 0, inflated = 0;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		GElf_Shdr sh;
+		const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+		if (!name || sh.sh_type == SHT_NOBITS)
+			continue;
+		uint64_t size = 0;
+		if (!strncmp(name, ".debug_", 7) && (sh.sh_flags & SHF_COMPRESSED)) {
+			GElf_Chdr ch;
+			Elf_Data *raw = elf_rawdata(scn, NULL);
+			if (raw && raw->d_size >= sizeof(Elf32_Chdr) && gelf_getchdr(scn, &ch))
+				size = ch.ch_size;
+		} else if (!strncmp(name, ".zdebug_", 8)) {
+			Elf_Data *raw = elf_rawdata(scn, NULL);
+			const unsigned char *b = raw ? raw->d_buf : NULL;
+			if (b && raw->d_size >= 12 && !memcmp(b, "ZLIB", 4))
+				for (int i = 4; i < 12; i++)
+					size = size << 8 | b[i];
+		} else {
+			continue;
+		}
+		packed += sh.sh_size;
+		inflated = inflated + size < inflated ? UINT64_MAX : inflated + size;
+	}
+	if (inflated <= DWARF_MAX && (inflated <= DWARF_SMALL || inflated / DWARF_RATIO <= packed))
+		return NULL;
+	return xasprintf("its compressed DWARF would inflate to %" PRIu64 " MiB from %" PRIu64 " KiB (the caps are "
+			 "%d times and %llu MiB): its source lines and inline frames are skipped",
+			 inflated >> 20, packed >> 10, DWARF_RATIO, DWARF_MAX >> 20);
+}
+
+static char *refused_debuginfo; /* set by find_debuginfo for file_open */
+
+/* libdwfl's search for a separate debug file, with the same caps on what it finds. */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+			  char **debuginfo_file_name)
+{
+	int fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					      debuglink_crc, debuginfo_file_name);
+	if (fd < 0)
+		return fd;
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	char *why = dwarf_refusal(elf);
+	elf_end(elf);
+	if (!why)
+		return fd;
+	free(refused_debuginfo);
+	refused_debuginfo = why;
+	close(fd);
+	free(*debuginfo_file_name);
+	*debuginfo_file_name = NULL;
+	return -1;
+}
+
 static const Dwfl_Callbacks offline_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = find_debuginfo,
 	.section_address = dwfl_offline_section_address,
 	.debuginfo_path = &debuginfo_path,
 };
@@ -170,11 +241,23 @@ static void file_open(struct sl_file *f, struct dso *d)
 	}
 	free(path);
 	Dwarf_Addr bias;
-	if (f->mod && dwfl_module_getelf(f->mod, &f->bias) && dwfl_module_getdwarf(f->mod, &bias)) {
+	Elf *elf = f->mod ? dwfl_module_getelf(f->mod, &f->bias) : NULL;
+	char *why = dwarf_refusal(elf);
+	free(refused_debuginfo);
+	refused_debuginfo = NULL;
+	if (elf && !why && dwfl_module_getdwarf(f->mod, &bias)) {
 		f->has_dwarf = true;
 		return;
 	}
-	f->note = f->mod ? "no DWARF debug information (install its -dbg/-dbgsym package)" : "cannot be read";
+	if (!why)
+		why = refused_debuginfo, refused_debuginfo = NULL;
+	if (why) {
+		f->note = srcline_intern(why); /* interned: notes are not freed */
+		f->refused = true;
+		free(why);
+	} else {
+		f->note = f->mod ? "no DWARF debug information (install its -dbg/-dbgsym package)" : "cannot be read";
+	}
 	if (f->dwfl)
 		dwfl_end(f->dwfl);
 	f->dwfl = NULL;
@@ -382,6 +465,13 @@ const char *srcline_file_string(struct dso *d, uint64_t addr)
 	if (!d || !srcline_find(d, addr, &file, &line))
 		return srcline_intern("");
 	return srcline_basename(file);
+}
+
+const char *srcline_refusal(const struct dso *d)
+{
+	struct hashmap_entry *e = d ? hashmap_find_ptr(&C.dsos, d) : NULL;
+	const struct sl_file *f = e && e->value != FORGOTTEN ? e->value : NULL;
+	return f && f->refused ? f->note : NULL;
 }
 
 const char *srcline_note(struct dso *d)

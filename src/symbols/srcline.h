@@ -66,6 +66,9 @@ const char *srcline_intern(const char *s);
 /* Why d has no line information ("no DWARF line tables", "build-id differs from the
  * recording"), after a lookup failed; NULL when it has some or was never asked. */
 const char *srcline_note(struct dso *d);
+/* Why d's DWARF was refused (compressed sections that would inflate past the caps: a DWARF
+ * bomb), once it was opened; NULL otherwise. Its lines and inline frames are skipped. */
+const char *srcline_refusal(const struct dso *d);
 
 /* Frees everything (for leak checkers; strings from this module become invalid). */
 void srcline_cache_free(void);
