@@ -15,6 +15,11 @@
 int stacks_load(struct stacks *st, const char *input, const struct session_opts *o,
 		const struct sample_filter *filter, struct notes *said);
 
+/* Where the profiled command starts in a recorder's command line (perf's cmdline feature): after
+ * "--", else after record's (or sample's) own options and their values; argc when there is none
+ * (-a, -p), 0 when the line is no recorder's. */
+size_t stacks_command_start(int argc, char *const *argv);
+
 /* The walk under stacks_load, for any tool: opens input, feeds every record to tool, calls done
  * (may be NULL) with the session before it closes; what the reader and the walk met goes to said
  * ("WHAT cover only the records before this point" when the walk stopped early). -1 after

@@ -188,10 +188,27 @@ void flamegraph_svg_write(FILE *f, const struct stacks *st, const struct picture
 	fputs(STYLE, f);
 	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%.0f\" fill=\"#f8f8f4\"/>\n", width, height);
 	fprintf(f, "<text class=\"title\" x=\"%d\" y=\"22\" text-anchor=\"middle\">", width / 2);
-	pic_xml(f, o->delta ? "Differential flame graph" : o->inverted ? "Icicle graph" : "Flame graph");
+	const char *kind = o->delta ? "Differential flame graph" : o->inverted ? "Icicle graph" : "Flame graph";
+	pic_xml(f, kind);
 	if (st->command) {
+		/* The title's 17px sans-serif is about 9.4px a character: a longer command ends in an
+		 * ellipsis (whole in the tooltip) instead of running off both sides. */
+		size_t room = (size_t)(width - 2 * PAD) * 10 / 94, len = strlen(st->command);
+		size_t keep = room > strlen(kind) + 3 ? room - strlen(kind) - 3 : 1;
 		fputs(": ", f);
+		if (len <= keep) {
+			pic_xml(f, st->command);
+		} else {
+			while (keep && ((unsigned char)st->command[keep] & 0xc0) == 0x80) /* not inside a UTF-8 character */
+				keep--;
+			char *cut = xstrndup(st->command, keep);
+			pic_xml(f, cut);
+			fputs("\xe2\x80\xa6", f); /* ... */
+			free(cut);
+		}
+		fputs("<title>", f);
 		pic_xml(f, st->command);
+		fputs("</title>", f);
 	}
 	fputs("</text>\n", f);
 	if (o->subtitle) {

@@ -57,6 +57,30 @@ static void write_profile(struct json *j, const struct stacks *st, size_t e, uin
 	sb_release(&name);
 }
 
+/* The index among the profiles written (one per event and thread with samples) of the one with
+ * the most samples: speedscope opens on it, not on a main thread that only waited. */
+static size_t busiest_profile(const struct stacks *st)
+{
+	size_t at = 0, best = 0, most = 0;
+	for (size_t e = 0; e < st->nevents; e++) {
+		size_t *idx, *start;
+		stacks_by_thread(st, e, &idx, &start);
+		for (size_t t = 0; t < st->nthreads; t++) {
+			size_t n = start[t + 1] - start[t];
+			if (!n)
+				continue;
+			if (n > most) {
+				most = n;
+				best = at;
+			}
+			at++;
+		}
+		free(idx);
+		free(start);
+	}
+	return best;
+}
+
 void speedscope_write(FILE *f, const struct stacks *st)
 {
 	struct json j;
@@ -67,7 +91,7 @@ void speedscope_write(FILE *f, const struct stacks *st)
 	char exporter[64];
 	snprintf(exporter, sizeof(exporter), "lperf %s", sysinfo_version());
 	json_str(&j, "exporter", exporter);
-	json_u64(&j, "activeProfileIndex", 0);
+	json_u64(&j, "activeProfileIndex", busiest_profile(st));
 	json_begin_object(&j, "shared");
 	json_begin_array(&j, "frames");
 	for (size_t i = 0; i < st->nframes; i++) {
