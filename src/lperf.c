@@ -214,7 +214,14 @@ static void check_stdout(void)
 	errno = 0;
 	if (fflush(stdout) == 0 && !ferror(stdout) && fclose(stdout) == 0)
 		return;
-	fprintf(stderr, "lperf: write error on standard output: %s\n", errno ? strerror(errno) : "unknown error");
+	if (!errno) {
+		/* The failed write was earlier and its errno is gone: write again what is buffered, or
+		 * a byte-less probe, to learn why (ENOSPC, EPIPE, EFBIG, EIO...). */
+		clearerr(stdout);
+		if (fflush(stdout) == 0 && !errno && write(fileno(stdout), "\n", 1) < 0 && !errno)
+			errno = EIO;
+	}
+	fprintf(stderr, "lperf: write error on standard output: %s\n", strerror(errno ? errno : EIO));
 	_exit(EXIT_RUNTIME);
 }
 

@@ -508,7 +508,15 @@ int sample_python_setup(struct sample_opts *o, char **cmd)
 		return 0;
 	struct pyinfo py;
 	if (pyinfo_probe(cmd[0], &py) < 0) {
+		/* A file that cannot be run at all (no permission, not there) is said as such. */
+		bool unrunnable = py.error && !strncmp(py.error, "cannot run: ", 12);
+		char *why = unrunnable ? xstrdup(py.error + 12) : NULL;
 		pyinfo_free(&py);
+		if (why) {
+			err_set("--python: cannot run '%s': %s", cmd[0], why);
+			free(why);
+			return -1;
+		}
 		if (o->python_frames) {
 			/* A wrapper (a shell, a launcher): the Pythons it starts are found as they exec. */
 			if (o->callchain == LIVE_CG_NONE) {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -69,7 +70,15 @@ int pe_explain_error(const struct ev *ev, int e, pid_t pid, int cpu)
 		return err_set("cannot open event '%s': the %s PMU does not support it here (%s)", name,
 			       ev->pmu ? ev->pmu : "kernel", strerror(e));
 	case EACCES:
-	case EPERM:
+	case EPERM: {
+		/* Another user's process: its owner is what stops it, whatever the paranoid level. */
+		char proc[32];
+		struct stat st;
+		snprintf(proc, sizeof(proc), "/proc/%d", (int)pid);
+		if (pid > 0 && geteuid() != 0 && stat(proc, &st) == 0 && st.st_uid != geteuid())
+			return err_set("cannot open event '%s' on process %d: it belongs to another user (uid %u); "
+				       "profile your own processes, or run as root / with CAP_PERFMON and "
+				       "CAP_SYS_PTRACE", name, (int)pid, (unsigned)st.st_uid);
 		if (cpu >= 0 && pid == -1)
 			return err_set("cannot open event '%s' on CPU %d: CPU-wide counting needs root or "
 				       "CAP_PERFMON, or kernel.perf_event_paranoid <= 0 (it is %d)",
@@ -80,6 +89,7 @@ int pe_explain_error(const struct ev *ev, int e, pid_t pid, int cpu)
 				       "or run as root / with CAP_PERFMON", name, pe_paranoid(), ev->base);
 		return err_set("cannot open event '%s': permission denied (kernel.perf_event_paranoid "
 			       "is %d); run as root or with CAP_PERFMON", name, pe_paranoid());
+	}
 	case ESRCH:
 		return err_set("cannot open event '%s': process %d does not exist", name, (int)pid);
 	case EMFILE:

@@ -204,4 +204,19 @@ open(\"bomb.bin\", \"wb\").write(b\"\".join(out))
 	read secs kb <usage2 && test "$kb" -lt 102400
 '
 
+test_expect_success 'messages: a full standard output names its errno; --python of a file without x; -p of another user' '
+	"$LPERF" record -q -o s.data -- true 2>/dev/null &&
+	expect_exit 1 "$LPERF" report -i s.data --stdio >/dev/full 2>err &&
+	expect_grep "write error on standard output: No space left on device" err &&
+	printf "#!/bin/sh\n" >noexec.py && chmod 644 noexec.py &&
+	expect_exit 2 "$LPERF" record --python -o x.data -- ./noexec.py 2>err &&
+	expect_grep "cannot run .\./noexec\.py.: Permission denied" err && expect_no_grep "Python interpreter" err &&
+	if can_nobody; then
+		sleep 30 & P=$! &&
+		(cd / && setpriv --reuid=65534 --regid=65534 --clear-groups "$LPERF" stat -p $P -e task-clock -- sleep 0.1) 2>err;
+		kill $P;
+		expect_grep "on process $P: it belongs to another user \(uid 0\)" err && expect_no_grep "paranoid" err
+	fi
+'
+
 test_done
