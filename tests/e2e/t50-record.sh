@@ -20,7 +20,9 @@ near() { # near VALUE EXPECTED TOLERANCE
 # the first percentage of the report entry (not a call-graph line) for SYMBOL
 entry_pct() { awk -v s="$1" '/\[[.k]\]/ && $NF == s { sub("%", "", $1); print $1; exit }' "$2"; }
 # "count symbol" pairs of a --sort sym -n report, sorted, for comparing two tools.
-counts() { awk '$1 ~ /%$/ && NF >= 4 { print $2, $NF }' "$1" | sort; }
+# Samples and symbol of each row; PLT slots as "@plt": perf leaves some unnamed where lperf names
+# them (docs/annotate.md), and a sample lands in one (ld.so's) only now and then.
+counts() { awk '$1 ~ /%$/ && NF >= 4 { n = $NF; if (n ~ /@plt$/) n = "@plt"; print $2, n }' "$1" | sort; }
 
 test_expect_success 'record + report: known shares within 3 points (frame pointers)' '
 	lperf record -q -F 4000 -e cpu-clock -o "$SCRATCH/s.data" -- "$BIN/shares" 30 &&
@@ -84,7 +86,10 @@ test_expect_success 'lperf report reads perf recording: identical sample counts 
 test_expect_success 'perf script and lperf script name the same symbols' '
 	perf script -i "$SCRATCH/l.data" -F comm,tid,time,ip,sym 2>/dev/null | awk "NF == 2 && \$1 ~ /^[0-9a-f]+$/ { print \$2 }" >p.syms &&
 	lperf script -i "$SCRATCH/l.data" -F comm,tid,time,ip,sym | awk "NF == 2 && \$1 ~ /^[0-9a-f]+$/ { print \$2 }" >l.syms &&
-	[ -s l.syms ] && diff p.syms l.syms
+	[ -s l.syms ] && test $(wc -l <p.syms) -eq $(wc -l <l.syms) &&
+	# a PLT slot perf leaves unnamed ("@plt") is NAME@plt in lperf (docs/annotate.md); a sample
+	# lands in one (ld.so'"'"'s __tunable_get_val@plt) only now and then
+	paste -d" " p.syms l.syms | awk "\$1 != \$2 && !(\$1 == \"@plt\" && \$2 ~ /@plt\$/) { print; bad = 1 } END { exit bad }"
 '
 else
 test_skip 'exchange with Linux perf' "perf is not installed"
