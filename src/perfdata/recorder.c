@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "symbols/buildid_cache.h"
 #include "symbols/dso.h"
@@ -37,32 +38,47 @@ static void remember_dump(struct recorder *c, pid_t pid, const char *path)
 	c->dumps[c->ndumps++] = xstrdup(path);
 }
 
+/* What a recording stores of JIT symbol files in all: a runtime (or another user) can make them
+ * huge, and they are held in memory until the recording is written. */
+#define JIT_STORE_MAX ((uint64_t)256 << 20)
+
+/* One JIT symbol file into the recording, within what is left of JIT_STORE_MAX. */
+static void store_one(struct recorder *c, uint32_t kind, pid_t pid, const char *path, bool force, uint64_t *left)
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return;
+	if ((uint64_t)st.st_size > *left) {
+		notes_add(&c->warnings, "%s: %llu MiB not stored in the recording (it keeps at most %llu MiB of JIT "
+			  "symbol files): reports read the file itself while it is there", path,
+			  (unsigned long long)(st.st_size >> 20), (unsigned long long)(JIT_STORE_MAX >> 20));
+		return;
+	}
+	char *buf;
+	size_t len;
+	int r = perfmap_read_file(path, force, &buf, &len);
+	if (r > 0 && len <= *left) {
+		perfdata_writer_add_jit_source(c->w, kind, pid, buf, len);
+		*left -= len;
+	}
+	if (r > 0)
+		free(buf);
+	else if (r < 0)
+		notes_add(&c->warnings, "%s (use -f to store it anyway)", err_msg());
+}
+
 /* The JIT symbol sources of the recorded processes go into the recording, so that reports give
  * the same names after /tmp is cleaned or the files are rewritten. */
 static void store_jit_sources(struct recorder *c, bool force)
 {
+	uint64_t left = JIT_STORE_MAX;
 	for (size_t i = 0; i < c->npids; i++) {
-		char *buf;
-		size_t len;
-		int r = perfmap_read_pid(c->pids[i], force, &buf, &len);
-		if (r > 0) {
-			perfdata_writer_add_jit_source(c->w, JIT_SRC_PERFMAP, c->pids[i], buf, len);
-			free(buf);
-		} else if (r < 0) {
-			notes_add(&c->warnings, "%s (use -f to store it anyway)", err_msg());
-		}
+		char *path = perfmap_path(c->pids[i]);
+		store_one(c, JIT_SRC_PERFMAP, c->pids[i], path, force, &left);
+		free(path);
 	}
-	for (size_t i = 0; i < c->ndumps; i++) {
-		char *buf;
-		size_t len;
-		int r = perfmap_read_file(c->dumps[i], force, &buf, &len);
-		if (r > 0) {
-			perfdata_writer_add_jit_source(c->w, JIT_SRC_JITDUMP, c->dump_pids[i], buf, len);
-			free(buf);
-		} else if (r < 0) {
-			notes_add(&c->warnings, "%s (use -f to store it anyway)", err_msg());
-		}
-	}
+	for (size_t i = 0; i < c->ndumps; i++)
+		store_one(c, JIT_SRC_JITDUMP, c->dump_pids[i], c->dumps[i], force, &left);
 }
 
 int recorder_record(const struct perf_event_header *h, void *arg)

@@ -219,4 +219,12 @@ test_expect_success 'messages: a full standard output names its errno; --python 
 	fi
 '
 
+test_expect_success 'a huge JIT symbol file is not copied into the recording (256 MiB in all)' '
+	"$LPERF" record -o jm.data -- sh -c "truncate -s 300M /tmp/perf-\$\$.map; echo \$\$ >pid;
+		i=0; while [ \$i -lt 100000 ]; do i=\$((i+1)); done" 2>err;
+	rm -f "/tmp/perf-$(cat pid).map" &&
+	expect_grep "perf-$(cat pid)\.map: 300 MiB not stored in the recording \(it keeps at most 256 MiB" err &&
+	test "$(stat -c %s jm.data)" -lt 10000000
+'
+
 test_done
