@@ -86,6 +86,11 @@ struct tui_model *tui_model_hist(const struct hist *h, const char *event, uint64
 		r->sym = e->sym ? e->sym->name : NULL;
 		r->pid = e->pid;
 		r->tree = h->graph != HIST_GRAPH_NONE && e->tree && e->tree->nkids ? e->tree : NULL;
+		/* A tree that starts at the entry itself (hist.h's tree_has_self): below the entry's
+		 * row, what is under that root. */
+		if (r->tree && e->tree_has_self && r->tree->nkids == 1 && !r->tree->kids[0]->inlined &&
+		    r->tree->kids[0]->sym == e->sym && (e->sym || r->tree->kids[0]->addr == e->addr))
+			r->tree = r->tree->kids[0]->nkids ? r->tree->kids[0] : NULL;
 		r->ref = e;
 	}
 	sb_release(&sb);
