@@ -227,6 +227,48 @@ void stacks_add_names(struct stacks *st, const char *event, const char *const *n
 	account(st, e, node, t, time, period);
 }
 
+/* A frame of src in dst (interned by the source frame itself), with what it shows copied. */
+static uint32_t copy_frame(struct stacks *dst, const struct stack_frame *fr)
+{
+	size_t before = dst->nframes;
+	uint32_t i = intern_frame(dst, fr->name, fr, fr->kind, NULL, fr->addr);
+	if (dst->nframes == before)
+		return i;
+	struct stack_frame *f = &dst->frames[i];
+	f->dso = fr->dso ? xstrdup(fr->dso) : NULL;
+	f->build_id_size = fr->build_id_size;
+	memcpy(f->build_id, fr->build_id, sizeof(f->build_id));
+	f->src = fr->src;
+	f->line = fr->line;
+	free(f->func);
+	free(f->file);
+	f->func = xstrdup(fr->func);
+	f->file = fr->file ? xstrdup(fr->file) : NULL;
+	return i;
+}
+
+void stacks_invert(const struct stacks *src, struct stacks *dst)
+{
+	stacks_init(dst);
+	dst->command = src->command ? xstrdup(src->command) : NULL;
+	dst->python = src->python;
+	dst->lost = src->lost;
+	for (size_t e = 0; e < src->nevents; e++) {
+		const struct stack_event *ev = &src->events[e];
+		size_t de = stacks_event(dst, ev->name);
+		dst->events[de].time_unit = ev->time_unit;
+		for (size_t k = 0; k < ev->ns; k++) {
+			const struct stack_sample *s = &ev->s[k];
+			uint32_t node = dst->events[de].root;
+			for (uint32_t i = s->node; i != NONE && src->nodes[i].parent != NONE; i = src->nodes[i].parent)
+				node = child(dst, node, copy_frame(dst, &src->frames[src->nodes[i].frame]));
+			const struct stack_thread *th = &src->threads[s->thread];
+			account(dst, de, node, thread_index(dst, th->pid, th->tid, th->comm), s->time, s->period);
+		}
+	}
+	stacks_finish(dst);
+}
+
 static int cmp_kids(const void *a, const void *b, void *arg)
 {
 	const struct stacks *st = arg;

@@ -103,6 +103,11 @@ void stacks_finish(struct stacks *st);
 void stacks_set_command(struct stacks *st, int argc, char *const *argv);
 void stacks_free(struct stacks *st);
 
+/* dst (initialised here) as src merged from the sampled function outward: "all", then the
+ * sampled functions, then their callers, the command last; for an icicle graph rooted at the
+ * hottest functions. Every sample keeps its time, period and thread. */
+void stacks_invert(const struct stacks *src, struct stacks *dst);
+
 /* The folded spelling of the path to node (without "all"): "comm;main;work_a". Caller frees. */
 char *stacks_path(const struct stacks *st, uint32_t node);
 /* The node for a folded path under event e's root, or UINT32_MAX. */

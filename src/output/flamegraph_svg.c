@@ -216,10 +216,12 @@ void flamegraph_svg_write(FILE *f, const struct stacks *st, const struct picture
 		pic_xml(f, o->subtitle);
 		fputs("</text>\n", f);
 	}
-	fprintf(f, "<text class=\"btn reset\" x=\"%d\" y=\"58\">Reset Zoom</text>"
-		   "<text class=\"btn search\" x=\"%d\" y=\"58\" text-anchor=\"end\">Search</text>"
-		   "<text class=\"matched\" x=\"%d\" y=\"%.0f\" text-anchor=\"end\"></text>\n",
-		PAD, width - PAD, width - PAD, height - 8);
+	/* Inside the HTML page, the page's search box and reset button are the controls (one set). */
+	if (standalone)
+		fprintf(f, "<text class=\"btn reset\" x=\"%d\" y=\"58\">Reset Zoom</text>"
+			   "<text class=\"btn search\" x=\"%d\" y=\"58\" text-anchor=\"end\">Search</text>"
+			   "<text class=\"matched\" x=\"%d\" y=\"%.0f\" text-anchor=\"end\"></text>\n",
+			PAD, width - PAD, width - PAD, height - 8);
 	legend(f, PAD + 110, 58, o->delta != NULL);
 	double y = 70;
 	double mx = max_abs_delta(st, o->delta);

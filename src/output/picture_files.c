@@ -42,10 +42,19 @@ int pictures_write(const struct pictures_req *r, const struct stacks *st, struct
 		FILE *f = open_out(&o, paths[k]);
 		if (!f)
 			return -1;
-		if (k == 0)
+		if (k == 0 && r->inverted && !r->delta) {
+			/* An icicle: the stacks merged from the sampled functions, drawn from the top. */
+			struct stacks inv;
+			stacks_invert(st, &inv);
+			flamegraph_svg_write(f, &inv, &po, true);
+			stacks_free(&inv);
+		} else if (k == 0) {
 			flamegraph_svg_write(f, st, &po, true);
-		else if (k == 1)
-			html_write(f, st, &po);
+		} else if (k == 1) {
+			struct picture_opts ho = po;
+			ho.inverted = false; /* the page's tables and tree read the stacks root first */
+			html_write(f, st, &ho);
+		}
 		else
 			speedscope_write(f, st);
 		if (close_out(f, &o) < 0)

@@ -7,7 +7,22 @@
 BIN="$SCRATCH/bin"
 mkdir -p "$BIN"
 cc -O2 -g -o "$BIN/inline_hot" "$TEST_ROOT/tests/workloads/inline_hot.c" &&
-cc -O1 -pthread -o "$BIN/threads" "$TEST_ROOT/tests/workloads/threads.c" || { echo "cannot build workloads"; exit 1; }
+cc -O1 -pthread -o "$BIN/threads" "$TEST_ROOT/tests/workloads/threads.c" &&
+cc -O0 -fno-omit-frame-pointer -o "$BIN/shares" "$TEST_ROOT/tests/workloads/shares.c" || { echo "cannot build workloads"; exit 1; }
+
+# The icicle's frames by depth: the sampled functions at depth 1, widest first.
+cat >"$SCRATCH/icicle.py" <<'EOF'
+import re, sys
+svg = open(sys.argv[1]).read()
+g = [(m.group(3), int(m.group(2)), float(m.group(1))) for m in
+     re.finditer(r'<g class="f[^"]*" data-x="[0-9.]+" data-w="([0-9.]+)" data-d="(\d+)" data-k="[a-z]+" data-n="([^"]*)"', svg)]
+assert g, "no frames"
+top = sorted([x for x in g if x[1] == 1], key=lambda x: -x[2])
+assert top[0][0] == "work_a", top[:3]
+assert {n for n, d, w in top[:3]} == {"work_a", "work_b", "work_c"}, top[:5]
+depth = {n: d for n, d, w in g if n in ("run_a", "main")}
+assert depth.get("run_a") == 2 and depth.get("main", 0) >= 3, depth
+EOF
 
 title() { grep -o '<text class="title"[^>]*>[^<]*' "$1" | sed 's/.*>//'; }
 
@@ -47,6 +62,21 @@ test_expect_success 'speedscope opens on the profile with the most samples' '
 	n = [len(p["samples"]) for p in d["profiles"]]
 	assert len(n) > 1 and n[d["activeProfileIndex"]] == max(n), (d["activeProfileIndex"], n)
 	EOF
+'
+
+test_expect_success 'the HTML page has one set of zoom and search controls (the page'"'"'s)' '
+	lperf report -q -i "$SCRATCH/l.data" --html one.html &&
+	test $(grep -c "id=\"reset\"" one.html) = 1 && test $(grep -c "id=\"q\"" one.html) = 1 &&
+	expect_no_grep "class=\"btn (reset|search)\"" one.html &&
+	lperf report -q -i "$SCRATCH/l.data" --flamegraph one.svg &&
+	expect_grep "class=\"btn reset\"" one.svg
+'
+
+test_expect_success '--inverted: an icicle merged from the sampled functions (work_a widest at the top)' '
+	lperf record -q -g -F 2000 -e cpu-clock -o "$SCRATCH/s.data" -- "$BIN/shares" 5 &&
+	lperf report -q -i "$SCRATCH/s.data" -G --flamegraph ice.svg &&
+	expect_grep "Icicle graph" ice.svg &&
+	"$PYTHON" "$SCRATCH/icicle.py" ice.svg
 '
 
 test_done
