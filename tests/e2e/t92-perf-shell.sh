@@ -64,15 +64,26 @@ items_why() {
 	esac
 }
 
+# The lperf under test is reached through a bind mount outside /tmp: the namespace's /tmp is a
+# fresh tmpfs, which hides a checkout under /tmp (the `perf` link would dangle and PATH would find
+# Linux perf, so lperf's runs would silently be perf's).
+BINDIR=$(mktemp -d /var/tmp/lperf-pst-bin.XXXXXX)
+trap 'rm -rf "$SCRATCH"; rmdir "$BINDIR" 2>/dev/null' EXIT
+export BINDIR
+
 # run TOOL SCRIPT: runs SCRIPT with TOOL (perf or lperf) as perf; sets rc and items,
 # the log is $LOGS/TOOL.SCRIPT.log.
 run() {
 	log="$LOGS/$1.$(basename "$2").log"
 	unshare -m sh -c '
+		if [ "$1" = lperf ]; then
+			mount --bind "$(dirname "$LPERF")" "$BINDIR" || exit 97
+		fi
 		mount -t tmpfs -o mode=1777 pst /tmp || exit 97
 		mkdir -p /tmp/home /tmp/work /tmp/bin || exit 97
 		if [ "$1" = lperf ]; then
-			ln -s "$LPERF" /tmp/bin/perf && PATH=/tmp/bin:$PATH || exit 97
+			ln -s "$BINDIR/$(basename "$LPERF")" /tmp/bin/perf && PATH=/tmp/bin:$PATH || exit 97
+			[ -x /tmp/bin/perf ] && [ "$(command -v perf)" = /tmp/bin/perf ] || exit 97
 		fi
 		export HOME=/tmp/home PATH
 		cd /tmp/work || exit 97
