@@ -179,9 +179,9 @@ int cmd_annotate(int argc, char **argv)
 		  "produce these events (perf's letters: f, m, t, b, a, M, i)" },
 		{ OPT_BOOL, 'f', "force", &force, NULL, "read the input and /tmp JIT symbol files whoever owns them" },
 		{ OPT_CALLBACK, 0, "color", &colour, "WHEN", "hot percentages in colour: auto (a "
-		  "terminal), always, never", cmd_opt_colour, OPT_EQ_OPT },
+		  "terminal), always, never", colour_opt, OPT_EQ_OPT },
 		{ OPT_CALLBACK, 0, "stdio-color", &colour, "WHEN", "perf's spelling of --color",
-		  cmd_opt_colour, OPT_HIDDEN },
+		  colour_opt, OPT_HIDDEN },
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "no notes or warnings" },
 		{ OPT_COUNT, 'v', "verbose", &verbose, NULL, "more detail" },
 		OPT_END_(),

@@ -48,10 +48,6 @@ struct sample_opts;
 bool record_has_spe(const struct evlist *l);
 int record_spe_sample(struct sample_opts *o, struct evlist *l, char **cmd, int argc, char **argv);
 
-/* --color[=auto|always|never] (and perf's --stdio-color): value is an enum colour_mode
- * (util/pager.h); a bare --color is 'always'. */
-struct option;
-int cmd_opt_colour(const struct option *o, const char *a);
 /* lperf top (cmd/top.c). */
 int cmd_top(int argc, char **argv);
 

@@ -4,10 +4,11 @@
 #include <traceevent/event-parse.h>
 
 #include "cmd/cmd.h"
-#include "cmd/trace_formats.h"
 #include "output/evlist_out.h"
 #include "perfdata/perfdata.h"
+#include "session/trace_formats.h"
 #include "util/error.h"
+#include "util/notes.h"
 #include "util/opt.h"
 
 /* A pipe names its events in records ahead of the data: read up to the first kernel record. */
@@ -43,7 +44,10 @@ int cmd_evlist(int argc, char **argv)
 		err_die_last(EXIT_RUNTIME);
 	for (size_t k = 0; k < r.info.notes.n; k++)
 		err_warn("%s", r.info.notes.v[k]);
-	struct tep_handle *tep = show.trace_fields ? trace_formats_load(&r, false) : NULL;
+	struct notes said = NOTES_INIT;
+	struct tep_handle *tep = show.trace_fields ? trace_formats_load(&r, &said) : NULL;
+	err_print_notes(&said);
+	notes_clear(&said);
 	evlist_print(stdout, &r, &show, tep);
 	if (tep)
 		tep_free(tep);

@@ -8,26 +8,27 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/cmd.h"
-#include "cmd/report_tui.h"
-#include "cmd/trace_formats.h"
-#include "events/tracedata.h"
+#include "analysis/annot_view.h"
 #include "analysis/folded.h"
+#include "analysis/stacks_load.h"
+#include "cmd/cmd.h"
+#include "events/tracedata.h"
 #include "output/folded_out.h"
 #include "output/pictures.h"
 #include "output/report_out.h"
 #include "output/spe_out.h"
-#include "analysis/stacks_load.h"
-#include "analysis/annot_view.h"
 #include "perfdata/perfdata.h"
 #include "perfdata/perfdata_stats.h"
 #include "python/pystore.h"
 #include "session/session.h"
+#include "session/trace_formats.h"
 #include "spe/spe_view.h"
 #include "symbols/demangle.h"
+#include "tui/report_browse.h"
 #include "util/error.h"
-#include "util/outfile.h"
+#include "util/notes.h"
 #include "util/opt.h"
+#include "util/outfile.h"
 #include "util/pager.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
@@ -225,9 +226,9 @@ static void parse_report_options(struct report_args *a, struct profile *pr, int 
 		{ OPT_BOOL, 0, "stdio", &a->stdio, NULL, "text output (the default when not a terminal)" },
 		{ OPT_BOOL, 0, "tui", &a->tui, NULL, "the interactive browser (the default on a terminal)" },
 		{ OPT_CALLBACK, 0, "color", &a->colour, "WHEN", "hot percentages in colour: auto (a "
-		  "terminal), always, never", cmd_opt_colour, OPT_EQ_OPT },
+		  "terminal), always, never", colour_opt, OPT_EQ_OPT },
 		{ OPT_CALLBACK, 0, "stdio-color", &a->colour, "WHEN", "perf's spelling of --color",
-		  cmd_opt_colour, OPT_HIDDEN },
+		  colour_opt, OPT_HIDDEN },
 		{ OPT_BOOL, 0, "json", &a->json, NULL, "JSON (docs/schemas/report.schema.json)" },
 		{ OPT_BOOL, 0, "folded", &a->folded, NULL, "collapsed stacks for flame graphs: "
 		  "comm;root;...;leaf COUNT" },
@@ -354,8 +355,13 @@ static void report_trace_sort(struct report_run *x, struct session *ss)
 		a->nkeys = 1;
 		trace_key = true;
 	}
-	if (trace_key && !x->tep)
-		x->tep = trace_formats_load(ss->reader, a->quiet);
+	if (trace_key && !x->tep) {
+		struct notes said = NOTES_INIT;
+		x->tep = trace_formats_load(ss->reader, &said);
+		if (!a->quiet)
+			err_print_notes(&said);
+		notes_clear(&said);
+	}
 }
 
 static int report_ready(struct session *ss, void *arg)

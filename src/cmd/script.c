@@ -4,19 +4,20 @@
 #include <string.h>
 #include <traceevent/event-parse.h>
 
-#include "analysis/folded.h"
-#include "output/folded_out.h"
-#include "cmd/cmd.h"
-#include "output/spe_out.h"
-#include "cmd/trace_formats.h"
-#include "output/script_out.h"
 #include "analysis/filter.h"
+#include "analysis/folded.h"
+#include "cmd/cmd.h"
+#include "output/folded_out.h"
+#include "output/script_out.h"
+#include "output/spe_out.h"
 #include "perfdata/perfdata.h"
 #include "record/regname.h"
 #include "session/session.h"
+#include "session/trace_formats.h"
 #include "spe/spe_view.h"
 #include "symbols/demangle.h"
 #include "util/error.h"
+#include "util/notes.h"
 #include "util/opt.h"
 #include "util/pager.h"
 #include "util/xalloc.h"
@@ -46,7 +47,11 @@ static int script_ready(struct session *ss, void *arg)
 	c->callchain = session_has_callchains(ss) && !c->no_chain;
 	c->evsels = ss->evsels;
 	ss->tool.callchains = c->callchain;
-	c->style.tep = trace_formats_load(ss->reader, c->quiet);
+	struct notes said = NOTES_INIT;
+	c->style.tep = trace_formats_load(ss->reader, &said);
+	if (!c->quiet)
+		err_print_notes(&said);
+	notes_clear(&said);
 	c->style.regs_machine = regname_machine(ss->reader->info.arch);
 	if (!c->style.regs_machine)
 		c->style.regs_machine = regname_host();

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/opt.h"
 #include "util/pager.h"
 
 static bool pager_off;
@@ -112,6 +113,11 @@ int colour_parse(const char *s, enum colour_mode *m)
 	else
 		return err_set("'%s' is not a colour setting (auto, always or never)", s);
 	return 0;
+}
+
+int colour_opt(const struct option *o, const char *a)
+{
+	return colour_parse(a ? a : "always", o->value);
 }
 
 bool colour_on(enum colour_mode m)

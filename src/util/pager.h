@@ -18,6 +18,11 @@ void pager_start(void);
 bool pager_in_use(void);
 /* "auto", "always", "never" (git's "true"/"false" too); -1 with err_set() otherwise. */
 int colour_parse(const char *s, enum colour_mode *m);
+/* The option callback of --color[=auto|always|never] (and perf's --stdio-color), for the
+ * commands whose text shows percentages: value is an enum colour_mode; a bare --color is
+ * 'always'. */
+struct option;
+int colour_opt(const struct option *o, const char *a);
 /* Whether standard output gets colour in this mode. */
 bool colour_on(enum colour_mode m);
 

@@ -1,13 +1,14 @@
-#include "cmd/trace_formats.h"
+#include "session/trace_formats.h"
 
 #include <stdlib.h>
 #include <traceevent/event-parse.h>
 
 #include "events/tracedata.h"
 #include "util/error.h"
+#include "util/notes.h"
 #include "util/xalloc.h"
 
-struct tep_handle *trace_formats_load(const struct perfdata_reader *r, bool quiet)
+struct tep_handle *trace_formats_load(const struct perfdata_reader *r, struct notes *said)
 {
 	uint64_t *ids = xcalloc(r->evsels.n ? r->evsels.n : 1, sizeof(uint64_t));
 	size_t n = 0;
@@ -17,8 +18,9 @@ struct tep_handle *trace_formats_load(const struct perfdata_reader *r, bool quie
 	struct tep_handle *tep = NULL;
 	if (n && r->info.tracing_data) {
 		tep = tracedata_parse(r->info.tracing_data, r->info.tracing_size, r->path, r->info.tracing_off, NULL);
-		if (!tep && !quiet)
-			err_warn("%s; tracepoint fields are read with this machine's formats", err_msg());
+		if (!tep)
+			notes_add_level(said, NOTES_WARNING, "%s; tracepoint fields are read with this machine's formats",
+					err_msg());
 	}
 	/* perf needs the recording's formats; lperf falls back to this machine's (older lperf
 	 * recordings have none), which fit when the kernel is the same. */

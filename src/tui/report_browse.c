@@ -8,10 +8,10 @@
 
 #include "analysis/annot_view.h"
 #include "analysis/stacks_load.h"
-#include "cmd/report_tui.h"
 #include "output/annotate_out.h"
 #include "output/pictures.h"
 #include "output/report_out.h"
+#include "tui/report_browse.h"
 #include "tui/tui.h"
 #include "util/error.h"
 #include "util/xalloc.h"

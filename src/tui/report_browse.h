@@ -1,6 +1,6 @@
-/* lperf report's browser (cmd/report_tui.c). */
-#ifndef LPERF_CMD_REPORT_TUI_H
-#define LPERF_CMD_REPORT_TUI_H
+/* lperf report's browser (tui/report_browse.c): the walk it needs and the hooks it hands tui/. */
+#ifndef LPERF_TUI_REPORT_BROWSE_H
+#define LPERF_TUI_REPORT_BROWSE_H
 
 #include <stdbool.h>
 
