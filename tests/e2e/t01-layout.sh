@@ -1,8 +1,8 @@
 #!/bin/sh
 # The shape of the code (tests/layout.py: the folder graph is docs/architecture.md's table, no file
-# circle, unique file names, library code silent, no file over 800
-# lines, no function over 120) and the one rule every command shares: output that cannot be
-# written is an error.
+# circle, unique file names, library code silent, no file over 800 lines, no function over 120,
+# nothing in cmd/ but commands and option tables) and the one rule every command shares: output
+# that cannot be written is an error.
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'src/: folders as docs/architecture.md says, no file circle, unique names, sizes' '
@@ -10,7 +10,7 @@ test_expect_success 'src/: folders as docs/architecture.md says, no file circle,
 '
 
 # The checker itself, on a small tree with one of each problem.
-test_expect_success 'layout.py reports drift from the table, folder cycles, file circles, upward and stale declarations, twins, printing' '
+test_expect_success 'layout.py reports drift from the table, folder cycles, file circles, upward and stale declarations, twins, printing, helpers in cmd/' '
 	mkdir -p src/util src/events src/wperf src/cmd &&
 	printf "| folder | owns | may include |\n|---|---|---|\n| \`util/\` | u | — |\n| \`events/\` | e | util |\n| \`wperf/\` | w | events, util |\n| \`cmd/\` | c | anything |\n| \`lperf.c\` | l | cmd |\n" >arch.md &&
 	printf "int a_one(void);\n" >src/util/a.h &&
@@ -22,6 +22,8 @@ test_expect_success 'layout.py reports drift from the table, folder cycles, file
 	printf "int e_x(void);\nint e_gone(void);\n" >src/events/e.h &&
 	printf "#include \"wperf/w.h\"\nint cmd_x(void)\n{\n\treturn 0;\n}\n" >src/cmd/x.c &&
 	printf "#include \"cmd/cmd.h\"\n" >src/lperf.c &&
+	printf "int helper_y(void)\n{\n\treturn 0;\n}\n" >src/cmd/helper.c &&
+	printf "int x_opt(void)\n{\n\treturn 0;\n}\n" >src/cmd/x_opts.c &&
 	LAYOUT_SRC=src LAYOUT_DOC=arch.md expect_exit 1 "$PYTHON" "$TEST_ROOT/tests/layout.py" >out &&
 	expect_grep "^#   cycle: events <-> wperf$" out &&
 	expect_grep "^#   events includes wperf/, which its row does not list$" out &&
@@ -31,6 +33,8 @@ test_expect_success 'layout.py reports drift from the table, folder cycles, file
 	expect_grep "^#   events/e.h declares e_gone, which no file defines$" out &&
 	expect_grep "^#   run.c: events/run.c wperf/run.c$" out &&
 	expect_grep "^#   wperf/run.c:5: prints" out &&
+	expect_grep "^#   cmd/helper.c defines no command entry" out &&
+	! grep -q "cmd/x.c defines\|cmd/x_opts.c defines" out &&
 	expect_grep "^ok [0-9]+ - no file over 800 lines$" out
 '
 
