@@ -191,6 +191,15 @@ void recorder_finish(struct recorder *c, bool force)
 	}
 	store_jit_sources(c, force);
 	perfdata_writer_set_sample_times(c->w, c->first_time, c->last_time);
+	/* The samples the ring buffers lost, as the total perf record writes at its end (a
+	 * LOST_SAMPLES record): perf report's '# Total Lost Samples' counts those only. */
+	if (c->lost > c->lost_samples && c->evsels.n) {
+		uint8_t buf[256] __attribute__((aligned(8)));
+		struct rec_lost l = { 0, c->lost - c->lost_samples };
+		size_t n = record_build_lost(buf, sizeof(buf), &c->evsels.v[0].attr, PERF_RECORD_LOST_SAMPLES, &l);
+		if (n && perfdata_writer_write(c->w, buf, n) == 0)
+			c->lost_samples = c->lost;
+	}
 }
 
 void recorder_free(struct recorder *c)

@@ -227,4 +227,20 @@ test_expect_success 'a huge JIT symbol file is not copied into the recording (25
 	test "$(stat -c %s jm.data)" -lt 10000000
 '
 
+# Samples the ring buffers lost are written as perf record writes them at its end (a
+# LOST_SAMPLES total), so perf report's '# Total Lost Samples' line says them, as lperf's does.
+test_expect_success 'lost samples: perf report and lperf report show the same Total Lost Samples' '
+	cat >busy.c <<-\EOF &&
+	int main(void) { volatile long s = 0; for (long i = 0; i < 300000000; i++) s += i; return 0; }
+	EOF
+	cc -O0 -o busy busy.c &&
+	"$LPERF" record -m 1 -F 30000 --call-graph dwarf,2048 -o lost.data -- ./busy 2>err &&
+	expect_grep "samples lost" err &&
+	"$LPERF" report -i lost.data --stdio 2>/dev/null | grep "^# Total Lost Samples" >mine &&
+	n=$(sed "s/.*: //" mine) && test "$n" -gt 0 &&
+	if command -v perf >/dev/null; then
+		perf report -i lost.data --stdio 2>/dev/null | grep "^# Total Lost Samples" >theirs && diff -u theirs mine
+	fi
+'
+
 test_done
