@@ -14,6 +14,7 @@
 #include "output/pictures.h"
 #include "util/error.h"
 #include "util/opt.h"
+#include "util/pager.h"
 #include "util/parse.h"
 
 static const char *const usage[] = { "lperf diff [OPTIONS] OLD.data NEW.data", NULL };
@@ -76,6 +77,7 @@ static int diff_functions(struct diff_args *a, const char *old_path, const char 
 		return err_set(a->v.event ? "event '%s' has no samples in one of the recordings"
 					  : "no event has samples in both recordings%s", a->v.event ? a->v.event : "");
 	}
+	pager_start();
 	if (a->json)
 		diff_print_perf_json(stdout, &d, &a->v, old_path, new_path);
 	else
@@ -148,6 +150,7 @@ int cmd_diff(int argc, char **argv)
 			stacks_free(&new_);
 			err_die_last(EXIT_RUNTIME);
 		}
+		pager_start();
 		if (a.json)
 			diff_print_json(stdout, &d, old_path, new_path, (size_t)a.limit);
 		else
