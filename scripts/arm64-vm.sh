@@ -86,6 +86,8 @@ mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 mount -t tmpfs tmpfs /tmp
+# The loopback interface, up as on any machine (-net none gives no other): 127.0.0.1 answers.
+ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 # Debian's kernels default to 3 (no perf at all unprivileged); 2 is upstream's and the host's.
 echo 2 >/proc/sys/kernel/perf_event_paranoid
 export PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin HOME=/root TERM=dumb LANG=C.UTF-8
