@@ -45,6 +45,13 @@ int daemon_lock(struct daemon *d, pid_t *owner)
 	*owner = 0;
 	char *path = xasprintf("%s/lock", d->base);
 	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0640);
+	struct stat st;
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid())) {
+		/* Another user's file planted at the lock's name: not ours to write (issue 28). */
+		close(fd);
+		fd = -1;
+		errno = EPERM;
+	}
 	if (fd < 0) {
 		err_set("cannot open '%s': %s", path, strerror(errno));
 		free(path);
@@ -92,7 +99,12 @@ static void session_exec(struct daemon *d, struct daemon_session *s, const sigse
 	sigprocmask(SIG_SETMASK, old, NULL);
 	if (chdir(s->base) < 0)
 		_exit(127);
-	int out = open("output", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
+	/* Never into a file another user planted there (O_NOFOLLOW already refuses a link). */
+	int out = open("output", O_WRONLY | O_CREAT | O_NOFOLLOW, 0644);
+	struct stat st;
+	if (out >= 0 && (fstat(out, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+			 ftruncate(out, 0) < 0))
+		_exit(127);
 	int in = open("/dev/null", O_RDONLY);
 	if (out < 0 || in < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
 		_exit(127);

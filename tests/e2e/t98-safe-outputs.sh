@@ -243,4 +243,14 @@ test_expect_success 'lost samples: perf report and lperf report show the same To
 	fi
 '
 
+test_expect_success 'daemon: a lock file another user planted in the base is refused' '
+	if ! can_nobody; then echo "needs root and setpriv"; exit 0; fi
+	set -- $(shared dir) && D=$1 V=$2 &&
+	printf "[daemon]\nbase=%s\n[session-s1]\nrun = -e cpu-clock -m 1 sleep 30\n" "$D" >c &&
+	as_nobody sh -c "echo theirs >$D/lock && chmod 666 $D/lock" &&
+	! "$LPERF" daemon start --config c 2>err && cat err &&
+	expect_grep "cannot open .$D/lock.: Operation not permitted" err &&
+	test "$(cat "$D/lock")" = theirs && cleanup
+'
+
 test_done
