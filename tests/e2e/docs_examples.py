@@ -80,9 +80,12 @@ def main():
             if why:
                 print("ok %d - %s # SKIP %s" % (n, title, why))
                 continue
-            cwd = REPO if "build/" in ex["cmd"] or "tests/" in ex["cmd"] else WORK
+            # make demo's programs (build/examples/) are the ones this test built in WORK: a clean
+            # checkout has no build/examples before make demo
+            cmd = ex["cmd"].replace("build/examples/", WORK + "/")
+            cwd = REPO if "build/" in cmd or "tests/" in cmd else WORK
             try:
-                r = subprocess.run(ex["cmd"], shell=True, cwd=cwd, env=env, capture_output=True,
+                r = subprocess.run(cmd, shell=True, cwd=cwd, env=env, capture_output=True,
                                    text=True, timeout=120, stdin=subprocess.DEVNULL)
                 got = (r.stdout + r.stderr).split("\n")
             except subprocess.TimeoutExpired:
