@@ -69,8 +69,21 @@ void err_die(int code, const char *fmt, ...)
 	err_exit(code);
 }
 
+static void (*exit_fn)(void *);
+static void *exit_arg;
+
+void err_at_exit(void (*fn)(void *), void *arg)
+{
+	exit_fn = fn;
+	exit_arg = arg;
+}
+
 void err_exit(int code)
 {
+	void (*fn)(void *) = exit_fn;
+	exit_fn = NULL;
+	if (fn)
+		fn(exit_arg);
 	fflush(NULL);
 	_exit(code);
 }

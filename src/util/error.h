@@ -30,6 +30,9 @@ void err_die_last(int code) __attribute__((noreturn));
 /* Ends the process from an error or help path: flushes stdio, then exits without running
  * atexit handlers, so sanitizers judge leaks only on lperf's normal return paths. */
 void err_exit(int code) __attribute__((noreturn));
+/* One cleanup err_exit runs before it exits (the private temporary directory of a run that an
+ * error ends: util/outfile.c), so an error path leaves nothing behind; fn NULL clears it. */
+void err_at_exit(void (*fn)(void *), void *arg);
 /* Silences err_note (the -q option). */
 extern int err_quiet;
 /* Silences err_hint: machine-readable output (--json, -x, -t, --folded, script). */

@@ -229,6 +229,11 @@ int outfile_write(const char *path, const void *data, size_t len, mode_t mode)
 	return outfile_commit(&o, false);
 }
 
+static void private_dir_cleanup(void *dir)
+{
+	outfile_private_dir_remove(dir);
+}
+
 char *outfile_private_dir(void)
 {
 	const char *t = getenv("TMPDIR");
@@ -238,11 +243,13 @@ char *outfile_private_dir(void)
 		free(dir);
 		return NULL;
 	}
+	err_at_exit(private_dir_cleanup, dir);
 	return dir;
 }
 
 void outfile_private_dir_remove(const char *dir)
 {
+	err_at_exit(NULL, NULL);
 	DIR *d = opendir(dir);
 	if (d) {
 		struct dirent *e;

@@ -52,7 +52,8 @@ void outfile_abort(struct outfile *o);
 int outfile_write(const char *path, const void *data, size_t len, mode_t mode);
 
 /* A new private directory for temporary files (mkdtemp under $TMPDIR, else /tmp: mode 0700, so
- * no other user can plant or read anything in it). Its path (free it); NULL with err_set. */
+ * no other user can plant or read anything in it). Its path (free it); NULL with err_set. Until
+ * outfile_private_dir_remove, an error exit (err_exit) removes it too. */
 char *outfile_private_dir(void);
 /* Removes such a directory and the files in it. */
 void outfile_private_dir_remove(const char *dir);
