@@ -42,13 +42,14 @@ static int control_open(struct record_switch *s, const char *spec)
 	char *ctl = xstrdup(spec + 5), *ack = strchr(ctl, ',');
 	if (ack)
 		*ack++ = 0;
+	bool want_ack = ack && *ack;
 	s->ctl = open_fifo(ctl);
-	if (s->ctl >= 0 && ack && *ack && (s->ack = open_fifo(ack)) < 0) {
+	if (s->ctl >= 0 && want_ack && (s->ack = open_fifo(ack)) < 0) {
 		close(s->ctl);
 		s->ctl = -1;
 	}
 	free(ctl);
-	return s->ctl < 0 || (ack && *ack && s->ack < 0) ? -1 : 0;
+	return s->ctl < 0 ? -1 : 0;
 }
 
 int record_switch_init(struct record_switch *s, const struct sample_opts *o, double now)

@@ -6,6 +6,9 @@
 . "$(dirname "$0")/lib.sh"
 BUSY='end=$(($(date +%s)+3)); while [ $(date +%s) -lt $end ]; do :; done'
 
+# ack: the answer on the ack FIFO (standard input), waiting at most 20 s
+ack() { timeout 20 sh -c 'read -r a && echo "$a"'; }
+
 # every file: perf report reads it and finds the busy shell's samples
 all_read_by_perf() {
 	for f in "$@"; do
@@ -43,8 +46,8 @@ test_expect_success '--switch-output (signal): a file per SIGUSR2 and one at the
 test_expect_success '--control fifo: ping is acknowledged, stop ends the recording' '
 	mkfifo ctl ack || exit 1
 	"$LPERF" record -q -e cpu-clock --control=fifo:ctl,ack -- sleep 20 & pid=$! &&
-	exec 8<>ack && echo ping >ctl && read -r answer <&8 && [ "$answer" = ack ] &&
-	echo stop >ctl && read -r answer <&8 && [ "$answer" = ack ] &&
+	exec 8<>ack && timeout 20 sh -c "echo ping >ctl" && [ "$(ack <&8)" = ack ] &&
+	echo stop >ctl && [ "$(ack <&8)" = ack ] &&
 	wait $pid; exec 8>&- &&
 	perf report -i perf.data --stdio >out 2>&1 || { cat out; exit 1; }
 '
