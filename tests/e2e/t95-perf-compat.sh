@@ -9,7 +9,7 @@ if command -v perf >/dev/null 2>&1 && perf version 2>/dev/null | grep -q "perf v
 		diff "$TEST_ROOT/docs/perf-compat.md" now.md ||
 		{ echo "docs/perf-compat.md is stale: scripts/perf-compat.py build/lperf > docs/perf-compat.md"; false; }
 	'
-	test_expect_success 'the page names every perf command perf lists, and stat as lperf's' '
+	test_expect_success 'the page names every perf command perf lists, and stat as one lperf has' '
 		for c in $(perf --list-cmds); do [ "$c" = help ] || expect_grep "^\| .$c. \|" "$TEST_ROOT/docs/perf-compat.md" || return 1; done &&
 		expect_grep "^\| .stat. \| yes \|" "$TEST_ROOT/docs/perf-compat.md"
 	'
