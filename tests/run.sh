@@ -55,6 +55,9 @@ for b in "$@"; do
 		p=$(grep -c '^ok ' "$log")
 		s=$(grep -c '^ok .* # skip' "$log")
 		f=$(grep -c '^not ok ' "$log")
+		# A script that stops before test_done (a shell syntax error, an exit) ran only part of
+		# its tests: that is a failure, not a pass of what it printed.
+		grep -q "^# $(basename "$t"): [0-9]* tests" "$log" || { f=$((f + 1)); echo "not ok - $(basename "$t") stopped before its summary line" >>"$log"; }
 		p=$((p - s))
 		pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 		if [ "$f" -ne 0 ]; then
