@@ -60,7 +60,10 @@ test_expect_success 'a kernel .init.text address (start_kernel) in a chain: name
 	perf record -q -g -F 4000 -e cpu-clock -o kk.data -- dd if=/dev/zero of=/dev/null bs=4k count=100000 2>/dev/null &&
 	n=$("$PYTHON" "$TEST_ROOT/tests/e2e/patch_chain.py" kk.data k2.data 3 kaddr "$(printf %x $((0x$sk + 16)))") &&
 	test "$n" -gt 0 &&
-	perf script -i k2.data >a 2>/dev/null && lperf script -i k2.data >b && diff a b
+	# PLT slots perf leaves unnamed ("@plt+0x0") are NAME@plt in lperf (docs/annotate.md): dd hits
+	# libc'"'"'s __tunable_get_val@plt now and then
+	perf script -i k2.data 2>/dev/null | sed "s/ [^ ]*@plt+/ @plt+/" >a &&
+	lperf script -i k2.data | sed "s/ [^ ]*@plt+/ @plt+/" >b && diff a b
 '
 
 # perf names PLT entries by their order in .rela.plt, which libc does not keep (lperf follows
