@@ -157,9 +157,12 @@ test_expect_success 'C++ -O2 DWARF recording: inline frames as perf script' '
 '
 
 test_expect_success 'C++ -O2 DWARF recording: script -F +srcline gives each inline level its line' '
-	perf script -i "$SCRATCH/c.data" -F +srcline 2>/dev/null | grep "^  " >a &&
-	lperf script -i "$SCRATCH/c.data" -F +srcline | grep "^  " >b &&
-	test $(wc -l <a) -eq $(wc -l <b) &&
+	# the program'"'"'s own frames: a start-up sample in ld.so or libc gets binutils'"'"' DWARF 5
+	# misreadings from perf (docs/annotate.md), which change its line count now and then
+	own="/^\t/ { own = index(\$0, \"/inline_cxx)\") > 0; next } /^  / && own" &&
+	perf script -i "$SCRATCH/c.data" -F +srcline 2>/dev/null | awk "$own" >a &&
+	lperf script -i "$SCRATCH/c.data" -F +srcline | awk "$own" >b &&
+	test $(wc -l <a) -eq $(wc -l <b) && test -s a &&
 	# binutils names the wrong file for libc_start_call_main.h (DWARF 5), see docs/annotate.md
 	paste -d "\n" a b | paste - - | awk -F "\t" "\$1 != \$2" | grep -v "libc-start.c" >diff || true &&
 	n=$(wc -l <a) && d=$(wc -l <diff) && echo "$d of $n lines differ" &&
