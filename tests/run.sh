@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs every test against each build given (default: build) and prints one summary line:
 # "N passed, M failed" (", K skipped" when some were skipped).
-# Unit tests are cmocka binaries in BUILD/tests; end-to-end tests are tests/e2e/t*.sh; the fuzz
+# Unit tests are cmocka binaries in BUILD/tests; end-to-end tests are tests/e2e/tNN-*.sh; the fuzz
 # corpora (tests/fuzz/corpus/NAME/) are replayed by BUILD/tests/fuzz/replay_NAME, each input
 # one test. Skipped tests (cmocka's skip(), e2e "# skip") are listed with their reasons: the
 # "skipped: REASON" line a unit test prints before skip(), the text after "# skip" in e2e.
@@ -49,7 +49,7 @@ for b in "$@"; do
 			echo "ok   fuzz $name ($p corpus inputs)"
 		fi
 	done
-	for t in tests/e2e/t*.sh; do
+	for t in tests/e2e/t[0-9]*.sh; do
 		[ -f "$t" ] || continue
 		LPERF="$b/lperf" sh "$t" >"$log" 2>&1
 		p=$(grep -c '^ok ' "$log")
