@@ -70,7 +70,8 @@ test_expect_success 'top --python -p PID: Python functions with their lines, own
 	lperf top --stdio -q --python -p $w -d 2 --timeout 4.5 -E 40 >out; wait $w;
 	expect_grep "^  %Own   %Total  OwnTime  TotalTime  Function \\(filename:line\\)" out &&
 	expect_grep "^ +[1-9][0-9.]*% +[0-9.]+% +[0-9.]+s +[0-9.]+s +leaf \\(work.py:[45]\\)" out &&
-	expect_grep "^ +0\\.00% +[1-9][0-9.]*% .* middle \\(work.py:8\\)" out
+	# middle: little own time (a sample now and then lands on its own line), most of the total
+	expect_grep "^ +0\\.[0-9][0-9]% +[1-9][0-9.]*% .* middle \\(work.py:8\\)" out
 '
 
 test_expect_success 'top: a bad delay and two targets are usage errors' '
