@@ -54,7 +54,9 @@ void session_hint_sample(struct session_hints *h, const struct resolver *rv, con
 		return; /* kernel only */
 	h->user++;
 	bool py = false, eval = false;
-	for (size_t i = 0; i < n; i++) {
+	/* Only a stack with no Python frame counts, so the walk ends at the first one (every
+	 * sample passes here: a deep Python stack is not scanned whole for nothing). */
+	for (size_t i = 0; i < n && !py; i++) {
 		py |= is_pyframe(&f[i]);
 		eval |= is_pyeval(&f[i]);
 	}
