@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,7 +92,14 @@ static void serve_one(int c, const char *content_type, char *(*body)(void *arg),
 	char req[4096];
 	size_t n = 0;
 	struct pollfd p = { c, POLLIN, 0 };
+	/* A whole request within 1 s: a client that sends a byte now and then cannot hold up the
+	 * counting loop this runs in. */
+	struct timespec t0, t;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (n < sizeof(req) - 1 && poll(&p, 1, 200) > 0) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 > 1000)
+			break;
 		ssize_t r = recv(c, req + n, sizeof(req) - 1 - n, 0);
 		if (r <= 0)
 			break;
