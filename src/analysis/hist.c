@@ -485,6 +485,14 @@ static int cmp_nodes(const void *a, const void *b)
 		uint64_t ax = x->sym ? x->sym->start : x->addr, ay = y->sym ? y->sym->start : y->addr;
 		if (ax != ay)
 			return ax > ay ? -1 : 1;
+	} else if (x->dso && y->dso) {
+		/* Of two objects, perf places by its DSOs' addresses in memory, which follow the
+		 * order it made them in: the kernel's at the start, the others at their first
+		 * mapping. The later first here too. */
+		uint64_t ox = x->dso->kind == DSO_KERNEL ? x->dso->seq : (1ull << 32) + x->dso->seq;
+		uint64_t oy = y->dso->kind == DSO_KERNEL ? y->dso->seq : (1ull << 32) + y->dso->seq;
+		if (ox != oy)
+			return ox > oy ? -1 : 1;
 	}
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }

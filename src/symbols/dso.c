@@ -89,6 +89,7 @@ static struct dso *add(struct dso_cache *c, const char *path, enum dso_kind kind
 {
 	struct dso *d = xcalloc(1, sizeof(*d));
 	d->kind = kind;
+	d->seq = (uint32_t)c->n;
 	d->path = xstrdup(path);
 	const char *slash = strrchr(d->path, '/');
 	d->short_name = slash && kind == DSO_ELF ? slash + 1 : d->path;

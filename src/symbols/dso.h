@@ -42,6 +42,8 @@ enum dso_kind {
 
 struct dso {
 	enum dso_kind kind;
+	uint32_t seq;        /* its place in the cache's order of creation (reports break ties of
+			      * equal call graph branches by it, as perf does by its DSOs' addresses) */
 	char *path;          /* as recorded ("/usr/lib/x86_64-linux-gnu/libc.so.6", "[kernel.kallsyms]") */
 	const char *short_name; /* basename, what reports print in "Shared Object" */
 	uint8_t build_id[20];
