@@ -217,6 +217,7 @@ struct pending {
 	struct hist_pframe *f;
 	size_t n;
 	uint64_t samples, period;
+	int pid, tid;            /* its first sample's thread */
 };
 
 static bool key_same(const struct key *a, const struct key *b)
@@ -310,9 +311,21 @@ static bool first_inlined(const struct pending *p)
  * (inlined)", then "main") outward in callee order, from the root down to that frame in caller
  * order; an entry further up the stack (children) the part of the chain from its own frame:
  * outward (callee order) or down to the sampled frame (caller order). */
+/* The entry of key k, which remembers the thread of the first sample it got. */
+static struct hist_entry *entry_of(struct hist *h, const struct key *k, const struct pending *p)
+{
+	struct hist_entry *e = find_or_add(h, k);
+	if (!e->has_thread) {
+		e->has_thread = true;
+		e->thread_pid = p->pid;
+		e->thread_tid = p->tid;
+	}
+	return e;
+}
+
 static void apply(struct hist *h, const struct pending *p)
 {
-	struct hist_entry *self = find_or_add(h, &p->self);
+	struct hist_entry *self = entry_of(h, &p->self, p);
 	self->samples += p->samples;
 	self->period += p->period;
 	long n = (long)p->n;
@@ -339,7 +352,7 @@ static void apply(struct hist *h, const struct pending *p)
 	bool down = h->graph == HIST_CALLER;
 	for (long step = lo; step < n; step++) {
 		long i = down ? n - 1 - (step - lo) : step;
-		struct hist_entry *e = find_or_add(h, &p->f[i].k);
+		struct hist_entry *e = entry_of(h, &p->f[i].k, p);
 		bool dup = false;
 		for (size_t j = 0; j < nseen && !dup; j++)
 			dup = seen[j] == e;
@@ -397,6 +410,8 @@ void hist_add(struct hist *h, const struct resolved_sample *rs)
 		p->n = n;
 		p->f = xmalloc(n * sizeof(*pf));
 		memcpy(p->f, pf, n * sizeof(*pf));
+		p->pid = (int)rs->s->pid;
+		p->tid = (int)rs->s->tid;
 		he->value = p;
 	}
 	struct pending *p = he->value;

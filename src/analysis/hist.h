@@ -45,6 +45,9 @@ struct hist_entry {
 	uint64_t acc_samples, acc_period;   /* children: anywhere on the stack */
 	struct callnode *tree;              /* built with HIST_CALLEE / HIST_CALLER */
 	size_t max_depth;                   /* the longest chain in tree */
+	int thread_pid, thread_tid;         /* the thread of its first sample (perf's he->thread),
+					     * whatever the keys: the browser's zooms */
+	bool has_thread;
 	bool tree_has_self;                 /* the callee tree's roots are the chains' first frames (the
 					     * entry itself, or functions inlined in it): --no-children */
 };

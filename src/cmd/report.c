@@ -427,9 +427,10 @@ void cmd_open_failed(const char *input)
 
 static int browse(const struct report_args *a, struct report_run *x, const struct session_opts *so)
 {
-	struct report_browse b = { &x->p, x->have_av ? &x->av : NULL,
-				   x->walk.have_other ? &x->walk.other : NULL, x->v.ro.children,
-				   x->v.graph == HIST_CALLER, a->python, a->input, so };
+	struct report_browse b = { .p = &x->p, .av = x->have_av ? &x->av : NULL,
+				   .other = x->walk.have_other ? &x->walk.other : NULL, .children = x->v.ro.children,
+				   .caller = x->v.graph == HIST_CALLER, .python = a->python,
+				   .graph_min = x->v.ro.graph_min, .input = a->input, .so = so };
 	return report_browse(&b);
 }
 

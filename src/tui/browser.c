@@ -7,6 +7,7 @@
 
 #include "tui/tui_int.h"
 #include "util/error.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 static const char help_text[] =
@@ -15,17 +16,19 @@ static const char help_text[] =
 	"  Up/Down, PgUp/PgDn, Home/End   move\n"
 	"  Enter, +                       expand or collapse the selected call chain level\n"
 	"  e                              expand or collapse the whole chain of the entry\n"
+	"  E, C                           expand, collapse every entry's chain\n"
 	"  a                              annotate the selected function\n"
 	"  d                              zoom into the selected entry's DSO (again: back)\n"
-	"  t                              zoom into the selected entry's thread (command)\n"
-	"  p                              zoom into the selected entry's process\n"
+	"  t                              zoom into the selected entry's thread (again: back)\n"
+	"  p                              zoom into the selected entry's process (again: back)\n"
 	"  /                              filter symbols (empty: all)\n"
 	"  s                              next sort order: as given, self, samples, name\n"
 	"  c                              caller graphs <-> callee graphs\n"
 	"  Tab                            the next event of the recording\n"
 	"  f                              write a flame graph of this view, show its path\n"
 	"  h, ?                           this help\n"
-	"  q, Esc                         back (zoom, filter), then quit\n";
+	"  Esc                            back (filter, zoom), then quit\n"
+	"  q                              quit\n";
 
 static const char *const sort_names[TS_N] = { "as given", "self", "samples", "name" };
 
@@ -52,7 +55,9 @@ static bool row_visible(const struct tui *t, const struct tui_row *r)
 {
 	if (t->zoom_dso && (!r->dso || strcmp(r->dso, t->zoom_dso)))
 		return false;
-	if (t->zoom_comm && (!r->comm || strcmp(r->comm, t->zoom_comm)))
+	if (t->zoom_thread && r->tid != t->zoom_tid)
+		return false;
+	if (t->zoom_proc && r->pid != t->zoom_pid)
 		return false;
 	return !t->filter || !*t->filter || (r->text && strstr(r->sym ? r->sym : r->text, t->filter));
 }
@@ -84,22 +89,45 @@ static int cmp_order(const void *a, const void *b, void *arg)
 	return ia < ib ? -1 : ia > ib;
 }
 
-static void add_line(struct tui *t, size_t row, const struct callnode *n, int depth)
+/* perf's column widths: each key column as wide as its widest value among the entries shown
+ * (the title cut to it), the last one unpadded. */
+static void widths(struct tui *t)
 {
-	if (t->nlines == t->lcap) {
-		t->lcap = t->lcap ? 2 * t->lcap : 256;
-		t->lines = xrealloc(t->lines, t->lcap * sizeof(*t->lines));
+	for (int k = 0; k < TUI_COLS; k++)
+		t->width[k] = 0;
+	for (size_t i = 0; i < t->norder; i++) {
+		const struct tui_row *r = &t->m->rows[t->order[i]];
+		for (int k = 0; k < t->m->ncols; k++) {
+			int len = r->cols[k] ? (int)strlen(r->cols[k]) : 0;
+			if (len > t->width[k])
+				t->width[k] = len;
+		}
 	}
-	t->lines[t->nlines++] = (struct tui_line){ row, n, depth };
 }
 
-static void add_nodes(struct tui *t, size_t row, const struct callnode *n, int depth)
+static bool col_shown(const struct tui *t, int k)
 {
-	for (size_t i = 0; i < n->nkids && depth < 256; i++) {
-		const struct callnode *c = n->kids[i];
-		add_line(t, row, c, depth);
-		if (c->nkids && hashmap_find_ptr(&t->opened, c))
-			add_nodes(t, row, c, depth + 1);
+	return !(t->zoom_dso && k == t->m->dso_col);
+}
+
+/* The key columns of a row (or the titles, r NULL) padded to the widths. */
+static void key_text(const struct tui *t, const struct tui_row *r, struct strbuf *sb)
+{
+	int last = t->m->ncols - 1;
+	while (last > 0 && !col_shown(t, last))
+		last--;
+	bool first = true;
+	for (int k = 0; k <= last; k++) {
+		if (!col_shown(t, k))
+			continue;
+		const char *v = r ? (r->cols[k] ? r->cols[k] : "") : t->m->coltitle[k];
+		if (!first)
+			sb_adds(sb, "  ");
+		first = false;
+		if (k == last)
+			sb_adds(sb, v);
+		else
+			sb_addf(sb, "%-*.*s", t->width[k], t->width[k], v);
 	}
 }
 
@@ -118,11 +146,12 @@ static void rebuild(struct tui *t)
 	qsort_r(t->order, t->norder, sizeof(*t->order), cmp_order, t);
 	t->nlines = 0;
 	t->sel = 0;
+	widths(t);
 	for (size_t k = 0; k < t->norder; k++) {
 		size_t r = t->order[k];
-		add_line(t, r, NULL, 0);
+		tui_add_line(t, (struct tui_line){ .row = r });
 		if (t->open[r] && t->m->rows[r].tree)
-			add_nodes(t, r, t->m->rows[r].tree, 1);
+			tui_chain_lines(t, r);
 	}
 	bool kept = false;
 	for (size_t i = 0; i < t->nlines && !kept; i++)
@@ -152,51 +181,56 @@ void tui_show(struct tui *t, struct tui_model *m)
 	free(keep);
 }
 
-static double node_pct(const struct tui *t, const struct callnode *n)
-{
-	return t->m->total ? 100.0 * (double)n->period / (double)t->m->total : 0.0;
-}
-
 static void draw_line(struct tui *t, int y, const struct tui_line *l, bool selected)
 {
 	const struct tui_row *r = &t->m->rows[l->row];
 	int attr = selected ? A_REVERSE : 0;
 	attron(attr);
 	mvhline(y, 0, ' ', COLS);
-	if (!l->node) {
-		bool more = r->tree != NULL;
-		mvaddstr(y, 0, more ? (t->open[l->row] ? "-" : "+") : " ");
-		int x = 1;
-		for (int k = 0; k < t->m->npct; k++) {
-			int pa = tui_pct_attr(r->pct[k]);
-			attron(pa);
-			mvprintw(y, x, " %8.2f%%", r->pct[k]);
-			attroff(pa);
-			x += 10;
-		}
-		if (!t->m->npct) { /* top: the text carries its percentage, coloured as a whole */
-			int pa = tui_pct_attr(r->pct[0]);
-			attron(pa);
-			mvaddnstr(y, x, r->text, COLS - x > 0 ? COLS - x : 0);
-			attroff(pa);
-		} else {
-			mvaddnstr(y, x + 2, r->text, COLS - x - 2 > 0 ? COLS - x - 2 : 0);
-		}
+	if (l->node) {
+		tui_chain_draw(t, y, l);
+		attroff(attr);
+		return;
+	}
+	/* perf's columns: the fold mark, then each percentage ten wide ("+   33.78%    33.11%"). */
+	mvaddstr(y, 0, tui_chain_has(t, r->tree) ? (t->open[l->row] ? "-" : "+") : " ");
+	int x = 1;
+	for (int k = 0; k < t->m->npct; k++) {
+		int pa = tui_pct_attr(r->pct[k]);
+		attron(pa);
+		mvprintw(y, x, k ? "%9.2f%%" : "%8.2f%%", r->pct[k]);
+		attroff(pa);
+		x += k ? 10 : 9;
+	}
+	if (!t->m->npct) { /* top: the text carries its percentage, coloured as a whole */
+		int pa = tui_pct_attr(r->pct[0]);
+		attron(pa);
+		mvaddnstr(y, x, r->text, COLS - x > 0 ? COLS - x : 0);
+		attroff(pa);
+	} else if (t->m->ncols) {
+		struct strbuf sb = STRBUF_INIT;
+		key_text(t, r, &sb);
+		mvaddnstr(y, x + 2, sb_str(&sb), COLS - x - 2 > 0 ? COLS - x - 2 : 0);
+		sb_release(&sb);
 	} else {
-		char name[512];
-		hist_sym_name(l->node->sym, l->node->addr, name, sizeof(name));
-		int x = 4 + 3 * l->depth;
-		const char *mark = l->node->nkids ? (hashmap_find_ptr(&t->opened, l->node) ? "- " : "+ ") : "  ";
-		if (x < COLS) {
-			mvaddstr(y, x, mark);
-			int pa = tui_pct_attr(node_pct(t, l->node));
-			attron(pa);
-			printw("%.2f%%", node_pct(t, l->node));
-			attroff(pa);
-			printw(" %s%s", name, l->node->inlined ? " (inlined)" : "");
-		}
+		mvaddnstr(y, x + 2, r->text, COLS - x - 2 > 0 ? COLS - x - 2 : 0);
 	}
 	attroff(attr);
+}
+
+/* The first line: the model's, then what the view is zoomed into, as perf's title names it. */
+static void title(const struct tui *t, struct strbuf *sb)
+{
+	sb_adds(sb, t->m->status);
+	if (t->zoom_thread) {
+		sb_addf(sb, ", Thread: %s", t->zoom_thread);
+		if (t->m->by_tid)
+			sb_addf(sb, "(%d)", t->zoom_tid);
+	}
+	if (t->zoom_proc)
+		sb_addf(sb, ", Process: %s(%d)", t->zoom_proc, t->zoom_pid);
+	if (t->zoom_dso)
+		sb_addf(sb, ", DSO: %s", t->zoom_dso);
 }
 
 static void draw(struct tui *t)
@@ -209,13 +243,23 @@ static void draw(struct tui *t)
 		t->top = t->sel;
 	if (t->sel >= t->top + (size_t)list)
 		t->top = t->sel - (size_t)list + 1;
+	struct strbuf sb = STRBUF_INIT;
+	title(t, &sb);
 	attron(A_REVERSE);
 	mvhline(0, 0, ' ', COLS);
-	mvaddnstr(0, 0, t->m->status, COLS);
+	mvaddnstr(0, 0, sb_str(&sb), COLS);
 	attroff(A_REVERSE);
+	sb.len = 0;
+	if (t->m->ncols) {
+		sb_adds(&sb, t->m->npct == 2 ? "  Children      Self  " : "  Overhead  ");
+		key_text(t, NULL, &sb);
+	} else {
+		sb_adds(&sb, t->m->titles);
+	}
 	attron(A_BOLD);
-	mvaddnstr(1, 0, t->m->titles, COLS);
+	mvaddnstr(1, 0, sb_str(&sb), COLS);
 	attroff(A_BOLD);
+	sb_release(&sb);
 	for (int y = 0; y < list && t->top + (size_t)y < t->nlines; y++)
 		draw_line(t, y + 2, &t->lines[t->top + (size_t)y], t->top + (size_t)y == t->sel);
 	if (!t->nlines)
@@ -224,10 +268,9 @@ static void draw(struct tui *t)
 	if (t->msg[0])
 		snprintf(foot, sizeof(foot), "%s", t->msg);
 	else
-		snprintf(foot, sizeof(foot), "%s%s%s%s%s%ssort: %s   h/?: help  q: %s", t->zoom_dso ? "DSO: " : "",
-			 t->zoom_dso ? t->zoom_dso : "", t->zoom_dso ? "  " : "", t->zoom_comm ? "thread: " : "",
-			 t->zoom_comm ? t->zoom_comm : "", t->zoom_comm ? "  " : "", sort_names[t->sort],
-			 t->zoom_dso || t->zoom_comm || t->filter ? "back" : "quit");
+		snprintf(foot, sizeof(foot), "%s%s%ssort: %s   h/?: help  q: quit%s", t->zoom_dso ? "DSO: " : "",
+			 t->zoom_dso ? t->zoom_dso : "", t->zoom_dso ? "  " : "", sort_names[t->sort],
+			 t->zoom_dso || t->zoom_thread || t->zoom_proc || t->filter ? "  Esc: back" : "");
 	if (t->filter && !t->msg[0]) {
 		size_t len = strlen(foot);
 		snprintf(foot + len, sizeof(foot) - len, "   filter: %s", t->filter);
@@ -287,31 +330,59 @@ static void toggle(struct tui *t, bool whole)
 			forget(t, NULL, r->tree);
 	} else if (!l->node) {
 		t->open[l->row] = !t->open[l->row];
-	} else if (l->node->nkids) {
-		if (hashmap_find_ptr(&t->opened, l->node))
-			forget(t, l->node, NULL);
+	} else if (l->fold) {
+		if (hashmap_find_ptr(&t->opened, l->fold))
+			forget(t, l->fold, NULL);
 		else
-			hashmap_insert_ptr(&t->opened, l->node, &found);
+			hashmap_insert_ptr(&t->opened, l->fold, &found);
 	}
 	rebuild(t);
 }
 
-/* d/t/p: narrow to the selected entry's DSO or command, or back when narrowed already. */
+/* E/C: every shown entry's whole graph expanded, or every graph collapsed. */
+static void toggle_all(struct tui *t, bool open)
+{
+	hashmap_free(&t->opened);
+	hashmap_init(&t->opened, HASHMAP_PTR);
+	memset(t->open, 0, (t->m->n ? t->m->n : 1) * sizeof(*t->open));
+	for (size_t k = 0; open && k < t->norder; k++) {
+		size_t i = t->order[k];
+		t->open[i] = t->m->rows[i].tree != NULL;
+		if (t->open[i])
+			mark_all(&t->opened, t->m->rows[i].tree);
+	}
+	rebuild(t);
+}
+
+/* d/t/p: narrow to the selected entry's DSO, thread or process (the thread of its first
+ * sample, as perf's he->thread), or back when narrowed so already. */
 static void zoom(struct tui *t, int key)
 {
-	char **slot = key == 'd' ? &t->zoom_dso : &t->zoom_comm;
+	char **slot = key == 'd' ? &t->zoom_dso : key == 't' ? &t->zoom_thread : &t->zoom_proc;
 	if (*slot) {
 		free(*slot);
 		*slot = NULL;
-	} else if (t->sel < t->nlines) {
-		const struct tui_row *r = &t->m->rows[t->lines[t->sel].row];
-		const char *v = key == 'd' ? r->dso : r->comm;
-		if (!v) {
-			snprintf(t->msg, sizeof(t->msg), "%s", key == 'd' ? "no DSO to zoom into" :
-				 "the entries are not by command (sort key comm): nothing to zoom into");
+		rebuild(t);
+		return;
+	}
+	if (t->sel >= t->nlines)
+		return;
+	const struct tui_row *r = &t->m->rows[t->lines[t->sel].row];
+	if (key == 'd') {
+		if (!r->dso) {
+			snprintf(t->msg, sizeof(t->msg), "no DSO to zoom into");
 			return;
 		}
-		*slot = xstrdup(v);
+		*slot = xstrdup(r->dso);
+	} else if (!t->m->ncols) {
+		snprintf(t->msg, sizeof(t->msg), "no thread to zoom into here (top's rows are functions)");
+		return;
+	} else if (key == 't') {
+		t->zoom_tid = r->tid;
+		*slot = xstrdup(r->comm ? r->comm : "");
+	} else {
+		t->zoom_pid = r->pid;
+		*slot = xstrdup(r->comm ? r->comm : "");
 	}
 	rebuild(t);
 }
@@ -357,7 +428,8 @@ static void flame(struct tui *t)
 		snprintf(t->msg, sizeof(t->msg), "flame graph: not here");
 		return;
 	}
-	struct tui_zoom z = { t->zoom_dso, t->zoom_comm, t->filter };
+	struct tui_zoom z = { .dso = t->zoom_dso, .filter = t->filter, .tid = t->zoom_thread ? t->zoom_tid : 0,
+			      .pid = t->zoom_proc ? t->zoom_pid : 0 };
 	char path[400];
 	snprintf(t->msg, sizeof(t->msg), "writing a flame graph...");
 	draw(t);
@@ -392,15 +464,18 @@ static void ask_filter(struct tui *t)
 	rebuild(t);
 }
 
-/* q/Esc: undo the last narrowing, else quit (returns true). */
+/* Esc: undo the last narrowing, else quit (returns true). */
 static bool back(struct tui *t)
 {
 	if (t->filter) {
 		free(t->filter);
 		t->filter = NULL;
-	} else if (t->zoom_comm) {
-		free(t->zoom_comm);
-		t->zoom_comm = NULL;
+	} else if (t->zoom_thread) {
+		free(t->zoom_thread);
+		t->zoom_thread = NULL;
+	} else if (t->zoom_proc) {
+		free(t->zoom_proc);
+		t->zoom_proc = NULL;
 	} else if (t->zoom_dso) {
 		free(t->zoom_dso);
 		t->zoom_dso = NULL;
@@ -435,6 +510,8 @@ bool tui_step(struct tui *t, int ms)
 	case KEY_END: move_sel(t, (long)t->nlines); break;
 	case '\n': case '\r': case KEY_ENTER: case '+': toggle(t, false); break;
 	case 'e': toggle(t, true); break;
+	case 'E': toggle_all(t, true); break;
+	case 'C': toggle_all(t, false); break;
 	case 'a': annotate(t); break;
 	case 'd': case 't': case 'p': zoom(t, ch); break;
 	case '/': ask_filter(t); break;
@@ -444,7 +521,8 @@ bool tui_step(struct tui *t, int ms)
 	case '\t': switch_model(t, t->hooks.next_event, "events"); break;
 	case 'h': case '?': tui_text_view("Help", help_text, 0); break;
 	case KEY_RESIZE: break;
-	case 'q': case 27: return !back(t);
+	case 'q': return false;
+	case 27: return !back(t);
 	default: break;
 	}
 	return true;
@@ -461,7 +539,8 @@ void tui_close(struct tui *t)
 	free(t->lines);
 	hashmap_free(&t->opened);
 	free(t->zoom_dso);
-	free(t->zoom_comm);
+	free(t->zoom_thread);
+	free(t->zoom_proc);
 	free(t->filter);
 	free(t);
 }

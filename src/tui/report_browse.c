@@ -69,7 +69,7 @@ static struct tui_model *switch_hook(void *arg, const char **what)
 	struct report_section s = report_section_of(p, (size_t)x->ev);
 	*what = p->graph == HIST_CALLER ? "caller graphs (what each function called)"
 					 : "callee graphs (who called each function)";
-	return tui_model_hist(s.hist, s.event, s.samples, x->b->children);
+	return tui_model_hist(s.hist, s.event, s.samples, x->b->children, x->b->graph_min);
 }
 
 static char *annotate_hook(void *arg, const struct tui_row *r)
@@ -108,7 +108,10 @@ static int flame_hook(void *arg, const struct tui_zoom *z, char *path, size_t si
 {
 	struct browse *x = arg;
 	struct sample_filter f = { 0 };
-	if ((z->dso && filter_add_dsos(&f, z->dso) < 0) || (z->comm && filter_add_comms(&f, z->comm) < 0)) {
+	char id[16];
+	if ((z->dso && filter_add_dsos(&f, z->dso) < 0) || (z->comm && filter_add_comms(&f, z->comm) < 0) ||
+	    (z->tid && (snprintf(id, sizeof(id), "%d", z->tid), filter_add_tids(&f, id)) < 0) ||
+	    (z->pid && (snprintf(id, sizeof(id), "%d", z->pid), filter_add_pids(&f, id)) < 0)) {
 		filter_free(&f);
 		return -1;
 	}
@@ -144,7 +147,7 @@ static struct tui_model *event_hook(void *arg, const char **what)
 		x->ev = (int)i;
 		struct report_section s = report_section_of(p, i);
 		*what = s.event;
-		return tui_model_hist(s.hist, s.event, s.samples, x->b->children);
+		return tui_model_hist(s.hist, s.event, s.samples, x->b->children, x->b->graph_min);
 	}
 	err_set("the recording has no other event with samples");
 	return NULL;
@@ -165,7 +168,7 @@ int report_browse(const struct report_browse *b)
 	if (!t)
 		return -1;
 	struct report_section s = report_section_of(b->p, (size_t)x.ev);
-	tui_show(t, tui_model_hist(s.hist, s.event, s.samples, b->children));
+	tui_show(t, tui_model_hist(s.hist, s.event, s.samples, b->children, b->graph_min));
 	while (tui_step(t, -1))
 		;
 	tui_close(t);

@@ -28,6 +28,7 @@ struct report_browse {
 	bool children;
 	bool caller;             /* caller-order graphs: the flame graph as an icicle */
 	bool python;
+	double graph_min;        /* -g graph,MIN: call-graph nodes under MIN percent are hidden */
 	const char *input;
 	const struct session_opts *so;
 };

@@ -14,12 +14,16 @@
 #include "analysis/topview.h"
 #include "output/top_out.h"
 
+#define TUI_COLS 8
+
 struct tui_row {
 	char *text;              /* the key columns, e.g. "tui_work  tui_work  [.] main" */
+	char *cols[TUI_COLS];    /* report: each key column alone, padded by the browser to the
+				  * widest shown (as perf, whose widths follow the zooms and filter) */
 	double pct[2];           /* Children and Self, or Overhead alone in pct[0] */
 	uint64_t samples;
 	const char *dso, *comm, *sym; /* for the zooms and the filter (sym: the symbol's name) */
-	int pid;
+	int pid, tid;            /* the thread of the entry (perf's he->thread): 't' and 'p' */
 	const struct callnode *tree; /* the call graph under the entry (NULL: none) */
 	const void *ref;         /* the command's own (a hist_entry for report) */
 };
@@ -31,11 +35,17 @@ struct tui_model {
 	struct tui_row *rows;
 	size_t n;
 	uint64_t total;          /* call-graph percentages are shares of this */
+	double min;              /* call-graph nodes under this percent are not shown (-g graph,0.5) */
+	int ncols;               /* report: the key columns in cols[] (0: text and titles whole) */
+	const char *coltitle[TUI_COLS];
+	int dso_col;             /* the Shared Object column, hidden in a DSO zoom; -1: none */
+	bool by_tid;             /* the entries are keyed by thread: the title names its id */
 };
 
-/* What the view is narrowed to (for 'f'). NULL fields: no narrowing. */
+/* What the view is narrowed to (for 'f'). NULL fields, 0 ids: no narrowing. */
 struct tui_zoom {
 	const char *dso, *comm, *filter;
+	int pid, tid;
 };
 
 struct tui_hooks {
@@ -63,7 +73,8 @@ bool tui_step(struct tui *t, int ms);
 void tui_close(struct tui *t);
 
 /* Models (tui_model.c): report's entries of one event, top's rows. */
-struct tui_model *tui_model_hist(const struct hist *h, const char *event, uint64_t samples, bool children);
+struct tui_model *tui_model_hist(const struct hist *h, const char *event, uint64_t samples, bool children,
+				  double graph_min);
 struct tui_model *tui_model_top(const struct top_view *tv, const struct top_status *st);
 void tui_model_free(struct tui_model *m);
 

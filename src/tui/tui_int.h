@@ -10,7 +10,9 @@
 struct tui_line {
 	size_t row;
 	const struct callnode *node; /* NULL: the entry itself */
-	int depth;
+	const struct callnode *fold; /* the node whose expansion '+' toggles here; NULL: none */
+	int col;                 /* a node's fold mark column (its name two further) */
+	bool pct;                /* a node's line shows its percentage */
 };
 
 enum tui_sort { TS_GIVEN, TS_SELF, TS_SAMPLES, TS_NAME, TS_N };
@@ -26,9 +28,21 @@ struct tui {
 	size_t nlines, lcap;
 	size_t sel, top;         /* the selected line, the first line on the screen */
 	enum tui_sort sort;
-	char *zoom_dso, *zoom_comm, *filter;
+	char *zoom_dso, *filter;
+	char *zoom_thread, *zoom_proc; /* what the title names, with the ids below */
+	int zoom_tid, zoom_pid;
+	int width[TUI_COLS];     /* the key columns' widths over the rows shown */
 	char msg[512];           /* the bottom line's message until the next key */
 };
+
+/* tui/tui_chain.c: the screen lines (tui_add_line appends one); perf's call-graph lines under an expanded entry: a straight part of a chain
+ * (one function calling the next, no branch) one line each under its first, a branch's lines
+ * with their percentage where it differs from the one above or has siblings, nodes under the
+ * graph's threshold hidden. */
+void tui_add_line(struct tui *t, struct tui_line l);
+bool tui_chain_has(const struct tui *t, const struct callnode *tree);
+void tui_chain_lines(struct tui *t, size_t row);
+void tui_chain_draw(const struct tui *t, int y, const struct tui_line *l);
 
 /* tui_term.c */
 void tui_term_start(void);
