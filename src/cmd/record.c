@@ -149,7 +149,7 @@ static void watch_python(void *arg, const struct perf_event_header *h)
 		struct rec_task t;
 		/* A forked Python (multiprocessing) runs the same interpreter image. */
 		if (record_parse_task(h, &t) == 0 && t.pid == t.tid && t.pid != t.ppid)
-			pyrec_watch(py, (pid_t)t.pid, false);
+			pyrec_fork(py, (pid_t)t.pid, (pid_t)t.ppid);
 	}
 }
 

@@ -20,7 +20,9 @@ struct pybpf {
 	struct bpf_link **links;
 	size_t nlinks, lcap;
 	pybpf_cb cb;
+	pybpf_fork_cb fork_cb;
 	void *cb_arg;
+	bool follows_forks;       /* the fork/exec/exit tracepoint programs are attached */
 };
 
 static int silent(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -31,30 +33,77 @@ static int silent(enum libbpf_print_level level, const char *fmt, va_list ap)
 static int on_event(void *ctx, void *data, size_t size)
 {
 	struct pybpf *b = ctx;
-	if (size >= sizeof(struct pystack_event) && b->cb)
+	const struct pystack_fork *f = data;
+	if (size >= sizeof(*f) && (f->flags & PYSTACK_FORK)) {
+		if (b->fork_cb)
+			b->fork_cb((pid_t)f->pid, (pid_t)f->ppid, b->cb_arg);
+	} else if (size >= sizeof(struct pystack_event) && b->cb) {
 		b->cb(data, b->cb_arg);
+	}
 	return 0;
+}
+
+/* The skeleton opened and loaded; with_tp false: without the fork/exec/exit programs (a kernel
+ * whose BTF lacks the tracepoints still gets the sample walker). 0 or a positive errno. */
+static int load(struct pybpf *b, bool with_tp)
+{
+	b->skel = pystack__open();
+	if (!b->skel)
+		return errno ? errno : EINVAL;
+	if (!with_tp) {
+		bpf_program__set_autoload(b->skel->progs.pystack_fork, false);
+		bpf_program__set_autoload(b->skel->progs.pystack_exec, false);
+		bpf_program__set_autoload(b->skel->progs.pystack_exit, false);
+	}
+	int r = pystack__load(b->skel);
+	if (!r)
+		return 0;
+	int e = r < 0 ? -r : errno;
+	pystack__destroy(b->skel);
+	b->skel = NULL;
+	return e ? e : EINVAL;
+}
+
+/* The tracepoint programs, all or none (the fork copy without the exec removal would walk a new
+ * program with the old image's offsets). */
+static void attach_tracepoints(struct pybpf *b)
+{
+	struct bpf_program *progs[] = { b->skel->progs.pystack_exec, b->skel->progs.pystack_exit,
+					b->skel->progs.pystack_fork };
+	size_t i;
+	for (i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
+		struct bpf_link *l = bpf_program__attach(progs[i]);
+		if (!l)
+			break;
+		ALLOC_GROW(b->links, b->nlinks + 1, b->lcap);
+		b->links[b->nlinks++] = l;
+	}
+	if (i < sizeof(progs) / sizeof(progs[0])) {
+		while (b->nlinks)
+			bpf_link__destroy(b->links[--b->nlinks]);
+		return;
+	}
+	b->follows_forks = true;
 }
 
 struct pybpf *pybpf_open(void)
 {
 	libbpf_set_print(silent);
 	struct pybpf *b = xcalloc(1, sizeof(*b));
-	b->skel = pystack__open();
-	if (!b->skel) {
-		err_set("cannot open lperf's BPF program: %s", strerror(errno));
-		free(b);
-		return NULL;
-	}
-	int r = pystack__load(b->skel);
-	if (r) {
-		int e = r < 0 ? -r : errno;
+	/* LPERF_NO_BPF_FORKS: as on a kernel without the tracepoints (user space follows forks). */
+	bool want_tp = !getenv("LPERF_NO_BPF_FORKS");
+	int e = want_tp ? load(b, true) : EINVAL;
+	bool with_tp = !e;
+	if (e && e != EPERM && e != EACCES)
+		e = load(b, false);
+	if (e) {
 		err_set("cannot load lperf's BPF program: %s%s", strerror(e),
 			e == EPERM || e == EACCES ? " (needs root or CAP_BPF and CAP_PERFMON)" : "");
-		pystack__destroy(b->skel);
 		free(b);
 		return NULL;
 	}
+	if (with_tp)
+		attach_tracepoints(b);
 	b->rb = ring_buffer__new(bpf_map__fd(b->skel->maps.events), on_event, b, NULL);
 	if (!b->rb) {
 		err_set("cannot map the BPF ring buffer: %s", strerror(errno));
@@ -122,9 +171,15 @@ void pybpf_remove_proc(struct pybpf *b, int pid)
 	bpf_map__delete_elem(b->skel->maps.procs, &k, sizeof(k), 0);
 }
 
-long pybpf_drain(struct pybpf *b, pybpf_cb cb, void *arg)
+bool pybpf_follows_forks(const struct pybpf *b)
+{
+	return b->follows_forks;
+}
+
+long pybpf_drain(struct pybpf *b, pybpf_cb cb, pybpf_fork_cb fork_cb, void *arg)
 {
 	b->cb = cb;
+	b->fork_cb = fork_cb;
 	b->cb_arg = arg;
 	int n = ring_buffer__consume(b->rb);
 	return n < 0 ? err_set("reading the BPF ring buffer: %s", strerror(-n)) : n;
@@ -161,7 +216,8 @@ struct pybpf *pybpf_open(void)
 int pybpf_attach(struct pybpf *b, const int *fds, size_t n) { return -1; }
 int pybpf_add_proc(struct pybpf *b, const struct py_proc *p) { return -1; }
 void pybpf_remove_proc(struct pybpf *b, int pid) {}
-long pybpf_drain(struct pybpf *b, pybpf_cb cb, void *arg) { return -1; }
+bool pybpf_follows_forks(const struct pybpf *b) { return false; }
+long pybpf_drain(struct pybpf *b, pybpf_cb cb, pybpf_fork_cb fork_cb, void *arg) { return -1; }
 uint64_t pybpf_dropped(struct pybpf *b) { return 0; }
 void pybpf_close(struct pybpf *b) {}
 

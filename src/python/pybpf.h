@@ -1,11 +1,15 @@
 /* lperf's BPF Python stack walker (bpf/pystack.bpf.c), loaded through its libbpf skeleton and
  * attached to the sampling events' fds: at every sample of a registered process the kernel
- * walks the sampled thread's Python frames and queues them; pybpf_drain hands them over. */
+ * walks the sampled thread's Python frames and queues them; pybpf_drain hands them over. A
+ * process a registered one forks is registered by the kernel at the fork (with the parent's
+ * configuration) and said in the queue before its first stack; an exec or exit unregisters. */
 #ifndef LPERF_PYTHON_PYBPF_H
 #define LPERF_PYTHON_PYBPF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "python/bpf/pystack.h"
 #include "python/pylayout.h"
@@ -22,9 +26,14 @@ int pybpf_attach(struct pybpf *b, const int *fds, size_t n);
 /* Starts (or restarts) walking the Python stacks of p's process. */
 int pybpf_add_proc(struct pybpf *b, const struct py_proc *p);
 void pybpf_remove_proc(struct pybpf *b, int pid);
-/* Calls cb for every queued event; returns how many, or -1. */
+/* Whether forks, execs and exits are followed in the kernel (false on a kernel whose BTF lacks
+ * the scheduler's tracepoints: then user space registers forked children itself). */
+bool pybpf_follows_forks(const struct pybpf *b);
+/* Calls cb for every queued stack and fork_cb for every fork of a registered process, in the
+ * order they happened; returns how many, or -1. */
 typedef void (*pybpf_cb)(const struct pystack_event *e, void *arg);
-long pybpf_drain(struct pybpf *b, pybpf_cb cb, void *arg);
+typedef void (*pybpf_fork_cb)(pid_t pid, pid_t ppid, void *arg);
+long pybpf_drain(struct pybpf *b, pybpf_cb cb, pybpf_fork_cb fork_cb, void *arg);
 /* Events lost because the BPF ring buffer was full. */
 uint64_t pybpf_dropped(struct pybpf *b);
 void pybpf_close(struct pybpf *b);

@@ -155,6 +155,32 @@ static bool code_eq(const void *value, const void *key)
 	return c->addr == k->addr && c->sig == k->sig;
 }
 
+/* A forked child's code object it could not read (it has exited, or freed the object since
+ * the frame was taken), named from the parent: the parent's cached copy, else the parent's
+ * memory, only where the signature taken with the frame matches (the object the fork
+ * inherited); otherwise it stays bad. */
+static void read_code_parent(struct pyread *parent, struct py_code *c)
+{
+	struct hashmap_entry *e = parent->index.eq ? hashmap_find_custom(&parent->index,
+		hashmap_hash_u64((c->addr >> 4) ^ c->sig), c) : NULL;
+	const struct py_code *pc = e ? e->value : NULL;
+	if (pc && !pc->bad) {
+		c->firstline = pc->firstline;
+		c->name = xstrdup(pc->name);
+		c->filename = xstrdup(pc->filename);
+		if (pc->ltlen) {
+			c->linetable = xmalloc(pc->ltlen);
+			memcpy(c->linetable, pc->linetable, pc->ltlen);
+		}
+		c->ltlen = pc->ltlen;
+		c->bad = false;
+		return;
+	}
+	if (pc)
+		return; /* the parent could not read it either */
+	read_code(parent, c);
+}
+
 const struct py_code *pyread_code(struct pyread *r, uint64_t addr, uint64_t sig)
 {
 	if (!r->index.eq)
@@ -170,6 +196,15 @@ const struct py_code *pyread_code(struct pyread *r, uint64_t addr, uint64_t sig)
 	c->id = (uint32_t)r->ncodes;
 	e->value = c; /* before read_code: the map's next probe compares with it */
 	read_code(r, c);
+	if (c->bad && r->parent) {
+		free(c->name);
+		free(c->filename);
+		free(c->linetable);
+		c->name = c->filename = NULL;
+		c->linetable = NULL;
+		c->ltlen = 0;
+		read_code_parent(r->parent, c);
+	}
 	ALLOC_GROW(r->codes, r->ncodes + 1, r->ccap);
 	r->codes[r->ncodes++] = c;
 	return c;

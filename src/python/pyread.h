@@ -62,6 +62,9 @@ struct pyread {
 	size_t ncodes, ccap;
 	struct hashmap index;    /* (addr, sig) -> its struct py_code */
 	uint64_t code_type;      /* the address of PyCode_Type once one code object was checked */
+	/* A forked child's: the parent's reader (set by the caller around pyread_cook), which
+	 * names the inherited code objects the child can no longer be asked about. */
+	struct pyread *parent;
 };
 
 void pyread_init(struct pyread *r, const struct py_proc *p);

@@ -24,6 +24,8 @@ struct rproc {
 	uint64_t since;           /* when looking started (ns) */
 	bool once;                /* a process already running: one look (its libraries are mapped);
 				   * after an exec, looked for until libpython appears (3 s at most) */
+	pid_t ppid;               /* forked: the Python process it was forked from (its reader names
+				   * the inherited code objects once the child is gone) */
 	struct pyread rd;
 	struct pystore_writer w;
 	bool have_rd;
@@ -37,6 +39,11 @@ struct pyrec {
 	long tid_off;             /* glibc: the kernel tid's offset in struct pthread, -1 unknown */
 	uint64_t stacks;
 	char *problem;
+	/* BPF stacks of a process not known yet (the kernel registered a forked child whose fork
+	 * event was lost): kept until its FORK record names the parent, PENDING_MAX at most. */
+	struct pystack_event *pend;
+	size_t npend, pcap;
+	uint64_t unclaimed;       /* stacks of processes never known (dropped) */
 	/* The finder: a thread that looks for new interpreters every 2 ms, so that stacks start
 	 * right after the interpreter is mapped rather than at the first drained batch (which
 	 * would miss the imports of a short run). lock guards p, n and every rproc. */
@@ -128,6 +135,7 @@ static pid_t tgid_of(pid_t pid)
 }
 
 static void *finder_main(void *arg);
+static void note_problem(struct pyrec *r, const char *msg);
 
 static void watch_locked(struct pyrec *r, pid_t pid, bool exec);
 
@@ -158,8 +166,21 @@ static void watch_locked(struct pyrec *r, pid_t pid, bool exec)
 	struct rproc *p = find(r, pid);
 	if (p && !exec)
 		return;
-	if (p && p->state == P_PYTHON && same_interpreter(p))
+	if (p && p->state == P_PYTHON && p->ppid) {
+		/* A forked child that execs (subprocess, multiprocessing's spawn): its stacks so far
+		 * were its parent's code; the new program is looked for afresh. */
+		if (r->bpf)
+			pybpf_remove_proc(r->bpf, pid);
+		pyread_free(&p->rd);
+		pystore_writer_free(&p->w);
+		memset(p, 0, sizeof(*p));
+		p->pid = pid;
+	} else if (p && p->state == P_PYTHON && same_interpreter(p)) {
+		/* the kernel forgets a process at its exec (the BPF program's tracepoint) */
+		if (r->bpf)
+			pybpf_add_proc(r->bpf, &p->rd.proc);
 		return;
+	}
 	if (!p) {
 		ALLOC_GROW(r->p, r->n + 1, r->cap);
 		p = &r->p[r->n++];
@@ -176,6 +197,67 @@ static void watch_locked(struct pyrec *r, pid_t pid, bool exec)
 	p->state = P_LOOKING;
 	p->since = now_ns();
 	p->once = !exec;
+}
+
+static void on_event(const struct pystack_event *e, void *arg);
+
+/* The stacks kept for pid, now that it is known. */
+static void replay_pending(struct pyrec *r, pid_t pid)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < r->npend; i++) {
+		if ((pid_t)r->pend[i].pid == pid)
+			on_event(&r->pend[i], r);
+		else
+			r->pend[k++] = r->pend[i];
+	}
+	r->npend = k;
+}
+
+/* A new process forked by the Python process ppid (as multiprocessing's fork start method
+ * does): it runs the same image, so it is read with its parent's layout at once, with no look
+ * at /proc (it may already be gone). false when ppid is no Python known here; true also when
+ * pid is known already (the kernel's fork event and the FORK record both say it). */
+static bool fork_from(struct pyrec *r, pid_t pid, pid_t ppid)
+{
+	struct rproc *pp = find(r, ppid);
+	if (!pp || pp->state != P_PYTHON)
+		return false;
+	if (find(r, pid))
+		return true;
+	struct py_proc proc = pp->rd.proc;
+	uint32_t flags = pp->w.flags;
+	proc.pid = pid;
+	ALLOC_GROW(r->p, r->n + 1, r->cap);
+	struct rproc *p = &r->p[r->n++];
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	p->ppid = ppid;
+	p->state = P_PYTHON;
+	pyread_init(&p->rd, &proc);
+	p->have_rd = true;
+	p->w.flags = flags;
+	/* the kernel registered it at the fork when the parent was registered by then */
+	if (r->bpf && pybpf_add_proc(r->bpf, &proc) < 0)
+		note_problem(r, err_msg());
+	replay_pending(r, pid);
+	return true;
+}
+
+static void on_fork(pid_t pid, pid_t ppid, void *arg)
+{
+	fork_from(arg, pid, ppid);
+}
+
+void pyrec_fork(struct pyrec *r, pid_t pid, pid_t ppid)
+{
+	if (pid <= 0)
+		return;
+	pthread_mutex_lock(&r->lock);
+	bool known = fork_from(r, pid, ppid);
+	pthread_mutex_unlock(&r->lock);
+	if (!known) /* a process forked by one that is not Python (yet): looked at once */
+		pyrec_watch(r, pid, false);
 }
 
 static void note_problem(struct pyrec *r, const char *msg)
@@ -204,12 +286,29 @@ static void look(struct pyrec *r, struct rproc *p, uint64_t now)
 	p->w.flags = r->bpf ? 0 : PYSTORE_APPROX;
 	if (r->bpf && pybpf_add_proc(r->bpf, &pp) < 0)
 		note_problem(r, err_msg());
+	replay_pending(r, p->pid);
 }
+
+/* The reader of p's parent, for a forked child (NULL otherwise). */
+static struct pyread *parent_reader(struct pyrec *r, const struct rproc *p)
+{
+	struct rproc *pp = p->ppid ? find(r, p->ppid) : NULL;
+	return pp && pp->have_rd ? &pp->rd : NULL;
+}
+
+enum { PENDING_MAX = 1024 };
 
 static void on_event(const struct pystack_event *e, void *arg)
 {
 	struct pyrec *r = arg;
 	struct rproc *p = find(r, (pid_t)e->pid);
+	if (!p && r->npend < PENDING_MAX) {
+		ALLOC_GROW(r->pend, r->npend + 1, r->pcap);
+		r->pend[r->npend++] = *e;
+		return;
+	}
+	if (!p)
+		r->unclaimed++;
 	if (!p || p->state != P_PYTHON)
 		return;
 	struct py_rawframe raw[PYSTACK_MAX_FRAMES];
@@ -217,7 +316,9 @@ static void on_event(const struct pystack_event *e, void *arg)
 	for (size_t i = 0; i < n; i++)
 		raw[i] = (struct py_rawframe){ e->code[i], e->lasti[i], e->sig[i], e->aux[i] };
 	struct py_frame f[PYSTACK_MAX_FRAMES];
+	p->rd.parent = parent_reader(r, p);
 	size_t k = pyread_cook(&p->rd, raw, n, f, PYSTACK_MAX_FRAMES);
+	p->rd.parent = NULL;
 	pystore_add(&p->w, e->time, e->tid, (e->flags & PYSTACK_TRUNCATED) ? PYSTORE_TRUNCATED : 0, f, k);
 	r->stacks++;
 }
@@ -240,7 +341,9 @@ static void read_stacks(struct pyrec *r, struct rproc *p, uint64_t now)
 		struct py_frame f[128];
 		bool trunc;
 		size_t n = pyread_stack(&p->rd, th[t].tstate, raw, 128, &trunc);
+		p->rd.parent = parent_reader(r, p);
 		size_t k = pyread_cook(&p->rd, raw, n, f, 128);
+		p->rd.parent = NULL;
 		if (!k)
 			continue;
 		pystore_add(&p->w, now, (uint32_t)tid, trunc ? PYSTORE_TRUNCATED : 0, f, k);
@@ -280,7 +383,7 @@ void pyrec_poll(struct pyrec *r, uint64_t now)
 	pthread_mutex_lock(&r->lock);
 	look_all(r, now);
 	if (r->bpf) {
-		if (pybpf_drain(r->bpf, on_event, r) < 0)
+		if (pybpf_drain(r->bpf, on_event, on_fork, r) < 0)
 			note_problem(r, err_msg());
 	} else {
 		for (size_t i = 0; i < r->n; i++)
@@ -373,6 +476,7 @@ void pyrec_free(struct pyrec *r)
 		pystore_writer_free(&r->p[i].w);
 	}
 	free(r->p);
+	free(r->pend);
 	pybpf_close(r->bpf);
 	free(r->reason);
 	free(r->problem);

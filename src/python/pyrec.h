@@ -27,6 +27,9 @@ const char *pyrec_method(const struct pyrec *r);
 /* A process to look at. exec: it starts a new program (looked for every 2 ms until its libpython
  * is mapped, 3 s at most); else a running process, looked at once. */
 void pyrec_watch(struct pyrec *r, pid_t pid, bool exec);
+/* A new process (not a thread) forked by ppid: when ppid is a Python being read, the child is
+ * read with its parent's layout at once; else it is looked at once, as pyrec_watch does. */
+void pyrec_fork(struct pyrec *r, pid_t pid, pid_t ppid);
 /* After each batch of records: finds interpreters, drains the BPF events (or reads the stacks)
  * and names new code objects. now: CLOCK_MONOTONIC ns. */
 void pyrec_poll(struct pyrec *r, uint64_t now);

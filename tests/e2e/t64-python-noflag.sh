@@ -127,15 +127,47 @@ for v in 3.9 3.12; do
 	'
 done
 
+# fork_split SCRIPT MIN_CHILD: each process's samples name one of child_work/parent_work only,
+# parent_work in at least 20, child_work in at least MIN_CHILD.
+fork_split() {
+	awk -v minc="$2" "/^[^\t]/ { pid = \$1; got = 0; next }
+	     /py::(child|parent)_work/ && !got { f = \$1; sub(/:\\//, \" \", f); sub(/ .*/, \"\", f); c[pid \" \" f]++; got = 1 }
+	     END { for (k in c) { split(k, a, \" \"); n[a[1]]++; fn[a[2]] += c[k]; print k, c[k] }
+		   for (p in n) if (n[p] != 1) bad = 1
+		   exit !(!bad && fn[\"py::child_work\"] >= minc && fn[\"py::parent_work\"] >= 20) }" "$1"
+}
 if [ -n "$PY310" ]; then
+	# The kernel registers the child at the fork (the BPF program's tracepoint), so it does
+	# not matter when lperf reads the FORK record, or whether the child is still there then.
 	test_expect_success "a forked Python: parent and child each carry their own Python stack" '
 		lperf record -q --python -o k.data -- "$PY310" "$TEST_ROOT/tests/workloads/py_fork.py" &&
 		lperf script -i k.data -F pid,sym >s.txt 2>/dev/null &&
-		awk "/^[^\t]/ { pid = \$1; got = 0; next }
-		     /py::(child|parent)_work/ && !got { f = \$1; sub(/:\\//, \" \", f); sub(/ .*/, \"\", f); c[pid \" \" f]++; got = 1 }
-		     END { for (k in c) { split(k, a, \" \"); n[a[1]]++; fn[a[2]] += c[k]; print k, c[k] }
-			   for (p in n) if (n[p] != 1) bad = 1
-			   exit !(!bad && fn[\"py::child_work\"] >= 20 && fn[\"py::parent_work\"] >= 20) }" s.txt
+		fork_split s.txt 20
+	'
+	# A child of about 20 ms of CPU (about 20 samples): gone long before lperf could look at
+	# it in /proc; its code objects are named from the parent's.
+	test_expect_success "a forked Python child that exits at once still carries its Python stacks" '
+		lperf record -q --python -o k.data -- "$PY310" "$TEST_ROOT/tests/workloads/py_fork.py" 5000000 800000 &&
+		lperf script -i k.data -F pid,sym >s.txt 2>/dev/null &&
+		fork_split s.txt 5
+	'
+	# Without the kernel following forks (as on a kernel without the tracepoints), lperf
+	# registers the child at its FORK record with the parent's layout; the child runs 0.5 s
+	# of CPU, far longer than lperf takes to read a batch.
+	test_expect_success "a forked Python without the kernel following forks: the child is read with its parent's layout" '
+		LPERF_NO_BPF_FORKS=1 lperf record -q --python -o k.data -- "$PY310" "$TEST_ROOT/tests/workloads/py_fork.py" 20000000 &&
+		lperf script -i k.data -F pid,sym >s.txt 2>/dev/null &&
+		fork_split s.txt 20
+	'
+	test_expect_success "a Python started by a Python (subprocess): the child gets its own Python stacks" '
+		lperf record -q --python -o sp.data -- "$PY310" -c "import subprocess, sys; subprocess.run([sys.executable, sys.argv[1], sys.argv[2]], check=True)" "$W" $LOOPS &&
+		lperf report -i sp.data --folded >f.txt && complete f.txt
+	'
+	test_expect_success "a forked Python without BPF: the process_vm_readv reader reads the child too" '
+		LPERF_NO_BPF=1 lperf record -q --python -o k.data -- "$PY310" "$TEST_ROOT/tests/workloads/py_fork.py" 20000000 2>err &&
+		expect_grep "LPERF_NO_BPF is set" err &&
+		lperf script -i k.data -F pid,sym >s.txt 2>/dev/null &&
+		fork_split s.txt 20
 	'
 fi
 

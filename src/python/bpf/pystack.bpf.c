@@ -4,11 +4,16 @@
  * PyThreadState by walking the interpreter's thread list for the entry whose thread_id (glibc's
  * pthread_t, which on x86-64 is the thread's fs base) is the current task's, then follows its
  * frame chain with bpf_probe_read_user and sends the code objects and instruction positions to
- * user space (events). It always returns 1: the sample itself is written as usual. */
+ * user space (events). It always returns 1: the sample itself is written as usual.
+ * Three tracepoint programs keep procs in step with the processes without waiting for user space:
+ * a process forked by a registered one (not a new thread) is registered with its parent's entry
+ * at once (same image after fork), and user space is told (a pystack_fork event ahead of the
+ * child's first sample); an exec or the whole process's exit removes the entry. */
 #include <linux/bpf.h>
 #include <linux/bpf_perf_event.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
 
 #include "pystack.h"
 
@@ -16,9 +21,17 @@
 struct thread_struct {
 	unsigned long fsbase;
 } __attribute__((preserve_access_index));
+struct signal_struct {
+	struct {
+		int counter;
+	} live;                              /* the process's threads not yet exiting */
+} __attribute__((preserve_access_index));
 struct task_struct {
+	int pid, tgid;
+	struct signal_struct *signal;
 	struct thread_struct thread;
 } __attribute__((preserve_access_index));
+struct linux_binprm;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -48,6 +61,16 @@ static __always_inline __u64 rd64(__u64 addr)
 	return v;
 }
 
+/* An event the ring buffer had no room for; returns ret. */
+static __always_inline int note_dropped(int ret)
+{
+	__u32 k = 0;
+	__u64 *d = bpf_map_lookup_elem(&dropped, &k);
+	if (d)
+		__sync_fetch_and_add(d, 1);
+	return ret;
+}
+
 SEC("perf_event")
 int pystack_sample(struct bpf_perf_event_data *ctx)
 {
@@ -75,13 +98,8 @@ int pystack_sample(struct bpf_perf_event_data *ctx)
 	if (!frame)
 		return 1;
 	struct pystack_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
-		__u32 k = 0;
-		__u64 *d = bpf_map_lookup_elem(&dropped, &k);
-		if (d)
-			__sync_fetch_and_add(d, 1);
-		return 1;
-	}
+	if (!e)
+		return note_dropped(1);
 	e->time = bpf_ktime_get_ns();
 	e->pid = pid;
 	e->tid = tid;
@@ -110,6 +128,52 @@ int pystack_sample(struct bpf_perf_event_data *ctx)
 	e->nframes = n;
 	bpf_ringbuf_submit(e, 0);
 	return 1;
+}
+
+/* A new process of a registered one walks from its first sample; user space hears of it before
+ * the child's first event (the tracepoint runs before the child is woken). */
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(pystack_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 ppid = parent->tgid, cpid = child->tgid;
+	if (ppid == cpid) /* a thread */
+		return 0;
+	struct pystack_proc *p = bpf_map_lookup_elem(&procs, &ppid);
+	if (!p)
+		return 0;
+	struct pystack_proc copy = *p;
+	if (bpf_map_update_elem(&procs, &cpid, &copy, BPF_ANY))
+		return 0;
+	struct pystack_fork *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e)
+		return note_dropped(0);
+	e->time = bpf_ktime_get_ns();
+	e->pid = cpid;
+	e->ppid = ppid;
+	e->nframes = 0;
+	e->flags = PYSTACK_FORK;
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+/* A new program: whatever it runs, the entry described the old image. */
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(pystack_exec, struct task_struct *p, int old_pid, struct linux_binprm *bprm)
+{
+	__u32 pid = p->tgid;
+	bpf_map_delete_elem(&procs, &pid);
+	return 0;
+}
+
+/* The last thread of a process exits: its pid may be reused. */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(pystack_exit, struct task_struct *p)
+{
+	if (p->signal->live.counter)
+		return 0;
+	__u32 pid = p->tgid;
+	bpf_map_delete_elem(&procs, &pid);
+	return 0;
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -19,6 +19,7 @@ struct pystack_proc {
 };
 
 #define PYSTACK_TRUNCATED 1
+#define PYSTACK_FORK 2                       /* the event is a struct pystack_fork */
 
 struct pystack_event {
 	unsigned long long time;             /* bpf_ktime_get_ns: CLOCK_MONOTONIC, as the samples */
@@ -28,6 +29,14 @@ struct pystack_event {
 	unsigned long long lasti[PYSTACK_MAX_FRAMES];
 	unsigned long long sig[PYSTACK_MAX_FRAMES];   /* pyread_sig of the code object */
 	unsigned char aux[PYSTACK_MAX_FRAMES];
+};
+
+/* Process pid was forked by the registered process ppid and registered with its entry. The
+ * fields up to flags are laid out as an event's. */
+struct pystack_fork {
+	unsigned long long time;
+	unsigned int pid, ppid;
+	unsigned int nframes, flags;         /* 0, PYSTACK_FORK */
 };
 
 #endif
