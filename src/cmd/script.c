@@ -162,8 +162,11 @@ int cmd_script(int argc, char **argv)
 		c.folded = &f;
 	}
 	struct session ss;
+	/* the defaults have no srcline: only -F srcline or -F +srcline asks the resolver for them */
+	unsigned asked = c.fields_given ? c.fields : c.fields_rel ? c.fields_add & ~c.fields_del : 0;
 	struct session_tool tool = { .sample = on_sample, .ready = script_ready, .arg = &c,
-				     .python_view = python, .inline_frames = !no_inline };
+				     .python_view = python, .inline_frames = !no_inline,
+				     .srclines = (asked & SF_SRCLINE) != 0 };
 	struct session_opts so = { .force = force, .symfs = symfs };
 	if (session_open(&ss, input, &so, &tool) < 0)
 		cmd_open_failed(input);

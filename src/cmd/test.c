@@ -1,12 +1,15 @@
 /* lperf test: what this machine can profile (WindowsPerf's `wperf test`). One "Test Name /
  * Result" row per fact, in plain words; --json adds the same facts as structured sections. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cmd/cmd.h"
 #include "output/test_out.h"
+#include "python/pymethod.h"
 #include "sysinfo/sysinfo.h"
 #include "util/error.h"
 #include "util/opt.h"
+#include "util/xalloc.h"
 #include "workload/workload.h"
 
 int cmd_test(int argc, char **argv)
@@ -46,7 +49,17 @@ int cmd_test(int argc, char **argv)
 	struct sysinfo si;
 	struct test_rows r = { 0 };
 	sysinfo_collect(&si, no_python ? 0 : SYSINFO_PYTHONS);
-	test_rows_build(&r, &si, verbose, !no_python);
+	/* how --python would get each interpreter's stacks (whether BPF loads is tried here) */
+	char **stacks = no_python ? NULL : xcalloc(si.npy ? si.npy : 1, sizeof(char *));
+	for (size_t k = 0; stacks && k < si.npy; k++) {
+		char method[768];
+		if (!si.py[k].error)
+			stacks[k] = xstrdup(pymethod_describe(&si.py[k], method, sizeof(method)));
+	}
+	test_rows_build(&r, &si, verbose, (const char *const *)stacks);
+	for (size_t k = 0; stacks && k < si.npy; k++)
+		free(stacks[k]);
+	free(stacks);
 
 	int ret = 0;
 	if (output && test_write_json_file(output, &r, &si) < 0) {

@@ -8,7 +8,6 @@
 
 #include "output/annotate_out.h"
 #include "output/colour.h"
-#include "symbols/srcline.h"
 
 static double pct(uint64_t part, uint64_t whole)
 {

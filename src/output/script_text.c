@@ -5,7 +5,6 @@
 #include "events/tracedata.h"
 #include "output/script_out.h"
 #include "record/regname.h"
-#include "symbols/srcline.h"
 #include "util/error.h"
 
 static const struct { const char *name; unsigned bit; } field_names[] = {
@@ -101,11 +100,10 @@ static void location(FILE *f, const struct frame *fr, unsigned fields, bool chai
 		fprintf(f, " (%s line %d)", fr->loc.dso ? fr->loc.dso->path : "[unknown]", fr->line); /* Python */
 	else if ((fields & SF_DSO) && !fr->inlined)
 		fprintf(f, " (%s)", fr->loc.dso ? fr->loc.dso->path : "[unknown]");
-	/* perf prints the line under the frame, "dso[addr]" when it has none, nothing unmapped. */
+	/* perf prints the line under the frame (the resolver's: "dso[addr]" when it has none, nothing
+	 * unmapped). */
 	if ((fields & SF_SRCLINE) && fr->srcline)
 		fprintf(f, "\n  %s", fr->srcline);
-	else if ((fields & SF_SRCLINE) && fr->loc.map && fr->loc.dso)
-		fprintf(f, "\n  %s", srcline_string(fr->loc.dso, NULL, fr->loc.addr));
 	if (fr->inlined)
 		fputs(" (inlined)", f);
 }

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "output/json.h"
-#include "python/pymethod.h"
 #include "spe/spe.h"
 #include "sysinfo/buildinfo.h"
 #include "output/table.h"
@@ -160,9 +159,9 @@ static void spe_rows(struct test_rows *r, const struct sysinfo *si)
 		si->spe->formats, si->spe->nformats, si->spe->caps, si->spe->ncaps)));
 }
 
-static void python_rows(struct test_rows *r, const struct sysinfo *si, int verbose, bool searched)
+static void python_rows(struct test_rows *r, const struct sysinfo *si, int verbose, const char *const *stacks)
 {
-	if (!searched) {
+	if (!stacks) {
 		row(r, "python", "not searched (--no-python)");
 		return;
 	}
@@ -173,19 +172,18 @@ static void python_rows(struct test_rows *r, const struct sysinfo *si, int verbo
 	for (size_t i = 0; i < si->npy; i++) {
 		const struct pyinfo *py = &si->py[i];
 		char *name = xasprintf("python.%s", py->version ? py->version : "?");
-		char method[768];
-		if (py->error)
+		if (py->error || !stacks[i])
 			row(r, name, "%s (%s): %s", py->path, py->source, py->error);
 		else
 			row(r, name, "%s (%s): perf trampoline %s, perf_jit %s, frame pointers %s; stacks: %s%s%s",
 			    py->path, py->source, yes_no(py->perf_trampoline), yes_no(py->perf_jit),
-			    yes_no(py->frame_pointers), pymethod_describe(py, method, sizeof(method)),
+			    yes_no(py->frame_pointers), stacks[i],
 			    verbose ? "; realpath " : "", verbose ? py->realpath : "");
 		free(name);
 	}
 }
 
-void test_rows_build(struct test_rows *r, const struct sysinfo *si, int verbose, bool pythons)
+void test_rows_build(struct test_rows *r, const struct sysinfo *si, int verbose, const char *const *py_stacks)
 {
 	row(r, "lperf.version", "%s (%s)", sysinfo_version(), sysinfo_gitrev());
 	if (strcmp(sysfs_root(), "/sys"))
@@ -233,7 +231,7 @@ void test_rows_build(struct test_rows *r, const struct sysinfo *si, int verbose,
 	else
 		row(r, "tracefs", "%s", "not mounted: no tracepoints");
 	spe_rows(r, si);
-	python_rows(r, si, verbose, pythons);
+	python_rows(r, si, verbose, py_stacks);
 	for (size_t i = 0; i < si->notes.n; i++)
 		row(r, "warning", "%s", si->notes.v[i]);
 }

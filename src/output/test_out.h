@@ -15,8 +15,10 @@ struct test_rows {
 	size_t n, cap;
 };
 
-/* The rows for si (verbose: one per PMU with its caps; pythons: the Pythons were searched). */
-void test_rows_build(struct test_rows *r, const struct sysinfo *si, int verbose, bool pythons);
+/* The rows for si (verbose: one per PMU with its caps). py_stacks: per Python of si, how
+ * --python gets its stacks (python/pymethod.h's description; NULL for one that failed to
+ * probe), or NULL when the Pythons were not searched. */
+void test_rows_build(struct test_rows *r, const struct sysinfo *si, int verbose, const char *const *py_stacks);
 void test_rows_free(struct test_rows *r);
 void test_print_table(FILE *f, const struct test_rows *r);
 void test_print_json(FILE *f, const struct test_rows *r, const struct sysinfo *si);

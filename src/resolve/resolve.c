@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbols/srcline.h"
 #include "unwind/unwind.h"
 #include "util/xalloc.h"
 
@@ -175,6 +176,11 @@ void resolve_sample(struct resolver *r, const struct perf_sample *s, struct thre
 		n = r->merge(r->merge_arg, s, &r->fbuf, &r->fcap, n);
 	if (r->python_view)
 		n = resolve_python_view(r->fbuf, n);
+	for (size_t i = 0; r->srclines && i < n; i++) {
+		struct frame *f = &r->fbuf[i];
+		if (!f->srcline && f->loc.map && f->loc.dso)
+			f->srcline = srcline_string(f->loc.dso, NULL, f->loc.addr);
+	}
 	*out = (struct resolved_sample){ s, t, r->fbuf, n, truncated, chain_reset };
 }
 

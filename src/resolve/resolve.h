@@ -23,7 +23,8 @@ struct frame {
 	int32_t line;            /* Python frames (src/python/pymerge.c): the source line, else 0 */
 	bool inlined;            /* an inlined function's frame (loc.sym from symbols/srcline.h) */
 	const char *srcline;     /* DWARF frames with a symbol: the line perf's inline expansion gives
-				  * this level ("??:0" without DWARF); NULL otherwise */
+				  * this level ("??:0" without DWARF); with resolver.srclines every
+				  * frame in a DSO; NULL otherwise */
 };
 
 struct resolved_sample {
@@ -43,6 +44,8 @@ struct resolver {
 	bool callchains;           /* resolve callchain frames (else only the sampled ip) */
 	bool python_view;          /* fold interpreter frames around py:: frames (resolve_python_view) */
 	bool inline_frames;        /* DWARF-unwound frames expand into their inlined functions */
+	bool srclines;             /* every mapped frame gets its srcline (perf's "file:line", else
+				    * "dso[addr]"), for script's srcline field */
 	struct unwinder *unwinder; /* for recordings with user stack copies (--call-graph dwarf) */
 	unsigned e_machine;        /* the recording's machine (EM_*; 0: unknown): AArch64 frame-pointer
 				    * chains get the leaf's caller from the sampled link register */

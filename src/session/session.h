@@ -29,6 +29,7 @@ struct session_tool {
 	bool python_view;        /* Python-only stacks: interpreter frames between and around
 				  * py:: frames folded away (resolve_python_view) */
 	bool inline_frames;      /* DWARF-unwound frames expand into their inlined functions */
+	bool srclines;           /* every frame in a DSO carries its srcline (resolver.srclines) */
 	/* Optional: decisions that depend on the recording's events ("it has call chains"). Called
 	 * once the events are known and before any record reaches the model or the tool: at the
 	 * first record, since a pipe declares its events as the stream goes. It may change
