@@ -268,8 +268,10 @@ static int global_options(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	atexit(check_stdout);
-	if (argc > 0 && wperf_personality(argv[0]))
+	if (argc > 0 && wperf_personality(argv[0])) {
+		opt_set_command_line(argc, argv);
 		return find("wperf")->fn(argc, argv);
+	}
 	perf_personality = argc > 0 && is_perf_name(argv[0]);
 	int skip = global_options(argc, argv);
 	if (skip) {
@@ -298,5 +300,6 @@ int main(int argc, char **argv)
 			"command: see 'lperf help %s' (the manual page lperf-%s(1)) or 'lperf %s --help'",
 			argv[2], argv[2], argv[2], argv[2]);
 	argv[1] = (char *)c->name;
+	opt_set_command_line(argc, argv);
 	return c->fn(argc - 1, argv + 1);
 }

@@ -195,19 +195,14 @@ def check_prints(files):
 
 # cmd/ holds only commands: each .c file defines an entry (cmd_*, WindowsPerf's wperf_*, or a
 # command body two entries share, *_command: stat_command serves lperf stat, stat record and wperf
-# stat) or is an option table (*_opts.c). A helper that is neither belongs in the library; the
-# files still waiting to move are listed here with the reason.
+# stat) or is an option table (*_opts.c). A helper that is neither belongs in the library.
 CMD_ENTRY = re.compile(r'(cmd|wperf)_[a-z_0-9]+|[a-z_0-9]+_command')
-CMD_HELPERS = {
-    'cmd/record_switch.c': "record's --switch-output and its held records, moving out with h-daemon's "
-                           'record work (issue 19)',
-}
 
 
 def check_cmd_files(files):
     bad = []
     for rel, text in files:
-        if folder(rel) != 'cmd' or not rel.endswith('.c') or rel.endswith('_opts.c') or rel in CMD_HELPERS:
+        if folder(rel) != 'cmd' or not rel.endswith('.c') or rel.endswith('_opts.c'):
             continue
         if not any(CMD_ENTRY.fullmatch(n) for n in DEF.findall(strip(text))):
             bad.append(f'{rel} defines no command entry (cmd_*, wperf_*, *_command) and is no option '

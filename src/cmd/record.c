@@ -11,7 +11,6 @@
 #include "cmd/cmd.h"
 #include "output/pictures.h"
 #include "analysis/stacks_load.h"
-#include "cmd/record_switch.h"
 #include "cmd/sample_opts.h"
 #include "events/evlist.h"
 #include "events/spe_terms.h"
@@ -20,12 +19,14 @@
 #include "live/live_run.h"
 #include "output/spe_out.h"
 #include "perfdata/perfdata.h"
+#include "perfdata/record_switch.h"
 #include "perfdata/recorder.h"
 #include "python/pyrec.h"
 #include "spe/spe_capture.h"
 #include "session/session.h"
 #include "spe/spe_view.h"
 #include "util/error.h"
+#include "util/opt.h"
 #include "util/outfile.h"
 #include "util/xalloc.h"
 
@@ -335,7 +336,9 @@ static int record_run(struct sample_opts *o, struct evlist *l, char **cmd, int a
 	if (cmd && sample_python_setup(o, cmd) < 0)
 		err_die_last(EXIT_USAGE);
 	struct record_switch sw;
-	if (record_switch_init(&sw, o, run_now()) < 0)
+	const struct record_switch_opts swo = { o->output, o->switch_mode, o->switch_size, o->switch_secs,
+						o->switch_max_files, o->control };
+	if (record_switch_init(&sw, &swo, run_now()) < 0)
 		err_die_last(EXIT_USAGE);
 	if (o->overwrite && spe_evlist_event(l))
 		err_die(EXIT_USAGE, "--overwrite does not take Arm SPE events (their AUX data is not held)");
@@ -494,7 +497,9 @@ int cmd_record(int argc, char **argv)
 	struct evlist l = { 0 };
 	if (sample_build_events(&o, &l) < 0)
 		err_die_last(EXIT_USAGE);
-	int rc = o.dry_run ? record_dry_run(&o, &l) : record_run(&o, &l, cmd, argc + 1, argv - 1);
+	int line_argc;
+	char **line = opt_command_line(&line_argc); /* stored in the file: "lperf record ..." */
+	int rc = o.dry_run ? record_dry_run(&o, &l) : record_run(&o, &l, cmd, line_argc, line);
 	evlist_free(&l);
 	sample_opts_free(&o);
 	return rc;

@@ -21,6 +21,7 @@
 #include "session/live_session.h"
 #include "target/target_image.h"
 #include "util/error.h"
+#include "util/opt.h"
 #include "util/outfile.h"
 
 /* Progress: WindowsPerf's marks, '.' for a second with samples, 'e' for an empty one (lperf
@@ -235,7 +236,8 @@ int cmd_sample(int argc, char **argv)
 	struct evlist l = { 0 };
 	if (sample_build_events(&o, &l) < 0)
 		err_die_last(EXIT_USAGE);
-	struct sample_view v = { .argc = argc + 1, .argv = argv - 1 };
+	struct sample_view v = { 0 };
+	v.argv = opt_command_line(&v.argc);
 	int rc = sample_command(&o, &l, cmd, &v);
 	evlist_free(&l);
 	sample_opts_free(&o);

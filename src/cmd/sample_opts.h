@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "live/live.h"
+#include "perfdata/record_switch.h"
 #include "util/cpuset.h"
 #include "util/strbuf.h"
 
@@ -56,7 +57,7 @@ struct sample_opts {
 	bool buildid_all;           /* record --buildid-all: every DSO mapped, not only those hit */
 	/* record --switch-output: rotate the recording into OUTPUT.<timestamp> files on SIGUSR2
 	 * (signal), past a size, or every period; at most switch_max_files kept (0: all). */
-	enum { SWITCH_NONE, SWITCH_SIGNAL, SWITCH_SIZE, SWITCH_TIME } switch_mode;
+	enum record_switch_mode switch_mode;
 	uint64_t switch_size;
 	double switch_secs;
 	int switch_max_files;

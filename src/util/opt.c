@@ -11,6 +11,21 @@
 #include "util/suggest.h"
 
 static const char *roff_summary; /* opt_set_roff: --help writes a manual page */
+static int line_argc;            /* opt_set_command_line */
+static char **line_argv;
+
+void opt_set_command_line(int argc, char **argv)
+{
+	line_argc = argc;
+	line_argv = argv;
+}
+
+char **opt_command_line(int *argc)
+{
+	static char *none[] = { NULL };
+	*argc = line_argv ? line_argc : 0;
+	return line_argv ? line_argv : none;
+}
 
 void opt_set_roff(const char *summary)
 {

@@ -62,6 +62,11 @@ void opt_set_roff(const char *summary);
 /* A manual page for a command whose help is its own text (not an option table): the text kept
  * as it is printed, under NAME (cmd, summary). */
 void opt_roff_text_page(FILE *f, const char *cmd, const char *summary, const char *text);
+/* The whole command line lperf runs (the program, the command's name, its arguments; perf's
+ * global options before the command left out), as recordings store it: set once by main, read
+ * by the commands that store it (record, sample). Before it is set, an empty line (*argc 0). */
+void opt_set_command_line(int argc, char **argv);
+char **opt_command_line(int *argc);
 /* Prints "lperf CMD: msg", a hint to run --help, and exits 2. */
 void opt_usage_error(const struct opt_ctx *ctx, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 2, 3)));

@@ -259,6 +259,23 @@ static void help_exits_zero(void **state)
 	assert_non_null(strstr(out, "--intr-regs [REGS]"));
 }
 
+/* The whole command line main hands over: empty before, the same strings after. */
+static void command_line(void **state)
+{
+	(void)state;
+	int argc = -1;
+	char **v = opt_command_line(&argc);
+	assert_int_equal(argc, 0);
+	assert_non_null(v);
+	assert_null(v[0]);
+	char *line[] = { (char *)"lperf", (char *)"record", (char *)"-o", (char *)"x.data", NULL };
+	opt_set_command_line(4, line);
+	v = opt_command_line(&argc);
+	assert_int_equal(argc, 4);
+	assert_ptr_equal(v, line);
+	assert_string_equal(v[1], "record");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +287,7 @@ int main(void)
 		cmocka_unit_test(callbacks),
 		cmocka_unit_test(usage_errors),
 		cmocka_unit_test(help_exits_zero),
+		cmocka_unit_test(command_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

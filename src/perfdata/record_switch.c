@@ -1,4 +1,4 @@
-#include "cmd/record_switch.h"
+#include "perfdata/record_switch.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -52,12 +52,12 @@ static int control_open(struct record_switch *s, const char *spec)
 	return s->ctl < 0 ? -1 : 0;
 }
 
-int record_switch_init(struct record_switch *s, const struct sample_opts *o, double now)
+int record_switch_init(struct record_switch *s, const struct record_switch_opts *o, double now)
 {
 	memset(s, 0, sizeof(*s));
-	s->o = o;
+	s->o = *o;
 	s->ctl = s->ack = -1;
-	if (o->switch_mode != SWITCH_NONE && !strcmp(o->output, "-"))
+	if (o->mode != SWITCH_NONE && !strcmp(o->output, "-"))
 		return err_set("--switch-output needs a file, not -o -");
 	/* SIGUSR2 switches files; without --switch-output it is ignored, as perf ignores it (a
 	 * handler, not SIG_IGN, so that the command does not inherit the ignoring) */
@@ -67,16 +67,16 @@ int record_switch_init(struct record_switch *s, const struct sample_opts *o, dou
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGUSR2, &sa, NULL);
 	s->handled = (unsigned)usr2_count;
-	s->next = now + o->switch_secs;
-	if (o->switch_max_files < 0)
-		return err_set("--switch-max-files: %d is not a number of files", o->switch_max_files);
+	s->next = now + o->secs;
+	if (o->max_files < 0)
+		return err_set("--switch-max-files: %d is not a number of files", o->max_files);
 	return o->control ? control_open(s, o->control) : 0;
 }
 
 bool record_switch_due(struct record_switch *s, double now, unsigned long long bytes)
 {
-	const struct sample_opts *o = s->o;
-	if (o->switch_mode == SWITCH_NONE)
+	const struct record_switch_opts *o = &s->o;
+	if (o->mode == SWITCH_NONE)
 		return false;
 	if (s->snapshot || s->handled != (unsigned)usr2_count) {
 		s->snapshot = false;
@@ -84,12 +84,12 @@ bool record_switch_due(struct record_switch *s, double now, unsigned long long b
 			s->handled++; /* one file per signal, even when two arrive between reads */
 		return true;
 	}
-	if (o->switch_mode == SWITCH_SIZE && bytes >= o->switch_size)
+	if (o->mode == SWITCH_SIZE && bytes >= o->size)
 		return true;
-	if (o->switch_mode == SWITCH_TIME && now >= s->next) {
-		s->next += o->switch_secs;
+	if (o->mode == SWITCH_TIME && now >= s->next) {
+		s->next += o->secs;
 		if (s->next <= now) /* a stall longer than the period: no burst of empty files */
-			s->next = now + o->switch_secs;
+			s->next = now + o->secs;
 		return true;
 	}
 	return false;
@@ -121,16 +121,16 @@ static char *stamped_name(const char *output)
 
 char *record_switch_rename(struct record_switch *s)
 {
-	char *name = stamped_name(s->o->output);
-	if (rename(s->o->output, name) < 0) {
-		err_set("cannot rename '%s' to '%s': %s", s->o->output, name, strerror(errno));
+	char *name = stamped_name(s->o.output);
+	if (rename(s->o.output, name) < 0) {
+		err_set("cannot rename '%s' to '%s': %s", s->o.output, name, strerror(errno));
 		free(name);
 		return NULL;
 	}
-	if (s->o->switch_max_files > 0) {
+	if (s->o.max_files > 0) {
 		s->kept = xrealloc(s->kept, (s->nkept + 1) * sizeof(*s->kept));
 		s->kept[s->nkept++] = xstrdup(name);
-		while (s->nkept > (size_t)s->o->switch_max_files) {
+		while (s->nkept > (size_t)s->o.max_files) {
 			unlink(s->kept[0]);
 			free(s->kept[0]);
 			memmove(s->kept, s->kept + 1, --s->nkept * sizeof(*s->kept));
@@ -147,7 +147,7 @@ static void control_command(struct record_switch *s, const char *cmd,
 	else if (!strcmp(cmd, "disable"))
 		toggle(arg, false);
 	else if (!strcmp(cmd, "snapshot"))
-		s->snapshot = s->o->switch_mode != SWITCH_NONE;
+		s->snapshot = s->o.mode != SWITCH_NONE;
 	else if (!strcmp(cmd, "stop"))
 		kill(getpid(), SIGTERM);
 	else if (strcmp(cmd, "ping"))

@@ -1,17 +1,30 @@
 /* record's rotation and control (perf record --switch-output, --switch-max-files, --control):
  * when to close the file being written and where it goes (OUTPUT.<timestamp>), and the commands
  * a control FIFO brings (perf daemon pings its sessions through it). */
-#ifndef LPERF_CMD_RECORD_SWITCH_H
-#define LPERF_CMD_RECORD_SWITCH_H
+#ifndef LPERF_PERFDATA_RECORD_SWITCH_H
+#define LPERF_PERFDATA_RECORD_SWITCH_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
-#include "cmd/sample_opts.h"
 #include "record/record.h"
 
+/* When the file is closed and a new one started: never, on SIGUSR2 (or a control "snapshot"),
+ * past a size, or every period. */
+enum record_switch_mode { SWITCH_NONE, SWITCH_SIGNAL, SWITCH_SIZE, SWITCH_TIME };
+
+struct record_switch_opts {
+	const char *output;       /* the file being written (-o); must outlive the record_switch */
+	enum record_switch_mode mode;
+	uint64_t size;            /* SWITCH_SIZE: bytes */
+	double secs;              /* SWITCH_TIME: seconds */
+	int max_files;            /* at most this many files kept (0: all) */
+	const char *control;      /* fifo:CTL[,ACK], or NULL */
+};
+
 struct record_switch {
-	const struct sample_opts *o;
+	struct record_switch_opts o;
 	double next;          /* SWITCH_TIME: the next switch (run_now() seconds) */
 	unsigned handled;     /* SIGUSR2s acted on */
 	bool snapshot;        /* a control "snapshot" asks for a switch */
@@ -21,13 +34,13 @@ struct record_switch {
 	int ctl, ack;         /* --control's FIFOs, -1 without */
 };
 
-/* Sets up from o: SIGUSR2 handled as a switch, the control FIFOs opened. -1 with err_set (a bad
- * --control, a FIFO that cannot be opened, --switch-output with -o -). */
-int record_switch_init(struct record_switch *s, const struct sample_opts *o, double now);
+/* Sets up from o (copied): SIGUSR2 handled as a switch, the control FIFOs opened. -1 with
+ * err_set (a bad --control, a FIFO that cannot be opened, --switch-output with -o -). */
+int record_switch_init(struct record_switch *s, const struct record_switch_opts *o, double now);
 /* Whether the file being written (bytes long) is to be closed now. */
 bool record_switch_due(struct record_switch *s, double now, unsigned long long bytes);
-/* The file just completed at o->output moves to OUTPUT.<timestamp> (perf's: local time to the
- * hundredth of a second); the oldest files beyond --switch-max-files are removed. The new name
+/* The file just completed at the output moves to OUTPUT.<timestamp> (perf's: local time to the
+ * hundredth of a second); the oldest files beyond max_files are removed. The new name
  * (free it); NULL with err_set. */
 char *record_switch_rename(struct record_switch *s);
 /* Reads the control FIFO's commands; each is acknowledged ("ack\n"). enable/disable call
