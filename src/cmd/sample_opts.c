@@ -13,10 +13,10 @@
 #include "kernel/perf_event.h"
 #include "python/pymethod.h"
 #include "record/regname.h"
-#include "sysinfo/python.h"
 #include "util/cpuset.h"
 #include "util/error.h"
 #include "util/fileio.h"
+#include "util/notes.h"
 #include "util/opt.h"
 #include "util/parse.h"
 #include "util/xalloc.h"
@@ -459,31 +459,13 @@ int sample_build_events(struct sample_opts *o, struct evlist *l)
 	return 0;
 }
 
-static size_t dwarf_pages(void)
-{
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN), page = sysconf(_SC_PAGESIZE);
-	if (ncpu < 1)
-		ncpu = 1;
-	if (page < 4096)
-		page = 4096;
-	size_t want = (size_t)(256u << 20) / (size_t)ncpu / (size_t)page, pages = 1024;
-	while (pages < 4096 && pages * 2 <= want)
-		pages *= 2;
-	return pages;
-}
-
 void sample_live_opts(const struct sample_opts *o, struct live_opts *lo)
 {
 	memset(lo, 0, sizeof(*lo));
 	lo->cpus = o->cpus.cpu;
 	lo->ncpus = o->cpus.n;
 	lo->inherit = !o->no_inherit;
-	/* Stack copies make samples 30 to 100 times larger: give them room, where the locked-memory
-	 * budget allows (root; others keep perf's default and see lost samples reported): 256 MiB
-	 * over the CPUs, 4 to 16 MiB each. At 10 kHz a CPU writes 80 MB/s of 8 KiB stacks; 16 MiB is
-	 * 200 ms for the reader (sample unwinds as it reads) to catch up after a stall. */
-	lo->mmap_pages = o->mmap_pages ? o->mmap_pages
-		       : o->callchain == LIVE_CG_DWARF && geteuid() == 0 ? dwarf_pages() : 128;
+	lo->mmap_pages = live_mmap_pages(o->mmap_pages, o->callchain);
 	lo->use_clockid = true;
 	lo->clockid = o->clockid;
 	lo->freq = o->period ? 0 : o->freq;
@@ -506,56 +488,20 @@ int sample_python_setup(struct sample_opts *o, char **cmd)
 {
 	if (!o->python)
 		return 0;
-	struct pyinfo py;
-	if (pyinfo_probe(cmd[0], &py) < 0) {
-		/* A file that cannot be run at all (no permission, not there) is said as such. */
-		bool unrunnable = py.error && !strncmp(py.error, "cannot run: ", 12);
-		char *why = unrunnable ? xstrdup(py.error + 12) : NULL;
-		pyinfo_free(&py);
-		if (why) {
-			err_set("--python: cannot run '%s': %s", cmd[0], why);
-			free(why);
-			return -1;
-		}
-		if (o->python_frames) {
-			/* A wrapper (a shell, a launcher): the Pythons it starts are found as they exec. */
-			if (o->callchain == LIVE_CG_NONE) {
-				o->callchain = LIVE_CG_DWARF;
-				o->stack_size = 16384;
-			}
-			return 0;
-		}
-		return err_set("--python: '%s' does not run as a Python interpreter; give it as the "
-			       "command, e.g. 'lperf record --python -- python3 script.py'", cmd[0]);
-	}
-	struct pymethod_choice c;
-	pymethod_choose(&py, o->python_frames, &c);
-	if (c.env)
-		setenv(c.env, "1", 1);
-	if (c.method != PYMETHOD_NONE && o->callchain == LIVE_CG_NONE) {
-		o->callchain = c.frame_pointers ? LIVE_CG_FP : LIVE_CG_DWARF;
-		o->stack_size = 16384;
-	}
-	const char *unwind = o->callchain == LIVE_CG_FP ? "frame-pointer" : "DWARF";
-	switch (c.method) {
-	case PYMETHOD_FRAMES:
-		o->python_frames = true;
-		err_note("--python: Python %s without -X perf: reading its frames, %s unwinding", py.version, unwind);
-		break;
-	case PYMETHOD_PERF_JIT:
-		err_note("--python: Python %s with perf_jit (jitdump), %s unwinding", py.version, unwind);
-		break;
-	case PYMETHOD_TRAMPOLINE:
-		err_note("--python: Python %s with the perf trampoline (perf map), %s unwinding%s", py.version,
-			 unwind, py.frame_pointers ? "" : " (this build has no frame pointers)");
-		break;
-	case PYMETHOD_NONE:
-		err_warn("--python: %s is Python %s, which cannot name Python functions for profilers "
-			 "(CPython 3.12 or newer on Linux x86-64/aarch64 can); recording native frames only",
-			 cmd[0], py.version ? py.version : "of an unknown version");
-		break;
-	}
-	pyinfo_free(&py);
+	static const enum pymethod_unwind to_py[] = { [LIVE_CG_NONE] = PYMETHOD_UNWIND_NONE,
+		[LIVE_CG_FP] = PYMETHOD_UNWIND_FP, [LIVE_CG_DWARF] = PYMETHOD_UNWIND_DWARF };
+	static const enum live_callchain to_live[] = { [PYMETHOD_UNWIND_NONE] = LIVE_CG_NONE,
+		[PYMETHOD_UNWIND_FP] = LIVE_CG_FP, [PYMETHOD_UNWIND_DWARF] = LIVE_CG_DWARF };
+	struct pymethod_setup s = { o->python_frames, to_py[o->callchain], o->stack_size };
+	struct notes said = NOTES_INIT;
+	int rc = pymethod_setup(cmd[0], &s, &said);
+	err_print_notes(&said);
+	notes_clear(&said);
+	if (rc < 0)
+		return -1;
+	o->python_frames = s.frames;
+	o->callchain = to_live[s.unwind];
+	o->stack_size = s.stack_size;
 	return 0;
 }
 

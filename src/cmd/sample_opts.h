@@ -72,11 +72,9 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
  * privilege defaults applied. */
 int sample_build_events(struct sample_opts *o, struct evlist *l);
 void sample_live_opts(const struct sample_opts *o, struct live_opts *lo);
-/* --python: probes the command's interpreter, sets the environment that makes CPython 3.12+
- * name its functions for perf (PYTHON_PERF_JIT_SUPPORT=1 on 3.13+, PYTHONPERFSUPPORT=1 on
- * 3.12), and picks the unwinding that works with that build when none was asked for. A Python
- * older than 3.12 gets a plain warning (native frames only). -1 with err_set() when the
- * command is no Python. */
+/* --python: python/pymethod.h's pymethod_setup for the command, its decisions written back into
+ * o (the call graph, --python-frames) and printed (notes, or a warning for a Python older than
+ * 3.12). -1 with err_set() when the command is no Python. */
 int sample_python_setup(struct sample_opts *o, char **cmd);
 void sample_opts_free(struct sample_opts *o);
 /* The callbacks of -e, -F, -g, --call-graph, -C and --timeout (value: a struct sample_opts), for

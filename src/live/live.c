@@ -37,6 +37,27 @@ static size_t fd_index(const struct live *l, size_t e, size_t col, size_t row)
 	return (e * l->ncols + col) * l->nrows + row;
 }
 
+size_t live_mmap_pages(size_t asked, enum live_callchain callchain)
+{
+	if (asked)
+		return asked;
+	/* Stack copies make samples 30 to 100 times larger: give them room, where the locked-memory
+	 * budget allows (root; others keep perf's default and see lost samples reported). At 10 kHz
+	 * a CPU writes 80 MB/s of 8 KiB stacks; 16 MiB is 200 ms for the reader (sample unwinds as
+	 * it reads) to catch up after a stall. */
+	if (callchain != LIVE_CG_DWARF || geteuid() != 0)
+		return LIVE_DEFAULT_PAGES;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN), page = sysconf(_SC_PAGESIZE);
+	if (ncpu < 1)
+		ncpu = 1;
+	if (page < 4096)
+		page = 4096;
+	size_t want = (size_t)(256u << 20) / (size_t)ncpu / (size_t)page, pages = 1024;
+	while (pages < 4096 && pages * 2 <= want)
+		pages *= 2;
+	return pages;
+}
+
 static int check_opts(const struct live_opts *o, size_t *pages, uint32_t *stack)
 {
 	if (!o->ncpus && !o->npids)

@@ -91,6 +91,10 @@ uint64_t live_user_regs_mask(void);
  * PERIOD, CALLCHAIN (fp and dwarf: dwarf keeps the kernel part, exclude_callchain_user, as
  * perf), REGS_USER + STACK_USER (dwarf). */
 int live_open(struct live *l, struct evlist *evl, const struct live_opts *o);
+/* The data pages per ring buffer for live_opts.mmap_pages: asked (-m) when given; else, for
+ * DWARF stack copies as root, room for them (256 MiB over the online CPUs, 4 to 16 MiB each);
+ * else perf's default, 128. */
+size_t live_mmap_pages(size_t asked, enum live_callchain callchain);
 /* What the open changed of the request, for the command to say: a frequency lowered to the
  * kernel's limit (a warning, as perf's) and kernel samples left out by perf_event_paranoid (a
  * hint). */

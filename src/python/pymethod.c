@@ -7,6 +7,7 @@
 #include "python/pybpf.h"
 #include "python/pylayout.h"
 #include "util/error.h"
+#include "util/notes.h"
 #include "util/xalloc.h"
 
 static int bpf_state; /* 0 untried, 1 loads, -1 does not */
@@ -76,4 +77,61 @@ const char *pymethod_describe(const struct pyinfo *py, char *buf, size_t size)
 	else
 		snprintf(buf, size, "none: native frames only (Python frames need CPython 3.8 to 3.13)");
 	return buf;
+}
+
+int pymethod_setup(const char *cmd0, struct pymethod_setup *s, struct notes *said)
+{
+	struct pyinfo py;
+	if (pyinfo_probe(cmd0, &py) < 0) {
+		/* A file that cannot be run at all (no permission, not there) is said as such. */
+		bool unrunnable = py.error && !strncmp(py.error, "cannot run: ", 12);
+		char *why = unrunnable ? xstrdup(py.error + 12) : NULL;
+		pyinfo_free(&py);
+		if (why) {
+			err_set("--python: cannot run '%s': %s", cmd0, why);
+			free(why);
+			return -1;
+		}
+		if (s->frames) {
+			/* A wrapper (a shell, a launcher): the Pythons it starts are found as they exec. */
+			if (s->unwind == PYMETHOD_UNWIND_NONE) {
+				s->unwind = PYMETHOD_UNWIND_DWARF;
+				s->stack_size = 16384;
+			}
+			return 0;
+		}
+		return err_set("--python: '%s' does not run as a Python interpreter; give it as the "
+			       "command, e.g. 'lperf record --python -- python3 script.py'", cmd0);
+	}
+	struct pymethod_choice c;
+	pymethod_choose(&py, s->frames, &c);
+	if (c.env)
+		setenv(c.env, "1", 1);
+	if (c.method != PYMETHOD_NONE && s->unwind == PYMETHOD_UNWIND_NONE) {
+		s->unwind = c.frame_pointers ? PYMETHOD_UNWIND_FP : PYMETHOD_UNWIND_DWARF;
+		s->stack_size = 16384;
+	}
+	const char *unwind = s->unwind == PYMETHOD_UNWIND_FP ? "frame-pointer" : "DWARF";
+	switch (c.method) {
+	case PYMETHOD_FRAMES:
+		s->frames = true;
+		notes_add_level(said, NOTES_NOTE, "--python: Python %s without -X perf: reading its frames, %s unwinding",
+				py.version, unwind);
+		break;
+	case PYMETHOD_PERF_JIT:
+		notes_add_level(said, NOTES_NOTE, "--python: Python %s with perf_jit (jitdump), %s unwinding",
+				py.version, unwind);
+		break;
+	case PYMETHOD_TRAMPOLINE:
+		notes_add_level(said, NOTES_NOTE, "--python: Python %s with the perf trampoline (perf map), %s "
+				"unwinding%s", py.version, unwind, py.frame_pointers ? "" : " (this build has no frame pointers)");
+		break;
+	case PYMETHOD_NONE:
+		notes_add(said, "--python: %s is Python %s, which cannot name Python functions for profilers "
+			  "(CPython 3.12 or newer on Linux x86-64/aarch64 can); recording native frames only",
+			  cmd0, py.version ? py.version : "of an unknown version");
+		break;
+	}
+	pyinfo_free(&py);
+	return 0;
 }

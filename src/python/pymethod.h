@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "sysinfo/python.h"
 
@@ -27,6 +28,28 @@ struct pymethod_choice {
 void pymethod_choose(const struct pyinfo *py, bool want_frames, struct pymethod_choice *c);
 /* The interpreter's frames can be read (a layout lperf knows). */
 bool pymethod_frames_known(const struct pyinfo *py);
+/* The call graph of a sampling run as --python sees it (live/live.h's three kinds). */
+enum pymethod_unwind { PYMETHOD_UNWIND_NONE, PYMETHOD_UNWIND_FP, PYMETHOD_UNWIND_DWARF };
+
+/* --python for a command that starts an interpreter: what was asked in, what the run needs out. */
+struct pymethod_setup {
+	bool frames;                  /* in: --python-frames (or attaching); out: frames are read
+				       * from the interpreter (python/pyrec.h) */
+	enum pymethod_unwind unwind;  /* in: the call graph asked for; out: the one to sample with
+				       * (chosen here only when none was asked) */
+	uint32_t stack_size;          /* DWARF stack bytes: 16384 when the unwinding is chosen here */
+};
+
+/* Applies --python to the command cmd0: probes the interpreter, sets the environment that makes
+ * CPython 3.12+ name its functions for perf (PYTHON_PERF_JIT_SUPPORT=1 on 3.13+,
+ * PYTHONPERFSUPPORT=1 on 3.12) and picks the unwinding that works with that build when none was
+ * asked for. What it decided goes to said: a note naming the method and the unwinding, or a
+ * warning for a Python older than 3.12 (native frames only). A command that is no Python is
+ * taken as a wrapper with s->frames (its Pythons are found as they exec). -1 with err_set()
+ * when cmd0 cannot be run, or is no Python without s->frames. */
+struct notes;
+int pymethod_setup(const char *cmd0, struct pymethod_setup *s, struct notes *said);
+
 /* Writes the description into buf and returns it. Whether BPF loads is tried once per process
  * (root or CAP_BPF + CAP_PERFMON, BTF, ring buffers). */
 const char *pymethod_describe(const struct pyinfo *py, char *buf, size_t size);

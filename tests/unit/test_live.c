@@ -721,6 +721,23 @@ static void test_group(void **state)
 	evlist_free(&evl);
 }
 
+/* The ring buffer size: -m as given; DWARF stack copies get more room as root (a power of two,
+ * 4 to 16 MiB of 4 KiB pages); everything else perf's 128 pages. */
+static void test_mmap_pages(void **state)
+{
+	(void)state;
+	assert_int_equal(live_mmap_pages(8, LIVE_CG_DWARF), 8);
+	assert_int_equal(live_mmap_pages(0, LIVE_CG_NONE), 128);
+	assert_int_equal(live_mmap_pages(0, LIVE_CG_FP), 128);
+	size_t d = live_mmap_pages(0, LIVE_CG_DWARF);
+	if (geteuid() != 0) {
+		assert_int_equal(d, 128);
+		return;
+	}
+	assert_true(d >= 1024 && d <= 4096);
+	assert_int_equal(d & (d - 1), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -735,6 +752,7 @@ int main(void)
 		cmocka_unit_test(test_enable_on_exec),
 		cmocka_unit_test(test_unprivileged_user_mode_fallback),
 		cmocka_unit_test(test_group),
+		cmocka_unit_test(test_mmap_pages),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,8 @@
 #include <cmocka.h>
 
 #include "python/pymethod.h"
+#include "util/error.h"
+#include "util/notes.h"
 
 static struct pyinfo py(const char *impl, int minor, bool trampoline, bool jit, bool fp)
 {
@@ -77,11 +79,37 @@ static void test_describe(void **state)
 			    "none: native frames only (Python frames need CPython 3.8 to 3.13)");
 }
 
+/* pymethod_setup on commands that are no Python: refused, unless the frames are read (a
+ * wrapper: DWARF unwinding when no call graph was asked); a command that cannot run is said so. */
+static void test_setup_not_python(void **state)
+{
+	(void)state;
+	struct notes said = NOTES_INIT;
+	struct pymethod_setup s = { false, PYMETHOD_UNWIND_NONE, 0 };
+	assert_int_equal(pymethod_setup("/bin/true", &s, &said), -1);
+	assert_non_null(strstr(err_msg(), "does not run as a Python interpreter"));
+	s = (struct pymethod_setup){ true, PYMETHOD_UNWIND_NONE, 0 };
+	assert_int_equal(pymethod_setup("/bin/true", &s, &said), 0);
+	assert_int_equal(s.unwind, PYMETHOD_UNWIND_DWARF);
+	assert_int_equal(s.stack_size, 16384);
+	assert_true(s.frames);
+	s = (struct pymethod_setup){ true, PYMETHOD_UNWIND_FP, 0 };
+	assert_int_equal(pymethod_setup("/bin/true", &s, &said), 0);
+	assert_int_equal(s.unwind, PYMETHOD_UNWIND_FP);
+	assert_int_equal(s.stack_size, 0);
+	s = (struct pymethod_setup){ true, PYMETHOD_UNWIND_NONE, 0 };
+	assert_int_equal(pymethod_setup("/nonexistent/python3", &s, &said), -1);
+	assert_non_null(strstr(err_msg(), "--python: cannot run '/nonexistent/python3'"));
+	assert_int_equal(said.n, 0);
+	notes_clear(&said);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_choose),
 		cmocka_unit_test(test_describe),
+		cmocka_unit_test(test_setup_not_python),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
