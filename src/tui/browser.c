@@ -17,7 +17,8 @@ static const char help_text[] =
 	"  Enter, +                       expand or collapse the selected call chain level\n"
 	"  e                              expand or collapse the whole chain of the entry\n"
 	"  E, C                           expand, collapse every entry's chain\n"
-	"  a                              annotate the selected function\n"
+	"  a                              annotate the selected function (Enter on a call: the\n"
+	"                                 function it calls; q: back)\n"
 	"  d                              zoom into the selected entry's DSO (again: back)\n"
 	"  t                              zoom into the selected entry's thread (again: back)\n"
 	"  p                              zoom into the selected entry's process (again: back)\n"
@@ -233,6 +234,19 @@ static void title(const struct tui *t, struct strbuf *sb)
 		sb_addf(sb, ", DSO: %s", t->zoom_dso);
 }
 
+/* The bottom line: the zooms with their ids (the title may be cut on a narrow terminal). */
+static void zoom_foot(const struct tui *t, char *foot, size_t size)
+{
+	char thread[300] = "", proc[300] = "";
+	if (t->zoom_thread)
+		snprintf(thread, sizeof(thread), "thread: %s(%d)  ", t->zoom_thread, t->zoom_tid);
+	if (t->zoom_proc)
+		snprintf(proc, sizeof(proc), "process: %s(%d)  ", t->zoom_proc, t->zoom_pid);
+	snprintf(foot, size, "%s%s%s%s%ssort: %s   h/?: help  q: quit%s", thread, proc, t->zoom_dso ? "DSO: " : "",
+		 t->zoom_dso ? t->zoom_dso : "", t->zoom_dso ? "  " : "", sort_names[t->sort],
+		 t->zoom_dso || t->zoom_thread || t->zoom_proc || t->filter ? "  Esc: back" : "");
+}
+
 static void draw(struct tui *t)
 {
 	erase();
@@ -268,9 +282,7 @@ static void draw(struct tui *t)
 	if (t->msg[0])
 		snprintf(foot, sizeof(foot), "%s", t->msg);
 	else
-		snprintf(foot, sizeof(foot), "%s%s%ssort: %s   h/?: help  q: quit%s", t->zoom_dso ? "DSO: " : "",
-			 t->zoom_dso ? t->zoom_dso : "", t->zoom_dso ? "  " : "", sort_names[t->sort],
-			 t->zoom_dso || t->zoom_thread || t->zoom_proc || t->filter ? "  Esc: back" : "");
+		zoom_foot(t, foot, sizeof(foot));
 	if (t->filter && !t->msg[0]) {
 		size_t len = strlen(foot);
 		snprintf(foot + len, sizeof(foot) - len, "   filter: %s", t->filter);
@@ -381,10 +393,43 @@ static void zoom(struct tui *t, int key)
 		t->zoom_tid = r->tid;
 		*slot = xstrdup(r->comm ? r->comm : "");
 	} else {
+		/* The process by its main thread's command where an entry has it. */
+		const char *name = r->comm;
+		for (size_t i = 0; i < t->m->n; i++)
+			if (t->m->rows[i].tid == r->pid && t->m->rows[i].comm) {
+				name = t->m->rows[i].comm;
+				break;
+			}
 		t->zoom_pid = r->pid;
-		*slot = xstrdup(r->comm ? r->comm : "");
+		*slot = xstrdup(name ? name : "");
 	}
 	rebuild(t);
+}
+
+struct follow_ctx {
+	struct tui *t;
+	const struct tui_row *r;
+};
+
+/* Enter on an annotate line: a call ("call 0x1189", "callq 0x1189", "bl 0x1189") to the
+ * function at its target. */
+static char *follow_call(void *arg, const char *line, char *title, size_t size)
+{
+	const struct follow_ctx *c = arg;
+	const char *p = strstr(line, "call");
+	if (!p)
+		p = strstr(line, " bl ");
+	const char *hex = p ? strstr(p, "0x") : NULL;
+	if (!hex) {
+		err_set("not a call: Enter follows a call to the function it calls");
+		return NULL;
+	}
+	uint64_t addr = strtoull(hex, NULL, 16);
+	char name[256];
+	char *text = c->t->hooks.annotate_addr(c->t->hooks.arg, c->r, addr, name, sizeof(name));
+	if (text)
+		snprintf(title, size, "Annotate %s", name);
+	return text;
 }
 
 static void annotate(struct tui *t)
@@ -401,24 +446,12 @@ static void annotate(struct tui *t)
 		snprintf(t->msg, sizeof(t->msg), "annotate: %s", err_msg());
 		return;
 	}
-	/* Start on the hottest line: the highest leading percentage. */
-	size_t best = 0, line = 0;
-	double hottest = -1;
-	for (const char *p = text; *p; line++) {
-		char *end;
-		double v = strtod(p, &end);
-		if (end != p && v > hottest) {
-			hottest = v;
-			best = line;
-		}
-		const char *nl = strchr(p, '\n');
-		if (!nl)
-			break;
-		p = nl + 1;
-	}
 	char title[600];
 	snprintf(title, sizeof(title), "Annotate %s", r->sym ? r->sym : r->text);
-	tui_text_view(title, text, best);
+	struct follow_ctx c = { t, r };
+	struct tui_follow f = { follow_call, &c };
+	/* Start on the hottest line: the highest leading percentage. */
+	tui_text_view(title, text, tui_hottest_line(text), t->hooks.annotate_addr ? &f : NULL);
 	free(text);
 }
 
@@ -519,13 +552,18 @@ bool tui_step(struct tui *t, int ms)
 	case 'f': flame(t); break;
 	case 'c': switch_model(t, t->hooks.switch_graph, "call graphs"); break;
 	case '\t': switch_model(t, t->hooks.next_event, "events"); break;
-	case 'h': case '?': tui_text_view("Help", help_text, 0); break;
+	case 'h': case '?': tui_text_view("Help", help_text, 0, NULL); break;
 	case KEY_RESIZE: break;
-	case 'q': return false;
-	case 27: return !back(t);
+	case 'q': t->escaped = false; return false;
+	case 27: t->escaped = true; return !back(t);
 	default: break;
 	}
 	return true;
+}
+
+bool tui_backed_out(const struct tui *t)
+{
+	return t->escaped;
 }
 
 void tui_close(struct tui *t)

@@ -1,6 +1,7 @@
 /* lperf report's browser (tui/tui.h) over the walked profile: the first event with samples,
  * 'a' annotates a function from the per-instruction counts the walk kept (analysis/annot_view.h),
  * 'f' writes a flame graph of the recording narrowed as the view is. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,25 @@ static struct tui_model *switch_hook(void *arg, const char **what)
 	return tui_model_hist(s.hist, s.event, s.samples, x->b->children, x->b->graph_min);
 }
 
+/* The annotation of one function as annotate --stdio prints it. */
+static char *annotate_text(struct browse *x, struct annot_func *f)
+{
+	annot_func_disassemble(&x->b->av->a, f);
+	const struct hist *h = &x->b->p->hists[x->ev];
+	struct annot_opts o = { .event = x->b->p->evsels->v[x->ev].name, .event_samples = h->total_samples,
+				.event_period = h->total_period };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mf = open_memstream(&buf, &len);
+	if (!mf) {
+		err_set("out of memory");
+		return NULL;
+	}
+	annotate_text_func(mf, f, &o);
+	fclose(mf);
+	return buf;
+}
+
 static char *annotate_hook(void *arg, const struct tui_row *r)
 {
 	struct browse *x = arg;
@@ -83,24 +103,28 @@ static char *annotate_hook(void *arg, const struct tui_row *r)
 	struct annot *a = &x->b->av->a;
 	for (size_t i = 0; i < a->n; i++) {
 		struct annot_func *f = a->v[i];
-		if (f->sym != e->sym || f->dso != e->dso || f->evidx != x->ev)
-			continue;
-		annot_func_disassemble(a, f);
-		const struct hist *h = &x->b->p->hists[x->ev];
-		struct annot_opts o = { .event = x->b->p->evsels->v[x->ev].name, .event_samples = h->total_samples,
-					.event_period = h->total_period };
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *mf = open_memstream(&buf, &len);
-		if (!mf) {
-			err_set("out of memory");
-			return NULL;
-		}
-		annotate_text_func(mf, f, &o);
-		fclose(mf);
-		return buf;
+		if (f->sym == e->sym && f->dso == e->dso && f->evidx == x->ev)
+			return annotate_text(x, f);
 	}
 	err_set("no samples of %s to annotate", e->sym->name);
+	return NULL;
+}
+
+/* Enter on a call: the function of the entry's DSO the call lands in. */
+static char *annotate_addr_hook(void *arg, const struct tui_row *r, uint64_t addr, char *name, size_t size)
+{
+	struct browse *x = arg;
+	const struct hist_entry *e = r->ref;
+	struct annot *a = &x->b->av->a;
+	for (size_t i = 0; e && i < a->n; i++) {
+		struct annot_func *f = a->v[i];
+		if (f->dso != e->dso || f->evidx != x->ev || !f->sym || addr < f->sym->start ||
+		    addr >= f->sym->start + (f->sym->size ? f->sym->size : 1))
+			continue;
+		snprintf(name, size, "%s", f->sym->name);
+		return annotate_text(x, f);
+	}
+	err_set("no samples at %#" PRIx64 " (the call's target) to annotate", addr);
 	return NULL;
 }
 
@@ -153,26 +177,67 @@ static struct tui_model *event_hook(void *arg, const char **what)
 	return NULL;
 }
 
+/* perf's event menu when the recording has several events with samples: "31 cpu-clock", the
+ * count in thousands past 1,000 ("12K task-clock"); the event index of each item in evs. */
+static char **event_menu(const struct profile *p, int *evs, size_t *n)
+{
+	char **items = xcalloc(p->n ? p->n : 1, sizeof(*items));
+	*n = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		uint64_t k = p->hists[i].total_samples;
+		if (!k)
+			continue;
+		char unit[2] = "";
+		for (const char *u = "KMG"; *u && k > 1000; u++) {
+			k /= 1000;
+			unit[0] = *u;
+		}
+		char buf[512];
+		snprintf(buf, sizeof(buf), "%" PRIu64 "%s %s", k, unit, p->evsels->v[i].name);
+		evs[*n] = (int)i;
+		items[(*n)++] = xstrdup(buf);
+	}
+	return items;
+}
+
 int report_browse(const struct report_browse *b)
 {
 	struct browse x = { .b = b };
-	for (size_t i = 0; i < b->p->n; i++)
-		if (b->p->hists[i].total_samples) {
-			x.ev = (int)i;
-			break;
-		}
 	if (b->other)
 		profile_sort(b->other, b->children);
-	struct tui_hooks hooks = { &x, b->av ? annotate_hook : NULL, flame_hook, switch_hook, event_hook };
+	int *evs = xcalloc(b->p->n ? b->p->n : 1, sizeof(*evs));
+	size_t nev;
+	char **items = event_menu(b->p, evs, &nev);
+	x.ev = nev ? evs[0] : 0;
+	struct tui_hooks hooks = { .arg = &x, .annotate = b->av ? annotate_hook : NULL,
+				   .annotate_addr = b->av ? annotate_addr_hook : NULL, .flame = flame_hook,
+				   .switch_graph = switch_hook, .next_event = event_hook };
 	struct tui *t = tui_open(&hooks);
-	if (!t)
-		return -1;
-	struct report_section s = report_section_of(b->p, (size_t)x.ev);
-	tui_show(t, tui_model_hist(s.hist, s.event, s.samples, b->children, b->graph_min));
-	while (tui_step(t, -1))
-		;
+	int rc = t ? 0 : -1;
+	/* Several events: perf's menu first; Esc from the list comes back to it. */
+	for (size_t pick = 0; t;) {
+		if (nev > 1) {
+			int k = tui_menu(t, "Available samples", (const char *const *)items, nev, pick,
+					 "ESC: exit, ENTER|->: Browse histograms");
+			if (k < 0)
+				break;
+			pick = (size_t)k;
+			x.ev = evs[k];
+			x.other = false;
+		}
+		struct report_section s = report_section_of(b->p, (size_t)x.ev);
+		tui_show(t, tui_model_hist(s.hist, s.event, s.samples, b->children, b->graph_min));
+		while (tui_step(t, -1))
+			;
+		if (nev <= 1 || !tui_backed_out(t))
+			break;
+	}
 	tui_close(t);
-	return 0;
+	for (size_t i = 0; i < nev; i++)
+		free(items[i]);
+	free(items);
+	free(evs);
+	return rc;
 }
 
 bool report_browse_wanted(bool forced, bool stdio)

@@ -52,6 +52,9 @@ struct tui_hooks {
 	void *arg;
 	/* 'a': row r's annotation as text (malloc'ed), NULL with err_set() when there is none. */
 	char *(*annotate)(void *arg, const struct tui_row *r);
+	/* Enter on a call in the annotate view: the annotation of the function at addr (an
+	 * address of row r's DSO), its name in name; NULL with err_set(). */
+	char *(*annotate_addr)(void *arg, const struct tui_row *r, uint64_t addr, char *name, size_t size);
 	/* 'f': a flame graph of the view; its path into path; -1 with err_set(). */
 	int (*flame)(void *arg, const struct tui_zoom *z, char *path, size_t size);
 	/* 'c': the model with the other call-graph order, and what it shows in *what; NULL with
@@ -71,6 +74,11 @@ void tui_show(struct tui *t, struct tui_model *m);
 /* Waits up to ms milliseconds (-1: for ever) for a key and acts on it; false once the user quit. */
 bool tui_step(struct tui *t, int ms);
 void tui_close(struct tui *t);
+/* A menu of items (perf's event menu) under title, foot at the bottom, item sel selected at
+ * first: the item chosen with Enter or Right, -1 on Esc, q or Left. */
+int tui_menu(struct tui *t, const char *title, const char *const *items, size_t n, size_t sel, const char *foot);
+/* Whether the browser was last left with Esc (nothing left to back out of) rather than q. */
+bool tui_backed_out(const struct tui *t);
 
 /* Models (tui_model.c): report's entries of one event, top's rows. */
 struct tui_model *tui_model_hist(const struct hist *h, const char *event, uint64_t samples, bool children,

@@ -33,6 +33,7 @@ struct tui {
 	int zoom_tid, zoom_pid;
 	int width[TUI_COLS];     /* the key columns' widths over the rows shown */
 	char msg[512];           /* the bottom line's message until the next key */
+	bool escaped;            /* left with Esc, not q */
 };
 
 /* tui/tui_chain.c: the screen lines (tui_add_line appends one); perf's call-graph lines under an expanded entry: a straight part of a chain
@@ -47,9 +48,18 @@ void tui_chain_draw(const struct tui *t, int y, const struct tui_line *l);
 /* tui_term.c */
 void tui_term_start(void);
 void tui_term_end(void);
+/* Enter in a text view: the text to show for the selected line (malloc'ed, its title in
+ * title), or NULL with err_set(). */
+struct tui_follow {
+	char *(*fn)(void *arg, const char *line, char *title, size_t size);
+	void *arg;
+};
 /* A scrollable text view (help, annotation) until q/Esc; the line at start selected. Each line
- * whose first number is a percentage is coloured as perf colours it. */
-void tui_text_view(const char *title, const char *text, size_t start);
+ * whose first number is a percentage is coloured as perf colours it. Enter shows what follow
+ * gives for the selected line (when given) in a view of its own, q comes back. */
+void tui_text_view(const char *title, const char *text, size_t start, const struct tui_follow *follow);
+/* The line of text with the highest leading percentage (annotate's hottest). */
+size_t tui_hottest_line(const char *text);
 /* Reads a line at the bottom after prompt; NULL when cancelled (Esc). malloc'ed. */
 char *tui_prompt(const char *prompt);
 /* The colour pair of a percentage (perf's thresholds), 0 for none. */

@@ -2,12 +2,14 @@
  * signals and crashes, the text views and the prompt. */
 #include <curses.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "output/colour.h"
 #include "tui/tui_int.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 static volatile sig_atomic_t curses_on;
@@ -104,7 +106,7 @@ static char **split_lines(char *copy, size_t *n)
 	return v;
 }
 
-static void draw_text(const char *title, char **v, size_t n, size_t top, size_t sel)
+static void draw_text(const char *title, char **v, size_t n, size_t top, size_t sel, const char *msg)
 {
 	erase();
 	bar(0, title);
@@ -122,23 +124,57 @@ static void draw_text(const char *title, char **v, size_t n, size_t top, size_t 
 			mvhline(y + 1, (int)strlen(l) < COLS ? (int)strlen(l) : COLS, ' ', COLS);
 		attroff(attr);
 	}
-	bar(LINES - 1, "q/Esc: back   arrows, PgUp/PgDn: move");
+	bar(LINES - 1, msg && *msg ? msg : "q/Esc: back   arrows, PgUp/PgDn: move   Enter: follow a call");
 	refresh();
 }
 
-void tui_text_view(const char *title, const char *text, size_t start)
+size_t tui_hottest_line(const char *text)
+{
+	size_t best = 0, line = 0;
+	double hottest = -1;
+	for (const char *p = text; *p; line++) {
+		char *end;
+		double v = strtod(p, &end);
+		if (end != p && v > hottest) {
+			hottest = v;
+			best = line;
+		}
+		const char *nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return best;
+}
+
+/* Enter: the view of what the selected line leads to, or why there is none in msg. */
+static void follow_line(const struct tui_follow *follow, const char *line, char *msg, size_t size)
+{
+	char title[512];
+	char *text = follow->fn(follow->arg, line, title, sizeof(title));
+	if (!text) {
+		snprintf(msg, size, "%s", err_msg());
+		return;
+	}
+	tui_text_view(title, text, tui_hottest_line(text), follow);
+	free(text);
+}
+
+void tui_text_view(const char *title, const char *text, size_t start, const struct tui_follow *follow)
 {
 	char *copy = xstrdup(text);
 	size_t n;
 	char **v = split_lines(copy, &n);
 	size_t sel = start < n ? start : 0, top = sel > (size_t)(LINES / 2) ? sel - (size_t)(LINES / 2) : 0;
+	char msg[512] = "";
 	for (;;) {
 		size_t page = LINES > 3 ? (size_t)LINES - 2 : 1;
 		if (sel < top)
 			top = sel;
 		if (sel >= top + page)
 			top = sel - page + 1;
-		draw_text(title, v, n, top, sel);
+		draw_text(title, v, n, top, sel, msg);
+		msg[0] = 0;
 		int ch = getch();
 		if (ch == 'q' || ch == 27 || ch == KEY_LEFT || ch == ERR)
 			break;
@@ -154,6 +190,8 @@ void tui_text_view(const char *title, const char *text, size_t start)
 			sel = 0;
 		else if (ch == KEY_END)
 			sel = n ? n - 1 : 0;
+		else if ((ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == KEY_RIGHT) && follow && sel < n)
+			follow_line(follow, v[sel], msg, sizeof(msg));
 	}
 	free(v);
 	free(copy);
@@ -186,4 +224,39 @@ char *tui_prompt(const char *prompt)
 	}
 	curs_set(0);
 	return xstrdup(buf);
+}
+
+int tui_menu(struct tui *t, const char *title, const char *const *items, size_t n, size_t sel, const char *foot)
+{
+	(void)t;
+	size_t top = 0;
+	if (sel >= n)
+		sel = 0;
+	for (;;) {
+		size_t page = LINES > 3 ? (size_t)LINES - 2 : 1;
+		if (sel < top)
+			top = sel;
+		if (sel >= top + page)
+			top = sel - page + 1;
+		erase();
+		mvaddnstr(0, 0, title, COLS);
+		for (size_t y = 0; y < page && top + y < n; y++) {
+			int attr = top + y == sel ? A_REVERSE : 0;
+			attron(attr);
+			mvhline((int)y + 1, 0, ' ', COLS);
+			mvaddnstr((int)y + 1, 0, items[top + y], COLS);
+			attroff(attr);
+		}
+		bar(LINES - 1, foot);
+		refresh();
+		int ch = getch();
+		if (ch == 27 || ch == 'q' || ch == KEY_LEFT || ch == ERR)
+			return -1;
+		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == KEY_RIGHT)
+			return (int)sel;
+		if ((ch == KEY_DOWN || ch == 'j') && sel + 1 < n)
+			sel++;
+		else if ((ch == KEY_UP || ch == 'k') && sel)
+			sel--;
+	}
 }

@@ -55,6 +55,20 @@ test_expect_success 'd zooms into a DSO and Esc comes back; s sorts; h helps; f 
 	tmux_keys h && tmux_wait "zoom into the selected entry" && tmux_keys q && tmux_wait "sort: self"
 '
 
+test_expect_success 't and p zoom by the thread and process ids of the entry (title), again: back' '
+	ids=$(lperf script -F comm,pid,tid -i "$D" | awk "\$1 == \"tui-two\" { print \$2; exit }") &&
+	pid=${ids%/*} tid=${ids#*/} && echo "tui-two: $pid/$tid" &&
+	test -n "$pid" && test "$pid" != "$tid" &&
+	tmux_keys / && tmux_wait "Symbol filter:" && tmux_keys hot_beta Enter && tmux_wait "filter: hot_beta" &&
+	tmux_keys t && tmux_wait ", Thread: tu" && tmux_wait "thread: tui-two\\($tid\\)" && tmux_keys / && tmux_wait "Symbol filter:" && tmux_keys Enter &&
+	tmux_wait "Esc: back\$" && tmux_screen >s && expect_no_grep "% +(tui-three|tui_work) " s && expect_grep "% +tui-two " s &&
+	tmux_keys t && tmux_wait "help  q: quit\$" &&
+	tmux_keys / && tmux_wait "Symbol filter:" && tmux_keys hot_beta Enter && tmux_wait "filter: hot_beta" &&
+	tmux_keys p && tmux_wait "process: tui_work\\($pid\\)" && tmux_keys / && tmux_wait "Symbol filter:" &&
+	tmux_keys Enter && tmux_wait "Esc: back\$" && tmux_screen >s2 && expect_grep "% +tui-three " s2 &&
+	expect_grep "% +tui_work " s2 && tmux_keys Escape && tmux_wait "help  q: quit\$"
+'
+
 test_expect_success 'c switches to callee graphs (who called it) and back' '
 	tmux_keys / && tmux_wait "Symbol filter:" && tmux_keys hot_gamma Enter && tmux_wait "filter: hot_gamma" &&
 	tmux_keys c && tmux_wait "now: callee graphs" && tmux_keys e &&
@@ -84,11 +98,34 @@ test_expect_success '200x50, and a resize to 100x30, redraw to the new size' '
 	tmux_keys q && tmux_wait "EXIT=0"
 '
 
-test_expect_success 'Tab shows the next event of a recording of two' '
+test_expect_success 'two events: perf event menu, Enter browses one, Tab the next, Esc the menu again' '
 	lperf record -q -g -e cpu-clock -e task-clock -F 500 -o two.data -- "$BIN/tui_work" 0.5 &&
-	tmux_run 80 24 "cd $PWD && $LPERF report -i two.data" && tmux_wait "of event .cpu-clock." &&
+	tmux_run 80 24 "cd $PWD && $LPERF report -i two.data" && tmux_wait "^Available samples" &&
+	tmux_wait "^[0-9]+K? cpu-clock" && tmux_screen >m && expect_grep "^[0-9]+K? task-clock" m &&
+	expect_grep "ESC: exit, ENTER" m &&
+	tmux_keys Enter && tmux_wait "of event .cpu-clock." &&
 	tmux_keys Tab && tmux_wait "of event .task-clock." && tmux_wait "now: task-clock" &&
-	tmux_keys Tab && tmux_wait "of event .cpu-clock." && tmux_keys q && tmux_wait "EXIT=0"
+	tmux_keys Tab && tmux_wait "of event .cpu-clock." &&
+	tmux_keys Escape && tmux_wait "^Available samples" && tmux_keys Down Enter &&
+	tmux_wait "of event .task-clock." && tmux_keys Escape && tmux_wait "^Available samples" &&
+	tmux_keys q && tmux_wait "EXIT=0"
+'
+
+test_expect_success 'Enter on a call in the annotate view annotates the function it calls; q comes back' '
+	lperf record -q -g -F 1000 -e cpu-clock -o calls.data -- "$BIN/tui_work" calls 1 &&
+	addr=$(nm "$BIN/tui_work" | awk "\$3 == \"hot_alpha\" { sub(/^0+/, \"\", \$1); print \$1 }") &&
+	test -n "$addr" &&
+	tmux_run 100 60 "cd $PWD && $LPERF report -i calls.data" && tmux_wait "$BAR" &&
+	tmux_keys / && tmux_wait "Symbol filter:" && tmux_keys busy_caller Enter && tmux_wait "filter: busy_caller" &&
+	tmux_keys a && tmux_wait "call[a-z]* 0x$addr\$" && tmux_wait "^Annotate busy_caller" &&
+	tm capture-pane -e -p -t t >attrs && sel=$(grep -n "\[7m" attrs | head -1 | cut -d: -f1) &&
+	call=$(tmux_screen | grep -n "call[a-z]* 0x$addr\$" | head -1 | cut -d: -f1) &&
+	test -n "$sel" && test -n "$call" && echo "selected $sel, the call $call" &&
+	while [ "$sel" -lt "$call" ]; do tmux_keys Down; sel=$((sel + 1)); done &&
+	while [ "$sel" -gt "$call" ]; do tmux_keys Up; sel=$((sel - 1)); done &&
+	tmux_keys Enter && tmux_wait "^Annotate hot_alpha" && tmux_screen >s && expect_grep "hot_alpha\(\):" s &&
+	tmux_keys q && tmux_wait "^Annotate busy_caller" && tmux_keys Up Enter && tmux_wait "not a call" &&
+	tmux_keys q && tmux_wait "$BAR" && tmux_keys q && tmux_wait "EXIT=0"
 '
 
 test_expect_success 'report --stdio and a pipe keep the text; --tui --stdio is a usage error' '

@@ -107,4 +107,16 @@ test_expect_success '80x24: callee graphs (c) are perf -g callee' '
 	chain perf.1 >want && chain lperf.1 >got && cat got && test $(wc -l <got) -ge 3 && diff want got
 '
 
+test_expect_success '80x24: t zooms into the thread perf zooms into (title, entries)' '
+	drive3() {
+		tmux_run 80 24 "cd $SCRATCH && $2" && tmux_wait "^  Children +Self" 20 && wait_rows -ge 3 &&
+		tmux_keys / && tmux_wait "Symbol (to show|filter)" && tmux_keys hot_beta Enter && wait_rows -eq 1 &&
+		tmux_keys t && tmux_wait "Thread: tu" && tmux_keys / && tmux_wait "Symbol (to show|filter)" &&
+		tmux_keys Enter && wait_rows -ge 2 && settled "$1.0" && tmux_keys q && tmux_wait "EXIT=0"
+	} &&
+	drive3 perf "perf report -i $D" && drive3 lperf "$LPERF report -i $D" &&
+	sed -n 1,2p perf.0 >want && sed -n 1,2p lperf.0 >got && cat got && diff want got &&
+	row_set perf.0 24 >want && row_set lperf.0 24 >got && diff want got && test "$(cut -d" " -f3 got | sort -u)" = tui-two
+'
+
 test_done

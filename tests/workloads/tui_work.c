@@ -2,7 +2,9 @@
  * (main -> outer_* -> hot_*), built with frame pointers.
  *   tui_work SECONDS         three threads for SECONDS
  *   tui_work shift SECONDS   one thread whose hot function moves from hot_alpha to hot_beta and
- *                            back every 3 seconds (lperf top's refresh test) */
+ *                            back every 3 seconds (lperf top's refresh test)
+ *   tui_work calls SECONDS   busy_caller: work of its own and a call to hot_alpha (the annotate
+ *                            view's Enter on a call) */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +58,16 @@ __attribute__((noinline)) static void outer_three(double end)
 		hot_gamma();
 }
 
+/* Its own loop as hot as the call in it. */
+__attribute__((noinline)) static void busy_caller(double end)
+{
+	while (now() < end) {
+		for (int i = 0; i < 100000; i++)
+			sink += (unsigned long)i * 5;
+		hot_alpha();
+	}
+}
+
 static double end_time;
 
 static void *thread_two(void *arg)
@@ -81,6 +93,10 @@ int main(int argc, char **argv)
 			while (now() < stop && now() < end)
 				(phase % 2 ? hot_beta : hot_alpha)();
 		}
+		return 0;
+	}
+	if (argc > 2 && !strcmp(argv[1], "calls")) {
+		busy_caller(now() + atof(argv[2]));
 		return 0;
 	}
 	end_time = now() + (argc > 1 ? atof(argv[1]) : 1.0);
