@@ -128,6 +128,17 @@ static void draw_text(const char *title, char **v, size_t n, size_t top, size_t 
 	refresh();
 }
 
+/* The lines a view shows under its title (above its bar), *top moved to keep sel on them. */
+static size_t scroll_to(size_t sel, size_t *top)
+{
+	size_t page = LINES > 3 ? (size_t)LINES - 2 : 1;
+	if (sel < *top)
+		*top = sel;
+	if (sel >= *top + page)
+		*top = sel - page + 1;
+	return page;
+}
+
 size_t tui_hottest_line(const char *text)
 {
 	size_t best = 0, line = 0;
@@ -168,11 +179,7 @@ void tui_text_view(const char *title, const char *text, size_t start, const stru
 	size_t sel = start < n ? start : 0, top = sel > (size_t)(LINES / 2) ? sel - (size_t)(LINES / 2) : 0;
 	char msg[512] = "";
 	for (;;) {
-		size_t page = LINES > 3 ? (size_t)LINES - 2 : 1;
-		if (sel < top)
-			top = sel;
-		if (sel >= top + page)
-			top = sel - page + 1;
+		size_t page = scroll_to(sel, &top);
 		draw_text(title, v, n, top, sel, msg);
 		msg[0] = 0;
 		int ch = getch();
@@ -233,11 +240,7 @@ int tui_menu(struct tui *t, const char *title, const char *const *items, size_t 
 	if (sel >= n)
 		sel = 0;
 	for (;;) {
-		size_t page = LINES > 3 ? (size_t)LINES - 2 : 1;
-		if (sel < top)
-			top = sel;
-		if (sel >= top + page)
-			top = sel - page + 1;
+		size_t page = scroll_to(sel, &top);
 		erase();
 		mvaddnstr(0, 0, title, COLS);
 		for (size_t y = 0; y < page && top + y < n; y++) {
