@@ -59,6 +59,9 @@ static const struct command commands[] = {
 	{ "daemon", cmd_daemon, "always-on record sessions from a config file (start, stop, signal, ping)",
 	  "perf daemon", "" },
 	{ "probe", cmd_probe, "add, list and delete uprobes (-x BIN) and kprobes, as perf probe", "perf probe", "" },
+	{ "lock", cmd_lock, "kernel lock contention: record, and contention (waits per caller)",
+	  "perf lock", "" },
+	{ "bench", cmd_bench, "perf bench's loads: sched messaging (hackbench)", "perf bench", "" },
 	{ "help", cmd_help, "show help for lperf or one command", "perf help", "wperf --help" },
 };
 
@@ -94,8 +97,8 @@ static void unknown_command(const char *name)
 		{ "trace", "count system calls with 'lperf stat -e raw_syscalls:sys_enter' or "
 			   "'lperf stat -e syscalls:sys_enter_*', record them with 'lperf record -e ...'" },
 		{ "sched", "record the scheduler's tracepoints with 'lperf record -e sched:sched_switch'" },
-		{ "kmem", NULL }, { "lock", NULL }, { "mem", NULL }, { "c2c", NULL }, { "kvm", NULL },
-		{ "bench", NULL }, { "ftrace", NULL }, { "timechart", NULL }, { "archive", NULL },
+		{ "kmem", NULL }, { "mem", NULL }, { "c2c", NULL }, { "kvm", NULL },
+		{ "ftrace", NULL }, { "timechart", NULL }, { "archive", NULL },
 		{ "config", NULL }, { "data", NULL }, { "iostat", NULL }, { "kallsyms", NULL },
 		{ "kwork", NULL },
 	};

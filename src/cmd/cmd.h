@@ -22,6 +22,8 @@ int cmd_buildid_cache(int argc, char **argv);
 int cmd_buildid_list(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_man(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_lock(int argc, char **argv);
 /* WindowsPerf's command line (cmd/wperf.c): argv[0] is "wperf" or what it was invoked as. */
 int cmd_wperf(int argc, char **argv);
 

@@ -26,7 +26,6 @@ fi
 # Scripts left to other issues, with the reason.
 excluded() {
 	case "$1" in
-	lock_contention.sh) echo "perf lock: issue 'Where the time goes when it is not on a CPU'" ;;
 	*) return 1 ;;
 	esac
 }

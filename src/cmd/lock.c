@@ -1,0 +1,199 @@
+/* lperf lock: perf lock's `record` (the lock:contention_begin/end tracepoints with call chains)
+ * and `contention` (the waits they record, per caller or per thread, in perf's table on standard
+ * error as perf writes it). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "analysis/lockstat.h"
+#include "cmd/cmd.h"
+#include "output/lock_out.h"
+#include "session/session.h"
+#include "session/trace_formats.h"
+#include "symbols/kallsyms.h"
+#include "util/error.h"
+#include "util/opt.h"
+#include "util/xalloc.h"
+
+static int lock_record(int argc, char **argv)
+{
+	static const char *const events[] = { "record", "-e", "lock:contention_begin", "-e",
+					      "lock:contention_end", "-c", "1", "-g" };
+	size_t n = ARRAY_SIZE(events);
+	char **args = xcalloc(n + (size_t)argc + 1, sizeof(*args));
+	for (size_t i = 0; i < n; i++)
+		args[i] = (char *)events[i];
+	for (int i = 1; i < argc; i++)
+		args[n + (size_t)i - 1] = argv[i];
+	int rc = cmd_record((int)n + argc - 1, args);
+	free(args);
+	return rc;
+}
+
+/* perf lock's options before the subcommand, which contention takes too. */
+struct lock_common {
+	const char *input, *kallsyms;
+	bool quiet, force;
+	int verbose;
+};
+
+struct lock_ctx {
+	struct lockstat ls;
+	const char *kallsyms;
+	struct tep_handle *tep;
+	bool quiet, per_thread;
+	int max_stack, stack_skip;
+	int ready_rc;
+};
+
+static int lock_ready(struct session *ss, void *arg)
+{
+	struct lock_ctx *c = arg;
+	struct notes said = NOTES_INIT;
+	c->tep = trace_formats_load(ss->reader, &said);
+	if (!c->quiet)
+		err_print_notes(&said);
+	notes_clear(&said);
+	if (lockstat_init(&c->ls, c->tep, c->kallsyms ? c->kallsyms : kallsyms_path()) < 0)
+		return c->ready_rc = -1;
+	c->ls.per_thread = c->per_thread;
+	c->ls.max_stack = c->max_stack;
+	c->ls.stack_skip = c->stack_skip;
+	ss->tool.callchains = true;
+	return 0;
+}
+
+static int lock_on_sample(const struct resolved_sample *rs, void *arg)
+{
+	lockstat_sample(&((struct lock_ctx *)arg)->ls, rs);
+	return 0;
+}
+
+/* -F: the columns, comma-separated. */
+static size_t lock_fields(const char *spec, int *fields, size_t max)
+{
+	size_t n = 0;
+	char *copy = xstrdup(spec), *save = NULL;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int k = lockstat_sort_key(t);
+		if (k < 0 || n == max) {
+			free(copy);
+			err_die(EXIT_USAGE, "lock contention -F: unknown field '%s' (contended, wait_total, "
+				"wait_max, wait_min, avg_wait)", t);
+		}
+		fields[n++] = k;
+	}
+	free(copy);
+	return n;
+}
+
+static int lock_contention(int argc, char **argv, struct lock_common *lc)
+{
+	const char *key = "wait_total", *field = NULL;
+	int entries = -1;
+	struct lock_ctx c = { .max_stack = 8, .stack_skip = 3 };
+	bool bpf = false, all = false;
+	const char *pid = NULL, *tid = NULL, *cpu = NULL, *map_nr = NULL;
+	static const char *const usage[] = { "lperf lock contention [<options>]", NULL };
+	const struct option opts[] = {
+		{ OPT_STRING, 'i', "input", &lc->input, "file", "input file name", NULL, 0 },
+		{ OPT_STRING, 'k', "key", &key, "wait_total", "key for sorting (contended / wait_total / "
+		  "wait_max / wait_min / avg_wait)", NULL, 0 },
+		{ OPT_STRING, 'F', "field", &field, "contended,wait_total,wait_max,avg_wait", "output fields "
+		  "(contended / wait_total / wait_max / wait_min / avg_wait)", NULL, 0 },
+		{ OPT_INT, 'E', "entries", &entries, "n", "display this many functions", NULL, 0 },
+		{ OPT_BOOL, 't', "threads", &c.per_thread, NULL, "show per-thread lock stats", NULL, 0 },
+		{ OPT_BOOL, 'q', "quiet", &lc->quiet, NULL, "do not show any warnings or messages", NULL, 0 },
+		{ OPT_BOOL, 'f', "force", &lc->force, NULL, "don't complain, do it", NULL, 0 },
+		{ OPT_STRING, 0, "kallsyms", &lc->kallsyms, "file", "kallsyms pathname", NULL, 0 },
+		{ OPT_COUNT, 'v', "verbose", &lc->verbose, NULL, "be more verbose", NULL, 0 },
+		{ OPT_INT, 0, "max-stack", &c.max_stack, "n", "the maximum stack depth when finding a lock "
+		  "caller, default: 8", NULL, 0 },
+		{ OPT_INT, 0, "stack-skip", &c.stack_skip, "n", "the number of stack frames to skip when "
+		  "finding a lock caller, default: 3", NULL, 0 },
+		{ OPT_BOOL, 'b', "use-bpf", &bpf, NULL, "use BPF program to collect lock contention stats "
+		  "(not available yet)", NULL, 0 },
+		{ OPT_BOOL, 'a', "all-cpus", &all, NULL, "system-wide collection from all CPUs (with -b)", NULL, 0 },
+		{ OPT_STRING, 'C', "cpu", &cpu, "cpu", "list of cpus to monitor (with -b)", NULL, 0 },
+		{ OPT_STRING, 'p', "pid", &pid, "pid", "trace on existing process id (with -b)", NULL, 0 },
+		{ OPT_STRING, 0, "tid", &tid, "tid", "trace on existing thread id (with -b)", NULL, 0 },
+		{ OPT_STRING, 0, "map-nr-entries", &map_nr, "num", "max number of BPF map entries (with -b)",
+		  NULL, 0 },
+		OPT_END_(),
+	};
+	const struct opt_ctx ctx = { "lock contention", usage, opts, true };
+	int i = opt_parse(&ctx, argc, argv);
+	if (bpf)
+		err_die(EXIT_USAGE, "lock contention -b: lperf has no BPF lock contention collector yet; "
+			"record with 'lperf lock record' and read it with 'lperf lock contention -i FILE'");
+	if (i < argc || all || cpu || pid || tid)
+		opt_usage_error(&ctx, "a command, -a, -C, -p and --tid need -b (live collection)");
+	int sort = lockstat_sort_key(key);
+	if (sort < 0)
+		opt_usage_error(&ctx, "-k: unknown key '%s'", key);
+	if (c.max_stack < 1 || c.stack_skip < 0)
+		opt_usage_error(&ctx, "--max-stack must be positive and --stack-skip not negative");
+	int fields[8] = { LOCK_SORT_CONTENDED, LOCK_SORT_WAIT_TOTAL, LOCK_SORT_WAIT_MAX, LOCK_SORT_AVG_WAIT };
+	size_t nfields = field ? lock_fields(field, fields, ARRAY_SIZE(fields) - 1) : 4;
+	bool shown = false; /* perf adds the sort key's column when -F leaves it out */
+	for (size_t k = 0; k < nfields; k++)
+		shown |= fields[k] == sort;
+	if (!shown)
+		fields[nfields++] = sort;
+	c.quiet = lc->quiet;
+	c.kallsyms = lc->kallsyms;
+	err_quiet = c.quiet;
+	const char *input = lc->input;
+
+	struct session ss;
+	struct session_tool tool = { .sample = lock_on_sample, .ready = lock_ready, .arg = &c,
+				     .callchains = true };
+	struct session_opts so = { .force = lc->force };
+	if (session_open(&ss, input, &so, &tool) < 0)
+		cmd_open_failed(input);
+	int status = session_run(&ss) ? EXIT_RUNTIME : 0;
+	if (c.ready_rc < 0) {
+		fprintf(stderr, "lperf lock contention: %s: %s\n", input, err_msg());
+		status = EXIT_RUNTIME;
+	} else {
+		lockstat_sort(&c.ls, (enum lock_sort)sort);
+		lock_print_contention(stderr, &c.ls, fields, nfields, entries < 0 ? (size_t)-1 : (size_t)entries,
+				      c.quiet);
+		if (status)
+			err_warn("%s: the table above covers only the records before this point", err_msg());
+	}
+	lockstat_free(&c.ls);
+	if (c.tep)
+		tep_free(c.tep);
+	session_close(&ss);
+	return status;
+}
+
+int cmd_lock(int argc, char **argv)
+{
+	static const char *const usage[] = { "lperf lock record [<options>] [--] <command>",
+					     "lperf lock contention [<options>]", NULL };
+	struct lock_common lc = { .input = "perf.data" };
+	const struct option opts[] = {
+		{ OPT_STRING, 'i', "input", &lc.input, "file", "input file name", NULL, 0 },
+		{ OPT_BOOL, 'q', "quiet", &lc.quiet, NULL, "do not show any warnings or messages", NULL, 0 },
+		{ OPT_BOOL, 'f', "force", &lc.force, NULL, "don't complain, do it", NULL, 0 },
+		{ OPT_STRING, 0, "kallsyms", &lc.kallsyms, "file", "kallsyms pathname", NULL, 0 },
+		{ OPT_COUNT, 'v', "verbose", &lc.verbose, NULL, "be more verbose", NULL, 0 },
+		OPT_END_(),
+	};
+	const struct opt_ctx ctx = { "lock", usage, opts, true };
+	int i = opt_parse(&ctx, argc, argv);
+	if (i >= argc) {
+		opt_usage(&ctx, stderr);
+		return EXIT_USAGE;
+	}
+	const char *sub = argv[i];
+	if (!strncmp(sub, "rec", 3) && !strncmp(sub, "record", strlen(sub)))
+		return lock_record(argc - i, argv + i);
+	if (!strcmp(sub, "con") || !strcmp(sub, "contention"))
+		return lock_contention(argc - i, argv + i, &lc);
+	opt_usage_error(&ctx, "unknown subcommand '%s' (lperf has record and contention)", sub);
+}

@@ -1,0 +1,68 @@
+#!/bin/sh
+# lperf bench sched messaging (perf's hackbench load) and lperf lock record/contention (issue 25),
+# against perf 6.1 on the same recordings: perf lock contention and lperf's print the same rows
+# from lperf's recording and from perf's (compared as sorted sets: rows with equal sort keys may
+# come in another order), and perf reads lperf's recording's events.
+. "$(dirname "$0")/lib.sh"
+
+HAVE_PERF=$(command -v perf >/dev/null && echo 1)
+HAVE_LOCKTP=$([ -d /sys/kernel/tracing/events/lock/contention_begin ] || [ -d /sys/kernel/debug/tracing/events/lock/contention_begin ] && echo 1)
+
+test_expect_success 'bench sched messaging: perf bench lines, processes and threads, -f simple' '
+	lperf bench sched messaging -g 2 -l 10 >out &&
+	printf "%s\n" "# Running '"'"'sched/messaging'"'"' benchmark:" "# 20 sender and receiver processes per group" \
+		"# 2 groups == 80 processes run" "" >want &&
+	head -n 4 out >got && cmp want got &&
+	expect_grep "^     Total time: [0-9]+\.[0-9]{3} \[sec\]$" out &&
+	lperf bench sched messaging -t -p -g 1 >out2 && expect_grep "^# 1 groups == 40 threads run$" out2 &&
+	lperf bench -f simple sched messaging -g 1 -l 5 >out3 && expect_grep "^[0-9]+\.[0-9]{3}$" out3 &&
+	expect_lines 1 out3
+'
+
+test_expect_success 'bench: an unknown benchmark is a usage error' '
+	expect_exit 2 lperf bench sched pipe 2>err && expect_grep "sched messaging" err
+'
+
+test_expect_success 'lock contention: a recording without the lock events says so' '
+	lperf record -q -e task-clock -o tc.data -- true &&
+	expect_exit 1 lperf lock contention -i tc.data 2>err && expect_grep "lock:contention_begin" err
+'
+
+test_expect_success 'lock contention -b: not available, said (perf lock_contention.sh then skips it)' '
+	! lperf lock con -b true 2>err && expect_grep "BPF" err
+'
+
+if [ "$(id -u)" -eq 0 ] && [ -n "$HAVE_PERF" ] && [ -n "$HAVE_LOCKTP" ]; then
+# rows: the table without its header, sorted
+rows() { grep -v "^ contended\|^$" "$1" | sort; }
+
+test_expect_success 'lock record: perf sees both tracepoints with call chains' '
+	lperf lock record -q -o l.data -- "$LPERF" bench sched messaging -g 4 >/dev/null &&
+	perf evlist -i l.data 2>/dev/null >ev && expect_grep "^lock:contention_begin$" ev &&
+	expect_grep "^lock:contention_end$" ev &&
+	perf evlist -v -i l.data 2>/dev/null | grep "contention_begin" | grep -q CALLCHAIN
+'
+
+test_expect_success 'lock contention on lperf'"'"'s recording: the rows perf prints' '
+	lperf lock record -q -o l.data -- "$LPERF" bench sched messaging -g 4 >/dev/null &&
+	perf lock contention -i l.data 2>p.txt >/dev/null && lperf lock contention -i l.data 2>l.txt &&
+	head -n 1 p.txt >ph && head -n 1 l.txt >lh && cmp ph lh &&
+	rows p.txt >p.rows && rows l.txt >l.rows && cmp p.rows l.rows &&
+	perf lock contention -t -F contended,wait_max -i l.data 2>pt.txt >/dev/null &&
+	lperf lock contention -t -F contended,wait_max -i l.data 2>lt.txt &&
+	cut -c1-50 pt.txt | sort >pt.rows && cut -c1-50 lt.txt | sort >lt.rows && cmp pt.rows lt.rows
+'
+
+test_expect_success 'lock contention on perf'"'"'s recording: the rows perf prints, -E and -q' '
+	perf lock record -o p.data -- "$LPERF" bench sched messaging -g 4 >/dev/null 2>&1 &&
+	perf lock contention -k contended -i p.data 2>p.txt >/dev/null &&
+	lperf lock contention -k contended -i p.data 2>l.txt &&
+	rows p.txt >p.rows && rows l.txt >l.rows && cmp p.rows l.rows &&
+	n=$(rows l.txt | wc -l) && lperf lock contention -i p.data -E 1 -q 2>one &&
+	if [ "$n" -gt 0 ]; then expect_lines 1 one; else expect_lines 0 one; fi
+'
+else
+test_skip "lock record/contention against perf" "needs root, Linux perf and the lock:contention_begin tracepoint"
+fi
+
+test_done
