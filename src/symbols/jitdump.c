@@ -40,12 +40,17 @@ struct jitdump_index {
 	size_t pend_nlines;
 	struct jitdump_unwind *pend_unwind;
 	bool dead;               /* damage: nothing after it can be trusted */
+	uint64_t last_t;         /* the last whole record's timestamp */
+	size_t loose_load;       /* the code of the last record when it was a CODE_LOAD whose parts do
+				  * not add up to its size exactly (SIZE_MAX otherwise): damage right
+				  * after it means it ran into foreign bytes */
 };
 
 struct jitdump *jitdump_new(void)
 {
 	struct jitdump *jd = xcalloc(1, sizeof(*jd));
 	jd->ix = xcalloc(1, sizeof(*jd->ix));
+	jd->ix->loose_load = SIZE_MAX;
 	hashmap_init(&jd->ix->by_index, HASHMAP_U64);
 	return jd;
 }
@@ -282,6 +287,8 @@ static void code_load(struct jitdump *jd, struct rd r, uint64_t off, uint32_t si
 	add_interval(jd, c->idx, c->addr, c->size, t);
 	hash_put(jd, c->index, c->idx);
 	jd->stats.loads++;
+	if (LOAD_FIXED + nlen + 1 + csize != size)
+		ix->loose_load = c->idx;
 }
 
 static void code_move(struct jitdump *jd, struct rd r, uint64_t off, uint32_t size, uint64_t t)
@@ -415,6 +422,91 @@ static int parse_header(struct jitdump *jd, const uint8_t *p, size_t len, bool f
 	return 1;
 }
 
+/* ---- Damage: resuming at the next whole record ---- */
+
+/* Could a record of this dump start at p (len bytes available)? A known type whose parts add
+ * up to its size exactly, a load or move of the dump's process, stamped no earlier than the
+ * last whole record and not a day later (so that code bytes and addresses do not pass). */
+static bool whole_record(const struct jitdump *jd, struct rd r, size_t len)
+{
+	if (len < PREFIX_SIZE)
+		return false;
+	uint32_t id = u32_at(r, 0), size = u32_at(r, 4);
+	uint64_t t = u64_at(r, 8), last = jd->ix->last_t;
+	if (size < PREFIX_SIZE || size > len || t < last ||
+	    (!(jd->flags & JITDUMP_FLAGS_ARCH_TIMESTAMP) && t - last > (1ull << 46)))
+		return false;
+	switch (id) {
+	case JIT_CODE_LOAD: {
+		if (size < LOAD_FIXED + 1 || u32_at(r, 16) != jd->pid)
+			return false;
+		size_t room = size - LOAD_FIXED, nlen = strnlen((const char *)r.p + LOAD_FIXED, room);
+		return nlen < room && u64_at(r, 40) == room - nlen - 1;
+	}
+	case JIT_CODE_MOVE:
+		return size == MOVE_SIZE && u32_at(r, 16) == jd->pid;
+	case JIT_CODE_CLOSE:
+		return size == PREFIX_SIZE;
+	case JIT_CODE_UNWINDING_INFO: {
+		if (size < UNWIND_FIXED)
+			return false;
+		uint64_t usize = u64_at(r, 16), room = size - UNWIND_FIXED;
+		return usize <= room && room - usize < 8 && u64_at(r, 24) <= usize; /* padded to 8 */
+	}
+	case JIT_CODE_DEBUG_INFO: {
+		if (size < DEBUG_FIXED)
+			return false;
+		size_t p = DEBUG_FIXED;
+		for (uint64_t i = 0, nr = u64_at(r, 24); i < nr; i++) {
+			if (size - p < DEBUG_ENTRY_FIXED + 1)
+				return false;
+			size_t room = size - p - DEBUG_ENTRY_FIXED;
+			size_t n = strnlen((const char *)r.p + p + DEBUG_ENTRY_FIXED, room);
+			if (n == room)
+				return false;
+			p += DEBUG_ENTRY_FIXED + n + 1;
+		}
+		return p == size;
+	}
+	default:
+		return false;
+	}
+}
+
+/* The first offset after from where two whole records follow each other, or one ends the data
+ * exactly; 0 when there is none (yet). */
+static size_t resume_at(const struct jitdump *jd, struct rd r, const uint8_t *chunk, size_t from, size_t len)
+{
+	for (size_t o = from; o + PREFIX_SIZE <= len; o++) {
+		r.p = chunk + o;
+		if (!whole_record(jd, r, len - o))
+			continue;
+		size_t next = o + u32_at(r, 4);
+		r.p = chunk + next;
+		if (next == len || whole_record(jd, r, len - next))
+			return o;
+	}
+	return 0;
+}
+
+/* Damage at foff, resumed skip bytes later: said once, and a load the damage ran into is
+ * dropped (its name or size may be foreign bytes). */
+static void resumed(struct jitdump *jd, uint64_t foff, size_t skip)
+{
+	struct jitdump_index *ix = jd->ix;
+	jd->stats.bad++;
+	jd->stats.resumed++;
+	if (!jd->bad.n)
+		notes_add(&jd->bad, "damaged at offset %llu: %zu bytes skipped to the next whole record",
+			  (unsigned long long)foff, skip);
+	if (ix->loose_load != SIZE_MAX) {
+		struct iv *v = &ix->v[ix->cur[ix->loose_load]];
+		v->start = v->end = 0;
+		ix->nsorted = (size_t)-1; /* rebuild the tree */
+		ix->loose_load = SIZE_MAX;
+	}
+}
+
 int jitdump_feed(struct jitdump *jd, const void *data, size_t len, bool final)
 {
 	struct jitdump_index *ix = jd->ix;
@@ -437,15 +529,33 @@ int jitdump_feed(struct jitdump *jd, const void *data, size_t len, bool final)
 		r.p = chunk + off;
 		uint32_t id = u32_at(r, 0), size = u32_at(r, 4);
 		uint64_t t = u64_at(r, 8), foff = jd->consumed + off;
-		if (size < PREFIX_SIZE) {
-			stop(jd, xasprintf("jitdump damaged at offset %llu: a record of %u bytes, less than its "
-					   "%d-byte prefix", (unsigned long long)foff, size, PREFIX_SIZE));
+		/* Damage (CPython 3.13's dump after a fork loses bytes mid-record): resumed at the
+		 * next whole record; an incomplete last record is taken for one at the end. */
+		bool junk = size < PREFIX_SIZE || id >= 1024; /* a type from the future stays skippable */
+		if (junk || (final && size > len - off)) {
+			size_t o = resume_at(jd, r, chunk, off + 1, len);
+			if (o) {
+				resumed(jd, foff, o - off);
+				off = o;
+				continue;
+			}
+		}
+		if (junk && !final)
+			break; /* the next whole record may not be written yet */
+		if (junk) {
+			stop(jd, size < PREFIX_SIZE
+				 ? xasprintf("jitdump damaged at offset %llu: a record of %u bytes, less than its "
+					     "%d-byte prefix", (unsigned long long)foff, size, PREFIX_SIZE)
+				 : xasprintf("jitdump damaged at offset %llu: record type %u", (unsigned long long)foff, id));
 			ix->dead = true;
 			break;
 		}
 		if (size > len - off)
 			break;
 		jd->stats.records++;
+		ix->loose_load = SIZE_MAX;
+		if (t > ix->last_t)
+			ix->last_t = t;
 		switch (id) {
 		case JIT_CODE_LOAD: code_load(jd, r, foff, size, t); break;
 		case JIT_CODE_MOVE: code_move(jd, r, foff, size, t); break;

@@ -67,6 +67,7 @@ struct jitdump_code {
 struct jitdump_stats {
 	size_t records, loads, moves, debug_info, unwinding_info, closes, unknown;
 	size_t bad;              /* known records with impossible contents, skipped */
+	size_t resumed;          /* damaged stretches skipped to the next whole record */
 };
 
 struct jitdump_index;

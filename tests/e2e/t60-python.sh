@@ -69,6 +69,16 @@ else
 fi
 if [ -n "$PY313" ]; then
 	python_tests 3.13 "$PY313" perf_jit /tmp/jit-%s.dump
+	# A fork leaves the parent's jitdump damaged (the child flushes its copy of the parent's
+	# stdio buffer into it): reading resumes at the next whole record, so the code the parent
+	# compiles after the fork is named. (The child's own dump stays empty: os._exit drops it.)
+	export PY313
+	test_expect_success "3.13 --python with a fork: the parent's functions after the fork are named" '
+		lperf record -q --python -o k.data -- "$PY313" "$TEST_ROOT/tests/workloads/py_fork.py" &&
+		lperf script -i k.data -F pid,sym >s.txt 2>/dev/null &&
+		for p in $(awk "/^[^\t]/ { print \$1 }" s.txt | sort -u); do jit_rm $p; done &&
+		n=$(grep -c "py::parent_work" s.txt) && echo "$n samples in parent_work" && [ "$n" -ge 20 ]
+	'
 else
 	test_skip "3.13 -X perf_jit stacks" "no pyenv CPython 3.13 (~/.pyenv/versions/3.13*/bin/python3)"
 fi

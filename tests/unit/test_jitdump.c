@@ -1,6 +1,7 @@
 /* jitdump: files written by real CPython 3.13 (-X perf_jit) and Node.js (--perf-prof), as
  * fixtures and fresh; every record type from a small writer here, in both byte orders; address
- * reuse and moves resolved by time; every truncation and random damage of real dumps (run under
+ * reuse and moves resolved by time; reading resumed after damage (CPython 3.13's dump after a
+ * fork); every truncation and random damage of real dumps (run under
  * ASan/UBSan); and resolution through the machine model. */
 #include <byteswap.h>
 #include <errno.h>
@@ -550,6 +551,68 @@ static void damaged_records(void **state)
 	free(w.b);
 }
 
+/* CPython 3.13 after a fork: the child's copy of the parent's stdio buffer is flushed into the
+ * parent's dump too, so a record is cut and older records come again. Reading resumes at the
+ * next whole record that is not older than the last one read; the cut load is not named. */
+static void damage_resumed(void **state)
+{
+	struct w w = { 0 }, old = { 0 };
+	header(&w, 77, 0);
+	load(&w, 10, 0x100, 4, 1, "a");
+	load(&w, 20, 0x200, 4, 2, "b");
+	size_t cut = w.len;
+	load(&w, 30, 0x300, 4, 3, "c");
+	w.len = cut + 30;        /* the rest of c is lost */
+	header(&old, 77, 0);
+	load(&old, 10, 0x100, 4, 1, "a");
+	put(&w, old.b + 40, old.len - 40); /* a comes again */
+	load(&w, 40, 0x400, 4, 4, "d");
+	load(&w, 50, 0x500, 4, 5, "e");
+	struct jitdump *jd = jitdump_parse(w.b, w.len);
+	assert_non_null(jd);
+	assert_null(jd->error);
+	assert_int_equal(jd->consumed, w.len);
+	assert_int_equal(jd->stats.resumed, 1);
+	/* the cut load ran into the older bytes: its code did not fit, it was skipped */
+	assert_int_equal(jd->stats.bad, 2);
+	assert_non_null(strstr(jd->bad.v[0], "code larger than the record"));
+	assert_string_equal(at(jd, 0x101, 0), "a");
+	assert_string_equal(at(jd, 0x201, 0), "b");
+	assert_null(at(jd, 0x301, 0));
+	assert_string_equal(at(jd, 0x401, 0), "d");
+	assert_string_equal(at(jd, 0x501, 45), "e");
+	jitdump_free(jd);
+	/* Fed in pieces as a live process writes it: the same. */
+	jd = jitdump_new();
+	for (size_t n = 0; n < w.len; n += 7)
+		assert_int_equal(jitdump_feed(jd, w.b + jd->consumed, (n < w.len ? n : w.len) - jd->consumed, false), 0);
+	assert_int_equal(jitdump_feed(jd, w.b + jd->consumed, w.len - jd->consumed, true), 0);
+	assert_null(jd->error);
+	assert_string_equal(at(jd, 0x401, 0), "d");
+	assert_string_equal(at(jd, 0x501, 0), "e");
+	assert_null(at(jd, 0x301, 0));
+	jitdump_free(jd);
+	/* A load longer than its parts (padding) is read; when damage follows right after it,
+	 * its end may be foreign bytes: it is not named. */
+	load(&w, 60, 0x600, 4, 6, "padded");
+	put64(&w, 0);
+	end(&w);
+	load(&w, 70, 0x700, 4, 7, "cut");
+	put64(&w, 0);
+	end(&w);
+	for (int i = 0; i < 4; i++)
+		put32(&w, 0xffffffffu);
+	load(&w, 80, 0x800, 4, 8, "g");
+	jd = jitdump_parse(w.b, w.len);
+	assert_int_equal(jd->stats.resumed, 2);
+	assert_string_equal(at(jd, 0x601, 0), "padded");
+	assert_null(at(jd, 0x701, 0));
+	assert_string_equal(at(jd, 0x801, 0), "g");
+	jitdump_free(jd);
+	free(w.b);
+	free(old.b);
+}
+
 /* Every prefix of the real dumps: no crash, and what was read grows with the length. */
 static void every_truncation(void **state)
 {
@@ -766,6 +829,7 @@ int main(void)
 		cmocka_unit_test(every_record_and_reuse),
 		cmocka_unit_test(bad_headers),
 		cmocka_unit_test(damaged_records),
+		cmocka_unit_test(damage_resumed),
 		cmocka_unit_test(every_truncation),
 		cmocka_unit_test(random_damage),
 		cmocka_unit_test(marker_names),
