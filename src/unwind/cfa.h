@@ -7,7 +7,9 @@
 #define LPERF_UNWIND_CFA_H
 
 #include <elfutils/libdw.h>
+#include <gelf.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "unwind/jitstep.h"
@@ -40,6 +42,22 @@ struct cfa_rule {
 	int64_t cfa_off;
 	struct cfa_reg_rule r[UNWIND_MAX_DWARF_REGS];
 };
+
+/* Register numbers a CFI may name. libdw sizes a row by the largest register number its
+ * instructions name (up to 268 million, a 2 GiB row allocated and cleared on every lookup), so a
+ * hostile .eh_frame of a few bytes cost 1 GB and seconds per sample. DWARF numbers registers
+ * of x86-64 and AArch64 below 200. */
+#define CFA_MAX_REG 4096
+
+/* Whether the CFI section data (an .eh_frame when eh_frame, else a .debug_frame) of an ELF file
+ * of class elf_class decodes entry by entry and names no register from CFA_MAX_REG on (in its
+ * CIEs' return address columns and in every CFA instruction, DW_CFA_set_loc's operand sized by
+ * the CIE's pointer encoding). An entry or an encoding it cannot decode makes it false, as
+ * libdw could read a register past the point where the walk lost its way. */
+bool cfa_section_bounded(const uint8_t *buf, size_t len, bool eh_frame, unsigned elf_class);
+/* The same for the .eh_frame and .debug_frame of elf (a compressed section is inflated when
+ * its header claims at most 64 MiB, in libelf's copy that libdw then reads, else refused). */
+bool cfa_elf_bounded(Elf *elf);
 
 /* The row of cfi at look (a pc, or a return address - 1), reduced. */
 void cfa_rule_make(Dwarf_CFI *cfi, uint64_t look, const struct unwind_arch *a, struct cfa_rule *out);

@@ -160,8 +160,10 @@ static Dwarf_CFI *code_cfi(struct jitstep *js, const struct jitdump_code *c, uns
 	struct code_cfi *e = xcalloc(1, sizeof(*e));
 	he->value = e;
 	e->code = c;
-	e->cfi = cfi_new(c->unwind->eh_frame, c->unwind->eh_frame_size, jitdump_eh_frame_vaddr(c), e_machine,
-			 &e->elf);
+	/* CFI naming registers libdw would size rows by (gigabytes a lookup) is unusable. */
+	if (cfa_section_bounded(c->unwind->eh_frame, c->unwind->eh_frame_size, true, ELFCLASS64))
+		e->cfi = cfi_new(c->unwind->eh_frame, c->unwind->eh_frame_size, jitdump_eh_frame_vaddr(c), e_machine,
+				 &e->elf);
 	return e->cfi;
 }
 

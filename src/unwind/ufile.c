@@ -92,6 +92,7 @@ static void ufile_open(struct ufile *f)
 		f->raw_size = 0;
 	read_segments(f);
 	f->ok = f->nsegs && f->hi > f->lo;
+	f->cfi_refused = f->ok && !cfa_elf_bounded(f->elf);
 }
 
 struct ufile *ufile_get(struct ufile_cache *fc, struct dso *d)
@@ -133,7 +134,7 @@ const struct cfa_rule *ufile_cfa_rule(struct ufile *f, uint64_t vaddr, const str
 {
 	if (!f->cfi_checked) {
 		f->cfi_checked = true;
-		f->eh_cfi = f->ok ? dwarf_getcfi_elf(f->elf) : NULL;
+		f->eh_cfi = f->ok && !f->cfi_refused ? dwarf_getcfi_elf(f->elf) : NULL;
 	}
 	bool found;
 	struct hashmap_entry *e = hashmap_insert_u64(&f->rows, vaddr, &found);

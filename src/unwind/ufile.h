@@ -37,6 +37,8 @@ struct ufile {
 	bool py_checked;          /* looked for CPython's trampoline template */
 	uint8_t py[32];           /* the template's bytes; py_len 0: none */
 	size_t py_len;
+	bool cfi_refused;         /* its CFI names registers past CFA_MAX_REG (cfa_elf_bounded):
+				   * neither lperf nor libdwfl reads it */
 	bool cfi_checked;         /* eh_cfi looked for */
 	Dwarf_CFI *eh_cfi;        /* elf's .eh_frame (dwarf_getcfi_elf); NULL: none */
 	struct hashmap rows;      /* link-time pc -> struct cfa_rule: unwind.c's per-pc cache */

@@ -126,8 +126,17 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	if (!f || !f->dso->debug_path || (debuglink_file && !debuglink_crc))
 		return -1;
 	int fd = open(f->dso->debug_path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0)
-		*debuginfo_file_name = strdup(f->dso->debug_path);
+	if (fd < 0)
+		return -1;
+	/* Its .debug_frame is read as the file's own is (cfa_elf_bounded). */
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	bool bounded = cfa_elf_bounded(elf);
+	elf_end(elf);
+	if (!bounded) {
+		close(fd);
+		return -1;
+	}
+	*debuginfo_file_name = strdup(f->dso->debug_path);
 	return fd;
 }
 
@@ -478,7 +487,7 @@ static Dwfl *space_build(struct unwinder *u, const struct maps *ms, pid_t pid, c
 			continue;
 		struct ufile *f = ufile_get(&u->files, mp->dso);
 		uint64_t bias;
-		if (!f->ok || f->mark == u->mark || !ufile_map_bias(f, mp, &bias))
+		if (!f->ok || f->cfi_refused || f->mark == u->mark || !ufile_map_bias(f, mp, &bias))
 			continue;
 		uint64_t lo = bias + f->lo, hi = bias + f->hi;
 		if (hi <= lo || overlaps(ranges, nranges, lo, hi))

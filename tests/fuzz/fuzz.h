@@ -33,4 +33,10 @@ struct machine;
  * usable program headers is mapped whole at base. Returns the number of maps made. */
 int fuzz_map_elf(struct machine *m, int pid, uint64_t base, const char *path);
 
+struct dso;
+struct dso_cache;
+/* Initialises c and loads the file at path as a DSO of it, as a report loads a binary a sample
+ * hit (no build-id from a recording); dso_cache_free(c) frees it. */
+struct dso *fuzz_load_dso(struct dso_cache *c, const char *path);
+
 #endif

@@ -31,9 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)buildid_of_file(path, id);
 
 	struct dso_cache c;
-	dso_cache_init(&c);
-	struct dso *d = dso_cache_get(&c, path, NULL, 0);
-	dso_load(d);
+	struct dso *d = fuzz_load_dso(&c, path);
 	size_t n = d->nsyms < 64 ? d->nsyms : 64;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t s = d->syms[i].start, z = d->syms[i].size;

@@ -133,3 +133,13 @@ int fuzz_map_elf(struct machine *m, int pid, uint64_t base, const char *path)
 	close(fd);
 	return made;
 }
+
+#include "symbols/dso.h"
+
+struct dso *fuzz_load_dso(struct dso_cache *c, const char *file)
+{
+	dso_cache_init(c);
+	struct dso *d = dso_cache_get(c, file, NULL, 0);
+	dso_load(d);
+	return d;
+}
