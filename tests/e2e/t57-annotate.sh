@@ -131,8 +131,10 @@ if [ -n "$HAVE_CXX" ]; then
 names() { awk "/^\t/ { sub(/^\t *[0-9a-f]+ /, \"\"); sub(/\+0x[0-9a-f]+/, \"\"); sub(/ \([^()]*\)\$/, \"\"); print; next } /^\$/ { print \"--\" }"; }
 test_expect_success 'C++ -O2 DWARF recording: inline frames as perf script' '
 	perf record -q --call-graph dwarf -F 500 -e cpu-clock -o "$SCRATCH/c.data" -- "$BIN/inline_cxx" 3 2>/dev/null &&
-	perf script -i "$SCRATCH/c.data" 2>/dev/null | names >a &&
-	lperf script -i "$SCRATCH/c.data" | names >b &&
+	# a sample in the PLT: perf names it _init or @plt where lperf says NAME@plt (as in t58;
+	# docs/annotate.md): such frames are left out of both
+	perf script -i "$SCRATCH/c.data" 2>/dev/null | names | grep -v "@plt\|_init" >a &&
+	lperf script -i "$SCRATCH/c.data" | names | grep -v "@plt\|_init" >b &&
 	lperf script -i "$SCRATCH/c.data" | grep -c "(inlined)\$" &&
 	test $(wc -l <a) -eq $(wc -l <b) &&
 	"$PYTHON" - a b <<-\EOF
@@ -170,8 +172,8 @@ test_expect_success 'C++ -O2 DWARF recording: script -F +srcline gives each inli
 '
 
 test_expect_success 'C++ -O2 DWARF recording: report -g shows inline frames, self rows as perf' '
-	perf report -i "$SCRATCH/c.data" --stdio -n --no-children --sort dso,sym -g none 2>/dev/null | grep "^ .*%" | sort >a &&
-	lperf report -i "$SCRATCH/c.data" --stdio -n --no-children --sort dso,sym -g none | grep "^ .*%" | sort >b &&
+	perf report -i "$SCRATCH/c.data" --stdio -n --no-children --sort dso,sym -g none 2>/dev/null | grep "^ .*%" | grep -v "@plt\|\] _init\$" | sort >a &&
+	lperf report -i "$SCRATCH/c.data" --stdio -n --no-children --sort dso,sym -g none | grep "^ .*%" | grep -v "@plt\|\] _init\$" | sort >b &&
 	diff a b &&
 	lperf report -i "$SCRATCH/c.data" --stdio --no-children --sort sym -g caller >g.txt &&
 	expect_grep "__libc_start_main_impl \(inlined\)" g.txt &&

@@ -22,7 +22,9 @@ views() { # views DATA PREFIX
 }
 same_views() { # same_views A B: every view identical, and no warning
 	for v in report script folded svg; do
-		cmp "$1.$v" "$2.$v" && expect_no_grep "warning|build-id" "$2.$v.err" || return 1
+		# (a loaded machine may lose a sample while recording: that warning is not the point)
+		grep -v "samples lost while recording" "$2.$v.err" >"$2.$v.err2"
+		cmp "$1.$v" "$2.$v" && expect_no_grep "warning|build-id" "$2.$v.err2" || return 1
 	done
 }
 # no view names the rebuilt program's functions; each warns once naming PATH, and its samples
