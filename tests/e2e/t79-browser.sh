@@ -145,6 +145,21 @@ test_expect_success 'top on a terminal: the browser, refreshed, a moving hot spo
 	rc=$?; kill $w 2>/dev/null; wait $w; return $rc
 '
 
+test_expect_success 'top: a annotates, f writes a flame graph, the command output waits for the end' '
+	printf "#!/bin/sh\necho SCRIBBLE-OUT\necho SCRIBBLE-ERR >&2\ntouch %s/printed\nexec %s shift 30\n" \
+		"$PWD" "$BIN/tui_work" >noisy.sh && chmod +x noisy.sh &&
+	tmux_run 120 30 "cd $PWD && $LPERF top -q -d 1 -- $PWD/noisy.sh" && tmux_wait "\\[\\.\\] hot_(alpha|beta)" 10 &&
+	n=0; until [ -e printed ] || [ $n -ge 100 ]; do sleep 0.1; n=$((n + 1)); done; test -e printed &&
+	tmux_keys j k && tmux_wait "\\[\\.\\] hot_(alpha|beta)" && tmux_screen >s && expect_no_grep SCRIBBLE s &&
+	tmux_keys Home a && tmux_wait "^Annotate hot_(alpha|beta)" && tmux_screen >a &&
+	expect_grep "Source code & Disassembly of hot_(alpha|beta) in tui_work" a &&
+	tm capture-pane -e -p -t t | grep "\\[7m" | grep -qE "^.{0,12}[1-9][0-9]?\\.[0-9]{2} :" &&
+	tmux_keys q && tmux_wait "$BAR" && tmux_keys f && tmux_wait "flame graph written to lperf-top-flame.svg" 20 &&
+	grep -q "<svg" lperf-top-flame.svg && grep -qE "hot_(alpha|beta)" lperf-top-flame.svg &&
+	tmux_keys q && tmux_wait "EXIT=0" && tmux_screen >s2 && expect_grep "^SCRIBBLE-OUT" s2 &&
+	expect_grep "^SCRIBBLE-ERR" s2 && expect_no_grep "$BAR" s2
+'
+
 test_expect_success 'top: Ctrl-C ends it and restores the terminal' '
 	tmux_run 80 24 "$LPERF top -q -d 1" && tmux_wait "$BAR" &&
 	tmux_keys C-c && tmux_wait "EXIT=0" && tmux_screen >s && expect_no_grep "$BAR" s
