@@ -18,7 +18,9 @@ test_expect_success 'report on a terminal opens the browser: perf columns, the -
 	lperf report --stdio -i "$D" | grep -E "^ +[0-9.]+%" | head -5 |
 		awk "{ print \$1, \$2, \$NF }" >want &&
 	grep -E "^[+ -] +[0-9.]+%" s | head -5 | sed "s/^[+ -]//" | awk "{ print \$1, \$2, \$NF }" >got &&
-	cat got && diff want got
+	cat got && cut -d" " -f1,2 want >w2 && cut -d" " -f1,2 got >g2 && diff w2 g2 &&
+	# a name at the screen edge is cut (a long DSO name widens its column)
+	paste -d" " want got | awk "index(\$3, \$6) != 1 { bad = 1 } END { exit bad }"
 '
 
 test_expect_success 'Enter expands an entry, e its whole chain, a filter narrows to one symbol' '
