@@ -112,6 +112,17 @@ static void check_modes(struct opt_ctx *ctx, struct stat_opts *o, bool have_cmd)
 		opt_usage_error(ctx, "--json-doc shows totals and per-CPU values (-A) only");
 }
 
+/* --prometheus, --remote-write, --textfile: counting that goes on, not -r's repeated runs. */
+static void check_exports(struct opt_ctx *ctx, struct stat_opts *o)
+{
+	if (o->push_ms < 0 || (o->push_ms && o->push_ms < 10))
+		opt_usage_error(ctx, "--push-interval must be at least 10 ms (got %d ms)", o->push_ms);
+	if (!o->push_ms)
+		o->push_ms = 10000;
+	if ((o->remote_write || o->textfile || o->prometheus) && o->repeat > 1)
+		opt_usage_error(ctx, "-r and --prometheus/--remote-write/--textfile do not combine");
+}
+
 char **stat_parse_options(struct stat_opts *o, int argc, char **argv)
 {
 	memset(o, 0, sizeof(*o));
@@ -166,6 +177,12 @@ char **stat_parse_options(struct stat_opts *o, int argc, char **argv)
 		{ OPT_BOOL, 0, "json", &o->json, NULL, "same as -j", NULL, OPT_HIDDEN },
 		{ OPT_STRING, 0, "prometheus", &o->prometheus, "ADDR:PORT", "serve the counts since the start "
 		  "at http://ADDR:PORT/metrics (Prometheus text; ADDR 127.0.0.1 unless given)" },
+		{ OPT_STRING, 0, "remote-write", &o->remote_write, "URL", "push the counts to URL by "
+		  "Prometheus remote write (Prometheus, VictoriaMetrics), retried with back-off" },
+		{ OPT_STRING, 0, "textfile", &o->textfile, "DIR", "keep the counts in DIR/lperf.prom for "
+		  "node_exporter's textfile collector" },
+		{ OPT_INT, 0, "push-interval", &o->push_ms, "MS", "push or write every MS milliseconds "
+		  "(10000)" },
 		{ OPT_BOOL, 0, "json-doc", &o->json_doc, NULL, "lperf's JSON document, on standard "
 		  "output (docs/schemas/stat.schema.json)" },
 		{ OPT_BOOL, 0, "metric-only", &o->metric_only, NULL, "only the -M metrics" },
@@ -199,6 +216,7 @@ char **stat_parse_options(struct stat_opts *o, int argc, char **argv)
 	}
 	if (o->interval_ms && o->interval_ms < 10)
 		opt_usage_error(&ctx, "the interval must be at least 10 ms (got %d ms)", o->interval_ms);
+	check_exports(&ctx, o);
 	if (o->interval_count < 0 || o->repeat < 0)
 		opt_usage_error(&ctx, "counts must not be negative");
 	if (o->interval_count && !o->interval_ms)

@@ -25,6 +25,9 @@ struct stat_opts {
 	double timeout_s;          /* --timeout; 0 = none */
 	int interval_ms;           /* -I MS */
 	const char *prometheus;    /* --prometheus ADDR:PORT: serve /metrics while counting */
+	const char *remote_write;  /* --remote-write URL: push the counts (Prometheus remote write) */
+	const char *textfile;      /* --textfile DIR: DIR/lperf.prom for node_exporter */
+	int push_ms;               /* --push-interval MS: how often the two above (10 s) */
 	int interval_count;        /* --interval-count N */
 	const char *csv_sep;       /* -x SEP */
 	const char *output;        /* -o FILE */
