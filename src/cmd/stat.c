@@ -61,7 +61,7 @@ struct run_ctx {
 	struct httpc *http;
 	struct prom_rw rw;             /* the series, made at the first push */
 	struct pushq q;
-	bool rw_ready, said_refused;
+	bool rw_ready, said_refused, said_textfile;
 	double *vals;
 	int64_t last_ts;               /* of the last snapshot: each is later than the one before */
 	double next_push;              /* run_now() */
@@ -125,9 +125,9 @@ static void push(struct run_ctx *rc, const struct stat_result *r, bool last)
 	const struct stat_opts *o = rc->o;
 	if (o->textfile) {
 		char *text = prom_format(r);
-		if (outfile_write(rc->textfile, text, strlen(text), 0644) < 0 && !rc->said_refused) {
+		if (outfile_write(rc->textfile, text, strlen(text), 0644) < 0 && !rc->said_textfile) {
 			err_warn("--textfile: %s", err_msg());
-			rc->said_refused = true;
+			rc->said_textfile = true;
 		}
 		free(text);
 	}

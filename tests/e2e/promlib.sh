@@ -68,3 +68,7 @@ statcsv() {
 	*) awk -F, -v e="$2" '$3 == e { print $1 }' "$1" ;;
 	esac
 }
+
+# A workload counted until the test creates ./stop (a shell forking sleeps: its page faults keep
+# growing); it ends too when the test's directory is gone, so a failed test leaves nothing behind.
+UNTIL_STOP='d=$PWD; while [ ! -e stop ] && [ -d "$d" ]; do sleep 0.05; done'

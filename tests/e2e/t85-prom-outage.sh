@@ -7,8 +7,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/promlib.sh"
 
-# counted until the test creates ./stop: a shell forking sleeps (page faults keep growing)
-WORK='while [ ! -e stop ]; do sleep 0.05; done'
 
 # pushed_since PORT N: Prometheus holds more than N page-fault samples of lperf
 samples() {
@@ -21,7 +19,7 @@ more_than() { [ "$(samples "$1")" -gt "$2" ]; }
 test_expect_success 'Prometheus killed mid-run: counting goes on, said once, pushing resumes' '
 	P=$(port) && start_prometheus prom $P || exit 1
 	"$LPERF" stat -x, --remote-write http://127.0.0.1:$P/api/v1/write --push-interval 100 \
-		-e page-faults -- sh -c "$WORK" 2>stat.csv & spid=$!
+		-e page-faults -- sh -c "$UNTIL_STOP" 2>stat.csv & spid=$!
 	until_ok 120 more_than $P 2 && stop_server prom KILL &&
 	until_ok 120 grep -q "counting goes on" stat.csv &&
 	start_prometheus prom $P &&
@@ -54,7 +52,7 @@ test_expect_success '503 for a while: retried with back-off, said once, resumed 
 	S=$(port) && start_server standin "$PYTHON" -c "$STANDIN" $S &&
 	until_ok 60 sh -c "curl -s -o /dev/null -X POST -d x http://127.0.0.1:$S/" || exit 1
 	"$LPERF" stat -x, --remote-write http://127.0.0.1:$S/api/v1/write --push-interval 50 \
-		-e page-faults -- sh -c "$WORK" 2>stat.csv & spid=$!
+		-e page-faults -- sh -c "$UNTIL_STOP" 2>stat.csv & spid=$!
 	# the back-off reaches 32 periods (1.6 s): wait until it has doubled a few times
 	until_ok 120 sh -c "[ \$(grep -c \"^snappy 503\" standin.log) -ge 6 ]" &&
 	touch up &&
