@@ -305,6 +305,7 @@ static void build_plan(const struct stat_opts *o, struct stat_plan *p)
 		.keep_unavailable = o->dry_run, .null_run = o->null_run,
 		.wperf_simple = o->wperf_simple,
 		.cpu_wide = o->system_wide || o->cpus.n,
+		.cgroups = o->have_cgroups ? sb_str(&o->cgroups) : NULL, .cg_prefix = o->cg_prefix,
 	};
 	int r = stat_plan_build(p, &req);
 	if (r == STAT_PLAN_UNAVAILABLE)

@@ -24,6 +24,9 @@ struct stat_opts {
 	bool kernel;               /* -k: kernel mode asked for explicitly */
 	double timeout_s;          /* --timeout; 0 = none */
 	int interval_ms;           /* -I MS */
+	struct strbuf cgroups;     /* every -G, comma-joined (empty names kept) */
+	size_t cg_prefix;          /* the length of events at the first -G */
+	bool have_cgroups;
 	const char *prometheus;    /* --prometheus ADDR:PORT: serve /metrics while counting */
 	const char *remote_write;  /* --remote-write URL: push the counts (Prometheus remote write) */
 	const char *textfile;      /* --textfile DIR: DIR/lperf.prom for node_exporter */

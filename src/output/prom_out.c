@@ -17,11 +17,19 @@ static bool named(const struct ev *ev, const char *const *names)
 	return false;
 }
 
-/* The first counted event among names (generic, or an Arm PMU's), -1 if none. */
-static long find_event(const struct stat_result *r, const char *const *names)
+static bool same_cgroup(const struct ev *a, const struct ev *b)
 {
-	for (size_t e = 0; e < r->nev; e++)
-		if (r->ev[e].total.status != COUNTER_NOT_SUPPORTED && named(&r->evl->ev[e], names))
+	return a->cgroup == b->cgroup || (a->cgroup && b->cgroup && !strcmp(a->cgroup, b->cgroup));
+}
+
+/* The first counted event at or after from among names (generic, or an Arm PMU's) in the cgroup
+ * of `like` (any when NULL), -1 if none. */
+static long find_event(const struct stat_result *r, size_t from, const char *const *names,
+		       const struct ev *like)
+{
+	for (size_t e = from; e < r->nev; e++)
+		if (r->ev[e].total.status != COUNTER_NOT_SUPPORTED && named(&r->evl->ev[e], names) &&
+		    (!like || same_cgroup(like, &r->evl->ev[e])))
 			return (long)e;
 	return -1;
 }
@@ -29,14 +37,44 @@ static long find_event(const struct stat_result *r, const char *const *names)
 static const char *const INSNS[] = { "instructions", "inst_retired", "INST_RETIRED", NULL };
 static const char *const CYCLES[] = { "cycles", "cpu-cycles", "cpu_cycles", "CPU_CYCLES", NULL };
 
-double prom_ipc(const struct stat_result *r, long c)
+/* The IPC of instructions event i over its cycles y, of column c (c < 0: the totals). */
+static double ipc_of(const struct stat_result *r, long i, long y, long c)
 {
-	long i = find_event(r, INSNS), y = find_event(r, CYCLES);
-	if (i < 0 || y < 0 || (c >= 0 && (size_t)c >= r->ncpus))
-		return NAN;
 	double ni = c < 0 ? r->ev[i].total.scaled : r->ev[i].cpu[c].scaled;
 	double ny = c < 0 ? r->ev[y].total.scaled : r->ev[y].cpu[c].scaled;
 	return ny > 0 && isfinite(ni) ? ni / ny : NAN;
+}
+
+double prom_ipc(const struct stat_result *r, long c)
+{
+	long i = find_event(r, 0, INSNS, NULL);
+	long y = i < 0 ? -1 : find_event(r, 0, CYCLES, &r->evl->ev[i]);
+	if (i < 0 || y < 0 || (c >= 0 && (size_t)c >= r->ncpus))
+		return NAN;
+	return ipc_of(r, i, y, c);
+}
+
+/* lperf_ipc: per instructions event with cycles in its cgroup (NaN until cycles are counted, so
+ * the series stay fixed), per CPU when counting CPUs. */
+static void walk_ipc(const struct stat_result *r, bool per_cpu, prom_series_fn fn, void *arg)
+{
+	char cpu[16];
+	for (long i = find_event(r, 0, INSNS, NULL); i >= 0; i = find_event(r, (size_t)i + 1, INSNS, NULL)) {
+		const struct ev *ev = &r->evl->ev[i];
+		long y = find_event(r, 0, CYCLES, ev);
+		if (y < 0)
+			continue;
+		struct prom_label l[2] = { { "cgroup", ev->cgroup }, { "cpu", cpu } };
+		size_t skip = ev->cgroup ? 0 : 1;
+		if (!per_cpu) {
+			fn("lperf_ipc", l, ev->cgroup ? 1 : 0, ipc_of(r, i, y, -1), arg);
+			continue;
+		}
+		for (size_t c = 0; c < r->ncpus; c++) {
+			snprintf(cpu, sizeof(cpu), "%d", r->cpus[c]);
+			fn("lperf_ipc", l + skip, 2 - skip, ipc_of(r, i, y, (long)c), arg);
+		}
+	}
 }
 
 void prom_walk(const struct stat_result *r, prom_series_fn fn, void *arg)
@@ -48,27 +86,23 @@ void prom_walk(const struct stat_result *r, prom_series_fn fn, void *arg)
 		const struct ev *ev = &r->evl->ev[e];
 		if (se->total.status == COUNTER_NOT_SUPPORTED)
 			continue;
-		struct prom_label l[3] = { { "cpu", cpu }, { "event", ev->name }, { "pmu", ev->pmu ? ev->pmu : "" } };
+		/* sorted by name; -G's cgroup where the event has one */
+		struct prom_label l[4] = { { "cgroup", ev->cgroup }, { "cpu", cpu }, { "event", ev->name },
+					   { "pmu", ev->pmu ? ev->pmu : "" } };
+		size_t skip = ev->cgroup ? 0 : 1;
 		if (!per_cpu) {
 			double v = se->total.scaled;
-			fn("lperf_event_total", l + 1, 2, isfinite(v) && v > 0 ? v : 0.0, arg);
+			l[1] = l[0]; /* no cpu label: cgroup (if any), event, pmu */
+			fn("lperf_event_total", l + 1 + skip, 3 - skip, isfinite(v) && v > 0 ? v : 0.0, arg);
 			continue;
 		}
 		for (size_t c = 0; c < r->ncpus; c++) {
 			snprintf(cpu, sizeof(cpu), "%d", r->cpus[c]);
 			double v = se->cpu[c].scaled;
-			fn("lperf_event_total", l, 3, isfinite(v) && v > 0 ? v : 0.0, arg);
+			fn("lperf_event_total", l + skip, 4 - skip, isfinite(v) && v > 0 ? v : 0.0, arg);
 		}
 	}
-	struct prom_label l = { "cpu", cpu };
-	/* IPC wherever both events are counted (NaN until cycles are), so the series stay fixed */
-	bool ipc = find_event(r, INSNS) >= 0 && find_event(r, CYCLES) >= 0;
-	if (ipc && !per_cpu)
-		fn("lperf_ipc", NULL, 0, prom_ipc(r, -1), arg);
-	for (size_t c = 0; ipc && per_cpu && c < r->ncpus; c++) {
-		snprintf(cpu, sizeof(cpu), "%d", r->cpus[c]);
-		fn("lperf_ipc", &l, 1, prom_ipc(r, (long)c), arg);
-	}
+	walk_ipc(r, per_cpu, fn, arg);
 	fn("lperf_up_seconds", NULL, 0, r->duration, arg);
 }
 

@@ -111,6 +111,33 @@ static void test_ipc_absent_or_nan(void **state)
 	sf_free(&f);
 }
 
+/* -G: the cgroup label on an event's series, and IPC per cgroup from that cgroup's events. */
+static void test_cgroups(void **state)
+{
+	static const struct sf_event evs[] = {
+		{ "instructions", "cpu", EV_SRC_HARDWARE, 1, -1, NULL, false, { 900 } },
+		{ "cycles", "cpu", EV_SRC_HARDWARE, 0, -1, NULL, false, { 300 } },
+		{ "instructions", "cpu", EV_SRC_HARDWARE, 1, -1, NULL, false, { 100 } },
+		{ "cycles", "cpu", EV_SRC_HARDWARE, 0, -1, NULL, false, { 400 } },
+		{ "page-faults", "software", EV_SRC_SOFTWARE, 2, -1, NULL, false, { 5 } },
+	};
+	static const int cpus[] = { 1 };
+	struct stat_fixture f;
+	sf_build(&f, cpus, 1, evs, ARRAY_SIZE(evs), NULL, 0, 1.0);
+	f.l.ev[0].cgroup = f.l.ev[1].cgroup = (char *)"web";
+	f.l.ev[2].cgroup = f.l.ev[3].cgroup = (char *)"db";
+	char *t = prom_format(&f.r);
+	assert_non_null(strstr(t, "\nlperf_event_total{cgroup=\"web\",cpu=\"1\",event=\"instructions\",pmu=\"cpu\"} 900\n"));
+	assert_non_null(strstr(t, "\nlperf_event_total{cgroup=\"db\",cpu=\"1\",event=\"cycles\",pmu=\"cpu\"} 400\n"));
+	assert_non_null(strstr(t, "\nlperf_event_total{cpu=\"1\",event=\"page-faults\",pmu=\"software\"} 5\n"));
+	assert_non_null(strstr(t, "\nlperf_ipc{cgroup=\"web\",cpu=\"1\"} 3\n"));
+	assert_non_null(strstr(t, "\nlperf_ipc{cgroup=\"db\",cpu=\"1\"} 0.25\n"));
+	free(t);
+	for (size_t i = 0; i < 4; i++)
+		f.l.ev[i].cgroup = NULL;
+	sf_free(&f);
+}
+
 #ifdef LPERF_HAVE_RW
 static const char *label_of(const Lperf__Rw__TimeSeries *ts, const char *name)
 {
@@ -183,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_text_per_cpu),
 		cmocka_unit_test(test_text_arm_task),
 		cmocka_unit_test(test_ipc_absent_or_nan),
+		cmocka_unit_test(test_cgroups),
 #ifdef LPERF_HAVE_RW
 		cmocka_unit_test(test_remote_write),
 #endif
