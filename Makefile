@@ -71,6 +71,22 @@ $(BUILD)/bpf/pystack.bpf.o: src/python/bpf/pystack.bpf.c src/python/bpf/pystack.
 $(BUILD)/bpf/pystack.skel.h: $(BUILD)/bpf/pystack.bpf.o
 	$(BPFTOOL) gen skeleton $< name pystack > $@.tmp && mv $@.tmp $@
 
+# Prometheus remote write (stat --remote-write): the request's protobuf compiled from
+# src/output/prom_rw.proto by protoc-c into $(BUILD)/proto, Debian's libprotobuf-c, libsnappy (one
+# snappy block per request) and libcurl (the POST). Not in the arm64 cross build, whose sysroot
+# has none of them: there --remote-write says lperf was built without it.
+ifneq ($(ARCH),arm64)
+LPERF_CFLAGS += -DLPERF_HAVE_RW -I$(BUILD)/proto
+LDLIBS   += $(shell pkg-config --libs libprotobuf-c libcurl) -lsnappy
+LIB_OBJ  += $(BUILD)/proto/prom_rw.pb-c.o
+$(BUILD)/src/output/prom_rw.o: $(BUILD)/proto/prom_rw.pb-c.h
+endif
+$(BUILD)/proto/prom_rw.pb-c.c $(BUILD)/proto/prom_rw.pb-c.h &: src/output/prom_rw.proto
+	@mkdir -p $(BUILD)/proto
+	protoc-c --c_out=$(BUILD)/proto --proto_path=src/output $<
+$(BUILD)/proto/prom_rw.pb-c.o: $(BUILD)/proto/prom_rw.pb-c.c
+	$(CC) $(CFLAGS) -std=gnu11 -I$(BUILD)/proto -c -o $@ $<
+
 # The version and git revision reach one object (sysinfo_version/sysinfo_gitrev); it is rebuilt
 # when HEAD moves.
 GITREV_STAMP := $(BUILD)/gitrev.$(GITREV)

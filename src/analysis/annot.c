@@ -504,6 +504,18 @@ int annot_func_disassemble(struct annot *a, struct annot_func *f)
 	return 0;
 }
 
+void annot_func_reset(struct annot_func *f)
+{
+	free(f->insns);
+	free(f->lines);
+	f->insns = NULL;
+	f->lines = NULL;
+	f->ninsns = f->nlines = 0;
+	f->unplaced = 0;
+	f->note = NULL;
+	f->done = false;
+}
+
 void annot_free(struct annot *a)
 {
 	for (size_t i = 0; i < a->n; i++) {

@@ -82,6 +82,9 @@ void annot_sort(struct annot *a);
 /* Disassembles f once; on failure f->note says why (build-id mismatch, unreadable code,
  * unknown architecture) and -1 is returned with err_set(). */
 int annot_func_disassemble(struct annot *a, struct annot_func *f);
+/* Forgets f's disassembly and counts: the next annot_func_disassemble places its hits anew (a
+ * live view, lperf top, whose hits keep growing). */
+void annot_func_reset(struct annot_func *f);
 void annot_free(struct annot *a);
 
 /* Line n (1-based) of a source file, read once and kept; NULL when unreadable or past its end.

@@ -21,6 +21,7 @@
 #include "kernel/counter.h"
 #include "kernel/perf_event.h"
 #include "output/prom_out.h"
+#include "output/prom_rw.h"
 #include "output/stat_out.h"
 #include "output/stat_perf.h"
 #include "output/table.h"
@@ -34,7 +35,9 @@
 #include "util/error.h"
 #include "util/outfile.h"
 #include "util/fileio.h"
+#include "util/httpc.h"
 #include "util/httpd.h"
+#include "util/pushq.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -52,8 +55,17 @@ struct run_ctx {
 	unsigned nprinted;             /* interval blocks printed */
 	bool progress;                 /* "counting ... done" around each run */
 	int prom_fd;                   /* --prometheus: the listening socket, -1 without */
-	struct stat_result prom;       /* ...and the counts since the start */
+	struct stat_result prom;       /* ...and the counts since the start (also for the pushes) */
 	bool prom_have;
+	/* --remote-write and --textfile: every push_ms, the counts since the start */
+	struct httpc *http;
+	struct prom_rw rw;             /* the series, made at the first push */
+	struct pushq q;
+	bool rw_ready, said_refused, said_textfile;
+	double *vals;
+	int64_t last_ts;               /* of the last snapshot: each is later than the one before */
+	double next_push;              /* run_now() */
+	char *textfile;                /* DIR/lperf.prom */
 };
 
 static char *prom_page(void *arg)
@@ -62,6 +74,83 @@ static char *prom_page(void *arg)
 	if (!rc->prom_have) /* scraped before the first interval: the families without samples */
 		return xstrdup("# TYPE lperf_event_total counter\n");
 	return prom_format(&rc->prom);
+}
+
+static int rw_send(const struct pushq *q, size_t n, void *arg)
+{
+	struct run_ctx *rc = arg;
+	char *body;
+	size_t len;
+	if (prom_rw_encode(&rc->rw, q, n, &body, &len) < 0)
+		return 2;
+	const char *reply = "";
+	int st = httpc_post(rc->http, body, len, prom_rw_headers, &reply);
+	free(body);
+	if (st < 0)
+		return 1;
+	if (st / 100 == 2)
+		return 0;
+	err_set("%s answered HTTP %d%s%s", rc->o->remote_write, st, *reply ? ": " : "", reply);
+	/* 5xx and 429 (too many requests) are worth another try; any other answer is final */
+	return st / 100 == 5 || st == 429 ? 1 : 2;
+}
+
+/* Says what a flush did: an outage once when it starts and once when it ends. */
+static void rw_report(struct run_ctx *rc, enum pushq_event ev)
+{
+	const char *url = rc->o->remote_write;
+	switch (ev) {
+	case PUSHQ_FAILED:
+		err_warn("--remote-write: %s; counting goes on, and the counts are pushed again with "
+			 "back-off", err_msg());
+		break;
+	case PUSHQ_RESUMED:
+		err_warn("--remote-write: pushing to %s again after %llu failed attempts%s", url,
+			 (unsigned long long)rc->q.failed, rc->q.dropped ? " (the oldest periods were "
+			 "dropped for room; the totals are whole)" : "");
+		break;
+	case PUSHQ_REJECTED:
+		if (!rc->said_refused)
+			err_warn("--remote-write: %s; refused periods are not sent again", err_msg());
+		rc->said_refused = true;
+		break;
+	default:
+		break;
+	}
+}
+
+/* --remote-write, --textfile: the counts since the start (r), queued and pushed / written. */
+static void push(struct run_ctx *rc, const struct stat_result *r, bool last)
+{
+	const struct stat_opts *o = rc->o;
+	if (o->textfile) {
+		char *text = prom_format(r);
+		if (outfile_write(rc->textfile, text, strlen(text), 0644) < 0 && !rc->said_textfile) {
+			err_warn("--textfile: %s", err_msg());
+			rc->said_textfile = true;
+		}
+		free(text);
+	}
+	if (!rc->http)
+		return;
+	if (!rc->rw_ready) {
+		char host[256] = "localhost";
+		gethostname(host, sizeof(host) - 1);
+		const char *extra[] = { "instance", host, "job", "lperf", NULL };
+		prom_rw_init(&rc->rw, r, extra);
+		pushq_init(&rc->q, rc->rw.n, 8 << 20, o->push_ms);
+		rc->vals = xcalloc(rc->rw.n ? rc->rw.n : 1, sizeof(double));
+		rc->rw_ready = true;
+	}
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	int64_t ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	rc->last_ts = ms > rc->last_ts ? ms : rc->last_ts + 1;
+	prom_rw_values(r, rc->vals, rc->rw.n);
+	pushq_add(&rc->q, rc->last_ts, rc->vals);
+	rw_report(rc, pushq_flush(&rc->q, (int64_t)(run_now() * 1000), last, rw_send, rc));
+	if (last && rc->q.n)
+		err_warn("--remote-write: the last %zu periods could not be pushed", rc->q.n);
 }
 
 /* --prometheus: the interval adds to the running counts, then the scrapes waiting are served. */
@@ -74,12 +163,22 @@ static void prom_interval(struct run_ctx *rc, const struct stat_result *delta)
 	} else {
 		stat_cumul_add(&rc->prom, delta);
 	}
-	httpd_serve(rc->prom_fd, PROM_CONTENT_TYPE, prom_page, rc);
+	if (rc->prom_fd >= 0)
+		httpd_serve(rc->prom_fd, PROM_CONTENT_TYPE, prom_page, rc);
+	if ((rc->http || rc->textfile) && run_now() >= rc->next_push) {
+		push(rc, &rc->prom, false);
+		rc->next_push = run_now() + rc->o->push_ms / 1000.0;
+	}
+}
+
+static bool exporting(const struct run_ctx *rc)
+{
+	return rc->prom_fd >= 0 || rc->http || rc->textfile;
 }
 
 static void emit_interval(struct run_ctx *rc, struct stat_result *delta, bool first)
 {
-	if (rc->prom_fd >= 0) {
+	if (exporting(rc)) {
 		prom_interval(rc, delta);
 		if (!rc->o->interval_ms)
 			return; /* the intervals were only for the scrapes */
@@ -146,8 +245,10 @@ static int run_all(struct run_ctx *rc, struct stat_plan *p, struct stat_result *
 		.stdout_to_stderr = o->stdout_to_stderr, .allow_none = o->allow_none,
 		.per_thread = o->aggr == STAT_AGGR_THREAD,
 		.timeout_s = o->timeout_s, .interval_count = o->interval_count,
-		/* --prometheus counts in steps of 100 ms, serving scrapes between them */
-		.interval_ms = o->interval_ms ? o->interval_ms : rc->prom_fd >= 0 ? 100 : 0,
+		/* --prometheus counts in steps of 100 ms, serving scrapes between them; the pushes
+		 * every --push-interval */
+		.interval_ms = o->interval_ms ? o->interval_ms : rc->prom_fd >= 0 ? 100 :
+			       exporting(rc) ? (o->push_ms ? o->push_ms : 10000) : 0,
 		.metrics = p->metrics, .nmetrics = p->nmetrics,
 		.unit_metrics = p->unit_metrics, .nunit_metrics = p->nunit_metrics,
 		.opened = on_opened, .interval = on_interval, .arg = rc,
@@ -204,6 +305,7 @@ static void build_plan(const struct stat_opts *o, struct stat_plan *p)
 		.keep_unavailable = o->dry_run, .null_run = o->null_run,
 		.wperf_simple = o->wperf_simple,
 		.cpu_wide = o->system_wide || o->cpus.n,
+		.cgroups = o->have_cgroups ? sb_str(&o->cgroups) : NULL, .cg_prefix = o->cg_prefix,
 	};
 	int r = stat_plan_build(p, &req);
 	if (r == STAT_PLAN_UNAVAILABLE)
@@ -327,6 +429,12 @@ int stat_command(struct stat_opts *op, char **cmd)
 	struct run_ctx rc = { .o = &o, .cmd = cmd, .prom_fd = -1 };
 	if (o.prometheus && (rc.prom_fd = httpd_listen(o.prometheus)) < 0)
 		err_die(EXIT_USAGE, "--prometheus: %s", err_msg());
+	if (o.remote_write && !(rc.http = httpc_new(o.remote_write)))
+		err_die(EXIT_USAGE, "--remote-write: %s", err_msg());
+	if (!o.push_ms)
+		o.push_ms = 10000;
+	if (o.textfile)
+		rc.textfile = xasprintf("%s/lperf.prom", o.textfile);
 	char *desc = target_description(&o, cmd);
 	setup_output(&rc, desc);
 	run_signals_install();
@@ -342,6 +450,9 @@ int stat_command(struct stat_opts *op, char **cmd)
 	}
 	if (o.view && !o.pause && o.repeat > 1 && !o.quiet && isatty(STDERR_FILENO))
 		fputc('\n', stderr);
+	/* the last push: the final counts, those printed */
+	if ((rc.http || rc.textfile) && rc.prom_have)
+		push(&rc, acc.nev == rc.prom.nev && acc.ncpus == rc.prom.ncpus ? &acc : &rc.prom, true);
 	render(&rc, &acc, &p.l);
 	int exit_code = info.ran_command ? info.status : 0;
 
@@ -359,6 +470,13 @@ int stat_command(struct stat_opts *op, char **cmd)
 		stat_result_free(&rc.prom);
 	if (rc.prom_fd >= 0)
 		close(rc.prom_fd);
+	if (rc.rw_ready) {
+		pushq_free(&rc.q);
+		prom_rw_free(&rc.rw);
+		free(rc.vals);
+	}
+	httpc_free(rc.http);
+	free(rc.textfile);
 	free(desc);
 	stat_plan_free(&p);
 	stat_opts_free(&o);

@@ -27,6 +27,21 @@ static int opt_event(const struct option *opt, const char *arg)
 	return 0;
 }
 
+/* -G NAME[,NAME...]: the cgroups of the events named so far, in order (perf's rule). */
+static int opt_cgroup(const struct option *opt, const char *arg)
+{
+	struct stat_opts *so = opt->value;
+	if (!so->events.len)
+		return err_set("must define events before cgroups");
+	if (!so->have_cgroups)
+		so->cg_prefix = so->events.len;
+	else
+		sb_addc(&so->cgroups, ',');
+	sb_adds(&so->cgroups, arg);
+	so->have_cgroups = true;
+	return 0;
+}
+
 static int opt_metric(const struct option *opt, const char *arg)
 {
 	struct stat_opts *so = opt->value;
@@ -112,6 +127,20 @@ static void check_modes(struct opt_ctx *ctx, struct stat_opts *o, bool have_cmd)
 		opt_usage_error(ctx, "--json-doc shows totals and per-CPU values (-A) only");
 }
 
+/* --prometheus, --remote-write, --textfile: counting that goes on, not -r's repeated runs; -G
+ * on CPUs. */
+static void check_exports(struct opt_ctx *ctx, struct stat_opts *o)
+{
+	if (o->have_cgroups && !o->system_wide && !o->cpus.n)
+		opt_usage_error(ctx, "-G counts in cgroups on CPUs: give -a or -C");
+	if (o->push_ms < 0 || (o->push_ms && o->push_ms < 10))
+		opt_usage_error(ctx, "--push-interval must be at least 10 ms (got %d ms)", o->push_ms);
+	if (!o->push_ms)
+		o->push_ms = 10000;
+	if ((o->remote_write || o->textfile || o->prometheus) && o->repeat > 1)
+		opt_usage_error(ctx, "-r and --prometheus/--remote-write/--textfile do not combine");
+}
+
 char **stat_parse_options(struct stat_opts *o, int argc, char **argv)
 {
 	memset(o, 0, sizeof(*o));
@@ -157,6 +186,8 @@ char **stat_parse_options(struct stat_opts *o, int argc, char **argv)
 		{ OPT_CALLBACK, 0, "per-node", o, NULL, "a row per NUMA node", opt_per_node, OPT_NOARG },
 		{ OPT_CALLBACK, 0, "per-thread", o, NULL, "a row per thread (-p, -t, -a)", opt_per_thread,
 		  OPT_NOARG },
+		{ OPT_CALLBACK, 'G', "cgroup", o, "NAME[,NAME]", "count the events named so far only in "
+		  "these cgroups, the Nth event in the Nth (one: all of them; with -a or -C)", opt_cgroup, 0 },
 		{ OPT_BOOL, 0, "no-merge", &o->no_merge, NULL, "keep the counts of each PMU of an event "
 		  "apart (lperf never merges them)" },
 		{ OPT_GROUP, 0, NULL, NULL, NULL, "Output (on standard error, as perf's)" },
@@ -166,6 +197,12 @@ char **stat_parse_options(struct stat_opts *o, int argc, char **argv)
 		{ OPT_BOOL, 0, "json", &o->json, NULL, "same as -j", NULL, OPT_HIDDEN },
 		{ OPT_STRING, 0, "prometheus", &o->prometheus, "ADDR:PORT", "serve the counts since the start "
 		  "at http://ADDR:PORT/metrics (Prometheus text; ADDR 127.0.0.1 unless given)" },
+		{ OPT_STRING, 0, "remote-write", &o->remote_write, "URL", "push the counts to URL by "
+		  "Prometheus remote write (Prometheus, VictoriaMetrics), retried with back-off" },
+		{ OPT_STRING, 0, "textfile", &o->textfile, "DIR", "keep the counts in DIR/lperf.prom for "
+		  "node_exporter's textfile collector" },
+		{ OPT_INT, 0, "push-interval", &o->push_ms, "MS", "push or write every MS milliseconds "
+		  "(10000)" },
 		{ OPT_BOOL, 0, "json-doc", &o->json_doc, NULL, "lperf's JSON document, on standard "
 		  "output (docs/schemas/stat.schema.json)" },
 		{ OPT_BOOL, 0, "metric-only", &o->metric_only, NULL, "only the -M metrics" },
@@ -210,6 +247,7 @@ char **stat_parse_options(struct stat_opts *o, int argc, char **argv)
 	/* perf's default target: with nothing named, the whole system. */
 	if (!cmd && !kinds && !o->cpus.n)
 		o->system_wide = true;
+	check_exports(&ctx, o);
 	check_modes(&ctx, o, cmd != NULL);
 	if (o->system_wide) {
 		if (cpuset_online(&o->cpus) < 0)
@@ -227,6 +265,7 @@ void stat_opts_free(struct stat_opts *o)
 {
 	sb_release(&o->events);
 	sb_release(&o->metrics);
+	sb_release(&o->cgroups);
 	free(o->metric_files);
 	cpuset_free(&o->cpus);
 	free(o->cpu_list);

@@ -24,7 +24,13 @@ struct stat_opts {
 	bool kernel;               /* -k: kernel mode asked for explicitly */
 	double timeout_s;          /* --timeout; 0 = none */
 	int interval_ms;           /* -I MS */
+	struct strbuf cgroups;     /* every -G, comma-joined (empty names kept) */
+	size_t cg_prefix;          /* the length of events at the first -G */
+	bool have_cgroups;
 	const char *prometheus;    /* --prometheus ADDR:PORT: serve /metrics while counting */
+	const char *remote_write;  /* --remote-write URL: push the counts (Prometheus remote write) */
+	const char *textfile;      /* --textfile DIR: DIR/lperf.prom for node_exporter */
+	int push_ms;               /* --push-interval MS: how often the two above (10 s) */
 	int interval_count;        /* --interval-count N */
 	const char *csv_sep;       /* -x SEP */
 	const char *output;        /* -o FILE */

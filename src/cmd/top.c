@@ -9,13 +9,16 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "analysis/annot.h"
 #include "analysis/topview.h"
 #include "cmd/cmd.h"
 #include "cmd/sample_opts.h"
 #include "events/evlist.h"
+#include "output/pictures.h"
 #include "output/top_out.h"
 #include "session/live_session.h"
 #include "tui/tui.h"
+#include "tui/tui_annot.h"
 #include "util/error.h"
 #include "util/opt.h"
 #include "util/parse.h"
@@ -117,6 +120,11 @@ struct top_run {
 	char target[128];
 	struct tui *tui;         /* the browser on a terminal; NULL: --stdio */
 	bool quit;
+	/* The browser's 'a' and 'f': every sample's instruction, and the stack tree (its
+	 * timeline dropped at each refresh). */
+	struct annot annot;
+	struct pictures_tee tee;
+	int flames;
 };
 
 static double cpu_seconds(void)
@@ -139,6 +147,8 @@ static void top_refresh(struct top_run *x, double now)
 	else
 		top_print(stdout, &x->tv, &x->st, x->a->rows ? (size_t)x->a->rows : 30);
 	top_view_age(&x->tv);
+	for (size_t i = 0; x->tui && i < x->tee.st.nevents; i++)
+		x->tee.st.events[i].ns = 0; /* the flame graph needs the tree only */
 	x->last = now;
 	x->cpu_last = cpu;
 	x->next = now + x->a->delay_s;
@@ -155,6 +165,96 @@ static void top_tick(long n, double now, void *arg)
 	}
 	if (now >= x->next)
 		top_refresh(x, now);
+}
+
+/* The browser's samples: into the annotations and the stack tree, then top's view. */
+static int top_browse_sample(const struct resolved_sample *rs, void *arg)
+{
+	struct top_run *x = arg;
+	annot_add(&x->annot, rs);
+	return pictures_tee_sample(rs, &x->tee);
+}
+
+static char *top_annotate_at(struct top_run *x, const struct top_row *t, uint64_t addr, char *name, size_t size)
+{
+	if (!t || t->pyname) {
+		err_set("a Python function: no machine code to annotate");
+		return NULL;
+	}
+	if (!t->sym && !addr) {
+		err_set("no symbol to annotate");
+		return NULL;
+	}
+	struct tui_annot_req q = { .ev = 0, .dso = t->dso, .sym = addr ? NULL : t->sym, .addr = addr, .fresh = true,
+				   .event = x->st.event, .event_samples = x->annot.nev ? x->annot.ev_samples[0] : 0,
+				   .event_period = x->annot.nev ? x->annot.ev_period[0] : 0 };
+	return tui_annot_text(&x->annot, &q, name, size);
+}
+
+static char *top_annotate(void *arg, const struct tui_row *r)
+{
+	char name[256];
+	return top_annotate_at(arg, r->ref, 0, name, sizeof(name));
+}
+
+static char *top_annotate_addr(void *arg, const struct tui_row *r, uint64_t addr, char *name, size_t size)
+{
+	return top_annotate_at(arg, r->ref, addr, name, size);
+}
+
+/* 'f': a flame graph of every sample since top started, lperf-top-flame.svg, then -2, -3 ... */
+static int top_flame(void *arg, const struct tui_zoom *z, char *path, size_t size)
+{
+	struct top_run *x = arg;
+	(void)z;
+	if (x->flames++)
+		snprintf(path, size, "lperf-top-flame-%d.svg", x->flames);
+	else
+		snprintf(path, size, "lperf-top-flame.svg");
+	struct pictures_req pr = { .svg = path };
+	struct notes said = NOTES_INIT;
+	stacks_finish(&x->tee.st);
+	int rc = pictures_write(&pr, &x->tee.st, &said);
+	notes_clear(&said);
+	return rc < 0 ? -1 : 0;
+}
+
+/* While the browser draws, what lperf and the command write to standard error and output goes
+ * to a file instead of over the screen, and to the terminal once the screen is restored. */
+struct capture {
+	int fd, saved;
+};
+
+static void capture_start(struct capture *c)
+{
+	char path[] = "/tmp/lperf-top-XXXXXX";
+	c->fd = mkstemp(path);
+	c->saved = -1;
+	if (c->fd < 0)
+		return;
+	unlink(path);
+	fflush(stderr);
+	c->saved = dup(STDERR_FILENO);
+	if (c->saved < 0 || dup2(c->fd, STDERR_FILENO) < 0) {
+		close(c->fd);
+		c->fd = -1;
+	}
+}
+
+static void capture_end(struct capture *c)
+{
+	if (c->fd < 0)
+		return;
+	fflush(stderr);
+	dup2(c->saved, STDERR_FILENO);
+	close(c->saved);
+	char buf[8192];
+	ssize_t n;
+	if (lseek(c->fd, 0, SEEK_SET) == 0)
+		while ((n = read(c->fd, buf, sizeof(buf))) > 0)
+			fwrite(buf, 1, (size_t)n, stderr);
+	close(c->fd);
+	c->fd = -1;
 }
 
 static void describe_target(struct top_run *x, char **cmd)
@@ -186,28 +286,47 @@ int cmd_top(int argc, char **argv)
 	struct live_run run;
 	struct live_opts lo;
 	sample_live_opts(&a.o, &lo);
+	bool browse = !a.stdio && (a.tui || (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)));
+	/* The browser: the command's output (standard output too) held back until it ends. */
+	struct capture cap = { -1, -1 };
+	if (browse)
+		capture_start(&cap);
 	struct live_run_target tg = { cmd, a.o.pid_list, a.o.tid_list, a.o.cpus_given ? &a.o.cpus : NULL,
-				      false, cmd != NULL };
-	if (live_run_open(&run, &tg, &l, &lo) < 0)
+				      false, cmd != NULL || browse };
+	if (live_run_open(&run, &tg, &l, &lo) < 0) {
+		capture_end(&cap);
 		err_die_last(EXIT_RUNTIME);
+	}
 	struct top_run x = { .a = &a };
+	annot_init(&x.annot);
+	pictures_tee_init(&x.tee, cmd, a.o.python);
+	x.tee.next = top_view_sample;
+	x.tee.next_arg = &x.tv;
 	top_view_init(&x.tv, a.o.python, a.o.callchain != LIVE_CG_NONE, a.zero);
 	struct session ss;
 	struct session_tool tool = { .sample = top_view_sample, .arg = &x.tv,
 				     .callchains = a.o.callchain != LIVE_CG_NONE, .python_view = a.o.python };
+	if (browse) {
+		tool.sample = top_browse_sample;
+		tool.arg = &x;
+	}
 	session_init(&ss, &run.evsels, &tool);
+	x.annot.machine = &ss.machine;
 	machine_perfmap_path_policy(&ss.machine, a.o.force);
 	x.ss = &ss;
 	describe_target(&x, cmd);
 	x.st = (struct top_status){ .event = l.n ? l.ev[0].name : "?", .freq = a.o.period ? 0 : a.o.freq,
 				    .target = x.target, .interval_s = a.delay_s };
-	if (!a.stdio && (a.tui || (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)))) {
-		struct tui_hooks hooks = { 0 };
+	if (browse) {
+		struct tui_hooks hooks = { .arg = &x, .annotate = top_annotate, .annotate_addr = top_annotate_addr,
+					   .flame = top_flame };
 		x.tui = tui_open(&hooks);
-		if (!x.tui)
+		if (!x.tui) {
+			capture_end(&cap);
 			err_warn("%s; showing text tables", err_msg());
-		else
+		} else {
 			tui_show(x.tui, tui_model_top(&x.tv, &x.st));
+		}
 	}
 	x.last = run_now();
 	x.next = x.last + a.delay_s;
@@ -216,18 +335,25 @@ int cmd_top(int argc, char **argv)
 	struct live_session_opts so = { a.o.timeout_s, a.o.python_frames, a.o.python_frames, NULL, NULL, top_tick, &x,
 					a.o.python_frames ? 0.5 : 0 };
 	struct live_session_result res;
-	if (live_session_run(&run, &ss, &so, &res) < 0)
+	if (live_session_run(&run, &ss, &so, &res) < 0) {
+		if (x.tui)
+			tui_close(x.tui);
+		capture_end(&cap);
 		err_die_last(EXIT_RUNTIME);
+	}
 	if (x.tui)
 		tui_close(x.tui);
 	else
 		top_refresh(&x, run_now());
+	capture_end(&cap);
 	if (res.failed)
 		err_warn("sampling stopped early: %s", err_msg());
 	session_diagnose(&ss, 0);
 	err_print_notes(&ss.notes);
 	session_free(&ss);
 	top_view_free(&x.tv);
+	annot_free(&x.annot);
+	stacks_free(&x.tee.st);
 	live_run_close(&run);
 	evlist_free(&l);
 	sample_opts_free(&a.o);

@@ -57,6 +57,8 @@ struct ev {
 	bool needs_hw;     /* counted by a hardware PMU (fails on machines without one) */
 	bool weak;         /* a member of a weak group ({a,b}:W): opened one by one when the group
 			    * cannot be opened as one */
+	char *cgroup;      /* stat -G: counted only in this cgroup (a path under the cgroup mount,
+			    * as given), NULL: everywhere */
 };
 
 struct evlist {

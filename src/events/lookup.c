@@ -26,6 +26,7 @@ void ev_free(struct ev *ev)
 	free(ev->pmu);
 	free(ev->encoding);
 	free(ev->metric);
+	free(ev->cgroup);
 	memset(ev, 0, sizeof(*ev));
 }
 

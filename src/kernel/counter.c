@@ -1,6 +1,9 @@
 #include "kernel/counter.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <mntent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -30,7 +33,39 @@ static int *fd_at(const struct counters *c, size_t e, size_t col, size_t row)
 	return &c->fds[(e * c->ncpus + col) * c->npids + row];
 }
 
-static int open_one(struct counters *c, size_t e, size_t col, size_t row, const struct counters_opts *o)
+/* stat -G: a directory of the cgroup hierarchy perf events follow (cgroup v1's perf_event
+ * controller, else cgroup v2), -1 with err_set. */
+static int cgroup_open(const char *name)
+{
+	FILE *m = setmntent("/proc/mounts", "r");
+	char *v1 = NULL, *v2 = NULL;
+	struct mntent *me;
+	while (m && (me = getmntent(m))) {
+		if (!v1 && !strcmp(me->mnt_type, "cgroup") && hasmntopt(me, "perf_event"))
+			v1 = xstrdup(me->mnt_dir);
+		if (!v2 && !strcmp(me->mnt_type, "cgroup2"))
+			v2 = xstrdup(me->mnt_dir);
+	}
+	if (m)
+		endmntent(m);
+	const char *root = v1 ? v1 : v2;
+	int fd = -1;
+	if (!root) {
+		err_set("-G %s: no cgroup file system with perf_event is mounted", name);
+	} else {
+		char *path = xasprintf("%s/%s", root, name);
+		fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			err_set("-G %s: cannot open cgroup %s: %s", name, path, strerror(errno));
+		free(path);
+	}
+	free(v1);
+	free(v2);
+	return fd;
+}
+
+static int open_one(struct counters *c, size_t e, size_t col, size_t row, const struct counters_opts *o,
+		    int cgfd)
 {
 	struct ev *ev = &c->evl->ev[e];
 	struct perf_event_attr attr = ev->attr;
@@ -51,12 +86,15 @@ static int open_one(struct counters *c, size_t e, size_t col, size_t row, const 
 	attr.inherit = o->inherit;
 	attr.sample_period = 0;
 	attr.freq = 0;
-	int fd = pe_open(&attr, c->pids[row], c->cpus[col], group_fd, 0);
+	/* -G: the cgroup's directory stands for the task, on one CPU */
+	pid_t pid = cgfd >= 0 ? cgfd : c->pids[row];
+	unsigned long flags = cgfd >= 0 ? PERF_FLAG_PID_CGROUP : 0;
+	int fd = pe_open(&attr, pid, c->cpus[col], group_fd, flags);
 	if (fd < 0 && (errno == EACCES || errno == EPERM) && !ev->user_mods && !attr.exclude_kernel) {
 		/* Kernel counting forbidden by perf_event_paranoid: fall back to user mode, as perf
 		 * does, and say so once. */
 		attr.exclude_kernel = attr.exclude_hv = 1;
-		fd = pe_open(&attr, c->pids[row], c->cpus[col], group_fd, 0);
+		fd = pe_open(&attr, pid, c->cpus[col], group_fd, flags);
 		if (fd >= 0) {
 			ev->attr.exclude_kernel = ev->attr.exclude_hv = 1;
 			c->kernel_excluded = true;
@@ -119,9 +157,14 @@ int counters_open(struct counters *c, struct evlist *l, const struct counters_op
 			continue;
 		}
 		bool broken = false;
+		int cgfd = -1;
+		if (l->ev[e].cgroup && (cgfd = cgroup_open(l->ev[e].cgroup)) < 0) {
+			counters_close(c);
+			return -1;
+		}
 		for (size_t col = 0; col < c->ncpus && !broken; col++) {
 			for (size_t row = 0; row < c->npids; row++) {
-				if (open_one(c, e, col, row, o) >= 0) {
+				if (open_one(c, e, col, row, o, cgfd) >= 0) {
 					c->supported[e] = true;
 					continue;
 				}
@@ -141,6 +184,8 @@ int counters_open(struct counters *c, struct evlist *l, const struct counters_op
 				}
 			}
 		}
+		if (cgfd >= 0)
+			close(cgfd); /* the events hold the cgroup */
 		if (broken) {
 			size_t leader = l->ev[e].leader;
 			for (size_t i = leader; i < e; i++)

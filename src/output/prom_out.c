@@ -1,8 +1,110 @@
 #include "output/prom_out.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "util/strbuf.h"
+
+/* The event's name without modifiers is one of names[]. */
+static bool named(const struct ev *ev, const char *const *names)
+{
+	const char *n = ev->base ? ev->base : ev->name;
+	size_t len = strcspn(n, ":");
+	for (; *names; names++)
+		if (strlen(*names) == len && !strncmp(n, *names, len))
+			return true;
+	return false;
+}
+
+static bool same_cgroup(const struct ev *a, const struct ev *b)
+{
+	return a->cgroup == b->cgroup || (a->cgroup && b->cgroup && !strcmp(a->cgroup, b->cgroup));
+}
+
+/* The first counted event at or after from among names (generic, or an Arm PMU's) in the cgroup
+ * of `like` (any when NULL), -1 if none. */
+static long find_event(const struct stat_result *r, size_t from, const char *const *names,
+		       const struct ev *like)
+{
+	for (size_t e = from; e < r->nev; e++)
+		if (r->ev[e].total.status != COUNTER_NOT_SUPPORTED && named(&r->evl->ev[e], names) &&
+		    (!like || same_cgroup(like, &r->evl->ev[e])))
+			return (long)e;
+	return -1;
+}
+
+static const char *const INSNS[] = { "instructions", "inst_retired", "INST_RETIRED", NULL };
+static const char *const CYCLES[] = { "cycles", "cpu-cycles", "cpu_cycles", "CPU_CYCLES", NULL };
+
+/* The IPC of instructions event i over its cycles y, of column c (c < 0: the totals). */
+static double ipc_of(const struct stat_result *r, long i, long y, long c)
+{
+	double ni = c < 0 ? r->ev[i].total.scaled : r->ev[i].cpu[c].scaled;
+	double ny = c < 0 ? r->ev[y].total.scaled : r->ev[y].cpu[c].scaled;
+	return ny > 0 && isfinite(ni) ? ni / ny : NAN;
+}
+
+double prom_ipc(const struct stat_result *r, long c)
+{
+	long i = find_event(r, 0, INSNS, NULL);
+	long y = i < 0 ? -1 : find_event(r, 0, CYCLES, &r->evl->ev[i]);
+	if (i < 0 || y < 0 || (c >= 0 && (size_t)c >= r->ncpus))
+		return NAN;
+	return ipc_of(r, i, y, c);
+}
+
+/* lperf_ipc: per instructions event with cycles in its cgroup (NaN until cycles are counted, so
+ * the series stay fixed), per CPU when counting CPUs. */
+static void walk_ipc(const struct stat_result *r, bool per_cpu, prom_series_fn fn, void *arg)
+{
+	char cpu[16];
+	for (long i = find_event(r, 0, INSNS, NULL); i >= 0; i = find_event(r, (size_t)i + 1, INSNS, NULL)) {
+		const struct ev *ev = &r->evl->ev[i];
+		long y = find_event(r, 0, CYCLES, ev);
+		if (y < 0)
+			continue;
+		struct prom_label l[2] = { { "cgroup", ev->cgroup }, { "cpu", cpu } };
+		size_t skip = ev->cgroup ? 0 : 1;
+		if (!per_cpu) {
+			fn("lperf_ipc", l, ev->cgroup ? 1 : 0, ipc_of(r, i, y, -1), arg);
+			continue;
+		}
+		for (size_t c = 0; c < r->ncpus; c++) {
+			snprintf(cpu, sizeof(cpu), "%d", r->cpus[c]);
+			fn("lperf_ipc", l + skip, 2 - skip, ipc_of(r, i, y, (long)c), arg);
+		}
+	}
+}
+
+void prom_walk(const struct stat_result *r, prom_series_fn fn, void *arg)
+{
+	bool per_cpu = r->ncpus > 0 && r->cpus && r->cpus[0] >= 0;
+	char cpu[16];
+	for (size_t e = 0; e < r->nev; e++) {
+		const struct stat_event *se = &r->ev[e];
+		const struct ev *ev = &r->evl->ev[e];
+		if (se->total.status == COUNTER_NOT_SUPPORTED)
+			continue;
+		/* sorted by name; -G's cgroup where the event has one */
+		struct prom_label l[4] = { { "cgroup", ev->cgroup }, { "cpu", cpu }, { "event", ev->name },
+					   { "pmu", ev->pmu ? ev->pmu : "" } };
+		size_t skip = ev->cgroup ? 0 : 1;
+		if (!per_cpu) {
+			double v = se->total.scaled;
+			l[1] = l[0]; /* no cpu label: cgroup (if any), event, pmu */
+			fn("lperf_event_total", l + 1 + skip, 3 - skip, isfinite(v) && v > 0 ? v : 0.0, arg);
+			continue;
+		}
+		for (size_t c = 0; c < r->ncpus; c++) {
+			snprintf(cpu, sizeof(cpu), "%d", r->cpus[c]);
+			double v = se->cpu[c].scaled;
+			fn("lperf_event_total", l + skip, 4 - skip, isfinite(v) && v > 0 ? v : 0.0, arg);
+		}
+	}
+	walk_ipc(r, per_cpu, fn, arg);
+	fn("lperf_up_seconds", NULL, 0, r->duration, arg);
+}
 
 /* A label value: backslash, double quote and newline escaped, as the format wants. */
 static void label(struct strbuf *sb, const char *name, const char *v)
@@ -19,36 +121,50 @@ static void label(struct strbuf *sb, const char *name, const char *v)
 	sb_addc(sb, '"');
 }
 
-static void sample(struct strbuf *sb, const struct ev *ev, int cpu, double v)
+struct text {
+	struct strbuf sb;
+	const char *family; /* the family whose HELP and TYPE are out */
+};
+
+static const struct {
+	const char *family, *type, *help;
+} FAMILIES[] = {
+	{ "lperf_event_total", "counter", "Events counted by lperf stat since it started (task-clock "
+	  "and cpu-clock in nanoseconds)." },
+	{ "lperf_ipc", "gauge", "Instructions per cycle since lperf stat started." },
+	{ "lperf_up_seconds", "gauge", "Seconds lperf stat has been counting." },
+};
+
+static void text_series(const char *family, const struct prom_label *l, size_t n, double v, void *arg)
 {
-	sb_adds(sb, "lperf_event_total{");
-	label(sb, "event", ev->name);
-	sb_addc(sb, ',');
-	label(sb, "pmu", ev->pmu ? ev->pmu : "");
-	if (cpu >= 0)
-		sb_addf(sb, ",cpu=\"%d\"", cpu);
-	sb_addf(sb, "} %.0f\n", isfinite(v) && v > 0 ? v : 0.0);
+	struct text *t = arg;
+	if (!t->family || strcmp(t->family, family)) {
+		for (size_t i = 0; i < sizeof(FAMILIES) / sizeof(FAMILIES[0]); i++)
+			if (!strcmp(FAMILIES[i].family, family))
+				sb_addf(&t->sb, "# HELP %s %s\n# TYPE %s %s\n", family, FAMILIES[i].help, family,
+					FAMILIES[i].type);
+		t->family = family;
+	}
+	sb_adds(&t->sb, family);
+	for (size_t i = 0; i < n; i++) {
+		sb_addc(&t->sb, i ? ',' : '{');
+		label(&t->sb, l[i].name, l[i].value);
+	}
+	if (n)
+		sb_addc(&t->sb, '}');
+	if (!strcmp(family, "lperf_event_total"))
+		sb_addf(&t->sb, " %.0f\n", v);
+	else if (!strcmp(family, "lperf_up_seconds"))
+		sb_addf(&t->sb, " %.3f\n", v);
+	else if (isfinite(v))
+		sb_addf(&t->sb, " %.6g\n", v);
+	else
+		sb_adds(&t->sb, " NaN\n");
 }
 
 char *prom_format(const struct stat_result *r)
 {
-	struct strbuf sb = STRBUF_INIT;
-	sb_adds(&sb, "# HELP lperf_event_total Events counted by lperf stat since it started "
-		     "(task-clock and cpu-clock in nanoseconds).\n# TYPE lperf_event_total counter\n");
-	bool per_cpu = r->ncpus > 0 && r->cpus && r->cpus[0] >= 0;
-	for (size_t e = 0; e < r->nev; e++) {
-		const struct stat_event *se = &r->ev[e];
-		const struct ev *ev = &r->evl->ev[e];
-		if (se->total.status == COUNTER_NOT_SUPPORTED)
-			continue;
-		if (!per_cpu) {
-			sample(&sb, ev, -1, se->total.scaled);
-			continue;
-		}
-		for (size_t c = 0; c < r->ncpus; c++)
-			sample(&sb, ev, r->cpus[c], se->cpu[c].scaled);
-	}
-	sb_addf(&sb, "# HELP lperf_up_seconds Seconds lperf stat has been counting.\n"
-		     "# TYPE lperf_up_seconds gauge\nlperf_up_seconds %.3f\n", r->duration);
-	return sb_detach(&sb);
+	struct text t = { STRBUF_INIT, NULL };
+	prom_walk(r, text_series, &t);
+	return sb_detach(&t.sb);
 }

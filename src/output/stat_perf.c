@@ -219,6 +219,16 @@ static const char *metric_label(const struct metric *m, char *buf, size_t size)
 	return buf;
 }
 
+/* -G: perf's cgroup column, on every row once any event has a cgroup ("" for those without);
+ * NULL when none has. */
+static const char *cgroup_col(const struct stat_result *r, size_t e)
+{
+	for (size_t i = 0; i < r->evl->n; i++)
+		if (r->evl->ev[i].cgroup)
+			return r->evl->ev[e].cgroup ? r->evl->ev[e].cgroup : "";
+	return NULL;
+}
+
 static void text_row(FILE *f, const struct row *w, const char *ts)
 {
 	const struct stat_result *r = w->r;
@@ -231,7 +241,11 @@ static void text_row(FILE *f, const struct row *w, const char *ts)
 		fmt_value(val, sizeof(val), ev, w->shown, w->o->big_num, 18);
 	else
 		snprintf(val, sizeof(val), "%18s", value_label(&w->v));
-	fprintf(f, "%s %-4s %-32s", val, statout_unit(ev), ev->name);
+	/* perf narrows the name to 25 columns on a row without a count when it adds -G's cgroup */
+	const char *cg = cgroup_col(r, w->e);
+	fprintf(f, "%s %-4s %-*s", val, statout_unit(ev), cg && !w->have ? 25 : 32, ev->name);
+	if (cg)
+		fprintf(f, " %s", cg);
 	struct stat_shadow sh;
 	stat_shadow_of(r, w->u, w->e, r->duration, &sh);
 	if (!w->have) {
@@ -281,6 +295,9 @@ static void csv_row(FILE *f, const struct row *w, const char *ts)
 	else
 		snprintf(val, sizeof(val), "%s", value_label(&w->v));
 	fprintf(f, "%s%s%s%s%s%s", val, s, statout_unit(ev), s, ev->name, s);
+	const char *cg = cgroup_col(r, w->e);
+	if (cg)
+		fprintf(f, "%s%s", cg, s);
 	if (r->runs > 1)
 		fprintf(f, "%.2f%%%s", noise_pct(w), s);
 	struct stat_shadow sh;
@@ -322,6 +339,11 @@ static void json_row(FILE *f, const struct row *w, const char *ts)
 	json_str(f, "unit", statout_unit(ev));
 	fputs(", ", f);
 	json_str(f, "event", ev->name);
+	const char *cg = cgroup_col(r, w->e);
+	if (cg) {
+		fputs(", ", f);
+		json_str(f, "cgroup", cg);
+	}
 	if (r->runs > 1)
 		fprintf(f, ", \"variance\" : %.2f", noise_pct(w));
 	struct stat_shadow sh;

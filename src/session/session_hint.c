@@ -138,10 +138,13 @@ void session_hints(struct session *ss)
 				d ? " (mostly in " : "", d ? d->short_name : "", d ? ")" : "");
 	}
 python:
-	if (h->pyeval >= HINT_MIN_SAMPLES && pct(h->pyeval, h->user) >= 10)
+	/* Not when the Python view was asked for (top --python: samples taken before its reader
+	 * attached have no Python frames); a live session (top, sample) is run, not recorded. */
+	if (h->pyeval >= HINT_MIN_SAMPLES && pct(h->pyeval, h->user) >= 10 && !ss->tool.python_view)
 		notes_add_level(&ss->notes, NOTES_HINT, "%.0f%% of the samples are in the Python interpreter "
-				"(_PyEval_EvalFrameDefault) with no Python function named: record with --python "
-				"to see the Python functions", pct(h->pyeval, h->user));
+				"(_PyEval_EvalFrameDefault) with no Python function named: %s with --python%s "
+				"to see the Python functions", pct(h->pyeval, h->user), ss->reader ? "record" : "run",
+				ss->reader ? "" : " (and -p PID or the command)");
 	if (h->jit_unnamed >= HINT_MIN_SAMPLES && pct(h->jit_unnamed, h->user) >= 10) {
 		if (h->jit_node * 2 >= h->jit_unnamed)
 			notes_add_level(&ss->notes, NOTES_HINT, "%.0f%% of the samples are in JIT code with no "

@@ -134,6 +134,41 @@ static int add_metrics(struct stat_plan *p, const char *list, bool keep_unavaila
 	return 0;
 }
 
+/* -G: the Nth name to the Nth event; one name to every event named before it. */
+static int assign_cgroups(struct evlist *l, const struct stat_plan_req *req)
+{
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	for (const char *s = req->cgroups;;) {
+		size_t len = strcspn(s, ",");
+		ALLOC_GROW(names, n + 1, cap);
+		names[n++] = xstrndup(s, len);
+		if (!s[len])
+			break;
+		s += len + 1;
+	}
+	size_t nev = l->n, before = l->n;
+	if (n == 1 && req->cg_prefix < strlen(req->events)) {
+		struct evlist pre = { 0 };
+		char *prefix = xstrndup(req->events, req->cg_prefix);
+		before = evlist_parse(&pre, prefix) == 0 ? pre.n : 1;
+		evlist_free(&pre);
+		free(prefix);
+	}
+	int r = 0;
+	if (n > nev)
+		r = err_set("-G names %zu cgroups for %zu events (the Nth cgroup is the Nth event's)", n, nev);
+	for (size_t e = 0; !r && e < (n == 1 ? before : n); e++) {
+		const char *name = names[n == 1 ? 0 : e];
+		if (*name)
+			l->ev[e].cgroup = xstrdup(name);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return r;
+}
+
 int stat_plan_build(struct stat_plan *p, const struct stat_plan_req *req)
 {
 	memset(p, 0, sizeof(*p));
@@ -150,6 +185,8 @@ int stat_plan_build(struct stat_plan *p, const struct stat_plan_req *req)
 	if (!ev.len && !met.len && !req->null_run)
 		default_events(&ev, req->cpu_wide);
 	if (!r && ev.len && evlist_parse(&p->l, sb_str(&ev)) < 0)
+		r = STAT_PLAN_USAGE;
+	if (!r && req->cgroups && assign_cgroups(&p->l, req) < 0)
 		r = STAT_PLAN_USAGE;
 	if (!r && met.len)
 		r = add_metrics(p, sb_str(&met), req->keep_unavailable);

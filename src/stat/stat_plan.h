@@ -40,6 +40,11 @@ struct stat_plan_req {
 	 * (metric_set_wperf_simple; < 0: all of them); 0: lperf's metric groups. */
 	int wperf_simple;
 	bool cpu_wide;              /* CPUs are counted (-a, -C): perf's default clock is cpu-clock */
+	/* -G: the cgroups of the -e events, in order (NAME,,NAME: an empty one counts
+	 * everywhere); a single one goes to every event of the first cg_prefix bytes of events
+	 * (those named before it), as perf's. NULL: none. */
+	const char *cgroups;
+	size_t cg_prefix;
 };
 
 /* Fills p (zeroed here). 0, or an enum stat_plan_error with err_set(); p is freed on error. */

@@ -9,10 +9,10 @@
 
 #include "analysis/annot_view.h"
 #include "analysis/stacks_load.h"
-#include "output/annotate_out.h"
 #include "output/pictures.h"
 #include "output/report_out.h"
 #include "tui/report_browse.h"
+#include "tui/tui_annot.h"
 #include "tui/tui.h"
 #include "util/error.h"
 #include "util/xalloc.h"
@@ -73,59 +73,35 @@ static struct tui_model *switch_hook(void *arg, const char **what)
 	return tui_model_hist(s.hist, s.event, s.samples, x->b->children, x->b->graph_min);
 }
 
-/* The annotation of one function as annotate --stdio prints it. */
-static char *annotate_text(struct browse *x, struct annot_func *f)
+static char *annotate_at(struct browse *x, const struct hist_entry *e, uint64_t addr, char *name, size_t size)
 {
-	annot_func_disassemble(&x->b->av->a, f);
 	const struct hist *h = &x->b->p->hists[x->ev];
-	struct annot_opts o = { .event = x->b->p->evsels->v[x->ev].name, .event_samples = h->total_samples,
-				.event_period = h->total_period };
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mf = open_memstream(&buf, &len);
-	if (!mf) {
-		err_set("out of memory");
-		return NULL;
-	}
-	annotate_text_func(mf, f, &o);
-	fclose(mf);
-	return buf;
+	struct tui_annot_req q = { .ev = x->ev, .dso = e->dso, .sym = addr ? NULL : e->sym, .addr = addr,
+				   .event = x->b->p->evsels->v[x->ev].name, .event_samples = h->total_samples,
+				   .event_period = h->total_period };
+	return tui_annot_text(&x->b->av->a, &q, name, size);
 }
 
 static char *annotate_hook(void *arg, const struct tui_row *r)
 {
-	struct browse *x = arg;
 	const struct hist_entry *e = r->ref;
+	char name[256];
 	if (!e || !e->sym) {
 		err_set("no symbol to annotate");
 		return NULL;
 	}
-	struct annot *a = &x->b->av->a;
-	for (size_t i = 0; i < a->n; i++) {
-		struct annot_func *f = a->v[i];
-		if (f->sym == e->sym && f->dso == e->dso && f->evidx == x->ev)
-			return annotate_text(x, f);
-	}
-	err_set("no samples of %s to annotate", e->sym->name);
-	return NULL;
+	return annotate_at(arg, e, 0, name, sizeof(name));
 }
 
 /* Enter on a call: the function of the entry's DSO the call lands in. */
 static char *annotate_addr_hook(void *arg, const struct tui_row *r, uint64_t addr, char *name, size_t size)
 {
-	struct browse *x = arg;
 	const struct hist_entry *e = r->ref;
-	struct annot *a = &x->b->av->a;
-	for (size_t i = 0; e && i < a->n; i++) {
-		struct annot_func *f = a->v[i];
-		if (f->dso != e->dso || f->evidx != x->ev || !f->sym || addr < f->sym->start ||
-		    addr >= f->sym->start + (f->sym->size ? f->sym->size : 1))
-			continue;
-		snprintf(name, size, "%s", f->sym->name);
-		return annotate_text(x, f);
+	if (!e || !addr) {
+		err_set("no function at the call's target to annotate");
+		return NULL;
 	}
-	err_set("no samples at %#" PRIx64 " (the call's target) to annotate", addr);
-	return NULL;
+	return annotate_at(arg, e, addr, name, size);
 }
 
 static int flame_hook(void *arg, const struct tui_zoom *z, char *path, size_t size)

@@ -173,6 +173,7 @@ static void follow_line(const struct tui_follow *follow, const char *line, char 
 
 void tui_text_view(const char *title, const char *text, size_t start, const struct tui_follow *follow)
 {
+	timeout(-1); /* top's browser polls; a view waits for its keys */
 	char *copy = xstrdup(text);
 	size_t n;
 	char **v = split_lines(copy, &n);
@@ -209,6 +210,7 @@ char *tui_prompt(const char *prompt)
 	char buf[256];
 	size_t len = 0;
 	buf[0] = 0;
+	timeout(-1);
 	curs_set(1);
 	for (;;) {
 		move(LINES - 1, 0);
@@ -236,6 +238,7 @@ char *tui_prompt(const char *prompt)
 int tui_menu(struct tui *t, const char *title, const char *const *items, size_t n, size_t sel, const char *foot)
 {
 	(void)t;
+	timeout(-1);
 	size_t top = 0;
 	if (sel >= n)
 		sel = 0;

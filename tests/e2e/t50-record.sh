@@ -179,12 +179,16 @@ test_expect_success 'a corrupt recording: one-line error naming the file and off
 	expect_lines 1 err2 && expect_grep "bad.data" err2
 '
 
+# The graph read from the pipe equals the file-mode report of the same recording (inject writes
+# it as a file-mode perf.data: header size 104).
 test_expect_success 'pipe input keeps call graphs: record -g -o - | report, script and pictures -i -' '
 	lperf record -q -g -F 4000 -e cpu-clock -o - -- "$BIN/shares" 5 >"$SCRATCH/g.pipe" &&
 	cat "$SCRATCH/g.pipe" | lperf report -i - --stdio --sort sym >pr.txt 2>perr &&
 	! grep "no call chains" perr &&
 	grep "^# Children  *Self" pr.txt && grep -- "---main" pr.txt && grep -- "--run_a" pr.txt &&
 	lperf report -i "$SCRATCH/g.pipe" --stdio --sort sym >fr.txt && cmp fr.txt pr.txt &&
+	lperf inject -i "$SCRATCH/g.pipe" -o g.data && test "$(head -c 16 g.data | od -An -tu8 -j8 | tr -d " ")" = 104 &&
+	lperf report -i g.data --stdio --sort sym >ff.txt && cmp ff.txt pr.txt &&
 	cat "$SCRATCH/g.pipe" | lperf script -i - --folded >ps.txt 2>serr && ! grep "no call chains" serr &&
 	grep "main;run_a;work_a " ps.txt &&
 	cat "$SCRATCH/g.pipe" | lperf script -i - >pscript.txt && grep "main+0x" pscript.txt &&

@@ -74,6 +74,17 @@ test_expect_success 'top --python -p PID: Python functions with their lines, own
 	expect_grep "^ +0\\.[0-9][0-9]% +[1-9][0-9.]*% .* middle \\(work.py:8\\)" out
 '
 
+test_expect_success 'top on Python: the --python hint says how to run top; none with --python' '
+	printf "import time\nend = time.time() + 8\nwhile time.time() < end:\n    sum(i * i for i in range(1000))\n" >spin.py &&
+	python3 spin.py & w=$! &&
+	lperf top --stdio -g -p $w -d 1 --timeout 2.5 >out 2>err &&
+	expect_grep "^lperf: hint: .*Python interpreter.*run with --python .and -p PID or the command." err &&
+	if lperf test 2>/dev/null | grep -q "stacks: BPF"; then
+		lperf top --stdio --python -p $w -d 1 --timeout 2.5 >out2 2>err2 && cat err2 &&
+		expect_no_grep "hint:.*--python" err2
+	fi; rc=$?; kill $w 2>/dev/null; wait $w; return $rc
+'
+
 test_expect_success 'top: a bad delay and two targets are usage errors' '
 	expect_exit 2 lperf top -d 0 2>err && expect_grep "refresh delay" err &&
 	expect_exit 2 lperf top -p 1 -- true 2>err && expect_grep "one target" err

@@ -18,7 +18,9 @@ test_expect_success 'report on a terminal opens the browser: perf columns, the -
 	lperf report --stdio -i "$D" | grep -E "^ +[0-9.]+%" | head -5 |
 		awk "{ print \$1, \$2, \$NF }" >want &&
 	grep -E "^[+ -] +[0-9.]+%" s | head -5 | sed "s/^[+ -]//" | awk "{ print \$1, \$2, \$NF }" >got &&
-	cat got && diff want got
+	cat got && cut -d" " -f1,2 want >w2 && cut -d" " -f1,2 got >g2 && diff w2 g2 &&
+	# a name at the screen edge is cut (a long DSO name widens its column)
+	paste -d" " want got | awk "index(\$3, \$6) != 1 { bad = 1 } END { exit bad }"
 '
 
 test_expect_success 'Enter expands an entry, e its whole chain, a filter narrows to one symbol' '
@@ -143,6 +145,21 @@ test_expect_success 'top on a terminal: the browser, refreshed, a moving hot spo
 	expect_grep "samples/s, target: pid $w" s && expect_grep "lperf top itself" s &&
 	tmux_keys q && tmux_wait "EXIT=0" && tmux_screen >s2 && expect_no_grep "$BAR" s2;
 	rc=$?; kill $w 2>/dev/null; wait $w; return $rc
+'
+
+test_expect_success 'top: a annotates, f writes a flame graph, the command output waits for the end' '
+	printf "#!/bin/sh\necho SCRIBBLE-OUT\necho SCRIBBLE-ERR >&2\ntouch %s/printed\nexec %s shift 30\n" \
+		"$PWD" "$BIN/tui_work" >noisy.sh && chmod +x noisy.sh &&
+	tmux_run 120 30 "cd $PWD && $LPERF top -q -d 1 -- $PWD/noisy.sh" && tmux_wait "\\[\\.\\] hot_(alpha|beta)" 10 &&
+	n=0; until [ -e printed ] || [ $n -ge 100 ]; do sleep 0.1; n=$((n + 1)); done; test -e printed &&
+	tmux_keys j k && tmux_wait "\\[\\.\\] hot_(alpha|beta)" && tmux_screen >s && expect_no_grep SCRIBBLE s &&
+	tmux_keys Home a && tmux_wait "^Annotate hot_(alpha|beta)" && tmux_screen >a &&
+	expect_grep "Source code & Disassembly of hot_(alpha|beta) in tui_work" a &&
+	tm capture-pane -e -p -t t | grep "\\[7m" | grep -qE "^.{0,12}[1-9][0-9]?\\.[0-9]{2} :" &&
+	tmux_keys q && tmux_wait "$BAR" && tmux_keys f && tmux_wait "flame graph written to lperf-top-flame.svg" 20 &&
+	grep -q "<svg" lperf-top-flame.svg && grep -qE "hot_(alpha|beta)" lperf-top-flame.svg &&
+	tmux_keys q && tmux_wait "EXIT=0" && tmux_screen >s2 && expect_grep "^SCRIBBLE-OUT" s2 &&
+	expect_grep "^SCRIBBLE-ERR" s2 && expect_no_grep "$BAR" s2
 '
 
 test_expect_success 'top: Ctrl-C ends it and restores the terminal' '

@@ -270,6 +270,31 @@ static void test_plan_groups(void **state)
 	unsetenv("LPERF_SYSFS_ROOT");
 }
 
+/* -G as perf's: the Nth cgroup the Nth event's, one for every event named before it. */
+static void test_plan_cgroups(void **state)
+{
+	struct stat_plan p;
+	/* "-e task-clock -G a,,b -e ..." with three events: positions */
+	struct stat_plan_req pos = { .events = "task-clock,page-faults,minor-faults", .cgroups = "a,,b",
+				     .cg_prefix = 10 };
+	assert_int_equal(stat_plan_build(&p, &pos), 0);
+	assert_string_equal(p.l.ev[0].cgroup, "a");
+	assert_null(p.l.ev[1].cgroup);
+	assert_string_equal(p.l.ev[2].cgroup, "b");
+	stat_plan_free(&p);
+	/* "-e task-clock,page-faults -G a -e minor-faults": the two before it */
+	struct stat_plan_req one = { .events = "task-clock,page-faults,minor-faults", .cgroups = "a",
+				     .cg_prefix = strlen("task-clock,page-faults") };
+	assert_int_equal(stat_plan_build(&p, &one), 0);
+	assert_string_equal(p.l.ev[0].cgroup, "a");
+	assert_string_equal(p.l.ev[1].cgroup, "a");
+	assert_null(p.l.ev[2].cgroup);
+	stat_plan_free(&p);
+	struct stat_plan_req many = { .events = "task-clock", .cgroups = "a,b", .cg_prefix = 10 };
+	assert_int_equal(stat_plan_build(&p, &many), STAT_PLAN_USAGE);
+	assert_non_null(strstr(err_msg(), "2 cgroups for 1 events"));
+}
+
 static void test_plan_errors(void **state)
 {
 	plan_env();
@@ -361,6 +386,7 @@ int main(void)
 		cmocka_unit_test(test_result_dup),
 		cmocka_unit_test(test_plan_groups),
 		cmocka_unit_test(test_plan_errors),
+		cmocka_unit_test(test_plan_cgroups),
 		cmocka_unit_test(test_unit_metrics),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
