@@ -41,15 +41,6 @@ int wperf_man(struct wperf_args *a);
  * not exist, the hint to record one first (perf's "try 'perf record' first"); exits 1. */
 void cmd_open_failed(const char *input) __attribute__((noreturn));
 
-/* record's run for sample's Arm SPE path (record.c): the SPE records need the whole AUX
- * stream, so sample and wperf sample/record with an SPE event record as record does into a
- * temporary perf.data in TMPDIR, show report's SPE views (with o->annotate/o->disassemble the
- * per-function blocks; o->json as JSON), and remove the file. Returns the exit status. */
-struct evlist;
-struct sample_opts;
-bool record_has_spe(const struct evlist *l);
-int record_spe_sample(struct sample_opts *o, struct evlist *l, char **cmd, int argc, char **argv);
-
 /* lperf top (cmd/top.c). */
 int cmd_top(int argc, char **argv);
 

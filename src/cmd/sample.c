@@ -13,16 +13,21 @@
 #include "cmd/cmd.h"
 #include "cmd/sample_opts.h"
 #include "events/evlist.h"
+#include "events/spe_terms.h"
 #include "output/pictures.h"
 #include "output/report_out.h"
+#include "output/spe_out.h"
 #include "output/wperf_out.h"
 #include "perfdata/perfdata.h"
 #include "python/pystore.h"
 #include "session/live_session.h"
+#include "session/recording.h"
+#include "spe/spe_view.h"
 #include "target/target_image.h"
 #include "util/error.h"
 #include "util/opt.h"
 #include "util/outfile.h"
+#include "util/xalloc.h"
 
 /* Progress: WindowsPerf's marks, '.' for a second with samples, 'e' for an empty one (lperf
  * sample: on stderr when it is a terminal; wperf: on stdout after the base address line). */
@@ -157,10 +162,78 @@ static void render(const struct sample_opts *o, const struct sample_view *v, str
 	fflush(stdout);
 }
 
+/* record's run of o into path, quietly (a file the user never sees): its warnings and notes,
+ * and with --flamegraph the picture of it; the exit status, the command's where one ran. */
+static int spe_record(struct sample_opts *o, struct evlist *l, char **cmd, const struct sample_view *v,
+		      const char *path)
+{
+	const char *output = o->output;
+	bool quiet = o->quiet;
+	o->output = path;
+	o->quiet = true;
+	struct recording_opts ro = { 0 };
+	struct recording rec;
+	struct recording_result d;
+	sample_record(o, l, cmd, v->argc, v->argv, &ro, &rec, &d);
+	struct notes said = NOTES_INIT;
+	recording_notes(&rec, &d, &said);
+	err_print_notes(&said);
+	notes_clear(&said);
+	if (o->flamegraph)
+		sample_flamegraph(o, path);
+	int status = rec.status;
+	recording_free(&rec);
+	o->output = output;
+	o->quiet = quiet;
+	return cmd ? status : (d.error ? EXIT_RUNTIME : 0);
+}
+
+/* Arm SPE: the records need the whole AUX stream, so the run is recorded as record does into a
+ * perf.data of its own, report's SPE views are shown of it (o->annotate/o->disassemble: the
+ * per-function blocks; o->json as JSON), and the file is removed. The exit status. */
+static int spe_sample(struct sample_opts *o, struct evlist *l, char **cmd, const struct sample_view *v)
+{
+	/* A file of its own in a private directory under TMPDIR (mkdtemp, mode 0700): no other user
+	 * can plant a link or a file at its name or read it; removed with the directory after. */
+	char *dir = outfile_private_dir();
+	if (!dir)
+		err_die_last(EXIT_RUNTIME);
+	char *path = xasprintf("%s/spe.data", dir);
+	int status = spe_record(o, l, cmd, v, path);
+	struct session ss;
+	struct session_tool tool = { 0 };
+	struct session_opts so = { 0 };
+	int rc = 0;
+	if (session_open(&ss, path, &so, &tool) < 0) {
+		err_warn("%s", err_msg());
+		rc = EXIT_RUNTIME;
+	} else {
+		if (spe_recording(ss.reader)) {
+			struct spe_view_opts vo = { .report = true, .rows = (unsigned)o->display_rows,
+						    .annotate = o->annotate, .disassemble = o->disassemble };
+			struct spe_view sv;
+			int lr = spe_view_load(&ss, &vo, &sv);
+			err_print_notes(&ss.notes);
+			if (lr == 0)
+				spe_print_view(stdout, &sv, o->json);
+			rc = lr == 0 ? 0 : sv.bad_itrace ? EXIT_USAGE : EXIT_RUNTIME;
+			spe_view_free(&sv);
+		} else {
+			err_warn("no Arm SPE data was recorded");
+			rc = EXIT_RUNTIME;
+		}
+		session_close(&ss);
+	}
+	outfile_private_dir_remove(dir);
+	free(dir);
+	free(path);
+	return cmd ? status : rc ? rc : status;
+}
+
 int sample_command(struct sample_opts *o, struct evlist *l, char **cmd, const struct sample_view *v)
 {
-	if (record_has_spe(l)) /* Arm SPE: recorded whole, then its views (record.c) */
-		return record_spe_sample(o, l, cmd, v->argc, v->argv);
+	if (spe_evlist_event(l)) /* Arm SPE: recorded whole, then its views */
+		return spe_sample(o, l, cmd, v);
 	struct sample_tools t = { 0 };
 	if (o->symbols && filter_add_syms(&t.p.filter, o->symbols) < 0)
 		err_die_last(EXIT_USAGE);

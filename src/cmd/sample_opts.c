@@ -9,10 +9,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis/stacks_load.h"
 #include "events/evlist.h"
 #include "kernel/perf_event.h"
+#include "output/pictures.h"
 #include "python/pymethod.h"
 #include "record/regname.h"
+#include "spe/spe_capture.h"
 #include "util/cpuset.h"
 #include "util/error.h"
 #include "util/fileio.h"
@@ -457,6 +460,63 @@ int sample_build_events(struct sample_opts *o, struct evlist *l)
 		l->ev[e].user_mods = true;
 	}
 	return 0;
+}
+
+void sample_flamegraph(const struct sample_opts *o, const char *path)
+{
+	struct stacks st;
+	stacks_init(&st);
+	st.python = o->python;
+	struct session_opts so = { .force = o->force };
+	struct pictures_req r = { .svg = o->flamegraph };
+	struct notes said = NOTES_INIT;
+	if (stacks_load(&st, path, &so, NULL, &said) < 0 || pictures_write(&r, &st, &said) < 0)
+		notes_add(&said, "--flamegraph: %s", err_msg());
+	err_print_notes(&said);
+	notes_clear(&said);
+	stacks_free(&st);
+}
+
+static void print_notes(void *arg, const struct notes *ns)
+{
+	err_print_notes(ns);
+}
+
+void sample_record(struct sample_opts *o, struct evlist *l, char **cmd, int argc, char **argv,
+		   struct recording_opts *ro, struct recording *rec, struct recording_result *res)
+{
+	if (cmd && sample_python_setup(o, cmd) < 0)
+		err_die_last(EXIT_USAGE);
+	struct recording_opts hooks = *ro;
+	*ro = (struct recording_opts){
+		.sw = { o->output, o->switch_mode, o->switch_size, o->switch_secs, o->switch_max_files, o->control },
+		.compression_level = o->compression_level,
+		.force = o->force,
+		.quiet = o->quiet,
+		.buildids = o->no_buildid ? RECORDER_BUILDIDS_NONE
+			  : o->buildid_all ? RECORDER_BUILDIDS_ALL : RECORDER_BUILDIDS_HIT,
+		.buildid_cache = !o->no_buildid && !o->no_buildid_cache,
+		.overwrite = o->overwrite,
+		.python_frames = o->python_frames,
+		.timeout_s = o->timeout_s,
+		.argc = argc,
+		.argv = argv,
+		.auxtrace_info = spe_capture_info,
+		.say = print_notes,
+		.events = hooks.events,
+		.tick = hooks.tick,
+		.switched = hooks.switched,
+		.arg = hooks.arg,
+	};
+	struct live_opts lo;
+	sample_live_opts(o, &lo);
+	struct live_run_target tg = { cmd, o->pid_list, o->tid_list, NULL, o->system_wide || o->cpus_given,
+				     !strcmp(o->output, "-") /* as perf: the pipe carries the recording */ };
+	enum recording_end end = recording_record(rec, l, &tg, &lo, ro, res);
+	if (end != RECORDING_DONE)
+		err_die_last(end == RECORDING_BAD_REQUEST ? EXIT_USAGE : EXIT_RUNTIME);
+	free(res->why);
+	res->why = NULL;
 }
 
 void sample_live_opts(const struct sample_opts *o, struct live_opts *lo)

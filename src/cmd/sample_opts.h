@@ -9,6 +9,7 @@
 
 #include "live/live.h"
 #include "perfdata/record_switch.h"
+#include "session/recording.h"
 #include "util/cpuset.h"
 #include "util/strbuf.h"
 
@@ -72,6 +73,17 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
  * privilege defaults applied. */
 int sample_build_events(struct sample_opts *o, struct evlist *l);
 void sample_live_opts(const struct sample_opts *o, struct live_opts *lo);
+/* record's run of o (session/recording.h) to its end: --python's setup for cmd (the command to
+ * start, or NULL), the file o->output with -z, --switch-output, --overwrite, the build-ids,
+ * Python frames and the Arm SPE AUXTRACE_INFO, argc/argv the command line stored; warnings and
+ * notes printed as they come. ro brings the command's other hooks (events, tick, switched, arg)
+ * and holds the request while rec lives. A failure ends the process (exit 2 for a request that
+ * cannot work, else 1); then rec is to be freed (recording_free) after its notes. */
+void sample_record(struct sample_opts *o, struct evlist *l, char **cmd, int argc, char **argv,
+		   struct recording_opts *ro, struct recording *rec, struct recording_result *res);
+/* --flamegraph of a recording written (record's, or sample's Arm SPE one): the SVG at
+ * o->flamegraph, what went wrong printed. */
+void sample_flamegraph(const struct sample_opts *o, const char *path);
 /* --python: python/pymethod.h's pymethod_setup for the command, its decisions written back into
  * o (the call graph, --python-frames) and printed (notes, or a warning for a Python older than
  * 3.12). -1 with err_set() when the command is no Python. */
