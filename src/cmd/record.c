@@ -1,7 +1,8 @@
-/* lperf record: the live source feeding a perf.data writer. Starts the command (or attaches),
- * writes what already exists (kernel and process maps), then every record the ring buffers
- * deliver until the command ends, the timeout, Ctrl-C or SIGTERM; the file is always completed
- * and renamed into place. */
+/* lperf record: the live source feeding a perf.data writer (session/recording.h, record's
+ * engine). Starts the command (or attaches), writes what already exists (kernel and process
+ * maps), then every record the ring buffers deliver until the command ends, the timeout, Ctrl-C
+ * or SIGTERM; the file is always completed and renamed into place. This file parses, prints the
+ * progress and the end's lines, and --dry-run. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>

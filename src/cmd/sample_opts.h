@@ -78,7 +78,7 @@ void sample_live_opts(const struct sample_opts *o, struct live_opts *lo);
  * Python frames and the Arm SPE AUXTRACE_INFO, argc/argv the command line stored; warnings and
  * notes printed as they come. ro brings the command's other hooks (events, tick, switched, arg)
  * and holds the request while rec lives. A failure ends the process (exit 2 for a request that
- * cannot work, else 1); then rec is to be freed (recording_free) after its notes. */
+ * cannot work, else 1); otherwise rec is freed (recording_free) once its notes are taken. */
 void sample_record(struct sample_opts *o, struct evlist *l, char **cmd, int argc, char **argv,
 		   struct recording_opts *ro, struct recording *rec, struct recording_result *res);
 /* --flamegraph of a recording written (record's, or sample's Arm SPE one): the SVG at
