@@ -237,14 +237,17 @@ static void title(const struct tui *t, struct strbuf *sb)
 /* The bottom line: the zooms with their ids (the title may be cut on a narrow terminal). */
 static void zoom_foot(const struct tui *t, char *foot, size_t size)
 {
-	char thread[300] = "", proc[300] = "";
+	struct strbuf sb = STRBUF_INIT;
 	if (t->zoom_thread)
-		snprintf(thread, sizeof(thread), "thread: %s(%d)  ", t->zoom_thread, t->zoom_tid);
+		sb_addf(&sb, "thread: %s(%d)  ", t->zoom_thread, t->zoom_tid);
 	if (t->zoom_proc)
-		snprintf(proc, sizeof(proc), "process: %s(%d)  ", t->zoom_proc, t->zoom_pid);
-	snprintf(foot, size, "%s%s%s%s%ssort: %s   h/?: help  q: quit%s", thread, proc, t->zoom_dso ? "DSO: " : "",
-		 t->zoom_dso ? t->zoom_dso : "", t->zoom_dso ? "  " : "", sort_names[t->sort],
-		 t->zoom_dso || t->zoom_thread || t->zoom_proc || t->filter ? "  Esc: back" : "");
+		sb_addf(&sb, "process: %s(%d)  ", t->zoom_proc, t->zoom_pid);
+	if (t->zoom_dso)
+		sb_addf(&sb, "DSO: %s  ", t->zoom_dso);
+	sb_addf(&sb, "sort: %s   h/?: help  q: quit%s", sort_names[t->sort],
+		t->zoom_dso || t->zoom_thread || t->zoom_proc || t->filter ? "  Esc: back" : "");
+	snprintf(foot, size, "%s", sb_str(&sb));
+	sb_release(&sb);
 }
 
 static void draw(struct tui *t)
