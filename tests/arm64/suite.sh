@@ -118,6 +118,15 @@ T="Arm metric on these events: a metric over cycles and inst_retired is computed
 t sh -c 'lperf list --metrics >l 2>&1 || lperf list >l 2>&1; for m in $(awk "{print \$1}" l | grep -ixE "ipc|cpi|instructions_per_cycle"); do
 	lperf stat -M $m -- ./loop 1000000 >o 2>&1 && cat o && exit 0; done
 	lperf stat -e cycles,instructions -- ./loop 1000000 >o 2>&1; cat o; grep -E "insn per cycle|IPC|ipc" o'
+T="stat --prometheus in the guest: /metrics serves cycles and instructions, and lperf_ipc is their ratio"
+t sh -c 'rm -f stop m; lperf stat --prometheus 127.0.0.1:9464 -e cycles,instructions -- sh -c "./loop 1000000; while [ ! -e stop ]; do sleep 0.1; done" 2>err & p=$!
+	ev() { sed -n "s/^lperf_event_total{event=\"$1\",pmu=\"[^\"]*\"} //p" m; }
+	i=0; until wget -q -O m http://127.0.0.1:9464/metrics && [ "$(ev instructions)" -ge 4000000 ] 2>/dev/null; do
+		i=$((i + 1)); [ $i -lt 600 ] || { touch stop; wait $p; cat err m; exit 1; }; sleep 0.1; done
+	touch stop; wait $p; cat m
+	c=$(ev cycles); n=$(ev instructions); ipc=$(sed -n "s/^lperf_ipc //p" m)
+	grep -q "^# TYPE lperf_ipc gauge$" m && [ "$c" -gt 0 ] &&
+	awk -v c="$c" -v n="$n" -v x="$ipc" "BEGIN { d = x - n / c; if (d < 0) d = -d; exit !(d < 1e-4 * n / c) }"'
 T="an Arm metric needing events the PMU lacks (imix: inst_spec, ld_spec) is refused clearly"
 t sh -c 'lperf stat -M imix -- ./loop 1000 >o 2>&1; cat o; grep -E "not supported|unknown event|not counted" o'
 
