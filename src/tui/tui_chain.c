@@ -48,11 +48,16 @@ static bool is_open(const struct tui *t, const struct callnode *n)
 static void level_lines(struct tui *t, size_t row, const struct callnode *parent, int level)
 {
 	size_t vis = nshown(t, parent);
+	/* perf's test for a percentage: siblings, or less than all the parent's callees (hidden
+	 * ones too; samples that ended in the parent itself do not count) */
+	uint64_t below = 0;
+	for (size_t i = 0; i < parent->nkids; i++)
+		below += parent->kids[i]->period;
 	for (size_t i = 0; i < parent->nkids; i++) {
 		const struct callnode *c = parent->kids[i];
 		if (!shown(t, c))
 			continue;
-		bool need_pct = vis > 1 || c->period != parent->period;
+		bool need_pct = vis > 1 || c->period != below;
 		size_t len = 1;
 		const struct callnode *last = c;
 		while (last->nkids == 1 && last->kids[0]->period == last->period) {
