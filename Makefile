@@ -64,12 +64,19 @@ ifeq ($(HAVE_BPF),1)
 LPERF_CFLAGS += -DLPERF_HAVE_BPF -I$(BUILD)/bpf
 LDLIBS   += $(shell pkg-config --libs libbpf)
 $(BUILD)/src/python/pybpf.o: $(BUILD)/bpf/pystack.skel.h
+$(BUILD)/src/kernel/offcpu.o: $(BUILD)/bpf/offcpu.skel.h
 endif
 $(BUILD)/bpf/pystack.bpf.o: src/python/bpf/pystack.bpf.c src/python/bpf/pystack.h
 	@mkdir -p $(dir $@)
 	clang -O2 -g -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu) -c $< -o $@
 $(BUILD)/bpf/pystack.skel.h: $(BUILD)/bpf/pystack.bpf.o
 	$(BPFTOOL) gen skeleton $< name pystack > $@.tmp && mv $@.tmp $@
+# record --off-cpu's program (src/kernel/bpf), built the same way.
+$(BUILD)/bpf/offcpu.bpf.o: src/kernel/bpf/offcpu.bpf.c src/kernel/bpf/offcpu_maps.h
+	@mkdir -p $(dir $@)
+	clang -O2 -g -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu) -c $< -o $@
+$(BUILD)/bpf/offcpu.skel.h: $(BUILD)/bpf/offcpu.bpf.o
+	$(BPFTOOL) gen skeleton $< name offcpu > $@.tmp && mv $@.tmp $@
 
 # Prometheus remote write (stat --remote-write): the request's protobuf compiled from
 # src/output/prom_rw.proto by protoc-c into $(BUILD)/proto, Debian's libprotobuf-c, libsnappy (one
@@ -96,6 +103,11 @@ $(BUILD)/src/sysinfo/buildinfo.o: $(GITREV_STAMP)
 # perf's leafloop workload keeps its three frames (leaf <- parent <- leafloop) with frame records,
 # as perf builds it, so frame-pointer unwinding tests can see parent.
 $(BUILD)/src/workload/leafloop.o: LPERF_CFLAGS += -O0 -fno-inline -fno-omit-frame-pointer -U_FORTIFY_SOURCE
+# perf bench sched messaging's workers keep frame records, so their off-CPU stacks (record
+# --off-cpu) reach the workers' functions.
+$(BUILD)/src/workload/messaging.o: LPERF_CFLAGS += -fno-omit-frame-pointer
+# perf bench sched messaging's workers: frame pointers, so off-CPU stacks (record --off-cpu) reach them.
+$(BUILD)/src/workload/messaging.o: LPERF_CFLAGS += -fno-omit-frame-pointer
 $(BUILD)/src/sysinfo/buildinfo.o: LPERF_CFLAGS += -DLPERF_VERSION='"$(VERSION)"' -DLPERF_GITREV='"$(GITREV)"'
 
 

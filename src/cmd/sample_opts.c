@@ -506,6 +506,8 @@ void sample_record(struct sample_opts *o, struct evlist *l, char **cmd, int argc
 		.events = hooks.events,
 		.tick = hooks.tick,
 		.switched = hooks.switched,
+		.starting = hooks.starting,
+		.ending = hooks.ending,
 		.arg = hooks.arg,
 	};
 	struct live_opts lo;

@@ -59,6 +59,8 @@ struct ev {
 			    * cannot be opened as one */
 	char *cgroup;      /* stat -G: counted only in this cgroup (a path under the cgroup mount,
 			    * as given), NULL: everywhere */
+	bool offcpu;       /* record --off-cpu's "offcpu-time": a bpf-output event whose samples
+			    * lperf writes at the end (kernel/offcpu.h) */
 };
 
 struct evlist {

@@ -122,7 +122,11 @@ static void sampling_attr(struct live *l, size_t e, const struct live_opts *o, u
 	}
 	if (ev->source == EV_SRC_TRACEPOINT)
 		a->sample_type |= PERF_SAMPLE_RAW; /* the tracepoint's fields, as perf records them */
-	if (o->callchain == LIVE_CG_DWARF) {
+	if (ev->offcpu) /* the fields of the samples kernel/offcpu.c writes */
+		a->sample_type = (a->sample_type & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)) |
+			PERF_SAMPLE_CALLCHAIN;
+	if (o->callchain == LIVE_CG_DWARF && !ev->offcpu) {
 		/* The user part is unwound offline from registers and stack; the kernel keeps
 		 * giving the kernel part of the chain, as perf records it. */
 		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
@@ -140,6 +144,10 @@ static void sampling_attr(struct live *l, size_t e, const struct live_opts *o, u
 	} else {
 		a->freq = 1;
 		a->sample_freq = freq;
+	}
+	if (ev->offcpu) { /* as perf opens it: the event never fires, lperf writes its samples */
+		a->freq = 1;
+		a->sample_freq = 1;
 	}
 	a->read_format = PERF_FORMAT_ID;
 	bool leader = ev->leader == e;

@@ -283,6 +283,8 @@ static enum recording_end recording_run(struct recording *r)
 	const struct recording_opts *o = r->o;
 	if (o->events && r->run.delay_ms) /* a started command's events, enabled later or never */
 		o->events(o->arg, false);
+	if (o->starting)
+		o->starting(o->arg, &r->run);
 	if (live_run_start(&r->run) < 0) {
 		char *why = xstrdup(err_msg());
 		perfdata_writer_close(r->w, false, false);
@@ -313,6 +315,10 @@ static enum recording_end recording_close(struct recording *r, struct recording_
 {
 	flush_hold(r);
 	struct notes ns = NOTES_INIT;
+	if (r->o->ending && r->o->ending(r->o->arg, &r->run, recorder_record, r->c) < 0) {
+		notes_add(&ns, "%s", err_msg());
+		r->c->error = 1;
+	}
 	int rc = file_close(r, r->py, res, &ns);
 	r->py = NULL;
 	if (rc == 0 && res->why)

@@ -44,6 +44,11 @@ struct recording_opts {
 	void (*events)(void *arg, bool enabled);
 	void (*tick)(void *arg, const struct recording_progress *p, double now, bool final);
 	void (*switched)(void *arg, const char *name, unsigned long wakeups);
+	/* starting: the target is opened (run->t.pid is a started command) and about to run.
+	 * ending: the run is over; records handed to sink(h, sink_arg) go at the end of the file
+	 * (record --off-cpu's samples); -1 with err_set marks the recording failed. */
+	void (*starting)(void *arg, const struct live_run *run);
+	int (*ending)(void *arg, const struct live_run *run, record_cb sink, void *sink_arg);
 	void *arg;
 };
 

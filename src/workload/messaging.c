@@ -20,7 +20,9 @@ struct msg_worker {
 	bool sender;
 };
 
-static void msg_ready(int ready_fd, int wakeup_fd)
+/* Not inlined, as perf's ready() is not: a blocked ready write is then a stack of its own, apart
+ * from the sender's writes (record --off-cpu counts stacks). */
+__attribute__((noinline)) static void msg_ready(int ready_fd, int wakeup_fd)
 {
 	char c = 0;
 	struct pollfd p = { .fd = wakeup_fd, .events = POLLIN };
@@ -44,7 +46,7 @@ static int msg_write_all(int fd, const char *buf, size_t n)
 	return 0;
 }
 
-static void *msg_work(void *arg)
+__attribute__((noinline)) static void *msg_work(void *arg)
 {
 	struct msg_worker *w = arg;
 	char data[MESSAGING_DATA_SIZE];
@@ -79,8 +81,9 @@ struct msg_run {
 	int *fds, nfds; /* the thread mode's socket pairs, closed at the end */
 };
 
-/* Starts worker w: a thread, or a child that works and exits. */
-static int msg_start(struct msg_run *r, struct msg_worker *w)
+/* Starts worker w: a thread, or a child that works and exits with only its own ends of the
+ * group's pairs open (rd/wr: the group's n pairs), as perf's workers have them. */
+static int msg_start(struct msg_run *r, struct msg_worker *w, const int *rd, const int *wr, int n)
 {
 	if (r->o->thread) {
 		if ((errno = pthread_create(&r->tids[r->n], NULL, msg_work, w)) != 0)
@@ -93,6 +96,12 @@ static int msg_start(struct msg_run *r, struct msg_worker *w)
 		return -1;
 	if (pid == 0) {
 		close(r->wakeup[1]); /* else the start never hangs up */
+		for (int i = 0; i < n; i++) {
+			if (w->sender || rd[i] != w->fds[0])
+				close(rd[i]);
+			if (!w->sender)
+				close(wr[i]);
+		}
 		msg_work(w);
 		_exit(0);
 	}
@@ -129,7 +138,7 @@ static int msg_group(struct msg_run *r, struct msg_worker *ws, const char **what
 			memcpy(w->fds, wr, sizeof(wr));
 		else
 			w->fds[0] = rd[i];
-		if (msg_start(r, w) < 0) {
+		if (msg_start(r, w, rd, wr, made) < 0) {
 			*what = r->o->thread ? "pthread_create" : "fork";
 			goto out;
 		}

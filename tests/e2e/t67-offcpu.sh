@@ -1,0 +1,57 @@
+#!/bin/sh
+# record --off-cpu (issue 25): lperf's BPF program on the context switches writes the time threads
+# spend blocked, per thread and user stack, as samples of perf's "offcpu-time" event; perf 6.1
+# reads lperf's recording (its evlist, report and script), and lperf's report agrees with perf's
+# on it. The checks of perf's record_offcpu.sh are here without its fixed count (t92 excludes the
+# script, see there): a sleeping command's time is under its sleep, and a command's children are
+# followed (perf bench sched messaging's 400 workers).
+. "$(dirname "$0")/lib.sh"
+
+HAVE_PERF=$(command -v perf >/dev/null && echo 1)
+if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
+	test_skip "record --off-cpu" "needs root and the kernel's BTF (/sys/kernel/btf/vmlinux)"
+	test_done; exit $?
+fi
+if lperf record --off-cpu -q -o probe.data -- true 2>&1 | grep -q BUILD_BPF_SKEL; then
+	test_skip "record --off-cpu" "lperf is built without BPF here"
+	test_done; exit $?
+fi
+
+test_expect_success 'dry run: the offcpu-time event is listed' '
+	lperf record --off-cpu --dry-run -e dummy -- true >out 2>&1 && expect_grep "offcpu-time" out
+'
+
+test_expect_success 'a sleeping command: its time off the CPU, under clock_nanosleep, bounded by the run' '
+	start=$(date +%s%N) && lperf record -q --off-cpu -e dummy -o s.data -- sleep 0.5 && end=$(date +%s%N) &&
+	lperf evlist -i s.data >ev && expect_grep "^offcpu-time$" ev &&
+	lperf script -i s.data -F comm,period,sym >sc 2>&1 &&
+	awk "\$1 == \"sleep\" && \$2 > 0 { p += \$2 } END { print p + 0 }" sc >ns && ns=$(cat ns) &&
+	echo "off-CPU $ns ns, run $((end - start)) ns" &&
+	test "$ns" -ge 500000000 && test "$ns" -le $((end - start)) &&
+	expect_grep "nanosleep" sc
+'
+
+if [ -n "$HAVE_PERF" ]; then
+test_expect_success 'perf reads it: evlist, report as record_offcpu.sh asks, script' '
+	lperf record -q --off-cpu -e dummy -o s.data -- sleep 0.3 &&
+	perf evlist -i s.data 2>/dev/null | grep -q "offcpu-time" &&
+	perf report -i s.data -q --percent-limit=90 --stdio 2>/dev/null | grep -E -q sleep &&
+	perf script -i s.data -F comm,event 2>/dev/null | grep -q "sleep.*offcpu-time"
+'
+
+test_expect_success 'lperf report and perf report: the same shares per function' '
+	lperf record -q --off-cpu -e dummy -o s.data -- sleep 0.3 &&
+	perf report -i s.data -q --stdio -g none --sort comm,sym 2>/dev/null | awk "NF { print \$1, \$2, \$NF }" | sort >p &&
+	lperf report -i s.data -q --stdio -g none --sort comm,sym 2>/dev/null | awk "NF { print \$1, \$2, \$NF }" | sort >l &&
+	cat p && cmp p l
+'
+
+test_expect_success 'a command'"'"'s children are followed (perf bench sched messaging'"'"'s 400 workers)' '
+	lperf record -q --off-cpu -e dummy -o m.data -- "$LPERF" bench sched messaging -g 10 >/dev/null &&
+	perf script -i m.data -F comm,tid,event 2>/dev/null | awk "\$1 == \"sched-messaging\" && /offcpu-time/ { print \$2 }" |
+		sort -u | wc -l >n && echo "$(cat n) threads" && test "$(cat n)" -ge 390 &&
+	perf report -i m.data -s comm -q -n -t ";" --percent-limit=90 2>/dev/null | grep -q "sched-messaging"
+'
+fi
+
+test_done
