@@ -12,7 +12,7 @@ if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
 	test_skip "record --off-cpu" "needs root and the kernel's BTF (/sys/kernel/btf/vmlinux)"
 	test_done; exit $?
 fi
-if lperf record --off-cpu -q -o probe.data -- true 2>&1 | grep -q BUILD_BPF_SKEL; then
+if lperf record --off-cpu -q -o "$SCRATCH/probe.data" -- true 2>&1 | grep -q BUILD_BPF_SKEL; then
 	test_skip "record --off-cpu" "lperf is built without BPF here"
 	test_done; exit $?
 fi
