@@ -73,7 +73,7 @@ static char *prom_page(void *arg)
 	struct run_ctx *rc = arg;
 	if (!rc->prom_have) /* scraped before the first interval: the families without samples */
 		return xstrdup("# TYPE lperf_event_total counter\n");
-	return prom_format(&rc->prom);
+	return prom_format(&rc->prom, rc->o->prom_labels);
 }
 
 static int rw_send(const struct pushq *q, size_t n, void *arg)
@@ -124,7 +124,7 @@ static void push(struct run_ctx *rc, const struct stat_result *r, bool last)
 {
 	const struct stat_opts *o = rc->o;
 	if (o->textfile) {
-		char *text = prom_format(r);
+		char *text = prom_format(r, o->prom_labels);
 		if (outfile_write(rc->textfile, text, strlen(text), 0644) < 0 && !rc->said_textfile) {
 			err_warn("--textfile: %s", err_msg());
 			rc->said_textfile = true;
@@ -137,7 +137,7 @@ static void push(struct run_ctx *rc, const struct stat_result *r, bool last)
 		char host[256] = "localhost";
 		gethostname(host, sizeof(host) - 1);
 		const char *extra[] = { "instance", host, "job", "lperf", NULL };
-		prom_rw_init(&rc->rw, r, extra);
+		prom_rw_init(&rc->rw, r, o->prom_labels, extra);
 		pushq_init(&rc->q, rc->rw.n, 8 << 20, o->push_ms);
 		rc->vals = xcalloc(rc->rw.n ? rc->rw.n : 1, sizeof(double));
 		rc->rw_ready = true;
@@ -146,7 +146,7 @@ static void push(struct run_ctx *rc, const struct stat_result *r, bool last)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	int64_t ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 	rc->last_ts = ms > rc->last_ts ? ms : rc->last_ts + 1;
-	prom_rw_values(r, rc->vals, rc->rw.n);
+	prom_rw_values(r, o->prom_labels, rc->vals, rc->rw.n);
 	pushq_add(&rc->q, rc->last_ts, rc->vals);
 	rw_report(rc, pushq_flush(&rc->q, (int64_t)(run_now() * 1000), last, rw_send, rc));
 	if (last && rc->q.n)

@@ -8,6 +8,7 @@
 #include "util/opt.h"
 #include "util/parse.h"
 #include "util/xalloc.h"
+#include "output/prom_out.h"
 #include "stat/stat_aggr.h"
 
 
@@ -39,6 +40,23 @@ static int opt_cgroup(const struct option *opt, const char *arg)
 		sb_addc(&so->cgroups, ',');
 	sb_adds(&so->cgroups, arg);
 	so->have_cgroups = true;
+	return 0;
+}
+
+/* --labels comm,pid: what the Prometheus series of --per-thread may show of each thread. */
+static int opt_labels(const struct option *opt, const char *arg)
+{
+	struct stat_opts *so = opt->value;
+	for (const char *s = arg; *s;) {
+		size_t len = strcspn(s, ",");
+		if (len == 4 && !strncmp(s, "comm", 4))
+			so->prom_labels |= PROM_LABEL_COMM;
+		else if (len == 3 && !strncmp(s, "pid", 3))
+			so->prom_labels |= PROM_LABEL_PID;
+		else
+			return err_set("'%.*s' is not a label lperf adds (comm, pid)", (int)len, s);
+		s += len + (s[len] == ',');
+	}
 	return 0;
 }
 
@@ -199,8 +217,9 @@ char **stat_parse_options(struct stat_opts *o, int argc, char **argv)
 		  "at http://ADDR:PORT/metrics (Prometheus text; ADDR 127.0.0.1 unless given)" },
 		{ OPT_STRING, 0, "remote-write", &o->remote_write, "URL", "push the counts to URL by "
 		  "Prometheus remote write (Prometheus, VictoriaMetrics), retried with back-off" },
-		{ OPT_STRING, 0, "textfile", &o->textfile, "DIR", "keep the counts in DIR/lperf.prom for "
-		  "node_exporter's textfile collector" },
+		{ OPT_STRING, 0, "textfile", &o->textfile, "DIR", "keep the counts in DIR/lperf.prom" },
+		{ OPT_CALLBACK, 0, "labels", o, "comm,pid", "with --per-thread: a series per thread, "
+		  "labelled with its command name and/or thread id", opt_labels, 0 },
 		{ OPT_INT, 0, "push-interval", &o->push_ms, "MS", "push or write every MS milliseconds "
 		  "(10000)" },
 		{ OPT_BOOL, 0, "json-doc", &o->json_doc, NULL, "lperf's JSON document, on standard "

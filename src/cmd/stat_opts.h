@@ -31,6 +31,7 @@ struct stat_opts {
 	const char *remote_write;  /* --remote-write URL: push the counts (Prometheus remote write) */
 	const char *textfile;      /* --textfile DIR: DIR/lperf.prom for node_exporter */
 	int push_ms;               /* --push-interval MS: how often the two above (10 s) */
+	unsigned prom_labels;      /* --labels comm,pid: PROM_LABEL_* for --per-thread's series */
 	int interval_count;        /* --interval-count N */
 	const char *csv_sep;       /* -x SEP */
 	const char *output;        /* -o FILE */

@@ -77,29 +77,57 @@ static void walk_ipc(const struct stat_result *r, bool per_cpu, prom_series_fn f
 	}
 }
 
-void prom_walk(const struct stat_result *r, prom_series_fn fn, void *arg)
+/* The labels of event e's series for column c (c < 0: the totals), sorted by name: -G's cgroup,
+ * comm (--labels comm), cpu (counting CPUs), event, pid (--labels pid), pmu. buf holds the
+ * numbers and the comm. */
+static size_t event_labels(const struct stat_result *r, size_t e, long c, unsigned labels,
+			   struct prom_label *l, char (*buf)[64])
+{
+	const struct ev *ev = &r->evl->ev[e];
+	size_t n = 0;
+	bool thread = c >= 0 && r->tids;
+	if (ev->cgroup)
+		l[n++] = (struct prom_label){ "cgroup", ev->cgroup };
+	if (thread && (labels & PROM_LABEL_COMM)) {
+		/* perf's "comm-tid" */
+		const char *dash = strrchr(r->tnames[c], '-');
+		snprintf(buf[0], sizeof(buf[0]), "%.*s", dash ? (int)(dash - r->tnames[c]) : 63, r->tnames[c]);
+		l[n++] = (struct prom_label){ "comm", buf[0] };
+	}
+	if (c >= 0 && !r->tids) {
+		snprintf(buf[1], sizeof(buf[1]), "%d", r->cpus[c]);
+		l[n++] = (struct prom_label){ "cpu", buf[1] };
+	}
+	l[n++] = (struct prom_label){ "event", ev->name };
+	if (thread && (labels & PROM_LABEL_PID)) {
+		snprintf(buf[2], sizeof(buf[2]), "%d", r->tids[c]);
+		l[n++] = (struct prom_label){ "pid", buf[2] };
+	}
+	l[n++] = (struct prom_label){ "pmu", ev->pmu ? ev->pmu : "" };
+	return n;
+}
+
+void prom_walk(const struct stat_result *r, unsigned labels, prom_series_fn fn, void *arg)
 {
 	bool per_cpu = r->ncpus > 0 && r->cpus && r->cpus[0] >= 0;
-	char cpu[16];
+	/* a series per thread (--per-thread) only with labels that tell them apart */
+	bool per_thread = r->tids && (labels & (PROM_LABEL_COMM | PROM_LABEL_PID));
+	struct prom_label l[6];
+	char buf[3][64];
 	for (size_t e = 0; e < r->nev; e++) {
 		const struct stat_event *se = &r->ev[e];
-		const struct ev *ev = &r->evl->ev[e];
 		if (se->total.status == COUNTER_NOT_SUPPORTED)
 			continue;
-		/* sorted by name; -G's cgroup where the event has one */
-		struct prom_label l[4] = { { "cgroup", ev->cgroup }, { "cpu", cpu }, { "event", ev->name },
-					   { "pmu", ev->pmu ? ev->pmu : "" } };
-		size_t skip = ev->cgroup ? 0 : 1;
-		if (!per_cpu) {
+		if (!per_cpu && !per_thread) {
 			double v = se->total.scaled;
-			l[1] = l[0]; /* no cpu label: cgroup (if any), event, pmu */
-			fn("lperf_event_total", l + 1 + skip, 3 - skip, isfinite(v) && v > 0 ? v : 0.0, arg);
+			size_t n = event_labels(r, e, -1, labels, l, buf);
+			fn("lperf_event_total", l, n, isfinite(v) && v > 0 ? v : 0.0, arg);
 			continue;
 		}
 		for (size_t c = 0; c < r->ncpus; c++) {
-			snprintf(cpu, sizeof(cpu), "%d", r->cpus[c]);
 			double v = se->cpu[c].scaled;
-			fn("lperf_event_total", l + skip, 4 - skip, isfinite(v) && v > 0 ? v : 0.0, arg);
+			size_t n = event_labels(r, e, (long)c, labels, l, buf);
+			fn("lperf_event_total", l, n, isfinite(v) && v > 0 ? v : 0.0, arg);
 		}
 	}
 	walk_ipc(r, per_cpu, fn, arg);
@@ -162,9 +190,9 @@ static void text_series(const char *family, const struct prom_label *l, size_t n
 		sb_adds(&t->sb, " NaN\n");
 }
 
-char *prom_format(const struct stat_result *r)
+char *prom_format(const struct stat_result *r, unsigned labels)
 {
 	struct text t = { STRBUF_INIT, NULL };
-	prom_walk(r, text_series, &t);
+	prom_walk(r, labels, text_series, &t);
 	return sb_detach(&t.sb);
 }

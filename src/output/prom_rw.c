@@ -59,11 +59,11 @@ static void add_series(const char *family, const struct prom_label *l, size_t nl
 	(void)value;
 }
 
-void prom_rw_init(struct prom_rw *rw, const struct stat_result *r, const char *const *extra)
+void prom_rw_init(struct prom_rw *rw, const struct stat_result *r, unsigned labels, const char *const *extra)
 {
 	memset(rw, 0, sizeof(*rw));
 	struct collect c = { rw, extra, NULL, 0, 0 };
-	prom_walk(r, add_series, &c);
+	prom_walk(r, labels, add_series, &c);
 }
 
 static void add_value(const char *family, const struct prom_label *l, size_t nl, double value, void *arg)
@@ -75,10 +75,10 @@ static void add_value(const char *family, const struct prom_label *l, size_t nl,
 	(void)family, (void)l, (void)nl;
 }
 
-void prom_rw_values(const struct stat_result *r, double *v, size_t n)
+void prom_rw_values(const struct stat_result *r, unsigned labels, double *v, size_t n)
 {
 	struct collect c = { NULL, NULL, v, 0, n };
-	prom_walk(r, add_value, &c);
+	prom_walk(r, labels, add_value, &c);
 }
 
 #ifdef LPERF_HAVE_RW

@@ -24,9 +24,9 @@ struct prom_rw {
 extern const char *const prom_rw_headers[];
 
 /* The series of r, each with the extra labels (name, value pairs, NULL-terminated). */
-void prom_rw_init(struct prom_rw *rw, const struct stat_result *r, const char *const *extra);
-/* r's values in the order of the series (rw->n of them). */
-void prom_rw_values(const struct stat_result *r, double *v, size_t n);
+void prom_rw_init(struct prom_rw *rw, const struct stat_result *r, unsigned labels, const char *const *extra);
+/* r's values in the order of the series (rw->n of them; the same labels). */
+void prom_rw_values(const struct stat_result *r, unsigned labels, double *v, size_t n);
 /* The body of a request with q's oldest n snapshots (NaN values left out); free it. -1 with
  * err_set when lperf was built without the libraries. */
 int prom_rw_encode(const struct prom_rw *rw, const struct pushq *q, size_t n, char **body, size_t *len);

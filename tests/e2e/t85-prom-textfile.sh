@@ -52,4 +52,18 @@ test_expect_success 'a symbolic link at DIR/lperf.prom is not written through; s
 	expect_grep "page-faults" err
 '
 
+test_expect_success '--per-thread: a series per thread with --labels comm,pid, else the totals' '
+	mkdir tf tf2 && sh -c "$UNTIL_STOP" & pid=$!
+	"$LPERF" stat -x, --per-thread -p $pid --textfile tf --labels comm,pid -e task-clock -- sleep 0.3 2>out &&
+	"$LPERF" stat -x, --per-thread -p $pid --textfile tf2 -e task-clock -- sleep 0.3 2>out2 &&
+	touch stop && wait $pid && cat out tf/lperf.prom tf2/lperf.prom &&
+	[ "$(grep -c "^lperf_event_total" tf/lperf.prom)" = 1 ] &&
+	expect_grep "^lperf_event_total\{comm=\"sh\",event=\"task-clock\",pid=\"$pid\",pmu=\"software\"\} [0-9]+$" tf/lperf.prom &&
+	expect_grep "^sh-$pid," out &&
+	expect_grep "^lperf_event_total\{event=\"task-clock\",pmu=\"software\"\} [0-9]+$" tf2/lperf.prom &&
+	expect_no_grep "comm=|pid=" tf2/lperf.prom &&
+	expect_exit 2 "$LPERF" stat --labels cmdline -- true 2>err &&
+	expect_grep "not a label lperf adds" err
+'
+
 test_done

@@ -42,7 +42,7 @@ static void test_text_per_cpu(void **state)
 {
 	struct stat_fixture f;
 	x86(&f);
-	char *t = prom_format(&f.r);
+	char *t = prom_format(&f.r, 0);
 	const char *want =
 		"# HELP lperf_event_total Events counted by lperf stat since it started (task-clock and "
 		"cpu-clock in nanoseconds).\n"
@@ -77,7 +77,7 @@ static void test_text_arm_task(void **state)
 	static const int cpus[] = { -1 };
 	struct stat_fixture f;
 	sf_build(&f, cpus, 1, evs, ARRAY_SIZE(evs), NULL, 0, 2.0);
-	char *t = prom_format(&f.r);
+	char *t = prom_format(&f.r, 0);
 	assert_non_null(strstr(t, "\nlperf_event_total{event=\"armv8_pmuv3_0/inst_retired/\",pmu=\"armv8_pmuv3_0\"} 3000\n"));
 	assert_non_null(strstr(t, "\nlperf_event_total{event=\"a\\\"b\\\\c\",pmu=\"x\"} 1\n"));
 	assert_non_null(strstr(t, "\nlperf_ipc 2\n"));
@@ -100,12 +100,12 @@ static void test_ipc_absent_or_nan(void **state)
 	static const int cpus[] = { -1 };
 	struct stat_fixture f;
 	sf_build(&f, cpus, 1, no_cycles, 2, NULL, 0, 1.0);
-	char *t = prom_format(&f.r);
+	char *t = prom_format(&f.r, 0);
 	assert_null(strstr(t, "lperf_ipc"));
 	free(t);
 	sf_free(&f);
 	sf_build(&f, cpus, 1, zero, 2, NULL, 0, 1.0);
-	t = prom_format(&f.r);
+	t = prom_format(&f.r, 0);
 	assert_non_null(strstr(t, "\nlperf_ipc NaN\n"));
 	free(t);
 	sf_free(&f);
@@ -126,7 +126,7 @@ static void test_cgroups(void **state)
 	sf_build(&f, cpus, 1, evs, ARRAY_SIZE(evs), NULL, 0, 1.0);
 	f.l.ev[0].cgroup = f.l.ev[1].cgroup = (char *)"web";
 	f.l.ev[2].cgroup = f.l.ev[3].cgroup = (char *)"db";
-	char *t = prom_format(&f.r);
+	char *t = prom_format(&f.r, 0);
 	assert_non_null(strstr(t, "\nlperf_event_total{cgroup=\"web\",cpu=\"1\",event=\"instructions\",pmu=\"cpu\"} 900\n"));
 	assert_non_null(strstr(t, "\nlperf_event_total{cgroup=\"db\",cpu=\"1\",event=\"cycles\",pmu=\"cpu\"} 400\n"));
 	assert_non_null(strstr(t, "\nlperf_event_total{cpu=\"1\",event=\"page-faults\",pmu=\"software\"} 5\n"));
@@ -135,6 +135,37 @@ static void test_cgroups(void **state)
 	free(t);
 	for (size_t i = 0; i < 4; i++)
 		f.l.ev[i].cgroup = NULL;
+	sf_free(&f);
+}
+
+/* --per-thread: totals unless --labels asks for comm and/or pid; names escaped. */
+static void test_threads(void **state)
+{
+	static const struct sf_event evs[] = {
+		{ "page-faults", "software", EV_SRC_SOFTWARE, 2, -1, NULL, false, { 7, 3 } },
+	};
+	static const int cols[] = { -1, -1 };
+	struct stat_fixture f;
+	sf_build(&f, cols, 2, evs, 1, NULL, 0, 1.0);
+	int tids[] = { 101, 102 };
+	char *names[] = { (char *)"web-server-101", (char *)"a\"b-102" };
+	f.r.tids = tids;
+	f.r.tnames = names;
+	char *t = prom_format(&f.r, 0);
+	assert_non_null(strstr(t, "\nlperf_event_total{event=\"page-faults\",pmu=\"software\"} 10\n"));
+	assert_null(strstr(t, "pid="));
+	assert_null(strstr(t, "web"));
+	free(t);
+	t = prom_format(&f.r, PROM_LABEL_PID);
+	assert_non_null(strstr(t, "\nlperf_event_total{event=\"page-faults\",pid=\"101\",pmu=\"software\"} 7\n"));
+	assert_null(strstr(t, "web"));
+	free(t);
+	t = prom_format(&f.r, PROM_LABEL_PID | PROM_LABEL_COMM);
+	assert_non_null(strstr(t, "\nlperf_event_total{comm=\"web-server\",event=\"page-faults\",pid=\"101\",pmu=\"software\"} 7\n"));
+	assert_non_null(strstr(t, "\nlperf_event_total{comm=\"a\\\"b\",event=\"page-faults\",pid=\"102\",pmu=\"software\"} 3\n"));
+	free(t);
+	f.r.tids = NULL;
+	f.r.tnames = NULL;
 	sf_free(&f);
 }
 
@@ -153,13 +184,13 @@ static void test_remote_write(void **state)
 	x86(&f);
 	struct prom_rw rw;
 	const char *extra[] = { "job", "lperf", "instance", "host1", NULL };
-	prom_rw_init(&rw, &f.r, extra);
+	prom_rw_init(&rw, &f.r, 0, extra);
 	/* 6 event series, 2 IPC, 1 up */
 	assert_int_equal(rw.n, 9);
 	struct pushq q;
 	pushq_init(&q, rw.n, 1 << 20, 1000);
 	double v[9];
-	prom_rw_values(&f.r, v, rw.n);
+	prom_rw_values(&f.r, 0, v, rw.n);
 	assert_true(v[0] == 4000 && v[7] == 0.5 && v[8] == 1.5);
 	pushq_add(&q, 1000, v);
 	v[0] = 5000;
@@ -211,6 +242,7 @@ int main(void)
 		cmocka_unit_test(test_text_arm_task),
 		cmocka_unit_test(test_ipc_absent_or_nan),
 		cmocka_unit_test(test_cgroups),
+		cmocka_unit_test(test_threads),
 #ifdef LPERF_HAVE_RW
 		cmocka_unit_test(test_remote_write),
 #endif
