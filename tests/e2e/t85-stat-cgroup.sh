@@ -10,7 +10,9 @@
 CGROOT=$(awk '$3 == "cgroup" && $4 ~ /(^|,)perf_event(,|$)/ { print $2; exit }' /proc/mounts)
 [ -n "$CGROOT" ] || CGROOT=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
 CG=lperf-t85-$$
-trap 'rmdir "$CGROOT/$CG" 2>/dev/null; rm -rf "$SCRATCH"' EXIT
+# a cgroup stays busy for a moment after its last task exits: removing it is retried
+trap 'i=0; while [ -d "$CGROOT/$CG" ] && ! rmdir "$CGROOT/$CG" 2>/dev/null && [ $i -lt 50 ]; do
+	i=$((i + 1)); sleep 0.1; done; rm -rf "$SCRATCH"' EXIT
 
 # the workload: into the cgroup, then half a second of a busy CPU
 SPIN='echo $$ >"$0/cgroup.procs" && exec python3 -c "import time
