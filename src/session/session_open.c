@@ -114,6 +114,10 @@ void session_diagnose(struct session *ss, int verbose)
 		const struct dso *d = c->v[i];
 		if (srcline_refusal(d))
 			notes_add(ns, "%s: %s", d->path, srcline_refusal(d));
+		if (d->cfi_refused) /* the bound is unwind/cfa.h's CFA_MAX_REG */
+			notes_add(ns, "%s: its unwind information (.eh_frame/.debug_frame) names register numbers "
+				  "past 4095 or cannot be decoded: a damaged or hostile file, not used; DWARF stacks "
+				  "end in it", d->path);
 		if (d->mismatch)
 			notes_add(ns, "%s: its samples are not resolved", dso_load_note(d) ? dso_load_note(d) :
 				  d->path);

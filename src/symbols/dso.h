@@ -50,6 +50,7 @@ struct dso {
 	size_t build_id_size; /* 0: unknown (recorded one); the file's is checked when loading */
 	bool loaded;         /* symbols were looked for (whether or not any were found) */
 	bool mismatch;       /* the file on disk has another build-id than the recording: not trusted */
+	bool cfi_refused;    /* its CFI names registers no unwinder reads (unwind/cfa.h: CFA_MAX_REG) */
 	bool deleted;        /* mapped from a file deleted since (" (deleted)"), with no build-id to check
 			      * the file now at its path against: not read, as perf does not */
 	struct notes notes;  /* what loading met; the last is why symbols are missing ("no such file",

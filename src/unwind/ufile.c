@@ -93,6 +93,7 @@ static void ufile_open(struct ufile *f)
 	read_segments(f);
 	f->ok = f->nsegs && f->hi > f->lo;
 	f->cfi_refused = f->ok && !cfa_elf_bounded(f->elf);
+	d->cfi_refused |= f->cfi_refused;
 }
 
 struct ufile *ufile_get(struct ufile_cache *fc, struct dso *d)

@@ -133,6 +133,7 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	bool bounded = cfa_elf_bounded(elf);
 	elf_end(elf);
 	if (!bounded) {
+		f->dso->cfi_refused = true;
 		close(fd);
 		return -1;
 	}

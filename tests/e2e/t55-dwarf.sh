@@ -37,4 +37,29 @@ test_expect_success 'Linux perf unwinds lperf dwarf recordings too' '
 '
 fi
 
+# A binary whose CIE names register 4096 (a damaged or hostile .eh_frame: libdw would size every
+# row it computes by the largest register named, up to 2 GiB): its CFI is not used, its stacks
+# end at the sampled function, and report says so in one line naming the file (issue 28). A
+# build-id of its own, so that no build-id cache takes it for shares.
+test_expect_success 'CFI naming a register past 4095: not used, one warning naming the file' '
+	lperf record -q --call-graph dwarf -e cpu-clock -F 2000 -o "$SCRATCH/d2.data" -- "$BIN/shares" 2 &&
+	cc -O2 -fomit-frame-pointer -Wl,--build-id=0x6c706572662d686f7374696c65 -o hostile \
+		"$TEST_ROOT/tests/workloads/shares.c" && $PYTHON -c "
+import sys
+b = open(\"hostile\", \"rb\").read()
+cie = b\"\\x01zR\\x00\\x01\\x78\\x10\\x01\\x1b\\x0c\\x07\\x08\\x90\\x01\\x00\\x00\"
+assert b.count(cie) == 1, b.count(cie)
+open(\"hostile\", \"wb\").write(b.replace(cie, cie[:-4] + b\"\\x07\\x80\\x20\\x00\"))
+" && ./hostile 1 >/dev/null &&
+	lperf record -q --call-graph dwarf -e cpu-clock -F 2000 -o h.data -- ./hostile 20 &&
+	lperf report -i h.data --folded >f.txt 2>err &&
+	grep -c "its unwind information" err >n && test "$(cat n)" = 1 &&
+	expect_grep "^lperf: warning: .*/hostile: its unwind information .* names register numbers past 4095" err &&
+	awk "/work_[abc] [0-9]+\$/ { all += \$NF } /main;run_[abc];work_[abc] / { full += \$NF }
+	     END { printf \"%d of %d samples in work_ unwound through main\\n\", full, all;
+	           exit !(all >= 100 && full <= all / 20) }" f.txt &&
+	lperf report -i "$SCRATCH/d2.data" --folded >g.txt 2>err2 && grep -q "main;run_[abc];work_[abc]" g.txt &&
+	expect_no_grep "its unwind information" err2
+'
+
 test_done
