@@ -91,11 +91,13 @@ static int cmp_order(const void *a, const void *b, void *arg)
 }
 
 /* perf's column widths: each key column as wide as its widest value among the entries shown
- * (the title cut to it), the last one unpadded. */
+ * (the title cut to it once narrowed), the last one unpadded. */
 static void widths(struct tui *t)
 {
+	/* perf's widths: at least the title's until a filter or zoom recounts them from the
+	 * entries alone ("Shared O" for tui_work). */
 	for (int k = 0; k < TUI_COLS; k++)
-		t->width[k] = 0;
+		t->width[k] = !t->narrowed && k < t->m->ncols ? (int)strlen(t->m->coltitle[k]) : 0;
 	for (size_t i = 0; i < t->norder; i++) {
 		const struct tui_row *r = &t->m->rows[t->order[i]];
 		for (int k = 0; k < t->m->ncols; k++) {
@@ -373,6 +375,7 @@ static void toggle_all(struct tui *t, bool open)
  * sample, as perf's he->thread), or back when narrowed so already. */
 static void zoom(struct tui *t, int key)
 {
+	t->narrowed = true;
 	char **slot = key == 'd' ? &t->zoom_dso : key == 't' ? &t->zoom_thread : &t->zoom_proc;
 	if (*slot) {
 		free(*slot);
@@ -493,6 +496,7 @@ static void ask_filter(struct tui *t)
 	char *f = tui_prompt("Symbol filter: ");
 	if (!f)
 		return;
+	t->narrowed = true;
 	free(t->filter);
 	t->filter = *f ? f : NULL;
 	if (!*f)

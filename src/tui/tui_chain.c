@@ -67,10 +67,13 @@ static void level_lines(struct tui *t, size_t row, const struct callnode *parent
 		bool kids = nshown(t, last) > 0, stopped = false;
 		const struct callnode *n = c;
 		for (size_t j = 0; j < len && !stopped; j++, n = j < len ? n->kids[0] : n) {
+			/* perf's fold marks: the last line of a run folds its kids; the first folds the
+			 * rest of the run, at the first level when it has siblings shown, deeper
+			 * always. */
 			const struct callnode *fold = NULL;
 			if (j == len - 1 && kids)
 				fold = n;
-			else if (j == 0 && len > 1 && vis > 1)
+			else if (j == 0 && len > 1 && (level > 1 || vis > 1))
 				fold = n;
 			int col = 3 * level + (j && need_pct ? 3 : 0);
 			tui_add_line(t, (struct tui_line){ row, n, fold, col, j == 0 && need_pct });

@@ -34,6 +34,7 @@ struct tui {
 	int width[TUI_COLS];     /* the key columns' widths over the rows shown */
 	char msg[512];           /* the bottom line's message until the next key */
 	bool escaped;            /* left with Esc, not q */
+	bool narrowed;           /* filtered or zoomed once: widths from the entries alone */
 };
 
 /* tui/tui_chain.c: the screen lines (tui_add_line appends one); perf's call-graph lines under an expanded entry: a straight part of a chain
