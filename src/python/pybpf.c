@@ -37,8 +37,11 @@ static int on_event(void *ctx, void *data, size_t size)
 	if (size >= sizeof(*f) && (f->flags & PYSTACK_FORK)) {
 		if (b->fork_cb)
 			b->fork_cb((pid_t)f->pid, (pid_t)f->ppid, b->cb_arg);
-	} else if (size >= sizeof(struct pystack_event) && b->cb) {
-		b->cb(data, b->cb_arg);
+	} else if (size >= PYSTACK_EVENT_HEAD && b->cb) {
+		const struct pystack_event *e = data;
+		if (e->nframes <= PYSTACK_MAX_FRAMES &&
+		    size >= PYSTACK_EVENT_HEAD + (size_t)e->nframes * sizeof(struct pystack_frame))
+			b->cb(e, b->cb_arg);
 	}
 	return 0;
 }

@@ -29,7 +29,7 @@ void pybpf_remove_proc(struct pybpf *b, int pid);
 /* Whether forks, execs and exits are followed in the kernel (false on a kernel whose BTF lacks
  * the scheduler's tracepoints: then user space registers forked children itself). */
 bool pybpf_follows_forks(const struct pybpf *b);
-/* Calls cb for every queued stack and fork_cb for every fork of a registered process, in the
+/* Calls cb for every queued stack (e->f holds e->nframes frames, the record no more) and fork_cb for every fork of a registered process, in the
  * order they happened; returns how many, or -1. */
 typedef void (*pybpf_cb)(const struct pystack_event *e, void *arg);
 typedef void (*pybpf_fork_cb)(pid_t pid, pid_t ppid, void *arg);

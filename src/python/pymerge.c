@@ -37,6 +37,18 @@ static bool is_thread_start(const struct frame *f)
 static struct dso python_dso = { .kind = DSO_ANON, .path = (char *)"[python]", .short_name = "[python]",
 				 .loaded = true };
 
+static struct symbol truncated_sym = { 0, 0, (char *)"[truncated]", NULL };
+
+/* A Python stack cut by the reader's bound: said right after its outermost frame kept, where the
+ * cut frames belong, as the unwinder says it of native stacks. */
+static void emit_cut(struct frame **out, size_t *no, size_t *ocap)
+{
+	ALLOC_GROW(*out, *no + 1, *ocap);
+	struct frame *f = &(*out)[(*no)++];
+	memset(f, 0, sizeof(*f));
+	f->loc.sym = &truncated_sym;
+}
+
 static void emit_py(struct frame **out, size_t *no, size_t *ocap, const struct pystore_frame *pf)
 {
 	ALLOC_GROW(*out, *no + 1, *ocap);
@@ -63,7 +75,8 @@ size_t pymerge_stack(const struct pystore *s, int32_t pid, uint32_t tid, uint64_
 		     size_t *cap, size_t n)
 {
 	size_t k;
-	const struct pystore_frame *pf = pystore_find(s, pid, tid, time, &k);
+	bool cut;
+	const struct pystore_frame *pf = pystore_find(s, pid, tid, time, &k, &cut);
 	if (!pf || !k)
 		return n;
 	for (size_t i = 0; i < n; i++)
@@ -91,14 +104,22 @@ size_t pymerge_stack(const struct pystore *s, int32_t pid, uint32_t tid, uint64_
 					emit_py(&out, &no, &ocap, &pf[next++]);
 			else
 				emit_group(&out, &no, &ocap, pf, k, &next);
+			if (cut && next == k)
+				emit_cut(&out, &no, &ocap);
 			continue;
 		}
 		ALLOC_GROW(out, no + 1, ocap);
 		out[no++] = *f;
 	}
-	while (next < k)
-		emit_py(&out, &no, &ocap, &pf[next++]);
+	if (next < k) {
+		while (next < k)
+			emit_py(&out, &no, &ocap, &pf[next++]);
+		if (cut)
+			emit_cut(&out, &no, &ocap);
+	}
 	for (size_t i = tail; i < n; i++) {
+		if (no && is_truncated_marker(&out[no - 1]))
+			continue; /* the native stack ends cut right where the Python one was: said once */
 		ALLOC_GROW(out, no + 1, ocap);
 		out[no++] = (*frames)[i];
 	}

@@ -41,9 +41,11 @@ struct pyrec {
 	char *problem;
 	/* BPF stacks of a process not known yet (the kernel registered a forked child whose fork
 	 * event was lost): kept until its FORK record names the parent, PENDING_MAX at most. */
-	struct pystack_event *pend;
+	struct pystack_event **pend;
 	size_t npend, pcap;
 	uint64_t unclaimed;       /* stacks of processes never known (dropped) */
+	struct py_rawframe *raw;  /* PYREC_MAX_FRAMES each: one stack being cooked */
+	struct py_frame *cooked;
 	/* The finder: a thread that looks for new interpreters every 2 ms, so that stacks start
 	 * right after the interpreter is mapped rather than at the first drained batch (which
 	 * would miss the imports of a short run). lock guards p, n and every rproc. */
@@ -70,6 +72,8 @@ struct pyrec *pyrec_new(bool try_bpf)
 	struct pyrec *r = xcalloc(1, sizeof(*r));
 	pthread_mutex_init(&r->lock, NULL);
 	r->tid_off = find_tid_off();
+	r->raw = xcalloc(PYSTACK_MAX_FRAMES, sizeof(*r->raw));
+	r->cooked = xcalloc(PYSTACK_MAX_FRAMES, sizeof(*r->cooked));
 	if (try_bpf && getenv("LPERF_NO_BPF")) {
 		r->reason = xstrdup("LPERF_NO_BPF is set");
 	} else if (try_bpf) {
@@ -206,10 +210,12 @@ static void replay_pending(struct pyrec *r, pid_t pid)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < r->npend; i++) {
-		if ((pid_t)r->pend[i].pid == pid)
-			on_event(&r->pend[i], r);
-		else
+		if ((pid_t)r->pend[i]->pid == pid) {
+			on_event(r->pend[i], r);
+			free(r->pend[i]);
+		} else {
 			r->pend[k++] = r->pend[i];
+		}
 	}
 	r->npend = k;
 }
@@ -296,30 +302,31 @@ static struct pyread *parent_reader(struct pyrec *r, const struct rproc *p)
 	return pp && pp->have_rd ? &pp->rd : NULL;
 }
 
-enum { PENDING_MAX = 1024 };
+enum { PENDING_MAX = 512, PYREC_MAX_FRAMES = PYSTACK_MAX_FRAMES };
 
 static void on_event(const struct pystack_event *e, void *arg)
 {
 	struct pyrec *r = arg;
 	struct rproc *p = find(r, (pid_t)e->pid);
+	size_t n = e->nframes < PYREC_MAX_FRAMES ? e->nframes : PYREC_MAX_FRAMES;
 	if (!p && r->npend < PENDING_MAX) {
+		size_t len = PYSTACK_EVENT_HEAD + n * sizeof(e->f[0]);
 		ALLOC_GROW(r->pend, r->npend + 1, r->pcap);
-		r->pend[r->npend++] = *e;
+		r->pend[r->npend] = xmalloc(len);
+		memcpy(r->pend[r->npend++], e, len);
 		return;
 	}
 	if (!p)
 		r->unclaimed++;
 	if (!p || p->state != P_PYTHON)
 		return;
-	struct py_rawframe raw[PYSTACK_MAX_FRAMES];
-	size_t n = e->nframes < PYSTACK_MAX_FRAMES ? e->nframes : PYSTACK_MAX_FRAMES;
 	for (size_t i = 0; i < n; i++)
-		raw[i] = (struct py_rawframe){ e->code[i], e->lasti[i], e->sig[i], e->aux[i] };
-	struct py_frame f[PYSTACK_MAX_FRAMES];
+		r->raw[i] = (struct py_rawframe){ e->f[i].code, e->f[i].lasti_aux & 0x00ffffffffffffffull, e->f[i].sig,
+						  (uint8_t)(e->f[i].lasti_aux >> 56) };
 	p->rd.parent = parent_reader(r, p);
-	size_t k = pyread_cook(&p->rd, raw, n, f, PYSTACK_MAX_FRAMES);
+	size_t k = pyread_cook(&p->rd, r->raw, n, r->cooked, PYREC_MAX_FRAMES);
 	p->rd.parent = NULL;
-	pystore_add(&p->w, e->time, e->tid, (e->flags & PYSTACK_TRUNCATED) ? PYSTORE_TRUNCATED : 0, f, k);
+	pystore_add(&p->w, e->time, e->tid, (e->flags & PYSTACK_TRUNCATED) ? PYSTORE_TRUNCATED : 0, r->cooked, k);
 	r->stacks++;
 }
 
@@ -337,16 +344,14 @@ static void read_stacks(struct pyrec *r, struct rproc *p, uint64_t now)
 		}
 		if (!tid)
 			continue;
-		struct py_rawframe raw[128];
-		struct py_frame f[128];
 		bool trunc;
-		size_t n = pyread_stack(&p->rd, th[t].tstate, raw, 128, &trunc);
+		size_t n = pyread_stack(&p->rd, th[t].tstate, r->raw, PYREC_MAX_FRAMES, &trunc);
 		p->rd.parent = parent_reader(r, p);
-		size_t k = pyread_cook(&p->rd, raw, n, f, 128);
+		size_t k = pyread_cook(&p->rd, r->raw, n, r->cooked, PYREC_MAX_FRAMES);
 		p->rd.parent = NULL;
 		if (!k)
 			continue;
-		pystore_add(&p->w, now, (uint32_t)tid, trunc ? PYSTORE_TRUNCATED : 0, f, k);
+		pystore_add(&p->w, now, (uint32_t)tid, trunc ? PYSTORE_TRUNCATED : 0, r->cooked, k);
 		r->stacks++;
 	}
 }
@@ -476,7 +481,11 @@ void pyrec_free(struct pyrec *r)
 		pystore_writer_free(&r->p[i].w);
 	}
 	free(r->p);
+	for (size_t i = 0; i < r->npend; i++)
+		free(r->pend[i]);
 	free(r->pend);
+	free(r->raw);
+	free(r->cooked);
 	pybpf_close(r->bpf);
 	free(r->reason);
 	free(r->problem);

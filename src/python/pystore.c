@@ -84,6 +84,7 @@ struct pstack {
 	uint64_t time;
 	uint32_t tid;
 	uint32_t n;
+	bool truncated;          /* the outer frames were cut */
 	size_t first;            /* into frames */
 };
 
@@ -203,11 +204,11 @@ int pystore_load(struct pystore *s, int32_t pid, const uint8_t *blob, size_t len
 		if (t)
 			memcpy(&time, t, 8);
 		uint32_t tid = u32(&c);
-		uint16_t n = u16(&c);
-		u16(&c);
+		uint16_t n = u16(&c), flags = u16(&c);
 		struct pstack *st = &p.stacks[p.nstacks];
 		st->time = time;
 		st->tid = tid;
+		st->truncated = flags & PYSTORE_TRUNCATED;
 		st->first = p.nframes;
 		st->n = 0;
 		for (uint16_t k = 0; k < n && !c.bad; k++) {
@@ -254,9 +255,10 @@ size_t pystore_nstacks(const struct pystore *s)
 }
 
 const struct pystore_frame *pystore_find(const struct pystore *s, int32_t pid, uint32_t tid, uint64_t time,
-					 size_t *n)
+					 size_t *n, bool *truncated)
 {
 	*n = 0;
+	*truncated = false;
 	if (!s)
 		return NULL;
 	for (size_t i = 0; i < s->n; i++) {
@@ -287,6 +289,7 @@ const struct pystore_frame *pystore_find(const struct pystore *s, int32_t pid, u
 			best = &p->stacks[lo];
 		if (best) {
 			*n = best->n;
+			*truncated = best->truncated;
 			return &p->frames[best->first];
 		}
 	}

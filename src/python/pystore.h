@@ -52,9 +52,10 @@ struct pystore_frame {
 	bool entry;
 };
 /* The stack taken for (pid, tid) nearest to time (within 1 ms; for approximate stacks within
- * 250 ms); NULL when none. *n frames, innermost first. */
+ * 250 ms); NULL when none. *n frames, innermost first; *truncated when its outer frames were
+ * cut (the reader's bound). */
 const struct pystore_frame *pystore_find(const struct pystore *s, int32_t pid, uint32_t tid, uint64_t time,
-					 size_t *n);
+					 size_t *n, bool *truncated);
 void pystore_free(struct pystore *s);
 
 #endif

@@ -208,9 +208,15 @@ size_t resolve_python_view(struct frame *frames, size_t n)
 	for (size_t i = 0; i < first_py; i++)
 		if (!is_interpreter(&frames[i]))
 			frames[out++] = frames[i];
-	for (size_t i = first_py; i < n; i++)
-		if (is_py(&frames[i]) || (i + 1 == n && frames[i].loc.sym && !frames[i].loc.dso &&
-					  !strcmp(frames[i].loc.sym->name, "[truncated]")))
+	/* A [truncated] marker stays: after the Python frames (their reader's bound cut them) or at
+	 * the end (the native unwinding stopped); said once. */
+	for (size_t i = first_py; i < n; i++) {
+		bool cut = frames[i].loc.sym && !frames[i].loc.dso && !strcmp(frames[i].loc.sym->name, "[truncated]");
+		if (cut && out && frames[out - 1].loc.sym && !frames[out - 1].loc.dso &&
+		    !strcmp(frames[out - 1].loc.sym->name, "[truncated]"))
+			continue;
+		if (is_py(&frames[i]) || cut)
 			frames[out++] = frames[i];
+	}
 	return out;
 }

@@ -171,6 +171,48 @@ if [ -n "$PY310" ]; then
 	'
 fi
 
+# depth FOLDED DEEP CUT: of the samples in leaf (at least 50), at least 95% carry DEEP frames of
+# deep and, CUT=0, <module> with no Python frame cut; CUT=1, a [truncated] right after the last.
+depth() {
+	awk -v want="$2" -v cut="$3" '{
+		n = $NF; line = $0; sub(/ [0-9]+$/, "", line)
+		if (line !~ /py::leaf/) next
+		k = split(line, fr, ";"); d = 0; m = 0; t = 0
+		for (i = 1; i <= k; i++) {
+			if (fr[i] ~ /^py::deep/) { d++; if (fr[i - 1] == "[truncated]") t = 1 }
+			if (fr[i] ~ /^py::<module>/) m++
+		}
+		all += n
+		if (d == want && (cut ? t && !m : m == 1 && !t)) ok += n
+	} END {
+		printf "%d of %d samples in leaf have %d frames of deep%s\n", ok, all, want, cut ? ", cut" : " and <module>"
+		exit !(all >= 50 && ok >= 0.95 * all)
+	}' "$1"
+}
+# Deep stacks: 124 Python frames are kept whole; 1,500 are cut at 1,024 (the innermost: leaf
+# and 1,023 of deep) and say [truncated] where the cut frames belong, by BPF and without.
+for v in 3.10 3.12; do
+	py=$(py_for $v)
+	[ -z "$py" ] && continue
+	export py
+	test_expect_success "$v: a 124-frame Python stack is whole; a 1,500-frame one is cut at 1,024 and says [truncated]" '
+		lperf record -q --python-frames -o d.data -- "$py" "$TEST_ROOT/tests/workloads/py_deep.py" 124 10000000 &&
+		lperf report -i d.data --folded >f.txt 2>/dev/null && depth f.txt 124 0 &&
+		lperf record -q --python-frames -o e.data -- "$py" "$TEST_ROOT/tests/workloads/py_deep.py" 1500 10000000 &&
+		lperf report -i e.data --folded >f.txt 2>/dev/null && depth f.txt 1023 1 &&
+		lperf report -i e.data --python --folded >p.txt 2>/dev/null &&
+		awk "/py::leaf/ { n++; if (\$0 ~ /\[truncated\];py::deep/) ok++ } END { print ok, n; exit !(n && ok == n) }" p.txt
+	'
+done
+py=$(py_for 3.9)
+export py
+if [ -n "$py" ]; then
+	test_expect_success "without BPF: a 1,500-frame Python stack is cut at 1,024 and says [truncated]" '
+		LPERF_NO_BPF=1 lperf record -q --python -o e.data -- "$py" "$TEST_ROOT/tests/workloads/py_deep.py" 1500 10000000 2>/dev/null &&
+		lperf report -i e.data --folded >f.txt 2>/dev/null && depth f.txt 1023 1
+	'
+fi
+
 PY311=$(py_for 3.11)
 [ -z "$PY311" ] && [ -x /usr/bin/python3.11 ] && PY311=/usr/bin/python3.11
 export PY311

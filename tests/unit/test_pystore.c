@@ -43,7 +43,7 @@ static uint8_t *sample_blob(size_t *len, uint32_t flags)
 	w.flags = flags;
 	struct py_frame f[2] = { { 0, 8, false }, { 1, 21, true } };
 	pystore_add(&w, 1000000, 7, 0, f, 2);
-	pystore_add(&w, 3000000, 7, 0, f + 1, 1);
+	pystore_add(&w, 3000000, 7, PYSTORE_TRUNCATED, f + 1, 1);
 	pystore_add(&w, 2000000, 8, 0, f, 2);
 	uint8_t *b = pystore_finish(&w, &r, len);
 	pystore_writer_free(&w);
@@ -60,21 +60,24 @@ static void test_roundtrip_and_find(void **state)
 	assert_int_equal(pystore_nstacks(s), 3);
 	assert_false(pystore_approx(s));
 	size_t n;
-	const struct pystore_frame *f = pystore_find(s, 42, 7, 1000500, &n);
+	bool cut;
+	const struct pystore_frame *f = pystore_find(s, 42, 7, 1000500, &n, &cut);
 	assert_non_null(f);
 	assert_int_equal(n, 2);
+	assert_false(cut);
 	assert_string_equal(f[0].sym->name, "py::foo:/w/x.py");
 	assert_int_equal(f[0].line, 8);
 	assert_true(f[1].entry);
 	/* nothing within 1 ms: 2 ms after the last stack */
-	assert_null(pystore_find(s, 42, 7, 5000000, &n));
+	assert_null(pystore_find(s, 42, 7, 5000000, &n, &cut));
 	/* between two stacks, the nearer */
-	f = pystore_find(s, 42, 7, 1400000, &n);
+	f = pystore_find(s, 42, 7, 1400000, &n, &cut);
 	assert_int_equal(n, 2);
-	f = pystore_find(s, 42, 7, 2999990, &n);
+	f = pystore_find(s, 42, 7, 2999990, &n, &cut);
 	assert_int_equal(n, 1);
-	assert_null(pystore_find(s, 43, 7, 1000000, &n));   /* other process */
-	assert_null(pystore_find(s, 42, 9, 1000000, &n));   /* other thread */
+	assert_true(cut); /* the stack a reader's bound cut keeps saying so */
+	assert_null(pystore_find(s, 43, 7, 1000000, &n, &cut));   /* other process */
+	assert_null(pystore_find(s, 42, 9, 1000000, &n, &cut));   /* other thread */
 	pystore_free(s);
 	free(b);
 
@@ -83,7 +86,7 @@ static void test_roundtrip_and_find(void **state)
 	s = pystore_new();
 	assert_int_equal(pystore_load(s, 42, b, len), 0);
 	assert_true(pystore_approx(s));
-	assert_non_null(pystore_find(s, 42, 7, 200000000, &n));
+	assert_non_null(pystore_find(s, 42, 7, 200000000, &n, &cut));
 	pystore_free(s);
 	free(b);
 }

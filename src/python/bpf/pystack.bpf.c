@@ -4,7 +4,8 @@
  * PyThreadState by walking the interpreter's thread list for the entry whose thread_id (glibc's
  * pthread_t, which on x86-64 is the thread's fs base) is the current task's, then follows its
  * frame chain with bpf_probe_read_user and sends the code objects and instruction positions to
- * user space (events). It always returns 1: the sample itself is written as usual.
+ * user space (events): up to PYSTACK_MAX_FRAMES, built in a per-CPU scratch event and sent as
+ * long as the stack is. It always returns 1: the sample itself is written as usual.
  * Three tracepoint programs keep procs in step with the processes without waiting for user space:
  * a process forked by a registered one (not a new thread) is registered with its parent's entry
  * at once (same image after fork), and user space is told (a pystack_fork event ahead of the
@@ -44,6 +45,14 @@ struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 8 << 20);
 } events SEC(".maps");
+
+/* Where a sample's event is built before it is copied, as long as its stack, into events. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pystack_event);
+} scratch SEC(".maps");
 
 /* Events that found no room in the ring buffer. */
 struct {
@@ -97,9 +106,10 @@ int pystack_sample(struct bpf_perf_event_data *ctx)
 		frame = rd64(frame + p->cframe_current);
 	if (!frame)
 		return 1;
-	struct pystack_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	__u32 zero = 0;
+	struct pystack_event *e = bpf_map_lookup_elem(&scratch, &zero);
 	if (!e)
-		return note_dropped(1);
+		return 1;
 	e->time = bpf_ktime_get_ns();
 	e->pid = pid;
 	e->tid = tid;
@@ -110,23 +120,27 @@ int pystack_sample(struct bpf_perf_event_data *ctx)
 			break;
 		__u64 code = rd64(frame + p->frame_code);
 		__u32 first = 0;
-		e->code[i] = code;
+		e->f[i].code = code;
 		bpf_probe_read_user(&first, 4, (const void *)(code + p->code_firstlineno));
 		__u64 file = rd64(code + p->code_filename);
-		e->sig[i] = rd64(code + p->code_name) ^ ((file << 13) | (file >> 51)) ^ ((__u64)first << 48);
+		e->f[i].sig = rd64(code + p->code_name) ^ ((file << 13) | (file >> 51)) ^ ((__u64)first << 48);
 		__u64 lasti = rd64(frame + p->frame_lasti);
-		e->lasti[i] = p->lasti_is_int ? (lasti & 0xffffffffull) : lasti;
+		lasti = p->lasti_is_int ? (lasti & 0xffffffffull) : (lasti & 0x00ffffffffffffffull);
 		__u8 aux = 0;
 		if (p->frame_aux != 0xffffffff)
 			bpf_probe_read_user(&aux, 1, (const void *)(frame + p->frame_aux));
-		e->aux[i] = aux;
+		e->f[i].lasti_aux = lasti | ((__u64)aux << 56);
 		n = i + 1;
 		frame = rd64(frame + p->frame_back);
 	}
 	if (frame)
 		e->flags |= PYSTACK_TRUNCATED;
 	e->nframes = n;
-	bpf_ringbuf_submit(e, 0);
+	__u64 size = PYSTACK_EVENT_HEAD + (__u64)n * sizeof(struct pystack_frame);
+	if (size > sizeof(*e))
+		size = sizeof(*e);
+	if (bpf_ringbuf_output(&events, e, size, 0))
+		return note_dropped(1);
 	return 1;
 }
 

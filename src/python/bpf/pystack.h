@@ -4,7 +4,7 @@
 #ifndef LPERF_PYTHON_BPF_PYSTACK_H
 #define LPERF_PYTHON_BPF_PYSTACK_H
 
-#define PYSTACK_MAX_FRAMES 64   /* deeper stacks are cut (flagged) */
+#define PYSTACK_MAX_FRAMES 1024 /* deeper stacks are cut (flagged) */
 #define PYSTACK_MAX_THREADS 64  /* thread states searched for the sampled thread */
 
 /* One process: where its interpreter's thread list is and the offsets to walk it. Offsets of -1
@@ -21,15 +21,21 @@ struct pystack_proc {
 #define PYSTACK_TRUNCATED 1
 #define PYSTACK_FORK 2                       /* the event is a struct pystack_fork */
 
+/* One frame: the code object, the instruction position with the frame's entry byte (3.11
+ * is_entry, 3.12+ owner) in its top 8 bits (positions are ints or user addresses, below 2^56),
+ * and the code object's signature (pyread_sig). */
+struct pystack_frame {
+	unsigned long long code, lasti_aux, sig;
+};
+
+/* Sent with only its nframes frames (the ring buffer record is as long as the stack). */
 struct pystack_event {
 	unsigned long long time;             /* bpf_ktime_get_ns: CLOCK_MONOTONIC, as the samples */
 	unsigned int pid, tid;
 	unsigned int nframes, flags;
-	unsigned long long code[PYSTACK_MAX_FRAMES];
-	unsigned long long lasti[PYSTACK_MAX_FRAMES];
-	unsigned long long sig[PYSTACK_MAX_FRAMES];   /* pyread_sig of the code object */
-	unsigned char aux[PYSTACK_MAX_FRAMES];
+	struct pystack_frame f[PYSTACK_MAX_FRAMES];
 };
+#define PYSTACK_EVENT_HEAD 24                /* the bytes before f */
 
 /* Process pid was forked by the registered process ppid and registered with its entry. The
  * fields up to flags are laid out as an event's. */

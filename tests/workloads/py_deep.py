@@ -1,0 +1,22 @@
+# A deep Python stack: deep(DEPTH) recurses to DEPTH frames of deep, then spins in leaf.
+# argv[1]: DEPTH (default 124); argv[2]: the loop count in leaf (default 20000000).
+import sys
+
+
+def leaf(n):
+    x = 0
+    for i in range(n):
+        x += i
+
+
+def deep(d, n):
+    if d <= 1:
+        leaf(n)
+    else:
+        deep(d - 1, n)
+
+
+D = int(sys.argv[1]) if len(sys.argv) > 1 else 124
+N = int(sys.argv[2]) if len(sys.argv) > 2 else 20000000
+sys.setrecursionlimit(D + 100)
+deep(D, N)
