@@ -33,7 +33,8 @@ load_check() {
 	echo "lost: record $lost_rec, report $lost_rep"
 	[ "$lost_rec" -eq "$lost_rep" ] || fail "record and report disagree on lost records" || return 1
 	if have_perf; then
-		perf report -D -i "$name.data" >"$name.dump" 2>/dev/null || fail "perf report -D failed" || return 1
+		perf report -D -i "$name.data" >"$name.dump" 2>"$name.dumperr" ||
+			{ echo "perf report -D exit status $?"; tail -n 5 "$name.dumperr"; ls -l "$name.data"; df -h .; fail "perf report -D failed"; return 1; }
 		lost_perf=$(sed -n "s/.*PERF_RECORD_LOST: .*lost:\([0-9]*\).*/\1/p" "$name.dump" | awk "{ s += \$1 } END { print s + 0 }")
 		lost_perf_s=$(sed -n "s/.*PERF_RECORD_LOST_SAMPLES: .*lost:\([0-9]*\).*/\1/p" "$name.dump" | awk "{ s += \$1 } END { print s + 0 }")
 		[ "$lost_perf_s" -gt "$lost_perf" ] && lost_perf=$lost_perf_s
