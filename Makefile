@@ -65,6 +65,7 @@ LPERF_CFLAGS += -DLPERF_HAVE_BPF -I$(BUILD)/bpf
 LDLIBS   += $(shell pkg-config --libs libbpf)
 $(BUILD)/src/python/pybpf.o: $(BUILD)/bpf/pystack.skel.h
 $(BUILD)/src/kernel/offcpu.o: $(BUILD)/bpf/offcpu.skel.h
+$(BUILD)/src/kernel/lockcon.o: $(BUILD)/bpf/lockcon.skel.h
 endif
 $(BUILD)/bpf/pystack.bpf.o: src/python/bpf/pystack.bpf.c src/python/bpf/pystack.h
 	@mkdir -p $(dir $@)
@@ -72,11 +73,17 @@ $(BUILD)/bpf/pystack.bpf.o: src/python/bpf/pystack.bpf.c src/python/bpf/pystack.
 $(BUILD)/bpf/pystack.skel.h: $(BUILD)/bpf/pystack.bpf.o
 	$(BPFTOOL) gen skeleton $< name pystack > $@.tmp && mv $@.tmp $@
 # record --off-cpu's program (src/kernel/bpf), built the same way.
-$(BUILD)/bpf/offcpu.bpf.o: src/kernel/bpf/offcpu.bpf.c src/kernel/bpf/offcpu_maps.h
+$(BUILD)/bpf/offcpu.bpf.o: src/kernel/bpf/offcpu.bpf.c src/kernel/bpf/offcpu_maps.h src/kernel/bpf/follow.bpf.h
 	@mkdir -p $(dir $@)
 	clang -O2 -g -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu) -c $< -o $@
 $(BUILD)/bpf/offcpu.skel.h: $(BUILD)/bpf/offcpu.bpf.o
 	$(BPFTOOL) gen skeleton $< name offcpu > $@.tmp && mv $@.tmp $@
+# lock contention -b's program (src/kernel/bpf), built the same way.
+$(BUILD)/bpf/lockcon.bpf.o: src/kernel/bpf/lockcon.bpf.c src/kernel/bpf/lockcon_maps.h src/kernel/bpf/follow.bpf.h
+	@mkdir -p $(dir $@)
+	clang -O2 -g -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu) -c $< -o $@
+$(BUILD)/bpf/lockcon.skel.h: $(BUILD)/bpf/lockcon.bpf.o
+	$(BPFTOOL) gen skeleton $< name lockcon > $@.tmp && mv $@.tmp $@
 
 # Prometheus remote write (stat --remote-write): the request's protobuf compiled from
 # src/output/prom_rw.proto by protoc-c into $(BUILD)/proto, Debian's libprotobuf-c, libsnappy (one

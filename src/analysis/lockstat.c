@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "resolve/resolve.h"
+#include "symbols/kallsyms.h"
 #include "util/error.h"
+#include "util/notes.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
 
@@ -226,6 +228,45 @@ void lockstat_sample(struct lockstat *ls, const struct resolved_sample *rs)
 	e->acquired++;
 }
 
+void lockstat_init_stacks(struct lockstat *ls, const char *kallsyms)
+{
+	memset(ls, 0, sizeof(*ls));
+	ls->max_stack = 8;
+	ls->stack_skip = 3;
+	hashmap_init(&ls->waits, HASHMAP_U64);
+	hashmap_init(&ls->byname, HASHMAP_U64);
+	lock_sections(ls, kallsyms);
+	struct symtab_load out = { 0 };
+	kallsyms_load(kallsyms, &out);
+	ls->ksyms = out.syms;
+	ls->nksyms = out.nsyms;
+	free(out.loads);
+	free(out.debug_path);
+	notes_clear(&out.notes);
+}
+
+void lockstat_add_stack(struct lockstat *ls, const uint64_t *ips, size_t n, unsigned flags, uint64_t count,
+			uint64_t total, uint64_t max, uint64_t min)
+{
+	uint64_t key = 0;
+	char *name = NULL;
+	size_t end = n < (size_t)ls->max_stack ? n : (size_t)ls->max_stack;
+	for (size_t i = (size_t)ls->stack_skip; i < end; i++) {
+		const struct symbol *s = symtab_find(ls->ksyms, ls->nksyms, ips[i]);
+		if (s && lock_function(ls, ips[i]))
+			continue;
+		key ^= ips[i] * LOCK_GOLDEN;
+		if (!name && s)
+			name = ips[i] > s->start ? xasprintf("%s+%#" PRIx64, s->name, ips[i] - s->start)
+						 : xstrdup(s->name);
+	}
+	ALLOC_GROW(ls->v, ls->n + 1, ls->cap);
+	ls->v[ls->n] = (struct lock_entry){ .key = key, .seq = ls->n, .flags = flags, .contended = count,
+					    .acquired = count, .total = total, .max = max, .min = min,
+					    .name = name ? name : xstrdup("") };
+	ls->n++;
+}
+
 static uint64_t lock_value(const struct lock_entry *e, enum lock_sort key)
 {
 	switch (key) {
@@ -307,5 +348,6 @@ void lockstat_free(struct lockstat *ls)
 	for (size_t i = 0; i < ls->n; i++)
 		free(ls->v[i].name);
 	free(ls->v);
+	symtab_free(ls->ksyms, ls->nksyms);
 	memset(ls, 0, sizeof(*ls));
 }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "symbols/symtab.h"
 #include "util/hashmap.h"
 
 struct resolved_sample;
@@ -51,6 +52,8 @@ struct lockstat {
 	struct lock_entry *v;
 	size_t n, cap;
 	uint64_t bad;            /* ends without a begin, samples whose fields did not read */
+	struct symbol *ksyms;    /* lockstat_add_stack's kernel symbols (lockstat_load_ksyms) */
+	size_t nksyms;
 };
 
 /* Ready to count the events of tep (the recording's formats). -1 after err_set when the
@@ -59,6 +62,13 @@ struct lockstat {
 int lockstat_init(struct lockstat *ls, struct tep_handle *tep, const char *kallsyms);
 /* Counts one sample (others than the two tracepoints are ignored). */
 void lockstat_sample(struct lockstat *ls, const struct resolved_sample *rs);
+/* For lockstat_add_stack (contention -b): an empty lockstat with the kernel's symbols and lock
+ * sections from the kallsyms file at path (unreadable: rows named by address). */
+void lockstat_init_stacks(struct lockstat *ls, const char *kallsyms);
+/* One row from the kernel's own totals of a stack (ips innermost first): named as from a
+ * recording, by the first frame after stack_skip outside the lock functions. */
+void lockstat_add_stack(struct lockstat *ls, const uint64_t *ips, size_t n, unsigned flags, uint64_t count,
+			uint64_t total, uint64_t max, uint64_t min);
 /* Sorts the rows by key, largest first. */
 void lockstat_sort(struct lockstat *ls, enum lock_sort key);
 /* perf's name of a lock type: "spinlock", "mutex", "rwsem:R"... ("unknown" otherwise). */

@@ -12,6 +12,8 @@
 #include "output/lock_out.h"
 #include "session/session.h"
 #include "session/trace_formats.h"
+#include "kernel/lockcon.h"
+#include "target/target.h"
 #include "symbols/kallsyms.h"
 #include "util/error.h"
 #include "util/opt.h"
@@ -71,6 +73,54 @@ static int lock_on_sample(const struct resolved_sample *rs, void *arg)
 	return 0;
 }
 
+static void lock_bpf_row(void *arg, const uint64_t *ips, size_t n, const struct lockcon_totals *t)
+{
+	lockstat_add_stack(arg, ips, n, t->flags, t->count, t->total, t->max, t->min);
+}
+
+/* -b: the kernel counts while the command runs (-a: every process; else the command's and
+ * those it forks, and -p's); the rows as from a recording. The exit status is the command's. */
+static int lock_contention_bpf(struct lock_ctx *c, char **cmd, bool all, const char *pids)
+{
+	if (c->per_thread)
+		err_die(EXIT_USAGE, "lock contention -b: -t (per thread) is not available with -b yet");
+	if (!cmd || !*cmd)
+		err_die(EXIT_USAGE, "lock contention -b: give the command to run (lperf lock con -b [-a] -- CMD)");
+	struct lockcon_prof *p = lockcon_open(!all);
+	if (!p)
+		err_die(EXIT_RUNTIME, "lock contention -b: %s", err_msg());
+	struct target t = TARGET_INIT;
+	if (target_start_command(&t, cmd, NULL) < 0)
+		err_die_last(EXIT_RUNTIME);
+	if (!all && lockcon_follow(p, t.pid) < 0)
+		err_die_last(EXIT_RUNTIME);
+	for (const char *s = pids; s && *s;) {
+		char *end;
+		long pid = strtol(s, &end, 10);
+		if (end == s)
+			break;
+		if (pid > 0 && lockcon_follow(p, (pid_t)pid) < 0)
+			err_die_last(EXIT_RUNTIME);
+		s = *end ? end + 1 : end;
+	}
+	lockcon_enable(p, true);
+	if (target_go(&t) < 0)
+		err_die_last(EXIT_RUNTIME);
+	int status = 0, w;
+	while ((w = target_wait(&t, -1, &status, NULL)) == 1)
+		;
+	lockstat_init_stacks(&c->ls, c->kallsyms ? c->kallsyms : kallsyms_path());
+	c->ls.max_stack = c->max_stack;
+	c->ls.stack_skip = c->stack_skip;
+	uint64_t lost = 0;
+	lockcon_read(p, lock_bpf_row, &c->ls, &lost);
+	lockcon_close(p);
+	target_free(&t);
+	if (lost && !c->quiet)
+		err_warn("lock contention -b: %llu waits not counted (the BPF maps were full)", (unsigned long long)lost);
+	return w < 0 ? EXIT_RUNTIME : status;
+}
+
 /* -F: the columns, comma-separated. */
 static size_t lock_fields(const char *spec, int *fields, size_t max)
 {
@@ -114,7 +164,7 @@ static int lock_contention(int argc, char **argv, struct lock_common *lc)
 		{ OPT_INT, 0, "stack-skip", &c.stack_skip, "n", "the number of stack frames to skip when "
 		  "finding a lock caller, default: 3", NULL, 0 },
 		{ OPT_BOOL, 'b', "use-bpf", &bpf, NULL, "use BPF program to collect lock contention stats "
-		  "(not available yet)", NULL, 0 },
+		  "while a command runs", NULL, 0 },
 		{ OPT_BOOL, 'a', "all-cpus", &all, NULL, "system-wide collection from all CPUs (with -b)", NULL, 0 },
 		{ OPT_STRING, 'C', "cpu", &cpu, "cpu", "list of cpus to monitor (with -b)", NULL, 0 },
 		{ OPT_STRING, 'p', "pid", &pid, "pid", "trace on existing process id (with -b)", NULL, 0 },
@@ -125,11 +175,10 @@ static int lock_contention(int argc, char **argv, struct lock_common *lc)
 	};
 	const struct opt_ctx ctx = { "lock contention", usage, opts, true };
 	int i = opt_parse(&ctx, argc, argv);
-	if (bpf)
-		err_die(EXIT_USAGE, "lock contention -b: lperf has no BPF lock contention collector yet; "
-			"record with 'lperf lock record' and read it with 'lperf lock contention -i FILE'");
-	if (i < argc || all || cpu || pid || tid)
+	if (!bpf && (i < argc || all || cpu || pid || tid))
 		opt_usage_error(&ctx, "a command, -a, -C, -p and --tid need -b (live collection)");
+	if (bpf && (cpu || tid))
+		opt_usage_error(&ctx, "-C and --tid are not available with -b yet (-a and -p are)");
 	int sort = lockstat_sort_key(key);
 	if (sort < 0)
 		opt_usage_error(&ctx, "-k: unknown key '%s'", key);
@@ -146,6 +195,14 @@ static int lock_contention(int argc, char **argv, struct lock_common *lc)
 	c.kallsyms = lc->kallsyms;
 	err_quiet = c.quiet;
 	const char *input = lc->input;
+	if (bpf) {
+		int rc = lock_contention_bpf(&c, argv + i, all, pid);
+		lockstat_sort(&c.ls, (enum lock_sort)sort);
+		lock_print_contention(stderr, &c.ls, fields, nfields, entries < 0 ? (size_t)-1 : (size_t)entries,
+				      c.quiet);
+		lockstat_free(&c.ls);
+		return rc;
+	}
 
 	struct session ss;
 	struct session_tool tool = { .sample = lock_on_sample, .ready = lock_ready, .arg = &c,

@@ -541,20 +541,7 @@ const struct symbol *dso_find_symbol(struct dso *d, uint64_t addr)
 	dso_load(d);
 	if (d->jit.perfmap)
 		return perfmap_find(d->jit.perfmap, addr);
-	/* The last symbol starting at or below addr. */
-	size_t lo = 0, hi = d->nsyms;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (d->syms[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
-		return NULL;
-	const struct symbol *s = &d->syms[lo - 1];
-	uint64_t size = s->size ? s->size : 1;
-	return addr - s->start < size ? s : NULL;
+	return symtab_find(d->syms, d->nsyms, addr);
 }
 
 uint64_t dso_offset_to_addr(struct dso *d, uint64_t offset)

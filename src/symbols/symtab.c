@@ -153,3 +153,20 @@ void symtab_free(struct symbol *syms, size_t nsyms)
 	}
 	free(syms);
 }
+
+const struct symbol *symtab_find(const struct symbol *syms, size_t nsyms, uint64_t addr)
+{
+	size_t lo = 0, hi = nsyms;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	const struct symbol *s = &syms[lo - 1];
+	uint64_t size = s->size ? s->size : 1;
+	return addr - s->start < size ? s : NULL;
+}

@@ -57,6 +57,9 @@ void symtab_add(struct symtab_builder *b, uint64_t start, uint64_t size, uint64_
  * candidate's limit), overlaps cut. Frees the builder. */
 void symtab_finish(struct symtab_builder *b, struct symbol **syms, size_t *nsyms);
 void symtab_free(struct symbol *syms, size_t nsyms);
+/* The symbol of sorted syms (symtab_finish's) that holds addr: the last one starting at or
+ * below it, if addr is within its size (a zero size holds its start only); NULL otherwise. */
+const struct symbol *symtab_find(const struct symbol *syms, size_t nsyms, uint64_t addr);
 
 /* What a loader found. The loader owns nothing of it afterwards: dso.c takes the arrays and
  * strings. */

@@ -28,8 +28,8 @@ test_expect_success 'lock contention: a recording without the lock events says s
 	expect_exit 1 lperf lock contention -i tc.data 2>err && expect_grep "lock:contention_begin" err
 '
 
-test_expect_success 'lock contention -b: not available, said (perf lock_contention.sh then skips it)' '
-	! lperf lock con -b true 2>err && expect_grep "BPF" err
+test_expect_success 'lock contention -b needs a command' '
+	expect_exit 2 lperf lock con -b 2>err && expect_grep "command" err
 '
 
 if [ "$(id -u)" -eq 0 ] && [ -n "$HAVE_PERF" ] && [ -n "$HAVE_LOCKTP" ]; then
@@ -61,6 +61,17 @@ test_expect_success 'lock contention on perf'"'"'s recording: the rows perf prin
 	rows p.txt >p.rows && rows l.txt >l.rows && cmp p.rows l.rows &&
 	n=$(rows l.txt | wc -l) && lperf lock contention -i p.data -E 1 -q 2>one &&
 	if [ "$n" -gt 0 ]; then expect_lines 1 one; else expect_lines 0 one; fi
+'
+test_expect_success 'lock contention -b: the kernel'"'"'s counts while a command runs, perf'"'"'s table' '
+	if ! lperf lock con -b true 2>err; then cat err; echo "no BPF here"; exit 0; fi &&
+	lperf lock con -a -b -- "$LPERF" bench sched messaging -g 4 >/dev/null 2>all &&
+	head -n 1 all >h && echo " contended   total wait     max wait     avg wait         type   caller" >want &&
+	cmp want h && rows all >r && n=$(wc -l <r) && echo "$n rows" &&
+	if [ "$n" -gt 0 ]; then
+		grep -E -q "^ +[0-9]+ +[0-9.]+ [mun]?s +[0-9.]+ [mun]?s +[0-9.]+ [mun]?s +[A-Za-z:-]+   [A-Za-z_.0-9]+(\+0x[0-9a-f]+)?$" r
+	fi &&
+	lperf lock con -b -E 1 -q -- "$LPERF" bench sched messaging -g 4 >/dev/null 2>one &&
+	test "$(wc -l <one)" -le 1 && ! grep -q contended one
 '
 else
 test_skip "lock record/contention against perf" "needs root, Linux perf and the lock:contention_begin tracepoint"

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <event-parse.h>
@@ -136,9 +137,42 @@ static void test_units(void **state)
 	free(buf);
 }
 
+/* -b's rows: the kernel's totals per stack, named from a kallsyms file past the skipped frames
+ * and the lock functions. */
+static void test_stacks(void **state)
+{
+	char path[] = "/tmp/lockstat-ksyms.XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fputs("ffffffff81000000 T _stext\n"
+	      "ffffffff81000100 T bpf_trace_a\n"
+	      "ffffffff81000200 T __lock_text_start\n"
+	      "ffffffff81000200 T _raw_spin_lock\n"
+	      "ffffffff81000300 T __lock_text_end\n"
+	      "ffffffff81000400 T pipe_write\n"
+	      "ffffffff81000500 T vfs_write\n", f);
+	fclose(f);
+	struct lockstat ls;
+	lockstat_init_stacks(&ls, path);
+	unlink(path);
+	const uint64_t ips[] = { 0xffffffff81000110, 0xffffffff81000120, 0xffffffff81000130,
+				 0xffffffff81000210, 0xffffffff81000442, 0xffffffff81000510 };
+	lockstat_add_stack(&ls, ips, 6, LOCK_F_SPIN, 4, 4000, 2500, 100);
+	lockstat_add_stack(&ls, ips, 3, LOCK_F_MUTEX, 1, 9000, 9000, 9000);
+	lockstat_sort(&ls, LOCK_SORT_WAIT_TOTAL);
+	assert_int_equal(ls.n, 2);
+	assert_string_equal(ls.v[0].name, "");           /* nothing past the skipped frames */
+	assert_string_equal(ls.v[1].name, "pipe_write+0x42");
+	assert_int_equal(ls.v[1].contended, 4);
+	assert_int_equal(ls.v[1].max, 2500);
+	lockstat_free(&ls);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stacks),
 		cmocka_unit_test(test_pairs),
 		cmocka_unit_test(test_units),
 	};

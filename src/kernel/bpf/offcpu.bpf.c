@@ -18,6 +18,8 @@ struct task_struct {
 	unsigned int flags;
 } __attribute__((preserve_access_index));
 
+#include "follow.bpf.h"
+
 #define PF_KTHREAD 0x00200000
 #define TASK_INTERRUPTIBLE 1
 #define TASK_UNINTERRUPTIBLE 2
@@ -43,24 +45,13 @@ struct {
 	__uint(max_entries, OFFCPU_MAX_KEYS);
 } totals SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__type(key, __u32);  /* process id */
-	__type(value, __u8);
-	__uint(max_entries, OFFCPU_MAX_TASKS);
-} procs SEC(".maps");
-
-const volatile int filter = 0; /* count only the processes in procs */
 int enabled = 0;
 
 static __always_inline int wanted(struct task_struct *t)
 {
 	if (BPF_CORE_READ(t, flags) & PF_KTHREAD)
 		return 0;
-	if (!filter)
-		return 1;
-	__u32 pid = BPF_CORE_READ(t, tgid);
-	return bpf_map_lookup_elem(&procs, &pid) != NULL;
+	return followed(BPF_CORE_READ(t, tgid));
 }
 
 SEC("tp_btf/sched_switch")
@@ -91,18 +82,6 @@ int BPF_PROG(offcpu_switch, int preempt, struct task_struct *prev, struct task_s
 		__sync_fetch_and_add(total, delta);
 	else
 		bpf_map_update_elem(&totals, &k, &delta, BPF_NOEXIST);
-	return 0;
-}
-
-SEC("tp_btf/sched_process_fork")
-int BPF_PROG(offcpu_fork, struct task_struct *parent, struct task_struct *child)
-{
-	if (!filter)
-		return 0;
-	__u32 ppid = BPF_CORE_READ(parent, tgid), cpid = BPF_CORE_READ(child, tgid);
-	__u8 one = 1;
-	if (ppid != cpid && bpf_map_lookup_elem(&procs, &ppid))
-		bpf_map_update_elem(&procs, &cpid, &one, BPF_ANY);
 	return 0;
 }
 
