@@ -79,8 +79,40 @@ const char *pymethod_describe(const struct pyinfo *py, char *buf, size_t size)
 	return buf;
 }
 
+static int setup(const char *cmd0, struct pymethod_setup *s, struct notes *said, int depth);
+
+/* cmd0 is no Python (a shell, a launcher): the frames of every Python it starts, found as it
+ * execs, as --python-frames does. */
+static int setup_launcher(const char *cmd0, struct pymethod_setup *s, struct notes *said)
+{
+	if (!s->frames)
+		notes_add_level(said, NOTES_NOTE, "--python: %s is not a Python interpreter: reading the frames of "
+				"the Pythons it starts (CPython 3.8-3.13)", cmd0);
+	s->frames = true;
+	/* the Pythons it starts are found as they exec */
+	if (s->unwind == PYMETHOD_UNWIND_NONE) {
+		s->unwind = PYMETHOD_UNWIND_DWARF;
+		s->stack_size = 16384;
+	}
+	return 0;
+}
+
 int pymethod_setup(const char *cmd0, struct pymethod_setup *s, struct notes *said)
 {
+	return setup(cmd0, s, said, 0);
+}
+
+static int setup(const char *cmd0, struct pymethod_setup *s, struct notes *said, int depth)
+{
+	/* A "#!" script (pip3, pytest, manage.py, a shell wrapper) is not run to be probed: its
+	 * interpreter is (the kernel runs it in the script's place). */
+	char *interp = depth < 4 ? pyinfo_shebang(cmd0) : NULL;
+	if (interp) {
+		notes_add_level(said, NOTES_NOTE, "--python: %s is a script run by %s", cmd0, interp);
+		int r = setup(interp, s, said, depth + 1);
+		free(interp);
+		return r;
+	}
 	struct pyinfo py;
 	if (pyinfo_probe(cmd0, &py) < 0) {
 		/* A file that cannot be run at all (no permission, not there) is said as such. */
@@ -92,16 +124,7 @@ int pymethod_setup(const char *cmd0, struct pymethod_setup *s, struct notes *sai
 			free(why);
 			return -1;
 		}
-		if (s->frames) {
-			/* A wrapper (a shell, a launcher): the Pythons it starts are found as they exec. */
-			if (s->unwind == PYMETHOD_UNWIND_NONE) {
-				s->unwind = PYMETHOD_UNWIND_DWARF;
-				s->stack_size = 16384;
-			}
-			return 0;
-		}
-		return err_set("--python: '%s' does not run as a Python interpreter; give it as the "
-			       "command, e.g. 'lperf record --python -- python3 script.py'", cmd0);
+		return setup_launcher(cmd0, s, said);
 	}
 	struct pymethod_choice c;
 	pymethod_choose(&py, s->frames, &c);

@@ -388,6 +388,34 @@ static char *which(const char *name)
 	return found;
 }
 
+char *pyinfo_shebang(const char *cmd)
+{
+	char *path = strchr(cmd, '/') ? xstrdup(cmd) : which(cmd);
+	if (!path)
+		return NULL;
+	FILE *f = fopen(path, "re");
+	free(path);
+	if (!f)
+		return NULL;
+	char line[256];
+	bool ok = fgets(line, sizeof(line), f) && !strncmp(line, "#!", 2) && strchr(line, '\n');
+	fclose(f);
+	if (!ok)
+		return NULL;
+	char *save = NULL, *interp = strtok_r(line + 2, " \t\r\n", &save);
+	if (!interp)
+		return NULL;
+	const char *base = strrchr(interp, '/');
+	if (strcmp(base ? base + 1 : interp, "env"))
+		return xstrdup(interp);
+	char *name = strtok_r(NULL, " \t\r\n", &save);
+	if (name && !strcmp(name, "-S"))
+		name = strtok_r(NULL, " \t\r\n", &save);
+	if (!name || name[0] == '-' || strchr(name, '='))
+		return NULL;
+	return strchr(name, '/') ? xstrdup(name) : which(name);
+}
+
 static bool is_dir(const char *path)
 {
 	struct stat st;

@@ -51,5 +51,9 @@ int pyinfo_parse_facts(const char *text, struct pyinfo *py);
 /* The pyenv root: $PYENV_ROOT, else `pyenv root` when pyenv is on PATH, else ~/.pyenv; NULL
  * when that directory does not exist. The caller frees it. */
 char *pyinfo_pyenv_root(void);
+/* The interpreter of a "#!" script (cmd, or the first cmd in PATH when it has no '/'): the
+ * path on its first line, or for "#!/usr/bin/env [-S] NAME" the first NAME in PATH. NULL when
+ * cmd is no such script or the interpreter cannot be found. The caller frees it. */
+char *pyinfo_shebang(const char *cmd);
 
 #endif

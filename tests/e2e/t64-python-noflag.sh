@@ -106,6 +106,40 @@ if [ -n "$PY310" ]; then
 	'
 fi
 
+if [ -n "$PY310" ]; then
+	# Launching Python the way people do: a "#!" script (its interpreter is set up, the script
+	# is not run to be probed), a shell wrapper that execs Python (its Pythons are read as they
+	# exec), a script whose interpreter is missing (said, exit 2).
+	test_expect_success "--python on a #! script: the Python it names is profiled" '
+		{ echo "#!$PY310"; cat "$W"; } >s.py && chmod +x s.py &&
+		lperf record --python -o s.data -- ./s.py $LOOPS 2>err && cat err &&
+		expect_grep "s.py is a script run by $PY310" err &&
+		lperf report -i s.data --folded >f.txt && complete f.txt
+	'
+	test_expect_success "--python through a shell wrapper: the Python it execs is profiled" '
+		printf "#!/bin/sh\nexec \"%s\" \"%s\" \"\$@\"\n" "$PY310" "$W" >w.sh && chmod +x w.sh &&
+		lperf record --python -o w.data -- ./w.sh $LOOPS 2>err && cat err &&
+		expect_grep "not a Python interpreter: reading the frames of the Pythons it starts" err &&
+		lperf report -i w.data --folded >f.txt && complete f.txt
+	'
+	test_expect_success "--python on a #! script whose interpreter is missing: said, exit 2" '
+		printf "#!/nonexistent/python3\nprint(1)\n" >m.py && chmod +x m.py &&
+		expect_exit 2 lperf record --python -o m.data -- ./m.py 2>err && cat err &&
+		expect_grep "m.py is a script run by /nonexistent/python3" err &&
+		expect_grep "cannot run .?/nonexistent/python3.?: No such file" err
+	'
+fi
+# pyenv's pip3 (a "#!" script; Debian's static python3.11 is found too late for so short a run,
+# see docs/python.md)
+PIP310=${PY310:+$(dirname "$PY310")/pip3}
+export PIP310
+if [ -n "$PIP310" ] && [ -x "$PIP310" ]; then
+	test_expect_success "--python -- pip3 --version: the Python frames of pip" '
+		lperf record -q --python -o p.data -- "$PIP310" --version &&
+		lperf report -i p.data --folded >f.txt 2>/dev/null && grep -q "py::.*pip" f.txt
+	'
+fi
+
 # one_function_per_thread SCRIPT: each thread's samples in spin_a/spin_b name one function only, both are seen.
 one_function_per_thread() {
 	awk '/^[^\t]/ { tid = $1; got = 0; next }

@@ -5,13 +5,18 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "python/pymethod.h"
+#include "sysinfo/python.h"
 #include "util/error.h"
 #include "util/notes.h"
+#include "util/xalloc.h"
 
 static struct pyinfo py(const char *impl, int minor, bool trampoline, bool jit, bool fp)
 {
@@ -79,15 +84,20 @@ static void test_describe(void **state)
 			    "none: native frames only (Python frames need CPython 3.8 to 3.13)");
 }
 
-/* pymethod_setup on commands that are no Python: refused, unless the frames are read (a
- * wrapper: DWARF unwinding when no call graph was asked); a command that cannot run is said so. */
+/* pymethod_setup on commands that are no Python: a wrapper gets the frames of the Pythons it
+ * starts (DWARF unwinding when no call graph was asked), said once; a command that cannot run is
+ * said so. */
 static void test_setup_not_python(void **state)
 {
 	(void)state;
 	struct notes said = NOTES_INIT;
 	struct pymethod_setup s = { false, PYMETHOD_UNWIND_NONE, 0 };
-	assert_int_equal(pymethod_setup("/bin/true", &s, &said), -1);
-	assert_non_null(strstr(err_msg(), "does not run as a Python interpreter"));
+	assert_int_equal(pymethod_setup("/bin/true", &s, &said), 0);
+	assert_true(s.frames);
+	assert_int_equal(s.unwind, PYMETHOD_UNWIND_DWARF);
+	assert_int_equal(said.n, 1);
+	assert_non_null(strstr(said.v[0], "/bin/true is not a Python interpreter: reading the frames"));
+	notes_clear(&said);
 	s = (struct pymethod_setup){ true, PYMETHOD_UNWIND_NONE, 0 };
 	assert_int_equal(pymethod_setup("/bin/true", &s, &said), 0);
 	assert_int_equal(s.unwind, PYMETHOD_UNWIND_DWARF);
@@ -104,10 +114,63 @@ static void test_setup_not_python(void **state)
 	notes_clear(&said);
 }
 
+static char *script(const char *dir, const char *name, const char *first_line)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fprintf(f, "%s\nprint(1)\n", first_line);
+	fclose(f);
+	chmod(p, 0755);
+	return p;
+}
+
+/* "#!" scripts name their interpreter: a path, or env's NAME looked up in PATH (-S too);
+ * anything else is none. A script is set up as its interpreter, never run to be probed. */
+static void test_shebang(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/lperf-shebang-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *a = script(dir, "a", "#!/usr/bin/python3 -u"), *b = script(dir, "b", "#!/usr/bin/env sh"),
+	     *c = script(dir, "c", "#! /usr/bin/env -S sh -e"), *d = script(dir, "d", "print(1)"),
+	     *e = script(dir, "e", "#!/usr/bin/env -i sh"), *f = script(dir, "f", "#!/nonexistent/python3");
+	char *sh = pyinfo_shebang("sh");
+	assert_null(sh); /* a binary */
+	char *got = pyinfo_shebang(a);
+	assert_string_equal(got, "/usr/bin/python3");
+	free(got);
+	got = pyinfo_shebang(b);
+	assert_non_null(got);
+	assert_non_null(strstr(got, "/sh"));
+	free(got);
+	got = pyinfo_shebang(c);
+	assert_non_null(got);
+	assert_non_null(strstr(got, "/sh"));
+	free(got);
+	assert_null(pyinfo_shebang(d));
+	assert_null(pyinfo_shebang(e));
+	assert_null(pyinfo_shebang("/nonexistent/script"));
+	struct notes said = NOTES_INIT;
+	struct pymethod_setup s = { false, PYMETHOD_UNWIND_NONE, 0 };
+	assert_int_equal(pymethod_setup(f, &s, &said), -1);
+	assert_non_null(strstr(err_msg(), "--python: cannot run '/nonexistent/python3'"));
+	assert_int_equal(said.n, 1);
+	assert_non_null(strstr(said.v[0], "is a script run by /nonexistent/python3"));
+	notes_clear(&said);
+	char *all[] = { a, b, c, d, e, f };
+	for (size_t i = 0; i < 6; i++) {
+		unlink(all[i]);
+		free(all[i]);
+	}
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_choose),
+		cmocka_unit_test(test_shebang),
 		cmocka_unit_test(test_describe),
 		cmocka_unit_test(test_setup_not_python),
 	};
