@@ -61,6 +61,8 @@ static const struct command commands[] = {
 	{ "probe", cmd_probe, "add, list and delete uprobes (-x BIN) and kprobes, as perf probe", "perf probe", "" },
 	{ "lock", cmd_lock, "kernel lock contention: record, and contention (waits per caller)",
 	  "perf lock", "" },
+	{ "sched", cmd_sched, "record the scheduler's tracepoints as perf sched record (perf sched "
+	  "latency/timehist/map read it)", "perf sched", "" },
 	{ "bench", cmd_bench, "perf bench's loads: sched messaging (hackbench)", "perf bench", "" },
 	{ "help", cmd_help, "show help for lperf or one command", "perf help", "wperf --help" },
 };
@@ -96,7 +98,6 @@ static void unknown_command(const char *name)
 	static const char *const perf_only[][2] = {
 		{ "trace", "count system calls with 'lperf stat -e raw_syscalls:sys_enter' or "
 			   "'lperf stat -e syscalls:sys_enter_*', record them with 'lperf record -e ...'" },
-		{ "sched", "record the scheduler's tracepoints with 'lperf record -e sched:sched_switch'" },
 		{ "kmem", NULL }, { "mem", NULL }, { "c2c", NULL }, { "kvm", NULL },
 		{ "ftrace", NULL }, { "timechart", NULL }, { "archive", NULL },
 		{ "config", NULL }, { "data", NULL }, { "iostat", NULL }, { "kallsyms", NULL },

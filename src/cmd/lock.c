@@ -242,13 +242,9 @@ int cmd_lock(int argc, char **argv)
 		OPT_END_(),
 	};
 	const struct opt_ctx ctx = { "lock", usage, opts, true };
-	int i = opt_parse(&ctx, argc, argv);
-	if (i >= argc) {
-		opt_usage(&ctx, stderr);
-		return EXIT_USAGE;
-	}
+	int i = opt_parse_subcommand(&ctx, argc, argv);
 	const char *sub = argv[i];
-	if (!strncmp(sub, "rec", 3) && !strncmp(sub, "record", strlen(sub)))
+	if (opt_abbrev(sub, "record", 3))
 		return lock_record(argc - i, argv + i);
 	if (!strcmp(sub, "con") || !strcmp(sub, "contention"))
 		return lock_contention(argc - i, argv + i, &lc);

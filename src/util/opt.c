@@ -385,3 +385,19 @@ int opt_parse(const struct opt_ctx *ctx, int argc, char **argv)
 	free(pos);
 	return r;
 }
+
+int opt_parse_subcommand(const struct opt_ctx *ctx, int argc, char **argv)
+{
+	int i = opt_parse(ctx, argc, argv);
+	if (i >= argc) {
+		opt_usage(ctx, stderr);
+		err_exit(EXIT_USAGE);
+	}
+	return i;
+}
+
+bool opt_abbrev(const char *word, const char *full, size_t min)
+{
+	size_t n = strlen(word);
+	return n >= min && n <= strlen(full) && !strncmp(word, full, n);
+}

@@ -67,6 +67,11 @@ void opt_roff_text_page(FILE *f, const char *cmd, const char *summary, const cha
  * by the commands that store it (record, sample). Before it is set, an empty line (*argc 0). */
 void opt_set_command_line(int argc, char **argv);
 char **opt_command_line(int *argc);
+/* For a command of subcommands (lperf lock, lperf sched): parses the options before the
+ * subcommand and returns its index; without one, prints the usage and exits 2. */
+int opt_parse_subcommand(const struct opt_ctx *ctx, int argc, char **argv);
+/* word is full or an abbreviation of it of at least min letters ("rec" for "record"). */
+bool opt_abbrev(const char *word, const char *full, size_t min);
 /* Prints "lperf CMD: msg", a hint to run --help, and exits 2. */
 void opt_usage_error(const struct opt_ctx *ctx, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 2, 3)));

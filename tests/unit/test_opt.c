@@ -276,9 +276,21 @@ static void command_line(void **state)
 	assert_string_equal(v[1], "record");
 }
 
+/* Subcommand abbreviations, as perf takes "rec" for "record". */
+static void test_abbrev(void **state)
+{
+	assert_true(opt_abbrev("record", "record", 3));
+	assert_true(opt_abbrev("rec", "record", 3));
+	assert_true(opt_abbrev("reco", "record", 3));
+	assert_false(opt_abbrev("re", "record", 3));
+	assert_false(opt_abbrev("records", "record", 3));
+	assert_false(opt_abbrev("rep", "record", 3));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_abbrev),
 		cmocka_unit_test(long_and_short),
 		cmocka_unit_test(bundles),
 		cmocka_unit_test(command_and_positionals),
