@@ -112,6 +112,21 @@ test_expect_success '80x24: callee graphs (c) are perf -g callee' '
 	chain perf.1 >want && chain lperf.1 >got && cat got && test $(wc -l <got) -ge 3 && diff want got
 '
 
+test_expect_success '80x24 --no-children: Overhead, the entries and a callee chain as perf' '
+	drive4() {
+		tmux_run 80 24 "cd $SCRATCH && $2 --no-children -i $D" && tmux_wait "^  Overhead +Command" 20 &&
+		tmux_wait "^[+ -] +[0-9.]+% +tui" && settled "$1.0" &&
+		tmux_keys / && tmux_wait "Symbol (to show|filter)" && tmux_keys hot_gamma Enter &&
+		tmux_wait "^[+ -] +[0-9.]+% +tui-three" && tmux_keys E && tmux_wait "thread_three" &&
+		settled "$1.1" && tmux_keys q && tmux_wait "EXIT=0"
+	} &&
+	drive4 perf "perf report" && drive4 lperf "$LPERF report" &&
+	sed -n 1,2p perf.0 >want && sed -n 1,2p lperf.0 >got && diff want got &&
+	grep -E "^[+ -] +[0-9.]+% " perf.0 | sort >want && grep -E "^[+ -] +[0-9.]+% " lperf.0 | sort >got &&
+	test -s got && diff want got &&
+	sed -n "3,/^\$/p" perf.1 >want && sed -n "3,/^\$/p" lperf.1 >got && cat got && test "$(wc -l <got)" -ge 4 && diff want got
+'
+
 test_expect_success '120x24: t zooms into the thread perf zooms into (title, entries)' '
 	drive3() {
 		tmux_run 120 24 "cd $SCRATCH && $2" && tmux_wait "^  Children +Self" 20 && wait_rows -ge 3 &&
