@@ -14,6 +14,7 @@
 #include "kernel/perf_event.h"
 #include "output/pictures.h"
 #include "python/pymethod.h"
+#include "python/pyrec.h"
 #include "record/regname.h"
 #include "spe/spe_capture.h"
 #include "util/cpuset.h"
@@ -300,6 +301,10 @@ static void sample_check_options(const struct opt_ctx *ctxp, struct sample_opts 
 		o->no_inherit = true;
 	if (o->python_frames)
 		o->python = true;
+	if (o->python_depth < 0 || o->python_depth > PYREC_DEPTH_MAX)
+		opt_usage_error(&ctx, "--python-depth %d: give 1 to %d Python frames", o->python_depth, PYREC_DEPTH_MAX);
+	if (o->python_depth && !o->python)
+		opt_usage_error(&ctx, "--python-depth goes with --python or --python-frames");
 	/* --python records DWARF stacks: CPython's documentation samples at about 1 kHz. */
 	if (!o->freq && !o->period)
 		o->freq = o->python ? 999 : 4000;
@@ -355,6 +360,8 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		  "command, else frames read from the interpreter (3.8+, also -p)" },
 		{ OPT_BOOL, 0, "python-frames", &o->python_frames, NULL, "Python stacks read from the "
 		  "interpreter (BPF), with no -X perf, on any CPython 3.8-3.13" },
+		{ OPT_INT, 0, "python-depth", &o->python_depth, "N", "Python frames kept per stack read "
+		  "from the interpreter, the innermost (1..1024, default 1024); deeper stacks say [truncated]" },
 		{ OPT_BOOL, 'f', "force", &o->force, NULL, "store JIT symbol files (/tmp/perf-PID.map, "
 		  "jitdumps) even when another user owns them" },
 		{ OPT_BOOL, 'B', "no-buildid", &o->no_buildid, NULL, "no build-ids in the recording (and none "
@@ -498,6 +505,7 @@ void sample_record(struct sample_opts *o, struct evlist *l, char **cmd, int argc
 		.buildid_cache = !o->no_buildid && !o->no_buildid_cache,
 		.overwrite = o->overwrite,
 		.python_frames = o->python_frames,
+		.python_depth = (unsigned)o->python_depth,
 		.timeout_s = o->timeout_s,
 		.argc = argc,
 		.argv = argv,

@@ -39,6 +39,7 @@ struct sample_opts {
 	const char *symbols;
 	bool python;                /* --python: turn on CPython's perf support in the command */
 	bool force;                 /* -f: use JIT files (perf maps, jitdumps) whoever owns them */
+	int python_depth;           /* --python-depth: Python frames kept per stack (0: all up to 1,024) */
 	bool python_frames;         /* read Python frames from the interpreter (python/pyrec.h):
 				     * --python-frames, --python with -p, or a CPython < 3.12 */
 	bool dry_run;               /* record --dry-run: show the attrs, open nothing */

@@ -142,7 +142,7 @@ static unsigned int u(int32_t v)
 	return v < 0 ? 0xffffffffu : (unsigned int)v;
 }
 
-int pybpf_add_proc(struct pybpf *b, const struct py_proc *p)
+int pybpf_add_proc(struct pybpf *b, const struct py_proc *p, unsigned depth)
 {
 	const struct py_layout *l = &p->layout;
 	struct pystack_proc c = {
@@ -161,6 +161,7 @@ int pybpf_add_proc(struct pybpf *b, const struct py_proc *p)
 		.code_name = u(l->code_name),
 		.code_filename = u(l->code_filename),
 		.code_firstlineno = u(l->code_firstlineno),
+		.max_frames = depth && depth < PYSTACK_MAX_FRAMES ? depth : PYSTACK_MAX_FRAMES,
 	};
 	__u32 pid = (__u32)p->pid;
 	if (bpf_map__update_elem(b->skel->maps.procs, &pid, sizeof(pid), &c, sizeof(c), BPF_ANY))
@@ -217,7 +218,7 @@ struct pybpf *pybpf_open(void)
 	return NULL;
 }
 int pybpf_attach(struct pybpf *b, const int *fds, size_t n) { return -1; }
-int pybpf_add_proc(struct pybpf *b, const struct py_proc *p) { return -1; }
+int pybpf_add_proc(struct pybpf *b, const struct py_proc *p, unsigned depth) { return -1; }
 void pybpf_remove_proc(struct pybpf *b, int pid) {}
 bool pybpf_follows_forks(const struct pybpf *b) { return false; }
 long pybpf_drain(struct pybpf *b, pybpf_cb cb, pybpf_fork_cb fork_cb, void *arg) { return -1; }

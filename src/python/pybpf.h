@@ -23,8 +23,9 @@ struct pybpf *pybpf_open(void);
  * program, such as tracepoints, are skipped). -1 with err_set() when none took it; the ones done
  * stay attached until pybpf_close. */
 int pybpf_attach(struct pybpf *b, const int *fds, size_t n);
-/* Starts (or restarts) walking the Python stacks of p's process. */
-int pybpf_add_proc(struct pybpf *b, const struct py_proc *p);
+/* Starts (or restarts) walking the Python stacks of p's process, depth frames at most (0 or
+ * more than PYSTACK_MAX_FRAMES: PYSTACK_MAX_FRAMES). */
+int pybpf_add_proc(struct pybpf *b, const struct py_proc *p, unsigned depth);
 void pybpf_remove_proc(struct pybpf *b, int pid);
 /* Whether forks, execs and exits are followed in the kernel (false on a kernel whose BTF lacks
  * the scheduler's tracepoints: then user space registers forked children itself). */

@@ -44,6 +44,7 @@ struct pyrec {
 	struct pystack_event **pend;
 	size_t npend, pcap;
 	uint64_t unclaimed;       /* stacks of processes never known (dropped) */
+	unsigned depth;           /* Python frames kept per stack (--python-depth) */
 	struct py_rawframe *raw;  /* PYREC_MAX_FRAMES each: one stack being cooked */
 	struct py_frame *cooked;
 	/* The finder: a thread that looks for new interpreters every 2 ms, so that stacks start
@@ -72,6 +73,7 @@ struct pyrec *pyrec_new(bool try_bpf)
 	struct pyrec *r = xcalloc(1, sizeof(*r));
 	pthread_mutex_init(&r->lock, NULL);
 	r->tid_off = find_tid_off();
+	r->depth = PYSTACK_MAX_FRAMES;
 	r->raw = xcalloc(PYSTACK_MAX_FRAMES, sizeof(*r->raw));
 	r->cooked = xcalloc(PYSTACK_MAX_FRAMES, sizeof(*r->cooked));
 	if (try_bpf && getenv("LPERF_NO_BPF")) {
@@ -182,7 +184,7 @@ static void watch_locked(struct pyrec *r, pid_t pid, bool exec)
 	} else if (p && p->state == P_PYTHON && same_interpreter(p)) {
 		/* the kernel forgets a process at its exec (the BPF program's tracepoint) */
 		if (r->bpf)
-			pybpf_add_proc(r->bpf, &p->rd.proc);
+			pybpf_add_proc(r->bpf, &p->rd.proc, r->depth);
 		return;
 	}
 	if (!p) {
@@ -244,7 +246,7 @@ static bool fork_from(struct pyrec *r, pid_t pid, pid_t ppid)
 	p->have_rd = true;
 	p->w.flags = flags;
 	/* the kernel registered it at the fork when the parent was registered by then */
-	if (r->bpf && pybpf_add_proc(r->bpf, &proc) < 0)
+	if (r->bpf && pybpf_add_proc(r->bpf, &proc, r->depth) < 0)
 		note_problem(r, err_msg());
 	replay_pending(r, pid);
 	return true;
@@ -290,7 +292,7 @@ static void look(struct pyrec *r, struct rproc *p, uint64_t now)
 	p->have_rd = true;
 	p->state = P_PYTHON;
 	p->w.flags = r->bpf ? 0 : PYSTORE_APPROX;
-	if (r->bpf && pybpf_add_proc(r->bpf, &pp) < 0)
+	if (r->bpf && pybpf_add_proc(r->bpf, &pp, r->depth) < 0)
 		note_problem(r, err_msg());
 	replay_pending(r, p->pid);
 }
@@ -303,6 +305,7 @@ static struct pyread *parent_reader(struct pyrec *r, const struct rproc *p)
 }
 
 enum { PENDING_MAX = 512, PYREC_MAX_FRAMES = PYSTACK_MAX_FRAMES };
+_Static_assert(PYREC_DEPTH_MAX == PYSTACK_MAX_FRAMES, "pyrec.h's bound is the BPF program's");
 
 static void on_event(const struct pystack_event *e, void *arg)
 {
@@ -345,7 +348,7 @@ static void read_stacks(struct pyrec *r, struct rproc *p, uint64_t now)
 		if (!tid)
 			continue;
 		bool trunc;
-		size_t n = pyread_stack(&p->rd, th[t].tstate, r->raw, PYREC_MAX_FRAMES, &trunc);
+		size_t n = pyread_stack(&p->rd, th[t].tstate, r->raw, r->depth, &trunc);
 		p->rd.parent = parent_reader(r, p);
 		size_t k = pyread_cook(&p->rd, r->raw, n, r->cooked, PYREC_MAX_FRAMES);
 		p->rd.parent = NULL;
@@ -449,9 +452,12 @@ void pyrec_stats(const struct pyrec *r, struct pyrec_stats *out)
 	out->problem = r->problem;
 }
 
-struct pyrec *pyrec_start(const int *fds, size_t nfds, pid_t pid, bool command, const pid_t *tids, size_t ntids)
+struct pyrec *pyrec_start(const int *fds, size_t nfds, pid_t pid, bool command, const pid_t *tids, size_t ntids,
+			  unsigned depth)
 {
 	struct pyrec *r = pyrec_new(true);
+	if (depth && depth < PYSTACK_MAX_FRAMES)
+		r->depth = depth;
 	pyrec_attach(r, fds, nfds);
 	if (pid > 0)
 		pyrec_watch(r, pid, command); /* a command is about to exec */

@@ -49,8 +49,12 @@ void pyrec_stats(const struct pyrec *r, struct pyrec_stats *out);
 void pyrec_free(struct pyrec *r);
 
 /* The usual start: pyrec_new(true), attached to the events' fds, watching the command (about to
- * exec) or the attached process (and its threads' process), first look taken. */
-struct pyrec *pyrec_start(const int *fds, size_t nfds, pid_t pid, bool command, const pid_t *tids, size_t ntids);
+ * exec) or the attached process (and its threads' process), first look taken. depth: Python
+ * frames kept per stack, the innermost (0: PYREC_DEPTH_MAX, also the most); deeper stacks are
+ * stored cut and say so. */
+#define PYREC_DEPTH_MAX 1024
+struct pyrec *pyrec_start(const int *fds, size_t nfds, pid_t pid, bool command, const pid_t *tids, size_t ntids,
+			  unsigned depth);
 /* The one line to say when BPF could not be used, or NULL. The caller frees it. */
 char *pyrec_fallback_line(const struct pyrec *r);
 

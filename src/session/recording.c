@@ -24,7 +24,7 @@ static struct pyrec *python_start(struct recording *r)
 {
 	struct live_run *run = &r->run;
 	struct pyrec *py = pyrec_start(run->live.fds, run->live.nev * run->live.ncols * run->live.nrows,
-				       run->t.pid, run->command, run->t.tids, run->t.ntids);
+				       run->t.pid, run->command, run->t.tids, run->t.ntids, r->o->python_depth);
 	struct notes ns = NOTES_INIT;
 	notes_take(&ns, pyrec_fallback_line(py));
 	say(r, &ns);

@@ -238,6 +238,22 @@ for v in 3.10 3.12; do
 		awk "/py::leaf/ { n++; if (\$0 ~ /\[truncated\];py::deep/) ok++ } END { print ok, n; exit !(n && ok == n) }" p.txt
 	'
 done
+py=$(py_for 3.12)
+export py
+if [ -n "$py" ]; then
+	test_expect_success "--python-depth 50: the innermost 50 Python frames and [truncated], by BPF and without" '
+		lperf record -q --python-frames --python-depth 50 -o d.data -- "$py" "$TEST_ROOT/tests/workloads/py_deep.py" 124 10000000 &&
+		lperf report -i d.data --folded >f.txt 2>/dev/null && depth f.txt 49 1 &&
+		LPERF_NO_BPF=1 lperf record -q --python-frames --python-depth 50 -o e.data -- "$py" "$TEST_ROOT/tests/workloads/py_deep.py" 124 10000000 1 2>/dev/null &&
+		lperf report -i e.data --folded >f.txt 2>/dev/null && depth f.txt 49 1
+	'
+fi
+test_expect_success "--python-depth outside 1..1024, or without --python: usage, exit 2" '
+	expect_exit 2 lperf record --python-depth 2000 --python -- true 2>err &&
+	expect_grep "python-depth 2000: give 1 to 1024" err &&
+	expect_exit 2 lperf record --python-depth 5 -- true 2>err &&
+	expect_grep "python-depth goes with --python" err
+'
 py=$(py_for 3.9)
 export py
 if [ -n "$py" ]; then

@@ -116,7 +116,7 @@ int pystack_sample(struct bpf_perf_event_data *ctx)
 	e->flags = 0;
 	__u32 n = 0;
 	for (int i = 0; i < PYSTACK_MAX_FRAMES; i++) {
-		if (!frame)
+		if (!frame || i >= p->max_frames)
 			break;
 		__u64 code = rd64(frame + p->frame_code);
 		__u32 first = 0;

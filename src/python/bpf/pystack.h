@@ -16,6 +16,7 @@ struct pystack_proc {
 	unsigned int frame_aux;              /* 3.11 is_entry, 3.12+ owner; else -1 */
 	unsigned int lasti_is_int;           /* 3.8-3.10: f_lasti is a 4-byte int */
 	unsigned int code_name, code_filename, code_firstlineno; /* the code's signature (pyread_sig) */
+	unsigned int max_frames;             /* frames kept (at most PYSTACK_MAX_FRAMES) */
 };
 
 #define PYSTACK_TRUNCATED 1
