@@ -62,11 +62,11 @@ struct {
 	__type(value, __u64);
 } dropped SEC(".maps");
 
+/* 8 bytes of user memory, 0 where unreadable (the helper zeroes the buffer on failure). */
 static __always_inline __u64 rd64(__u64 addr)
 {
 	__u64 v = 0;
-	if (bpf_probe_read_user(&v, sizeof(v), (const void *)addr))
-		return 0;
+	bpf_probe_read_user(&v, sizeof(v), (const void *)addr);
 	return v;
 }
 
@@ -78,6 +78,38 @@ static __always_inline int note_dropped(int ret)
 	if (d)
 		__sync_fetch_and_add(d, 1);
 	return ret;
+}
+
+/* The frame walk's state; walk_frame is bpf_loop's body, verified once for all 1,024 frames. */
+struct walk {
+	struct pystack_event *e;
+	const struct pystack_proc *p;
+	__u64 frame, lmask, aux_off, aux_mask;
+	__u32 limit, n;
+};
+
+static long walk_frame(__u32 i, void *ctx)
+{
+	struct walk *w = ctx;
+	__u64 frame = w->frame;
+	if (!frame || i >= w->limit)
+		return 1;
+	const struct pystack_proc *p = w->p;
+	/* i < limit <= PYSTACK_MAX_FRAMES, a power of two: the mask shows the verifier the bound */
+	struct pystack_frame *f = &w->e->f[i & (PYSTACK_MAX_FRAMES - 1)];
+	__u64 code = rd64(frame + p->frame_code);
+	__u32 first = 0;
+	f->code = code;
+	bpf_probe_read_user(&first, 4, (const void *)(code + p->code_firstlineno));
+	__u64 file = rd64(code + p->code_filename);
+	f->sig = rd64(code + p->code_name) ^ ((file << 13) | (file >> 51)) ^ ((__u64)first << 48);
+	__u64 lasti = rd64(frame + p->frame_lasti) & w->lmask;
+	__u8 aux = 0;
+	bpf_probe_read_user(&aux, 1, (const void *)(frame + w->aux_off));
+	f->lasti_aux = lasti | (((__u64)aux & w->aux_mask) << 56);
+	w->n = i + 1;
+	w->frame = rd64(frame + p->frame_back);
+	return 0;
 }
 
 SEC("perf_event")
@@ -114,25 +146,19 @@ int pystack_sample(struct bpf_perf_event_data *ctx)
 	e->pid = pid;
 	e->tid = tid;
 	e->flags = 0;
-	__u32 n = 0;
-	for (int i = 0; i < PYSTACK_MAX_FRAMES; i++) {
-		if (!frame || i >= p->max_frames)
-			break;
-		__u64 code = rd64(frame + p->frame_code);
-		__u32 first = 0;
-		e->f[i].code = code;
-		bpf_probe_read_user(&first, 4, (const void *)(code + p->code_firstlineno));
-		__u64 file = rd64(code + p->code_filename);
-		e->f[i].sig = rd64(code + p->code_name) ^ ((file << 13) | (file >> 51)) ^ ((__u64)first << 48);
-		__u64 lasti = rd64(frame + p->frame_lasti);
-		lasti = p->lasti_is_int ? (lasti & 0xffffffffull) : (lasti & 0x00ffffffffffffffull);
-		__u8 aux = 0;
-		if (p->frame_aux != 0xffffffff)
-			bpf_probe_read_user(&aux, 1, (const void *)(frame + p->frame_aux));
-		e->f[i].lasti_aux = lasti | ((__u64)aux << 56);
-		n = i + 1;
-		frame = rd64(frame + p->frame_back);
-	}
+	struct walk w = {
+		.e = e,
+		.p = p,
+		.frame = frame,
+		/* decided once, not per frame */
+		.lmask = p->lasti_is_int ? 0xffffffffull : 0x00ffffffffffffffull,
+		.aux_off = p->frame_aux != 0xffffffff ? p->frame_aux : p->frame_code,
+		.aux_mask = p->frame_aux != 0xffffffff ? 0xff : 0,
+		.limit = p->max_frames < PYSTACK_MAX_FRAMES ? p->max_frames : PYSTACK_MAX_FRAMES,
+	};
+	bpf_loop(PYSTACK_MAX_FRAMES, walk_frame, &w, 0);
+	frame = w.frame;
+	__u32 n = w.n;
 	if (frame)
 		e->flags |= PYSTACK_TRUNCATED;
 	e->nframes = n;

@@ -4,7 +4,7 @@
 #ifndef LPERF_PYTHON_BPF_PYSTACK_H
 #define LPERF_PYTHON_BPF_PYSTACK_H
 
-#define PYSTACK_MAX_FRAMES 1024 /* deeper stacks are cut (flagged) */
+#define PYSTACK_MAX_FRAMES 1024 /* deeper stacks are cut (flagged); a power of two */
 #define PYSTACK_MAX_THREADS 64  /* thread states searched for the sampled thread */
 
 /* One process: where its interpreter's thread list is and the offsets to walk it. Offsets of -1
