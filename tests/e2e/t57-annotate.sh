@@ -121,8 +121,11 @@ test_expect_success 'perf recording: --sort srcline and srcfile totals equal per
 test_expect_success 'perf recording: script -F +srcline names the same lines' '
 	perf script -i "$SCRATCH/p.data" -F +srcline 2>/dev/null | grep "^  " >a &&
 	lperf script -i "$SCRATCH/p.data" -F +srcline | grep "^  " >b &&
-	grep -c . a && grep -v "libc_start_call_main\|libc-start\|ld-linux\|^  :0\|^  dl-[a-z_-]*\.[ch]:\|^  rtld\.c:" a >a2 &&
-	grep -v "libc_start_call_main\|libc-start\|ld-linux\|^  :0\|^  dl-[a-z_-]*\.[ch]:\|^  rtld\.c:" b >b2 &&
+	# as many lines; the same ones in the program (glibc is built with DWARF 5, whose file names
+	# perf reads through binutils, which names the wrong file at times: strtoul.c for strtol.c,
+	# dl-*.c, rtld.c; docs/annotate.md)
+	grep -c . a && test $(wc -l <a) -eq $(wc -l <b) &&
+	grep "^  annot\.c:" a >a2 && grep "^  annot\.c:" b >b2 && grep -c . a2 &&
 	diff a2 b2
 '
 
