@@ -1,8 +1,10 @@
 #include "python/pymethod.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "python/pybpf.h"
 #include "python/pylayout.h"
@@ -104,6 +106,10 @@ int pymethod_setup(const char *cmd0, struct pymethod_setup *s, struct notes *sai
 
 static int setup(const char *cmd0, struct pymethod_setup *s, struct notes *said, int depth)
 {
+	/* A file named by its path that may not be run (no x bit, not there) is said as such
+	 * before its "#!" line is looked at: the kernel would refuse it too. */
+	if (depth == 0 && strchr(cmd0, '/') && access(cmd0, X_OK) < 0)
+		return err_set("--python: cannot run '%s': %s", cmd0, strerror(errno));
 	/* A "#!" script (pip3, pytest, manage.py, a shell wrapper) is not run to be probed: its
 	 * interpreter is (the kernel runs it in the script's place). */
 	char *interp = depth < 4 ? pyinfo_shebang(cmd0) : NULL;
