@@ -91,7 +91,10 @@ $(BUILD)/bpf/lockcon.skel.h: $(BUILD)/bpf/lockcon.bpf.o
 # has none of them: there --remote-write says lperf was built without it.
 ifneq ($(ARCH),arm64)
 LPERF_CFLAGS += -DLPERF_HAVE_RW -I$(BUILD)/proto
-LDLIBS   += $(shell pkg-config --libs libprotobuf-c libcurl) -lsnappy
+# libcurl and libsnappy are opened with dlopen when --remote-write is used (util/httpc.c,
+# output/prom_rw.c): linked, they would load ~35 libraries into every command's start-up.
+LDLIBS   += $(shell pkg-config --libs libprotobuf-c)
+$(BUILD)/tests/test_prom_out: LDLIBS += -lsnappy
 LIB_OBJ  += $(BUILD)/proto/prom_rw.pb-c.o
 $(BUILD)/src/output/prom_rw.o: $(BUILD)/proto/prom_rw.pb-c.h
 endif

@@ -8,6 +8,7 @@
 #include "util/xalloc.h"
 
 #ifdef LPERF_HAVE_RW
+#include <dlfcn.h>
 #include <snappy-c.h>
 
 #include "prom_rw.pb-c.h"
@@ -82,6 +83,31 @@ void prom_rw_values(const struct stat_result *r, unsigned labels, double *v, siz
 }
 
 #ifdef LPERF_HAVE_RW
+/* libsnappy is loaded at the first request, not linked: it brings libstdc++ into every lperf
+ * command's start-up (util/httpc.c loads libcurl so too). */
+static struct {
+	void *lib;
+	size_t (*max_compressed_length)(size_t);
+	snappy_status (*compress)(const char *, size_t, char *, size_t *);
+} S;
+
+static int snappy_load(void)
+{
+	if (S.lib)
+		return 0;
+	void *l = dlopen("libsnappy.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!l)
+		return err_set("cannot load libsnappy (libsnappy.so.1, Debian's libsnappy1v5): %s", dlerror());
+	*(void **)&S.max_compressed_length = dlsym(l, "snappy_max_compressed_length");
+	*(void **)&S.compress = dlsym(l, "snappy_compress");
+	if (!S.max_compressed_length || !S.compress) {
+		dlclose(l);
+		return err_set("libsnappy.so.1 lacks snappy_compress");
+	}
+	S.lib = l;
+	return 0;
+}
+
 int prom_rw_encode(const struct prom_rw *rw, const struct pushq *q, size_t n, char **body, size_t *len)
 {
 	Lperf__Rw__WriteRequest req = LPERF__RW__WRITE_REQUEST__INIT;
@@ -129,9 +155,13 @@ int prom_rw_encode(const struct prom_rw *rw, const struct pushq *q, size_t n, ch
 	uint8_t *packed = xmalloc(plen ? plen : 1);
 	lperf__rw__write_request__pack(&req, packed);
 	free(ts), free(tsp), free(lab), free(labp), free(smp), free(smpp);
-	size_t clen = snappy_max_compressed_length(plen);
+	if (snappy_load() < 0) {
+		free(packed);
+		return -1;
+	}
+	size_t clen = S.max_compressed_length(plen);
 	char *out = xmalloc(clen ? clen : 1);
-	snappy_status st = snappy_compress((const char *)packed, plen, out, &clen);
+	snappy_status st = S.compress((const char *)packed, plen, out, &clen);
 	free(packed);
 	if (st != SNAPPY_OK) {
 		free(out);
