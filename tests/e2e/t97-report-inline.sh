@@ -14,26 +14,8 @@ if ! command -v perf >/dev/null; then
 	test_done
 	exit
 fi
-# perf 6.1 now and then prints one symbol's --children entry twice (for this program,
-# __libc_start_call_main as 96.59% and 3.41%, three recordings in ten): its order of symbols
-# holds inlined ones equal to any whose range overlaps, which is not a consistent order, so its
-# tree can keep two entries of one key, depending on the samples' order. lperf merges them (one
-# entry of 100%, as perf -v shows too). The comparison is made on a recording perf does not split.
-perf_splits() {
-	for s in "" "--sort dso,sym"; do
-		perf report -i "$1" --stdio --children -g none $s 2>/dev/null |
-			awk "/%/ { k = \$0; sub(/^ *[0-9.]+% *[0-9.]+% */, \"\", k); if (seen[k]++) d = 1 } END { exit !d }" &&
-			return 0
-	done
-	return 1
-}
-tries=0
-while :; do
-	perf record -q --call-graph dwarf -F 999 -e cpu-clock -o "$SCRATCH/p.data" -- "$BIN/inline_hot" 5 >/dev/null 2>&1
-	tries=$((tries + 1))
-	perf_splits "$SCRATCH/p.data" && [ $tries -lt 10 ] || break
-done
-echo "# perf's recording: try $tries"
+# The comparison is made on a recording perf does not split an entry of (lib.sh).
+perf_record_unsplit "$SCRATCH/p.data" "dso,sym" -- "$BIN/inline_hot" 5
 lperf record -q --call-graph dwarf -F 999 -e cpu-clock -o "$SCRATCH/l.data" -- "$BIN/inline_hot" 5 >/dev/null 2>&1
 
 # The report without blank lines, '#' lines that are empty and perf's tip.

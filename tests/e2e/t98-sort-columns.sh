@@ -14,24 +14,9 @@ if ! command -v perf >/dev/null; then
 	exit
 fi
 perf record -q -g -F 999 -e cpu-clock -o "$SCRATCH/fp.data" -- "$BIN/inline_hot" 3 >/dev/null 2>&1
-# perf 6.1 now and then prints one symbol's --children entry twice (_start as 52.59% and 47.41%):
-# its order of inlined symbols is not a consistent one (see t97). The comparison is made on a
-# recording perf does not split, under any of the key orders used below.
-perf_splits() {
-	for k in dso,sym comm,dso,sym dso,sym,comm dso,comm,sym; do
-		perf report -i "$1" --stdio --children -g none --sort $k 2>/dev/null |
-			awk "/%/ { k = \$0; sub(/^ *[0-9.]+% *[0-9.]+% */, \"\", k); if (seen[k]++) d = 1 } END { exit !d }" &&
-			return 0
-	done
-	return 1
-}
-tries=0
-while :; do
-	perf record -q --call-graph dwarf -F 999 -e cpu-clock -o "$SCRATCH/dw.data" -- "$BIN/inline_hot" 3 >/dev/null 2>&1
-	tries=$((tries + 1))
-	perf_splits "$SCRATCH/dw.data" && [ $tries -lt 10 ] || break
-done
-echo "# perf's DWARF recording: try $tries"
+# The comparison is made on a DWARF recording perf does not split an entry of, under any of the
+# key orders used below (lib.sh).
+perf_record_unsplit "$SCRATCH/dw.data" "dso,sym comm,dso,sym dso,sym,comm dso,comm,sym" -- "$BIN/inline_hot" 3
 
 view() { grep -v "^\$\|^#\$\|^# (Tip"; }
 # compare FILE OPTIONS...: perf's and lperf's text, line for line
