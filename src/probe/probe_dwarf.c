@@ -202,8 +202,8 @@ static int point_open(struct dw_point *p, const char *path, const char *func, ui
 	GElf_Ehdr eh;
 	if (gelf_getehdr(p->f.elf, &eh))
 		p->machine = eh.e_machine;
-	if (probe_elf_find(p->f.syms, func, &p->addr) == 0)
-		p->dw = dwarf_begin_elf(p->f.syms, DWARF_C_READ, NULL);
+	if (probe_elf_find(p->f.syms, func, &p->addr) == 0 && probe_elf_dwarf(&p->f, path, &p->dw) < 0)
+		return -1;
 	p->addr += off;
 	if (p->dw && dwarf_addrdie(p->dw, p->addr, &p->cu))
 		p->ns = dwarf_getscopes(&p->cu, p->addr, &p->scopes);

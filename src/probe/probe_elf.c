@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "symbols/demangle.h"
+#include "symbols/dwarfcap.h"
 #include "symbols/elf.h"
 #include "util/error.h"
 #include "util/fileio.h"
@@ -55,6 +56,19 @@ int probe_elf_open(const char *path, struct elf_file *f)
 		if (f->delf && has_symtab(f->delf))
 			f->syms = f->delf;
 	}
+	return 0;
+}
+
+int probe_elf_dwarf(struct elf_file *f, const char *path, Dwarf **dw)
+{
+	*dw = NULL;
+	char *why = dwarfcap_refusal(f->syms);
+	if (why) {
+		err_set("%s: %s", path, why);
+		free(why);
+		return -1;
+	}
+	*dw = dwarf_begin_elf(f->syms, DWARF_C_READ, NULL);
 	return 0;
 }
 
@@ -199,7 +213,9 @@ char *probe_elf_source(const char *path, const char *func)
 		return NULL;
 	GElf_Addr addr;
 	char *out = NULL;
-	Dwarf *dw = probe_elf_find(f.syms, func, &addr) == 0 ? dwarf_begin_elf(f.syms, DWARF_C_READ, NULL) : NULL;
+	Dwarf *dw = NULL;
+	if (probe_elf_find(f.syms, func, &addr) == 0)
+		probe_elf_dwarf(&f, path, &dw);
 	Dwarf_Die cu;
 	if (dw && dwarf_addrdie(dw, addr, &cu)) {
 		Dwarf_Line *line = dwarf_getsrc_die(&cu, addr);

@@ -3,6 +3,7 @@
 #ifndef LPERF_PROBE_PROBE_INT_H
 #define LPERF_PROBE_PROBE_INT_H
 
+#include <elfutils/libdw.h>
 #include <gelf.h>
 #include <stdbool.h>
 
@@ -19,5 +20,8 @@ int probe_elf_open(const char *path, struct elf_file *f);
 void probe_elf_close(struct elf_file *f);
 /* The address of the FUNC or IFUNC symbol func; -1 when there is none. */
 int probe_elf_find(Elf *elf, const char *func, GElf_Addr *addr);
+/* Sets *dw to f's DWARF (libdw; NULL when there is none). -1 with err_set, *dw NULL, when it is
+ * refused: its compressed sections would inflate past symbols/dwarfcap.h's caps. */
+int probe_elf_dwarf(struct elf_file *f, const char *path, Dwarf **dw);
 
 #endif

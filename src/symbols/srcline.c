@@ -3,6 +3,7 @@
 
 #include "symbols/demangle.h"
 #include "symbols/dwarf_funcs.h"
+#include "symbols/dwarfcap.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -147,50 +148,6 @@ static struct sl_file *file_of(struct dso *d)
 
 static char *debuginfo_path;
 
-/* Compressed DWARF is inflated whole when libdw opens it: a 2 MB file whose .debug_info inflates
- * to 2 GiB took 2.1 GB and 5.5 s. Refused: more than DWARF_RATIO times its compressed size (past
- * DWARF_SMALL), or more than DWARF_MAX in all. */
-#define DWARF_RATIO 64
-#define DWARF_SMALL (16ull << 20)
-#define DWARF_MAX (4ull << 30)
-
-/* The refusal of elf's DWARF sections (SHF_COMPRESSED .debug_*, or GNU .zdebug_*), or NULL. */
-static char *dwarf_refusal(Elf *elf)
-{
-	size_t shstrndx;
-	if (!elf || elf_getshdrstrndx(elf, &shstrndx) < 0)
-		return NULL;
-	uint64_t packed = 0, inflated = 0;
-	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
-		GElf_Shdr sh;
-		const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
-		if (!name || sh.sh_type == SHT_NOBITS)
-			continue;
-		uint64_t size = 0;
-		if (!strncmp(name, ".debug_", 7) && (sh.sh_flags & SHF_COMPRESSED)) {
-			GElf_Chdr ch;
-			Elf_Data *raw = elf_rawdata(scn, NULL);
-			if (raw && raw->d_size >= sizeof(Elf32_Chdr) && gelf_getchdr(scn, &ch))
-				size = ch.ch_size;
-		} else if (!strncmp(name, ".zdebug_", 8)) {
-			Elf_Data *raw = elf_rawdata(scn, NULL);
-			const unsigned char *b = raw ? raw->d_buf : NULL;
-			if (b && raw->d_size >= 12 && !memcmp(b, "ZLIB", 4))
-				for (int i = 4; i < 12; i++)
-					size = size << 8 | b[i];
-		} else {
-			continue;
-		}
-		packed += sh.sh_size;
-		inflated = inflated + size < inflated ? UINT64_MAX : inflated + size;
-	}
-	if (inflated <= DWARF_MAX && (inflated <= DWARF_SMALL || inflated / DWARF_RATIO <= packed))
-		return NULL;
-	return xasprintf("its compressed DWARF would inflate to %" PRIu64 " MiB from %" PRIu64 " KiB (the caps are "
-			 "%d times and %llu MiB): its source lines and inline frames are skipped",
-			 inflated >> 20, packed >> 10, DWARF_RATIO, DWARF_MAX >> 20);
-}
-
 static char *refused_debuginfo; /* set by find_debuginfo for file_open */
 
 /* libdwfl's search for a separate debug file, with the same caps on what it finds. */
@@ -203,7 +160,7 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	if (fd < 0)
 		return fd;
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	char *why = dwarf_refusal(elf);
+	char *why = dwarfcap_refusal(elf);
 	elf_end(elf);
 	if (!why)
 		return fd;
@@ -242,7 +199,7 @@ static void file_open(struct sl_file *f, struct dso *d)
 	free(path);
 	Dwarf_Addr bias;
 	Elf *elf = f->mod ? dwfl_module_getelf(f->mod, &f->bias) : NULL;
-	char *why = dwarf_refusal(elf);
+	char *why = dwarfcap_refusal(elf);
 	free(refused_debuginfo);
 	refused_debuginfo = NULL;
 	if (elf && !why && dwfl_module_getdwarf(f->mod, &bias)) {

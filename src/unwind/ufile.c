@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "symbols/dwarfcap.h"
 #include "symbols/elf.h"
 #include "unwind/cfa.h"
 #include "unwind/jitstep.h"
@@ -35,7 +36,8 @@ static Elf *file_elf(struct ufile *f)
 	struct stat st;
 	Elf *elf = NULL;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		/* Private: dwarfcap_hide may change its section headers in memory. */
+		elf = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);
 		/* The whole file in memory, so that no descriptor stays open per DSO. */
 		if (elf && elf_cntl(elf, ELF_C_FDREAD) != 0) {
 			elf_end(elf);
@@ -94,6 +96,12 @@ static void ufile_open(struct ufile *f)
 	f->ok = f->nsegs && f->hi > f->lo;
 	f->cfi_refused = f->ok && !cfa_elf_bounded(f->elf);
 	d->cfi_refused |= f->cfi_refused;
+	/* libdwfl opens the file's DWARF when .eh_frame has no row for a pc (for .debug_frame):
+	 * past the caps, it must find none. (srcline warns of the refusal.) */
+	char *why = f->ok ? dwarfcap_refusal(f->elf) : NULL;
+	if (why && dwarfcap_hide(f->elf) < 0)
+		f->ok = false;
+	free(why);
 }
 
 struct ufile *ufile_get(struct ufile_cache *fc, struct dso *d)

@@ -29,6 +29,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "symbols/dwarfcap.h"
 #include "symbols/jitdump.h"
 #include "unwind/cfa.h"
 #include "unwind/jitstep.h"
@@ -131,9 +132,12 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	/* Its .debug_frame is read as the file's own is (cfa_elf_bounded). */
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	bool bounded = cfa_elf_bounded(elf);
+	char *why = dwarfcap_refusal(elf); /* libdwfl would inflate its DWARF for .debug_frame */
+	bool refused = why != NULL;
+	free(why);
 	elf_end(elf);
-	if (!bounded) {
-		f->dso->cfi_refused = true;
+	if (!bounded || refused) {
+		f->dso->cfi_refused |= !bounded;
 		close(fd);
 		return -1;
 	}

@@ -176,7 +176,9 @@ test_expect_success 'record -p PID ends when the target exits even though its pi
 # A DWARF bomb: a small program with a .zdebug_info that inflates to 1 GiB (1,000:1). report
 # of a DWARF-stack recording refuses it in one line naming the file, in about the time and memory
 # of the same program's report without the bomb (lperf without the caps: 2.6 s and 1.1 GB; perf
-# reads no inline frames from it). The bounds: the bomb-free run's plus 1 s of CPU and 48 MB, and for
+# reads no inline frames from it). The same program built without .eh_frame makes libdwfl's
+# unwinder ask for .debug_frame at every frame, which opens the DWARF (CI once sampled code
+# without CFI and inflated the bomb that way: 1 GB). The bounds: the bomb-free run's plus 1 s of CPU and 48 MB, and for
 # a build without ASan also 1 s and 100 MB (the issue's; ASan's bomb-free report alone takes ~100 MB).
 test_expect_success 'compressed DWARF bomb: refused in one line, bounded time and memory' '
 	cat >p.c <<-\EOF &&
@@ -197,20 +199,25 @@ out.append(c.flush())
 open(\"bomb.bin\", \"wb\").write(b\"\".join(out))
 " &&
 	objcopy --add-section .zdebug_info=bomb.bin p bomb && test "$(stat -c %s bomb)" -lt 2000000 &&
+	# without .eh_frame: each unwind asks libdwfl for .debug_frame, which would open the DWARF
+	cc -O1 -g0 -fno-asynchronous-unwind-tables -o q p.c && objcopy --add-section .zdebug_info=bomb.bin q nobomb &&
 	"$LPERF" record -q --call-graph dwarf -o b.data ./bomb 2>/dev/null &&
 	"$LPERF" record -q --call-graph dwarf -o p.data ./p 2>/dev/null &&
+	"$LPERF" record -q --call-graph dwarf -o nb.data ./nobomb 2>/dev/null &&
+	"$LPERF" record -q --call-graph dwarf -o q.data ./q 2>/dev/null &&
 	asan=0 && { ! ldd "$LPERF" | grep -q libasan || asan=1; } &&
-	for v in "--stdio" "--pprof x.pb.gz"; do
+	for v in "--stdio p b bomb" "--pprof=x.pb.gz p b bomb" "--stdio q nb nobomb"; do
+		set -- $v &&
 		# CPU seconds (user + system), which a loaded machine does not stretch as it does wall time
-		/usr/bin/time -f "%U %S %M" -o base "$LPERF" report -i p.data $v >/dev/null 2>&1 &&
-		/usr/bin/time -f "%U %S %M" -o usage "$LPERF" report -i b.data $v >/dev/null 2>err &&
-		echo "$v: without the bomb $(cat base), with it $(cat usage) (user s, system s, max KiB)" &&
+		/usr/bin/time -f "%U %S %M" -o base "$LPERF" report -i $2.data $1 >/dev/null 2>&1 &&
+		/usr/bin/time -f "%U %S %M" -o usage "$LPERF" report -i $3.data $1 >/dev/null 2>err &&
+		echo "$1 $4: without the bomb $(cat base), with it $(cat usage) (user s, system s, max KiB)" &&
 		read u0 y0 kb0 <base && read u y kb <usage &&
 		s0=$(awk "BEGIN { print $u0 + $y0 }") && secs=$(awk "BEGIN { print $u + $y }") &&
 		test "$kb" -lt $((kb0 + 49152)) && awk "BEGIN { exit !($secs < $s0 + 1) }" &&
 		{ [ $asan = 1 ] || { test "$kb" -lt 102400 && awk "BEGIN { exit !($secs < 1) }"; }; } &&
 		cat err && grep -c "inflate" err >n && test "$(cat n)" = 1 &&
-		expect_grep "^lperf: warning: .*/bomb: its compressed DWARF would inflate to 1024 MiB from" err ||
+		expect_grep "^lperf: warning: .*/$4: its compressed DWARF would inflate to 1024 MiB from" err ||
 		return 1
 	done
 '

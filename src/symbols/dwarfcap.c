@@ -1,0 +1,90 @@
+/* Caps on compressed DWARF. See dwarfcap.h. */
+#include "symbols/dwarfcap.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+#define DWARFCAP_SMALL (16ull << 20)
+#define DWARFCAP_MAX (4ull << 30)
+
+/* The size scn inflates to if it is a compressed debug section (else false). */
+static bool compressed_size(Elf_Scn *scn, const GElf_Shdr *sh, const char *name, uint64_t *size)
+{
+	*size = 0;
+	if (!strncmp(name, ".debug_", 7) && (sh->sh_flags & SHF_COMPRESSED)) {
+		GElf_Chdr ch;
+		Elf_Data *raw = elf_rawdata(scn, NULL);
+		if (raw && raw->d_size >= sizeof(Elf32_Chdr) && gelf_getchdr(scn, &ch))
+			*size = ch.ch_size;
+		return true;
+	}
+	if (!strncmp(name, ".zdebug_", 8)) {
+		Elf_Data *raw = elf_rawdata(scn, NULL);
+		const unsigned char *b = raw ? raw->d_buf : NULL;
+		if (b && raw->d_size >= 12 && !memcmp(b, "ZLIB", 4))
+			for (int i = 4; i < 12; i++)
+				*size = *size << 8 | b[i];
+		return true;
+	}
+	return false;
+}
+
+/* Calls fn on each compressed debug section of elf with its packed and inflated sizes; stops
+ * at fn's first nonzero answer and returns it (-1 if elf cannot be read). */
+static int each_compressed(Elf *elf, int (*fn)(Elf_Scn *, GElf_Shdr *, uint64_t, void *), void *arg)
+{
+	size_t shstrndx;
+	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx) < 0)
+		return -1;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		GElf_Shdr sh;
+		const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+		uint64_t size;
+		if (!name || sh.sh_type == SHT_NOBITS || !compressed_size(scn, &sh, name, &size))
+			continue;
+		int r = fn(scn, &sh, size, arg);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+struct totals {
+	uint64_t packed, inflated;
+};
+
+static int add_sizes(Elf_Scn *scn, GElf_Shdr *sh, uint64_t size, void *arg)
+{
+	(void)scn;
+	struct totals *t = arg;
+	t->packed += sh->sh_size;
+	t->inflated = t->inflated + size < t->inflated ? UINT64_MAX : t->inflated + size;
+	return 0;
+}
+
+char *dwarfcap_refusal(Elf *elf)
+{
+	struct totals t = { 0, 0 };
+	if (each_compressed(elf, add_sizes, &t) < 0)
+		return NULL;
+	if (t.inflated <= DWARFCAP_MAX && (t.inflated <= DWARFCAP_SMALL || t.inflated / DWARFCAP_RATIO <= t.packed))
+		return NULL;
+	return xasprintf("its compressed DWARF would inflate to %" PRIu64 " MiB from %" PRIu64 " KiB (the caps are "
+			 "%d times and %llu MiB): its source lines and inline frames are skipped",
+			 t.inflated >> 20, t.packed >> 10, DWARFCAP_RATIO, DWARFCAP_MAX >> 20);
+}
+
+static int hide_one(Elf_Scn *scn, GElf_Shdr *sh, uint64_t size, void *arg)
+{
+	(void)size, (void)arg;
+	sh->sh_type = SHT_NOBITS;
+	return gelf_update_shdr(scn, sh) ? 0 : -1;
+}
+
+int dwarfcap_hide(Elf *elf)
+{
+	return each_compressed(elf, hide_one, NULL) < 0 ? -1 : 0;
+}
