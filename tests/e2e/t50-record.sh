@@ -24,18 +24,26 @@ entry_pct() { awk -v s="$1" '/\[[.k]\]/ && $NF == s { sub("%", "", $1); print $1
 # them (docs/annotate.md), and a sample lands in one (ld.so's) only now and then.
 counts() { awk '$1 ~ /%$/ && NF >= 4 { n = $NF; if (n ~ /@plt$/) n = "@plt"; print $2, n }' "$1" | sort; }
 
+# Each work_X share against the split the workload measured with its own thread clock (planned
+# 50/30/20; a loaded VM's host preemptions shift it a few points, as seen: 46.9 for 50).
+near_split() { # near_split REPORT SPLIT: every work_X of SPLIT within 3 points in REPORT
+	while read -r f pct; do near "$(share "$f" "$1")" "$pct" 3 || return 1; done <"$2"
+	test "$(wc -l <"$2")" = 3
+}
+
 test_expect_success 'record + report: known shares within 3 points (frame pointers)' '
-	lperf record -q -F 4000 -e cpu-clock -o "$SCRATCH/s.data" -- "$BIN/shares" 30 &&
+	SHARES_SPLIT=split lperf record -q -F 4000 -e cpu-clock -o "$SCRATCH/s.data" -- "$BIN/shares" 30 &&
+	cat split &&
 	lperf report -i "$SCRATCH/s.data" --sort sym --stdio --no-children -n >r.txt &&
 	n=$(awk "/^# Samples:/ { print \$3 }" r.txt) && echo "samples: $n" &&
 	case "$n" in *K) ;; *) [ "$n" -ge 2000 ] ;; esac &&
-	near "$(share work_a r.txt)" 50 3 && near "$(share work_b r.txt)" 30 3 && near "$(share work_c r.txt)" 20 3
+	near_split r.txt split
 '
 
 test_expect_success 'record + report: known shares without frame pointers' '
-	lperf record -q -F 4000 -e cpu-clock -o "$SCRATCH/s.data" -- "$BIN/shares_nofp" 30 &&
+	SHARES_SPLIT=split lperf record -q -F 4000 -e cpu-clock -o "$SCRATCH/s.data" -- "$BIN/shares_nofp" 30 &&
 	lperf report -i "$SCRATCH/s.data" --sort sym --stdio --no-children >r.txt &&
-	near "$(share work_a r.txt)" 50 3 && near "$(share work_b r.txt)" 30 3 && near "$(share work_c r.txt)" 20 3
+	cat split && near_split r.txt split
 '
 
 test_expect_success 'callers appear in -g views (callee and caller order)' '
