@@ -1,0 +1,187 @@
+/* perf sched's analyses of a recording's scheduler tracepoints (sched_switch, sched_stat_runtime,
+ * sched_wakeup/waking/wakeup_new, sched_migrate_task), as perf 6.1 computes them:
+ * sched_tp.c reads the events' fields through libtraceevent; sched_lat.c is `sched latency`
+ * (each task's delays from wakeup to running); sched_hist.c is `sched timehist` (each switch
+ * with the task's wait, scheduling delay and run time, and the per-task summary) and `sched
+ * map` (which task each CPU runs at each switch). Nothing here prints: timehist and map hand
+ * their lines to a callback, latency leaves sorted rows. */
+#ifndef LPERF_ANALYSIS_SCHED_H
+#define LPERF_ANALYSIS_SCHED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "session/session.h"
+#include "util/hashmap.h"
+
+struct tep_handle;
+struct tep_format_field;
+
+enum sched_kind { SCHED_NONE, SCHED_SWITCH, SCHED_RUNTIME, SCHED_WAKEUP, SCHED_MIGRATE };
+
+#define SCHED_COMM_LEN 32 /* perf's longest "comm[tid/pid]" is 31 characters */
+
+/* One scheduler event, its fields read. */
+struct sched_event {
+	enum sched_kind kind;
+	uint64_t time;
+	uint32_t cpu;
+	int32_t pid, tid;            /* the sample's: the task on the CPU */
+	int32_t prev_pid, next_pid;  /* switch */
+	int64_t prev_state;
+	char next_comm[17];
+	int32_t target;              /* runtime, wakeup, migrate: the task the event is about */
+	bool waking;                 /* a wakeup from sched_waking (perf 6.1's latency ignores them) */
+	uint64_t runtime;
+	int32_t orig_cpu, dest_cpu;
+};
+
+/* The sched events of one recording and their fields (-1 ids: not recorded). */
+struct sched_tp {
+	int id[5][3];                /* by sched_kind; wakeups: wakeup, waking, wakeup_new */
+	struct tep_format_field *prev_pid, *prev_state, *next_pid, *next_comm;
+	struct tep_format_field *rt_pid, *rt_runtime, *wk_pid[3], *mg_pid, *mg_orig, *mg_dest;
+};
+
+/* -1 after err_set when the recording has no sched:sched_switch (the message says what to run). */
+int sched_tp_init(struct sched_tp *tp, struct tep_handle *tep);
+/* 1: ev holds one of the events; 0: another event; -1: its fields do not read (bounds). */
+int sched_tp_decode(const struct sched_tp *tp, const struct resolved_sample *rs, struct sched_event *ev);
+/* A task's name as perf shows it: the model's comm, "swapper" for tid 0, ":TID" unnamed. */
+const char *sched_comm(struct machine *m, int32_t tid);
+/* A time as perf prints them: seconds with 6 decimals (microseconds, truncated). */
+void sched_time_str(uint64_t ns, char *buf, size_t size);
+
+/* ---- sched latency (sched_lat.c) ---- */
+enum sched_lat_key { SCHED_LAT_PID, SCHED_LAT_AVG, SCHED_LAT_MAX, SCHED_LAT_SWITCH, SCHED_LAT_RUNTIME };
+
+struct sched_lat_task {
+	int32_t tid;
+	char *comm;                  /* set by sched_lat_finish */
+	int merged;                  /* tasks of this comm folded in (0: per pid) */
+	uint64_t runtime, switches, total_lat, max_lat, max_start, max_end;
+	/* the last atom: since the task went out */
+	int state;                   /* SCHED_ATOM_* */
+	uint64_t out_time, wake_time;
+};
+
+struct sched_lat {
+	int profile_cpu;             /* -C: the one CPU looked at (-1: all) */
+	bool per_pid;                /* -p: no merging by comm */
+	struct hashmap bytid;        /* tid -> index + 1 into v */
+	struct sched_lat_task *v;
+	size_t n, cap;
+	int32_t *curr;               /* per CPU: the task switched in last (-1: none yet) */
+	size_t ncpu;
+	uint64_t nr_timestamps, nr_unordered, nr_switch_bugs;
+	/* after sched_lat_finish: the rows shown, in order, and their totals */
+	struct sched_lat_task **rows;
+	size_t nrows;
+	uint64_t all_runtime, all_count;
+};
+
+void sched_lat_init(struct sched_lat *l, int profile_cpu, bool per_pid);
+void sched_lat_event(struct sched_lat *l, const struct sched_event *ev);
+/* perf's -s: keys separated by ',' or ' ' (runtime, switch, avg, max, pid); -1 after err_set on
+ * an unknown key. */
+int sched_lat_keys(const char *spec, int *keys, size_t max, size_t *n);
+/* Names the tasks (m at the end of the walk), merges them by comm unless per pid, sorts. */
+void sched_lat_finish(struct sched_lat *l, struct machine *m, const int *keys, size_t nkeys);
+void sched_lat_free(struct sched_lat *l);
+
+/* ---- sched timehist and map (sched_hist.c) ---- */
+struct sched_task {
+	char comm[SCHED_COMM_LEN];   /* the name as perf shows it in that line */
+	int32_t tid, pid;            /* pid 0: perf shows the comm alone */
+};
+
+enum sched_row_kind { SCHED_ROW_SWITCH, SCHED_ROW_WAKEUP, SCHED_ROW_MIGRATE };
+
+struct sched_hist_row {
+	enum sched_row_kind kind;
+	uint64_t time;
+	uint32_t cpu;
+	uint32_t ncpus;              /* the CPUs known so far (-V's columns) */
+	bool idle;                   /* the task is a CPU's idle task */
+	struct sched_task task;      /* switch: the task switched out; else the sample's */
+	uint64_t wait, delay, run;   /* switch */
+	int64_t state;
+	char next_comm[17];
+	int32_t next_pid;
+	struct sched_task other;     /* awakened or migrated */
+	int32_t orig_cpu, dest_cpu;
+};
+
+struct sched_stats { double n, mean, m2; uint64_t min, max; };
+
+struct sched_thr {
+	int32_t tid, pid, ppid;
+	bool dead, idle;
+	uint64_t last_time, ready_to_run;
+	int64_t last_state;
+	uint64_t dt_run, dt_sleep, dt_iowait, dt_preempt, dt_delay;
+	struct sched_stats run;
+	uint64_t total_run, total_sleep, total_iowait, total_preempt, total_delay;
+	uint64_t migrations;
+	char shortname[3];           /* map */
+	bool comm_changed;
+};
+
+struct sched_hist {
+	bool wakeups, migrations, summary_only;
+	void (*row)(void *arg, const struct sched_hist_row *r);
+	void *arg;
+	struct machine *m;
+	struct hashmap thr;          /* tid -> struct sched_thr * */
+	struct sched_thr **idle;     /* per CPU */
+	size_t nidle;
+	uint64_t *last_switch;       /* per CPU */
+	size_t ncpu;
+	uint32_t max_cpu;
+	uint64_t hist_start, hist_end;
+};
+
+void sched_hist_init(struct sched_hist *h, struct machine *m, uint32_t nr_cpus_online);
+void sched_hist_event(struct sched_hist *h, const struct sched_event *ev);
+/* The side band perf's threads keep: a FORK (the child's parent), an EXIT (dead), a COMM. */
+void sched_hist_fork(struct sched_hist *h, int32_t tid, int32_t ptid);
+void sched_hist_exit(struct sched_hist *h, int32_t tid);
+void sched_hist_comm(struct sched_hist *h, int32_t tid);
+/* The tasks that ran, in perf's order (by tid modulo 256, then tid); dead: the terminated ones. */
+size_t sched_hist_tasks(const struct sched_hist *h, bool dead, struct sched_thr ***out);
+void sched_task_name(struct machine *m, const struct sched_thr *t, struct sched_task *out);
+double sched_stats_stddev_pct(const struct sched_stats *s);
+void sched_hist_free(struct sched_hist *h);
+
+/* sched map: which task each CPU runs after each switch. */
+struct sched_map_row {
+	uint64_t time;
+	uint32_t this_cpu;
+	size_t ncells;
+	const char (*cells)[3];      /* per CPU column: the task's short name, "" none yet */
+	const int32_t *cell_cpu;     /* the CPU of each column */
+	bool named;                  /* a new short name or a comm change: show "XX => comm:tid" */
+	const char *shortname, *comm;
+	int32_t tid;
+	bool new_cpu;                /* --compact: the CPU's first switch */
+};
+
+struct sched_map {
+	bool compact;
+	void (*row)(void *arg, const struct sched_map_row *r);
+	void *arg;
+	struct sched_hist h;         /* the tasks (short names, comm changes) */
+	int32_t *curr;               /* per CPU: the task running, -1 none */
+	char (*cells)[3];
+	int32_t *cell_cpu;
+	size_t ncpu, ncols;
+	uint32_t max_cpu;
+	char next1, next2;
+};
+
+void sched_map_init(struct sched_map *mp, struct machine *m, uint32_t ncpus);
+void sched_map_event(struct sched_map *mp, const struct sched_event *ev);
+void sched_map_free(struct sched_map *mp);
+
+#endif

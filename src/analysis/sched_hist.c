@@ -1,0 +1,253 @@
+/* perf sched timehist: see sched.h. At each switch on a CPU the task switched out ran since the
+ * CPU's previous switch; before that it waited since it last went out (sleeping, waiting for
+ * I/O or preempted, by the state it left in) and its scheduling delay is from its wakeup to the
+ * CPU's previous switch. A CPU's idle task is its own task, "<idle>". */
+#include "analysis/sched.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+#define SCHED_TASK_RUNNING 0
+#define SCHED_TASK_UNINTERRUPTIBLE 2
+
+static void sched_stats_init(struct sched_stats *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->min = UINT64_MAX;
+}
+
+/* perf's running mean and variance (Welford's). */
+static void sched_stats_add(struct sched_stats *s, uint64_t v)
+{
+	s->n += 1;
+	double delta = (double)v - s->mean;
+	s->mean += delta / s->n;
+	s->m2 += delta * ((double)v - s->mean);
+	if (v > s->max)
+		s->max = v;
+	if (v < s->min)
+		s->min = v;
+}
+
+double sched_stats_stddev_pct(const struct sched_stats *s)
+{
+	if (s->n < 2 || s->mean == 0)
+		return 0;
+	double var = s->m2 / (s->n - 1);
+	return 100.0 * sqrt(var / s->n) / s->mean;
+}
+
+static struct sched_thr *thr_new(int32_t tid, int32_t pid)
+{
+	struct sched_thr *t = xcalloc(1, sizeof(*t));
+	t->tid = tid;
+	t->pid = pid;
+	t->ppid = -1;
+	sched_stats_init(&t->run);
+	return t;
+}
+
+static struct sched_thr *thr_get(struct sched_hist *h, int32_t tid, int32_t pid)
+{
+	bool found;
+	struct hashmap_entry *he = hashmap_insert_u64(&h->thr, (uint64_t)(uint32_t)tid, &found);
+	if (!found)
+		he->value = thr_new(tid, pid);
+	struct sched_thr *t = he->value;
+	if (t->pid <= 0 && pid > 0)
+		t->pid = pid; /* perf learns a task's process from a later sample */
+	return t;
+}
+
+static struct sched_thr *idle_get(struct sched_hist *h, uint32_t cpu)
+{
+	if (cpu >= h->nidle) {
+		size_t n = h->nidle ? h->nidle : 1;
+		while (n <= cpu)
+			n *= 2;
+		h->idle = xrealloc(h->idle, n * sizeof(*h->idle));
+		memset(h->idle + h->nidle, 0, (n - h->nidle) * sizeof(*h->idle));
+		h->nidle = n;
+	}
+	if (!h->idle[cpu]) {
+		h->idle[cpu] = thr_new(0, 0);
+		h->idle[cpu]->idle = true;
+	}
+	return h->idle[cpu];
+}
+
+void sched_hist_init(struct sched_hist *h, struct machine *m, uint32_t nr_cpus_online)
+{
+	memset(h, 0, sizeof(*h));
+	h->m = m;
+	hashmap_init(&h->thr, HASHMAP_U64);
+	h->max_cpu = nr_cpus_online ? nr_cpus_online : 4;
+	for (uint32_t c = 0; c < h->max_cpu; c++)
+		idle_get(h, c);
+	h->nidle = h->max_cpu; /* perf lists the CPUs it set up, and those seen beyond */
+}
+
+void sched_task_name(struct machine *m, const struct sched_thr *t, struct sched_task *out)
+{
+	struct thread *mt = t->idle ? NULL : machine_find_thread(m, t->tid);
+	out->tid = t->tid;
+	out->pid = mt && mt->pid >= 0 ? mt->pid : t->pid;
+	snprintf(out->comm, sizeof(out->comm), "%s", t->idle ? "<idle>" : sched_comm(m, t->tid));
+}
+
+static void hist_update(struct sched_thr *r, uint64_t t, uint64_t tprev)
+{
+	r->dt_delay = r->dt_sleep = r->dt_iowait = r->dt_preempt = r->dt_run = 0;
+	if (tprev) {
+		r->dt_run = t - tprev;
+		if (r->ready_to_run && r->ready_to_run <= tprev)
+			r->dt_delay = tprev - r->ready_to_run;
+		if (r->last_time && r->last_time <= tprev) {
+			uint64_t wait = tprev - r->last_time;
+			if (r->last_state == SCHED_TASK_RUNNING)
+				r->dt_preempt = wait;
+			else if (r->last_state == SCHED_TASK_UNINTERRUPTIBLE)
+				r->dt_iowait = wait;
+			else
+				r->dt_sleep = wait;
+		}
+	}
+	sched_stats_add(&r->run, r->dt_run);
+	r->total_run += r->dt_run;
+	r->total_delay += r->dt_delay;
+	r->total_sleep += r->dt_sleep;
+	r->total_iowait += r->dt_iowait;
+	r->total_preempt += r->dt_preempt;
+}
+
+static void hist_switch(struct sched_hist *h, const struct sched_event *ev)
+{
+	if (ev->cpu >= h->ncpu) {
+		size_t n = ev->cpu + 1u;
+		h->last_switch = xrealloc(h->last_switch, n * sizeof(*h->last_switch));
+		memset(h->last_switch + h->ncpu, 0, (n - h->ncpu) * sizeof(*h->last_switch));
+		h->ncpu = n;
+	}
+	bool idle = ev->prev_pid == 0;
+	struct sched_thr *t = idle ? idle_get(h, ev->cpu) : thr_get(h, ev->tid ? ev->tid : ev->pid, ev->pid);
+	uint64_t tprev = h->last_switch[ev->cpu];
+	hist_update(t, ev->time, tprev);
+	if (!h->summary_only && h->row) {
+		struct sched_hist_row r = { .kind = SCHED_ROW_SWITCH, .time = ev->time, .cpu = ev->cpu, .idle = idle,
+					    .ncpus = h->max_cpu + 1,
+					    .wait = t->dt_sleep + t->dt_iowait + t->dt_preempt, .delay = t->dt_delay,
+					    .run = t->dt_run, .state = ev->prev_state, .next_pid = ev->next_pid };
+		memcpy(r.next_comm, ev->next_comm, sizeof(r.next_comm));
+		sched_task_name(h->m, t, &r.task);
+		h->row(h->arg, &r);
+	}
+	if (!h->hist_start)
+		h->hist_start = ev->time;
+	h->hist_end = ev->time;
+	t->last_time = ev->time;
+	t->last_state = ev->prev_state;
+	t->ready_to_run = 0;
+	h->last_switch[ev->cpu] = ev->time;
+}
+
+/* A wakeup's or migration's line: the sample's task and the one it is about. */
+static void hist_other(struct sched_hist *h, const struct sched_event *ev, enum sched_row_kind kind,
+		       struct sched_thr *other)
+{
+	struct sched_hist_row r = { .kind = kind, .time = ev->time, .cpu = ev->cpu,
+				    .ncpus = h->max_cpu + 1, .orig_cpu = ev->orig_cpu,
+				    .dest_cpu = ev->dest_cpu };
+	sched_task_name(h->m, thr_get(h, ev->tid, ev->pid), &r.task);
+	sched_task_name(h->m, other, &r.other);
+	h->row(h->arg, &r);
+}
+
+void sched_hist_event(struct sched_hist *h, const struct sched_event *ev)
+{
+	if (ev->cpu > h->max_cpu)
+		h->max_cpu = ev->cpu;
+	struct sched_thr *t;
+	switch (ev->kind) {
+	case SCHED_SWITCH:
+		hist_switch(h, ev);
+		return;
+	case SCHED_WAKEUP:
+		t = thr_get(h, ev->target, 0);
+		if (!t->ready_to_run)
+			t->ready_to_run = ev->time;
+		if (h->wakeups && h->row)
+			hist_other(h, ev, SCHED_ROW_WAKEUP, t);
+		return;
+	case SCHED_MIGRATE:
+		if (!h->migrations)
+			return;
+		t = thr_get(h, ev->target, 0);
+		t->migrations++;
+		if (!h->summary_only && h->row)
+			hist_other(h, ev, SCHED_ROW_MIGRATE, t);
+		return;
+	case SCHED_RUNTIME:
+	case SCHED_NONE:
+		break;
+	}
+}
+
+void sched_hist_fork(struct sched_hist *h, int32_t tid, int32_t ptid)
+{
+	struct hashmap_entry *he = hashmap_find_u64(&h->thr, (uint64_t)(uint32_t)tid);
+	if (he)
+		((struct sched_thr *)he->value)->ppid = ptid;
+	else
+		thr_get(h, tid, -1)->ppid = ptid;
+}
+
+void sched_hist_exit(struct sched_hist *h, int32_t tid)
+{
+	struct hashmap_entry *he = hashmap_find_u64(&h->thr, (uint64_t)(uint32_t)tid);
+	if (he)
+		((struct sched_thr *)he->value)->dead = true;
+}
+
+void sched_hist_comm(struct sched_hist *h, int32_t tid)
+{
+	thr_get(h, tid, -1)->comm_changed = true;
+}
+
+static int thr_order(const void *a, const void *b)
+{
+	const struct sched_thr *l = *(struct sched_thr *const *)a, *r = *(struct sched_thr *const *)b;
+	uint32_t bl = (uint32_t)l->tid % 256u, br = (uint32_t)r->tid % 256u;
+	if (bl != br)
+		return bl < br ? -1 : 1;
+	return l->tid < r->tid ? -1 : l->tid > r->tid;
+}
+
+size_t sched_hist_tasks(const struct sched_hist *h, bool dead, struct sched_thr ***out)
+{
+	struct sched_thr **v = xcalloc(h->thr.n ? h->thr.n : 1, sizeof(*v));
+	size_t n = 0;
+	for (size_t i = 0; i < h->thr.n; i++) {
+		struct sched_thr *t = h->thr.v[i].value;
+		if (t->run.n > 0 && t->dead == dead)
+			v[n++] = t;
+	}
+	qsort(v, n, sizeof(*v), thr_order);
+	*out = v;
+	return n;
+}
+
+void sched_hist_free(struct sched_hist *h)
+{
+	for (size_t i = 0; i < h->thr.n; i++)
+		free(h->thr.v[i].value);
+	hashmap_free(&h->thr);
+	for (size_t i = 0; i < h->nidle; i++)
+		free(h->idle[i]);
+	free(h->idle);
+	free(h->last_switch);
+	memset(h, 0, sizeof(*h));
+}
