@@ -65,7 +65,7 @@ struct sched_ctx {
 	struct sched_tp tp;
 	struct session *ss;
 	int ready_rc;
-	uint64_t bad;
+	uint64_t bad, lost_chunks;
 	struct sched_lat lat;
 	struct sched_hist hist;
 	struct sched_hist_out out;
@@ -142,8 +142,16 @@ static int sched_on_sample(const struct resolved_sample *rs, void *arg)
 /* timehist's and map's threads follow FORK, EXIT and COMM as perf's do. */
 static int sched_on_record(struct session *ss, const struct perf_event_header *h, void *arg)
 {
-	(void)ss;
 	struct sched_ctx *c = arg;
+	if (h->type == PERF_RECORD_LOST) {
+		struct rec_lost lost;
+		struct perf_sample s;
+		c->lost_chunks++;
+		if (c->mode == SCHED_TIMEHIST && c->ready_rc == 0 && record_parse_lost(h, &lost) == 0 &&
+		    sample_id_parse(ss->evsels, h, &s) == 0)
+			sched_hist_lost(&c->out, s.time, s.cpu, lost.lost);
+		return 0;
+	}
 	struct sched_hist *sh = c->mode == SCHED_TIMEHIST ? &c->hist : c->mode == SCHED_MAP ? &c->map.h : NULL;
 	if (!sh || c->ready_rc < 0 || !sh->m)
 		return 0;
@@ -176,7 +184,8 @@ static int sched_walk(struct sched_ctx *c, struct sched_common *sc, const char *
 		err_warn("%s: the output covers only the records before this point", err_msg());
 	if (c->bad)
 		err_warn("%llu scheduler samples whose fields did not read were skipped", (unsigned long long)c->bad);
-	struct sched_bad bad = { .nr_events = ss.nrecords, .lost = ss.lost_records };
+	struct sched_bad bad = { .nr_events = ss.nrecords, .lost = ss.lost_records,
+				 .lost_chunks = c->lost_chunks };
 	if (c->mode == SCHED_LATENCY) {
 		sched_lat_finish(&c->lat, &ss.machine, c->keys, c->nkeys);
 		sched_print_latency(stdout, &c->lat, &bad);

@@ -169,6 +169,13 @@ void sched_hist_line(struct sched_hist_out *o, const struct sched_hist_row *r)
 	fprintf(f, " cpu %" PRId32 " => %" PRId32 "\n", r->orig_cpu, r->dest_cpu);
 }
 
+void sched_hist_lost(struct sched_hist_out *o, uint64_t time, uint32_t cpu, uint64_t lost)
+{
+	char ts[32];
+	sched_time_str(time, ts, sizeof(ts));
+	fprintf(o->f, "%15s lost %" PRIu64 " events on cpu %" PRIu32 "\n", ts, lost, cpu);
+}
+
 static void sched_summary_tasks(struct sched_hist_out *o, const struct sched_hist *h, bool dead,
 				uint64_t *tasks, uint64_t *switches, uint64_t *run)
 {

@@ -27,6 +27,8 @@ struct sched_hist_out {
 
 void sched_hist_header(struct sched_hist_out *o, uint32_t ncpus);
 void sched_hist_line(struct sched_hist_out *o, const struct sched_hist_row *r);
+/* A LOST record's line: the kernel dropped events on that CPU. */
+void sched_hist_lost(struct sched_hist_out *o, uint64_t time, uint32_t cpu, uint64_t lost);
 void sched_hist_summary(struct sched_hist_out *o, const struct sched_hist *h);
 
 void sched_map_line(FILE *f, const struct sched_map_row *r);
