@@ -169,6 +169,7 @@ struct sched_map_row {
 
 struct sched_map {
 	bool compact;
+	bool verbose;                /* -v: every switch names the task (but the idle task) */
 	void (*row)(void *arg, const struct sched_map_row *r);
 	void *arg;
 	struct sched_hist h;         /* the tasks (short names, comm changes) */

@@ -94,7 +94,7 @@ void sched_map_event(struct sched_map *mp, const struct sched_event *ev)
 	}
 	struct sched_map_row r = { .time = ev->time, .this_cpu = this_cpu, .ncells = mp->ncols,
 				   .cells = (const char (*)[3])mp->cells, .cell_cpu = mp->cell_cpu,
-				   .named = named || in->comm_changed, .shortname = in->shortname, .comm = comm,
+				   .named = named || in->comm_changed || (mp->verbose && ev->next_pid), .shortname = in->shortname, .comm = comm,
 				   .tid = ev->next_pid, .new_cpu = mp->compact && new_cpu };
 	in->comm_changed = false;
 	if (mp->row)

@@ -53,7 +53,7 @@ static int sched_record(int argc, char **argv)
 /* perf sched's options before the subcommand, which the analyses take too. */
 struct sched_common {
 	const char *input;
-	bool force, dump;
+	bool force;
 	int verbose;
 };
 
@@ -71,6 +71,7 @@ struct sched_ctx {
 	struct sched_hist_out out;
 	struct sched_map map;
 	bool compact, summary;
+	int verbose;
 	int keys[8];
 	size_t nkeys;
 };
@@ -101,6 +102,7 @@ static int sched_ready(struct session *ss, void *arg)
 	if (c->mode == SCHED_MAP) {
 		sched_map_init(&c->map, &ss->machine, (uint32_t)sysconf(_SC_NPROCESSORS_CONF));
 		c->map.compact = c->compact;
+		c->map.verbose = c->verbose > 0;
 		c->map.row = sched_map_row_out;
 		c->map.arg = stdout;
 		return 0;
@@ -209,8 +211,7 @@ static const struct option *sched_common_opts(struct sched_common *sc, struct op
 	o[0] = (struct option){ OPT_STRING, 'i', "input", &sc->input, "file", "input file name", NULL, 0 };
 	o[1] = (struct option){ OPT_COUNT, 'v', "verbose", &sc->verbose, NULL, "be more verbose (show symbol address, etc)",
 				NULL, 0 };
-	o[2] = (struct option){ OPT_BOOL, 'D', "dump-raw-trace", &sc->dump, NULL, "dump raw trace in ASCII", NULL, 0 };
-	o[3] = (struct option){ OPT_BOOL, 'f', "force", &sc->force, NULL, "don't complain, do it", NULL, 0 };
+	o[2] = (struct option){ OPT_BOOL, 'f', "force", &sc->force, NULL, "don't complain, do it", NULL, 0 };
 	return o;
 }
 
@@ -303,6 +304,7 @@ static int sched_map(int argc, char **argv, struct sched_common *sc)
 	if (cpus)
 		opt_usage_error(&ctx, "--cpus is not available in lperf's map yet");
 	/* --color-pids/--color-cpus only colour a terminal's lines: the map is the same without */
+	c.verbose = sc->verbose;
 	return sched_walk(&c, sc, "map");
 }
 
