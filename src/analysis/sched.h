@@ -144,10 +144,12 @@ struct sched_hist {
 
 void sched_hist_init(struct sched_hist *h, struct machine *m, uint32_t nr_cpus_online);
 void sched_hist_event(struct sched_hist *h, const struct sched_event *ev);
-/* The side band perf's threads keep: a FORK (the child's parent), an EXIT (dead), a COMM. */
-void sched_hist_fork(struct sched_hist *h, int32_t tid, int32_t ptid);
+/* The side band perf's threads follow: a FORK (a new task, its parent), an EXIT (dead), a COMM
+ * (map names the task again) and a user MMAP (both name the task's process if it is new). */
+void sched_hist_fork(struct sched_hist *h, int32_t pid, int32_t tid, int32_t ppid, int32_t ptid);
 void sched_hist_exit(struct sched_hist *h, int32_t tid);
-void sched_hist_comm(struct sched_hist *h, int32_t tid);
+void sched_hist_comm(struct sched_hist *h, int32_t pid, int32_t tid);
+void sched_hist_mmap(struct sched_hist *h, int32_t pid, int32_t tid);
 /* The tasks that ran, in perf's order (by tid modulo 256, then tid); dead: the terminated ones. */
 size_t sched_hist_tasks(const struct sched_hist *h, bool dead, struct sched_thr ***out);
 void sched_task_name(struct machine *m, const struct sched_thr *t, struct sched_task *out);

@@ -51,6 +51,9 @@ static struct sched_thr *thr_new(int32_t tid, int32_t pid)
 	return t;
 }
 
+/* perf's machine__findnew_thread: a task is created with the process the first event naming
+ * it gives (0 from a wakeup's or migration's pid field, so perf then shows its name alone), and
+ * that stays, but for a FORK, which starts a new task. */
 static struct sched_thr *thr_get(struct sched_hist *h, int32_t tid, int32_t pid)
 {
 	bool found;
@@ -58,8 +61,8 @@ static struct sched_thr *thr_get(struct sched_hist *h, int32_t tid, int32_t pid)
 	if (!found)
 		he->value = thr_new(tid, pid);
 	struct sched_thr *t = he->value;
-	if (t->pid <= 0 && pid > 0)
-		t->pid = pid; /* perf learns a task's process from a later sample */
+	if (t->pid == -1 && pid != -1)
+		t->pid = pid;
 	return t;
 }
 
@@ -93,9 +96,8 @@ void sched_hist_init(struct sched_hist *h, struct machine *m, uint32_t nr_cpus_o
 
 void sched_task_name(struct machine *m, const struct sched_thr *t, struct sched_task *out)
 {
-	struct thread *mt = t->idle ? NULL : machine_find_thread(m, t->tid);
 	out->tid = t->tid;
-	out->pid = mt && mt->pid >= 0 ? mt->pid : t->pid;
+	out->pid = t->pid;
 	snprintf(out->comm, sizeof(out->comm), "%s", t->idle ? "<idle>" : sched_comm(m, t->tid));
 }
 
@@ -196,13 +198,20 @@ void sched_hist_event(struct sched_hist *h, const struct sched_event *ev)
 	}
 }
 
-void sched_hist_fork(struct sched_hist *h, int32_t tid, int32_t ptid)
+void sched_hist_fork(struct sched_hist *h, int32_t pid, int32_t tid, int32_t ppid, int32_t ptid)
 {
+	thr_get(h, ptid, ppid);
 	struct hashmap_entry *he = hashmap_find_u64(&h->thr, (uint64_t)(uint32_t)tid);
-	if (he)
-		((struct sched_thr *)he->value)->ppid = ptid;
-	else
-		thr_get(h, tid, -1)->ppid = ptid;
+	if (he) {
+		/* perf drops the task it knew by this tid (its times too) for the new one */
+		struct sched_thr *old = he->value;
+		struct sched_thr *t = thr_new(tid, pid);
+		memcpy(t->shortname, old->shortname, sizeof(t->shortname));
+		t->comm_changed = old->comm_changed;
+		free(old);
+		he->value = t;
+	}
+	thr_get(h, tid, pid)->ppid = ptid;
 }
 
 void sched_hist_exit(struct sched_hist *h, int32_t tid)
@@ -212,9 +221,14 @@ void sched_hist_exit(struct sched_hist *h, int32_t tid)
 		((struct sched_thr *)he->value)->dead = true;
 }
 
-void sched_hist_comm(struct sched_hist *h, int32_t tid)
+void sched_hist_comm(struct sched_hist *h, int32_t pid, int32_t tid)
 {
-	thr_get(h, tid, -1)->comm_changed = true;
+	thr_get(h, tid, pid)->comm_changed = true;
+}
+
+void sched_hist_mmap(struct sched_hist *h, int32_t pid, int32_t tid)
+{
+	thr_get(h, tid, pid);
 }
 
 static int thr_order(const void *a, const void *b)

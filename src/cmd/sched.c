@@ -159,12 +159,16 @@ static int sched_on_record(struct session *ss, const struct perf_event_header *h
 		return 0;
 	struct rec_task t;
 	struct rec_comm cm;
+	struct rec_mmap mm;
 	if (h->type == PERF_RECORD_FORK && record_parse_task(h, &t) == 0)
-		sched_hist_fork(sh, (int32_t)t.tid, (int32_t)t.ptid);
+		sched_hist_fork(sh, (int32_t)t.pid, (int32_t)t.tid, (int32_t)t.ppid, (int32_t)t.ptid);
 	else if (h->type == PERF_RECORD_EXIT && record_parse_task(h, &t) == 0)
 		sched_hist_exit(sh, (int32_t)t.tid);
-	else if (h->type == PERF_RECORD_COMM && c->mode == SCHED_MAP && record_parse_comm(h, &cm) == 0)
-		sched_hist_comm(sh, (int32_t)cm.tid);
+	else if (h->type == PERF_RECORD_COMM && record_parse_comm(h, &cm) == 0)
+		sched_hist_comm(sh, (int32_t)cm.pid, (int32_t)cm.tid);
+	else if ((h->type == PERF_RECORD_MMAP || h->type == PERF_RECORD_MMAP2) &&
+		 (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL && record_parse_mmap(h, &mm) == 0)
+		sched_hist_mmap(sh, (int32_t)mm.pid, (int32_t)mm.tid);
 	return 0;
 }
 
