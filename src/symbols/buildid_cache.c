@@ -293,6 +293,26 @@ static int write_file(int dirfd, const char *name, int srcfd, const void *data, 
 	return 0;
 }
 
+int buildid_cache_open_dir(const char *rel, bool create)
+{
+	int root = open_root(create);
+	if (root < 0)
+		return -1;
+	int fd = walk(root, rel, create);
+	close(root);
+	struct stat st;
+	if (fd >= 0 && (fstat(fd, &st) < 0 || (st.st_uid != geteuid() && st.st_uid != 0))) {
+		close(fd);
+		return err_set("build-id cache: '%s' belongs to another user", rel);
+	}
+	return fd;
+}
+
+int buildid_cache_write_at(int dirfd, const char *name, const void *data, size_t len, mode_t mode)
+{
+	return write_file(dirfd, name, -1, data, len, mode);
+}
+
 /* The content of an entry: the file itself (checked to carry id), kallsyms or the vDSO. */
 static int store_content(int dirfd, const struct entry_name *e, const char *name, const uint8_t *id, size_t n)
 {

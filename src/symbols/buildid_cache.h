@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define BUILDID_SIZE 20
 #define BUILDID_HEX (2 * BUILDID_SIZE + 1)
@@ -61,6 +62,15 @@ void buildid_cache_list_free(struct buildid_cache_entry *v, size_t n);
  * the caller frees. -1 with err_set() when the cache has none (or only one that a link owned by
  * another user, a ".." in a link, or a non-regular file makes untrustworthy). */
 int buildid_cache_path(const uint8_t *id, size_t n, char **file);
+
+/* For lperf's own caches below the cache directory (symbols/ksnap.c): the directory rel ("a/b",
+ * no "." or ".." components) opened one component at a time without following a symlink, created
+ * (0755) when create; refused when it belongs to another user (not root). The fd, or -1 with
+ * err_set(). */
+int buildid_cache_open_dir(const char *rel, bool create);
+/* Writes len bytes to dirfd/name through an O_EXCL|O_NOFOLLOW temporary in the same directory,
+ * renamed into place, so readers see the old file or the whole new one. 0, or -1 with err_set(). */
+int buildid_cache_write_at(int dirfd, const char *name, const void *data, size_t len, mode_t mode);
 
 /* Which file to read for the DSO path that a recording names with build-id id (n 0: unknown):
  * path itself when it still carries id (0), else the cached copy (1), else -1 with err_set() in

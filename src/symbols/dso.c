@@ -13,6 +13,7 @@
 #include "symbols/buildid_cache.h"
 #include "symbols/elf.h"
 #include "symbols/kallsyms.h"
+#include "symbols/ksnap.h"
 #include "symbols/perfmap.h"
 #include "util/error.h"
 #include "symbols/symtab.h"
@@ -230,7 +231,12 @@ static void dso_free(struct dso *d)
 	perfmap_free(d->jit.perfmap);
 	free(d->jit.data);
 	free(d->jit.short_name);
+	if (d->ksnap && !d->ksnap_fresh) { /* the snapshot's */
+		d->syms = NULL;
+		d->nsyms = 0;
+	}
 	symtab_free(d->syms, d->nsyms);
+	ksnap_free(d->ksnap);
 	free(d->path);
 	notes_clear(&d->notes);
 	free(d->debug_path);
@@ -378,6 +384,35 @@ static void load_kallsyms(struct dso *d, const char *path)
 	keep(d, &r);
 }
 
+/* The running kernel: its snapshot when one is usable (symbols/ksnap.h), else /proc/kallsyms,
+ * then saved as the snapshot for the next report. $LPERF_KALLSYMS is read as it is. */
+static void load_running_kernel(struct dso *d)
+{
+	bool own = !getenv("LPERF_KALLSYMS");
+	if (own && (d->ksnap = ksnap_load())) {
+		d->syms = d->ksnap->syms;
+		d->nsyms = d->ksnap->nsyms;
+		return;
+	}
+	load_kallsyms(d, kallsyms_path());
+	if (own)
+		ksnap_save(d->syms, d->nsyms, NULL);
+}
+
+/* The snapshot decides the core kernel's addresses only: for any other address (a module, BPF)
+ * /proc/kallsyms is read afresh, once. The snapshot's array stays alive until the DSO is freed,
+ * as symbols handed out before point into it. */
+static void kernel_refresh(struct dso *d)
+{
+	if (!d->ksnap || d->ksnap_fresh)
+		return;
+	d->ksnap_fresh = true;
+	d->syms = NULL;
+	d->nsyms = 0;
+	load_kallsyms(d, kallsyms_path());
+	ksnap_save(d->syms, d->nsyms, d->ksnap);
+}
+
 /* The running kernel's /proc/kallsyms names the recording's kernel only when the recording's
  * build-id is the running kernel's (or unknown); another kernel's symbols come from the kallsyms
  * the build-id cache keeps for it, else from nothing. $LPERF_KALLSYMS is taken as given. */
@@ -386,7 +421,7 @@ static void load_kernel(struct dso *d)
 	uint8_t now[20];
 	size_t n = d->build_id_size && !getenv("LPERF_KALLSYMS") ? buildid_kernel(now) : 0;
 	if (!n || (n == d->build_id_size && !memcmp(now, d->build_id, n))) {
-		load_kallsyms(d, kallsyms_path());
+		load_running_kernel(d);
 		return;
 	}
 	char *file;
@@ -407,6 +442,7 @@ static void load_module(struct dso *d)
 {
 	struct dso *k = d->kernel;
 	dso_load(k);
+	kernel_refresh(k);
 	struct symtab_load r = { 0 };
 	kallsyms_load_module(k->syms, k->nsyms, dso_load_note(k), d->module, &r);
 	keep(d, &r);
@@ -541,6 +577,8 @@ const struct symbol *dso_find_symbol(struct dso *d, uint64_t addr)
 	dso_load(d);
 	if (d->jit.perfmap)
 		return perfmap_find(d->jit.perfmap, addr);
+	if (d->ksnap && !d->ksnap_fresh && !ksnap_covers(d->ksnap, addr))
+		kernel_refresh(d);
 	return symtab_find(d->syms, d->nsyms, addr);
 }
 

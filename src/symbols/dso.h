@@ -6,7 +6,8 @@
  *     (<root>/usr/lib/debug/.build-id/xx/yyyy.debug, else the .gnu_debuglink target with a
  *     matching CRC32 beside the file, in its .debug/ directory or under <root>/usr/lib/debug/);
  *     else .dynsym. PLT entries are added as "name@plt".
- *   [kernel.kallsyms]: $LPERF_KALLSYMS, else /proc/kallsyms. Symbols of modules keep kallsyms'
+ *   [kernel.kallsyms]: $LPERF_KALLSYMS, else /proc/kallsyms (for core-kernel addresses, its
+ *     snapshot in the build-id cache directory when valid: symbols/ksnap.h). Symbols of modules keep kallsyms'
  *     module tag in their name ("nf_hook_slow [nf_tables]") so that a sample in a module resolved
  *     through the kernel map still says which module it is in.
  *   kernel modules (kernel maps with another path, from dso_cache_get_kernel): the symbols of
@@ -31,6 +32,8 @@
 #include "symbols/symtab.h"
 #include "util/hashmap.h"
 #include "util/notes.h"
+
+struct ksnap;
 
 enum dso_kind {
 	DSO_ELF,             /* an ELF file on disk */
@@ -69,6 +72,10 @@ struct dso {
 	/* Kernel modules (DSO_KERNEL other than [kernel.kallsyms]). */
 	char *module;        /* "[name]" (short_name points here); else NULL */
 	struct dso *kernel;  /* the [kernel.kallsyms] DSO whose kallsyms they share */
+	/* [kernel.kallsyms] of the running kernel read from its snapshot (symbols/ksnap.h): syms is
+	 * the snapshot's until an address outside the core kernel makes it read kallsyms afresh. */
+	struct ksnap *ksnap;
+	bool ksnap_fresh;
 	/* DSO_JIT: a process's perf map (pid > 0) or one jitdump code (pid 0). */
 	struct dso_jit {
 		int pid;             /* perf map DSOs: the process; 0 for a jitdump code DSO */

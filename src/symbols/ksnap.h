@@ -1,0 +1,70 @@
+/* A snapshot of the running kernel's symbols (symbols/ksnap.c): /proc/kallsyms parsed once,
+ * sorted and sized, written to the build-id cache directory as
+ *
+ *   DIR/.lperf/ksyms/BUILDID      (BUILDID: the running kernel's, from /sys/kernel/notes)
+ *
+ * and mapped by later reports instead of reading /proc/kallsyms (5 MB of text the kernel formats
+ * on every read). The file is checked before use: magic, version, the kernel's build-id, the
+ * boot it was taken in (/proc/sys/kernel/random/boot_id: KASLR moves the kernel at every boot),
+ * its size against its counts, a CRC-32 of its contents, and every entry (sorted, no overlap,
+ * names inside the string table). A file that fails is ignored and rewritten.
+ *
+ * Within one boot only the core kernel's symbols are certain not to have changed: modules, BPF
+ * programs and trampolines come and go. So the snapshot answers for addresses inside the core
+ * kernel's range only; any other kernel address makes the caller read /proc/kallsyms afresh
+ * (ksnap_covers), which also rewrites the snapshot. Reports read the same symbols either way.
+ *
+ * Used only when this user sees kernel addresses as root does (kptr_restrict), and only a file
+ * owned by this user, not writable by others. Two reports at once are safe: the file is written
+ * to an O_EXCL temporary in the same directory and renamed over the old one, and a mapping keeps
+ * the file it was made of. */
+#ifndef LPERF_SYMBOLS_KSNAP_H
+#define LPERF_SYMBOLS_KSNAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "symbols/symtab.h"
+
+#define KSNAP_VERSION 1
+
+/* What a snapshot is for: a kernel (build-id) in one boot. */
+struct ksnap_key {
+	uint8_t build_id[20];
+	size_t build_id_size;
+	char boot[40];        /* boot_id's text, NUL-terminated */
+};
+
+/* A checked snapshot: its symbols (names point into the mapping or buffer it was read from). */
+struct ksnap {
+	struct symbol *syms;  /* sorted by start, no overlaps; ksnap owns the array, not the names */
+	size_t nsyms;
+	uint64_t core_lo, core_hi; /* addresses the core kernel's symbols alone decide */
+	void *map;            /* the mapping (NULL when parsed from a caller's buffer) */
+	size_t len;
+};
+
+/* The running kernel's key; -1 with err_set() when its build-id or boot is unknown. */
+int ksnap_key_now(struct ksnap_key *k);
+/* Serialises sorted symbols (symtab_finish's) for key; the buffer (free it) and its length. */
+void *ksnap_build(const struct ksnap_key *k, const struct symbol *syms, size_t nsyms, size_t *len);
+/* The CRC-32 a snapshot of len (>= its 120-byte header) bytes carries at offset 76. */
+uint32_t ksnap_crc(const void *buf, size_t len);
+/* Checks buf (len bytes) as a snapshot for key and fills s with names pointing into buf. 0, or -1
+ * with err_set() naming the offset and field that failed. */
+int ksnap_parse(const void *buf, size_t len, const struct ksnap_key *k, struct ksnap *s);
+void ksnap_release(struct ksnap *s);
+/* True when the snapshot alone decides which symbol holds addr (the core kernel's range). */
+bool ksnap_covers(const struct ksnap *s, uint64_t addr);
+
+/* The running kernel's symbols from its snapshot, when one is usable: a new ksnap (free with
+ * ksnap_free), else NULL (no snapshot, damaged, another boot's, addresses hidden: the caller
+ * reads kallsyms and calls ksnap_save). */
+struct ksnap *ksnap_load(void);
+/* Writes the snapshot of syms (just read from /proc/kallsyms) unless the one in the cache holds
+ * the same symbols; failures are silent (a report does not fail for want of a cache). */
+void ksnap_save(const struct symbol *syms, size_t nsyms, const struct ksnap *old);
+void ksnap_free(struct ksnap *s);
+
+#endif

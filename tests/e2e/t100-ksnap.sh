@@ -1,0 +1,73 @@
+#!/bin/sh
+# The kernel symbol snapshot (symbols/ksnap.h): the first report of a session with kernel samples
+# writes $PERF_BUILDID_DIR/.lperf/ksyms/BUILDID, later reports read it instead of /proc/kallsyms,
+# and every report prints the same bytes as one that reads /proc/kallsyms itself. A damaged
+# snapshot is rebuilt, a symlink planted at its name is never written through, and reports
+# running at once leave one valid file. Needs root (kernel addresses) and the kernel's build-id.
+. "$(dirname "$0")/lib.sh"
+
+KID=$(lperf buildid-list -k 2>/dev/null)
+KPTR=$(cat /proc/sys/kernel/kptr_restrict 2>/dev/null || echo 2)
+if [ "$(id -u)" != 0 ] || [ -z "$KID" ] || [ "$KPTR" -gt 1 ]; then
+	test_skip 'kernel symbol snapshot' 'needs root, kptr_restrict <= 1 and the kernel build-id'
+	test_done
+	exit
+fi
+SNAP="$PERF_BUILDID_DIR/.lperf/ksyms/$KID"
+HAVE_STRACE=$(command -v strace >/dev/null && echo 1)
+# traced OUT: the report into OUT, the files it opened into ./trace (strace, when there is one;
+# LeakSanitizer cannot run under ptrace, so an ASan build is traced without it).
+traced() {
+	if [ -z "$HAVE_STRACE" ]; then : >trace; lperf report -i k.data --stdio --sort dso,sym >"$1"; return; fi
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		strace -f -e trace=openat -o trace "$LPERF" report -i k.data --stdio --sort dso,sym >"$1"
+}
+# Did the traced report read /proc/kallsyms? (Without strace both hold.)
+read_kallsyms() { [ -z "$HAVE_STRACE" ] || grep -q "/proc/kallsyms" trace; }
+not_read_kallsyms() { [ -z "$HAVE_STRACE" ] || ! grep -q "/proc/kallsyms" trace; }
+# dd spends its time copying zeros in the kernel: kernel samples for certain.
+test_expect_success 'setup: a recording with kernel samples, and its report from /proc/kallsyms' '
+	lperf record -q -e cpu-clock -F 4999 -o k.data -- dd if=/dev/zero of=/dev/null bs=64k count=40000 2>/dev/null &&
+	LPERF_KALLSYMS=/proc/kallsyms lperf report -i k.data --stdio --sort dso,sym >want &&
+	expect_grep "\[k\]" want && test ! -e "$SNAP" &&
+	cp k.data "$SCRATCH/k.data" && cp want "$SCRATCH/want"
+'
+
+test_expect_success 'the first report writes the snapshot (mode 0600), the second reads it: same bytes' '
+	cp "$SCRATCH/k.data" "$SCRATCH/want" . &&
+	lperf report -i k.data --stdio --sort dso,sym >r1 && cmp want r1 &&
+	test -f "$SNAP" && test "$(stat -c %a "$SNAP")" = 600 &&
+	traced r2 && not_read_kallsyms && cmp want r2 &&
+	lperf report -i k.data --stdio --sort dso,sym >r3 && cmp want r3
+'
+
+test_expect_success 'a truncated or damaged snapshot is rebuilt, the report unchanged' '
+	cp "$SCRATCH/k.data" "$SCRATCH/want" . &&
+	lperf report -i k.data --stdio --sort dso,sym >/dev/null && test -f "$SNAP" &&
+	size=$(stat -c %s "$SNAP") &&
+	truncate -s $((size - 1)) "$SNAP" &&
+	traced r1 && read_kallsyms && cmp want r1 && test "$(stat -c %s "$SNAP")" -ge $((size - 4096)) &&
+	printf "\377\377\377\377" | dd of="$SNAP" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null &&
+	traced r2 && read_kallsyms && cmp want r2 &&
+	traced r3 && not_read_kallsyms && cmp want r3 &&
+	: >"$SNAP" && traced r4 && read_kallsyms && cmp want r4 && test -s "$SNAP"
+'
+
+test_expect_success 'a symlink at the snapshot name is replaced, never written through' '
+	cp "$SCRATCH/k.data" "$SCRATCH/want" . &&
+	mkdir -p "$(dirname "$SNAP")" && rm -f "$SNAP" &&
+	echo keep >victim && ln -s "$PWD/victim" "$SNAP" &&
+	lperf report -i k.data --stdio --sort dso,sym >r1 && cmp want r1 &&
+	test "$(cat victim)" = keep && test -f "$SNAP" && test ! -L "$SNAP"
+'
+
+test_expect_success 'four reports at once: the same output, one valid snapshot, no temporary left' '
+	cp "$SCRATCH/k.data" "$SCRATCH/want" . &&
+	rm -f "$SNAP" &&
+	for i in 1 2 3 4; do lperf report -i k.data --stdio --sort dso,sym >p$i & done; wait &&
+	for i in 1 2 3 4; do cmp want p$i || return 1; done &&
+	test -f "$SNAP" && ! ls -A "$(dirname "$SNAP")" | grep -q tmp &&
+	traced r1 && not_read_kallsyms && cmp want r1
+'
+
+test_done

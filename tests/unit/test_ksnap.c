@@ -1,0 +1,314 @@
+/* The kernel symbol snapshot (symbols/ksnap.c): what is written reads back the same; another
+ * kernel's or boot's snapshot, and every truncation, byte flip and crafted field of a valid one
+ * (a fixed-seed fuzz loop, so the run is the same every time) is refused without reading outside
+ * the buffer; the cache files are found, rebuilt when damaged, and never read through a symlink
+ * or from a file others can write. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "symbols/buildid_cache.h"
+#include "symbols/ksnap.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+#define HDR 120
+#define ENT 24
+#define CRC_OFF 76
+
+static const struct ksnap_key key = { { 0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 },
+				       20, "0b1d9a6e-0000-4000-8000-000000000001" };
+
+/* Tagged symbols below and above the core kernel's, as kallsyms lists modules and BPF. */
+static struct symbol syms[] = {
+	{ 0xffffffff80000000, 0x10, "early [bpf]", NULL },
+	{ 0xffffffff81000000, 0x100, "_stext", NULL },
+	{ 0xffffffff81000100, 0x200, "do_syscall_64", NULL },
+	{ 0xffffffff81000300, 0x50, "_RNvCs_rust_fn", NULL },
+	{ 0xffffffff81000350, 0x10, "rust_fn", "_RNvCs_rust_fn" },
+	{ 0xffffffff81000400, 0x1000, "last_core", NULL },
+	{ 0xffffffffc0000000, 0x80, "nf_hook_slow [nf_tables]", NULL },
+	{ 0xffffffffc0000080, 0x80, "bpf_prog_abc_f [bpf]", NULL },
+};
+#define NSYMS (sizeof(syms) / sizeof(syms[0]))
+
+static char *build(size_t *len)
+{
+	return ksnap_build(&key, syms, NSYMS, len);
+}
+
+/* Parses a copy of exactly len bytes (so ASan sees any read past it); 0 or -1. */
+static int parse_copy(const char *buf, size_t len)
+{
+	char *c = xmalloc(len ? len : 1);
+	memcpy(c, buf, len);
+	struct ksnap s;
+	int rc = ksnap_parse(c, len, &key, &s);
+	if (rc == 0) {
+		for (size_t i = 0; i < s.nsyms; i++) /* every name is readable and ends in the buffer */
+			assert_true(strlen(s.syms[i].name) < len);
+		ksnap_release(&s);
+	}
+	free(c);
+	return rc;
+}
+
+static void recrc(char *buf, size_t len)
+{
+	uint32_t c = ksnap_crc(buf, len);
+	memcpy(buf + CRC_OFF, &c, 4);
+}
+
+static void test_round_trip(void **state)
+{
+	size_t len;
+	char *buf = build(&len);
+	struct ksnap s;
+	assert_int_equal(ksnap_parse(buf, len, &key, &s), 0);
+	assert_int_equal(s.nsyms, NSYMS);
+	for (size_t i = 0; i < NSYMS; i++) {
+		assert_int_equal(s.syms[i].start, syms[i].start);
+		assert_int_equal(s.syms[i].size, syms[i].size);
+		assert_string_equal(s.syms[i].name, syms[i].name);
+		if (syms[i].mangled)
+			assert_string_equal(s.syms[i].mangled, syms[i].mangled);
+		else
+			assert_null(s.syms[i].mangled);
+	}
+	/* The core range: _stext up to the start of the last core symbol. */
+	assert_int_equal(s.core_lo, 0xffffffff81000000);
+	assert_int_equal(s.core_hi, 0xffffffff81000400);
+	assert_true(ksnap_covers(&s, 0xffffffff81000150));
+	assert_false(ksnap_covers(&s, 0xffffffff80000008));   /* BPF below */
+	assert_false(ksnap_covers(&s, 0xffffffff81000400));   /* the last core symbol: sized by what follows */
+	assert_false(ksnap_covers(&s, 0xffffffffc0000010));   /* a module */
+	ksnap_release(&s);
+	free(buf);
+}
+
+static void test_other_kernel_or_boot(void **state)
+{
+	size_t len;
+	char *buf = build(&len);
+	struct ksnap s;
+	struct ksnap_key k = key;
+	k.build_id[0] ^= 1;
+	assert_int_equal(ksnap_parse(buf, len, &k, &s), -1);
+	assert_non_null(strstr(err_msg(), "build-id"));
+	k = key;
+	k.build_id_size = 16;
+	assert_int_equal(ksnap_parse(buf, len, &k, &s), -1);
+	k = key;
+	k.boot[0] = '1';
+	assert_int_equal(ksnap_parse(buf, len, &k, &s), -1);
+	assert_non_null(strstr(err_msg(), "boot"));
+	free(buf);
+}
+
+static void test_truncated(void **state)
+{
+	size_t len;
+	char *buf = build(&len);
+	for (size_t n = 0; n < len; n++)
+		assert_int_equal(parse_copy(buf, n), -1);
+	/* A longer file (bytes appended) is refused too. */
+	char *big = xcalloc(1, len + 8);
+	memcpy(big, buf, len);
+	assert_int_equal(parse_copy(big, len + 8), -1);
+	free(big);
+	free(buf);
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static uint64_t next_rand(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* Every byte flipped in each bit, then 20,000 random multi-byte damages: all refused (the
+ * checksum covers the whole file). */
+static void test_flips(void **state)
+{
+	size_t len;
+	char *buf = build(&len);
+	char *c = xmalloc(len);
+	for (size_t i = 0; i < len; i++) {
+		for (int b = 0; b < 8; b++) {
+			memcpy(c, buf, len);
+			c[i] ^= (char)(1 << b);
+			assert_int_equal(parse_copy(c, len), -1);
+		}
+	}
+	for (int round = 0; round < 20000; round++) {
+		memcpy(c, buf, len);
+		int k = 1 + (int)(next_rand() % 4);
+		for (int j = 0; j < k; j++)
+			c[next_rand() % len] ^= (char)(1 + next_rand() % 255);
+		assert_int_equal(parse_copy(c, len), -1);
+	}
+	free(c);
+	free(buf);
+}
+
+/* Crafted files with a correct checksum: each field made hostile is caught by its own check, and
+ * random damage with a recomputed checksum never reads outside the buffer. */
+static void put64(char *buf, size_t off, uint64_t v) { memcpy(buf + off, &v, 8); }
+static void put32(char *buf, size_t off, uint32_t v) { memcpy(buf + off, &v, 4); }
+
+static void test_crafted(void **state)
+{
+	size_t len;
+	char *buf = build(&len);
+	char *c = xmalloc(len);
+	size_t strsize = len - HDR - NSYMS * ENT;
+	struct { size_t off; int width; uint64_t v; const char *why; } cases[] = {
+		{ 80, 8, 0, "symbols" },                            /* nsyms 0 */
+		{ 80, 8, NSYMS + 1, "symbols" },                    /* more entries than bytes */
+		{ 80, 8, UINT64_MAX / ENT + 2, "symbols" },         /* nsyms * 24 overflows */
+		{ 88, 8, strsize + 1, "symbols" },                  /* strsize */
+		{ 112, 8, len + 1, "size" },                        /* total */
+		{ 96, 8, 0xffffffffc0000000, "core range" },        /* core_lo > core_hi */
+		{ 104, 8, 0xffffffffc0000080, "module symbol" },    /* core range over a module */
+		{ 8, 4, 2, "version" },
+		{ HDR + 0 * ENT + 16, 4, (uint32_t)strsize, "name" },       /* name past the table */
+		{ HDR + 1 * ENT + 20, 4, (uint32_t)strsize + 5, "name" },   /* mangled past it */
+		{ HDR + 0 * ENT + 16, 4, 0, "name" },                       /* empty name */
+		{ HDR + 2 * ENT + 0, 8, 0xffffffff81000000, "order" },      /* duplicate start */
+		{ HDR + 2 * ENT + 8, 8, 0x201, "overlap" },                 /* runs into the next */
+		{ HDR + 7 * ENT + 8, 8, UINT64_MAX, "overlap" },            /* start + size wraps */
+		{ len - 1, 1, 'x', "not terminated" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memcpy(c, buf, len);
+		if (cases[i].width == 8)
+			put64(c, cases[i].off, cases[i].v);
+		else if (cases[i].width == 4)
+			put32(c, cases[i].off, (uint32_t)cases[i].v);
+		else
+			c[cases[i].off] = (char)cases[i].v;
+		recrc(c, len);
+		assert_int_equal(parse_copy(c, len), -1);
+		assert_non_null(err_msg());
+		/* "offset N:" names where */
+		assert_non_null(strstr(err_msg(), "offset"));
+	}
+	/* Random damage past the header, checksum made right: refused or well-formed, never a
+	 * read outside the buffer (ASan). */
+	for (int round = 0; round < 20000; round++) {
+		memcpy(c, buf, len);
+		int k = 1 + (int)(next_rand() % 3);
+		for (int j = 0; j < k; j++)
+			c[HDR + next_rand() % (len - HDR)] ^= (char)(1 + next_rand() % 255);
+		recrc(c, len);
+		(void)parse_copy(c, len);
+	}
+	free(c);
+	free(buf);
+}
+
+/* The cache on disk: PERF_BUILDID_DIR in a fresh directory. Needs the running kernel's
+ * build-id and addresses (root); skipped otherwise. */
+static char dir[] = "/tmp/lperf-ksnap-XXXXXX";
+
+static char *snap_path(void)
+{
+	struct ksnap_key k;
+	if (ksnap_key_now(&k) < 0)
+		return NULL;
+	char hex[BUILDID_HEX];
+	buildid_hex(k.build_id, k.build_id_size, hex);
+	return xasprintf("%s/.lperf/ksyms/%s", dir, hex);
+}
+
+static void test_cache_files(void **state)
+{
+	struct ksnap_key k;
+	if (ksnap_key_now(&k) < 0 || geteuid() != 0) {
+		skip();
+		return;
+	}
+	assert_non_null(mkdtemp(dir));
+	buildid_cache_set_dir(dir);
+	char *path = snap_path();
+	assert_null(ksnap_load()); /* none yet */
+	ksnap_save(syms, NSYMS, NULL);
+	struct ksnap *s = ksnap_load();
+	if (!s) { /* kptr_restrict hides addresses: nothing is written */
+		free(path);
+		buildid_cache_set_dir(NULL);
+		skip();
+		return;
+	}
+	assert_int_equal(s->nsyms, NSYMS);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 077, 0); /* kernel addresses: this user's only */
+	/* Saving what is there already leaves the file alone. */
+	ksnap_save(syms, NSYMS, s);
+	struct stat st2;
+	assert_int_equal(stat(path, &st2), 0);
+	assert_int_equal(st.st_ino, st2.st_ino);
+	ksnap_free(s);
+
+	/* Damaged (truncated) -> not used; the next save rebuilds it. */
+	assert_int_equal(truncate(path, (off_t)st.st_size - 1), 0);
+	assert_null(ksnap_load());
+	ksnap_save(syms, NSYMS, NULL);
+	assert_non_null(s = ksnap_load());
+	ksnap_free(s);
+
+	/* Writable by others -> not trusted. */
+	assert_int_equal(chmod(path, 0666), 0);
+	assert_null(ksnap_load());
+	assert_int_equal(chmod(path, 0600), 0);
+
+	/* A symlink planted at its name is never read through, and a save replaces the link,
+	 * leaving its target as it was. */
+	char *target = xasprintf("%s/target", dir);
+	rename(path, target);
+	assert_int_equal(symlink(target, path), 0);
+	assert_null(ksnap_load());
+	assert_int_equal(stat(target, &st), 0);
+	ksnap_save(syms, NSYMS, NULL);
+	assert_int_equal(lstat(path, &st2), 0);
+	assert_true(S_ISREG(st2.st_mode));
+	struct stat st3;
+	assert_int_equal(stat(target, &st3), 0);
+	assert_int_equal(st.st_size, st3.st_size);
+	assert_int_equal(st.st_mtime, st3.st_mtime);
+	assert_non_null(s = ksnap_load());
+	ksnap_free(s);
+
+	char *cmd = xasprintf("rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(target);
+	free(path);
+	buildid_cache_set_dir(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_other_kernel_or_boot),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_flips),
+		cmocka_unit_test(test_crafted),
+		cmocka_unit_test(test_cache_files),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
