@@ -10,10 +10,10 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/offcpu_opts.h"
 #include "cmd/sample_opts.h"
 #include "events/evlist.h"
 #include "events/spe_terms.h"
-#include "kernel/offcpu.h"
 #include "live/live_aux.h"
 #include "live/live_run.h"
 #include "output/spe_out.h"
@@ -28,46 +28,17 @@
 struct progress_ctx {
 	bool tty, quiet;
 	double next;
-	/* --off-cpu */
-	struct offcpu_prof *offcpu;
-	const struct sample_opts *o;
-	const struct evlist *l;
+	struct offcpu_opts_run *offcpu; /* --off-cpu, --wall */
 };
 
-/* --off-cpu: the processes to follow (the command, -p's), counting on. */
 static void offcpu_starting(void *arg, const struct live_run *run)
 {
-	struct progress_ctx *pc = arg;
-	if (!pc->offcpu)
-		return;
-	if (run->command && offcpu_follow(pc->offcpu, run->t.pid) < 0)
-		err_die_last(EXIT_RUNTIME);
-	for (const char *s = pc->o->pid_list; s && *s;) {
-		char *end;
-		long pid = strtol(s, &end, 10);
-		if (end == s)
-			break;
-		if (pid > 0 && offcpu_follow(pc->offcpu, (pid_t)pid) < 0)
-			err_die_last(EXIT_RUNTIME);
-		s = *end ? end + 1 : end;
-	}
-	offcpu_enable(pc->offcpu, true);
+	offcpu_opts_starting(((struct progress_ctx *)arg)->offcpu, run);
 }
 
-/* --off-cpu: the totals as samples of the offcpu-time event, at the end of the recording. */
 static int offcpu_ending(void *arg, const struct live_run *run, record_cb sink, void *sink_arg)
 {
-	struct progress_ctx *pc = arg;
-	if (!pc->offcpu)
-		return 0;
-	for (size_t e = 0; e < pc->l->n; e++) {
-		if (!pc->l->ev[e].offcpu)
-			continue;
-		uint64_t n = 0, id = run->live.nids[e] ? run->live.ids[e][0] : 0;
-		if (offcpu_write(pc->offcpu, &run->live.attrs[e], id, sink, sink_arg, &n) < 0)
-			return err_wrap("off-CPU samples");
-	}
-	return 0;
+	return offcpu_opts_ending(((struct progress_ctx *)arg)->offcpu, run, sink, sink_arg);
 }
 
 static void progress_tick(void *arg, const struct recording_progress *p, double now, bool final)
@@ -142,9 +113,9 @@ static const char *const usage[] = {
  * status (the command's where one ran). Setup errors end the process. argc/argv: the command
  * line stored in the file. */
 static int record_run(struct sample_opts *o, struct evlist *l, char **cmd, int argc, char **argv,
-		      struct offcpu_prof *offcpu)
+		      struct offcpu_opts_run *offcpu)
 {
-	struct progress_ctx pc = { !o->quiet && isatty(STDERR_FILENO), o->quiet, run_now() + 0.5, offcpu, o, l };
+	struct progress_ctx pc = { !o->quiet && isatty(STDERR_FILENO), o->quiet, run_now() + 0.5, offcpu };
 	struct recording_opts ro = { .events = events_line, .tick = progress_tick, .switched = switched,
 				     .starting = offcpu_starting, .ending = offcpu_ending, .arg = &pc };
 	struct recording rec;
@@ -185,27 +156,14 @@ int cmd_record(int argc, char **argv)
 	char **cmd = sample_parse_options(&o, argc, argv, "record", usage, SAMPLE_OPTS_PERF);
 	err_quiet = o.quiet;
 	outfile_force = o.force; /* -f: replace a link or another user's file at -o */
-	/* Off-CPU time needs lperf's BPF program: without it, said as a perf built without BPF
-	 * skeletons says it (scripts skip on BUILD_BPF_SKEL), and the recording goes on. */
-	struct offcpu_prof *offcpu = NULL;
-	if (o.off_cpu && !o.dry_run && !(offcpu = offcpu_open(!o.system_wide && !o.cpus_given)))
-		fprintf(stderr, "Warning: option `off-cpu' is being ignored: %s (perf says so when built "
-			"without BUILD_BPF_SKEL=1)\n", err_msg());
-
 	struct evlist l = { 0 };
-	bool with_offcpu = offcpu || (o.off_cpu && o.dry_run);
-	if (sample_build_events(&o, &l) < 0 || (with_offcpu && evlist_parse(&l, "bpf-output") < 0))
+	struct offcpu_opts_run offcpu;
+	if (sample_build_events(&o, &l) < 0 || offcpu_opts_setup(&offcpu, &o, &l) < 0)
 		err_die_last(EXIT_USAGE);
-	if (with_offcpu) { /* perf's name for it */
-		struct ev *ev = &l.ev[l.n - 1];
-		free(ev->name);
-		ev->name = xstrdup(OFFCPU_EVENT_NAME);
-		ev->offcpu = true;
-	}
 	int line_argc;
 	char **line = opt_command_line(&line_argc); /* stored in the file: "lperf record ..." */
-	int rc = o.dry_run ? record_dry_run(&o, &l) : record_run(&o, &l, cmd, line_argc, line, offcpu);
-	offcpu_close(offcpu);
+	int rc = o.dry_run ? record_dry_run(&o, &l) : record_run(&o, &l, cmd, line_argc, line, &offcpu);
+	offcpu_opts_close(&offcpu);
 	evlist_free(&l);
 	sample_opts_free(&o);
 	return rc;

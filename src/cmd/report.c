@@ -455,7 +455,7 @@ int cmd_report(int argc, char **argv)
 	x.v = a.v;
 	struct session ss;
 	struct session_tool tool = { .ready = report_ready, .arg = &x, .python_view = a.python,
-				     .inline_frames = !a.no_inline };
+				     .inline_frames = !a.no_inline, .wall = true };
 	struct session_opts so = { .force = a.force, .symfs = a.symfs };
 	if (session_open(&ss, a.input, &so, &tool) < 0)
 		cmd_open_failed(a.input);

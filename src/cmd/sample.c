@@ -11,6 +11,7 @@
 
 #include "analysis/annot_view.h"
 #include "cmd/cmd.h"
+#include "cmd/offcpu_opts.h"
 #include "cmd/sample_opts.h"
 #include "events/evlist.h"
 #include "events/spe_terms.h"
@@ -132,7 +133,7 @@ static struct perfdata_writer *export_open(const struct sample_view *v, const st
 static void render(const struct sample_opts *o, const struct sample_view *v, struct sample_tools *t,
 		   const struct session *ss, const struct marks *m, double started)
 {
-	struct report_opts ro = { .max_rows = o->display_rows, .long_names = o->display_long };
+	struct report_opts ro = { .max_rows = o->display_rows, .long_names = o->display_long, .by_period = o->wall };
 	struct annot_view *annot = o->annotate || o->disassemble ? &t->av : NULL;
 	uint64_t lost = ss->lost_records + ss->lost_samples;
 	bool text = !o->json && !v->silent;
@@ -249,8 +250,15 @@ int sample_command(struct sample_opts *o, struct evlist *l, char **cmd, const st
 	struct session_tool tool;
 	tools_init(&t, &tool, o, v, &run, &ss, cmd); /* the filter set above is kept */
 	session_init(&ss, &run.evsels, &tool);
+	if (o->wall) /* one profile of the on- and off-CPU samples */
+		session_wall(&ss, &run.evsels);
 	machine_perfmap_path_policy(&ss.machine, o->force);
 	struct live_session_opts so = { o->timeout_s, o->python, o->python_frames, NULL, NULL, mark_tick, NULL };
+	if (v->offcpu) {
+		so.starting = offcpu_opts_starting;
+		so.ending = offcpu_opts_ending;
+		so.hook_arg = v->offcpu;
+	}
 	struct perfdata_writer *w = v->export_perf_data ? export_open(v, &run, l) : NULL;
 	so.tee = w ? to_writer : NULL;
 	so.tee_arg = w;
@@ -307,11 +315,13 @@ int cmd_sample(int argc, char **argv)
 	err_quiet = o.quiet;
 	err_no_hints = o.json;
 	struct evlist l = { 0 };
-	if (sample_build_events(&o, &l) < 0)
+	struct offcpu_opts_run offcpu;
+	if (sample_build_events(&o, &l) < 0 || offcpu_opts_setup(&offcpu, &o, &l) < 0)
 		err_die_last(EXIT_USAGE);
-	struct sample_view v = { 0 };
+	struct sample_view v = { .offcpu = &offcpu };
 	v.argv = opt_command_line(&v.argc);
 	int rc = sample_command(&o, &l, cmd, &v);
+	offcpu_opts_close(&offcpu);
 	evlist_free(&l);
 	sample_opts_free(&o);
 	return rc;

@@ -301,6 +301,12 @@ static void sample_check_options(const struct opt_ctx *ctxp, struct sample_opts 
 		o->no_inherit = true;
 	if (o->python_frames)
 		o->python = true;
+	if (o->wall && o->events.len)
+		opt_usage_error(&ctx, "--wall samples cpu-clock and the time off a CPU; it does not go with -e");
+	if (o->wall && o->off_cpu)
+		opt_usage_error(&ctx, "--wall records the time off a CPU already; give either --wall or --off-cpu");
+	if (o->wall && !o->python && o->callchain == LIVE_CG_NONE) /* a wall-clock profile is of stacks */
+		o->callchain = LIVE_CG_FP;
 	if (o->python_depth < 0 || o->python_depth > PYREC_DEPTH_MAX)
 		opt_usage_error(&ctx, "--python-depth %d: give 1 to %d Python frames", o->python_depth, PYREC_DEPTH_MAX);
 	if (o->python_depth && !o->python)
@@ -400,8 +406,10 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		  "(as much as the ring buffers hold), written on SIGUSR2 with --switch-output and at the end" },
 		{ OPT_STRING, 0, "control", &o->control, "fifo:CTL[,ACK]", "commands from the FIFO CTL (enable, "
 		  "disable, snapshot, ping, stop), acknowledged on ACK" },
-		{ OPT_BOOL, 0, "off-cpu", &o->off_cpu, NULL, "not available yet: a warning, and the "
-		  "recording goes on without it" },
+		{ OPT_BOOL, 0, "off-cpu", &o->off_cpu, NULL, "also the time threads spend blocked, per "
+		  "stack, as offcpu-time samples (BPF; without it a warning)" },
+		{ OPT_BOOL, 0, "wall", &o->wall, NULL, "wall-clock profile: cpu-clock samples and the time "
+		  "off a CPU in one profile (as py-spy --idle)" },
 		OPT_END_(),
 	};
 	const struct option wperf_opts[] = {
@@ -418,6 +426,8 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		{ OPT_BOOL, 'a', "all-cpus", &o->system_wide, NULL, "every CPU" },
 		{ OPT_CALLBACK, 0, "timeout", o, "DUR", "stop after DUR", opt_timeout },
 		{ OPT_BOOL, 0, "json", &o->json, NULL, "JSON (docs/schemas/report.schema.json)" },
+		{ OPT_BOOL, 0, "wall", &o->wall, NULL, "wall-clock profile: cpu-clock samples and the time "
+		  "off a CPU in one profile" },
 		{ OPT_STRING, 0, "flamegraph", &o->flamegraph, "FILE", "also draw an SVG flame graph" },
 		{ OPT_BOOL, 0, "python", &o->python, NULL, "Python stacks (CPython 3.8+, also -p)" },
 		{ OPT_BOOL, 0, "python-frames", &o->python_frames, NULL, "Python frames read from the "
@@ -444,7 +454,9 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 
 int sample_build_events(struct sample_opts *o, struct evlist *l)
 {
-	if (!o->events.len) {
+	if (!o->events.len && o->wall) {
+		sb_adds(&o->events, "cpu-clock"); /* its period is nanoseconds, as off-CPU time's */
+	} else if (!o->events.len) {
 		if (ev_have_hw_pmu()) {
 			sb_adds(&o->events, "cycles");
 		} else {
@@ -505,6 +517,7 @@ void sample_record(struct sample_opts *o, struct evlist *l, char **cmd, int argc
 		.buildid_cache = !o->no_buildid && !o->no_buildid_cache,
 		.overwrite = o->overwrite,
 		.python_frames = o->python_frames,
+		.wall = o->wall,
 		.python_depth = (unsigned)o->python_depth,
 		.timeout_s = o->timeout_s,
 		.argc = argc,

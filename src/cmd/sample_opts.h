@@ -53,7 +53,10 @@ struct sample_opts {
 	uint64_t intr_regs;         /* --intr-regs: PERF_SAMPLE_REGS_INTR mask */
 	uint64_t branch_filter;     /* -b / -j: PERF_SAMPLE_BRANCH_STACK with this branch_sample_type */
 	bool no_bpf_event;          /* --no-bpf-event: accepted (no BPF events are recorded) */
-	bool off_cpu;               /* --off-cpu: not available (a warning, as a perf without BPF) */
+	bool off_cpu;               /* --off-cpu: lperf's BPF program's offcpu-time samples
+				     * (cmd/offcpu_opts.h; without BPF a warning, as a perf without it) */
+	bool wall;                  /* --wall: cpu-clock samples and off-CPU time, one profile of the
+				     * threads' wall-clock time (docs/record.md) */
 	bool no_buildid;            /* record -B: no build-ids in the header, none cached */
 	bool no_buildid_cache;      /* record -N: build-ids in the header, none cached */
 	bool buildid_all;           /* record --buildid-all: every DSO mapped, not only those hit */
@@ -113,8 +116,10 @@ struct sample_view {
 	const char *pe_file, *pdb_file;
 	int argc;                   /* the whole command line (SPE's recording, the export's) */
 	char **argv;
+	struct offcpu_opts_run *offcpu; /* --wall's off-CPU side (cmd/offcpu_opts.h), or NULL */
 };
 struct evlist;
+struct offcpu_opts_run;
 /* The one sampling command body: l built from o (sample_build_events and the personality's
  * defaults), cmd the command to start or NULL. Returns the exit status. */
 int sample_command(struct sample_opts *o, struct evlist *l, char **cmd, const struct sample_view *v);

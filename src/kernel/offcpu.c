@@ -29,8 +29,12 @@ static int offcpu_silent(enum libbpf_print_level level, const char *fmt, va_list
 	return 0;
 }
 
-struct offcpu_prof *offcpu_open(bool filter)
+struct offcpu_prof *offcpu_open(bool filter, bool runnable)
 {
+	if (getenv("LPERF_NO_BPF")) { /* as python/pymethod.c: tests of the paths without BPF */
+		err_set("LPERF_NO_BPF is set");
+		return NULL;
+	}
 	libbpf_set_print(offcpu_silent);
 	struct offcpu *skel = offcpu__open();
 	if (!skel) {
@@ -38,6 +42,7 @@ struct offcpu_prof *offcpu_open(bool filter)
 		return NULL;
 	}
 	skel->rodata->filter = filter;
+	skel->rodata->runnable = runnable;
 	int e = offcpu__load(skel);
 	if (!e)
 		e = offcpu__attach(skel);
@@ -139,7 +144,7 @@ void offcpu_close(struct offcpu_prof *p)
 
 #else /* no BPF: record says why and records without off-CPU time */
 
-struct offcpu_prof *offcpu_open(bool filter)
+struct offcpu_prof *offcpu_open(bool filter, bool runnable)
 {
 	err_set("lperf was built without BPF (libbpf, bpftool and clang)");
 	return NULL;

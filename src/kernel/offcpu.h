@@ -21,9 +21,10 @@
 struct offcpu_prof;
 
 /* Loads and attaches the program (not counting yet). filter: only the processes given with
- * offcpu_follow (and those they fork) count; else every thread. NULL after err_set when BPF is
- * not available (not built in, no BTF, not allowed). */
-struct offcpu_prof *offcpu_open(bool filter);
+ * offcpu_follow (and those they fork) count; else every thread. runnable (record --wall): the
+ * time a thread was preempted counts too, so that off-CPU and on-CPU time add up to its wall
+ * time. NULL after err_set when BPF is not available (not built in, no BTF, not allowed). */
+struct offcpu_prof *offcpu_open(bool filter, bool runnable);
 /* Adds a process to the filter. -1 after err_set. */
 int offcpu_follow(struct offcpu_prof *p, pid_t pid);
 /* Starts and stops counting. */

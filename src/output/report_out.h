@@ -35,6 +35,8 @@ struct report_opts {
 	uint64_t lost;           /* records lost in recording */
 	uint64_t lost_samples;
 	bool colour;             /* hot percentages in perf's colours (output/colour.h) */
+	bool by_period;          /* wperf view: overhead by period, not by samples (sample --wall:
+				  * nanoseconds on and off a CPU) */
 };
 
 void report_text(FILE *f, const struct report_section *s, const struct report_opts *o);
@@ -47,7 +49,11 @@ void report_wperf(FILE *f, const struct report_section *s, const struct report_o
 struct report_wperf_row {
 	char *name;
 	uint64_t count;
+	uint64_t weight;         /* what the overhead is of: count, or with by_period the period */
 };
+/* The overhead of a row in percent of its section. */
+double report_wperf_overhead(const struct report_section *s, const struct report_opts *o,
+			     const struct report_wperf_row *r);
 size_t report_wperf_rows(const struct report_section *s, const struct report_opts *o,
 			 struct report_wperf_row **out);
 /* Writes one section object into an open JSON array. */

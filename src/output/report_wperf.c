@@ -14,8 +14,8 @@
 static int cmp_rows(const void *a, const void *b)
 {
 	const struct row *x = a, *y = b;
-	if (x->count != y->count)
-		return x->count > y->count ? -1 : 1;
+	if (x->weight != y->weight)
+		return x->weight > y->weight ? -1 : 1;
 	return strcmp(x->name, y->name);
 }
 
@@ -39,7 +39,7 @@ size_t report_wperf_rows(const struct report_section *s, const struct report_opt
 		else
 			name = xstrdup("unknown");
 		ALLOC_GROW(rows, n + 1, cap);
-		rows[n++] = (struct row){ name, e->samples };
+		rows[n++] = (struct row){ name, e->samples, o->by_period ? e->period : e->samples };
 	}
 	/* Entries that name one function (other commands, threads, unresolved addresses) become one
 	 * row: sorted by name, neighbours merge. */
@@ -49,6 +49,7 @@ size_t report_wperf_rows(const struct report_section *s, const struct report_opt
 	for (size_t i = 0; i < n; i++) {
 		if (m && !strcmp(rows[m - 1].name, rows[i].name)) {
 			rows[m - 1].count += rows[i].count;
+			rows[m - 1].weight += rows[i].weight;
 			free(rows[i].name);
 		} else {
 			rows[m++] = rows[i];
@@ -59,6 +60,13 @@ size_t report_wperf_rows(const struct report_section *s, const struct report_opt
 		qsort(rows, n, sizeof(*rows), cmp_rows);
 	*out = rows;
 	return n;
+}
+
+double report_wperf_overhead(const struct report_section *s, const struct report_opts *o,
+			     const struct report_wperf_row *r)
+{
+	uint64_t total = o->by_period ? s->hist->total_period : s->hist->total_samples;
+	return total ? 100.0 * (double)r->weight / (double)total : 0.0;
 }
 
 void report_wperf(FILE *f, const struct report_section *s, const struct report_opts *o)
@@ -74,18 +82,19 @@ void report_wperf(FILE *f, const struct report_section *s, const struct report_o
 	table_init(&t, 3, cols);
 	t.indent = 8;
 	t.underline = true;
-	uint64_t total = h->total_samples, sum = 0;
+	uint64_t total = o->by_period ? h->total_period : h->total_samples, sum = 0, wsum = 0;
 	for (size_t i = 0; i < shown; i++) {
 		char ov[32], cnt[32];
-		snprintf(ov, sizeof(ov), "%.2f", total ? 100.0 * (double)rows[i].count / (double)total : 0.0);
+		snprintf(ov, sizeof(ov), "%.2f", report_wperf_overhead(s, o, &rows[i]));
 		snprintf(cnt, sizeof(cnt), "%" PRIu64, rows[i].count);
 		const char *cells[] = { ov, cnt, rows[i].name };
 		table_row(&t, cells);
 		sum += rows[i].count;
+		wsum += rows[i].weight;
 	}
 	table_print(&t, f);
 	table_free(&t);
-	fprintf(f, "%6.2f%%  %8" PRIu64 "  top %zu in total\n\n", total ? 100.0 * (double)sum / (double)total : 0.0,
+	fprintf(f, "%6.2f%%  %8" PRIu64 "  top %zu in total\n\n", total ? 100.0 * (double)wsum / (double)total : 0.0,
 		sum, shown);
 	for (size_t i = 0; i < n; i++)
 		free(rows[i].name);

@@ -40,13 +40,12 @@ static void event_json(struct json *j, const struct report_section *s, const str
 	struct report_wperf_row *rows;
 	size_t n = report_wperf_rows(s, o, &rows);
 	size_t shown = o->max_rows && o->max_rows < n ? o->max_rows : n;
-	uint64_t total = s->hist->total_samples;
 	json_begin_object(j, NULL);
 	json_str(j, "type", s->event);
 	json_begin_array(j, "samples");
 	for (size_t i = 0; i < shown; i++) {
 		json_begin_object(j, NULL);
-		json_double(j, "overhead", total ? 100.0 * (double)rows[i].count / (double)total : 0.0);
+		json_double(j, "overhead", report_wperf_overhead(s, o, &rows[i]));
 		json_u64(j, "count", rows[i].count);
 		json_str(j, "symbol", rows[i].name);
 		json_end_object(j);

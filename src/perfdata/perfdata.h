@@ -157,6 +157,9 @@ int perfdata_writer_set_tracing_data(struct perfdata_writer *w, const void *data
 void perfdata_writer_set_cpuid(struct perfdata_writer *w, const char *cpuid);
 /* The STAT feature: the file holds perf stat record's counts (perfdata_stat.h). */
 void perfdata_writer_set_stat(struct perfdata_writer *w);
+/* Marks a record --wall recording (FEAT_LPERF_WALL; not on a pipe, where perf 6.1 stops at a
+ * feature it does not know). */
+void perfdata_writer_set_wall(struct perfdata_writer *w);
 /* Without this call SAMPLE_TIME holds the first and last sample times the writer saw. */
 void perfdata_writer_set_sample_times(struct perfdata_writer *w, uint64_t first, uint64_t last);
 /* Writes HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, TOTAL_MEM, CMDLINE, EVENT_DESC,

@@ -17,6 +17,9 @@ enum perfdata_feature {
 	/* lperf's own section, past every bit perf defines (perf 6.1 skips bits it does not
 	 * know): the JIT symbol sources (perf maps, jitdumps) of the recorded processes. */
 	FEAT_LPERF_JIT = 255,
+	/* lperf's own too: a record --wall recording, whose on-CPU event's samples and off-CPU
+	 * event's (offcpu-time) weigh the same nanoseconds and are one profile (docs/record.md). */
+	FEAT_LPERF_WALL = 254,
 	FEAT_MAX = 256,
 };
 

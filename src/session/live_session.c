@@ -104,12 +104,16 @@ int live_session_run(struct live_run *run, struct session *ss, const struct live
 	f.hold = o->hold;
 	res->started = run_now();
 	f.next_release = res->started + o->release_s;
+	if (o->starting)
+		o->starting(o->hook_arg, run);
 	if (live_run_start(run) < 0) {
 		pyrec_free(f.py);
 		return -1;
 	}
 	int lr = live_run_loop(run, o->timeout_s, feed_record, &f, feed_tick, &f, &res->status);
 	char *why = lr < 0 ? xstrdup(err_msg()) : NULL;
+	if (o->ending && o->ending(o->hook_arg, run, feed_record, &f) < 0 && !why)
+		why = xstrdup(err_msg());
 	if (f.py) {
 		pyrec_poll(f.py, 0);
 		if (o->release_s > 0 && ss->py) { /* the last stacks in a store of their own */

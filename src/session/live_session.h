@@ -25,6 +25,12 @@ struct live_session_opts {
 	 * records go through the session with the Python stacks read meanwhile, instead of at
 	 * the end. 0: at the end. */
 	double release_s;
+	/* Optional, as record's (session/recording.h): starting, the target is about to run;
+	 * ending, the run is over and records handed to sink go through the session last (sample
+	 * --wall's off-CPU samples). -1 with err_set from ending marks the run failed. */
+	void (*starting)(void *arg, const struct live_run *run);
+	int (*ending)(void *arg, const struct live_run *run, record_cb sink, void *sink_arg);
+	void *hook_arg;
 };
 
 struct live_session_result {

@@ -104,6 +104,8 @@ static int file_open(struct recording *r)
 		perfdata_writer_add_event(w, &run->live.attrs[e], l->ev[e].name, run->live.ids[e],
 					  run->live.nids[e]);
 	perfdata_writer_set_cmdline(w, o->argc, o->argv);
+	if (o->wall)
+		perfdata_writer_set_wall(w);
 	for (size_t e = 0; e < l->n; e++) { /* {a,b} groups, for perf's evlist -g and report --group */
 		size_t nr = 0;
 		for (size_t k = e; k < l->n && l->ev[k].leader == e; k++)

@@ -68,6 +68,9 @@ static void seed_buildids(struct session *ss, const struct perfdata_info *in)
 static int start(struct session *ss)
 {
 	ss->started = true;
+	if (ss->reader && ss->tool.wall && ss->reader->info.has_feature[FEAT_LPERF_WALL] &&
+	    ss->evsels == &ss->reader->evsels)
+		session_wall(ss, &ss->reader->evsels);
 	if (ss->reader) {
 		seed_buildids(ss, &ss->reader->info);
 		session_use_jit_sources(ss, ss->reader, ss->force);
@@ -80,6 +83,61 @@ static int start(struct session *ss)
 	return rc;
 }
 
+void session_wall(struct session *ss, struct evsel_set *set)
+{
+	struct evsel *on = NULL, *off = NULL;
+	for (size_t e = 0; e < set->n; e++) {
+		struct evsel *ev = &set->v[e];
+		/* kernel/offcpu.h's event, or the tracepoint of record --wall without BPF */
+		if (ev->name && (!strcmp(ev->name, "offcpu-time") || !strcmp(ev->name, "sched:sched_switch")))
+			off = off ? off : ev;
+		else if (!on)
+			on = ev;
+	}
+	if (!on || !off)
+		return;
+	free(on->name);
+	on->name = xstrdup("wall-clock");
+	ss->wall_into = on;
+	ss->wall_from = off->idx;
+	ss->wall_switches = off->attr.type == PERF_TYPE_TRACEPOINT;
+}
+
+static int use_sample(struct session *ss, struct perf_sample *ps);
+
+/* --wall without BPF: a switch-out sample waits for its thread's switch in. */
+static void wall_hold(struct session *ss, const struct perf_event_header *h, uint32_t tid)
+{
+	bool found;
+	struct hashmap_entry *e = hashmap_insert_u64(&ss->wall_held, tid, &found);
+	free(e->value); /* a switch out without a switch in since (lost records) */
+	e->value = xmalloc(h->size);
+	memcpy(e->value, h, h->size);
+}
+
+/* A PERF_RECORD_SWITCH(_CPU_WIDE): a thread switched in weighs its held sample (it is counted
+ * as a sample then: the earlier one was not). */
+static int wall_switch_in(struct session *ss, const struct perf_event_header *h)
+{
+	struct perf_sample id;
+	if (h->misc & PERF_RECORD_MISC_SWITCH_OUT || sample_id_parse(ss->evsels, h, &id) < 0 || !id.time)
+		return 0;
+	struct hashmap_entry *e = hashmap_find_u64(&ss->wall_held, id.tid);
+	if (!e || !e->value)
+		return 0;
+	struct perf_event_header *held = e->value;
+	e->value = NULL;
+	struct perf_sample s;
+	int rc = 0;
+	if (sample_parse(ss->evsels, held, &s) == 0 && id.time >= s.time) {
+		s.period = id.time - s.time;
+		s.evsel = ss->wall_into;
+		rc = use_sample(ss, &s);
+	}
+	free(held);
+	return rc;
+}
+
 static int handle_sample(struct session *ss, const struct perf_event_header *h)
 {
 	struct perf_sample s;
@@ -87,6 +145,19 @@ static int handle_sample(struct session *ss, const struct perf_event_header *h)
 		ss->bad_samples++;
 		return 0;
 	}
+	if (ss->wall_into && s.evsel && s.evsel->idx == ss->wall_from) {
+		if (ss->wall_switches) {
+			wall_hold(ss, h, s.tid);
+			return 0;
+		}
+		s.evsel = ss->wall_into;
+	}
+	return use_sample(ss, &s);
+}
+
+static int use_sample(struct session *ss, struct perf_sample *ps)
+{
+	struct perf_sample s = *ps;
 	ss->nsamples++;
 	if (s.evsel) {
 		/* Pipe-mode files declare events as the stream goes: grow with them. */
@@ -167,6 +238,11 @@ static int deliver(const struct perf_event_header *h, void *arg)
 			ss->lost_samples += l.lost;
 		break;
 	}
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		if (ss->wall_switches)
+			r = wall_switch_in(ss, h);
+		break;
 	default:
 		break;
 	}
@@ -253,5 +329,8 @@ void session_free(struct session *ss)
 	ordered_free(ss->oq);
 	machine_free(&ss->machine);
 	free(ss->samples_per_evsel);
+	for (size_t i = 0; i < ss->wall_held.n; i++)
+		free(ss->wall_held.v[i].value);
+	hashmap_free(&ss->wall_held);
 	memset(ss, 0, sizeof(*ss));
 }

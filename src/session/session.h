@@ -35,6 +35,9 @@ struct session_tool {
 	 * first record, since a pipe declares its events as the stream goes. It may change
 	 * ss->tool (callchains, the sample callback and its arg); non-zero stops the walk. */
 	int (*ready)(struct session *ss, void *arg);
+	/* A record --wall recording (FEAT_LPERF_WALL) is one profile: its off-CPU event's samples
+	 * count as its on-CPU event's, renamed "wall-clock" (session_wall). Not for script. */
+	bool wall;
 };
 
 /* What the samples say about a better recording (session_hint.c): counted as the walk goes,
@@ -70,11 +73,24 @@ struct session {
 	bool own_reader;
 	bool force;                /* session_open: JIT files in /tmp whoever owns them */
 	bool started;              /* the tool's ready step has run */
+	const struct evsel *wall_into; /* session_wall: samples of event wall_from count as this one's */
+	int wall_from;
+	bool wall_switches;        /* wall_from is sched:sched_switch: each of its samples waits for its
+				    * thread's next switch in (a PERF_RECORD_SWITCH) and weighs the time
+				    * between, in ns */
+	struct hashmap wall_held;  /* tid -> a copy of its last switch-out sample (malloc'd), or NULL */
 };
 
 int session_init(struct session *ss, const struct evsel_set *evsels, const struct session_tool *tool);
 /* Feeds one record (any source). The record is copied if it must wait for ordering. */
 int session_push(struct session *ss, const struct perf_event_header *h);
+/* record --wall: the off-CPU event of set (offcpu-time, or sched:sched_switch where lperf had
+ * no BPF: then each switch-out sample weighs the time until its thread's next switch in, from
+ * the PERF_RECORD_SWITCH records) is merged into its on-CPU event, renamed "wall-clock": both
+ * weigh nanoseconds. set is
+ * the session's events (ss->evsels). Nothing when set has not both. session_open's sessions do
+ * it themselves for a tool with wall, at the first record. */
+void session_wall(struct session *ss, struct evsel_set *set);
 /* Delivers everything still queued. */
 int session_flush(struct session *ss);
 /* Feeds a whole perf.data file, then flushes. The tool's ready step runs at the first record

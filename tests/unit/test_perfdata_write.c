@@ -494,6 +494,28 @@ static void test_clockid(void **state)
 	free(path);
 }
 
+/* record --wall's mark (LPERF_WALL, bit 254): read back, and perf 6.1 skips it. */
+static void test_wall_feature(void **state)
+{
+	char *path = tmp("wall.data");
+	struct perfdata_writer *w = perfdata_writer_open(path);
+	struct perf_event_attr a = sw_attr(PERF_COUNT_SW_CPU_CLOCK);
+	assert_int_equal(perfdata_writer_add_event(w, &a, "cpu-clock", NULL, 0), 0);
+	perfdata_writer_set_wall(w);
+	assert_int_equal(perfdata_writer_close(w, true, false), 0);
+	struct perfdata_reader r;
+	assert_int_equal(perfdata_open(&r, path), 0);
+	assert_true(r.info.has_feature[FEAT_LPERF_WALL]);
+	assert_int_equal(r.info.notes.n, 0);
+	perfdata_close(&r);
+	char reason[128];
+	if (pd_have_perf(reason, sizeof(reason))) {
+		const char *header[] = { "# cmdline : ", NULL };
+		perf_reads(path, "report --header-only", header);
+	}
+	free(path);
+}
+
 /* CPUID on Arm is sysfs's MIDR_EL1 as perf prints it, read by sysinfo_read_cpu: a value that is
  * not 32 bits is refused, and the feature is left out as on a machine without the register. */
 static char *cpuid_written(const char *midr)
@@ -670,6 +692,7 @@ int main(void)
 		cmocka_unit_test(test_pipe_mode),
 		cmocka_unit_test(test_pipe_tracing_data),
 		cmocka_unit_test(test_clockid),
+		cmocka_unit_test(test_wall_feature),
 		cmocka_unit_test(test_arm_cpuid),
 		cmocka_unit_test(test_commit_discard_keep_old),
 		cmocka_unit_test(test_events_perf_cannot_tell_apart),

@@ -4,7 +4,9 @@
  * left out) notes the time and its user stack, and the thread coming on adds the time since it
  * went off to the total of its (thread, stack, state) key. User space reads the totals at the
  * end and writes them as samples of the "offcpu-time" event. When filtering (a command or -p),
- * only the processes in `procs` count, and the processes they fork join them. */
+ * only the processes in `procs` count, and the processes they fork join them. With `runnable`
+ * (record --wall) every switch counts, a thread preempted while it could run too (state 0):
+ * wall-clock time is then on-CPU samples plus every moment the thread was off a CPU. */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
@@ -46,6 +48,7 @@ struct {
 } totals SEC(".maps");
 
 int enabled = 0;
+const volatile int runnable = 0;
 
 static __always_inline int wanted(struct task_struct *t)
 {
@@ -62,7 +65,7 @@ int BPF_PROG(offcpu_switch, int preempt, struct task_struct *prev, struct task_s
 		return 0;
 	__u64 now = bpf_ktime_get_ns();
 	unsigned int state = prev_state & 0xff;
-	if ((state == TASK_INTERRUPTIBLE || state == TASK_UNINTERRUPTIBLE) && wanted(prev)) {
+	if ((state == TASK_INTERRUPTIBLE || state == TASK_UNINTERRUPTIBLE || runnable) && wanted(prev)) {
 		__u32 tid = BPF_CORE_READ(prev, pid);
 		struct offcpu_since s = { .ts = now, .state = state };
 		/* prev is current: its user stack */

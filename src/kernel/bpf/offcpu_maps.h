@@ -10,7 +10,8 @@
 struct offcpu_key {
 	unsigned int tid, pid;     /* the thread, its process */
 	int stack_id;              /* in the stacks map; negative: none */
-	unsigned int state;        /* TASK_INTERRUPTIBLE (1) or TASK_UNINTERRUPTIBLE (2) */
+	unsigned int state;        /* TASK_INTERRUPTIBLE (1) or TASK_UNINTERRUPTIBLE (2); with
+				    * runnable, 0 for a preempted thread */
 };
 
 /* A thread switched out: when, in which state, with which stack. */
