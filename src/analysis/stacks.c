@@ -103,7 +103,7 @@ size_t stacks_event(struct stacks *st, const char *name)
 	struct stack_event *e = &st->events[st->nevents];
 	memset(e, 0, sizeof(*e));
 	e->name = xstrdup(name);
-	e->time_unit = !strcmp(name, "cpu-clock") || !strcmp(name, "task-clock") ||
+	e->time_unit = !strcmp(name, "cpu-clock") || !strcmp(name, "task-clock") || !strcmp(name, "wall-clock") ||
 		       !strncmp(name, "cpu-clock:", 10) || !strncmp(name, "task-clock:", 11);
 	e->root = new_node(st, intern_frame(st, "all", NULL, SK_ROOT, NULL, 0), NONE);
 	return st->nevents++;

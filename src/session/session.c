@@ -96,7 +96,10 @@ void session_wall(struct session *ss, struct evsel_set *set)
 	}
 	if (!on || !off)
 		return;
-	free(on->name);
+	/* The set's names may be borrowed (a live run's are the event list's): the old one is put
+	 * back by session_free. */
+	ss->wall_renamed = on;
+	ss->wall_old_name = on->name;
 	on->name = xstrdup("wall-clock");
 	ss->wall_into = on;
 	ss->wall_from = off->idx;
@@ -329,6 +332,10 @@ void session_free(struct session *ss)
 	ordered_free(ss->oq);
 	machine_free(&ss->machine);
 	free(ss->samples_per_evsel);
+	if (ss->wall_renamed) {
+		free(ss->wall_renamed->name);
+		ss->wall_renamed->name = ss->wall_old_name;
+	}
 	for (size_t i = 0; i < ss->wall_held.n; i++)
 		free(ss->wall_held.v[i].value);
 	hashmap_free(&ss->wall_held);

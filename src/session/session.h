@@ -79,6 +79,8 @@ struct session {
 				    * thread's next switch in (a PERF_RECORD_SWITCH) and weighs the time
 				    * between, in ns */
 	struct hashmap wall_held;  /* tid -> a copy of its last switch-out sample (malloc'd), or NULL */
+	struct evsel *wall_renamed; /* the event named wall-clock, its name until session_free */
+	char *wall_old_name;
 };
 
 int session_init(struct session *ss, const struct evsel_set *evsels, const struct session_tool *tool);
@@ -87,7 +89,7 @@ int session_push(struct session *ss, const struct perf_event_header *h);
 /* record --wall: the off-CPU event of set (offcpu-time, or sched:sched_switch where lperf had
  * no BPF: then each switch-out sample weighs the time until its thread's next switch in, from
  * the PERF_RECORD_SWITCH records) is merged into its on-CPU event, renamed "wall-clock": both
- * weigh nanoseconds. set is
+ * weigh nanoseconds (until session_free, which gives the event its name back). set is
  * the session's events (ss->evsels). Nothing when set has not both. session_open's sessions do
  * it themselves for a tool with wall, at the first record. */
 void session_wall(struct session *ss, struct evsel_set *set);

@@ -89,6 +89,7 @@ static void test_offcpu_time(void **state)
 	assert_int_equal(seen.period[1], 7000000);
 	assert_string_equal(seen.name[1], "wall-clock");
 	session_free(&ss);
+	assert_string_equal(set.v[0].name, "cpu-clock"); /* the name given back */
 	evsel_set_free(&set);
 }
 
