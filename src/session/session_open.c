@@ -133,6 +133,7 @@ void session_diagnose(struct session *ss, int verbose)
 void session_close(struct session *ss)
 {
 	struct perfdata_reader *r = ss->own_reader ? ss->reader : NULL;
+	srcline_cache_save();
 	session_free(ss);
 	if (r) {
 		perfdata_close(r);

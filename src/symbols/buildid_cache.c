@@ -10,8 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "symbols/elf.h"
 #include "util/error.h"
@@ -293,7 +295,7 @@ static int write_file(int dirfd, const char *name, int srcfd, const void *data, 
 	return 0;
 }
 
-int buildid_cache_open_dir(const char *rel, bool create)
+static int open_dir(const char *rel, bool create)
 {
 	int root = open_root(create);
 	if (root < 0)
@@ -308,9 +310,51 @@ int buildid_cache_open_dir(const char *rel, bool create)
 	return fd;
 }
 
-int buildid_cache_write_at(int dirfd, const char *name, const void *data, size_t len, mode_t mode)
+void *buildid_cache_map(const char *rel, const char *name, size_t max, size_t *len)
 {
-	return write_file(dirfd, name, -1, data, len, mode);
+	int dir = open_dir(rel, false);
+	if (dir < 0)
+		return NULL;
+	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	close(dir);
+	if (fd < 0) {
+		err_set("build-id cache: %s/%s: %s", rel, name, strerror(errno));
+		return NULL;
+	}
+	struct stat st;
+	void *p = NULL;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022) ||
+	    st.st_size <= 0 || (uint64_t)st.st_size > max) {
+		err_set("build-id cache: %s/%s is not this user's regular file, or writable by others, or empty "
+			"or too large", rel, name);
+	} else {
+		*len = (size_t)st.st_size;
+		p = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED) {
+			err_set("build-id cache: %s/%s: %s", rel, name, strerror(errno));
+			p = NULL;
+		}
+	}
+	close(fd);
+	return p;
+}
+
+int buildid_cache_store(const char *rel, const char *name, const void *data, size_t len, mode_t mode)
+{
+	int dir = open_dir(rel, true);
+	if (dir < 0)
+		return -1;
+	int rc = write_file(dir, name, -1, data, len, mode);
+	close(dir);
+	return rc;
+}
+
+uint32_t buildid_cache_crc(const void *buf, size_t len, size_t crc_off)
+{
+	static const uint8_t zero[4];
+	uLong c = crc32(0, buf, (uInt)crc_off);
+	c = crc32(c, zero, sizeof(zero));
+	return (uint32_t)crc32(c, (const Bytef *)buf + crc_off + 4, (uInt)(len - crc_off - 4));
 }
 
 /* The content of an entry: the file itself (checked to carry id), kallsyms or the vDSO. */

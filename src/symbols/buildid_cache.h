@@ -63,14 +63,18 @@ void buildid_cache_list_free(struct buildid_cache_entry *v, size_t n);
  * another user, a ".." in a link, or a non-regular file makes untrustworthy). */
 int buildid_cache_path(const uint8_t *id, size_t n, char **file);
 
-/* For lperf's own caches below the cache directory (symbols/ksnap.c): the directory rel ("a/b",
- * no "." or ".." components) opened one component at a time without following a symlink, created
- * (0755) when create; refused when it belongs to another user (not root). The fd, or -1 with
- * err_set(). */
-int buildid_cache_open_dir(const char *rel, bool create);
-/* Writes len bytes to dirfd/name through an O_EXCL|O_NOFOLLOW temporary in the same directory,
- * renamed into place, so readers see the old file or the whole new one. 0, or -1 with err_set(). */
-int buildid_cache_write_at(int dirfd, const char *name, const void *data, size_t len, mode_t mode);
+/* lperf's own caches below the cache directory (symbols/ksnap.c, symbols/srcline_store.c), in
+ * DIR/REL ("a/b", no "." or ".." components), whose directories are opened one component at a
+ * time without following a symlink and must be this user's (or root's).
+ * buildid_cache_map: REL/NAME mapped read-only when it is this user's regular file (not a
+ * symlink), not writable by others, 1..max bytes; NULL with err_set() otherwise.
+ * buildid_cache_store: REL (created 0755 as needed)/NAME written through an O_EXCL|O_NOFOLLOW
+ * temporary in the same directory renamed into place, so readers see the old file or the whole
+ * new one; 0, or -1 with err_set().
+ * buildid_cache_crc: the CRC-32 of len bytes, the 4 at crc_off taken as 0 (the field that holds it). */
+void *buildid_cache_map(const char *rel, const char *name, size_t max, size_t *len);
+int buildid_cache_store(const char *rel, const char *name, const void *data, size_t len, mode_t mode);
+uint32_t buildid_cache_crc(const void *buf, size_t len, size_t crc_off);
 
 /* Which file to read for the DSO path that a recording names with build-id id (n 0: unknown):
  * path itself when it still carries id (0), else the cached copy (1), else -1 with err_set() in

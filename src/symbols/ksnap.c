@@ -8,13 +8,11 @@
 #include "symbols/ksnap.h"
 
 #include <errno.h>
-#include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "symbols/buildid_cache.h"
 #include "util/error.h"
@@ -47,11 +45,7 @@ _Static_assert(sizeof(struct ksnap_ent) == 24, "ksnap entry layout");
 
 uint32_t ksnap_crc(const void *buf, size_t len)
 {
-	struct ksnap_hdr h;
-	memcpy(&h, buf, sizeof(h));
-	h.crc = 0;
-	uLong c = crc32(0, (const Bytef *)&h, sizeof(h));
-	return (uint32_t)crc32(c, (const Bytef *)buf + sizeof(h), (uInt)(len - sizeof(h)));
+	return buildid_cache_crc(buf, len, offsetof(struct ksnap_hdr, crc));
 }
 
 int ksnap_key_now(struct ksnap_key *k)
@@ -247,37 +241,14 @@ static bool usable(struct ksnap_key *k, char hex[BUILDID_HEX])
 	return true;
 }
 
-/* Maps dirfd/name when it is this user's regular file, not writable by others. */
-static void *map_own(int dirfd, const char *name, size_t *len)
-{
-	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return NULL;
-	struct stat st;
-	void *p = NULL;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & 022) &&
-	    st.st_size > 0 && (uint64_t)st.st_size <= KSNAP_MAX) {
-		*len = (size_t)st.st_size;
-		p = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (p == MAP_FAILED)
-			p = NULL;
-	}
-	close(fd);
-	return p;
-}
-
 struct ksnap *ksnap_load(void)
 {
 	struct ksnap_key k;
 	char hex[BUILDID_HEX];
 	if (!usable(&k, hex))
 		return NULL;
-	int dir = buildid_cache_open_dir(KSNAP_DIR, false);
-	if (dir < 0)
-		return NULL;
 	size_t len = 0;
-	void *map = map_own(dir, hex, &len);
-	close(dir);
+	void *map = buildid_cache_map(KSNAP_DIR, hex, KSNAP_MAX, &len);
 	if (!map)
 		return NULL;
 	struct ksnap *s = xcalloc(1, sizeof(*s));
@@ -309,14 +280,10 @@ void ksnap_save(const struct symbol *syms, size_t nsyms, const struct ksnap *old
 	if (old && old->nsyms == nsyms && same_syms(old->syms, syms, nsyms))
 		return;
 	int err = errno;
-	int dir = buildid_cache_open_dir(KSNAP_DIR, true);
-	if (dir >= 0) {
-		size_t len;
-		void *buf = ksnap_build(&k, syms, nsyms, &len);
-		buildid_cache_write_at(dir, hex, buf, len, 0600);
-		free(buf);
-		close(dir);
-	}
+	size_t len;
+	void *buf = ksnap_build(&k, syms, nsyms, &len);
+	buildid_cache_store(KSNAP_DIR, hex, buf, len, 0600);
+	free(buf);
 	err_clear();
 	errno = err;
 }

@@ -4,6 +4,7 @@
 #include "symbols/demangle.h"
 #include "symbols/dwarf_funcs.h"
 #include "symbols/dwarfcap.h"
+#include "symbols/srcline_store.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -53,6 +54,13 @@ struct sl_file {
 	struct hashmap addrs; /* address -> struct sl_addr */
 	struct hashmap dies;  /* DIE offset -> struct sl_die */
 	struct hashmap units; /* unit DIE offset -> struct dwarf_funcs */
+	/* Lines kept from earlier runs (srcline_store.h), and what to keep of this one. */
+	struct slstore *store;
+	bool store_tried;
+	bool dirty;           /* lines were looked up in the DWARF: save them */
+	uint8_t build_id[20];
+	size_t build_id_size;
+	char *dwarf_path;     /* the file the DWARF was read from */
 };
 
 /* A dso's file; a forgotten dso's entry has file == FORGOTTEN until a dso at the same address
@@ -204,6 +212,13 @@ static void file_open(struct sl_file *f, struct dso *d)
 	refused_debuginfo = NULL;
 	if (elf && !why && dwfl_module_getdwarf(f->mod, &bias)) {
 		f->has_dwarf = true;
+		const char *mainfile = NULL, *debugfile = NULL;
+		dwfl_module_info(f->mod, NULL, NULL, NULL, NULL, NULL, &mainfile, &debugfile);
+		if ((debugfile || mainfile) && d->build_id_size <= sizeof(f->build_id)) {
+			f->dwarf_path = xstrdup(debugfile ? debugfile : mainfile);
+			memcpy(f->build_id, d->build_id, d->build_id_size);
+			f->build_id_size = d->build_id_size;
+		}
 		return;
 	}
 	if (!why)
@@ -261,13 +276,91 @@ static void find_line(struct sl_file *f, struct sl_addr *a)
 	a->line = (unsigned)line;
 }
 
+/* The answer an earlier run kept (srcline_store.h), without opening the DWARF. */
+static struct sl_addr *stored_line(struct sl_file *f, struct dso *d, uint64_t addr)
+{
+	if ((f->opened && !f->has_dwarf) || d->mismatch || d->deleted || !d->build_id_size)
+		return NULL;
+	if (!f->store_tried) {
+		f->store_tried = true;
+		f->store = slstore_load(d->build_id, d->build_id_size);
+	}
+	const char *file;
+	unsigned line;
+	if (!f->store || !slstore_find(f->store, addr, &file, &line))
+		return NULL;
+	struct sl_addr *a = addr_slot(f, addr);
+	if (!a->line_done) {
+		a->line_done = true;
+		a->file = file ? srcline_intern(file) : NULL;
+		a->line = line;
+	}
+	return a;
+}
+
+/* addr's slot with its line looked up: from this run, else an earlier one, else the DWARF. */
+static struct sl_addr *line_lookup(struct dso *d, uint64_t addr)
+{
+	struct sl_file *f = d ? file_of(d) : NULL;
+	if (!f)
+		return NULL;
+	struct hashmap_entry *e = hashmap_find_u64(&f->addrs, addr);
+	if (e && ((struct sl_addr *)e->value)->line_done)
+		return e->value;
+	struct sl_addr *a = stored_line(f, d, addr);
+	if (a)
+		return a;
+	a = lookup(d, addr);
+	if (a && !a->line_done) {
+		find_line(f, a);
+		f->dirty = true;
+	}
+	return a;
+}
+
+static int ent_cmp(const void *pa, const void *pb)
+{
+	const struct slstore_ent *a = pa, *b = pb;
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/* This run's lines and the earlier runs' of one file, sorted by address, distinct. */
+static struct slstore_ent *merged_lines(const struct sl_file *f, size_t *n)
+{
+	size_t cap = f->addrs.n + (f->store ? f->store->n : 0), k = 0;
+	struct slstore_ent *v = xcalloc(cap ? cap : 1, sizeof(*v));
+	for (size_t i = 0; i < f->addrs.n; i++) {
+		const struct sl_addr *a = f->addrs.v[i].value;
+		if (a->line_done)
+			v[k++] = (struct slstore_ent){ a->addr, a->file, a->line };
+	}
+	for (size_t i = 0; f->store && i < f->store->n; i++)
+		if (!hashmap_find_u64(&f->addrs, f->store->v[i].addr))
+			v[k++] = f->store->v[i];
+	qsort(v, k, sizeof(*v), ent_cmp);
+	*n = k;
+	return v;
+}
+
+void srcline_cache_save(void)
+{
+	for (size_t i = 0; i < C.files.n; i++) {
+		struct sl_file *f = C.files.v[i].value;
+		if (!f->dirty || !f->has_dwarf || !f->build_id_size || !f->dwarf_path)
+			continue;
+		size_t n;
+		struct slstore_ent *v = merged_lines(f, &n);
+		slstore_save(f->build_id, f->build_id_size, f->dwarf_path, v, n);
+		free(v);
+		f->dirty = false;
+	}
+}
+
 bool srcline_find(struct dso *d, uint64_t addr, const char **file, unsigned *line)
 {
-	struct sl_addr *a = lookup(d, addr);
+	struct sl_addr *a = line_lookup(d, addr);
 	if (!a)
 		return false;
-	if (!a->line_done)
-		find_line(file_of(d), a);
 	if (!a->file)
 		return false;
 	*file = a->file;
@@ -398,9 +491,7 @@ const char *srcline_string(struct dso *d, const struct symbol *sym, uint64_t add
 	if (!d)
 		return srcline_intern("??:0");
 	char buf[4096];
-	struct sl_addr *a = lookup(d, addr);
-	if (a && !a->line_done)
-		find_line(file_of(d), a);
+	struct sl_addr *a = line_lookup(d, addr);
 	if (a && a->str)
 		return a->str;
 	if (a && a->file) {
@@ -464,6 +555,8 @@ void srcline_cache_free(void)
 		hashmap_free(&f->units);
 		if (f->dwfl)
 			dwfl_end(f->dwfl);
+		slstore_free(f->store);
+		free(f->dwarf_path);
 		free(f->key);
 		free(f);
 	}

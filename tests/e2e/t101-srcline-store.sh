@@ -1,0 +1,74 @@
+#!/bin/sh
+# Source lines kept between runs (symbols/srcline_store.h): the first source-line report of a
+# recording keeps the lines it looked up in $PERF_BUILDID_DIR/.lperf/lines/BUILDID, the next one
+# answers from there without opening the separate debug files, and both print the same bytes as
+# a report with an empty cache, for report --sort srcline,srcfile and script -F ip,sym,srcline.
+# A damaged store is rebuilt; a binary stripped in place (its build-id unchanged) or a store that
+# is a symlink is not believed.
+. "$(dirname "$0")/lib.sh"
+
+HAVE_STRACE=$(command -v strace >/dev/null && echo 1)
+cc -O2 -g -fno-omit-frame-pointer -o "$SCRATCH/annot" "$TEST_ROOT/tests/workloads/annot.c" || exit 1
+ID=$(readelf -n "$SCRATCH/annot" | awk '/Build ID/ { print $3 }')
+STORE="$PERF_BUILDID_DIR/.lperf/lines/$ID"
+views() { # views OUT: the source-line views, in one file
+	lperf report -i "$SCRATCH/a.data" --stdio --no-children --sort srcline >"$1" &&
+		lperf report -i "$SCRATCH/a.data" --stdio --no-children --sort srcfile,sym >>"$1" &&
+		lperf script -i "$SCRATCH/a.data" -F ip,sym,srcline >>"$1"
+}
+# fresh OUT: the views with an empty cache directory (nothing kept before, nothing kept after).
+fresh() { (PERF_BUILDID_DIR="$PWD/empty.$$" && export PERF_BUILDID_DIR && views "$1") && rm -rf "$PWD/empty.$$"; }
+# traced OUT: report --sort srcline with the cache in ./c, the files it opened in ./trace.
+traced() {
+	(PERF_BUILDID_DIR="$PWD/c" && export PERF_BUILDID_DIR &&
+	 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" && export ASAN_OPTIONS &&
+	 strace -f -e trace=openat -o trace "$LPERF" report -i "$SCRATCH/a.data" --stdio --no-children --sort srcline >"$1")
+}
+
+test_expect_success 'setup: a recording of annot (-g), lines in its own DWARF and in libc' '
+	lperf record -q -e cpu-clock -F 2999 -o "$SCRATCH/a.data" -- "$SCRATCH/annot" 3 &&
+	fresh "$SCRATCH/want" && expect_grep "annot.c:" "$SCRATCH/want" && test ! -e "$STORE"
+'
+
+test_expect_success 'the first report keeps its lines, the next reads them: the same bytes' '
+	views v1 && cmp "$SCRATCH/want" v1 && test -f "$STORE" &&
+	views v2 && cmp "$SCRATCH/want" v2
+'
+
+if [ -n "$HAVE_STRACE" ]; then
+# libc's separate debug file (libc6-dbg) is opened for its symbols by every report, and once
+# more for its DWARF by the first only; without it, nothing to see.
+test_expect_success 'with every line kept, the DWARF of a separate debug file is not opened' '
+	traced t1 && n1=$(grep -c "/usr/lib/debug/.* = [0-9]" trace || :) &&
+	traced t2 && cmp t1 t2 && n2=$(grep -c "/usr/lib/debug/.* = [0-9]" trace || :) &&
+	echo "debug file opens: $n1 then $n2" &&
+	if [ "$n1" -gt 0 ]; then test "$n2" -lt "$n1"; fi
+'
+else
+	test_skip 'the DWARF of a separate debug file is not opened' 'no strace'
+fi
+
+test_expect_success 'a damaged store is not believed, and is rebuilt' '
+	views v0 && size=$(stat -c %s "$STORE") &&
+	printf "\377\377" | dd of="$STORE" bs=1 seek=$((size - 3)) conv=notrunc 2>/dev/null &&
+	views v1 && cmp "$SCRATCH/want" v1 &&
+	truncate -s 50 "$STORE" && views v2 && cmp "$SCRATCH/want" v2 &&
+	test "$(stat -c %s "$STORE")" -gt 50
+'
+
+test_expect_success 'a symlink at the store name is replaced, its target untouched' '
+	rm -f "$STORE" && echo keep >victim && ln -s "$PWD/victim" "$STORE" &&
+	views v1 && cmp "$SCRATCH/want" v1 &&
+	test "$(cat victim)" = keep && test -f "$STORE" && test ! -L "$STORE"
+'
+
+test_expect_success 'stripped in place (same build-id): the kept lines are not used' '
+	cp "$SCRATCH/annot" annot.keep && views v0 && test -f "$STORE" &&
+	objcopy --strip-debug "$SCRATCH/annot" &&
+	test "$(readelf -n "$SCRATCH/annot" | awk "/Build ID/ { print \$3 }")" = "$ID" &&
+	fresh want2 && ! cmp -s "$SCRATCH/want" want2 &&
+	views v1 && cmp want2 v1 &&
+	cp annot.keep "$SCRATCH/annot"
+'
+
+test_done
