@@ -9,16 +9,38 @@
 #include "util/error.h"
 #include "util/xalloc.h"
 
+/* --wall without lperf's program: sched:sched_switch sampled with the call chains of the other
+ * events, and PERF_RECORD_SWITCH records on them; reading weighs each switch out by the time to
+ * its thread's next switch in (session/session.h: session_wall). */
+static int sample_switches(struct offcpu_opts_run *r, struct evlist *l)
+{
+	size_t on = l->n;
+	if (evlist_parse(l, "sched:sched_switch") < 0)
+		return -1;
+	for (size_t e = 0; e < on; e++)
+		l->ev[e].attr.context_switch = 1;
+	r->switches = true;
+	return 0;
+}
+
 int offcpu_opts_setup(struct offcpu_opts_run *r, const struct sample_opts *o, struct evlist *l)
 {
 	*r = (struct offcpu_opts_run){ .o = o, .l = l };
 	if (!o->off_cpu && !o->wall)
 		return 0;
-	/* Off-CPU time needs lperf's BPF program. --wall counts every switch (a preempted thread
-	 * too), so that on- and off-CPU time add up to the threads' wall time. */
 	if (o->wall && o->python && !o->dry_run)
 		err_note("--wall --python: on-CPU samples carry Python frames; off-CPU time is shown under "
 			 "its native stack only (the off-CPU program does not walk Python frames yet)");
+	/* DWARF stacks: the switches are sampled with their stack copies, which unwind as the
+	 * on-CPU samples' do (the program's frame-pointer stacks skip the caller of a libc
+	 * function without a frame pointer, such as glibc's nanosleep). */
+	if (o->wall && !o->python && o->callchain == LIVE_CG_DWARF && !o->dry_run) {
+		err_note("--wall --call-graph dwarf: sampling sched:sched_switch with stack copies for the "
+			 "time off a CPU");
+		return sample_switches(r, l);
+	}
+	/* Off-CPU time needs lperf's BPF program. --wall counts every switch (a preempted thread
+	 * too), so that on- and off-CPU time add up to the threads' wall time. */
 	if (!o->dry_run && !(r->prof = offcpu_open(!o->system_wide && !o->cpus_given, o->wall))) {
 		if (o->wall) /* time between a switch out and the next switch in, from the recording */
 			fprintf(stderr, "Warning: --wall: no off-CPU BPF program (%s): sampling "
@@ -27,17 +49,8 @@ int offcpu_opts_setup(struct offcpu_opts_run *r, const struct sample_opts *o, st
 			fprintf(stderr, "Warning: option `off-cpu' is being ignored: %s (perf says so when "
 				"built without BUILD_BPF_SKEL=1)\n", err_msg());
 	}
-	if (!r->prof && !o->dry_run && !o->wall)
-		return 0;
-	if (!r->prof && !o->dry_run) {
-		size_t on = l->n;
-		if (evlist_parse(l, "sched:sched_switch") < 0)
-			return -1;
-		for (size_t e = 0; e < on; e++)
-			l->ev[e].attr.context_switch = 1;
-		r->switches = true;
-		return 0;
-	}
+	if (!r->prof && !o->dry_run)
+		return o->wall ? sample_switches(r, l) : 0;
 	if (evlist_parse(l, "bpf-output") < 0)
 		return -1;
 	struct ev *ev = &l->ev[l->n - 1]; /* perf's name for it */

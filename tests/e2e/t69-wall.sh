@@ -17,7 +17,8 @@ HAVE_BPF=$(lperf record --off-cpu -q -e dummy -o "$SCRATCH/probe.data" -- true 2
 # The program: a loop of work_b computing 3 ms and wait_a sleeping 7 ms for $1 seconds; it writes
 # "WAIT_NS WORK_NS", the wall time it spent in each, to $2. wait_a makes the nanosleep system
 # call itself: glibc's wrapper has no frame pointer, and a frame-pointer stack taken inside it
-# (the kernel's, or the BPF program's) skips its caller.
+# (the kernel's, or the BPF program's) skips its caller; with a third argument it calls glibc's
+# nanosleep (for --call-graph dwarf).
 cat >"$SCRATCH/wall.c" <<'PROG'
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,7 @@ static long long now_ns(void)
 }
 static volatile unsigned long sink;
 static long long wait_ns, work_ns;
+static int libc;
 __attribute__((noinline)) void work_b(long long ns)
 {
 	long long t0 = now_ns(), t;
@@ -48,13 +50,17 @@ __attribute__((noinline)) void wait_a(long long ns)
 	long long t0 = now_ns();
 	struct timespec ts = { 0, ns };
 	long ret;
-	__asm__ volatile("syscall" : "=a"(ret) : "0"((long)SYS_nanosleep), "D"(&ts), "S"(0L)
-			 : "rcx", "r11", "memory");
+	if (libc)
+		nanosleep(&ts, NULL);
+	else
+		__asm__ volatile("syscall" : "=a"(ret) : "0"((long)SYS_nanosleep), "D"(&ts), "S"(0L)
+				 : "rcx", "r11", "memory");
 	wait_ns += now_ns() - t0;
 }
 int main(int argc, char **argv)
 {
 	long long total = atof(argv[1]) * 1e9, start = now_ns();
+	libc = argc > 3;
 	while (now_ns() - start < total) {
 		work_b(3000000);
 		wait_a(7000000);
@@ -101,6 +107,12 @@ test_expect_success 'sample --wall: the hot functions weighed by time, in the me
 	expect_grep "sample source: wall-clock" out &&
 	a=$(awk "\$3 == \"wait_a:wall\" { print \$1 }" out) && b=$(awk "\$3 == \"work_b:wall\" { print \$1 }" out) &&
 	check_split split "$a" "$b"
+'
+
+test_expect_success 'record --wall --call-graph dwarf: glibc'"'"'s nanosleep under wait_a, the measured split' '
+	lperf record --wall --call-graph dwarf -o d.data -- "$WALL" 3 split libc 2>err && cat err &&
+	expect_grep "sampling sched:sched_switch with stack copies" err &&
+	s=$(shares d.data) && check_split split $s
 '
 
 if [ -n "$HAVE_PERF" ]; then
