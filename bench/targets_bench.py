@@ -81,6 +81,14 @@ def bench_python_report():
                    stderr=subprocess.DEVNULL, check=True)
     n, _ = samples(inj)
     print(f"   {n} samples, {os.path.getsize(inj) / 1e6:.0f} MB\n")
+    # lperf's caches (the kernel's symbols, source lines: docs/buildid.md) in a directory of the
+    # benchmark's own: first runs start from an empty one, the runs below follow them.
+    cache = os.path.join(WORKDIR, "lperf-cache")
+    os.environ["PERF_BUILDID_DIR"] = cache
+    first = []
+    for rep in range(RUNS):
+        shutil.rmtree(cache, ignore_errors=True)
+        first.append(launch([LPERF, "report", "--stdio", "-i", inj])[1])
     readers = [("lperf", [LPERF]), ("perf", ["perf"])]
     fig = {name: {"wall": [], "cpu": [], "kib": 0} for name, _ in readers}
     for rep in range(RUNS + 1):
@@ -94,7 +102,9 @@ def bench_python_report():
     lc = statistics.median(fig["lperf"]["cpu"])
     lk, pk = fig["lperf"]["kib"], fig["perf"]["kib"]
     print(f"{'':22} {'lperf':>9} {'perf':>9} {'ratio':>6}  target")
-    print(f"{'time, s':22} {lw:9.2f} {pw:9.2f} {lw / pw:6.2f}  <= 0.15")
+    lf = statistics.median(first)
+    print(f"{'time, s, first run':22} {lf:9.2f} {pw:9.2f} {lf / pw:6.2f}  <= 0.15")
+    print(f"{'time, s, second run':22} {lw:9.2f} {pw:9.2f} {lw / pw:6.2f}  <= 0.10")
     print(f"{'peak memory, KiB':22} {lk:9d} {pk:9d} {lk / pk:6.2f}  <= 0.5")
     print(f"{'samples per CPU second':22} {n / max(lc, 1e-3):9.0f} {'':9} {'':6}  >= 150000")
     for p in (raw, inj):
