@@ -28,15 +28,13 @@ int offcpu_opts_setup(struct offcpu_opts_run *r, const struct sample_opts *o, st
 	*r = (struct offcpu_opts_run){ .o = o, .l = l };
 	if (!o->off_cpu && !o->wall)
 		return 0;
-	if (o->wall && o->python && !o->dry_run)
-		err_note("--wall --python: on-CPU samples carry Python frames; off-CPU time is shown under "
-			 "its native stack only (the off-CPU program does not walk Python frames yet)");
-	/* DWARF stacks: the switches are sampled with their stack copies, which unwind as the
-	 * on-CPU samples' do (the program's frame-pointer stacks skip the caller of a libc
-	 * function without a frame pointer, such as glibc's nanosleep). */
-	if (o->wall && !o->python && o->callchain == LIVE_CG_DWARF && !o->dry_run) {
-		err_note("--wall --call-graph dwarf: sampling sched:sched_switch with stack copies for the "
-			 "time off a CPU");
+	/* DWARF stacks, and --python's (which are DWARF stacks, or frames read at each sample):
+	 * the switches are sampled like the other events, so that they carry the same stacks (the
+	 * program's frame-pointer stacks skip the caller of a libc function without a frame
+	 * pointer, such as glibc's nanosleep, and have no Python frames). */
+	if (o->wall && (o->python || o->callchain == LIVE_CG_DWARF) && !o->dry_run) {
+		err_note("--wall %s: sampling sched:sched_switch with %s for the time off a CPU",
+			 o->python ? "--python" : "--call-graph dwarf", o->python ? "Python stacks" : "stack copies");
 		return sample_switches(r, l);
 	}
 	/* Off-CPU time needs lperf's BPF program. --wall counts every switch (a preempted thread

@@ -124,8 +124,10 @@ int pybpf_attach(struct pybpf *b, const int *fds, size_t n)
 		if (fds[i] < 0)
 			continue;
 		struct bpf_link *l = bpf_program__attach_perf_event(b->skel->progs.pystack_sample, fds[i]);
+		if (!l) /* a tracepoint event takes only a tracepoint program */
+			l = bpf_program__attach_perf_event(b->skel->progs.pystack_tracepoint, fds[i]);
 		if (!l) {
-			err = errno; /* tracepoints take only tracepoint programs: skipped */
+			err = errno;
 			continue;
 		}
 		ALLOC_GROW(b->links, b->nlinks + 1, b->lcap);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* lperf's Python stack walker, a perf_event program attached to every sampling event: at each
+/* lperf's Python stack walker, a perf_event program attached to every sampling event (and a
+ * tracepoint program to the tracepoint events, such as --wall's sched:sched_switch): at each
  * sample of a process user space registered (procs), it finds the sampled thread's
  * PyThreadState by walking the interpreter's thread list for the entry whose thread_id (glibc's
  * pthread_t, which on x86-64 is the thread's fs base) is the current task's, then follows its
@@ -112,8 +113,8 @@ static long walk_frame(__u32 i, void *ctx)
 	return 0;
 }
 
-SEC("perf_event")
-int pystack_sample(struct bpf_perf_event_data *ctx)
+/* The current thread's Python stack to user space; 1, so that the event's sample is written. */
+static __always_inline int walk_current(void)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 pid = id >> 32, tid = (__u32)id;
@@ -168,6 +169,20 @@ int pystack_sample(struct bpf_perf_event_data *ctx)
 	if (bpf_ringbuf_output(&events, e, size, 0))
 		return note_dropped(1);
 	return 1;
+}
+
+SEC("perf_event")
+int pystack_sample(struct bpf_perf_event_data *ctx)
+{
+	return walk_current();
+}
+
+/* The same on a tracepoint event (record --wall --python's sched:sched_switch: the thread going
+ * off the CPU is current), which takes only tracepoint programs; 1 keeps the sample. */
+SEC("tracepoint")
+int pystack_tracepoint(void *ctx)
+{
+	return walk_current();
 }
 
 /* A new process of a registered one walks from its first sample; user space hears of it before
