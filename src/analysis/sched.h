@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "session/session.h"
+#include "util/cpuset.h"
 #include "util/hashmap.h"
 
 struct tep_handle;
@@ -117,6 +118,7 @@ struct sched_stats { double n, mean, m2; uint64_t min, max; };
 
 struct sched_thr {
 	int32_t tid, pid, ppid;
+	size_t removed;              /* its place in sched_hist.removed + 1; 0 while current */
 	bool dead, idle;
 	uint64_t last_time, ready_to_run;
 	int64_t last_state;
@@ -128,13 +130,28 @@ struct sched_thr {
 	bool comm_changed;
 };
 
+/* A list of pids or tids (-p, -t): "1,2,3". */
+struct sched_ids {
+	int32_t *v;
+	size_t n;
+};
+
+/* -1 after err_set naming the word that is not a number. */
+int sched_ids_parse(const char *s, struct sched_ids *ids);
+void sched_ids_free(struct sched_ids *ids);
+
 struct sched_hist {
 	bool wakeups, migrations, summary_only;
+	const struct cpuset *cpus;   /* -C: switches on these CPUs only (NULL: all) */
+	const struct sched_ids *pids, *tids; /* -p, -t: these tasks only (NULL: all) */
+	uint64_t skipped;            /* samples of tasks left out (perf then shows no idle stats) */
 	void (*row)(void *arg, const struct sched_hist_row *r);
 	void *arg;
 	struct machine *m;
 	struct hashmap thr;          /* tid -> struct sched_thr * */
 	struct sched_thr **idle;     /* per CPU */
+	struct sched_thr **removed;  /* tasks a FORK replaced: perf still lists them, in this order */
+	size_t nremoved, removed_cap;
 	size_t nidle;
 	uint64_t *last_switch;       /* per CPU */
 	size_t ncpu;
@@ -150,7 +167,8 @@ void sched_hist_fork(struct sched_hist *h, int32_t pid, int32_t tid, int32_t ppi
 void sched_hist_exit(struct sched_hist *h, int32_t tid);
 void sched_hist_comm(struct sched_hist *h, int32_t pid, int32_t tid);
 void sched_hist_mmap(struct sched_hist *h, int32_t pid, int32_t tid);
-/* The tasks that ran, in perf's order (by tid modulo 256, then tid); dead: the terminated ones. */
+/* The tasks that ran and -p/-t keep, in perf's order (by tid modulo 256, then tid); dead: the
+ * terminated ones. */
 size_t sched_hist_tasks(const struct sched_hist *h, bool dead, struct sched_thr ***out);
 void sched_task_name(struct machine *m, const struct sched_thr *t, struct sched_task *out);
 double sched_stats_stddev_pct(const struct sched_stats *s);
@@ -163,6 +181,7 @@ struct sched_map_row {
 	size_t ncells;
 	const char (*cells)[3];      /* per CPU column: the task's short name, "" none yet */
 	const int32_t *cell_cpu;     /* the CPU of each column */
+	bool shown;                  /* the switching CPU is one --cpus shows: the time and name follow */
 	bool named;                  /* a new short name or a comm change: show "XX => comm:tid" */
 	const char *shortname, *comm;
 	int32_t tid;
@@ -171,13 +190,15 @@ struct sched_map_row {
 
 struct sched_map {
 	bool compact;
+	const struct cpuset *cpus;   /* --cpus: the columns shown (NULL: all) */
 	bool verbose;                /* -v: every switch names the task (but the idle task) */
 	void (*row)(void *arg, const struct sched_map_row *r);
 	void *arg;
 	struct sched_hist h;         /* the tasks (short names, comm changes) */
-	int32_t *curr;               /* per CPU: the task running, -1 none */
+	struct sched_thr **curr;     /* per CPU: the task running, NULL none */
 	char (*cells)[3];
-	int32_t *cell_cpu;
+	int32_t *cell_cpu;           /* the columns' CPUs (all, or --compact's in order seen) */
+	int32_t *shown_cpu;          /* those --cpus shows */
 	size_t ncpu, ncols;
 	uint32_t max_cpu;
 	char next1, next2;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/error.h"
 #include "util/xalloc.h"
 
 #define SCHED_TASK_RUNNING 0
@@ -58,12 +59,59 @@ static struct sched_thr *thr_get(struct sched_hist *h, int32_t tid, int32_t pid)
 {
 	bool found;
 	struct hashmap_entry *he = hashmap_insert_u64(&h->thr, (uint64_t)(uint32_t)tid, &found);
-	if (!found)
+	if (!found || !he->value)
 		he->value = thr_new(tid, pid);
 	struct sched_thr *t = he->value;
 	if (t->pid == -1 && pid != -1)
 		t->pid = pid;
 	return t;
+}
+
+int sched_ids_parse(const char *s, struct sched_ids *ids)
+{
+	memset(ids, 0, sizeof(*ids));
+	size_t cap = 0;
+	for (const char *p = s; *p;) {
+		char *end;
+		long v = strtol(p, &end, 10);
+		if (end == p || (*end && *end != ',') || v < INT32_MIN || v > INT32_MAX) {
+			sched_ids_free(ids);
+			return err_set("'%s': not a list of numbers (1,2,3)", s);
+		}
+		ALLOC_GROW(ids->v, ids->n + 1, cap);
+		ids->v[ids->n++] = (int32_t)v;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+void sched_ids_free(struct sched_ids *ids)
+{
+	free(ids->v);
+	memset(ids, 0, sizeof(*ids));
+}
+
+static bool ids_has(const struct sched_ids *ids, int32_t id)
+{
+	for (size_t i = 0; i < ids->n; i++)
+		if (ids->v[i] == id)
+			return true;
+	return false;
+}
+
+/* perf's thread__is_filtered: -p by the task's process as perf knows it, -t by its tid. */
+static bool hist_filtered(const struct sched_hist *h, const struct sched_thr *t)
+{
+	return (h->pids && !ids_has(h->pids, t->pid)) || (h->tids && !ids_has(h->tids, t->tid));
+}
+
+/* Counts a left-out task as perf's timehist_skip_sample does. */
+static bool hist_skip(struct sched_hist *h, const struct sched_thr *t)
+{
+	if (!hist_filtered(h, t))
+		return false;
+	h->skipped++;
+	return true;
 }
 
 static struct sched_thr *idle_get(struct sched_hist *h, uint32_t cpu)
@@ -136,9 +184,11 @@ static void hist_switch(struct sched_hist *h, const struct sched_event *ev)
 	}
 	bool idle = ev->prev_pid == 0;
 	struct sched_thr *t = idle ? idle_get(h, ev->cpu) : thr_get(h, ev->tid ? ev->tid : ev->pid, ev->pid);
+	bool skip = hist_skip(h, t), on_cpu = !h->cpus || cpuset_has(h->cpus, (int)ev->cpu);
 	uint64_t tprev = h->last_switch[ev->cpu];
-	hist_update(t, ev->time, tprev);
-	if (!h->summary_only && h->row) {
+	if (!skip && on_cpu)
+		hist_update(t, ev->time, tprev);
+	if (!skip && on_cpu && !h->summary_only && h->row) {
 		struct sched_hist_row r = { .kind = SCHED_ROW_SWITCH, .time = ev->time, .cpu = ev->cpu, .idle = idle,
 					    .ncpus = h->max_cpu + 1,
 					    .wait = t->dt_sleep + t->dt_iowait + t->dt_preempt, .delay = t->dt_delay,
@@ -150,20 +200,26 @@ static void hist_switch(struct sched_hist *h, const struct sched_event *ev)
 	if (!h->hist_start)
 		h->hist_start = ev->time;
 	h->hist_end = ev->time;
-	t->last_time = ev->time;
-	t->last_state = ev->prev_state;
-	t->ready_to_run = 0;
+	if (!skip) {
+		t->last_time = ev->time;
+		t->last_state = ev->prev_state;
+		t->ready_to_run = 0;
+	}
 	h->last_switch[ev->cpu] = ev->time;
 }
 
 /* A wakeup's or migration's line: the sample's task and the one it is about. */
+/* A wakeup's or migration's line: the sample's task and the one it is about, unless -p/-t leave
+ * out both. */
 static void hist_other(struct sched_hist *h, const struct sched_event *ev, enum sched_row_kind kind,
 		       struct sched_thr *other)
 {
+	struct sched_thr *t = thr_get(h, ev->tid, ev->pid);
+	if (hist_skip(h, t) && hist_skip(h, other))
+		return;
 	struct sched_hist_row r = { .kind = kind, .time = ev->time, .cpu = ev->cpu,
-				    .ncpus = h->max_cpu + 1, .orig_cpu = ev->orig_cpu,
-				    .dest_cpu = ev->dest_cpu };
-	sched_task_name(h->m, thr_get(h, ev->tid, ev->pid), &r.task);
+				    .ncpus = h->max_cpu + 1, .orig_cpu = ev->orig_cpu, .dest_cpu = ev->dest_cpu };
+	sched_task_name(h->m, t, &r.task);
 	sched_task_name(h->m, other, &r.other);
 	h->row(h->arg, &r);
 }
@@ -198,27 +254,43 @@ void sched_hist_event(struct sched_hist *h, const struct sched_event *ev)
 	}
 }
 
+/* perf's machine__remove_thread: the task leaves the table (its entry empty), not perf's lists. */
+static void hist_remove(struct sched_hist *h, int32_t tid)
+{
+	struct hashmap_entry *he = hashmap_find_u64(&h->thr, (uint64_t)(uint32_t)tid);
+	if (!he || !he->value)
+		return;
+	ALLOC_GROW(h->removed, h->nremoved + 1, h->removed_cap);
+	h->removed[h->nremoved++] = he->value;
+	((struct sched_thr *)he->value)->removed = h->nremoved;
+	he->value = NULL;
+}
+
+static struct sched_thr *thr_find(const struct sched_hist *h, int32_t tid)
+{
+	struct hashmap_entry *he = hashmap_find_u64(&h->thr, (uint64_t)(uint32_t)tid);
+	return he ? he->value : NULL;
+}
+
 void sched_hist_fork(struct sched_hist *h, int32_t pid, int32_t tid, int32_t ppid, int32_t ptid)
 {
-	thr_get(h, ptid, ppid);
-	struct hashmap_entry *he = hashmap_find_u64(&h->thr, (uint64_t)(uint32_t)tid);
-	if (he) {
-		/* perf drops the task it knew by this tid (its times too) for the new one */
-		struct sched_thr *old = he->value;
-		struct sched_thr *t = thr_new(tid, pid);
-		memcpy(t->shortname, old->shortname, sizeof(t->shortname));
-		t->comm_changed = old->comm_changed;
-		free(old);
-		he->value = t;
+	bool child = thr_find(h, tid) != NULL;
+	/* a parent perf knew with another process (one first seen woken) is a stale task: perf
+	 * starts it anew, as it starts the child anew over any task it knew by that tid */
+	if (thr_get(h, ptid, ppid)->pid != ppid) {
+		hist_remove(h, ptid);
+		thr_get(h, ptid, ppid);
 	}
+	if (child)
+		hist_remove(h, tid);
 	thr_get(h, tid, pid)->ppid = ptid;
 }
 
 void sched_hist_exit(struct sched_hist *h, int32_t tid)
 {
-	struct hashmap_entry *he = hashmap_find_u64(&h->thr, (uint64_t)(uint32_t)tid);
-	if (he)
-		((struct sched_thr *)he->value)->dead = true;
+	struct sched_thr *t = thr_find(h, tid);
+	if (t)
+		t->dead = true;
 }
 
 void sched_hist_comm(struct sched_hist *h, int32_t pid, int32_t tid)
@@ -231,22 +303,28 @@ void sched_hist_mmap(struct sched_hist *h, int32_t pid, int32_t tid)
 	thr_get(h, tid, pid);
 }
 
+/* perf's machine__for_each_thread: by tid modulo 256; in each, the table by tid, then the
+ * replaced tasks in the order they left. */
 static int thr_order(const void *a, const void *b)
 {
 	const struct sched_thr *l = *(struct sched_thr *const *)a, *r = *(struct sched_thr *const *)b;
 	uint32_t bl = (uint32_t)l->tid % 256u, br = (uint32_t)r->tid % 256u;
 	if (bl != br)
 		return bl < br ? -1 : 1;
+	if (!l->removed != !r->removed)
+		return l->removed ? 1 : -1;
+	if (l->removed)
+		return l->removed < r->removed ? -1 : 1;
 	return l->tid < r->tid ? -1 : l->tid > r->tid;
 }
 
 size_t sched_hist_tasks(const struct sched_hist *h, bool dead, struct sched_thr ***out)
 {
-	struct sched_thr **v = xcalloc(h->thr.n ? h->thr.n : 1, sizeof(*v));
+	struct sched_thr **v = xcalloc(h->thr.n + h->nremoved + 1, sizeof(*v));
 	size_t n = 0;
-	for (size_t i = 0; i < h->thr.n; i++) {
-		struct sched_thr *t = h->thr.v[i].value;
-		if (t->run.n > 0 && t->dead == dead)
+	for (size_t i = 0; i < h->thr.n + h->nremoved; i++) {
+		struct sched_thr *t = i < h->thr.n ? h->thr.v[i].value : h->removed[i - h->thr.n];
+		if (t && t->run.n > 0 && t->dead == dead && !hist_filtered(h, t))
 			v[n++] = t;
 	}
 	qsort(v, n, sizeof(*v), thr_order);
@@ -259,6 +337,9 @@ void sched_hist_free(struct sched_hist *h)
 	for (size_t i = 0; i < h->thr.n; i++)
 		free(h->thr.v[i].value);
 	hashmap_free(&h->thr);
+	for (size_t i = 0; i < h->nremoved; i++)
+		free(h->removed[i]);
+	free(h->removed);
 	for (size_t i = 0; i < h->nidle; i++)
 		free(h->idle[i]);
 	free(h->idle);

@@ -24,8 +24,9 @@ static void map_grow(struct sched_map *mp, size_t n)
 	mp->curr = xrealloc(mp->curr, n * sizeof(*mp->curr));
 	mp->cells = xrealloc(mp->cells, n * sizeof(*mp->cells));
 	mp->cell_cpu = xrealloc(mp->cell_cpu, n * sizeof(*mp->cell_cpu));
+	mp->shown_cpu = xrealloc(mp->shown_cpu, n * sizeof(*mp->shown_cpu));
 	for (size_t i = mp->ncpu; i < n; i++)
-		mp->curr[i] = -1;
+		mp->curr[i] = NULL;
 	mp->ncpu = n;
 }
 
@@ -33,7 +34,7 @@ static struct sched_thr *map_task(struct sched_map *mp, int32_t tid)
 {
 	bool found;
 	struct hashmap_entry *he = hashmap_insert_u64(&mp->h.thr, (uint64_t)(uint32_t)tid, &found);
-	if (!found) {
+	if (!found || !he->value) {
 		struct sched_thr *t = xcalloc(1, sizeof(*t));
 		t->tid = tid;
 		t->pid = -1;
@@ -67,7 +68,7 @@ void sched_map_event(struct sched_map *mp, const struct sched_event *ev)
 			mp->cell_cpu[k] = (int32_t)k;
 	}
 	struct sched_thr *in = map_task(mp, ev->next_pid);
-	mp->curr[this_cpu] = ev->next_pid;
+	mp->curr[this_cpu] = in; /* the task itself: a FORK may replace it meanwhile, as in perf */
 	bool named = false;
 	const char *comm = sched_comm(mp->h.m, ev->next_pid);
 	if (!in->shortname[0]) {
@@ -86,17 +87,26 @@ void sched_map_event(struct sched_map *mp, const struct sched_event *ev)
 		}
 		named = true;
 	}
+	size_t shown = 0;
 	for (size_t k = 0; k < mp->ncols; k++) {
-		int32_t tid = mp->curr[mp->cell_cpu[k]];
-		mp->cells[k][0] = '\0';
-		if (tid != -1)
-			memcpy(mp->cells[k], map_task(mp, tid)->shortname, 3);
+		int32_t cpu = mp->cell_cpu[k];
+		const struct sched_thr *t = mp->curr[cpu];
+		if (mp->cpus && !cpuset_has(mp->cpus, cpu))
+			continue;
+		mp->shown_cpu[shown] = cpu;
+		mp->cells[shown][0] = '\0';
+		if (t)
+			memcpy(mp->cells[shown], t->shortname, 3);
+		shown++;
 	}
-	struct sched_map_row r = { .time = ev->time, .this_cpu = this_cpu, .ncells = mp->ncols,
-				   .cells = (const char (*)[3])mp->cells, .cell_cpu = mp->cell_cpu,
-				   .named = named || in->comm_changed || (mp->verbose && ev->next_pid), .shortname = in->shortname, .comm = comm,
-				   .tid = ev->next_pid, .new_cpu = mp->compact && new_cpu };
-	in->comm_changed = false;
+	bool on = !mp->cpus || cpuset_has(mp->cpus, (int)this_cpu);
+	struct sched_map_row r = { .time = ev->time, .this_cpu = this_cpu, .ncells = shown,
+				   .cells = (const char (*)[3])mp->cells, .cell_cpu = mp->shown_cpu, .shown = on,
+				   .named = named || in->comm_changed || (mp->verbose && ev->next_pid),
+				   .shortname = in->shortname, .comm = comm, .tid = ev->next_pid,
+				   .new_cpu = mp->compact && new_cpu };
+	if (on && r.named)
+		in->comm_changed = false;
 	if (mp->row)
 		mp->row(mp->arg, &r);
 }
@@ -107,5 +117,6 @@ void sched_map_free(struct sched_map *mp)
 	free(mp->curr);
 	free(mp->cells);
 	free(mp->cell_cpu);
+	free(mp->shown_cpu);
 	memset(mp, 0, sizeof(*mp));
 }

@@ -72,6 +72,8 @@ struct sched_ctx {
 	struct sched_map map;
 	bool compact, summary;
 	int verbose;
+	const struct cpuset *cpus;         /* timehist -C, map --cpus */
+	const struct sched_ids *pids, *tids; /* timehist -p, -t */
 	int keys[8];
 	size_t nkeys;
 };
@@ -102,6 +104,7 @@ static int sched_ready(struct session *ss, void *arg)
 	if (c->mode == SCHED_MAP) {
 		sched_map_init(&c->map, &ss->machine, (uint32_t)sysconf(_SC_NPROCESSORS_CONF));
 		c->map.compact = c->compact;
+		c->map.cpus = c->cpus;
 		c->map.verbose = c->verbose > 0;
 		c->map.row = sched_map_row_out;
 		c->map.arg = stdout;
@@ -112,6 +115,9 @@ static int sched_ready(struct session *ss, void *arg)
 	c->hist.summary_only = summary_only;
 	c->hist.wakeups = wakeups;
 	c->hist.migrations = migrations;
+	c->hist.cpus = c->cpus;
+	c->hist.pids = c->pids;
+	c->hist.tids = c->tids;
 	c->hist.row = sched_hist_row_out;
 	c->hist.arg = &c->out;
 	if (!summary_only)
@@ -164,8 +170,14 @@ static int sched_on_record(struct session *ss, const struct perf_event_header *h
 		sched_hist_fork(sh, (int32_t)t.pid, (int32_t)t.tid, (int32_t)t.ppid, (int32_t)t.ptid);
 	else if (h->type == PERF_RECORD_EXIT && record_parse_task(h, &t) == 0)
 		sched_hist_exit(sh, (int32_t)t.tid);
-	else if (h->type == PERF_RECORD_COMM && record_parse_comm(h, &cm) == 0)
-		sched_hist_comm(sh, (int32_t)cm.pid, (int32_t)cm.tid);
+	else if (h->type == PERF_RECORD_COMM && record_parse_comm(h, &cm) == 0) {
+		/* perf marks the renamed task by the record's sample_id, which perf record leaves
+		 * zero in the COMM records it synthesizes: then the idle task is the one marked */
+		struct perf_sample s;
+		sched_hist_mmap(sh, (int32_t)cm.pid, (int32_t)cm.tid);
+		if (sample_id_parse(ss->evsels, h, &s) == 0)
+			sched_hist_comm(sh, (int32_t)s.pid, (int32_t)s.tid);
+	}
 	else if ((h->type == PERF_RECORD_MMAP || h->type == PERF_RECORD_MMAP2) &&
 		 (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL && record_parse_mmap(h, &mm) == 0)
 		sched_hist_mmap(sh, (int32_t)mm.pid, (int32_t)mm.tid);
@@ -281,11 +293,23 @@ static int sched_timehist(int argc, char **argv, struct sched_common *sc)
 		opt_usage_error(&ctx, "unexpected argument '%s'", argv[i]);
 	if ((c.hist.wakeups || c.out.next) && c.hist.summary_only)
 		opt_usage_error(&ctx, "-s and -[n|w] are mutually exclusive");
-	if (idle || tm || pids || tids || cpus)
-		opt_usage_error(&ctx, "-I, --time, -p, -t and -C are not available in lperf's timehist yet");
+	if (idle || tm)
+		opt_usage_error(&ctx, "-I and --time are not available in lperf's timehist yet");
+	struct cpuset cpuset = { 0 };
+	struct sched_ids pid_ids = { 0 }, tid_ids = { 0 };
+	if ((cpus && cpuset_parse(cpus, &cpuset) < 0) || (pids && sched_ids_parse(pids, &pid_ids) < 0) ||
+	    (tids && sched_ids_parse(tids, &tid_ids) < 0))
+		opt_usage_error(&ctx, "%s", err_msg());
+	c.cpus = cpus ? &cpuset : NULL;
+	c.pids = pids ? &pid_ids : NULL;
+	c.tids = tids ? &tid_ids : NULL;
 	c.out.wakeups = c.hist.wakeups;
 	c.summary = with_summary || c.hist.summary_only;
-	return sched_walk(&c, sc, "timehist");
+	int rc = sched_walk(&c, sc, "timehist");
+	cpuset_free(&cpuset);
+	sched_ids_free(&pid_ids);
+	sched_ids_free(&tid_ids);
+	return rc;
 }
 
 static int sched_map(int argc, char **argv, struct sched_common *sc)
@@ -305,11 +329,15 @@ static int sched_map(int argc, char **argv, struct sched_common *sc)
 	int i = opt_parse(&ctx, argc, argv);
 	if (i < argc)
 		opt_usage_error(&ctx, "unexpected argument '%s'", argv[i]);
-	if (cpus)
-		opt_usage_error(&ctx, "--cpus is not available in lperf's map yet");
+	struct cpuset cpuset = { 0 };
+	if (cpus && cpuset_parse(cpus, &cpuset) < 0)
+		opt_usage_error(&ctx, "--cpus: %s", err_msg());
+	c.cpus = cpus ? &cpuset : NULL;
 	/* --color-pids/--color-cpus only colour a terminal's lines: the map is the same without */
 	c.verbose = sc->verbose;
-	return sched_walk(&c, sc, "map");
+	int rc = sched_walk(&c, sc, "map");
+	cpuset_free(&cpuset);
+	return rc;
 }
 
 int cmd_sched(int argc, char **argv)

@@ -235,10 +235,12 @@ void sched_hist_summary(struct sched_hist_out *o, const struct sched_hist *h)
 	sched_summary_tasks(o, h, true, &tasks, &switches, &run);
 	if (alive == tasks)
 		fputs("<no terminated tasks>\n", f);
+	if (h->skipped)
+		return; /* perf tracks no idle time when tasks were left out */
 	fputs("\nIdle stats:\n", f);
 	for (size_t i = 0; i < h->nidle; i++) {
 		const struct sched_thr *t = h->idle[i];
-		if (!t)
+		if (!t || (h->cpus && !cpuset_has(h->cpus, (int)i)))
 			continue;
 		if (t->run.n > 0) {
 			switches += (uint64_t)t->run.n;
@@ -267,6 +269,10 @@ void sched_map_line(FILE *f, const struct sched_map_row *r)
 			fprintf(f, "%2s ", r->cells[k]);
 		else
 			fputs("   ", f);
+	}
+	if (!r->shown) {
+		fputc('\n', f);
+		return;
 	}
 	char ts[32];
 	sched_time_str(r->time, ts, sizeof(ts));

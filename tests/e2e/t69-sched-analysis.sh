@@ -32,10 +32,17 @@ if [ "$(id -u)" -eq 0 ] && command -v perf >/dev/null && [ -n "$(ls -d /sys/kern
 compare() {
 	for a in "latency" "latency -p" "latency -s max,switch" "latency -s runtime" "latency -C 0" \
 		 "timehist" "timehist -w -M -n --state -V" "timehist -S" "timehist -s --state" \
-		 "map" "map --compact"; do
+		 "timehist -C 0 -S" "map" "map --compact" "map --cpus 0"; do
 		perf sched $a -i "$1" >p.out 2>/dev/null &&
 		lperf sched $a -i "$1" >l.out 2>l.err ||
 		{ echo "sched $a failed" >&2; cat l.err >&2; return 1; }
+		cmp p.out l.out || { echo "sched $a differs:" >&2; diff p.out l.out | head -20 >&2; return 1; }
+	done &&
+	# -p and -t: one of the load's processes
+	pid=$(perf script -i "$1" -F comm,pid 2>/dev/null | awk '$1 == "sched-messaging" { print $2; exit }') &&
+	[ -n "$pid" ] &&
+	for a in "timehist -p $pid -S -w" "timehist -t $pid -s"; do
+		perf sched $a -i "$1" >p.out 2>/dev/null && lperf sched $a -i "$1" >l.out 2>l.err &&
 		cmp p.out l.out || { echo "sched $a differs:" >&2; diff p.out l.out | head -20 >&2; return 1; }
 	done
 }

@@ -244,6 +244,30 @@ static void test_timehist(void **state)
 	assert_int_equal((int)v[1]->run.n, 2);
 	free(v);
 	sched_hist_free(&h);
+
+	/* -p 100: only 100's switches, its times as before; the others counted as left out */
+	memset(hist_buf, 0, sizeof(hist_buf));
+	f = fmemopen(hist_buf, sizeof(hist_buf), "w");
+	o.f = f;
+	struct sched_ids pids;
+	assert_int_equal(sched_ids_parse("100", &pids), 0);
+	sched_hist_init(&h, &m, 1);
+	h.row = hist_row;
+	h.arg = &o;
+	h.pids = &pids;
+	feed(hist_feed, &h);
+	fclose(f);
+	assert_non_null(strstr(hist_buf, "       0.005000 [0000]  app[100]                            2.000      1.500      1.000 \n"));
+	assert_null(strstr(hist_buf, "app[200]"));
+	assert_null(strstr(hist_buf, "<idle>"));
+	assert_int_equal(h.skipped, 5);
+	n = sched_hist_tasks(&h, false, &v);
+	assert_int_equal(n, 1);
+	free(v);
+	sched_hist_free(&h);
+	sched_ids_free(&pids);
+	assert_int_equal(sched_ids_parse("1,x", &pids), -1);
+	err_clear();
 	machine_free(&m);
 }
 
