@@ -363,9 +363,9 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		{ OPT_CALLBACK, 'z', "compression-level", o, "N", "zstd-compressed records (level 1..22, "
 		  "default 1; 0: none), as perf record -z; on by default with --python", opt_compress, OPT_NUMERIC_OPT },
 		{ OPT_BOOL, 0, "python", &o->python, NULL, "Python stacks: CPython 3.12+'s perf support in the "
-		  "command, else frames read from the interpreter (3.8+, also -p)" },
+		  "command, else frames read from the interpreter (2.7, 3.6+, also -p)" },
 		{ OPT_BOOL, 0, "python-frames", &o->python_frames, NULL, "Python stacks read from the "
-		  "interpreter (BPF), with no -X perf, on any CPython 3.8-3.13" },
+		  "interpreter (BPF), with no -X perf, on any CPython 2.7, 3.6-3.13" },
 		{ OPT_INT, 0, "python-depth", &o->python_depth, "N", "Python frames kept per stack read "
 		  "from the interpreter, the innermost (1..1024, default 1024); deeper stacks say [truncated]" },
 		{ OPT_BOOL, 'f', "force", &o->force, NULL, "store JIT symbol files (/tmp/perf-PID.map, "
@@ -429,7 +429,7 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		{ OPT_BOOL, 0, "wall", &o->wall, NULL, "wall-clock profile: cpu-clock samples and the time "
 		  "off a CPU in one profile" },
 		{ OPT_STRING, 0, "flamegraph", &o->flamegraph, "FILE", "also draw an SVG flame graph" },
-		{ OPT_BOOL, 0, "python", &o->python, NULL, "Python stacks (CPython 3.8+, also -p)" },
+		{ OPT_BOOL, 0, "python", &o->python, NULL, "Python stacks (CPython 2.7, 3.6+, also -p)" },
 		{ OPT_BOOL, 0, "python-frames", &o->python_frames, NULL, "Python frames read from the "
 		  "interpreter even where -X perf works" },
 		{ OPT_BOOL, 'f', "force", &o->force, NULL, "use JIT symbol files whoever owns them" },

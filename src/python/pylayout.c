@@ -14,9 +14,34 @@
 #include "util/error.h"
 
 /* Learned from CPython's Include/cpython/{pystate,frameobject,code}.h and
- * Include/internal/pycore_{runtime,interp,frame}.h of each version (the approach py-spy and
- * Austin take), and checked against pyenv builds' DWARF by tests/unit/test_pylayout.c. */
+ * Include/internal/pycore_{runtime,interp,frame}.h of each version (Include/{pystate,
+ * frameobject,code,stringobject}.h for 2.7 and 3.6; the approach py-spy and Austin take), and
+ * checked against pyenv builds' DWARF by tests/unit/test_pyread.c. 2.7 and 3.6 have no
+ * _PyRuntime: the list of interpreters starts at pystate.c's static interp_head. */
 static const struct py_layout table[] = {
+	{ .major = 2, .minor = 7, .frame_kind = PY_FRAME_OBJECT, .linetable = PY_LNOTAB27,
+	  .runtime_sym = "interp_head", .str_bytes = true,
+	  .runtime_interp_head = 0, .interp_tstate_head = 8, .tstate_next = 0, .tstate_thread_id = 144,
+	  .tstate_native_tid = -1, .tstate_frame = 16, .cframe_current = -1, .frame_back = 24,
+	  .frame_code = 32, .frame_lasti = 120, .frame_owner = -1, .frame_is_entry = -1,
+	  .code_name = 88, .code_qualname = -1, .code_filename = 80, .code_firstlineno = 96,
+	  .code_linetable = 104, .code_adaptive = -1, .unicode_state = -1, .unicode_length = -1,
+	  .ascii_size = -1, .compact_size = -1, .bytes_size = 16, .bytes_sval = 36 },
+	{ .major = 3, .minor = 6, .frame_kind = PY_FRAME_OBJECT, .linetable = PY_LNOTAB,
+	  .runtime_sym = "interp_head",
+	  .runtime_interp_head = 0, .interp_tstate_head = 8, .tstate_next = 8, .tstate_thread_id = 152,
+	  .tstate_native_tid = -1, .tstate_frame = 24, .cframe_current = -1, .frame_back = 24,
+	  .frame_code = 32, .frame_lasti = 120, .frame_owner = -1, .frame_is_entry = -1,
+	  .code_name = 104, .code_qualname = -1, .code_filename = 96, .code_firstlineno = 36,
+	  .code_linetable = 112, .code_adaptive = -1, .unicode_state = 32, .unicode_length = 16,
+	  .ascii_size = 48, .compact_size = 72, .bytes_size = 16, .bytes_sval = 32 },
+	{ .major = 3, .minor = 7, .frame_kind = PY_FRAME_OBJECT, .linetable = PY_LNOTAB,
+	  .runtime_interp_head = 24, .interp_tstate_head = 8, .tstate_next = 8, .tstate_thread_id = 176,
+	  .tstate_native_tid = -1, .tstate_frame = 24, .cframe_current = -1, .frame_back = 24,
+	  .frame_code = 32, .frame_lasti = 104, .frame_owner = -1, .frame_is_entry = -1,
+	  .code_name = 104, .code_qualname = -1, .code_filename = 96, .code_firstlineno = 36,
+	  .code_linetable = 112, .code_adaptive = -1, .unicode_state = 32, .unicode_length = 16,
+	  .ascii_size = 48, .compact_size = 72, .bytes_size = 16, .bytes_sval = 32 },
 	{ .major = 3, .minor = 8, .frame_kind = PY_FRAME_OBJECT, .linetable = PY_LNOTAB,
 	  .runtime_interp_head = 32, .interp_tstate_head = 8, .tstate_next = 8, .tstate_thread_id = 176,
 	  .tstate_native_tid = -1, .tstate_frame = 24, .cframe_current = -1, .frame_back = 24,
@@ -243,19 +268,28 @@ int pylayout_find(pid_t pid, struct py_proc *out)
 	fclose(f);
 	if (!best_rank)
 		return 1;
+	const struct py_layout *l = bmaj == 3 && bmin >= 13 ? NULL : pylayout_table(bmaj, bmin);
+	if (!l && !(bmaj == 3 && bmin == 13))
+		return err_set("pid %d runs Python %d.%d (%s): lperf reads the frames of CPython 2.7 and 3.6 to 3.13",
+			       (int)pid, bmaj, bmin, best);
+	const char *symname = l && l->runtime_sym ? l->runtime_sym : "_PyRuntime";
 	uint64_t first_load;
 	char root_path[300];
 	snprintf(root_path, sizeof(root_path), "/proc/%d/root%s", (int)pid, best);
-	uint64_t sym = elf_symbol_first_load(root_path, "_PyRuntime", &first_load);
+	uint64_t sym = elf_symbol_first_load(root_path, symname, &first_load);
 	if (!sym)
-		sym = elf_symbol_first_load(best, "_PyRuntime", &first_load);
+		sym = elf_symbol_first_load(best, symname, &first_load);
 	if (!sym) {
 		/* A shared build's executable: libpython is mapped later (or not a CPython). */
-		return best_rank == 1 ? 1 : err_set("%s: no _PyRuntime symbol", best);
+		if (best_rank == 1)
+			return 1;
+		return err_set("%s: no %s symbol%s", best, symname, l && l->runtime_sym ?
+			       " (Python 2.7 and 3.6 are found by this static symbol of .symtab: a stripped "
+			       "build cannot be read)" : "");
 	}
 	snprintf(out->lib, sizeof(out->lib), "%s", best);
 	out->runtime = best_base - first_load + sym;
-	if (bmaj == 3 && bmin >= 13) {
+	if (!l) {
 		uint8_t img[PYLAYOUT_DEBUG_OFFSETS_SIZE];
 		if (pyread_mem(pid, out->runtime, img, sizeof(img)) < 0)
 			return err_wrap("pid %d: reading _PyRuntime", (int)pid);
@@ -263,10 +297,6 @@ int pylayout_find(pid_t pid, struct py_proc *out)
 			return err_wrap("pid %d (%s)", (int)pid, best);
 		return 0;
 	}
-	const struct py_layout *l = pylayout_table(bmaj, bmin);
-	if (!l)
-		return err_set("pid %d runs Python %d.%d (%s): lperf reads the frames of CPython 3.8 to 3.13",
-			       (int)pid, bmaj, bmin, best);
 	out->layout = *l;
 	return 0;
 }

@@ -1,6 +1,6 @@
 /* Where CPython keeps its thread states, frames and code objects, per version: the offsets an
  * outside reader (process_vm_readv, or the BPF program) needs to walk a thread's Python stack
- * without the interpreter's help. 3.8 to 3.12 come from a table (learned from each version's
+ * without the interpreter's help. 2.7 and 3.6 to 3.12 come from a table (learned from each version's
  * headers and checked against the debug info of pyenv's builds by tests/unit/test_pylayout.c);
  * 3.13 publishes them itself in _Py_DebugOffsets at the start of _PyRuntime, which is read from
  * the process. Only 64-bit little-endian builds (x86-64, aarch64) are described. */
@@ -14,13 +14,14 @@
 
 /* How a frame's instruction position is stored and how its line table is encoded. */
 enum py_frame_kind {
-	PY_FRAME_OBJECT = 1,  /* 3.8-3.10: PyFrameObject, f_lasti an int */
+	PY_FRAME_OBJECT = 1,  /* 2.7, 3.6-3.10: PyFrameObject, f_lasti an int */
 	PY_FRAME_INTERP = 2,  /* 3.11+: _PyInterpreterFrame, an instruction pointer */
 };
 enum py_linetable {
-	PY_LNOTAB = 1,        /* 3.8-3.9: (byte delta, signed line delta) pairs */
+	PY_LNOTAB = 1,        /* 3.6-3.9: (byte delta, signed line delta) pairs */
 	PY_LINETABLE310 = 2,  /* 3.10: (byte delta, signed line delta; -128 none) pairs */
 	PY_LOCATIONS = 3,     /* 3.11+: the location table (PEP 657) */
+	PY_LNOTAB27 = 4,      /* 2.7: (byte delta, unsigned line delta) pairs */
 };
 
 /* Every offset is in bytes from the start of its structure; -1 where the version has no such
@@ -29,7 +30,10 @@ struct py_layout {
 	int major, minor;
 	enum py_frame_kind frame_kind;
 	enum py_linetable linetable;
-	int32_t runtime_interp_head;  /* _PyRuntimeState.interpreters.head */
+	const char *runtime_sym;      /* the symbol the reader starts from: _PyRuntime, or (2.7,
+				       * 3.6) pystate.c's static interp_head, in .symtab only */
+	bool str_bytes;               /* 2.7: names are byte strings (PyStringObject), not str */
+	int32_t runtime_interp_head;  /* _PyRuntimeState.interpreters.head; 0 for interp_head */
 	int32_t interp_tstate_head;   /* PyInterpreterState.tstate_head / threads.head */
 	int32_t tstate_next;
 	int32_t tstate_thread_id;     /* pthread_t: on x86-64 glibc the thread's fs base */
@@ -44,10 +48,10 @@ struct py_layout {
 	int32_t code_name, code_qualname, code_filename, code_firstlineno, code_linetable;
 	int32_t code_adaptive;        /* 3.11+: co_code_adaptive (the bytecode, inline) */
 	int32_t unicode_state, unicode_length, ascii_size, compact_size;
-	int32_t bytes_size, bytes_sval;
+	int32_t bytes_size, bytes_sval;  /* PyBytesObject (2.7: PyStringObject) */
 };
 
-/* The table's entry for 3.minor (8 to 12), or NULL. */
+/* The table's entry for 2.7 or 3.minor (6 to 12), or NULL. */
 const struct py_layout *pylayout_table(int major, int minor);
 /* Fills out from a 3.13 _Py_DebugOffsets image (the first bytes of _PyRuntime; len at least
  * PYLAYOUT_DEBUG_OFFSETS_SIZE). -1 with err_set() when the cookie or version is wrong or an
@@ -59,13 +63,14 @@ int pylayout_from_debug_offsets(const uint8_t *img, size_t len, struct py_layout
 struct py_proc {
 	pid_t pid;
 	char lib[256];         /* the file defining _PyRuntime (libpython or the executable) */
-	uint64_t runtime;      /* _PyRuntime's address in the process */
+	uint64_t runtime;      /* _PyRuntime's (2.7, 3.6: interp_head's) address in the process */
 	struct py_layout layout;
 };
-/* Finds _PyRuntime in pid's mappings (libpythonX.Y.so or a pythonX.Y executable, via the ELF
- * symbol table) and its layout (the table, or _Py_DebugOffsets read from the process for 3.13).
- * 0; 1 when pid runs no CPython this reader knows (yet: before libpython is mapped); -1 with
- * err_set() when it is one that cannot be read (version outside 3.8-3.13, unreadable memory). */
+/* Finds _PyRuntime (2.7, 3.6: interp_head) in pid's mappings (libpythonX.Y.so or a pythonX.Y
+ * executable, via the ELF symbol table) and its layout (the table, or _Py_DebugOffsets read from
+ * the process for 3.13). 0; 1 when pid runs no CPython this reader knows (yet: before libpython
+ * is mapped); -1 with err_set() when it is one that cannot be read (version outside 2.7 and
+ * 3.6-3.13, a stripped 2.7/3.6 without interp_head, unreadable memory). */
 int pylayout_find(pid_t pid, struct py_proc *out);
 /* The version of the CPython in a file named like libpython3.11.so.1.0 or python3.11 (from the
  * name), 0 with major/minor set, -1 when the name says nothing. */

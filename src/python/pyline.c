@@ -2,16 +2,16 @@
  * from the profiled process: reads are bounded by its length and a damaged table ends the walk. */
 #include "python/pyread.h"
 
-/* 3.8-3.9 co_lnotab: (address increment, signed line increment) pairs; the line is the one in
- * force at the last increment whose address is not beyond off. */
-static int lnotab(const uint8_t *t, size_t len, int line, uint64_t off)
+/* 3.6-3.9 co_lnotab: (address increment, signed line increment) pairs; the line is the one in
+ * force at the last increment whose address is not beyond off. 2.7's increments are unsigned. */
+static int lnotab(const uint8_t *t, size_t len, int line, uint64_t off, bool sign)
 {
 	uint64_t addr = 0;
 	for (size_t i = 0; i + 1 < len; i += 2) {
 		addr += t[i];
 		if (addr > off)
 			break;
-		line += (int8_t)t[i + 1];
+		line += sign ? (int8_t)t[i + 1] : t[i + 1];
 	}
 	return line;
 }
@@ -115,7 +115,8 @@ int pyline_lookup(enum py_linetable kind, const uint8_t *tab, size_t len, int fi
 	if (!tab)
 		return firstline;
 	switch (kind) {
-	case PY_LNOTAB: return lnotab(tab, len, firstline, off);
+	case PY_LNOTAB: return lnotab(tab, len, firstline, off, true);
+	case PY_LNOTAB27: return lnotab(tab, len, firstline, off, false);
 	case PY_LINETABLE310: return linetable310(tab, len, firstline, off);
 	case PY_LOCATIONS: return locations(tab, len, firstline, off);
 	}

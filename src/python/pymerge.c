@@ -5,9 +5,14 @@
 
 #include "util/xalloc.h"
 
-static bool is_eval(const struct frame *f)
+/* One call of the eval loop: _PyEval_EvalFrameDefault (3.6+), or in a stack without it 2.7's
+ * PyEval_EvalFrameEx (in 3.x that is only the caller of _PyEval_EvalFrameDefault). */
+static bool is_eval(const struct frame *f, bool ex)
 {
-	return f->loc.sym && !strncmp(f->loc.sym->name, "_PyEval_EvalFrameDefault", 24);
+	if (!f->loc.sym)
+		return false;
+	return ex ? !strcmp(f->loc.sym->name, "PyEval_EvalFrameEx") :
+		    !strncmp(f->loc.sym->name, "_PyEval_EvalFrameDefault", 24);
 }
 
 static bool is_py(const struct frame *f)
@@ -88,8 +93,12 @@ size_t pymerge_stack(const struct pystore *s, int32_t pid, uint32_t tid, uint64_
 	if (n && is_truncated_marker(&(*frames)[n - 1]))
 		tail = n - 1;
 	size_t last_eval = tail;
+	bool ex = true;
 	for (size_t i = 0; i < tail; i++)
-		if (is_eval(&(*frames)[i]))
+		if (is_eval(&(*frames)[i], false))
+			ex = false;
+	for (size_t i = 0; i < tail; i++)
+		if (is_eval(&(*frames)[i], ex))
 			last_eval = i;
 	/* A whole native stack without the eval loop is not running Python: the thread state's
 	 * frame pointer is stale there (compiling, finalizing), so its frames are not used. */
@@ -97,7 +106,7 @@ size_t pymerge_stack(const struct pystore *s, int32_t pid, uint32_t tid, uint64_
 		return n;
 	for (size_t i = 0; i < tail; i++) {
 		const struct frame *f = &(*frames)[i];
-		if (is_eval(f) && next < k) {
+		if (is_eval(f, ex) && next < k) {
 			/* The outermost eval call takes whatever the native stack did not reach. */
 			if (i == last_eval)
 				while (next < k)

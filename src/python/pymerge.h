@@ -1,6 +1,7 @@
 /* Joining a sample's native stack with the Python stack taken for it (python/pystore.h): each
- * call of the interpreter's eval loop (_PyEval_EvalFrameDefault) in the native stack is replaced
- * by the Python frames it was running, innermost first, so that a stack reads kernel frames,
+ * call of the interpreter's eval loop (_PyEval_EvalFrameDefault; 2.7: PyEval_EvalFrameEx) in the
+ * native stack is replaced by the Python frames it was running, innermost first, so that a stack
+ * reads kernel frames,
  * native frames (C extensions, libc), the Python frames, then the native frames that started
  * the interpreter. Python frames the native unwinder did not reach (no eval frame found, or
  * fewer than the Python stack has calls) go at the outer end of the stack, unless the native

@@ -30,7 +30,7 @@ static bool bpf_loads(void)
 bool pymethod_frames_known(const struct pyinfo *py)
 {
 	bool cpython = py->implementation && !strcmp(py->implementation, "CPython");
-	return cpython && py->major == 3 && py->minor >= 8 && (pylayout_table(3, py->minor) || py->minor == 13);
+	return cpython && (pylayout_table(py->major, py->minor) || (py->major == 3 && py->minor == 13));
 }
 
 void pymethod_choose(const struct pyinfo *py, bool want_frames, struct pymethod_choice *c)
@@ -77,7 +77,7 @@ const char *pymethod_describe(const struct pyinfo *py, char *buf, size_t size)
 	else if (c.method == PYMETHOD_FRAMES)
 		snprintf(buf, size, "%s", walk);
 	else
-		snprintf(buf, size, "none: native frames only (Python frames need CPython 3.8 to 3.13)");
+		snprintf(buf, size, "none: native frames only (Python frames need CPython 2.7 or 3.6 to 3.13)");
 	return buf;
 }
 
@@ -89,7 +89,7 @@ static int setup_launcher(const char *cmd0, struct pymethod_setup *s, struct not
 {
 	if (!s->frames)
 		notes_add_level(said, NOTES_NOTE, "--python: %s is not a Python interpreter: reading the frames of "
-				"the Pythons it starts (CPython 3.8-3.13)", cmd0);
+				"the Pythons it starts (CPython 2.7, 3.6-3.13)", cmd0);
 	s->frames = true;
 	/* the Pythons it starts are found as they exec */
 	if (s->unwind == PYMETHOD_UNWIND_NONE) {
@@ -156,8 +156,8 @@ static int setup(const char *cmd0, struct pymethod_setup *s, struct notes *said,
 				"unwinding%s", py.version, unwind, py.frame_pointers ? "" : " (this build has no frame pointers)");
 		break;
 	case PYMETHOD_NONE:
-		notes_add(said, "--python: %s is Python %s, which cannot name Python functions for profilers "
-			  "(CPython 3.12 or newer on Linux x86-64/aarch64 can); recording native frames only",
+		notes_add(said, "--python: %s is Python %s, whose frames lperf cannot read (it reads CPython "
+			  "2.7 and 3.6 to 3.13); recording native frames only",
 			  cmd0, py.version ? py.version : "of an unknown version");
 		break;
 	}

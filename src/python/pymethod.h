@@ -1,6 +1,6 @@
 /* Which way `--python` gets a given interpreter's Python stacks, decided here once for record,
  * sample and `lperf test`: CPython's own perf support (3.12+ -X perf, 3.13+ -X perf_jit), lperf's
- * frame reader (CPython 3.8-3.13 without flags: the BPF walker, or process_vm_readv where BPF
+ * frame reader (CPython 2.7, 3.6-3.13 without flags: the BPF walker, or process_vm_readv where BPF
  * cannot be loaded), or nothing (native frames only). */
 #ifndef LPERF_PYTHON_PYMETHOD_H
 #define LPERF_PYTHON_PYMETHOD_H

@@ -50,10 +50,29 @@ void pyread_free(struct pyread *r)
 	memset(r, 0, sizeof(*r));
 }
 
+static uint8_t *read_bytes(struct pyread *r, uint64_t addr, size_t *len);
+
+/* 2.7's names: a byte string, kept as it is where it is UTF-8 (else U+FFFD for the bad bytes). */
+static char *read_str27(struct pyread *r, uint64_t addr)
+{
+	size_t n;
+	uint8_t *b = read_bytes(r, addr, &n);
+	if (!b || n > 4096 || memchr(b, 0, n)) {
+		free(b);
+		return NULL;
+	}
+	b[n] = 0;
+	char *out = utf8_clean((char *)b);
+	free(b);
+	return out;
+}
+
 /* A str object as UTF-8 (compact strings only: names and file names always are). */
 static char *read_str(struct pyread *r, uint64_t addr)
 {
 	const struct py_layout *l = &r->proc.layout;
+	if (l->str_bytes)
+		return read_str27(r, addr);
 	uint8_t hdr[128];
 	if (!addr || (size_t)l->compact_size > sizeof(hdr) || pyread_mem(r->proc.pid, addr, hdr, (size_t)l->compact_size) < 0)
 		return NULL;

@@ -18,7 +18,7 @@
 int pyread_mem(pid_t pid, uint64_t addr, void *buf, size_t len);
 
 /* A frame as found in memory: the code object's address, the raw instruction position (f_lasti
- * for 3.8-3.10, the instruction pointer for 3.11+) and the raw entry byte (3.11: is_entry,
+ * for 2.7 and 3.6-3.10, the instruction pointer for 3.11+) and the raw entry byte (3.11: is_entry,
  * 3.12+: owner). The BPF program sends the same triple. */
 struct py_rawframe {
 	uint64_t code, lasti;

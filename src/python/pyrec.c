@@ -56,7 +56,7 @@ struct pyrec {
 };
 
 /* The offset of struct pthread's tid field, found in our own thread (the profiled process
- * normally uses the same glibc): needed to name the threads of 3.8-3.10, which keep only the
+ * normally uses the same glibc): needed to name the threads of 2.7 and 3.6-3.10, which keep only the
  * pthread_t. */
 static long find_tid_off(void)
 {

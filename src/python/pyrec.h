@@ -1,4 +1,4 @@
-/* Python stacks while recording (record --python / sample --python on CPython 3.8-3.13 started
+/* Python stacks while recording (record --python / sample --python on CPython 2.7, 3.6-3.13 started
  * without -X perf): the processes to watch are given as they appear (the command, -p, each exec);
  * once one maps a CPython lperf knows, it is registered with the BPF program attached to the
  * sampling events (exact: the stack at each sample's instant), or, where BPF cannot be loaded,

@@ -59,7 +59,7 @@ static void python_finish(struct pyrec *py, struct perfdata_writer *w, bool quie
 	struct pyrec_stats st;
 	pyrec_stats(py, &st);
 	if (!st.procs)
-		notes_add(ns, "--python: no CPython 3.8-3.13 found in the recorded processes%s%s",
+		notes_add(ns, "--python: no CPython 2.7 or 3.6-3.13 found in the recorded processes%s%s",
 			  st.problem ? ": " : "", st.problem ? st.problem : "");
 	else if (!quiet)
 		notes_add_level(ns, NOTES_NOTE, "--python: %" PRIu64 " Python stacks from %zu process%s (%s)%s",

@@ -360,7 +360,12 @@ static void find_in_pyenv(struct cands *c, const char *root)
 	size_t n;
 	char **names = dir_list(vdir, NULL, SIZE_MAX, cmp_ver, &n);
 	for (size_t i = 0; i < n; i++) {
+		/* a 2.x install has no python3: its python2 */
 		char *p = xasprintf("%s/%s/bin/python3", vdir, names[i]);
+		if (!executable_file(p)) {
+			free(p);
+			p = xasprintf("%s/%s/bin/python2", vdir, names[i]);
+		}
 		cand_add(c, p, "pyenv");
 		free(p);
 	}

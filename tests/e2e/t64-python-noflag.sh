@@ -1,7 +1,7 @@
 #!/bin/sh
 # Python stacks from interpreters started without any flag (src/python/): the CPython
-# documentation's example on each pyenv CPython 3.8-3.13 and Debian's python3.11, recorded with
-# --python (3.8-3.11: frames read by lperf's BPF program at each sample; 3.12+: --python-frames
+# documentation's example on each pyenv CPython 2.7, 3.6-3.13 and Debian's python3.11, recorded
+# with --python (2.7-3.11: frames read by lperf's BPF program at each sample; 3.12+: --python-frames
 # asks for the same instead of -X perf). The samples in foo carry foo <- bar <- baz <- <module>
 # with the lines of the calls and the interpreter's native frames below; a running 3.11 gets
 # Python stacks with -p and runs on unchanged; on 3.12/3.13 the per-function shares agree with
@@ -12,9 +12,10 @@ W="$TEST_ROOT/tests/workloads/perf_docs.py"
 # the first Python stacks come about 0.3 s after exec (docs/python.md).
 LOOPS=8000000
 
-py_for() { # the newest pyenv python3 of a version
+py_for() { # the newest pyenv python3 (2.7: python2.7) of a version
 	for h in "${HOME:-/root}" /root; do
 		p=$(ls -d "$h"/.pyenv/versions/"$1".*/bin/python3 2>/dev/null | tail -n 1)
+		[ -z "$p" ] && p=$(ls -d "$h"/.pyenv/versions/"$1".*/bin/python"$1" 2>/dev/null | tail -n 1)
 		[ -n "$p" ] && { echo "$p"; return; }
 	done
 }
@@ -80,8 +81,26 @@ noflag_tests() { # VERSION PYTHON OPTION
 	'
 }
 
+# The versions without _PyRuntime's debug offsets or a perf trampoline (2.7, 3.6, 3.7; 2.7 and
+# 3.6 found through pystate.c's interp_head): the reader without BPF, and lperf sample.
+old_tests() { # VERSION PYTHON
+	v=$1 py=$2
+	export v py
+	test_expect_success "$v without BPF: process_vm_readv stacks carry foo, bar, baz, <module> with their lines" '
+		LPERF_NO_BPF=1 lperf record --python -o "$SCRATCH/nb-$v.data" -- "$py" "$W" $LOOPS 2>err &&
+		cat err && expect_grep "no BPF \(LPERF_NO_BPF is set\).*process_vm_readv" err &&
+		lperf report -i "$SCRATCH/nb-$v.data" --folded >f.txt && complete f.txt &&
+		lperf script -i "$SCRATCH/nb-$v.data" >s.txt 2>/dev/null && lines s.txt
+	'
+	test_expect_success "$v: lperf sample --python names foo as the hottest function" '
+		lperf sample --python -- "$py" "$W" $LOOPS >out.txt 2>err &&
+		cat out.txt && awk "/^ +[0-9.]+ +[0-9]+ +/ { print; exit }" out.txt >top.txt &&
+		expect_grep "py::foo:.*perf_docs.py" top.txt
+	'
+}
+
 found=0
-for v in 3.8 3.9 3.10 3.11 3.12 3.13; do
+for v in 2.7 3.6 3.7 3.8 3.9 3.10 3.11 3.12 3.13; do
 	py=$(py_for $v)
 	if [ -z "$py" ]; then
 		test_skip "$v without flags" "no pyenv CPython $v"
@@ -90,6 +109,7 @@ for v in 3.8 3.9 3.10 3.11 3.12 3.13; do
 	found=1
 	case $v in 3.12|3.13) opt=--python-frames ;; *) opt=--python ;; esac
 	noflag_tests "$v" "$py" "$opt"
+	case $v in 2.7|3.6|3.7) old_tests "$v" "$py" ;; esac
 done
 if [ -x /usr/bin/python3.11 ]; then
 	noflag_tests debian-3.11 /usr/bin/python3.11 --python
@@ -150,7 +170,7 @@ one_function_per_thread() {
 		exit !(!bad && fn["py::spin_a"] >= 20 && fn["py::spin_b"] >= 20)
 	     }' "$1"
 }
-for v in 3.9 3.12; do
+for v in 2.7 3.6 3.9 3.12; do
 	py=$(py_for $v)
 	[ -z "$py" ] && continue
 	export py

@@ -1,17 +1,29 @@
 #!/bin/sh
-# pylayout_gdb.sh LIBPYTHON MINOR: the offsets of the fields lperf reads (src/python/pylayout.h),
-# as the DWARF of a CPython 3.MINOR build says, one "name=value" per line (gdb computes them).
+# pylayout_gdb.sh LIBPYTHON MINOR [MAJOR]: the offsets of the fields lperf reads
+# (src/python/pylayout.h), as the DWARF of a CPython MAJOR.MINOR build (MAJOR 3 unless given) says,
+# one "name=value" per line (gdb computes them).
 
-L=$1; m=$2
-F="runtime_interp_head:&((_PyRuntimeState*)0)->interpreters.head
-tstate_next:&((PyThreadState*)0)->next
-tstate_thread_id:&((PyThreadState*)0)->thread_id
-ascii_size:sizeof(PyASCIIObject)
+L=$1; m=$2; M=${3:-3}
+if [ $M = 2 ]; then # no str type: names are byte strings; no _PyRuntime (interp_head)
+	F="runtime_interp_head:0
+bytes_size:&((PyStringObject*)0)->ob_size
+bytes_sval:&((PyStringObject*)0)->ob_sval"
+else
+	F="ascii_size:sizeof(PyASCIIObject)
 compact_size:sizeof(PyCompactUnicodeObject)
 unicode_state:&((PyASCIIObject*)0)->state
 unicode_length:&((PyASCIIObject*)0)->length
 bytes_size:&((PyBytesObject*)0)->ob_base.ob_size
-bytes_sval:&((PyBytesObject*)0)->ob_sval
+bytes_sval:&((PyBytesObject*)0)->ob_sval"
+	if [ $m -le 6 ]; then F="$F
+runtime_interp_head:0"
+	else F="$F
+runtime_interp_head:&((_PyRuntimeState*)0)->interpreters.head"
+	fi
+fi
+F="$F
+tstate_next:&((PyThreadState*)0)->next
+tstate_thread_id:&((PyThreadState*)0)->thread_id
 code_name:&((PyCodeObject*)0)->co_name
 code_filename:&((PyCodeObject*)0)->co_filename
 code_firstlineno:&((PyCodeObject*)0)->co_firstlineno"

@@ -55,8 +55,19 @@ static void test_choose(void **state)
 	assert_int_equal(c.method, PYMETHOD_PERF_JIT);
 	assert_false(c.frame_pointers);
 	assert_string_equal(c.env, "PYTHON_PERF_JIT_SUPPORT");
-	/* Nothing to read: 3.7, PyPy, a layout lperf does not know. */
-	p = py("CPython", 7, false, false, true);
+	/* 3.7, 3.6 and 2.7: their frames are read too. */
+	p = py("CPython", 7, false, false, false);
+	pymethod_choose(&p, false, &c);
+	assert_int_equal(c.method, PYMETHOD_FRAMES);
+	p = py("CPython", 6, false, false, false);
+	pymethod_choose(&p, false, &c);
+	assert_int_equal(c.method, PYMETHOD_FRAMES);
+	p = py("CPython", 7, false, false, false);
+	p.major = 2;
+	pymethod_choose(&p, false, &c);
+	assert_int_equal(c.method, PYMETHOD_FRAMES);
+	/* Nothing to read: 3.5, PyPy, a layout lperf does not know. */
+	p = py("CPython", 5, false, false, true);
 	pymethod_choose(&p, false, &c);
 	assert_int_equal(c.method, PYMETHOD_NONE);
 	p = py("PyPy", 10, false, false, true);
@@ -81,7 +92,7 @@ static void test_describe(void **state)
 			    "process_vm_readv frame reads, approximate (no BPF: LPERF_NO_BPF is set)");
 	p = py("PyPy", 10, false, false, true);
 	assert_string_equal(pymethod_describe(&p, buf, sizeof(buf)),
-			    "none: native frames only (Python frames need CPython 3.8 to 3.13)");
+			    "none: native frames only (Python frames need CPython 2.7 or 3.6 to 3.13)");
 }
 
 /* pymethod_setup on commands that are no Python: a wrapper gets the frames of the Pythons it

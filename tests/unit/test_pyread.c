@@ -1,8 +1,8 @@
 /* CPython layouts and the process_vm_readv reader (src/python/):
  *  - the line table decoders on hand-made tables of each encoding;
- *  - the 3.8-3.12 offset tables (and 3.13's own _Py_DebugOffsets) against the DWARF of pyenv's
+ *  - the 2.7, 3.6-3.12 offset tables (and 3.13's own _Py_DebugOffsets) against the DWARF of pyenv's
  *    builds, read with gdb where both are present (skipped otherwise);
- *  - the reader on live interpreters (each pyenv CPython 3.8-3.13 and Debian's python3.11)
+ *  - the reader on live interpreters (each pyenv CPython 2.7, 3.6-3.13 and Debian's python3.11)
  *    running the CPython documentation's example: the thread's stack reads foo, bar, baz,
  *    <module> with the lines of the calls, and foo's line is in its loop. */
 #include <glob.h>
@@ -36,6 +36,18 @@ static void test_lnotab(void **state)
 	assert_int_equal(pyline_lookup(PY_LNOTAB, t, sizeof(t), 6, 14), 9);
 	assert_int_equal(pyline_lookup(PY_LNOTAB, t, sizeof(t), 6, 20), 8);
 	assert_int_equal(pyline_lookup(PY_LNOTAB, t, 1, 6, 20), 6); /* odd length: pair ignored */
+}
+
+static void test_lnotab27(void **state)
+{
+	/* 2.7: the same pairs, line increments unsigned (a jump of 200 lines, then 255 more) */
+	const uint8_t t[] = { 4, 1, 10, 200, 6, 255 };
+	assert_int_equal(pyline_lookup(PY_LNOTAB27, t, sizeof(t), 6, 0), 6);
+	assert_int_equal(pyline_lookup(PY_LNOTAB27, t, sizeof(t), 6, 13), 7);
+	assert_int_equal(pyline_lookup(PY_LNOTAB27, t, sizeof(t), 6, 14), 207);
+	assert_int_equal(pyline_lookup(PY_LNOTAB27, t, sizeof(t), 6, 20), 462);
+	/* the same bytes read as 3.6+'s signed increments */
+	assert_int_equal(pyline_lookup(PY_LNOTAB, t, sizeof(t), 6, 20), 6 + 1 - 56 - 1);
 }
 
 static void test_linetable310(void **state)
@@ -75,6 +87,10 @@ static void test_version_from_name(void **state)
 	assert_int_equal(a * 100 + b, 311);
 	assert_int_equal(pylayout_version_from_name("/usr/bin/python3.9", &a, &b), 0);
 	assert_int_equal(a * 100 + b, 309);
+	assert_int_equal(pylayout_version_from_name("/x/lib/libpython3.6m.so.1.0", &a, &b), 0);
+	assert_int_equal(a * 100 + b, 306);
+	assert_int_equal(pylayout_version_from_name("/usr/bin/python2.7", &a, &b), 0);
+	assert_int_equal(a * 100 + b, 207);
 	assert_int_equal(pylayout_version_from_name("/usr/bin/python3", &a, &b), -1);
 	assert_int_equal(pylayout_version_from_name("/usr/lib/libc.so.6", &a, &b), -1);
 }
@@ -96,19 +112,24 @@ static void test_debug_offsets_rejects(void **state)
 	assert_int_equal(pylayout_from_debug_offsets(img, 100, &l), -1);
 }
 
-/* pyenv's installs with their libpython, by minor version. */
-static char *pyenv_lib(int minor, char **python)
+/* The versions lperf has a table for, then 3.13 (its offsets come from the process). */
+static const int versions[][2] = { { 2, 7 }, { 3, 6 }, { 3, 7 }, { 3, 8 }, { 3, 9 }, { 3, 10 },
+				   { 3, 11 }, { 3, 12 }, { 3, 13 } };
+#define NVERSIONS (sizeof(versions) / sizeof(versions[0]))
+
+/* pyenv's installs with their libpython (3.6, 3.7: libpython3.Xm), by version. */
+static char *pyenv_lib(int major, int minor, char **python)
 {
 	char pat[256];
-	snprintf(pat, sizeof(pat), "%s/.pyenv/versions/3.%d.*/lib/libpython3.%d.so.1.0",
-		 getenv("HOME") ? getenv("HOME") : "/root", minor, minor);
+	snprintf(pat, sizeof(pat), "%s/.pyenv/versions/%d.%d.*/lib/libpython%d.%d*.so.1.0",
+		 getenv("HOME") ? getenv("HOME") : "/root", major, minor, major, minor);
 	glob_t g;
 	char *lib = NULL;
 	if (glob(pat, 0, NULL, &g) == 0 && g.gl_pathc) {
 		lib = xstrdup(g.gl_pathv[g.gl_pathc - 1]);
 		char *p = xstrdup(lib);
 		*strstr(p, "/lib/libpython") = 0;
-		*python = xasprintf("%s/bin/python3", p);
+		*python = xasprintf("%s/bin/python%d.%d", p, major, minor);
 		free(p);
 	}
 	globfree(&g);
@@ -116,10 +137,10 @@ static char *pyenv_lib(int minor, char **python)
 }
 
 /* The offsets gdb computes from lib's DWARF, "name=value" lines into the layout's fields. */
-static int gdb_layout(const char *lib, int minor, struct py_layout *out)
+static int gdb_layout(const char *lib, int major, int minor, struct py_layout *out)
 {
 	char cmd[4096];
-	snprintf(cmd, sizeof(cmd), "sh tests/unit/pylayout_gdb.sh '%s' %d 2>/dev/null", lib, minor);
+	snprintf(cmd, sizeof(cmd), "sh tests/unit/pylayout_gdb.sh '%s' %d %d 2>/dev/null", lib, minor, major);
 	FILE *f = popen(cmd, "r");
 	if (!f)
 		return -1;
@@ -155,14 +176,14 @@ static int gdb_layout(const char *lib, int minor, struct py_layout *out)
 	return n;
 }
 
-static void check_fields(const struct py_layout *want, const struct py_layout *got, int minor)
+static void check_fields(const struct py_layout *want, const struct py_layout *got, int major, int minor)
 {
 	const int32_t *a = &want->runtime_interp_head, *b = &got->runtime_interp_head;
-	size_t n = (sizeof(struct py_layout) - offsetof(struct py_layout, runtime_interp_head)) / 4;
+	size_t n = (offsetof(struct py_layout, bytes_sval) + 4 - offsetof(struct py_layout, runtime_interp_head)) / 4;
 	for (size_t i = 0; i < n; i++) {
 		if (a[i] != b[i])
-			fail_msg("3.%d: field %zu of struct py_layout: debug info says %d, lperf has %d", minor, i,
-				 a[i], b[i]);
+			fail_msg("%d.%d: field %zu of struct py_layout: debug info says %d, lperf has %d", major,
+				 minor, i, a[i], b[i]);
 	}
 }
 
@@ -171,13 +192,16 @@ static void test_tables_match_debug_info(void **state)
 	if (system("command -v gdb >/dev/null 2>&1") != 0)
 		skip();
 	int checked = 0;
-	for (int minor = 8; minor <= 12; minor++) {
-		char *py = NULL, *lib = pyenv_lib(minor, &py);
+	for (size_t v = 0; v < NVERSIONS; v++) {
+		int major = versions[v][0], minor = versions[v][1];
+		if (major == 3 && minor == 13)
+			continue;
+		char *py = NULL, *lib = pyenv_lib(major, minor, &py);
 		if (!lib)
 			continue;
 		struct py_layout dw;
-		if (gdb_layout(lib, minor, &dw) >= 15) {
-			check_fields(&dw, pylayout_table(3, minor), minor);
+		if (gdb_layout(lib, major, minor, &dw) >= 14) {
+			check_fields(&dw, pylayout_table(major, minor), major, minor);
 			checked++;
 		}
 		free(lib);
@@ -199,7 +223,7 @@ static pid_t spawn(const char *python)
 	return pid;
 }
 
-static void check_live(const char *python, int minor, const char *lib)
+static void check_live(const char *python, int major, int minor, const char *lib)
 {
 	pid_t pid = spawn(python);
 	assert_true(pid > 0);
@@ -234,6 +258,7 @@ static void check_live(const char *python, int minor, const char *lib)
 		/* The layout the process gave is the table's, and came from the right file. */
 		assert_non_null(strstr(p.lib, "libpython"));
 	}
+	assert_int_equal(p.layout.major, major);
 	assert_int_equal(p.layout.minor, minor);
 	assert_true(n >= 4);
 	const char *want[] = { "foo", "bar", "baz", "<module>" };
@@ -258,17 +283,17 @@ static void check_live(const char *python, int minor, const char *lib)
 static void test_live_interpreters(void **state)
 {
 	int checked = 0;
-	for (int minor = 8; minor <= 13; minor++) {
-		char *py = NULL, *lib = pyenv_lib(minor, &py);
+	for (size_t v = 0; v < NVERSIONS; v++) {
+		char *py = NULL, *lib = pyenv_lib(versions[v][0], versions[v][1], &py);
 		if (!lib)
 			continue;
-		check_live(py, minor, lib);
+		check_live(py, versions[v][0], versions[v][1], lib);
 		checked++;
 		free(lib);
 		free(py);
 	}
 	if (access("/usr/bin/python3.11", X_OK) == 0) {
-		check_live("/usr/bin/python3.11", 11, NULL);
+		check_live("/usr/bin/python3.11", 3, 11, NULL);
 		checked++;
 	}
 	printf("# %d interpreters read\n", checked);
@@ -280,6 +305,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lnotab),
+		cmocka_unit_test(test_lnotab27),
 		cmocka_unit_test(test_linetable310),
 		cmocka_unit_test(test_locations),
 		cmocka_unit_test(test_version_from_name),

@@ -120,6 +120,7 @@ static struct symbol sym_main = { 0, 0, (char *)"Py_RunMain", NULL };
 static struct symbol sym_start = { 0, 0, (char *)"_start", NULL };
 static struct symbol sym_parse = { 0, 0, (char *)"_PyPegen_parse", NULL };
 static struct symbol sym_py = { 0, 0, (char *)"py::foo:/x.py", NULL };
+static struct symbol sym_ex = { 0, 0, (char *)"PyEval_EvalFrameEx", NULL };
 
 static struct frame *frames(size_t *cap, const struct symbol **syms, size_t n)
 {
@@ -199,6 +200,26 @@ static void test_merge(void **state)
 	n = pymerge_stack(s, 5, 5, 100, &f, &cap, 1);
 	assert_int_equal(n, 4);
 	assert_string_equal(name(&f[3]), "py::<module>:/x.py");
+	free(f);
+
+	/* 2.7: no _PyEval_EvalFrameDefault, each PyEval_EvalFrameEx is one eval call */
+	const struct symbol *old[] = { &sym_leaf, &sym_ex, &sym_ex, &sym_main, &sym_start };
+	f = frames(&cap, old, 5);
+	n = pymerge_stack(s, 5, 5, 100, &f, &cap, 5);
+	assert_int_equal(n, 6);
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(name(&f[i]), want[i]);
+	free(f);
+
+	/* 3.x: PyEval_EvalFrameEx only calls _PyEval_EvalFrameDefault, which stands for the call */
+	const struct symbol *mix[] = { &sym_leaf, &sym_eval, &sym_ex, &sym_eval, &sym_ex, &sym_main, &sym_start };
+	f = frames(&cap, mix, 7);
+	n = pymerge_stack(s, 5, 5, 100, &f, &cap, 7);
+	assert_int_equal(n, 8);
+	const char *want_mix[] = { "PyLong_FromLong", "py::foo:/x.py", "py::bar:/x.py", "PyEval_EvalFrameEx",
+				   "py::<module>:/x.py", "PyEval_EvalFrameEx", "Py_RunMain", "_start" };
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(name(&f[i]), want_mix[i]);
 	free(f);
 
 	/* CPython's own py:: frames win */

@@ -14,7 +14,7 @@ struct pystack_proc {
 	unsigned int runtime_interp_head, interp_tstate_head, tstate_next, tstate_thread_id;
 	unsigned int tstate_frame, cframe_current, frame_back, frame_code, frame_lasti;
 	unsigned int frame_aux;              /* 3.11 is_entry, 3.12+ owner; else -1 */
-	unsigned int lasti_is_int;           /* 3.8-3.10: f_lasti is a 4-byte int */
+	unsigned int lasti_is_int;           /* 2.7, 3.6-3.10: f_lasti is a 4-byte int */
 	unsigned int code_name, code_filename, code_firstlineno; /* the code's signature (pyread_sig) */
 	unsigned int max_frames;             /* frames kept (at most PYSTACK_MAX_FRAMES) */
 };
