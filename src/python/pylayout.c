@@ -12,6 +12,7 @@
 
 #include "python/pyread.h"
 #include "util/error.h"
+#include "util/xalloc.h"
 
 /* Learned from CPython's Include/cpython/{pystate,frameobject,code}.h and
  * Include/internal/pycore_{runtime,interp,frame}.h of each version (Include/{pystate,
@@ -20,7 +21,7 @@
  * _PyRuntime: the list of interpreters starts at pystate.c's static interp_head. */
 static const struct py_layout table[] = {
 	{ .major = 2, .minor = 7, .frame_kind = PY_FRAME_OBJECT, .linetable = PY_LNOTAB27,
-	  .runtime_sym = "interp_head", .str_bytes = true,
+	  .runtime_sym = "interp_head", .str_bytes = true, .tstate_interp = 8,
 	  .runtime_interp_head = 0, .interp_tstate_head = 8, .tstate_next = 0, .tstate_thread_id = 144,
 	  .tstate_native_tid = -1, .tstate_frame = 16, .cframe_current = -1, .frame_back = 24,
 	  .frame_code = 32, .frame_lasti = 120, .frame_owner = -1, .frame_is_entry = -1,
@@ -28,7 +29,7 @@ static const struct py_layout table[] = {
 	  .code_linetable = 104, .code_adaptive = -1, .unicode_state = -1, .unicode_length = -1,
 	  .ascii_size = -1, .compact_size = -1, .bytes_size = 16, .bytes_sval = 36 },
 	{ .major = 3, .minor = 6, .frame_kind = PY_FRAME_OBJECT, .linetable = PY_LNOTAB,
-	  .runtime_sym = "interp_head",
+	  .runtime_sym = "interp_head", .tstate_interp = 16,
 	  .runtime_interp_head = 0, .interp_tstate_head = 8, .tstate_next = 8, .tstate_thread_id = 152,
 	  .tstate_native_tid = -1, .tstate_frame = 24, .cframe_current = -1, .frame_back = 24,
 	  .frame_code = 32, .frame_lasti = 120, .frame_owner = -1, .frame_is_entry = -1,
@@ -227,6 +228,80 @@ uint64_t pylayout_elf_symbol(const char *path, const char *name)
 	return elf_symbol_first_load(path, name, &fl);
 }
 
+/* The address ranges of pid's writable anonymous mappings (the heap, malloc's arenas). */
+static size_t anon_rw(pid_t pid, uint64_t (*r)[2], size_t max)
+{
+	char mpath[64], line[4096 + 256];
+	snprintf(mpath, sizeof(mpath), "/proc/%d/maps", (int)pid);
+	FILE *f = fopen(mpath, "re");
+	size_t n = 0;
+	while (f && n < max && fgets(line, sizeof(line), f)) {
+		unsigned long long start, end;
+		char perms[8];
+		int pos = 0;
+		if (sscanf(line, "%llx-%llx %7s %*s %*s %*s%n", &start, &end, perms, &pos) < 3 || perms[1] != 'w')
+			continue;
+		const char *path = line + pos;
+		while (*path == ' ')
+			path++;
+		if (*path == '\n' || *path == 0 || !strncmp(path, "[heap]", 6)) {
+			r[n][0] = start;
+			r[n++][1] = end;
+		}
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* interp_head in a 2.7/3.6 build without .symtab (Debian's and Ubuntu's are stripped): the
+ * first word of the file's .bss (at load bias bias) that points into the heap at an interpreter
+ * whose first thread state's interp points back to it and has a thread id (interp_head, or
+ * pystate.c's autoInterpreterState, which holds the same interpreter). 0 when none (not
+ * initialized yet). */
+static uint64_t scan_interp_head(pid_t pid, const char *path, uint64_t bias, const struct py_layout *l)
+{
+	uint64_t bss = 0, size = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+	size_t shstr;
+	Elf_Scn *scn = NULL;
+	if (elf && elf_kind(elf) == ELF_K_ELF && elf_getshdrstrndx(elf, &shstr) == 0)
+		while ((scn = elf_nextscn(elf, scn))) {
+			GElf_Shdr sh;
+			const char *nm;
+			if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_NOBITS &&
+			    (nm = elf_strptr(elf, shstr, sh.sh_name)) && !strcmp(nm, ".bss")) {
+				bss = bias + sh.sh_addr;
+				size = sh.sh_size;
+				break;
+			}
+		}
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	uint64_t heap[64][2];
+	size_t nheap = anon_rw(pid, heap, 64);
+	if (!bss || !size || size > (16u << 20) || !nheap)
+		return 0;
+	uint64_t *words = xmalloc(size);
+	uint64_t found = 0;
+	if (pyread_mem(pid, bss, words, size) == 0)
+		for (size_t i = 0; i < size / 8 && !found; i++) {
+			uint64_t w = words[i], ts, back, tid;
+			bool in_heap = false;
+			for (size_t h = 0; h < nheap && !in_heap && w && !(w & 7); h++)
+				in_heap = w >= heap[h][0] && w < heap[h][1];
+			if (in_heap && pyread_mem(pid, w + (uint64_t)l->interp_tstate_head, &ts, 8) == 0 && ts &&
+			    !(ts & 7) && pyread_mem(pid, ts + (uint64_t)l->tstate_interp, &back, 8) == 0 && back == w &&
+			    pyread_mem(pid, ts + (uint64_t)l->tstate_thread_id, &tid, 8) == 0 && tid)
+				found = bss + 8 * i;
+		}
+	free(words);
+	return found;
+}
+
 int pylayout_find(pid_t pid, struct py_proc *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -279,16 +354,20 @@ int pylayout_find(pid_t pid, struct py_proc *out)
 	uint64_t sym = elf_symbol_first_load(root_path, symname, &first_load);
 	if (!sym)
 		sym = elf_symbol_first_load(best, symname, &first_load);
-	if (!sym) {
-		/* A shared build's executable: libpython is mapped later (or not a CPython). */
-		if (best_rank == 1)
+	uint64_t at = sym ? best_base - first_load + sym : 0;
+	if (!sym && l && l->tstate_interp) {
+		/* 2.7/3.6 stripped; 1 until the interpreter has its first thread (or for good) */
+		elf_version(EV_CURRENT);
+		at = scan_interp_head(pid, root_path, best_base - first_load, l);
+		if (!at)
 			return 1;
-		return err_set("%s: no %s symbol%s", best, symname, l && l->runtime_sym ?
-			       " (Python 2.7 and 3.6 are found by this static symbol of .symtab: a stripped "
-			       "build cannot be read)" : "");
+	}
+	if (!at) {
+		/* A shared build's executable: libpython is mapped later (or not a CPython). */
+		return best_rank == 1 ? 1 : err_set("%s: no %s symbol", best, symname);
 	}
 	snprintf(out->lib, sizeof(out->lib), "%s", best);
-	out->runtime = best_base - first_load + sym;
+	out->runtime = at;
 	if (!l) {
 		uint8_t img[PYLAYOUT_DEBUG_OFFSETS_SIZE];
 		if (pyread_mem(pid, out->runtime, img, sizeof(img)) < 0)

@@ -33,6 +33,8 @@ struct py_layout {
 	const char *runtime_sym;      /* the symbol the reader starts from: _PyRuntime, or (2.7,
 				       * 3.6) pystate.c's static interp_head, in .symtab only */
 	bool str_bytes;               /* 2.7: names are byte strings (PyStringObject), not str */
+	int32_t tstate_interp;        /* 2.7, 3.6: PyThreadState.interp, to find interp_head in a
+				       * build without .symtab (0: not needed) */
 	int32_t runtime_interp_head;  /* _PyRuntimeState.interpreters.head; 0 for interp_head */
 	int32_t interp_tstate_head;   /* PyInterpreterState.tstate_head / threads.head */
 	int32_t tstate_next;
@@ -66,11 +68,13 @@ struct py_proc {
 	uint64_t runtime;      /* _PyRuntime's (2.7, 3.6: interp_head's) address in the process */
 	struct py_layout layout;
 };
-/* Finds _PyRuntime (2.7, 3.6: interp_head) in pid's mappings (libpythonX.Y.so or a pythonX.Y
- * executable, via the ELF symbol table) and its layout (the table, or _Py_DebugOffsets read from
+/* Finds _PyRuntime (2.7, 3.6: interp_head; in a build stripped of .symtab, the word of
+ * libpython's .bss that points to an interpreter whose first thread state points back to it) in
+ * pid's mappings (libpythonX.Y.so or a pythonX.Y executable, via the ELF symbol table) and its
+ * layout (the table, or _Py_DebugOffsets read from
  * the process for 3.13). 0; 1 when pid runs no CPython this reader knows (yet: before libpython
  * is mapped); -1 with err_set() when it is one that cannot be read (version outside 2.7 and
- * 3.6-3.13, a stripped 2.7/3.6 without interp_head, unreadable memory). */
+ * 3.6-3.13, unreadable memory). */
 int pylayout_find(pid_t pid, struct py_proc *out);
 /* The version of the CPython in a file named like libpython3.11.so.1.0 or python3.11 (from the
  * name), 0 with major/minor set, -1 when the name says nothing. */

@@ -97,6 +97,23 @@ old_tests() { # VERSION PYTHON
 		cat out.txt && awk "/^ +[0-9.]+ +[0-9]+ +/ { print; exit }" out.txt >top.txt &&
 		expect_grep "py::foo:.*perf_docs.py" top.txt
 	'
+	lib=$(ls "${py%/bin/*}"/lib/libpython$v*.so.1.0 2>/dev/null | head -n 1)
+	export lib
+	if [ -n "$lib" ] && command -v strip >/dev/null; then
+		# as Debian and Ubuntu ship them: no .symtab, so no interp_head (3.7+: _PyRuntime
+		# is exported, in .dynsym)
+		test_expect_success "$v with libpython stripped: the frames are read (BPF and without)" '
+			mkdir lib && strip -o "lib/${lib##*/}" "$lib" &&
+			! readelf -sW "lib/${lib##*/}" | grep -qw interp_head &&
+			LD_LIBRARY_PATH=$PWD/lib "$py" -c "import sys; sys.stdout.write(open(\"/proc/self/maps\").read())" >m.txt &&
+			expect_grep "$PWD/lib/" m.txt &&
+			LD_LIBRARY_PATH=$PWD/lib lperf record -q --python -o s.data -- "$py" "$W" $LOOPS &&
+			lperf report -i s.data --folded >f.txt && complete f.txt &&
+			lperf script -i s.data >s.txt 2>/dev/null && lines s.txt &&
+			LPERF_NO_BPF=1 LD_LIBRARY_PATH=$PWD/lib lperf record -q --python -o n.data -- "$py" "$W" $LOOPS 2>/dev/null &&
+			lperf report -i n.data --folded >f.txt && complete f.txt
+		'
+	fi
 }
 
 found=0

@@ -6,6 +6,7 @@
 L=$1; m=$2; M=${3:-3}
 if [ $M = 2 ]; then # no str type: names are byte strings; no _PyRuntime (interp_head)
 	F="runtime_interp_head:0
+tstate_interp:&((PyThreadState*)0)->interp
 bytes_size:&((PyStringObject*)0)->ob_size
 bytes_sval:&((PyStringObject*)0)->ob_sval"
 else
@@ -16,7 +17,8 @@ unicode_length:&((PyASCIIObject*)0)->length
 bytes_size:&((PyBytesObject*)0)->ob_base.ob_size
 bytes_sval:&((PyBytesObject*)0)->ob_sval"
 	if [ $m -le 6 ]; then F="$F
-runtime_interp_head:0"
+runtime_interp_head:0
+tstate_interp:&((PyThreadState*)0)->interp"
 	else F="$F
 runtime_interp_head:&((_PyRuntimeState*)0)->interpreters.head"
 	fi

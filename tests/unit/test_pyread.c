@@ -151,7 +151,7 @@ static int gdb_layout(const char *lib, int major, int minor, struct py_layout *o
 		F(frame_lasti), F(frame_owner), F(frame_is_entry), F(code_name), F(code_qualname),
 		F(code_filename), F(code_firstlineno), F(code_linetable), F(code_adaptive),
 		F(unicode_state), F(unicode_length), F(ascii_size), F(compact_size), F(bytes_size),
-		F(bytes_sval),
+		F(bytes_sval), F(tstate_interp),
 #undef F
 	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -202,6 +202,9 @@ static void test_tables_match_debug_info(void **state)
 		struct py_layout dw;
 		if (gdb_layout(lib, major, minor, &dw) >= 14) {
 			check_fields(&dw, pylayout_table(major, minor), major, minor);
+			/* only 2.7 and 3.6 need it (to find interp_head without symbols) */
+			assert_int_equal(dw.tstate_interp, major == 2 || minor <= 6 ?
+					 pylayout_table(major, minor)->tstate_interp : -1);
 			checked++;
 		}
 		free(lib);
