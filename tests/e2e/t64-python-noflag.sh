@@ -81,8 +81,47 @@ noflag_tests() { # VERSION PYTHON OPTION
 	'
 }
 
+# austin_chains FILE: per chain of the samples whose innermost frame is foo (callers with their
+# lines, foo without its line), the sample count, most frequent first.
+austin_chains() {
+	awk '{
+		line = $0; sub(/ [0-9]+$/, "", line)
+		k = split(line, fr, ";"); c = ""; last = ""
+		for (i = 2; i + 1 <= k; i += 2) {
+			name = fr[i]; sub(/ \(.*/, "", name); l = fr[i + 1]; sub(/^L/, "", l)
+			c = c (c == "" ? "" : ";") name ":" l; last = name; ll = l
+		}
+		if (last != "foo") next
+		sub(/:[0-9]+$/, "", c); n[c]++
+	} END { for (c in n) print n[c], c }' "$1" | sort -rn
+}
+# lperf_chains FILE: the same from lperf script.
+lperf_chains() {
+	awk '
+	function flush() {
+		if (np > 0 && nm[1] == "foo") {
+			c = ""
+			for (i = np; i >= 2; i--) c = c (c == "" ? "" : ";") nm[i] ":" ln[i]
+			n[c ";foo"]++
+		}
+		np = 0
+	}
+	/^[^\t]/ { flush(); next }
+	/py::/ {
+		name = $2; sub(/^py::/, "", name); sub(/:.*/, "", name)
+		l = $0; sub(/.* line /, "", l); sub(/\).*/, "", l)
+		np++; nm[np] = name; ln[np] = l + 0
+	}
+	END { flush(); for (c in n) print n[c], c }' "$1" | sort -rn
+}
+# top_chain CHAINS: at least 50 samples in foo, at least 95% of them in the first chain.
+top_chain() {
+	awk 'NR == 1 { top = $1 } { all += $1 } END { exit !(all >= 50 && top >= 0.95 * all) }' "$1"
+}
+
 # The versions without _PyRuntime's debug offsets or a perf trampoline (2.7, 3.6, 3.7; 2.7 and
-# 3.6 found through pystate.c's interp_head): the reader without BPF, and lperf sample.
+# 3.6 found through pystate.c's interp_head): the reader without BPF, lperf sample, the chains
+# Austin gives, a libpython stripped of .symtab.
 old_tests() { # VERSION PYTHON
 	v=$1 py=$2
 	export v py
@@ -97,6 +136,21 @@ old_tests() { # VERSION PYTHON
 		cat out.txt && awk "/^ +[0-9.]+ +[0-9]+ +/ { print; exit }" out.txt >top.txt &&
 		expect_grep "py::foo:.*perf_docs.py" top.txt
 	'
+	if command -v austin >/dev/null; then
+		# Austin (Debian's 1.0.1) reads the same frames by sampling from outside; -t: its
+		# wait for the interpreter at start, generous for a loaded machine
+		test_expect_success "$v: the call chain and lines of the samples in foo are Austin's" '
+			austin -t 10000 -i 1000 -s -o au.txt "$py" "$W" $LOOPS >/dev/null 2>&1 &&
+			lperf record -q --python -o l.data -- "$py" "$W" $LOOPS &&
+			lperf script -i l.data >s.txt 2>/dev/null &&
+			austin_chains au.txt >a.txt && lperf_chains s.txt >b.txt &&
+			echo Austin: && cat a.txt && echo lperf: && cat b.txt &&
+			top_chain a.txt && top_chain b.txt &&
+			test "$(head -n 1 a.txt | cut -d" " -f2-)" = "$(head -n 1 b.txt | cut -d" " -f2-)"
+		'
+	else
+		test_skip "$v: the same chains as Austin" "no austin (Debian package austin)"
+	fi
 	lib=$(ls "${py%/bin/*}"/lib/libpython$v*.so.1.0 2>/dev/null | head -n 1)
 	export lib
 	if [ -n "$lib" ] && command -v strip >/dev/null; then
