@@ -276,8 +276,11 @@ static void find_line(struct sl_file *f, struct sl_addr *a)
 	a->line = (unsigned)line;
 }
 
-/* The answer an earlier run kept (srcline_store.h), without opening the DWARF. */
-static struct sl_addr *stored_line(struct sl_file *f, struct dso *d, uint64_t addr)
+static void find_inlines(struct sl_file *f, struct sl_addr *a);
+
+/* The answers an earlier run kept (srcline_store.h), put in addr's slot, without opening the
+ * DWARF; NULL when it kept none. */
+static struct sl_addr *stored(struct sl_file *f, struct dso *d, uint64_t addr)
 {
 	if ((f->opened && !f->has_dwarf) || d->mismatch || d->deleted || !d->build_id_size)
 		return NULL;
@@ -285,34 +288,50 @@ static struct sl_addr *stored_line(struct sl_file *f, struct dso *d, uint64_t ad
 		f->store_tried = true;
 		f->store = slstore_load(d->build_id, d->build_id_size);
 	}
-	const char *file;
-	unsigned line;
-	if (!f->store || !slstore_find(f->store, addr, &file, &line))
+	const struct slstore_ent *e = f->store ? slstore_find(f->store, addr) : NULL;
+	if (!e)
 		return NULL;
 	struct sl_addr *a = addr_slot(f, addr);
 	if (!a->line_done) {
 		a->line_done = true;
-		a->file = file ? srcline_intern(file) : NULL;
-		a->line = line;
+		a->file = e->file ? srcline_intern(e->file) : NULL;
+		a->line = e->line;
+	}
+	if (!a->inl_done && e->has_inl) {
+		a->inl_done = true;
+		a->ninl = e->ninl;
+		a->inl = e->ninl ? xcalloc(e->ninl, sizeof(*a->inl)) : NULL;
+		for (size_t i = 0; i < e->ninl; i++) {
+			a->inl[i] = e->inl[i];
+			a->inl[i].func = e->inl[i].func ? srcline_intern(e->inl[i].func) : NULL;
+			a->inl[i].file = e->inl[i].file ? srcline_intern(e->inl[i].file) : NULL;
+		}
 	}
 	return a;
 }
 
-/* addr's slot with its line looked up: from this run, else an earlier one, else the DWARF. */
-static struct sl_addr *line_lookup(struct dso *d, uint64_t addr)
+/* addr's slot with what is asked (its line, and its inline chain when inl) looked up: from this
+ * run, else an earlier one, else the DWARF (opened then). NULL when d has no DWARF. */
+static struct sl_addr *answered(struct dso *d, uint64_t addr, bool inl)
 {
 	struct sl_file *f = d ? file_of(d) : NULL;
 	if (!f)
 		return NULL;
 	struct hashmap_entry *e = hashmap_find_u64(&f->addrs, addr);
-	if (e && ((struct sl_addr *)e->value)->line_done)
-		return e->value;
-	struct sl_addr *a = stored_line(f, d, addr);
-	if (a)
+	struct sl_addr *a = e ? e->value : NULL;
+	if (!a || !a->line_done || (inl && !a->inl_done))
+		a = stored(f, d, addr);
+	if (a && a->line_done && (!inl || a->inl_done))
 		return a;
 	a = lookup(d, addr);
-	if (a && !a->line_done) {
+	if (!a)
+		return NULL;
+	if (!a->line_done) {
 		find_line(f, a);
+		f->dirty = true;
+	}
+	if (inl && !a->inl_done) {
+		find_inlines(f, a);
 		f->dirty = true;
 	}
 	return a;
@@ -332,7 +351,7 @@ static struct slstore_ent *merged_lines(const struct sl_file *f, size_t *n)
 	for (size_t i = 0; i < f->addrs.n; i++) {
 		const struct sl_addr *a = f->addrs.v[i].value;
 		if (a->line_done)
-			v[k++] = (struct slstore_ent){ a->addr, a->file, a->line };
+			v[k++] = (struct slstore_ent){ a->addr, a->file, a->line, a->inl_done, a->inl, a->ninl };
 	}
 	for (size_t i = 0; f->store && i < f->store->n; i++)
 		if (!hashmap_find_u64(&f->addrs, f->store->v[i].addr))
@@ -358,7 +377,7 @@ void srcline_cache_save(void)
 
 bool srcline_find(struct dso *d, uint64_t addr, const char **file, unsigned *line)
 {
-	struct sl_addr *a = line_lookup(d, addr);
+	struct sl_addr *a = answered(d, addr, false);
 	if (!a)
 		return false;
 	if (!a->file)
@@ -477,11 +496,9 @@ static void find_inlines(struct sl_file *f, struct sl_addr *a)
 
 size_t srcline_inlines(struct dso *d, uint64_t addr, const struct srcline_inline **out)
 {
-	struct sl_addr *a = lookup(d, addr);
+	struct sl_addr *a = answered(d, addr, true);
 	if (!a)
 		return 0;
-	if (!a->inl_done)
-		find_inlines(file_of(d), a);
 	*out = a->inl;
 	return a->ninl;
 }
@@ -491,7 +508,7 @@ const char *srcline_string(struct dso *d, const struct symbol *sym, uint64_t add
 	if (!d)
 		return srcline_intern("??:0");
 	char buf[4096];
-	struct sl_addr *a = line_lookup(d, addr);
+	struct sl_addr *a = answered(d, addr, false);
 	if (a && a->str)
 		return a->str;
 	if (a && a->file) {
@@ -665,12 +682,10 @@ size_t srcline_inline_frames(struct dso *d, const struct symbol *base, uint64_t 
 {
 	if (!d || !base || d->kind != DSO_ELF)
 		return 0;
-	struct sl_addr *a = lookup(d, addr);
+	struct sl_addr *a = answered(d, addr, true);
 	if (!a)
 		return 0;
 	struct sl_file *f = file_of(d);
-	if (!a->inl_done)
-		find_inlines(f, a);
 	if (!a->perf_names)
 		a->perf_names = perf_level_names(f, a, base);
 	if (lines && !a->level_lines)

@@ -1,5 +1,5 @@
 /* Source lines that outlive a run (symbols/srcline_store.c): for each DSO file with DWARF, the
- * source line of every address a report asked for, kept by the file's build-id in
+ * source line (and inline chain) of every address a report asked for, kept by the file's build-id in
  *
  *   DIR/.lperf/lines/BUILDID      (DIR: the build-id cache directory)
  *
@@ -11,7 +11,8 @@
  * time, and is used only while that file is unchanged. Checked before use: magic, version, build-id, size against its counts, a
  * CRC-32 of the whole file, entries sorted by address, strings inside the string table, and the
  * file is this user's, not a symlink, not writable by others. Anything else: ignored and rewritten.
- * Inline chains are not kept: asking for them opens the DWARF as before. */
+ * Inline chains (DWARF call chains' inline frames) are kept the same way, for the addresses whose
+ * chain was asked for. */
 #ifndef LPERF_SYMBOLS_SRCLINE_STORE_H
 #define LPERF_SYMBOLS_SRCLINE_STORE_H
 
@@ -19,13 +20,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SLSTORE_VERSION 1
+#include "symbols/srcline.h"
 
-/* One address's answer: file NULL when the DWARF has no line there. */
+#define SLSTORE_VERSION 2
+
+/* One address's answers: file NULL when the DWARF has no line there; its inline chain when it
+ * was asked for (has_inl; ninl 0: no DWARF function there). */
 struct slstore_ent {
 	uint64_t addr;
 	const char *file;
 	unsigned line;
+	bool has_inl;
+	const struct srcline_inline *inl;
+	size_t ninl;
 };
 
 /* The file the DWARF was read from, as it was then. */
@@ -38,6 +45,7 @@ struct slstore_dwarf {
 struct slstore {
 	struct slstore_ent *v; /* sorted by addr; strings point into the mapping or buffer */
 	size_t n;
+	struct srcline_inline *levels; /* the entries' inline chains */
 	struct slstore_dwarf dwarf;
 	void *map;
 	size_t len;
@@ -51,8 +59,8 @@ bool slstore_dwarf_now(const char *path, struct slstore_dwarf *dw);
 /* Checks buf as a store for id; fills s (pointing into buf). 0, or -1 with err_set() naming the
  * offset and field. */
 int slstore_parse(const void *buf, size_t len, const uint8_t *id, size_t idn, struct slstore *s);
-/* The answer for addr: true when the store has one (*file NULL: no line there). */
-bool slstore_find(const struct slstore *s, uint64_t addr, const char **file, unsigned *line);
+/* The store's answers for addr; NULL when it has none. */
+const struct slstore_ent *slstore_find(const struct slstore *s, uint64_t addr);
 
 /* The store of build-id id from the cache directory, when valid and its DWARF file is as it was;
  * else NULL. Free with slstore_free. */

@@ -18,12 +18,16 @@ views() { # views OUT: the source-line views, in one file
 }
 # fresh OUT: the views with an empty cache directory (nothing kept before, nothing kept after).
 fresh() { (PERF_BUILDID_DIR="$PWD/empty.$$" && export PERF_BUILDID_DIR && views "$1") && rm -rf "$PWD/empty.$$"; }
-# traced OUT: report --sort srcline with the cache in ./c, the files it opened in ./trace.
+# traced OUT [REPORT ARGS]: a report (default: --sort srcline of a.data) with the cache in ./c,
+# the files it opened in ./trace.
 traced() {
+	out=$1; shift
+	[ $# -gt 0 ] || set -- -i "$SCRATCH/a.data" --no-children --sort srcline
 	(PERF_BUILDID_DIR="$PWD/c" && export PERF_BUILDID_DIR &&
 	 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" && export ASAN_OPTIONS &&
-	 strace -f -e trace=openat -o trace "$LPERF" report -i "$SCRATCH/a.data" --stdio --no-children --sort srcline >"$1")
+	 strace -f -e trace=openat -o trace "$LPERF" report --stdio "$@" >"$out")
 }
+debug_opens() { grep -c "/usr/lib/debug/.* = [0-9]" trace || :; }
 
 test_expect_success 'setup: a recording of annot (-g), lines in its own DWARF and in libc' '
 	lperf record -q -e cpu-clock -F 2999 -o "$SCRATCH/a.data" -- "$SCRATCH/annot" 3 &&
@@ -39,8 +43,8 @@ if [ -n "$HAVE_STRACE" ]; then
 # libc's separate debug file (libc6-dbg) is opened for its symbols by every report, and once
 # more for its DWARF by the first only; without it, nothing to see.
 test_expect_success 'with every line kept, the DWARF of a separate debug file is not opened' '
-	traced t1 && n1=$(grep -c "/usr/lib/debug/.* = [0-9]" trace || :) &&
-	traced t2 && cmp t1 t2 && n2=$(grep -c "/usr/lib/debug/.* = [0-9]" trace || :) &&
+	traced t1 && n1=$(debug_opens) &&
+	traced t2 && cmp t1 t2 && n2=$(debug_opens) &&
 	echo "debug file opens: $n1 then $n2" &&
 	if [ "$n1" -gt 0 ]; then test "$n2" -lt "$n1"; fi
 '
@@ -60,6 +64,22 @@ test_expect_success 'a symlink at the store name is replaced, its target untouch
 	rm -f "$STORE" && echo keep >victim && ln -s "$PWD/victim" "$STORE" &&
 	views v1 && cmp "$SCRATCH/want" v1 &&
 	test "$(cat victim)" = keep && test -f "$STORE" && test ! -L "$STORE"
+'
+
+# DWARF call chains: report expands inline frames (libdw's inline chains) in every run.
+test_expect_success 'inline frames of DWARF call chains are kept too: the same bytes' '
+	lperf record -q -e cpu-clock -F 999 --call-graph dwarf -o d.data -- "$SCRATCH/annot" 2 &&
+	(PERF_BUILDID_DIR="$PWD/e" && export PERF_BUILDID_DIR &&
+	 lperf report -i d.data --stdio >w1 && lperf report -i d.data --stdio >w2 &&
+	 lperf report -i d.data --stdio --no-children -g caller >w3) &&
+	cmp w1 w2 && expect_grep "hot_loop" w1 &&
+	(PERF_BUILDID_DIR="$PWD/f" && export PERF_BUILDID_DIR &&
+	 lperf report -i d.data --stdio --no-children -g caller >w4) && cmp w3 w4 &&
+	if [ -n "$HAVE_STRACE" ]; then
+		traced x1 -i d.data && n1=$(debug_opens) && traced x2 -i d.data && n2=$(debug_opens) &&
+		cmp x1 x2 && cmp w1 x1 && echo "debug file opens: $n1 then $n2" &&
+		if [ "$n1" -gt 0 ]; then test "$n2" -lt "$n1"; fi
+	fi
 '
 
 test_expect_success 'stripped in place (same build-id): the kept lines are not used' '

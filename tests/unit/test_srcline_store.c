@@ -21,20 +21,28 @@
 #include "util/error.h"
 #include "util/xalloc.h"
 
-#define HDR 88
-#define ENT 16
+#define HDR 96
+#define ENT 24
+#define LEV 32
 #define CRC_OFF 36
 
 static const uint8_t id[20] = { 0x93, 0xac, 0x61, 0xec, 0x5a, 0x8e, 0xb1, 0x39, 0x6f, 0x9f,
 				0xbd, 0x35, 0x0e, 0x31, 0x69, 0xa5, 0x58, 0x52, 0x8a, 0x40 };
 
+static const struct srcline_inline chain[] = {
+	{ "msort_with_tmp", "/src/glibc/stdlib/msort.c", 301, true, 0x100, 0x1000 },
+	{ "qsort_r", "/src/glibc/stdlib/msort.c", 297, true, 0x80, 0xf00 },
+};
+static const struct srcline_inline unnamed[] = { { NULL, NULL, 0, false, 0x200, 0 } };
+
 static const struct slstore_ent ents[] = {
-	{ 0x1000, "/src/glibc/stdlib/msort.c", 297 },
-	{ 0x1010, "/src/glibc/stdlib/msort.c", 301 },
-	{ 0x2000, NULL, 0 },                        /* no line there */
-	{ 0x2040, "/src/annot.c", 12 },
+	{ 0x1000, "/src/glibc/stdlib/msort.c", 297, false, NULL, 0 }, /* its line only */
+	{ 0x1010, "/src/glibc/stdlib/msort.c", 301, true, chain, 2 },
+	{ 0x2000, NULL, 0, true, NULL, 0 },                          /* no line, no function */
+	{ 0x2040, "/src/annot.c", 12, true, unnamed, 1 },
 };
 #define NENTS (sizeof(ents) / sizeof(ents[0]))
+#define NLEV 3
 static const struct slstore_dwarf dw = { "/usr/lib/debug/x.debug", 123, 456 };
 
 static int parse_copy(const char *buf, size_t len)
@@ -44,10 +52,14 @@ static int parse_copy(const char *buf, size_t len)
 	struct slstore s;
 	int rc = slstore_parse(c, len, id, sizeof(id), &s);
 	if (rc == 0) {
-		for (size_t i = 0; i < s.n; i++)
+		for (size_t i = 0; i < s.n; i++) {
 			assert_true(!s.v[i].file || strlen(s.v[i].file) < len);
+			for (size_t j = 0; j < s.v[i].ninl; j++)
+				assert_true(!s.v[i].inl[j].func || strlen(s.v[i].inl[j].func) < len);
+		}
 		assert_true(strlen(s.dwarf.path) < len);
 		free(s.v);
+		free(s.levels);
 	}
 	free(c);
 	return rc;
@@ -58,26 +70,45 @@ static void test_round_trip(void **state)
 	size_t len;
 	char *buf = slstore_build(id, sizeof(id), &dw, ents, NENTS, &len);
 	/* The repeated file name is stored once. */
-	assert_int_equal(len, HDR + NENTS * ENT + 1 + sizeof("/usr/lib/debug/x.debug") +
-				      sizeof("/src/glibc/stdlib/msort.c") + sizeof("/src/annot.c"));
+	/* Repeated strings are stored once. */
+	assert_int_equal(len, HDR + NENTS * ENT + NLEV * LEV + 1 + sizeof("/usr/lib/debug/x.debug") +
+				      sizeof("/src/glibc/stdlib/msort.c") + sizeof("msort_with_tmp") + sizeof("qsort_r") +
+				      sizeof("/src/annot.c"));
 	struct slstore s;
 	assert_int_equal(slstore_parse(buf, len, id, sizeof(id), &s), 0);
 	assert_string_equal(s.dwarf.path, "/usr/lib/debug/x.debug");
 	assert_int_equal(s.dwarf.size, 123);
 	assert_int_equal(s.dwarf.mtime, 456);
-	const char *file;
-	unsigned line;
 	for (size_t i = 0; i < NENTS; i++) {
-		assert_true(slstore_find(&s, ents[i].addr, &file, &line));
+		const struct slstore_ent *e = slstore_find(&s, ents[i].addr);
+		assert_non_null(e);
 		if (ents[i].file)
-			assert_string_equal(file, ents[i].file);
+			assert_string_equal(e->file, ents[i].file);
 		else
-			assert_null(file);
-		assert_int_equal(line, ents[i].line);
+			assert_null(e->file);
+		assert_int_equal(e->line, ents[i].line);
+		assert_int_equal(e->has_inl, ents[i].has_inl);
+		assert_int_equal(e->ninl, ents[i].ninl);
+		for (size_t j = 0; j < e->ninl; j++) {
+			const struct srcline_inline *a = &e->inl[j], *b = &ents[i].inl[j];
+			if (b->func)
+				assert_string_equal(a->func, b->func);
+			else
+				assert_null(a->func);
+			if (b->file)
+				assert_string_equal(a->file, b->file);
+			else
+				assert_null(a->file);
+			assert_int_equal(a->line, b->line);
+			assert_int_equal(a->linkage, b->linkage);
+			assert_int_equal(a->die, b->die);
+			assert_int_equal(a->low, b->low);
+		}
 	}
-	assert_false(slstore_find(&s, 0x1001, &file, &line));
-	assert_false(slstore_find(&s, 0, &file, &line));
-	assert_false(slstore_find(&s, 0x3000, &file, &line));
+	assert_null(slstore_find(&s, 0x1001));
+	assert_null(slstore_find(&s, 0));
+	assert_null(slstore_find(&s, 0x3000));
+	free(s.levels);
 	free(s.v);
 	/* Another file's build-id. */
 	uint8_t other[20];
@@ -118,21 +149,30 @@ static void test_crafted(void **state)
 {
 	size_t len;
 	char *buf = slstore_build(id, sizeof(id), &dw, ents, NENTS, &len);
-	size_t strsize = len - HDR - NENTS * ENT;
+	size_t strsize = len - HDR - NENTS * ENT - NLEV * LEV, lev0 = HDR + NENTS * ENT;
 	char *c = xmalloc(len);
 	struct { size_t off; int width; uint64_t v; } cases[] = {
 		{ 8, 4, 9 },                                 /* version */
 		{ 40, 4, 0 },                                /* the DWARF file: the empty string */
 		{ 40, 4, (uint32_t)strsize },                /* ... past the table */
 		{ 48, 8, NENTS + 1 },                        /* more entries than bytes */
-		{ 48, 8, UINT64_MAX / ENT + 2 },             /* n * 16 overflows */
-		{ 56, 8, strsize - 1 },                      /* strsize */
-		{ 64, 8, len - 1 },                          /* total */
+		{ 48, 8, UINT64_MAX / ENT + 2 },             /* n * 24 overflows */
+		{ 56, 8, NLEV + 1 },                         /* more levels than bytes */
+		{ 56, 8, UINT64_MAX / LEV + 2 },             /* nlev * 32 overflows */
+		{ 64, 8, strsize - 1 },                      /* strsize */
+		{ 72, 8, len - 1 },                          /* total */
 		{ HDR + 8, 4, (uint32_t)strsize },           /* a file past the table */
 		{ HDR + 8, 4, (uint32_t)strsize + 100 },
 		{ HDR + ENT, 8, 0x1000 },                    /* duplicate address */
 		{ HDR + 3 * ENT, 8, 0x10 },                  /* out of order */
-		{ HDR + NENTS * ENT, 1, 'x' },               /* string table must start with "" */
+		{ HDR + ENT + 16, 4, NLEV },                 /* a chain starting at the end */
+		{ HDR + ENT + 20, 4, 65 },                   /* a chain longer than 64 */
+		{ HDR + ENT + 20, 4, NLEV + 1 },             /* a chain past the levels */
+		{ HDR + ENT + 16, 4, UINT32_MAX - 1 },       /* lev + nlev overflows */
+		{ lev0, 4, (uint32_t)strsize },              /* a function past the table */
+		{ lev0 + 4, 4, (uint32_t)strsize + 1 },      /* a level's file past the table */
+		{ lev0 + 12, 4, 2 },                         /* linkage is 0 or 1 */
+		{ lev0 + NLEV * LEV, 1, 'x' },               /* string table must start with "" */
 		{ len - 1, 1, 'x' },                         /* ... and end with a NUL */
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
