@@ -9,10 +9,10 @@
  *
  * One cache per process, shared by every command and session in it: DSO files are keyed by
  * build-id (else by path), so two DSO objects of one file (two sessions, --symfs) share one
- * line table. Lines looked up in DWARF are kept between runs by build-id (srcline_cache_save,
- * symbols/srcline_store.h), so a later run answers them without opening the DWARF. A DSO whose
- * file on disk has another build-id than the recording's
- * (dso->mismatch) has no lines. Strings returned are interned: equal strings are equal
+ * line table. Lines and inline chains looked up in DWARF are kept between runs by build-id
+ * (srcline_cache_save, symbols/srcline_store.h), so a later run answers them without opening the
+ * DWARF. A DSO whose file on disk has another build-id than the recording's (dso->mismatch) has
+ * no lines. Strings returned are interned: equal strings are equal
  * pointers, valid until srcline_cache_free(). */
 #ifndef LPERF_SYMBOLS_SRCLINE_H
 #define LPERF_SYMBOLS_SRCLINE_H
@@ -55,8 +55,9 @@ size_t srcline_inline_frames(struct dso *d, const struct symbol *base, uint64_t 
 /* The ELF symbol an inline frame's symbol (inlined[i] true above) stands in. */
 const struct symbol *srcline_inline_base(const struct symbol *s);
 
-/* Keeps the source lines looked up in DWARF this run, per file with a build-id, for the next run
- * (symbols/srcline_store.h); failures are silent. Sessions call it when they close. */
+/* Keeps the source lines and inline chains looked up in DWARF this run, per file with a build-id,
+ * for the next run (symbols/srcline_store.h); failures are silent. Sessions call it when they
+ * close. */
 void srcline_cache_save(void);
 
 /* perf's srcline string (report --sort srcline, script's srcline field): "file.c:12" (base

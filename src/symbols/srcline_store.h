@@ -8,9 +8,10 @@
  * debug file about 40 ms of a 60 ms report). A build's lines never change; what can is whether
  * its DWARF is still there (a -dbg package removed, a binary stripped in place: the build-id
  * stays), so the store names the file the DWARF was read from, with its size and modification
- * time, and is used only while that file is unchanged. Checked before use: magic, version, build-id, size against its counts, a
- * CRC-32 of the whole file, entries sorted by address, strings inside the string table, and the
- * file is this user's, not a symlink, not writable by others. Anything else: ignored and rewritten.
+ * time, and is used only while that file is unchanged. Checked before use: magic, version,
+ * build-id, size against its counts, a CRC-32 of the whole file, entries sorted by address,
+ * strings and inline levels inside their tables, and the file is this user's, not a symlink, not
+ * writable by others. Anything else: ignored and rewritten.
  * Inline chains (DWARF call chains' inline frames) are kept the same way, for the addresses whose
  * chain was asked for. */
 #ifndef LPERF_SYMBOLS_SRCLINE_STORE_H
