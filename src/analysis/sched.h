@@ -36,6 +36,7 @@ struct sched_event {
 	bool waking;                 /* a wakeup from sched_waking (perf 6.1's latency ignores them) */
 	uint64_t runtime;
 	int32_t orig_cpu, dest_cpu;
+	const struct resolved_sample *rs; /* the sample (its call chain), during the call */
 };
 
 /* The sched events of one recording and their fields (-1 ids: not recorded). */
@@ -112,6 +113,9 @@ struct sched_hist_row {
 	int32_t next_pid;
 	struct sched_task other;     /* awakened or migrated */
 	int32_t orig_cpu, dest_cpu;
+	const struct frame *frames;  /* switch: the call chain of the task switched out (none for
+				      * an idle task or without call chains) */
+	size_t nframes;
 };
 
 struct sched_stats { double n, mean, m2; uint64_t min, max; };

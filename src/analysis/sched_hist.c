@@ -195,6 +195,10 @@ static void hist_switch(struct sched_hist *h, const struct sched_event *ev)
 					    .run = t->dt_run, .state = ev->prev_state, .next_pid = ev->next_pid };
 		memcpy(r.next_comm, ev->next_comm, sizeof(r.next_comm));
 		sched_task_name(h->m, t, &r.task);
+		if (!idle && ev->rs) {
+			r.frames = ev->rs->frames;
+			r.nframes = ev->rs->nframes;
+		}
 		h->row(h->arg, &r);
 	}
 	if (!h->hist_start)

@@ -106,6 +106,7 @@ int sched_tp_decode(const struct sched_tp *tp, const struct resolved_sample *rs,
 	ev->cpu = s->cpu;
 	ev->pid = (int32_t)s->pid;
 	ev->tid = (int32_t)s->tid;
+	ev->rs = rs;
 	int64_t a = 0, b = 0, c = 0;
 	switch (k) {
 	case SCHED_SWITCH:

@@ -122,8 +122,11 @@ static int sched_ready(struct session *ss, void *arg)
 	c->hist.arg = &c->out;
 	if (!summary_only)
 		sched_hist_header(&c->out, c->hist.max_cpu + 1);
-	if (session_has_callchains(ss) == false)
+	if (c->out.callchain && !session_has_callchains(ss)) {
 		fputs("Samples do not have callchains.\n", stderr);
+		c->out.callchain = false;
+	}
+	ss->tool.callchains = c->out.callchain;
 	return 0;
 }
 
@@ -304,6 +307,8 @@ static int sched_timehist(int argc, char **argv, struct sched_common *sc)
 	c.pids = pids ? &pid_ids : NULL;
 	c.tids = tids ? &tid_ids : NULL;
 	c.out.wakeups = c.hist.wakeups;
+	c.out.callchain = callchain;
+	c.out.max_stack = max_stack + 2;
 	c.summary = with_summary || c.hist.summary_only;
 	int rc = sched_walk(&c, sc, "timehist");
 	cpuset_free(&cpuset);

@@ -114,6 +114,25 @@ static char sched_state_char(const struct sched_hist_row *r)
 	return bit < sizeof(chars) - 1 ? chars[bit] : '?';
 }
 
+/* perf's one-line call chain: the first frames (--max-stack + 2), the scheduler's own functions
+ * left out, "[unknown]" where no symbol names a frame. */
+static void sched_chain(struct sched_hist_out *o, const struct sched_hist_row *r)
+{
+	static const char *const ignored[] = { "schedule", "__schedule", "preempt_schedule" };
+	fputs("  ", o->f);
+	bool first = true;
+	for (size_t i = 0; i < r->nframes && i < (size_t)o->max_stack; i++) {
+		const struct symbol *sym = r->frames[i].loc.sym;
+		bool skip = false;
+		for (size_t k = 0; sym && k < sizeof(ignored) / sizeof(ignored[0]); k++)
+			skip |= !strcmp(sym->name, ignored[k]);
+		if (skip)
+			continue;
+		fprintf(o->f, "%s %s", first ? "" : " <-", sym ? sym->name : "[unknown]");
+		first = false;
+	}
+}
+
 static void sched_hist_switch(struct sched_hist_out *o, const struct sched_hist_row *r)
 {
 	FILE *f = o->f;
@@ -137,6 +156,8 @@ static void sched_hist_switch(struct sched_hist_out *o, const struct sched_hist_
 	}
 	if (o->wakeups && !o->next)
 		fprintf(f, "  %-*s", o->comm_width, "");
+	if (o->callchain && !r->idle && r->task.tid != 0)
+		sched_chain(o, r);
 	fputc('\n', f);
 }
 

@@ -22,6 +22,8 @@ void sched_print_bad(FILE *f, const struct sched_lat *l, const struct sched_bad 
 struct sched_hist_out {
 	FILE *f;
 	bool visual, state, next, wakeups;
+	bool callchain;              /* -g: each switch's call chain, perf's one line */
+	int max_stack;               /* frames looked at: --max-stack + 2, as perf resolves them */
 	int comm_width;
 };
 

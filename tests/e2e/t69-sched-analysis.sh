@@ -65,6 +65,16 @@ test_expect_success 'perf sched record of the same load: lperf reads it as perf 
 	compare p.data
 '
 
+test_expect_success 'timehist of a recording with call chains: the chain of each switch as perf shows it' '
+	perf sched record -g -o g.data -- "$LPERF" bench sched messaging -g 1 -l 10 >/dev/null 2>&1 &&
+	for a in "" "-w -n --state" "--max-stack 3"; do
+		perf sched timehist $a -i g.data >p.out 2>/dev/null && lperf sched timehist $a -i g.data >l.out 2>l.err &&
+		"$PYTHON" "$TEST_ROOT/tests/e2e/sched_chains.py" p.out l.out || { echo "timehist $a differs" >&2; return 1; }
+	done &&
+	lperf sched timehist -i g.data >chains 2>/dev/null &&
+	expect_grep " \\[000[01]\\]  sched-messaging\\[[0-9]+\\] .* <- " chains
+'
+
 else
 test_skip "sched latency/timehist/map against perf" "needs root, Linux perf and the sched tracepoints"
 fi
