@@ -174,6 +174,18 @@ static void hist_update(struct sched_thr *r, uint64_t t, uint64_t tprev)
 	r->total_preempt += r->dt_preempt;
 }
 
+/* Whether the sample's call chain holds an address: an empty one (the resolver then gives the
+ * sampled ip alone) or a damaged one shows no frame in perf. */
+static bool hist_has_chain(const struct resolved_sample *rs)
+{
+	if (rs->chain_reset)
+		return false;
+	for (uint64_t i = 0; i < rs->s->callchain_nr; i++)
+		if (rs->s->callchain[i] < PERF_CONTEXT_MAX)
+			return true;
+	return false;
+}
+
 static void hist_switch(struct sched_hist *h, const struct sched_event *ev)
 {
 	if (ev->cpu >= h->ncpu) {
@@ -195,7 +207,7 @@ static void hist_switch(struct sched_hist *h, const struct sched_event *ev)
 					    .run = t->dt_run, .state = ev->prev_state, .next_pid = ev->next_pid };
 		memcpy(r.next_comm, ev->next_comm, sizeof(r.next_comm));
 		sched_task_name(h->m, t, &r.task);
-		if (!idle && ev->rs) {
+		if (!idle && ev->rs && hist_has_chain(ev->rs)) {
 			r.frames = ev->rs->frames;
 			r.nframes = ev->rs->nframes;
 		}
