@@ -105,6 +105,7 @@ size_t stacks_event(struct stacks *st, const char *name)
 	e->name = xstrdup(name);
 	e->time_unit = !strcmp(name, "cpu-clock") || !strcmp(name, "task-clock") || !strcmp(name, "wall-clock") ||
 		       !strncmp(name, "cpu-clock:", 10) || !strncmp(name, "task-clock:", 11);
+	e->wall = !strcmp(name, "wall-clock");
 	e->root = new_node(st, intern_frame(st, "all", NULL, SK_ROOT, NULL, 0), NONE);
 	return st->nevents++;
 }
@@ -257,6 +258,7 @@ void stacks_invert(const struct stacks *src, struct stacks *dst)
 		const struct stack_event *ev = &src->events[e];
 		size_t de = stacks_event(dst, ev->name);
 		dst->events[de].time_unit = ev->time_unit;
+		dst->events[de].wall = ev->wall;
 		for (size_t k = 0; k < ev->ns; k++) {
 			const struct stack_sample *s = &ev->s[k];
 			uint32_t node = dst->events[de].root;

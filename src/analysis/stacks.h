@@ -59,6 +59,8 @@ struct stack_event {
 	struct stack_sample *s;  /* in arrival order (the session delivers them by time) */
 	size_t ns, scap;
 	bool time_unit;          /* periods are nanoseconds (cpu-clock, task-clock) */
+	bool wall;               /* a --wall recording's wall-clock event: samples of unequal time,
+				  * which the flame graph sizes by their periods */
 };
 
 struct stack_thread {

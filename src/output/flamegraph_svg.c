@@ -1,4 +1,5 @@
-/* lperf's SVG flame graph: one graph per event, frames sized by samples, kind colours (or
+/* lperf's SVG flame graph: one graph per event, frames sized by samples (a --wall recording's
+ * wall-clock event by time: its samples weigh their periods, ns on and off a CPU), kind colours (or
  * change colours for lperf diff), tooltips, click to zoom, reset, search with the matched share.
  * Frames narrower than a pixel are not drawn one by one: each run of them becomes one
  * "[N narrow frames]" box when the run is a pixel or wider, so a profile of any size stays a
@@ -17,17 +18,24 @@
 
 struct box {
 	uint32_t node;           /* UINT32_MAX: a merged run */
-	uint64_t x, w;           /* in samples */
+	uint64_t x, w;           /* in samples (ns: by_time) */
 	uint32_t depth, merged;
 };
 
 struct layout {
 	const struct stacks *st;
 	double scale;            /* pixels per sample */
+	bool by_time;            /* widths are periods (ns), not samples */
 	struct box *v;
 	size_t n, cap;
 	uint32_t maxdepth;
 };
+
+/* A node's width: its samples, or its time. */
+static uint64_t wid(const struct layout *l, const struct stack_node *nd)
+{
+	return l->by_time ? nd->period_total : nd->total;
+}
 
 static void add_box(struct layout *l, uint32_t node, uint64_t x, uint64_t w, uint32_t depth, uint32_t merged)
 {
@@ -40,12 +48,12 @@ static void add_box(struct layout *l, uint32_t node, uint64_t x, uint64_t w, uin
 static void lay(struct layout *l, uint32_t node, uint64_t x)
 {
 	const struct stack_node *nd = &l->st->nodes[node];
-	add_box(l, node, x, nd->total, nd->depth, 0);
+	add_box(l, node, x, wid(l, nd), nd->depth, 0);
 	uint64_t cx = x, run_x = 0, run_w = 0;
 	uint32_t run_n = 0;
 	for (uint32_t k = 0; k <= nd->nkids; k++) {
 		const struct stack_node *kid = k < nd->nkids ? &l->st->nodes[nd->kids[k]] : NULL;
-		bool narrow = kid && (double)kid->total * l->scale < 1.0;
+		bool narrow = kid && (double)wid(l, kid) * l->scale < 1.0;
 		if (run_n && (!kid || !narrow)) {
 			if ((double)run_w * l->scale >= 1.0)
 				add_box(l, UINT32_MAX, run_x, run_w, nd->depth + 1, run_n);
@@ -58,11 +66,11 @@ static void lay(struct layout *l, uint32_t node, uint64_t x)
 			if (!run_n)
 				run_x = cx;
 			run_n++;
-			run_w += kid->total;
+			run_w += wid(l, kid);
 		} else {
 			lay(l, nd->kids[k], cx);
 		}
-		cx += kid->total;
+		cx += wid(l, kid);
 	}
 }
 
@@ -127,8 +135,13 @@ static void draw_box(FILE *f, const struct layout *l, const struct box *b, doubl
 	}
 	fputs("\"><title>", f);
 	pic_xml(f, name);
-	fprintf(f, " (%" PRIu64 " samples, %.2f%%", b->w, total ? 100.0 * (double)b->w / total : 0.0);
-	if (nd && nd->self)
+	if (l->by_time)
+		fprintf(f, " (%.3f ms, %.2f%%", (double)b->w / 1e6, total ? 100.0 * (double)b->w / total : 0.0);
+	else
+		fprintf(f, " (%" PRIu64 " samples, %.2f%%", b->w, total ? 100.0 * (double)b->w / total : 0.0);
+	if (nd && nd->self && l->by_time)
+		fprintf(f, ", self %.3f ms", (double)nd->period_self / 1e6);
+	else if (nd && nd->self)
 		fprintf(f, ", self %" PRIu64, nd->self);
 	if (nd && o->delta)
 		fprintf(f, ", change %+.2f points", o->delta[b->node]);
@@ -175,7 +188,8 @@ void flamegraph_svg_write(FILE *f, const struct stacks *st, const struct picture
 	double height = 70;
 	for (size_t e = 0; e < st->nevents; e++) {
 		ls[e].st = st;
-		uint64_t total = st->nodes[st->events[e].root].total;
+		ls[e].by_time = st->events[e].wall;
+		uint64_t total = wid(&ls[e], &st->nodes[st->events[e].root]);
 		ls[e].scale = total ? pw / (double)total : 0;
 		lay(&ls[e], st->events[e].root, 0);
 		height += 30 + (double)(ls[e].maxdepth + 1) * FRAME_H;
@@ -227,9 +241,10 @@ void flamegraph_svg_write(FILE *f, const struct stacks *st, const struct picture
 	double mx = max_abs_delta(st, o->delta);
 	for (size_t e = 0; e < st->nevents; e++) {
 		const struct stack_event *ev = &st->events[e];
-		double total = (double)st->nodes[ev->root].total;
+		uint64_t itotal = wid(&ls[e], &st->nodes[ev->root]);
+		double total = (double)itotal;
 		fprintf(f, "<g class=\"graph\" data-total=\"%" PRIu64 "\" data-left=\"%d\" data-pw=\"%.1f\">\n"
-			   "<text class=\"sub\" x=\"%d\" y=\"%.0f\">", st->nodes[ev->root].total, PAD, pw, PAD, y + 16);
+			   "<text class=\"sub\" x=\"%d\" y=\"%.0f\">", itotal, PAD, pw, PAD, y + 16);
 		pic_xml(f, ev->name);
 		fprintf(f, ": %" PRIu64 " samples%s</text>\n", ev->samples, st->python ? " (Python view)" : "");
 		y += 26;

@@ -94,12 +94,16 @@ shares() {
 }
 
 if [ -n "$HAVE_BPF" ]; then
-test_expect_success 'record --wall, report: wait_a and work_b in the measured split (one wall-clock event)' '
+test_expect_success 'record --wall, report and its flame graph: wait_a and work_b in the measured split (one wall-clock event)' '
 	lperf record --wall -q -o w.data -- "$WALL" 3 split 2>err && cat err && ! [ -s err ] &&
 	lperf evlist -i w.data >ev && printf "cpu-clock\noffcpu-time\n" >want && diff want ev &&
 	s=$(shares w.data) && check_split split $s &&
 	lperf report -i w.data --stdio -g none >rep 2>&1 && grep "of event" rep >ev &&
-	expect_lines 1 ev && expect_grep "of event .wall-clock." ev
+	expect_lines 1 ev && expect_grep "of event .wall-clock." ev &&
+	lperf report -i w.data --flamegraph fg.svg 2>/dev/null && expect_grep "wall-clock: " fg.svg &&
+	a=$(sed -n "s/.*<title>wait_a ([0-9.]* ms, \([0-9.]*\)%.*/\1/p" fg.svg) &&
+	b=$(sed -n "s/.*<title>work_b ([0-9.]* ms, \([0-9.]*\)%.*/\1/p" fg.svg) &&
+	check_split split "$a" "$b"
 '
 
 test_expect_success 'sample --wall: the hot functions weighed by time, in the measured split' '
