@@ -305,11 +305,37 @@ static void test_map(void **state)
 	machine_free(&m);
 }
 
+/* -g: the chain on the switch's line, the scheduler's functions left out, at most --max-stack + 2
+ * frames looked at, [unknown] for a frame without a symbol; an idle task's line has none. */
+static void test_chain_line(void **state)
+{
+	(void)state;
+	static struct symbol s_sched = { 0x100, 0x10, (char *)"__schedule", NULL };
+	static struct symbol s_sched2 = { 0x200, 0x10, (char *)"schedule", NULL };
+	static struct symbol s_wait = { 0x300, 0x10, (char *)"do_wait", NULL };
+	static struct symbol s_sys = { 0x400, 0x10, (char *)"do_syscall_64", NULL };
+	struct frame frames[5] = { { .loc.sym = &s_sched }, { .loc.sym = &s_sched2 }, { .loc.sym = &s_wait },
+				   { .loc.sym = NULL }, { .loc.sym = &s_sys } };
+	char buf[512] = { 0 };
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	struct sched_hist_out o = { .f = f, .comm_width = 30, .callchain = true, .max_stack = 4 };
+	struct sched_hist_row r = { .kind = SCHED_ROW_SWITCH, .time = 1000000000, .cpu = 1, .ncpus = 2,
+				    .task = { "sh", 7, 7 }, .run = 2000000, .frames = frames, .nframes = 5 };
+	sched_hist_line(&o, &r);
+	r.idle = true;
+	r.task = (struct sched_task){ "<idle>", 0, 0 };
+	sched_hist_line(&o, &r);
+	fclose(f);
+	assert_string_equal(buf, "       1.000000 [0001]  sh[7]                               0.000      0.000      2.000 "
+				 "   do_wait <- [unknown]\n"
+				 "       1.000000 [0001]  <idle>                              0.000      0.000      2.000 \n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decode),      cmocka_unit_test(test_latency), cmocka_unit_test(test_switch_bugs),
-		cmocka_unit_test(test_timehist),    cmocka_unit_test(test_map),
+		cmocka_unit_test(test_timehist),    cmocka_unit_test(test_map),     cmocka_unit_test(test_chain_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
