@@ -388,7 +388,7 @@ static int report_ready(struct session *ss, void *arg)
 	ss->tool.arg = &x->p;
 	if (a->folded) {
 		x->fc.filter = &x->p.filter;
-		folded_init(&x->fc.f, true, false);
+		folded_init(&x->fc.f, true, ss->wall_into != NULL); /* --wall: lines weigh time (ns) */
 		ss->tool.sample = fold_sample;
 		ss->tool.arg = &x->fc;
 	} else if (a->annotate || a->disassemble || a->browse) {

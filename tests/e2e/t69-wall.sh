@@ -103,6 +103,11 @@ test_expect_success 'record --wall, report and its flame graph: wait_a and work_
 	lperf report -i w.data --flamegraph fg.svg 2>/dev/null && expect_grep "wall-clock: " fg.svg &&
 	a=$(sed -n "s/.*<title>wait_a ([0-9.]* ms, \([0-9.]*\)%.*/\1/p" fg.svg) &&
 	b=$(sed -n "s/.*<title>work_b ([0-9.]* ms, \([0-9.]*\)%.*/\1/p" fg.svg) &&
+	check_split split "$a" "$b" &&
+	# --folded for flamegraph.pl: each line weighs its time in ns, as the pictures do
+	lperf report -i w.data --folded >folded 2>/dev/null &&
+	a=$(awk "/;wait_a(;|\$| )/ { n += \$NF } END { print n + 0 }" folded) &&
+	b=$(awk "/;work_b(;|\$| )/ { n += \$NF } END { print n + 0 }" folded) &&
 	check_split split "$a" "$b"
 '
 
