@@ -27,6 +27,8 @@
 
 #include "symbols/symtab.h"
 
+/* Raise it whenever the format or what kallsyms.c and symtab.c make of kallsyms (which symbols,
+ * their sizes and names) changes: snapshots of other versions are ignored and rewritten. */
 #define KSNAP_VERSION 1
 
 /* What a snapshot is for: a kernel (build-id) in one boot. */

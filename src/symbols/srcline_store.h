@@ -23,6 +23,8 @@
 
 #include "symbols/srcline.h"
 
+/* Raise it whenever the format or what srcline.c answers for an address (lines, inline chains,
+ * names) changes: stores of other versions are ignored and rewritten. */
 #define SLSTORE_VERSION 2
 
 /* One address's answers: file NULL when the DWARF has no line there; its inline chain when it
