@@ -103,6 +103,7 @@ static int purge_all(bool verbose)
 		ret |= r < 0;
 	}
 	buildid_cache_list_free(v, n);
+	buildid_cache_purge_own();
 	return ret ? -1 : 0;
 }
 

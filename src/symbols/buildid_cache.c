@@ -349,6 +349,37 @@ int buildid_cache_store(const char *rel, const char *name, const void *data, siz
 	return rc;
 }
 
+/* Removes the files of DIR/rel (not following links; directories in it are left) and rel itself. */
+static void remove_own(int root, const char *rel)
+{
+	int dir = walk(root, rel, false);
+	DIR *d = dir >= 0 ? fdopendir(dir) : NULL;
+	if (!d) {
+		if (dir >= 0)
+			close(dir);
+		return;
+	}
+	for (struct dirent *de; (de = readdir(d));)
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			unlinkat(dirfd(d), de->d_name, 0);
+	closedir(d);
+	unlinkat(root, rel, AT_REMOVEDIR);
+}
+
+void buildid_cache_purge_own(void)
+{
+	int root = open_root(false);
+	if (root < 0) {
+		err_clear();
+		return;
+	}
+	remove_own(root, ".lperf/ksyms");
+	remove_own(root, ".lperf/lines");
+	unlinkat(root, ".lperf", AT_REMOVEDIR);
+	close(root);
+	err_clear();
+}
+
 uint32_t buildid_cache_crc(const void *buf, size_t len, size_t crc_off)
 {
 	static const uint8_t zero[4];

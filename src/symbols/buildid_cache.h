@@ -75,6 +75,8 @@ int buildid_cache_path(const uint8_t *id, size_t n, char **file);
 void *buildid_cache_map(const char *rel, const char *name, size_t max, size_t *len);
 int buildid_cache_store(const char *rel, const char *name, const void *data, size_t len, mode_t mode);
 uint32_t buildid_cache_crc(const void *buf, size_t len, size_t crc_off);
+/* Removes lperf's own caches (DIR/.lperf: the kernel symbol snapshots, the source-line stores). */
+void buildid_cache_purge_own(void);
 
 /* Which file to read for the DSO path that a recording names with build-id id (n 0: unknown):
  * path itself when it still carries id (0), else the cached copy (1), else -1 with err_set() in

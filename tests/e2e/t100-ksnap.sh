@@ -70,4 +70,11 @@ test_expect_success 'four reports at once: the same output, one valid snapshot, 
 	traced r1 && not_read_kallsyms && cmp want r1
 '
 
+test_expect_success 'buildid-cache -P removes the snapshot too, never what a link in it points to' '
+	cp "$SCRATCH/k.data" . &&
+	lperf report -i k.data --stdio >/dev/null && test -f "$SNAP" &&
+	echo keep >victim && ln -s "$PWD/victim" "$(dirname "$SNAP")/planted" &&
+	lperf buildid-cache -P && test ! -e "$PERF_BUILDID_DIR/.lperf" && test "$(cat victim)" = keep
+'
+
 test_done
