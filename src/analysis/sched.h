@@ -143,12 +143,18 @@ struct sched_ids {
 /* -1 after err_set naming the word that is not a number. */
 int sched_ids_parse(const char *s, struct sched_ids *ids);
 void sched_ids_free(struct sched_ids *ids);
+/* --time START,STOP (seconds, either may be empty): -1 after err_set. */
+int sched_time_window(const char *s, uint64_t *start, uint64_t *end);
 
 struct sched_hist {
 	bool wakeups, migrations, summary_only;
 	const struct cpuset *cpus;   /* -C: switches on these CPUs only (NULL: all) */
 	const struct sched_ids *pids, *tids; /* -p, -t: these tasks only (NULL: all) */
 	uint64_t skipped;            /* samples of tasks left out (perf then shows no idle stats) */
+	uint64_t tstart, tend;       /* --time: the window (0: open), ns */
+	size_t chain_max;            /* -g: addresses of each switch's call chain looked at (0: none) */
+	struct frame *chain;         /* the switch's frames (hist_chain) */
+	size_t chain_cap;
 	void (*row)(void *arg, const struct sched_hist_row *r);
 	void *arg;
 	struct machine *m;

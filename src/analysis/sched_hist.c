@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "resolve/resolve.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -65,6 +66,51 @@ static struct sched_thr *thr_get(struct sched_hist *h, int32_t tid, int32_t pid)
 	if (t->pid == -1 && pid != -1)
 		t->pid = pid;
 	return t;
+}
+
+/* "SEC[.FRACTION]": nanoseconds; "" is 0. */
+static int hist_time_parse(const char *s, uint64_t *ns)
+{
+	*ns = 0;
+	if (!*s)
+		return 0;
+	char *end;
+	if (*s < '0' || *s > '9')
+		return -1;
+	unsigned long long sec = strtoull(s, &end, 10);
+	uint64_t frac = 0;
+	if (*end == '.') {
+		const char *d = end + 1;
+		size_t n = 0;
+		for (; d[n] >= '0' && d[n] <= '9'; n++)
+			if (n < 9)
+				frac = frac * 10 + (uint64_t)(d[n] - '0');
+		if (n == 0 || n > 9)
+			return -1;
+		for (; n < 9; n++)
+			frac *= 10;
+		end = (char *)d + strlen(d);
+	}
+	if (*end || sec > UINT64_MAX / 1000000000u)
+		return -1;
+	*ns = sec * 1000000000u + frac;
+	return 0;
+}
+
+int sched_time_window(const char *s, uint64_t *start, uint64_t *end)
+{
+	char *copy = xstrdup(s), *comma = strchr(copy, ',');
+	if (comma)
+		*comma = '\0';
+	int rc = hist_time_parse(copy, start) < 0 || (comma && hist_time_parse(comma + 1, end) < 0) ? -1 : 0;
+	if (!comma)
+		*end = 0;
+	free(copy);
+	if (rc == 0 && *end && *end < *start)
+		rc = -1;
+	if (rc < 0)
+		return err_set("--time '%s': not START,STOP in seconds (123.456,124)", s);
+	return 0;
 }
 
 int sched_ids_parse(const char *s, struct sched_ids *ids)
@@ -174,16 +220,34 @@ static void hist_update(struct sched_thr *r, uint64_t t, uint64_t tprev)
 	r->total_preempt += r->dt_preempt;
 }
 
-/* Whether the sample's call chain holds an address: an empty one (the resolver then gives the
- * sampled ip alone) or a damaged one shows no frame in perf. */
-static bool hist_has_chain(const struct resolved_sample *rs)
+/* perf 6.1's chain of a switch: its first chain_max addresses, each named where it is (kernel or
+ * user by the markers before it); a marker perf does not know (a guest's, or the deferred user
+ * chain of newer kernels) met before that makes perf drop the whole chain. */
+static size_t hist_chain(struct sched_hist *h, const struct resolved_sample *rs)
 {
-	if (rs->chain_reset)
-		return false;
-	for (uint64_t i = 0; i < rs->s->callchain_nr; i++)
-		if (rs->s->callchain[i] < PERF_CONTEXT_MAX)
-			return true;
-	return false;
+	const struct perf_sample *s = rs->s;
+	uint8_t mode = s->cpumode;
+	size_t n = 0;
+	for (uint64_t i = 0; i < s->callchain_nr && n < h->chain_max; i++) {
+		uint64_t ip = s->callchain[i];
+		if (ip >= PERF_CONTEXT_MAX) {
+			if (ip == PERF_CONTEXT_KERNEL)
+				mode = PERF_RECORD_MISC_KERNEL;
+			else if (ip == PERF_CONTEXT_USER)
+				mode = PERF_RECORD_MISC_USER;
+			else if (ip == PERF_CONTEXT_HV)
+				mode = PERF_RECORD_MISC_HYPERVISOR;
+			else
+				return 0;
+			continue;
+		}
+		ALLOC_GROW(h->chain, n + 1, h->chain_cap);
+		memset(&h->chain[n], 0, sizeof(h->chain[n]));
+		h->chain[n].ip = ip;
+		resolve_addr(h->m, rs->thread, mode, ip, s->time, &h->chain[n].loc);
+		n++;
+	}
+	return n;
 }
 
 static void hist_switch(struct sched_hist *h, const struct sched_event *ev)
@@ -197,25 +261,36 @@ static void hist_switch(struct sched_hist *h, const struct sched_event *ev)
 	bool idle = ev->prev_pid == 0;
 	struct sched_thr *t = idle ? idle_get(h, ev->cpu) : thr_get(h, ev->tid ? ev->tid : ev->pid, ev->pid);
 	bool skip = hist_skip(h, t), on_cpu = !h->cpus || cpuset_has(h->cpus, (int)ev->cpu);
-	uint64_t tprev = h->last_switch[ev->cpu];
-	if (!skip && on_cpu)
-		hist_update(t, ev->time, tprev);
-	if (!skip && on_cpu && !h->summary_only && h->row) {
-		struct sched_hist_row r = { .kind = SCHED_ROW_SWITCH, .time = ev->time, .cpu = ev->cpu, .idle = idle,
+	uint64_t tprev = h->last_switch[ev->cpu], time = ev->time;
+	/* --time: a switch before the window is not shown; one after it closes the task's run at
+	 * the window's end, as perf 6.1 does */
+	bool shown = !skip && !(h->tstart && h->tstart > time);
+	if (shown && tprev && h->tstart > tprev)
+		tprev = h->tstart;
+	if (shown && h->tend) {
+		shown = tprev && tprev <= h->tend; /* a run that began before the recording: unknown */
+		if (shown && time > h->tend)
+			time = h->tend;
+	}
+	if (shown && on_cpu)
+		hist_update(t, time, tprev);
+	if (shown && on_cpu && !h->summary_only && h->row) {
+		struct sched_hist_row r = { .kind = SCHED_ROW_SWITCH, .time = time, .cpu = ev->cpu, .idle = idle,
 					    .ncpus = h->max_cpu + 1,
 					    .wait = t->dt_sleep + t->dt_iowait + t->dt_preempt, .delay = t->dt_delay,
 					    .run = t->dt_run, .state = ev->prev_state, .next_pid = ev->next_pid };
 		memcpy(r.next_comm, ev->next_comm, sizeof(r.next_comm));
 		sched_task_name(h->m, t, &r.task);
-		if (!idle && ev->rs && hist_has_chain(ev->rs)) {
-			r.frames = ev->rs->frames;
-			r.nframes = ev->rs->nframes;
+		if (!idle && ev->rs && h->chain_max) {
+			r.nframes = hist_chain(h, ev->rs);
+			r.frames = h->chain;
 		}
 		h->row(h->arg, &r);
 	}
-	if (!h->hist_start)
-		h->hist_start = ev->time;
-	h->hist_end = ev->time;
+	if (!h->hist_start && time >= h->tstart)
+		h->hist_start = time;
+	if (!h->tend || time <= h->tend)
+		h->hist_end = time;
 	if (!skip) {
 		t->last_time = ev->time;
 		t->last_state = ev->prev_state;
@@ -224,7 +299,6 @@ static void hist_switch(struct sched_hist *h, const struct sched_event *ev)
 	h->last_switch[ev->cpu] = ev->time;
 }
 
-/* A wakeup's or migration's line: the sample's task and the one it is about. */
 /* A wakeup's or migration's line: the sample's task and the one it is about, unless -p/-t leave
  * out both. */
 static void hist_other(struct sched_hist *h, const struct sched_event *ev, enum sched_row_kind kind,
@@ -253,7 +327,7 @@ void sched_hist_event(struct sched_hist *h, const struct sched_event *ev)
 		t = thr_get(h, ev->target, 0);
 		if (!t->ready_to_run)
 			t->ready_to_run = ev->time;
-		if (h->wakeups && h->row)
+		if (h->wakeups && h->row && !(h->tstart && ev->time < h->tstart) && !(h->tend && ev->time > h->tend))
 			hist_other(h, ev, SCHED_ROW_WAKEUP, t);
 		return;
 	case SCHED_MIGRATE:
@@ -360,5 +434,6 @@ void sched_hist_free(struct sched_hist *h)
 		free(h->idle[i]);
 	free(h->idle);
 	free(h->last_switch);
+	free(h->chain);
 	memset(h, 0, sizeof(*h));
 }

@@ -74,6 +74,7 @@ struct sched_ctx {
 	int verbose;
 	const struct cpuset *cpus;         /* timehist -C, map --cpus */
 	const struct sched_ids *pids, *tids; /* timehist -p, -t */
+	uint64_t tstart, tend;             /* timehist --time */
 	int keys[8];
 	size_t nkeys;
 };
@@ -116,6 +117,8 @@ static int sched_ready(struct session *ss, void *arg)
 	c->hist.wakeups = wakeups;
 	c->hist.migrations = migrations;
 	c->hist.cpus = c->cpus;
+	c->hist.tstart = c->tstart;
+	c->hist.tend = c->tend;
 	c->hist.pids = c->pids;
 	c->hist.tids = c->tids;
 	c->hist.row = sched_hist_row_out;
@@ -126,7 +129,7 @@ static int sched_ready(struct session *ss, void *arg)
 		fputs("Samples do not have callchains.\n", stderr);
 		c->out.callchain = false;
 	}
-	ss->tool.callchains = c->out.callchain;
+	c->hist.chain_max = c->out.callchain ? (size_t)c->out.max_stack : 0;
 	return 0;
 }
 
@@ -296,8 +299,10 @@ static int sched_timehist(int argc, char **argv, struct sched_common *sc)
 		opt_usage_error(&ctx, "unexpected argument '%s'", argv[i]);
 	if ((c.hist.wakeups || c.out.next) && c.hist.summary_only)
 		opt_usage_error(&ctx, "-s and -[n|w] are mutually exclusive");
-	if (idle || tm)
-		opt_usage_error(&ctx, "-I and --time are not available in lperf's timehist yet");
+	if (idle)
+		opt_usage_error(&ctx, "-I is not available in lperf's timehist yet");
+	if (tm && sched_time_window(tm, &c.tstart, &c.tend) < 0)
+		opt_usage_error(&ctx, "%s", err_msg());
 	struct cpuset cpuset = { 0 };
 	struct sched_ids pid_ids = { 0 }, tid_ids = { 0 };
 	if ((cpus && cpuset_parse(cpus, &cpuset) < 0) || (pids && sched_ids_parse(pids, &pid_ids) < 0) ||
