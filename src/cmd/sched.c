@@ -301,6 +301,8 @@ static int sched_timehist(int argc, char **argv, struct sched_common *sc)
 		opt_usage_error(&ctx, "-s and -[n|w] are mutually exclusive");
 	if (idle)
 		opt_usage_error(&ctx, "-I is not available in lperf's timehist yet");
+	if (max_stack < 0)
+		opt_usage_error(&ctx, "--max-stack must not be negative");
 	if (tm && sched_time_window(tm, &c.tstart, &c.tend) < 0)
 		opt_usage_error(&ctx, "%s", err_msg());
 	struct cpuset cpuset = { 0 };
