@@ -71,6 +71,7 @@ struct sched_ctx {
 	struct sched_hist_out out;
 	struct sched_map map;
 	bool compact, summary;
+	bool summary_only, wakeups, migrations; /* timehist -s, -w, -M: set into hist once it is made */
 	int verbose;
 	const struct cpuset *cpus;         /* timehist -C, map --cpus */
 	const struct sched_ids *pids, *tids; /* timehist -p, -t */
@@ -111,11 +112,10 @@ static int sched_ready(struct session *ss, void *arg)
 		c->map.arg = stdout;
 		return 0;
 	}
-	bool summary_only = c->hist.summary_only, wakeups = c->hist.wakeups, migrations = c->hist.migrations;
 	sched_hist_init(&c->hist, &ss->machine, ss->reader->info.nrcpus_online);
-	c->hist.summary_only = summary_only;
-	c->hist.wakeups = wakeups;
-	c->hist.migrations = migrations;
+	c->hist.summary_only = c->summary_only;
+	c->hist.wakeups = c->wakeups;
+	c->hist.migrations = c->migrations;
 	c->hist.cpus = c->cpus;
 	c->hist.tstart = c->tstart;
 	c->hist.tend = c->tend;
@@ -123,7 +123,7 @@ static int sched_ready(struct session *ss, void *arg)
 	c->hist.tids = c->tids;
 	c->hist.row = sched_hist_row_out;
 	c->hist.arg = &c->out;
-	if (!summary_only)
+	if (!c->summary_only)
 		sched_hist_header(&c->out, c->hist.max_cpu + 1);
 	if (c->out.callchain && !session_has_callchains(ss)) {
 		fputs("Samples do not have callchains.\n", stderr);
@@ -276,13 +276,13 @@ static int sched_timehist(int argc, char **argv, struct sched_common *sc)
 		{ OPT_INT, 0, "max-stack", &max_stack, "n", "Maximum number of functions to display backtrace.", NULL, 0 },
 		{ OPT_STRING, 0, "symfs", &symfs, "directory", "Look for files with symbols relative to this directory",
 		  NULL, 0 },
-		{ OPT_BOOL, 's', "summary", &c.hist.summary_only, NULL, "Show only syscall summary with statistics",
+		{ OPT_BOOL, 's', "summary", &c.summary_only, NULL, "Show only syscall summary with statistics",
 		  NULL, 0 },
 		{ OPT_BOOL, 'S', "with-summary", &with_summary, NULL, "Show all syscalls and summary with statistics",
 		  NULL, 0 },
-		{ OPT_BOOL, 'w', "wakeups", &c.hist.wakeups, NULL, "Show wakeup events", NULL, 0 },
+		{ OPT_BOOL, 'w', "wakeups", &c.wakeups, NULL, "Show wakeup events", NULL, 0 },
 		{ OPT_BOOL, 'n', "next", &c.out.next, NULL, "Show next task", NULL, 0 },
-		{ OPT_BOOL, 'M', "migrations", &c.hist.migrations, NULL, "Show migration events", NULL, 0 },
+		{ OPT_BOOL, 'M', "migrations", &c.migrations, NULL, "Show migration events", NULL, 0 },
 		{ OPT_BOOL, 'V', "cpu-visual", &c.out.visual, NULL, "Add CPU visual", NULL, 0 },
 		{ OPT_BOOL, 'I', "idle-hist", &idle, NULL, "Show idle events only", NULL, 0 },
 		{ OPT_STRING, 0, "time", &tm, "str", "Time span for analysis (start,stop)", NULL, 0 },
@@ -297,7 +297,7 @@ static int sched_timehist(int argc, char **argv, struct sched_common *sc)
 	int i = opt_parse(&ctx, argc, argv);
 	if (i < argc)
 		opt_usage_error(&ctx, "unexpected argument '%s'", argv[i]);
-	if ((c.hist.wakeups || c.out.next) && c.hist.summary_only)
+	if ((c.wakeups || c.out.next) && c.summary_only)
 		opt_usage_error(&ctx, "-s and -[n|w] are mutually exclusive");
 	if (idle)
 		opt_usage_error(&ctx, "-I is not available in lperf's timehist yet");
@@ -313,10 +313,10 @@ static int sched_timehist(int argc, char **argv, struct sched_common *sc)
 	c.cpus = cpus ? &cpuset : NULL;
 	c.pids = pids ? &pid_ids : NULL;
 	c.tids = tids ? &tid_ids : NULL;
-	c.out.wakeups = c.hist.wakeups;
+	c.out.wakeups = c.wakeups;
 	c.out.callchain = callchain;
 	c.out.max_stack = max_stack + 2;
-	c.summary = with_summary || c.hist.summary_only;
+	c.summary = with_summary || c.summary_only;
 	int rc = sched_walk(&c, sc, "timehist");
 	cpuset_free(&cpuset);
 	sched_ids_free(&pid_ids);
