@@ -206,9 +206,12 @@ test_expect_success 'report -t SEP and -q print what perf prints (rows compared 
 	lperf report -i t.data -q -s comm -n -t ";" >l.o &&
 	expect_no_grep "^#" l.o && awk -F";" "NF == 3 && \$2 + 0 > 0 { ok = 1 } END { exit !ok }" l.o &&
 	have_perf || exit 0
+	# a PLT slot perf leaves unnamed ("@plt") lperf names ("__tunable_get_val@plt", docs/annotate.md)
 	for o in "-t ;" "-t ; -n -s comm" "-t , -n" "-q -s comm -n -t ;" "-q"; do
-		lperf report -i t.data --stdio $o 2>/dev/null | grep -v "^\$" | grep -v "^# [^OC]" | grep -v "^#\$" | sort >l.o &&
-		perf report -i t.data --stdio $o 2>/dev/null | grep -v "^\$" | grep -v "^# [^OC]" | grep -v "^#\$" | sort >p.o &&
+		lperf report -i t.data --stdio $o 2>/dev/null | grep -v "^\$" | grep -v "^# [^OC]" | grep -v "^#\$" |
+			sed "s/[^ ;,]*@plt/@plt/" | sort >l.o &&
+		perf report -i t.data --stdio $o 2>/dev/null | grep -v "^\$" | grep -v "^# [^OC]" | grep -v "^#\$" |
+			sed "s/[^ ;,]*@plt/@plt/" | sort >p.o &&
 		echo "$o" && diff p.o l.o || exit 1
 	done
 '
