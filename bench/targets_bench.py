@@ -11,6 +11,9 @@ count, both tools' times and memory, the ratio and the target.
 7b. Live sampling with DWARF stacks at 10 kHz on both CPUs: lperf sample -a against perf record
     -a on the same workload (tests/workloads/shares.c -O2 on each CPU); the share of samples
     lost by each. Target: lperf loses none where perf loses none.
+7c. top's own cost: lperf top --stdio -d 2 system-wide and perf top --stdio -d 2, each for
+    TOP_SECONDS beside one busy copy of shares-o2, as CPU time over wall time. Target: lperf top
+    under 2% of a CPU (the median of the costs it reports per refresh, and its measured CPU time).
 
 Timings are medians of BENCH_RUNS runs (default 3), the tools alternating after one untimed
 run each; BENCH_QUICK=1: 1 run and shorter workloads. Ratios are lperf / perf."""
@@ -148,6 +151,40 @@ def bench_live():
           f"target: lperf loses none where perf loses none -> {'met' if lm <= pm or lm == 0 else 'not met'}")
 
 
+TOP_SECONDS = 6.5 if QUICK else 20.5
+
+
+def top_cost(argv):
+    """Runs a top for TOP_SECONDS beside a busy shares-o2: (CPU %, its stdout). The CPU time is
+    the top's own (wait4 on it), not the busy process's."""
+    busy = subprocess.Popen([SHARES_O2, "100000"], stdout=subprocess.DEVNULL)
+    out = os.path.join(WORKDIR, "top.out")
+    try:
+        with open(out, "w") as f:
+            p = subprocess.Popen(["timeout", "-s", "INT", str(TOP_SECONDS)] + argv, stdout=f,
+                                 stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+            _, _, ru = os.wait4(p.pid, 0)
+            p.returncode = 0
+    finally:
+        busy.kill()
+        busy.wait()
+    with open(out, errors="replace") as f:
+        text = f.read()
+    os.unlink(out)
+    return 100.0 * (ru.ru_utime + ru.ru_stime) / TOP_SECONDS, text
+
+
+def bench_top():
+    print(f"\n7c. top's own cost: system-wide, a refresh every 2 s, {TOP_SECONDS} s beside one busy "
+          "shares-o2, CPU time / wall time")
+    lc, out = top_cost([LPERF, "top", "--stdio", "-q", "-d", "2"])
+    own = sorted(float(v) for v in re.findall(r"itself: ([\d.]+)% of a CPU", out)[1:])
+    pc, _ = top_cost(["perf", "top", "--stdio", "-d", "2"])
+    med = statistics.median(own) if own else float("nan")
+    print(f"   lperf top {lc:.2f}% of a CPU (its own median per refresh {med:.2f}%), perf top "
+          f"{pc:.2f}%; target: lperf top under 2% -> {'met' if max(lc, med) < 2.0 else 'not met'}")
+
+
 def main():
     if not shutil.which("perf"):
         die("Linux perf is not installed (apt-get install linux-perf)")
@@ -155,6 +192,7 @@ def main():
     print(f"\nIssue 14 targets; median of {RUNS} run(s); ratio = lperf / perf")
     bench_python_report()
     bench_live()
+    bench_top()
 
 
 if __name__ == "__main__":
