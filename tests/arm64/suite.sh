@@ -82,10 +82,14 @@ min_count() { # min_count N: the smallest instructions:u of three runs of ./loop
 }
 slope_test() {
 	a=$(min_count 1000000) && b=$(min_count 3000000) || return 1
-	c=$((a - 4000000)); echo "1M: $a 3M: $b c: $c"
-	[ $((b - a)) -eq 8000000 ] && [ "$c" -gt 0 ] && [ "$c" -lt 100000 ]
+	c=$((a - 4000000)); d=$((b - a - 8000000)); echo "1M: $a 3M: $b c: $c slope error: $d"
+	[ "${d#-}" -le 8000 ] && [ "$c" -gt 0 ] && [ "$c" -lt 100000 ]
 }
-T="instructions:u of a loop of N x 4 instructions is 4N + c, for two N (slope exactly 4)"
+# On a quiet host the slope is exactly 4 (3M - 1M = 8,000,000). The emulator splits user from
+# kernel counts at each exception, and an interrupt that real time drives (not the guest's
+# clock) can leave a few user instructions counted twice: a slower CI host counted 8,004,191.
+# The test allows 0.1%, which still tells 4 from any other per-iteration count.
+T="instructions:u of a loop of N x 4 instructions is 4N + c, for two N (slope 4, within 0.1%)"
 t slope_test
 T="cycles, instructions, inst_retired, r08, armv8_pmuv3/event=0x8/ all count the same run"
 t sh -c 'lperf stat -x, -e cycles,instructions,inst_retired,r08,armv8_pmuv3/event=0x8/ -- ./loop 1000000 >o 2>&1; cat o
