@@ -51,7 +51,9 @@ for b in "$@"; do
 	done
 	for t in tests/e2e/t[0-9]*.sh; do
 		[ -f "$t" ] || continue
+		t0=$(date +%s)
 		LPERF="$b/lperf" sh "$t" >"$log" 2>&1
+		secs=$(($(date +%s) - t0))
 		p=$(grep -c '^ok ' "$log")
 		s=$(grep -c '^ok .* # skip' "$log")
 		f=$(grep -c '^not ok ' "$log")
@@ -61,10 +63,10 @@ for b in "$@"; do
 		p=$((p - s))
 		pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 		if [ "$f" -ne 0 ]; then
-			echo "FAIL e2e  $(basename "$t") ($p passed, $f failed)"
+			echo "FAIL e2e  $(basename "$t") ($p passed, $f failed) [$secs s]"
 			grep -A40 '^not ok ' "$log" | head -n 80
 		else
-			echo "ok   e2e  $(basename "$t") ($p$([ "$s" -ne 0 ] && echo ", $s skipped"))"
+			echo "ok   e2e  $(basename "$t") ($p$([ "$s" -ne 0 ] && echo ", $s skipped")) [$secs s]"
 		fi
 		grep ' # skip' "$log" | sed 's/^/     /'
 	done
@@ -72,15 +74,17 @@ done
 # The Arm suite runs once, in an emulated Arm64 machine (tests/arm64/check.sh); make check sets
 # LPERF_ARM64=1.
 if [ "${LPERF_ARM64:-0}" = 1 ]; then
+	t0=$(date +%s)
 	ARM64_SUITE_TAP_ONLY=1 tests/arm64/check.sh >"$log" 2>&1
+	secs=$(($(date +%s) - t0))
 	s=$(grep -c '^ok .* # skip' "$log") p=$(grep -c '^ok ' "$log") f=$(grep -c '^not ok ' "$log")
 	p=$((p - s))
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 	if [ "$f" -ne 0 ]; then
-		echo "FAIL arm64 tests/arm64 ($p passed, $f failed)"
+		echo "FAIL arm64 tests/arm64 ($p passed, $f failed) [$secs s]"
 		grep -A25 '^not ok ' "$log" | head -n 80
 	else
-		echo "ok   arm64 tests/arm64 ($p, $s skipped)"
+		echo "ok   arm64 tests/arm64 ($p, $s skipped) [$secs s]"
 	fi
 fi
 # WindowsPerf's own suite, when a checkout is given (WPERF_TESTS=DIR; tests/wperf-suite/run.sh):
