@@ -125,10 +125,11 @@ void symtab_finish(struct symtab_builder *b, struct symbol **syms, size_t *nsyms
 		uint64_t next = i + 1 < n ? b->v[i + 1].start : UINT64_MAX;
 		uint64_t size = c->size;
 		if (!size) {
-			/* A label without a size (assembly, kallsyms) runs to the next symbol, but not
-			 * past the end of its section. */
+			/* A label without a size (assembly, crt's _init, kallsyms) runs to the next
+			 * symbol, across sections as in perf (_init then covers the PLT header, which
+			 * has no symbol of its own); the last one to the end of its section. */
 			uint64_t end = next;
-			if (c->limit > c->start && c->limit < end)
+			if (next == UINT64_MAX && c->limit > c->start)
 				end = c->limit;
 			size = end == UINT64_MAX ? 0 : end - c->start;
 		}

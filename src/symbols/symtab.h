@@ -36,7 +36,7 @@ enum symtab_rank {
 
 struct symtab_cand {
 	uint64_t start, size;
-	uint64_t limit;       /* where a zero-size symbol must stop at the latest (section end); 0: none */
+	uint64_t limit;       /* where a zero-size symbol that is the last stops (section end); 0: none */
 	const char *name;     /* borrowed until symtab_finish */
 	const char *suffix;   /* appended after demangling ("@plt", " [module]"); NULL: none */
 	uint8_t rank;
@@ -53,8 +53,8 @@ struct symtab_builder {
 void symtab_add(struct symtab_builder *b, uint64_t start, uint64_t size, uint64_t limit, const char *name,
 		const char *suffix, enum symtab_rank rank);
 /* Turns the candidates into *syms (replacing what was there): sorted by start, one per address
- * (best rank; the largest size of the group), zero sizes extended to the next symbol (or the
- * candidate's limit), overlaps cut. Frees the builder. */
+ * (best rank; the largest size of the group), zero sizes extended to the next symbol (the
+ * last one to its limit), overlaps cut. Frees the builder. */
 void symtab_finish(struct symtab_builder *b, struct symbol **syms, size_t *nsyms);
 void symtab_free(struct symbol *syms, size_t nsyms);
 /* The symbol of sorted syms (symtab_finish's) that holds addr: the last one starting at or

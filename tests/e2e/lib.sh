@@ -70,7 +70,8 @@ validate_json() { # validate_json SCHEMA FILE
 
 # perf_record_unsplit OUT SORTS -- COMMAND...: perf record --call-graph dwarf of COMMAND into OUT,
 # again (10 tries at most) while perf's own --children report of it, under "" or any of the
-# comma-separated SORTS, prints one entry twice. perf 6.1 holds an inlined symbol equal to any
+# space-separated SORTS, and with -g none or any of UNSPLIT_GRAPHS (callee caller), prints one
+# entry twice. perf 6.1 holds an inlined symbol equal to any
 # whose range overlaps, which is not a consistent order, so its tree can keep two entries of one
 # key (__libc_start_call_main as 96.59% and 3.41%, _start as 52.59% and 47.41%) depending on the
 # samples' order; lperf merges them, as perf -v shows too.
@@ -81,10 +82,12 @@ perf_record_unsplit() {
 		perf record -q --call-graph dwarf -F 999 -e cpu-clock -o "$out" -- "$@" >/dev/null 2>&1
 		tries=$((tries + 1))
 		split=0
-		for k in "" $(echo "$sorts" | tr " " "\n"); do
-			perf report -i "$out" --stdio --children -g none ${k:+--sort $k} 2>/dev/null |
-				awk "/%/ { k = \$0; sub(/^ *[0-9.]+% *[0-9.]+% */, \"\", k); if (seen[k]++) d = 1 } END { exit !d }" &&
-				{ split=1; break; }
+		for g in ${UNSPLIT_GRAPHS:-none}; do
+			for k in "" $(echo "$sorts" | tr " " "\n"); do
+				perf report -i "$out" --stdio --children -g $g ${k:+--sort $k} 2>/dev/null |
+					awk "/^ *[0-9.]+% +[0-9.]+% / { k = \$0; sub(/^ *[0-9.]+% *[0-9.]+% */, \"\", k); if (seen[k]++) d = 1 } END { exit !d }" &&
+					{ split=1; break 2; }
+			done
 		done
 		[ $split = 1 ] && [ $tries -lt 10 ] || break
 	done
