@@ -23,8 +23,8 @@ for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
         missing="$missing $p"
 done
-# Arm's per-CPU PMU data for `wperf man`, out of linux-source-6.12, into build/arm-data (a no-op
-# when current; `make` does it too).
+# Arm's per-CPU PMU data for `wperf man`, out of trixie-backports' newest linux-source (else the
+# linux-source-6.12 above), into build/arm-data (a no-op when current; `make` does it too).
 armdata() { "$(dirname "$0")/arm-data.sh"; }
 [ -z "$missing" ] && { armdata; exit 0; }
 echo "install-deps: installing:$missing"

@@ -97,6 +97,13 @@ static int mapfile_line(struct armdata_cpus *c, char *line, const char *path, un
 						 (unsigned)(midr >> 4) & 0xfff);
 	if (name)
 		cpu_add(c, name, f[2], false);
+	/* The directory names the core it describes when its name is a core's: Linux files
+	 * Neoverse V3's data (arm/neoverse-v3) under the MIDR of the V3AE (0xd83), a part of the
+	 * same design, and the V3's own (0xd84) under none. */
+	const char *base = strrchr(f[2], '/');
+	base = base ? base + 1 : f[2];
+	if (sysinfo_arm_product_known(base))
+		cpu_add(c, base, f[2], false);
 	return 0;
 }
 
@@ -107,7 +114,7 @@ int armdata_cpus(const char *dir, struct armdata_cpus *out)
 	size_t len;
 	char *text = file_read(path, ARMDATA_MAX_FILE, &len);
 	if (!text) {
-		err_wrap("Arm's PMU data is missing (Debian's linux-source-6.12, extracted by "
+		err_wrap("Arm's PMU data is missing (Debian's linux-source, extracted by "
 			 "scripts/arm-data.sh; or set LPERF_ARM_DATA)");
 		free(path);
 		return -1;

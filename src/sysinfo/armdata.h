@@ -1,7 +1,8 @@
 /* Arm's per-CPU PMU data, read at run time: the JSON files Arm publishes and Linux carries under
  * tools/perf/pmu-events/arch/arm64 (the Arm ARM's common and recommended events, each core's
  * events with their long descriptions, the Neoverse Telemetry Solution metrics), taken from
- * Debian's linux-source-6.12 package into a cache by scripts/arm-data.sh. Parsed with json-c;
+ * a Debian linux-source package (trixie-backports, else bookworm's 6.12) into a cache by
+ * scripts/arm-data.sh. Parsed with json-c;
  * every file is untrusted (size, JSON syntax, UTF-8, field types). `wperf man` reads it
  * (wperf/wperf_man.c). Nothing here prints. */
 #ifndef LPERF_SYSINFO_ARMDATA_H

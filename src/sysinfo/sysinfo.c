@@ -94,6 +94,14 @@ const char *sysinfo_arm_part_name(unsigned implementer, unsigned part)
 	return p ? p->product : NULL;
 }
 
+bool sysinfo_arm_product_known(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(arm_parts); i++)
+		if (!strcmp(arm_parts[i].product, name))
+			return true;
+	return false;
+}
+
 const char *sysinfo_arm_implementer_name(unsigned implementer)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(arm_implementers); i++)

@@ -113,6 +113,8 @@ int sysinfo_parse_cpuinfo(const char *text, struct sysinfo_cpu *cpu);
 void sysinfo_midr_decode(uint64_t midr, struct sysinfo_cpu *cpu);
 /* "neoverse-n1" for (0x41, 0xd0c); NULL for parts we do not know. */
 const char *sysinfo_arm_part_name(unsigned implementer, unsigned part);
+/* Whether name is the product name of a part we know ("neoverse-v3"). */
+bool sysinfo_arm_product_known(const char *name);
 /* "Arm" for 0x41; NULL for implementers we do not know. */
 const char *sysinfo_arm_implementer_name(unsigned implementer);
 void sysinfo_cpu_free(struct sysinfo_cpu *cpu);

@@ -185,7 +185,7 @@ if [ -f arm-data/mapfile.csv ]; then
 	T="wperf man inst_spec on this Arm machine: armv8-a's page from Arm's data, as wperf man armv8-a/inst_spec"
 	t man_test
 else
-	n=$((n + 1)); echo "ok $n - wperf man on this Arm machine # skip no build/arm-data (scripts/arm-data.sh needs linux-source-6.12)"
+	n=$((n + 1)); echo "ok $n - wperf man on this Arm machine # skip no build/arm-data (scripts/arm-data.sh needs a linux-source)"
 fi
 
 T="the vDSO on aarch64: samples in [vdso] are named __kernel_clock_gettime"

@@ -28,8 +28,10 @@ static void cpus_and_aliases(void **state)
 	struct armdata_cpus c;
 	assert_int_equal(armdata_cpus(dir, &c), 0);
 	char *names = armdata_cpu_names(&c);
-	/* The uncore row and the part sysinfo does not name are left out. */
-	assert_string_equal(names, "armv8-a, armv9-a, neoverse-n1, neoverse-n2, neoverse-v2");
+	/* The uncore row and the part sysinfo does not name are left out; a directory named as a
+	 * core (arm/neoverse-v3, under the V3AE's MIDR as Linux files it) is that core's. */
+	assert_string_equal(names, "armv8-a, armv9-a, neoverse-n1, neoverse-n2, neoverse-v2, neoverse-v3");
+	assert_string_equal(armdata_cpu_find(&c, "neoverse-v3")->dir, "arm/neoverse-v3");
 	free(names);
 	const struct armdata_cpu *n2 = armdata_cpu_find(&c, "neoverse-n2");
 	assert_non_null(n2);
@@ -201,7 +203,7 @@ static void missing_or_damaged_data(void **state)
 	struct armdata_cpus c;
 	assert_int_equal(armdata_cpus("/nonexistent-lperf-armdata", &c), -1);
 	assert_non_null(strstr(err_msg(), "/nonexistent-lperf-armdata/mapfile.csv"));
-	assert_non_null(strstr(err_msg(), "linux-source-6.12"));
+	assert_non_null(strstr(err_msg(), "linux-source"));
 	char dir[] = "/tmp/lperf-armdata-dir-XXXXXX";
 	assert_non_null(mkdtemp(dir));
 	char *map = xasprintf("%s/mapfile.csv", dir);

@@ -98,7 +98,7 @@ static void man_refusals(void **state)
 	struct wperf_man m;
 	assert_int_equal(wperf_man_lookup("pentium/imix", NULL, &m), WPERF_MAN_BAD_CPU);
 	assert_string_equal(err_msg(), "CPU name: \"pentium\" not found, use armv8-a, armv9-a, "
-			    "neoverse-n1, neoverse-n2, neoverse-v2.");
+			    "neoverse-n1, neoverse-n2, neoverse-v2, neoverse-v3.");
 	assert_int_equal(m.n, 0);
 	assert_int_equal(wperf_man_lookup("neoverse-n1/no_such_thing", NULL, &m), WPERF_MAN_NOT_FOUND);
 	assert_string_equal(err_msg(), "\"no_such_thing\" not found! Ensure it is compatible with the specified CPU");
@@ -112,7 +112,7 @@ static void man_refusals(void **state)
 	assert_non_null(strstr(err_msg(), "/nonexistent/metrics.txt"));
 	setenv("LPERF_ARM_DATA", "/nonexistent-armdata", 1);
 	assert_int_equal(wperf_man_lookup("neoverse-n1/ld_spec", NULL, &m), WPERF_MAN_NO_DATA);
-	assert_non_null(strstr(err_msg(), "linux-source-6.12"));
+	assert_non_null(strstr(err_msg(), "linux-source"));
 	unsetenv("LPERF_ARM_DATA");
 }
 

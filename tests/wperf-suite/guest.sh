@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs in the emulated Arm machine (scripts/arm64-vm.sh, from tests/wperf-suite/run.sh with
-# WPERF_ARM64=1), in /work beside the adapted suite (tests/), the pytest packages (site/) and the
-# Arm fixture's event names (events/). QEMU's PMU publishes only the events it counts; WindowsPerf's
+# WPERF_ARM64=1), in /work beside the adapted suite (tests/), the pytest packages (site/), the
+# Arm fixture's event names (events/) and Arm's PMU data for wperf man (arm-data/). QEMU's PMU
+# publishes only the events it counts; WindowsPerf's
 # suite names the architecture's recommended ones too (ld_spec, inst_spec...). Their names are
 # put beside QEMU's (a copy of its events/ with the fixture's added, bound over it: the added
 # ones open, and count 0, as QEMU does not count them) and a Neoverse-N1 MIDR_EL1 over cpu0's
@@ -32,6 +33,8 @@ for n in wperf wperf.exe; do
 	ln -sf "$lperf" "tests/$n"
 done
 export PATH="/tmp/bin:$PATH" PYTHONPATH="/work/site:/work" PYTHONDONTWRITEBYTECODE=1
+# Arm's PMU data for `wperf man`, carried in as arm-data/ when the host has it.
+[ -f /work/arm-data/mapfile.csv ] && export LPERF_ARM_DATA=/work/arm-data
 timeout_opt=
 python3 -c 'import pytest_timeout' 2>/dev/null && timeout_opt=--timeout=${WPERF_TIMEOUT:-300}
 # Each test's result as it ends (-v) goes to the console too: a host can follow a long run in

@@ -71,13 +71,17 @@ list=
 if [ "${WPERF_ARM64:-0}" = 1 ]; then
 	# The guest has its own PMU and sysfs: guest.sh adds the fixture's event names to it.
 	rm -f "$tmp"/tests/wperf "$tmp"/tests/wperf.exe
+	mkdir -p "$root/build/arm64/vm"
 	"$root/scripts/arm64-python.sh" "$root/build/arm64/vm/python.cpio" >&2
 	"$here/arm64-site.sh" "$root/build/arm64/pytest-site" >&2
 	cp -R "$root/build/arm64/pytest-site" "$tmp/site"
 	cp -R "$root/tests/fixtures/sysfs-arm/bus/event_source/devices/armv8_pmuv3_0/events" "$tmp/events"
+	# Arm's PMU data for `wperf man` (make's arm-data target), as guest.sh's arm-data/.
+	data=
+	[ -f "$root/build/arm-data/mapfile.csv" ] && data="--add $root/build/arm-data"
 	echo "wperf-suite: $src in the emulated Arm machine"
 	ARM64_VM_TIMEOUT=${ARM64_VM_TIMEOUT:-3600} "$root/scripts/arm64-vm.sh" --python \
-		--add "$tmp/tests" --add "$tmp/site" --add "$tmp/events" --add "$here/guest.sh" \
+		--add "$tmp/tests" --add "$tmp/site" --add "$tmp/events" $data --add "$here/guest.sh" \
 		--add "$here/lperf_wperf_shim.py" -- sh guest.sh "$@" | tr -d '\r' >"$tmp/console.log"
 	sed -n '/^=== junit begin$/,/^=== junit end$/p' "$tmp/console.log" | sed '1d;$d' >"$tmp/junit.xml"
 	sed -n '1,/^=== junit begin$/p' "$tmp/console.log" | grep -v '^=== junit' | tail -n 5
