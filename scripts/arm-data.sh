@@ -16,6 +16,9 @@
 set -e
 cd "$(dirname "$0")/.."
 DIR=${1:-build/arm-data}
+# One at a time (make all and make asan may run it together): the others wait, then find it done.
+mkdir -p "$(dirname "$DIR")"
+[ -n "${ARM_DATA_LOCKED:-}" ] || ARM_DATA_LOCKED=1 exec flock "$DIR.lock" "$0" "$@"
 APT=build/apt-arm-data
 SUB=tools/perf/pmu-events/arch/arm64
 [ "${ARM_DATA_REFRESH:-0}" = 1 ] && rm -f "$DIR/.stamp"
