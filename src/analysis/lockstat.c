@@ -126,7 +126,7 @@ static struct lock_entry *lock_row(struct lockstat *ls, const struct resolved_sa
 				   unsigned flags)
 {
 	uint64_t key = ls->per_thread ? rs->s->tid : lock_chain_key(ls, rs);
-	bool found;
+	bool found = true;
 	struct hashmap_entry *he = create ? hashmap_insert_u64(&ls->byname, key, &found)
 					  : hashmap_find_u64(&ls->byname, key);
 	if (!he)
@@ -144,7 +144,14 @@ static struct lock_entry *lock_row(struct lockstat *ls, const struct resolved_sa
 					 : lock_caller(ls, rs);
 		he->value = (void *)(uintptr_t)(++ls->n);
 	}
-	return &ls->v[(uintptr_t)he->value - 1];
+	struct lock_entry *e = &ls->v[(uintptr_t)he->value - 1];
+	/* Per thread the row bears the thread's latest name, as perf's (a thread renamed after its
+	 * first wait, by prctl or exec, is shown by its new name). */
+	if (ls->per_thread && found && rs->thread && rs->thread->comm && strcmp(e->name, rs->thread->comm)) {
+		free(e->name);
+		e->name = xstrdup(rs->thread->comm);
+	}
+	return e;
 }
 
 static struct lock_wait *lock_wait_of(struct lockstat *ls, uint32_t tid, uint64_t addr, bool create)
@@ -264,6 +271,16 @@ void lockstat_add_stack(struct lockstat *ls, const uint64_t *ips, size_t n, unsi
 	ls->v[ls->n] = (struct lock_entry){ .key = key, .seq = ls->n, .flags = flags, .contended = count,
 					    .acquired = count, .total = total, .max = max, .min = min,
 					    .name = name ? name : xstrdup("") };
+	ls->n++;
+}
+
+void lockstat_add_thread(struct lockstat *ls, uint32_t tid, const char *comm, unsigned flags, uint64_t count,
+			 uint64_t total, uint64_t max, uint64_t min)
+{
+	ALLOC_GROW(ls->v, ls->n + 1, ls->cap);
+	ls->v[ls->n] = (struct lock_entry){ .key = tid, .tid = tid, .seq = ls->n, .flags = flags,
+					    .contended = count, .acquired = count, .total = total, .max = max,
+					    .min = min, .name = xstrdup(comm ? comm : "") };
 	ls->n++;
 }
 

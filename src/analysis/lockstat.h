@@ -69,6 +69,9 @@ void lockstat_init_stacks(struct lockstat *ls, const char *kallsyms);
  * recording, by the first frame after stack_skip outside the lock functions. */
 void lockstat_add_stack(struct lockstat *ls, const uint64_t *ips, size_t n, unsigned flags, uint64_t count,
 			uint64_t total, uint64_t max, uint64_t min);
+/* Per thread (-t with -b): one row from the kernel's totals of thread tid named comm. */
+void lockstat_add_thread(struct lockstat *ls, uint32_t tid, const char *comm, unsigned flags, uint64_t count,
+			 uint64_t total, uint64_t max, uint64_t min);
 /* Sorts the rows by key, largest first. */
 void lockstat_sort(struct lockstat *ls, enum lock_sort key);
 /* perf's name of a lock type: "spinlock", "mutex", "rwsem:R"... ("unknown" otherwise). */

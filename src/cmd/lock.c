@@ -8,6 +8,7 @@
 #include <event-parse.h>
 
 #include "analysis/lockstat.h"
+#include "analysis/sched.h"
 #include "cmd/cmd.h"
 #include "output/lock_out.h"
 #include "session/session.h"
@@ -15,6 +16,7 @@
 #include "kernel/lockcon.h"
 #include "target/target.h"
 #include "symbols/kallsyms.h"
+#include "util/cpuset.h"
 #include "util/error.h"
 #include "util/opt.h"
 #include "util/xalloc.h"
@@ -73,36 +75,47 @@ static int lock_on_sample(const struct resolved_sample *rs, void *arg)
 	return 0;
 }
 
-static void lock_bpf_row(void *arg, const uint64_t *ips, size_t n, const struct lockcon_totals *t)
+static void lock_bpf_row(void *arg, const struct lockcon_row *r)
 {
-	lockstat_add_stack(arg, ips, n, t->flags, t->count, t->total, t->max, t->min);
+	const struct lockcon_totals *t = &r->t;
+	if (((struct lockstat *)arg)->per_thread)
+		lockstat_add_thread(arg, (uint32_t)r->tid, r->comm, t->flags, t->count, t->total, t->max, t->min);
+	else
+		lockstat_add_stack(arg, r->ips, r->n, t->flags, t->count, t->total, t->max, t->min);
 }
 
-/* -b: the kernel counts while the command runs (-a: every process; else the command's and
- * those it forks, and -p's); the rows as from a recording. The exit status is the command's. */
-static int lock_contention_bpf(struct lock_ctx *c, char **cmd, bool all, const char *pids)
+/* -b's targets: -a, -p, -C and --tid as given (NULL: not given). */
+struct lock_targets {
+	bool all;
+	const char *pids, *cpus, *tids;
+};
+
+/* -b: the kernel counts while the command runs (-a, -C: every process, on -C's CPUs; --tid:
+ * only those threads; else the command's and those it forks, and -p's); the rows as from a
+ * recording. The exit status is the command's. */
+static int lock_contention_bpf(struct lock_ctx *c, char **cmd, const struct lock_targets *tg)
 {
-	if (c->per_thread)
-		err_die(EXIT_USAGE, "lock contention -b: -t (per thread) is not available with -b yet");
 	if (!cmd || !*cmd)
 		err_die(EXIT_USAGE, "lock contention -b: give the command to run (lperf lock con -b [-a] -- CMD)");
-	struct lockcon_prof *p = lockcon_open(!all);
+	struct cpuset cpus = { 0 };
+	struct sched_ids pids = { 0 }, tids = { 0 };
+	if (tg->cpus && cpuset_parse(tg->cpus, &cpus) < 0)
+		err_die(EXIT_USAGE, "lock contention -C: %s", err_msg());
+	if ((tg->pids && sched_ids_parse(tg->pids, &pids) < 0) || (tg->tids && sched_ids_parse(tg->tids, &tids) < 0))
+		err_die(EXIT_USAGE, "lock contention: %s", err_msg());
+	struct lockcon_opts o = { .follow = !tg->all && !tg->cpus && !tg->tids, .per_thread = c->per_thread,
+				  .cpus = cpus.cpu, .ncpus = cpus.n, .tids = tids.v, .ntids = tids.n };
+	struct lockcon_prof *p = lockcon_open(&o);
 	if (!p)
 		err_die(EXIT_RUNTIME, "lock contention -b: %s", err_msg());
 	struct target t = TARGET_INIT;
 	if (target_start_command(&t, cmd, NULL) < 0)
 		err_die_last(EXIT_RUNTIME);
-	if (!all && lockcon_follow(p, t.pid) < 0)
+	if (o.follow && lockcon_follow(p, t.pid) < 0)
 		err_die_last(EXIT_RUNTIME);
-	for (const char *s = pids; s && *s;) {
-		char *end;
-		long pid = strtol(s, &end, 10);
-		if (end == s)
-			break;
-		if (pid > 0 && lockcon_follow(p, (pid_t)pid) < 0)
+	for (size_t k = 0; o.follow && k < pids.n; k++)
+		if (pids.v[k] > 0 && lockcon_follow(p, (pid_t)pids.v[k]) < 0)
 			err_die_last(EXIT_RUNTIME);
-		s = *end ? end + 1 : end;
-	}
 	lockcon_enable(p, true);
 	if (target_go(&t) < 0)
 		err_die_last(EXIT_RUNTIME);
@@ -112,10 +125,14 @@ static int lock_contention_bpf(struct lock_ctx *c, char **cmd, bool all, const c
 	lockstat_init_stacks(&c->ls, c->kallsyms ? c->kallsyms : kallsyms_path());
 	c->ls.max_stack = c->max_stack;
 	c->ls.stack_skip = c->stack_skip;
+	c->ls.per_thread = c->per_thread;
 	uint64_t lost = 0;
 	lockcon_read(p, lock_bpf_row, &c->ls, &lost);
 	lockcon_close(p);
 	target_free(&t);
+	cpuset_free(&cpus);
+	sched_ids_free(&pids);
+	sched_ids_free(&tids);
 	if (lost && !c->quiet)
 		err_warn("lock contention -b: %llu waits not counted (the BPF maps were full)", (unsigned long long)lost);
 	return w < 0 ? EXIT_RUNTIME : status;
@@ -177,8 +194,6 @@ static int lock_contention(int argc, char **argv, struct lock_common *lc)
 	int i = opt_parse(&ctx, argc, argv);
 	if (!bpf && (i < argc || all || cpu || pid || tid))
 		opt_usage_error(&ctx, "a command, -a, -C, -p and --tid need -b (live collection)");
-	if (bpf && (cpu || tid))
-		opt_usage_error(&ctx, "-C and --tid are not available with -b yet (-a and -p are)");
 	int sort = lockstat_sort_key(key);
 	if (sort < 0)
 		opt_usage_error(&ctx, "-k: unknown key '%s'", key);
@@ -196,7 +211,8 @@ static int lock_contention(int argc, char **argv, struct lock_common *lc)
 	err_quiet = c.quiet;
 	const char *input = lc->input;
 	if (bpf) {
-		int rc = lock_contention_bpf(&c, argv + i, all, pid);
+		const struct lock_targets tg = { all, pid, cpu, tid };
+		int rc = lock_contention_bpf(&c, argv + i, &tg);
 		lockstat_sort(&c.ls, (enum lock_sort)sort);
 		lock_print_contention(stderr, &c.ls, fields, nfields, entries < 0 ? (size_t)-1 : (size_t)entries,
 				      c.quiet);

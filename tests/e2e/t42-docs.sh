@@ -11,6 +11,7 @@ mkdir -p "$W" &&
 cc -O2 -g -fno-omit-frame-pointer -o "$W/work" "$TEST_ROOT/examples/work.c" &&
 cc -O0 -g -fno-omit-frame-pointer -o "$W/shares" "$TEST_ROOT/tests/workloads/shares.c" &&
 cc -O2 -g -fno-omit-frame-pointer -o "$W/annot" "$TEST_ROOT/tests/workloads/annot.c" &&
+cc -O2 -pthread -o "$W/lockwait" "$TEST_ROOT/tests/workloads/lockwait.c" &&
 cp "$TEST_ROOT/tests/workloads/perf_docs.py" "$W/ex.py" || exit 1
 # record --wall's program (docs/record.md) makes an x86-64 system call itself
 [ "$(uname -m)" != x86_64 ] || cc -O1 -g -fno-omit-frame-pointer -o "$W/wall" "$TEST_ROOT/tests/workloads/wall.c" || exit 1

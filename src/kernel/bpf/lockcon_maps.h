@@ -7,14 +7,22 @@
 #define LOCKCON_MAX_KEYS  16384 /* distinct stacks */
 #define LOCKCON_MAX_TASKS 16384 /* threads waiting at once, processes followed */
 
-/* A thread waiting on a lock since ts. */
+#define LOCKCON_COMM_LEN  16
+
+/* A thread waiting on a lock since ts; key: its stats key (the kernel stack's id, or per
+ * thread the thread's id). */
 struct lockcon_wait {
 	unsigned long long ts, lock;
-	int stack_id;
+	int key;
 	unsigned int flags;
 };
 
-/* The waits of one kernel stack. */
+/* Per thread (-t): the thread's name, taken when it first waits. */
+struct lockcon_comm {
+	char comm[LOCKCON_COMM_LEN];
+};
+
+/* The waits of one kernel stack, or of one thread. */
 struct lockcon_stat {
 	unsigned long long total, max, min, count;
 	unsigned int flags;
