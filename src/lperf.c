@@ -63,6 +63,7 @@ static const struct command commands[] = {
 	  "perf lock", "" },
 	{ "sched", cmd_sched, "record the scheduler's tracepoints as perf sched record (perf sched "
 	  "latency/timehist/map read it)", "perf sched", "" },
+	{ "dump", cmd_dump, "every thread's Python stack of a running CPython, now (py-spy dump)", "", "" },
 	{ "bench", cmd_bench, "perf bench's loads: sched messaging (hackbench)", "perf bench", "" },
 	{ "help", cmd_help, "show help for lperf or one command", "perf help", "wperf --help" },
 };

@@ -1,9 +1,11 @@
 #include "python/pyread.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 #include "util/error.h"
 #include "util/hashmap.h"
@@ -341,4 +343,29 @@ size_t pyread_stack(struct pyread *r, uint64_t tstate, struct py_rawframe *out, 
 	if (fr && n == max)
 		*truncated = true;
 	return n;
+}
+
+static long tid_off = -1;
+static pthread_once_t tid_once = PTHREAD_ONCE_INIT;
+
+static void find_tid_off(void)
+{
+	const int32_t *self = (const int32_t *)(uintptr_t)pthread_self();
+	int32_t tid = (int32_t)gettid();
+	for (long i = 0; i < 1024 / 4; i++)
+		if (self[i] == tid) {
+			tid_off = i * 4;
+			return;
+		}
+}
+
+int32_t pyread_tid(struct pyread *r, const struct py_thread *t)
+{
+	if (t->tid)
+		return t->tid;
+	pthread_once(&tid_once, find_tid_off);
+	int32_t v;
+	if (tid_off < 0 || !t->pthread || pyread_mem(r->proc.pid, t->pthread + (uint64_t)tid_off, &v, 4) < 0 || v <= 0)
+		return 0;
+	return v;
 }

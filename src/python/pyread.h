@@ -87,6 +87,10 @@ struct py_thread {
 };
 /* Up to max threads; -1 with err_set() when the interpreter cannot be read. */
 int pyread_threads(struct pyread *r, struct py_thread *out, size_t max);
+/* The kernel tid of a thread state: native_thread_id (3.11+), else the tid field of glibc's
+ * struct pthread that pthread_t points to (its offset found once in lperf's own thread: the
+ * process normally uses the same glibc). 0 when unknown. */
+int32_t pyread_tid(struct pyread *r, const struct py_thread *t);
 /* The frames of one thread state, innermost first; *truncated when max was reached. */
 size_t pyread_stack(struct pyread *r, uint64_t tstate, struct py_rawframe *out, size_t max, bool *truncated);
 

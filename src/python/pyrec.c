@@ -36,7 +36,6 @@ struct pyrec {
 	char *reason;
 	struct rproc *p;
 	size_t n, cap;
-	long tid_off;             /* glibc: the kernel tid's offset in struct pthread, -1 unknown */
 	uint64_t stacks;
 	char *problem;
 	/* BPF stacks of a process not known yet (the kernel registered a forked child whose fork
@@ -55,24 +54,10 @@ struct pyrec {
 	bool finder_started, stop;
 };
 
-/* The offset of struct pthread's tid field, found in our own thread (the profiled process
- * normally uses the same glibc): needed to name the threads of 2.7 and 3.6-3.10, which keep only the
- * pthread_t. */
-static long find_tid_off(void)
-{
-	const int32_t *self = (const int32_t *)(uintptr_t)pthread_self();
-	int32_t tid = (int32_t)gettid();
-	for (long i = 0; i < 1024 / 4; i++)
-		if (self[i] == tid)
-			return i * 4;
-	return -1;
-}
-
 struct pyrec *pyrec_new(bool try_bpf)
 {
 	struct pyrec *r = xcalloc(1, sizeof(*r));
 	pthread_mutex_init(&r->lock, NULL);
-	r->tid_off = find_tid_off();
 	r->depth = PYSTACK_MAX_FRAMES;
 	r->raw = xcalloc(PYSTACK_MAX_FRAMES, sizeof(*r->raw));
 	r->cooked = xcalloc(PYSTACK_MAX_FRAMES, sizeof(*r->cooked));
@@ -339,12 +324,7 @@ static void read_stacks(struct pyrec *r, struct rproc *p, uint64_t now)
 	struct py_thread th[64];
 	int nt = pyread_threads(&p->rd, th, 64);
 	for (int t = 0; t < nt; t++) {
-		int32_t tid = th[t].tid;
-		if (!tid && r->tid_off >= 0) {
-			int32_t v;
-			if (pyread_mem(p->pid, th[t].pthread + (uint64_t)r->tid_off, &v, 4) == 0)
-				tid = v;
-		}
+		int32_t tid = pyread_tid(&p->rd, &th[t]);
 		if (!tid)
 			continue;
 		bool trunc;

@@ -94,6 +94,14 @@ perf_record_unsplit() {
 	echo "# perf's recording $out: try $tries"
 }
 
+py_for() { # the newest pyenv python3 (2.7: python2.7) of a version
+	for h in "${HOME:-/root}" /root; do
+		p=$(ls -d "$h"/.pyenv/versions/"$1".*/bin/python3 2>/dev/null | tail -n 1)
+		[ -z "$p" ] && p=$(ls -d "$h"/.pyenv/versions/"$1".*/bin/python"$1" 2>/dev/null | tail -n 1)
+		[ -n "$p" ] && { echo "$p"; return; }
+	done
+}
+
 test_done() {
 	echo "# $(basename "$0"): $test_count tests, $test_failed failed, $test_skipped skipped"
 	[ "$test_failed" -eq 0 ]

@@ -12,14 +12,6 @@ W="$TEST_ROOT/tests/workloads/perf_docs.py"
 # the first Python stacks come about 0.3 s after exec (docs/python.md).
 LOOPS=8000000
 
-py_for() { # the newest pyenv python3 (2.7: python2.7) of a version
-	for h in "${HOME:-/root}" /root; do
-		p=$(ls -d "$h"/.pyenv/versions/"$1".*/bin/python3 2>/dev/null | tail -n 1)
-		[ -z "$p" ] && p=$(ls -d "$h"/.pyenv/versions/"$1".*/bin/python"$1" 2>/dev/null | tail -n 1)
-		[ -n "$p" ] && { echo "$p"; return; }
-	done
-}
-
 # complete FOLDED: of the samples whose innermost py:: frame is foo (at least 50), at least 95%
 # have bar, baz, <module> as the next py:: frames outwards and native frames outside them.
 complete() {

@@ -1,0 +1,47 @@
+/* lperf dump -p PID: every thread's Python stack of a running CPython, now (py-spy's dump),
+ * read with the threads paused for a consistent read (--nonblocking: without pausing). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cmd/cmd.h"
+#include "output/pydump_out.h"
+#include "python/pydump.h"
+#include "util/error.h"
+#include "util/opt.h"
+#include "util/parse.h"
+
+int cmd_dump(int argc, char **argv)
+{
+	const char *pid_s = NULL;
+	bool json = false, nonblocking = false;
+	static const char *const usage[] = { "lperf dump -p PID [--nonblocking] [--json]", NULL };
+	const struct option opts[] = {
+		{ OPT_STRING, 'p', "pid", &pid_s, "PID", "the CPython process (2.7, 3.6-3.13) to show", NULL, 0 },
+		{ OPT_BOOL, 0, "nonblocking", &nonblocking, NULL, "read the stacks without pausing the "
+		  "threads (they may change during the read)", NULL, 0 },
+		{ OPT_BOOL, 0, "json", &json, NULL, "print one JSON document (docs/schemas/dump.schema.json)",
+		  NULL, 0 },
+		OPT_END_(),
+	};
+	const struct opt_ctx ctx = { "dump", usage, opts, false };
+	int i = opt_parse(&ctx, argc, argv);
+	if (i < argc)
+		opt_usage_error(&ctx, "unexpected argument '%s'", argv[i]);
+	int pid;
+	if (!pid_s)
+		opt_usage_error(&ctx, "-p PID is required: the Python process to show");
+	if (parse_int(pid_s, &pid) < 0 || pid <= 0)
+		opt_usage_error(&ctx, "-p '%s': not a process id", pid_s);
+	if (json)
+		err_no_hints = 1;
+
+	struct pydump d;
+	if (pydump_take(pid, !nonblocking, 0, &d) < 0)
+		err_die_last(EXIT_RUNTIME);
+	if (json)
+		pydump_print_json(stdout, &d);
+	else
+		pydump_print_text(stdout, &d);
+	pydump_free(&d);
+	return 0;
+}

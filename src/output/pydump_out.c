@@ -1,0 +1,83 @@
+#include "output/pydump_out.h"
+
+#include <inttypes.h>
+
+#include "output/json.h"
+
+static void print_frame(FILE *f, const struct pydump_frame *fr)
+{
+	if (fr->line >= 0)
+		fprintf(f, "    %s (%s:%d)\n", fr->func, fr->file, fr->line);
+	else
+		fprintf(f, "    %s (%s)\n", fr->func, fr->file);
+}
+
+void pydump_print_text(FILE *f, const struct pydump *d)
+{
+	fprintf(f, "Process %d: %s\n", (int)d->pid, d->cmdline);
+	fprintf(f, "Python %d.%d (%s)%s\n", d->major, d->minor, d->lib,
+		d->paused ? "" : ", read without pausing (--nonblocking): stacks may be inconsistent");
+	if (!d->nthreads)
+		fprintf(f, "\nNo Python threads (the interpreter has not started or has finished)\n");
+	for (size_t i = 0; i < d->nthreads; i++) {
+		const struct pydump_thread *t = &d->threads[i];
+		if (t->tid)
+			fprintf(f, "\nThread %d (%s)", (int)t->tid, t->active ? "active" : "idle");
+		else
+			fprintf(f, "\nThread 0x%" PRIx64 " (unknown)", t->thread_id);
+		if (t->name[0])
+			fprintf(f, " [%s]", t->name);
+		fputc('\n', f);
+		for (size_t k = 0; k < t->nframes; k++)
+			print_frame(f, &t->frames[k]);
+		if (t->truncated)
+			fprintf(f, "    [truncated]\n");
+	}
+}
+
+void pydump_print_json(FILE *f, const struct pydump *d)
+{
+	struct json j;
+	char ver[32];
+	json_init(&j, f, true);
+	json_begin_object(&j, NULL);
+	json_i64(&j, "pid", d->pid);
+	json_str(&j, "command", d->cmdline);
+	snprintf(ver, sizeof(ver), "%d.%d", d->major, d->minor);
+	json_str(&j, "python_version", ver);
+	json_str(&j, "python_file", d->lib);
+	json_bool(&j, "paused", d->paused);
+	json_begin_array(&j, "threads");
+	for (size_t i = 0; i < d->nthreads; i++) {
+		const struct pydump_thread *t = &d->threads[i];
+		json_begin_object(&j, NULL);
+		if (t->tid)
+			json_i64(&j, "tid", t->tid);
+		else
+			json_null(&j, "tid");
+		json_u64(&j, "thread_id", t->thread_id);
+		json_str(&j, "name", t->tid ? t->name : NULL);
+		if (t->tid)
+			json_bool(&j, "active", t->active);
+		else
+			json_null(&j, "active");
+		json_bool(&j, "truncated", t->truncated);
+		json_begin_array(&j, "frames");
+		for (size_t k = 0; k < t->nframes; k++) {
+			const struct pydump_frame *fr = &t->frames[k];
+			json_begin_object(&j, NULL);
+			json_str(&j, "function", fr->func);
+			json_str(&j, "file", fr->file);
+			if (fr->line >= 0)
+				json_i64(&j, "line", fr->line);
+			else
+				json_null(&j, "line");
+			json_end_object(&j);
+		}
+		json_end_array(&j);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_end_object(&j);
+	json_finish(&j);
+}

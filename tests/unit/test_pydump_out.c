@@ -1,0 +1,113 @@
+/* lperf dump's renderers byte for byte on a hand-built dump: the header, "Thread TID (idle|active)
+ * [name]", frames innermost first as "func (file:LINE)" (no line: "func (file)"), a thread whose
+ * tid is unknown by its pthread_t, [truncated], --nonblocking's note; and the JSON's fields. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "output/pydump_out.h"
+
+static struct pydump_frame fa[] = {
+	{ (char *)"block", (char *)"/w/app.py", 21 },
+	{ (char *)"Worker.run", (char *)"/w/app.py", 40 },
+};
+static struct pydump_frame fb[] = { { (char *)"spin", (char *)"/w/app.py", -1 } };
+
+static struct pydump sample(bool paused)
+{
+	static struct pydump_thread th[2];
+	memset(th, 0, sizeof(th));
+	th[0].tid = 101;
+	th[0].thread_id = 0x7f00;
+	snprintf(th[0].name, sizeof(th[0].name), "worker");
+	th[0].frames = fa;
+	th[0].nframes = 2;
+	th[0].truncated = true;
+	th[1].tid = 0;
+	th[1].thread_id = 0x7f10;
+	th[1].active = false;
+	th[1].frames = fb;
+	th[1].nframes = 1;
+	struct pydump d = { .pid = 100, .cmdline = (char *)"python3 app.py", .major = 3, .minor = 9,
+			    .paused = paused, .threads = th, .nthreads = 2 };
+	snprintf(d.lib, sizeof(d.lib), "/usr/lib/libpython3.9.so.1.0");
+	return d;
+}
+
+static char *render(const struct pydump *d, bool json)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (json)
+		pydump_print_json(f, d);
+	else
+		pydump_print_text(f, d);
+	fclose(f);
+	return buf;
+}
+
+static void test_text(void **state)
+{
+	(void)state;
+	struct pydump d = sample(true);
+	char *out = render(&d, false);
+	assert_string_equal(out,
+		"Process 100: python3 app.py\n"
+		"Python 3.9 (/usr/lib/libpython3.9.so.1.0)\n"
+		"\n"
+		"Thread 101 (idle) [worker]\n"
+		"    block (/w/app.py:21)\n"
+		"    Worker.run (/w/app.py:40)\n"
+		"    [truncated]\n"
+		"\n"
+		"Thread 0x7f10 (unknown)\n"
+		"    spin (/w/app.py)\n");
+	free(out);
+	d = sample(false);
+	d.nthreads = 0;
+	out = render(&d, false);
+	assert_string_equal(out,
+		"Process 100: python3 app.py\n"
+		"Python 3.9 (/usr/lib/libpython3.9.so.1.0), read without pausing (--nonblocking): stacks may be inconsistent\n"
+		"\n"
+		"No Python threads (the interpreter has not started or has finished)\n");
+	free(out);
+}
+
+static void test_json(void **state)
+{
+	(void)state;
+	struct pydump d = sample(true);
+	char *out = render(&d, true);
+	assert_non_null(strstr(out, "\"pid\": 100,"));
+	assert_non_null(strstr(out, "\"python_version\": \"3.9\","));
+	assert_non_null(strstr(out, "\"paused\": true,"));
+	assert_non_null(strstr(out, "\"tid\": 101,"));
+	assert_non_null(strstr(out, "\"name\": \"worker\","));
+	assert_non_null(strstr(out, "\"active\": false,"));
+	assert_non_null(strstr(out, "\"truncated\": true,"));
+	assert_non_null(strstr(out, "\"function\": \"Worker.run\","));
+	assert_non_null(strstr(out, "\"line\": 40"));
+	/* the thread whose tid is unknown: tid, name and active null; the frame without a line */
+	assert_non_null(strstr(out, "\"tid\": null,"));
+	assert_non_null(strstr(out, "\"name\": null,"));
+	assert_non_null(strstr(out, "\"active\": null,"));
+	assert_non_null(strstr(out, "\"line\": null"));
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_json),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

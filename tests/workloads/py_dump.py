@@ -1,0 +1,67 @@
+# Threads that sit in known functions at known lines, for lperf dump (tests/e2e/t107-python-dump.sh).
+# Runs on CPython 2.7 and 3.6+. argv[1]: a directory where each thread, once in place, leaves a
+# file named after it (and "pipe", the number of the pipe's write end: writing 3 bytes to it
+# ends the run, exit 0); the line that writes it is the line the thread then stays on (blocked
+# reading a pipe nobody writes, or spinning), so a dump taken after the file exists is exact.
+# Lines are found by the test from the "# L_" markers: keep each marker on its statement.
+import functools
+import os
+import sys
+import threading
+
+READY = sys.argv[1]
+r, w = os.pipe()
+
+
+def name_self(name):
+    tid = os.readlink('/proc/thread-self').split('/')[-1]
+    with open('/proc/self/task/%s/comm' % tid, 'w') as f:
+        f.write(name)
+
+
+def block(tag):
+    open(os.path.join(READY, tag), 'w').close(); os.read(r, 1)  # L_BLOCK
+
+
+def leaf_a():
+    block('dump-a')  # L_LEAF_A
+
+
+def mid_a():
+    leaf_a()  # L_MID_A
+
+
+def worker_a():
+    name_self('dump-a')
+    mid_a()  # L_WORKER_A
+
+
+def worker_b():
+    name_self('dump-b')
+    block('dump-b')  # L_WORKER_B
+
+
+def spin_loop(acts):
+    # acts[1000] creates the ready file (a C call, from this line); every other step calls int.
+    # No branch: each instruction of the loop is on this line in every version's line table.
+    n = 0
+    while True: n += 1; acts.get(n, int)()  # L_SPIN
+
+
+def spinner():
+    name_self('dump-spin')
+    spin_loop({1000: functools.partial(open, os.path.join(READY, 'dump-spin'), 'w')})  # L_SPINNER
+
+
+def main():
+    for fn in (worker_a, worker_b, spinner):
+        t = threading.Thread(target=fn)
+        t.daemon = True
+        t.start()
+    name_self('dump-main')
+    with open(os.path.join(READY, 'pipe'), 'w') as f:
+        f.write('%d\n' % w)
+    block('dump-main')  # L_MAIN
+
+
+main()  # L_MODULE
