@@ -130,6 +130,7 @@ struct sched_thr {
 	struct sched_stats run;
 	uint64_t total_run, total_sleep, total_iowait, total_preempt, total_delay;
 	uint64_t migrations;
+	struct sched_thr *last_thread; /* -I, a CPU's idle task: the task that went out last there */
 	char shortname[3];           /* map */
 	bool comm_changed;
 };
@@ -148,6 +149,8 @@ int sched_time_window(const char *s, uint64_t *start, uint64_t *end);
 
 struct sched_hist {
 	bool wakeups, migrations, summary_only;
+	bool idle_hist;              /* -I: only switches to and from the idle task; each idle period
+				      * is the time of the task that went out before it */
 	const struct cpuset *cpus;   /* -C: switches on these CPUs only (NULL: all) */
 	const struct sched_ids *pids, *tids; /* -p, -t: these tasks only (NULL: all) */
 	uint64_t skipped;            /* samples of tasks left out (perf then shows no idle stats) */

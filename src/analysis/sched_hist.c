@@ -151,13 +151,14 @@ static bool hist_filtered(const struct sched_hist *h, const struct sched_thr *t)
 	return (h->pids && !ids_has(h->pids, t->pid)) || (h->tids && !ids_has(h->tids, t->tid));
 }
 
-/* Counts a left-out task as perf's timehist_skip_sample does. */
-static bool hist_skip(struct sched_hist *h, const struct sched_thr *t)
+/* Counts a left-out task as perf's timehist_skip_sample does; -I leaves out every event but a
+ * switch to or from an idle task (idle_side: the event is one). */
+static bool hist_skip(struct sched_hist *h, const struct sched_thr *t, bool idle_side)
 {
-	if (!hist_filtered(h, t))
-		return false;
-	h->skipped++;
-	return true;
+	bool filtered = hist_filtered(h, t);
+	if (filtered)
+		h->skipped++;
+	return filtered || (h->idle_hist && !idle_side);
 }
 
 static struct sched_thr *idle_get(struct sched_hist *h, uint32_t cpu)
@@ -250,6 +251,20 @@ static size_t hist_chain(struct sched_hist *h, const struct resolved_sample *rs)
 	return n;
 }
 
+/* -I: the idle period that ends is the time of the task that went out before it, on any CPU -C
+ * shows or not (its run statistics count the idle time; the rest of its deltas are dropped, as
+ * perf 6.1 does). False when no task went out there before: perf shows no line then. */
+static bool hist_idle_period(struct sched_thr *idle, uint64_t time, uint64_t tprev)
+{
+	struct sched_thr *last = idle->last_thread;
+	if (!last)
+		return false;
+	hist_update(last, time, tprev);
+	last->dt_run = last->dt_delay = last->dt_sleep = last->dt_iowait = last->dt_preempt = 0;
+	idle->last_thread = NULL;
+	return true;
+}
+
 static void hist_switch(struct sched_hist *h, const struct sched_event *ev)
 {
 	if (ev->cpu >= h->ncpu) {
@@ -260,7 +275,9 @@ static void hist_switch(struct sched_hist *h, const struct sched_event *ev)
 	}
 	bool idle = ev->prev_pid == 0;
 	struct sched_thr *t = idle ? idle_get(h, ev->cpu) : thr_get(h, ev->tid ? ev->tid : ev->pid, ev->pid);
-	bool skip = hist_skip(h, t), on_cpu = !h->cpus || cpuset_has(h->cpus, (int)ev->cpu);
+	if (h->idle_hist && !idle)
+		idle_get(h, ev->cpu)->last_thread = t;
+	bool skip = hist_skip(h, t, idle || ev->next_pid == 0), on_cpu = !h->cpus || cpuset_has(h->cpus, (int)ev->cpu);
 	uint64_t tprev = h->last_switch[ev->cpu], time = ev->time;
 	/* --time: a switch before the window is not shown; one after it closes the task's run at
 	 * the window's end, as perf 6.1 does */
@@ -272,8 +289,10 @@ static void hist_switch(struct sched_hist *h, const struct sched_event *ev)
 		if (shown && time > h->tend)
 			time = h->tend;
 	}
-	if (shown && on_cpu)
+	if (shown && on_cpu && (idle || !h->idle_hist))
 		hist_update(t, time, tprev);
+	if (shown && idle && h->idle_hist)
+		shown = hist_idle_period(t, time, tprev);
 	if (shown && on_cpu && !h->summary_only && h->row) {
 		struct sched_hist_row r = { .kind = SCHED_ROW_SWITCH, .time = time, .cpu = ev->cpu, .idle = idle,
 					    .ncpus = h->max_cpu + 1,
@@ -305,7 +324,7 @@ static void hist_other(struct sched_hist *h, const struct sched_event *ev, enum 
 		       struct sched_thr *other)
 {
 	struct sched_thr *t = thr_get(h, ev->tid, ev->pid);
-	if (hist_skip(h, t) && hist_skip(h, other))
+	if (hist_skip(h, t, false) && hist_skip(h, other, false))
 		return;
 	struct sched_hist_row r = { .kind = kind, .time = ev->time, .cpu = ev->cpu,
 				    .ncpus = h->max_cpu + 1, .orig_cpu = ev->orig_cpu, .dest_cpu = ev->dest_cpu };

@@ -71,7 +71,8 @@ struct sched_ctx {
 	struct sched_hist_out out;
 	struct sched_map map;
 	bool compact, summary;
-	bool summary_only, wakeups, migrations; /* timehist -s, -w, -M: set into hist once it is made */
+	bool summary_only, wakeups, migrations, idle_hist; /* timehist -s, -w, -M, -I: set into hist once
+							     * it is made */
 	int verbose;
 	const struct cpuset *cpus;         /* timehist -C, map --cpus */
 	const struct sched_ids *pids, *tids; /* timehist -p, -t */
@@ -116,6 +117,7 @@ static int sched_ready(struct session *ss, void *arg)
 	c->hist.summary_only = c->summary_only;
 	c->hist.wakeups = c->wakeups;
 	c->hist.migrations = c->migrations;
+	c->hist.idle_hist = c->idle_hist;
 	c->hist.cpus = c->cpus;
 	c->hist.tstart = c->tstart;
 	c->hist.tend = c->tend;
@@ -264,7 +266,7 @@ static int sched_latency(int argc, char **argv, struct sched_common *sc)
 static int sched_timehist(int argc, char **argv, struct sched_common *sc)
 {
 	struct sched_ctx c = { .mode = SCHED_TIMEHIST, .out = { .f = stdout, .comm_width = 30 } };
-	bool with_summary = false, idle = false, callchain = true;
+	bool with_summary = false, callchain = true, no_callchain = false;
 	const char *vmlinux = NULL, *kallsyms = NULL, *symfs = NULL, *tm = NULL, *pids = NULL, *tids = NULL,
 		   *cpus = NULL;
 	int max_stack = 5;
@@ -273,6 +275,7 @@ static int sched_timehist(int argc, char **argv, struct sched_common *sc)
 		{ OPT_STRING, 'k', "vmlinux", &vmlinux, "file", "vmlinux pathname", NULL, 0 },
 		{ OPT_STRING, 0, "kallsyms", &kallsyms, "file", "kallsyms pathname", NULL, 0 },
 		{ OPT_BOOL, 'g', "call-graph", &callchain, NULL, "Display call chains if present (default on)", NULL, 0 },
+		{ OPT_BOOL, 0, "no-call-graph", &no_callchain, NULL, "Display no call chains", NULL, OPT_HIDDEN },
 		{ OPT_INT, 0, "max-stack", &max_stack, "n", "Maximum number of functions to display backtrace.", NULL, 0 },
 		{ OPT_STRING, 0, "symfs", &symfs, "directory", "Look for files with symbols relative to this directory",
 		  NULL, 0 },
@@ -284,7 +287,7 @@ static int sched_timehist(int argc, char **argv, struct sched_common *sc)
 		{ OPT_BOOL, 'n', "next", &c.out.next, NULL, "Show next task", NULL, 0 },
 		{ OPT_BOOL, 'M', "migrations", &c.migrations, NULL, "Show migration events", NULL, 0 },
 		{ OPT_BOOL, 'V', "cpu-visual", &c.out.visual, NULL, "Add CPU visual", NULL, 0 },
-		{ OPT_BOOL, 'I', "idle-hist", &idle, NULL, "Show idle events only", NULL, 0 },
+		{ OPT_BOOL, 'I', "idle-hist", &c.idle_hist, NULL, "Show idle events only", NULL, 0 },
 		{ OPT_STRING, 0, "time", &tm, "str", "Time span for analysis (start,stop)", NULL, 0 },
 		{ OPT_BOOL, 0, "state", &c.out.state, NULL, "Show task state when sched-out", NULL, 0 },
 		{ OPT_STRING, 'p', "pid", &pids, "pid[,pid...]", "analyze events only for given process id(s)", NULL, 0 },
@@ -292,15 +295,13 @@ static int sched_timehist(int argc, char **argv, struct sched_common *sc)
 		{ OPT_STRING, 'C', "cpu", &cpus, "cpu", "list of cpus to profile", NULL, 0 },
 		OPT_END_(), OPT_END_(), OPT_END_(), OPT_END_(), OPT_END_(),
 	};
-	sched_common_opts(sc, opts + 17);
+	sched_common_opts(sc, opts + 18);
 	const struct opt_ctx ctx = { "sched timehist", usage, opts, true };
 	int i = opt_parse(&ctx, argc, argv);
 	if (i < argc)
 		opt_usage_error(&ctx, "unexpected argument '%s'", argv[i]);
 	if ((c.wakeups || c.out.next) && c.summary_only)
 		opt_usage_error(&ctx, "-s and -[n|w] are mutually exclusive");
-	if (idle)
-		opt_usage_error(&ctx, "-I is not available in lperf's timehist yet");
 	if (max_stack < 0)
 		opt_usage_error(&ctx, "--max-stack must not be negative");
 	if (tm && sched_time_window(tm, &c.tstart, &c.tend) < 0)
@@ -314,7 +315,7 @@ static int sched_timehist(int argc, char **argv, struct sched_common *sc)
 	c.pids = pids ? &pid_ids : NULL;
 	c.tids = tids ? &tid_ids : NULL;
 	c.out.wakeups = c.wakeups;
-	c.out.callchain = callchain;
+	c.out.callchain = callchain && !no_callchain;
 	c.out.max_stack = max_stack + 2;
 	c.summary = with_summary || c.summary_only;
 	int rc = sched_walk(&c, sc, "timehist");

@@ -234,11 +234,32 @@ static void sched_summary_tasks(struct sched_hist_out *o, const struct sched_his
 	free(v);
 }
 
+/* -I with call chains: each CPU's idle time (whatever -C shows) over a table of the chains the
+ * idle periods began from, which perf 6.1 leaves empty (it walks its sorted chains from a
+ * leftmost node it never sets): lperf prints the same. */
+static void sched_idle_chains(struct sched_hist_out *o, const struct sched_hist *h)
+{
+	FILE *f = o->f;
+	fputs("\nIdle stats by callchain:\n", f);
+	for (size_t i = 0; i < h->nidle; i++) {
+		if (!h->idle[i])
+			continue;
+		fprintf(f, "  CPU %2zu:", i);
+		sched_msec(f, h->idle[i]->total_run, 6);
+		fputs(" msec\n", f);
+		fprintf(f, "  %16s  %8s  %s\n", "Idle time (msec)", "Count", "Callchains");
+		fprintf(f, "  %.16s  %.8s  %.50s\n\n", sched_dashes, sched_dashes, sched_dashes);
+	}
+}
+
 void sched_hist_summary(struct sched_hist_out *o, const struct sched_hist *h)
 {
 	FILE *f = o->f;
 	uint64_t tasks = 0, switches = 0, run = 0, hist = h->hist_end - h->hist_start;
-	if (o->state) {
+	if (h->idle_hist) {
+		fprintf(f, "\nIdle-time summary\n%*s  parent  sched-out  ", o->comm_width, "comm");
+		fputs("  idle-time   min-idle    avg-idle    max-idle  stddev  migrations\n", f);
+	} else if (o->state) {
 		fprintf(f, "\nWait-time summary\n%*s  parent   sched-in  ", o->comm_width, "comm");
 		fputs("   run-time      sleep      iowait     preempt       delay\n", f);
 	} else {
@@ -256,7 +277,7 @@ void sched_hist_summary(struct sched_hist_out *o, const struct sched_hist *h)
 	sched_summary_tasks(o, h, true, &tasks, &switches, &run);
 	if (alive == tasks)
 		fputs("<no terminated tasks>\n", f);
-	if (h->skipped)
+	if (h->skipped && !h->idle_hist)
 		return; /* perf tracks no idle time when tasks were left out */
 	fputs("\nIdle stats:\n", f);
 	for (size_t i = 0; i < h->nidle; i++) {
@@ -272,6 +293,8 @@ void sched_hist_summary(struct sched_hist_out *o, const struct sched_hist *h)
 			fprintf(f, "    CPU %2zu idle entire time window\n", i);
 		}
 	}
+	if (h->idle_hist && o->callchain)
+		sched_idle_chains(o, h);
 	fprintf(f, "\n    Total number of unique tasks: %" PRIu64 "\nTotal number of context switches: %" PRIu64 "\n",
 		tasks, switches);
 	fputs("           Total run time (msec): ", f);

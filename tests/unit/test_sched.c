@@ -214,22 +214,32 @@ static void hist_feed(void *arg, const struct sched_event *ev)
 	sched_hist_event(arg, ev);
 }
 
+/* timehist of feed's events, its lines in hist_buf (SCHED_DEBUG=1 shows them). */
+static void hist_run(struct sched_hist *h, struct machine *m, struct sched_hist_out *o, const struct sched_ids *pids,
+		     bool idle_hist)
+{
+	memset(hist_buf, 0, sizeof(hist_buf));
+	*o = (struct sched_hist_out){ .f = fmemopen(hist_buf, sizeof(hist_buf), "w"), .comm_width = 30 };
+	sched_hist_init(h, m, 1);
+	h->row = hist_row;
+	h->arg = o;
+	h->pids = pids;
+	h->idle_hist = idle_hist;
+	feed(hist_feed, h);
+	fclose(o->f);
+	if (getenv("SCHED_DEBUG"))
+		fputs(hist_buf, stderr);
+}
+
 static void test_timehist(void **state)
 {
 	(void)state;
 	struct machine m;
 	names(&m);
-	FILE *f = fmemopen(hist_buf, sizeof(hist_buf), "w");
-	struct sched_hist_out o = { .f = f, .comm_width = 30 };
+	struct sched_hist_out o;
 	struct sched_hist h;
-	sched_hist_init(&h, &m, 1);
-	h.row = hist_row;
-	h.arg = &o;
-	feed(hist_feed, &h);
-	fclose(f);
+	hist_run(&h, &m, &o, NULL, false);
 	hist_len = strlen(hist_buf);
-	if (getenv("SCHED_DEBUG"))
-		fputs(hist_buf, stderr);
 	/* 100's line at 5 ms: ran 1 ms (4..5), slept 2 ms (2..4), a delay of 1.5 ms (woken at 2.5 ms
 	 * by sched_waking, which timehist takes, unlike latency); the idle task at 9.7 ms: out since
 	 * 4 ms, preempted (state 0) until the switch before, 9 ms */
@@ -246,17 +256,9 @@ static void test_timehist(void **state)
 	sched_hist_free(&h);
 
 	/* -p 100: only 100's switches, its times as before; the others counted as left out */
-	memset(hist_buf, 0, sizeof(hist_buf));
-	f = fmemopen(hist_buf, sizeof(hist_buf), "w");
-	o.f = f;
 	struct sched_ids pids;
 	assert_int_equal(sched_ids_parse("100", &pids), 0);
-	sched_hist_init(&h, &m, 1);
-	h.row = hist_row;
-	h.arg = &o;
-	h.pids = &pids;
-	feed(hist_feed, &h);
-	fclose(f);
+	hist_run(&h, &m, &o, &pids, false);
 	assert_non_null(strstr(hist_buf, "       0.005000 [0000]  app[100]                            2.000      1.500      1.000 \n"));
 	assert_null(strstr(hist_buf, "app[200]"));
 	assert_null(strstr(hist_buf, "<idle>"));
@@ -268,6 +270,37 @@ static void test_timehist(void **state)
 	sched_ids_free(&pids);
 	assert_int_equal(sched_ids_parse("1,x", &pids), -1);
 	err_clear();
+	machine_free(&m);
+}
+
+/* -I: only the switches to and from the idle task; each idle period goes to the task that went
+ * out before it (100 from 2 to 4 ms, 300 from 9 to 9.7 ms); the first, with no task before it,
+ * shows no line. The idle task's wait is since it last went out (1 ms). */
+static void test_idle_hist(void **state)
+{
+	(void)state;
+	struct machine m;
+	names(&m);
+	struct sched_hist_out o;
+	struct sched_hist h;
+	hist_run(&h, &m, &o, NULL, true);
+	assert_string_equal(hist_buf,
+			    "       0.002000 [0000]  app[100]                            0.000      0.000      0.000 \n"
+			    "       0.004000 [0000]  <idle>                              1.000      0.000      2.000 \n"
+			    "       0.009000 [0000]  db[300]                             0.000      0.000      0.000 \n"
+			    "       0.009700 [0000]  <idle>                              5.000      0.000      0.700 \n");
+	struct sched_thr **v;
+	size_t n = sched_hist_tasks(&h, false, &v);
+	assert_int_equal(n, 2);
+	assert_int_equal(v[0]->tid, 300);
+	assert_int_equal(v[0]->total_run, 700000);
+	assert_int_equal(v[1]->tid, 100);
+	assert_int_equal(v[1]->total_run, 2000000);
+	assert_int_equal((int)v[1]->run.n, 1);
+	free(v);
+	assert_int_equal(h.idle[0]->total_run, 2700000);
+	assert_int_equal((int)h.idle[0]->run.n, 3);
+	sched_hist_free(&h);
 	machine_free(&m);
 }
 
@@ -336,6 +369,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decode),      cmocka_unit_test(test_latency), cmocka_unit_test(test_switch_bugs),
 		cmocka_unit_test(test_timehist),    cmocka_unit_test(test_map),     cmocka_unit_test(test_chain_line),
+		cmocka_unit_test(test_idle_hist),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
