@@ -122,10 +122,10 @@ static char *lock_caller(const struct lockstat *ls, const struct resolved_sample
 	return xstrdup("");
 }
 
-static struct lock_entry *lock_row(struct lockstat *ls, const struct resolved_sample *rs, bool create,
-				   unsigned flags)
+static struct lock_entry *lock_row(struct lockstat *ls, const struct resolved_sample *rs, uint64_t addr,
+				   bool create, unsigned flags)
 {
-	uint64_t key = ls->per_thread ? rs->s->tid : lock_chain_key(ls, rs);
+	uint64_t key = ls->per_thread ? rs->s->tid : ls->by_addr ? addr : lock_chain_key(ls, rs);
 	bool found = true;
 	struct hashmap_entry *he = create ? hashmap_insert_u64(&ls->byname, key, &found)
 					  : hashmap_find_u64(&ls->byname, key);
@@ -210,7 +210,7 @@ void lockstat_sample(struct lockstat *ls, const struct resolved_sample *rs)
 			return; /* nested (mutex spinning): the first begin counts */
 		w->waiting = true;
 		w->since = rs->s->time;
-		lock_row(ls, rs, true, (unsigned)flags)->contended++;
+		lock_row(ls, rs, addr, true, (unsigned)flags)->contended++;
 		return;
 	}
 	if (lock_field(ls->end_addr, rs, &addr) < 0) {
@@ -223,7 +223,7 @@ void lockstat_sample(struct lockstat *ls, const struct resolved_sample *rs)
 		return;
 	}
 	w->waiting = false;
-	struct lock_entry *e = lock_row(ls, rs, false, 0);
+	struct lock_entry *e = lock_row(ls, rs, addr, false, 0);
 	if (!e)
 		return;
 	uint64_t t = rs->s->time >= w->since ? rs->s->time - w->since : 0;
@@ -291,6 +291,7 @@ static uint64_t lock_value(const struct lock_entry *e, enum lock_sort key)
 	case LOCK_SORT_WAIT_MAX: return e->max;
 	case LOCK_SORT_WAIT_MIN: return e->min == UINT64_MAX ? 0 : e->min;
 	case LOCK_SORT_AVG_WAIT: return e->acquired ? e->total / e->acquired : 0;
+	case LOCK_SORT_ACQUIRED: return e->acquired;
 	case LOCK_SORT_WAIT_TOTAL: break;
 	}
 	return e->total;
@@ -310,6 +311,56 @@ static int lock_cmp(const void *a, const void *b)
 	if (bp != bq)
 		return bp < bq ? -1 : 1;
 	return p->seq > q->seq ? -1 : p->seq < q->seq;
+}
+
+void lockstat_combine(struct lockstat *ls)
+{
+	struct hashmap byname;
+	hashmap_init(&byname, HASHMAP_STR);
+	size_t n = 0;
+	for (size_t i = 0; i < ls->n; i++) {
+		struct lock_entry *e = &ls->v[i];
+		bool found;
+		struct hashmap_entry *he = hashmap_insert_str(&byname, e->name, &found);
+		if (!found) {
+			ls->v[n] = *e;
+			he->key.str = ls->v[n].name;
+			he->value = (void *)(uintptr_t)n++;
+			continue;
+		}
+		struct lock_entry *into = &ls->v[(uintptr_t)he->value];
+		into->contended += e->contended;
+		into->acquired += e->acquired;
+		into->total += e->total;
+		if (e->max > into->max)
+			into->max = e->max;
+		if (e->min < into->min)
+			into->min = e->min;
+		free(e->name);
+	}
+	ls->n = n;
+	hashmap_free(&byname);
+}
+
+static int lock_cmp_tid(const void *a, const void *b)
+{
+	const struct lock_entry *p = a, *q = b;
+	return p->tid < q->tid ? -1 : p->tid > q->tid;
+}
+
+static int lock_cmp_name(const void *a, const void *b)
+{
+	const struct lock_entry *p = a, *q = b;
+	int c = strcmp(p->name, q->name);
+	return c ? c : p->key < q->key ? -1 : p->key > q->key;
+}
+
+void lockstat_sort_info(struct lockstat *ls)
+{
+	if (ls->n)
+		qsort(ls->v, ls->n, sizeof(*ls->v), ls->per_thread ? lock_cmp_tid : lock_cmp_name);
+	hashmap_free(&ls->byname);
+	hashmap_init(&ls->byname, HASHMAP_U64);
 }
 
 void lockstat_sort(struct lockstat *ls, enum lock_sort key)
@@ -346,7 +397,8 @@ const char *lockstat_type_name(unsigned flags)
 
 int lockstat_sort_key(const char *name)
 {
-	static const char *const names[] = { "contended", "wait_total", "wait_max", "wait_min", "avg_wait" };
+	static const char *const names[] = { "contended", "wait_total", "wait_max", "wait_min", "avg_wait",
+					     "acquired" };
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (!strcmp(name, names[i]))
 			return (int)i;

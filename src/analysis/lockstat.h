@@ -26,7 +26,7 @@ struct tep_format_field;
 #define LOCK_F_MUTEX  (1u << 5)
 
 struct lock_entry {
-	uint64_t key;            /* the call chain's hash, or the tid per thread */
+	uint64_t key;            /* the call chain's hash, the tid per thread, or the lock's address */
 	char *name;              /* the caller "func+0xoff", or the thread's comm */
 	uint32_t tid;
 	uint64_t seq;            /* creation order (ties sort as perf's hash table lists them) */
@@ -37,10 +37,12 @@ struct lock_entry {
 };
 
 enum lock_sort { LOCK_SORT_CONTENDED, LOCK_SORT_WAIT_TOTAL, LOCK_SORT_WAIT_MAX, LOCK_SORT_WAIT_MIN,
-		 LOCK_SORT_AVG_WAIT };
+		 LOCK_SORT_AVG_WAIT, LOCK_SORT_ACQUIRED /* lock report's only */ };
 
 struct lockstat {
 	bool per_thread;         /* -t: one row per thread */
+	bool by_addr;            /* lock report: one row per lock (its address), named by the caller
+				  * of its first wait */
 	int max_stack;           /* frames looked at (perf's --max-stack, 8) */
 	int stack_skip;          /* frames skipped first (perf's --stack-skip, 3) */
 	/* the kernel's sections of lock functions: [lo, hi) each; 0 when unknown */
@@ -72,11 +74,17 @@ void lockstat_add_stack(struct lockstat *ls, const uint64_t *ips, size_t n, unsi
 /* Per thread (-t with -b): one row from the kernel's totals of thread tid named comm. */
 void lockstat_add_thread(struct lockstat *ls, uint32_t tid, const char *comm, unsigned flags, uint64_t count,
 			 uint64_t total, uint64_t max, uint64_t min);
+/* lock report -c: rows of one name merged into the first (counts and totals added, the largest
+ * max and smallest min kept). */
+void lockstat_combine(struct lockstat *ls);
+/* lock info: per thread the rows by thread id, else by name then key (the lock's address),
+ * smallest first. */
+void lockstat_sort_info(struct lockstat *ls);
 /* Sorts the rows by key, largest first. */
 void lockstat_sort(struct lockstat *ls, enum lock_sort key);
 /* perf's name of a lock type: "spinlock", "mutex", "rwsem:R"... ("unknown" otherwise). */
 const char *lockstat_type_name(unsigned flags);
-/* The sort key of a name ("contended", "wait_total", ...); -1 when there is none. */
+/* The sort key of a name ("contended", "wait_total", ..., "acquired"); -1 when there is none. */
 int lockstat_sort_key(const char *name);
 void lockstat_free(struct lockstat *ls);
 

@@ -47,9 +47,10 @@ struct lock_ctx {
 	struct lockstat ls;
 	const char *kallsyms;
 	struct tep_handle *tep;
-	bool quiet, per_thread;
+	bool quiet, per_thread, by_addr;
 	int max_stack, stack_skip;
 	int ready_rc;
+	char *partial;           /* the recording ended early: why */
 };
 
 static int lock_ready(struct session *ss, void *arg)
@@ -63,6 +64,7 @@ static int lock_ready(struct session *ss, void *arg)
 	if (lockstat_init(&c->ls, c->tep, c->kallsyms ? c->kallsyms : kallsyms_path()) < 0)
 		return c->ready_rc = -1;
 	c->ls.per_thread = c->per_thread;
+	c->ls.by_addr = c->by_addr && !c->per_thread;
 	c->ls.max_stack = c->max_stack;
 	c->ls.stack_skip = c->stack_skip;
 	ss->tool.callchains = true;
@@ -138,22 +140,62 @@ static int lock_contention_bpf(struct lock_ctx *c, char **cmd, const struct lock
 	return w < 0 ? EXIT_RUNTIME : status;
 }
 
-/* -F: the columns, comma-separated. */
-static size_t lock_fields(const char *spec, int *fields, size_t max)
+/* A -k or -F name: contention's five, and report's "acquired" too; exits 2 on another. */
+static int lock_key(const char *name, bool report, const char *what)
+{
+	int k = lockstat_sort_key(name);
+	if (k < 0 || (k == LOCK_SORT_ACQUIRED && !report))
+		err_die(EXIT_USAGE, "lock %s: unknown %s '%s' (%scontended, wait_total, wait_max, wait_min, "
+			"avg_wait)", report ? "report" : "contention", what, name, report ? "acquired, " : "");
+	return k;
+}
+
+/* -F: the columns, comma-separated, then the sort key's when -F leaves it out (as perf adds
+ * it); the number of columns. */
+static size_t lock_fields(const char *spec, int sort, bool report, int *fields, size_t max)
 {
 	size_t n = 0;
 	char *copy = xstrdup(spec), *save = NULL;
+	bool shown = false;
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		int k = lockstat_sort_key(t);
-		if (k < 0 || n == max) {
-			free(copy);
-			err_die(EXIT_USAGE, "lock contention -F: unknown field '%s' (contended, wait_total, "
-				"wait_max, wait_min, avg_wait)", t);
-		}
-		fields[n++] = k;
+		if (n == max - 1)
+			err_die(EXIT_USAGE, "lock: -F lists more than %zu fields", max - 1);
+		fields[n] = lock_key(t, report, "field");
+		shown |= fields[n++] == sort;
 	}
 	free(copy);
+	if (!shown)
+		fields[n++] = sort;
 	return n;
+}
+
+/* Reads the recording into c->ls; the exit status (the error said). */
+static int lock_read(struct lock_ctx *c, const char *input, bool force, const char *what)
+{
+	struct session ss;
+	struct session_tool tool = { .sample = lock_on_sample, .ready = lock_ready, .arg = c, .callchains = true };
+	struct session_opts so = { .force = force };
+	if (session_open(&ss, input, &so, &tool) < 0)
+		cmd_open_failed(input);
+	int status = session_run(&ss) ? EXIT_RUNTIME : 0;
+	if (c->ready_rc < 0) {
+		fprintf(stderr, "lperf lock %s: %s: %s\n", what, input, err_msg());
+		status = EXIT_RUNTIME;
+	} else if (status) {
+		c->partial = xstrdup(err_msg());
+	}
+	if (c->tep)
+		tep_free(c->tep);
+	c->tep = NULL;
+	session_close(&ss);
+	return status;
+}
+
+static void lock_partial(struct lock_ctx *c)
+{
+	if (c->partial)
+		err_warn("%s: the table above covers only the records before this point", c->partial);
+	free(c->partial);
 }
 
 static int lock_contention(int argc, char **argv, struct lock_common *lc)
@@ -194,18 +236,12 @@ static int lock_contention(int argc, char **argv, struct lock_common *lc)
 	int i = opt_parse(&ctx, argc, argv);
 	if (!bpf && (i < argc || all || cpu || pid || tid))
 		opt_usage_error(&ctx, "a command, -a, -C, -p and --tid need -b (live collection)");
-	int sort = lockstat_sort_key(key);
-	if (sort < 0)
-		opt_usage_error(&ctx, "-k: unknown key '%s'", key);
+	int sort = lock_key(key, false, "key");
 	if (c.max_stack < 1 || c.stack_skip < 0)
 		opt_usage_error(&ctx, "--max-stack must be positive and --stack-skip not negative");
-	int fields[8] = { LOCK_SORT_CONTENDED, LOCK_SORT_WAIT_TOTAL, LOCK_SORT_WAIT_MAX, LOCK_SORT_AVG_WAIT };
-	size_t nfields = field ? lock_fields(field, fields, ARRAY_SIZE(fields) - 1) : 4;
-	bool shown = false; /* perf adds the sort key's column when -F leaves it out */
-	for (size_t k = 0; k < nfields; k++)
-		shown |= fields[k] == sort;
-	if (!shown)
-		fields[nfields++] = sort;
+	int fields[8];
+	size_t nfields = lock_fields(field ? field : "contended,wait_total,wait_max,avg_wait", sort, false, fields,
+				     ARRAY_SIZE(fields));
 	c.quiet = lc->quiet;
 	c.kallsyms = lc->kallsyms;
 	err_quiet = c.quiet;
@@ -220,34 +256,104 @@ static int lock_contention(int argc, char **argv, struct lock_common *lc)
 		return rc;
 	}
 
-	struct session ss;
-	struct session_tool tool = { .sample = lock_on_sample, .ready = lock_ready, .arg = &c,
-				     .callchains = true };
-	struct session_opts so = { .force = lc->force };
-	if (session_open(&ss, input, &so, &tool) < 0)
-		cmd_open_failed(input);
-	int status = session_run(&ss) ? EXIT_RUNTIME : 0;
-	if (c.ready_rc < 0) {
-		fprintf(stderr, "lperf lock contention: %s: %s\n", input, err_msg());
-		status = EXIT_RUNTIME;
-	} else {
+	int status = lock_read(&c, input, lc->force, "contention");
+	if (c.ready_rc >= 0) {
 		lockstat_sort(&c.ls, (enum lock_sort)sort);
 		lock_print_contention(stderr, &c.ls, fields, nfields, entries < 0 ? (size_t)-1 : (size_t)entries,
 				      c.quiet);
-		if (status)
-			err_warn("%s: the table above covers only the records before this point", err_msg());
+		lock_partial(&c);
 	}
 	lockstat_free(&c.ls);
-	if (c.tep)
-		tep_free(c.tep);
-	session_close(&ss);
+	return status;
+}
+
+/* perf lock report from the contention tracepoints: a row per lock (its address; -t per thread,
+ * -c per name), named by the caller of its first wait, to standard error. */
+static int lock_report(int argc, char **argv, struct lock_common *lc)
+{
+	const char *key = "acquired", *field = NULL;
+	int entries = -1;
+	bool combine = false;
+	struct lock_ctx c = { .max_stack = 8, .stack_skip = 3, .by_addr = true };
+	static const char *const usage[] = { "lperf lock report [<options>]", NULL };
+	const struct option opts[] = {
+		{ OPT_STRING, 'i', "input", &lc->input, "file", "input file name", NULL, 0 },
+		{ OPT_STRING, 'k', "key", &key, "acquired", "key for sorting (acquired / contended / avg_wait / "
+		  "wait_total / wait_max / wait_min)", NULL, 0 },
+		{ OPT_STRING, 'F', "field", &field, NULL, "output fields (acquired / contended / avg_wait / "
+		  "wait_total / wait_max / wait_min)", NULL, 0 },
+		{ OPT_BOOL, 'c', "combine-locks", &combine, NULL, "combine locks in the same class", NULL, 0 },
+		{ OPT_BOOL, 't', "threads", &c.per_thread, NULL, "show per-thread lock stats", NULL, 0 },
+		{ OPT_INT, 'E', "entries", &entries, "n", "display this many functions", NULL, 0 },
+		{ OPT_BOOL, 'q', "quiet", &lc->quiet, NULL, "do not show any warnings or messages", NULL, 0 },
+		{ OPT_BOOL, 'f', "force", &lc->force, NULL, "don't complain, do it", NULL, 0 },
+		{ OPT_STRING, 0, "kallsyms", &lc->kallsyms, "file", "kallsyms pathname", NULL, 0 },
+		OPT_END_(),
+	};
+	const struct opt_ctx ctx = { "lock report", usage, opts, true };
+	int i = opt_parse(&ctx, argc, argv);
+	if (i < argc)
+		opt_usage_error(&ctx, "unexpected argument '%s'", argv[i]);
+	int sort = lock_key(key, true, "key");
+	int fields[8];
+	size_t nfields = lock_fields(field ? field : "acquired,contended,avg_wait,wait_total,wait_max,wait_min", sort,
+				     true, fields, ARRAY_SIZE(fields));
+	c.quiet = lc->quiet;
+	c.kallsyms = lc->kallsyms;
+	err_quiet = c.quiet;
+	int status = lock_read(&c, lc->input, lc->force, "report");
+	if (c.ready_rc >= 0) {
+		if (combine && !c.per_thread)
+			lockstat_combine(&c.ls);
+		lockstat_sort(&c.ls, (enum lock_sort)sort);
+		lock_print_report(stderr, &c.ls, fields, nfields, entries < 0 ? (size_t)-1 : (size_t)entries);
+		lock_partial(&c);
+	}
+	lockstat_free(&c.ls);
+	return status;
+}
+
+/* perf lock info: -t the threads that waited (by id), -m each lock's address and name (by name,
+ * then address); -t wins when both are given, as in perf. */
+static int lock_info(int argc, char **argv, struct lock_common *lc)
+{
+	bool threads = false, map = false;
+	struct lock_ctx c = { .max_stack = 8, .stack_skip = 3, .by_addr = true };
+	static const char *const usage[] = { "lperf lock info [<options>]", NULL };
+	const struct option opts[] = {
+		{ OPT_STRING, 'i', "input", &lc->input, "file", "input file name", NULL, 0 },
+		{ OPT_BOOL, 't', "threads", &threads, NULL, "dump thread list in perf.data", NULL, 0 },
+		{ OPT_BOOL, 'm', "map", &map, NULL, "map of lock instances (address:name table)", NULL, 0 },
+		{ OPT_BOOL, 'q', "quiet", &lc->quiet, NULL, "do not show any warnings or messages", NULL, 0 },
+		{ OPT_BOOL, 'f', "force", &lc->force, NULL, "don't complain, do it", NULL, 0 },
+		{ OPT_STRING, 0, "kallsyms", &lc->kallsyms, "file", "kallsyms pathname", NULL, 0 },
+		OPT_END_(),
+	};
+	const struct opt_ctx ctx = { "lock info", usage, opts, true };
+	int i = opt_parse(&ctx, argc, argv);
+	if (i < argc)
+		opt_usage_error(&ctx, "unexpected argument '%s'", argv[i]);
+	if (!threads && !map)
+		opt_usage_error(&ctx, "give -t (the threads) or -m (the lock instances)");
+	c.per_thread = threads;
+	c.quiet = lc->quiet;
+	c.kallsyms = lc->kallsyms;
+	err_quiet = c.quiet;
+	int status = lock_read(&c, lc->input, lc->force, "info");
+	if (c.ready_rc >= 0) {
+		lockstat_sort_info(&c.ls);
+		lock_print_info(stderr, &c.ls);
+		lock_partial(&c);
+	}
+	lockstat_free(&c.ls);
 	return status;
 }
 
 int cmd_lock(int argc, char **argv)
 {
 	static const char *const usage[] = { "lperf lock record [<options>] [--] <command>",
-					     "lperf lock contention [<options>]", NULL };
+					     "lperf lock report [<options>]", "lperf lock contention [<options>]",
+					     "lperf lock info [<options>]", NULL };
 	struct lock_common lc = { .input = "perf.data" };
 	const struct option opts[] = {
 		{ OPT_STRING, 'i', "input", &lc.input, "file", "input file name", NULL, 0 },
@@ -264,5 +370,9 @@ int cmd_lock(int argc, char **argv)
 		return lock_record(argc - i, argv + i);
 	if (!strcmp(sub, "con") || !strcmp(sub, "contention"))
 		return lock_contention(argc - i, argv + i, &lc);
-	opt_usage_error(&ctx, "unknown subcommand '%s' (lperf has record and contention)", sub);
+	if (opt_abbrev(sub, "report", 3))
+		return lock_report(argc - i, argv + i, &lc);
+	if (!strcmp(sub, "info"))
+		return lock_info(argc - i, argv + i, &lc);
+	opt_usage_error(&ctx, "unknown subcommand '%s' (lperf has record, report, contention and info)", sub);
 }

@@ -137,6 +137,47 @@ static void test_units(void **state)
 	free(buf);
 }
 
+/* lock report: -c merges rows of one name (sums, the largest max, the smallest min); names of 20
+ * characters or more are cut to 16 and "..."; info -m lists by name, then address. */
+static void test_report(void **state)
+{
+	struct lockstat ls;
+	lockstat_init_stacks(&ls, "/nonexistent");
+	lockstat_add_stack(&ls, NULL, 0, LOCK_F_SPIN, 2, 3000, 2000, 1000);
+	lockstat_add_stack(&ls, NULL, 0, LOCK_F_SPIN, 1, 500, 500, 500);
+	free(ls.v[0].name);
+	free(ls.v[1].name);
+	ls.v[0].name = strdup("swake_up_one+0x35");
+	ls.v[1].name = strdup("swake_up_one+0x35");
+	ls.v[0].key = 0x20;
+	ls.v[1].key = 0x10;
+	lockstat_add_stack(&ls, NULL, 0, LOCK_F_MUTEX, 1, 7000, 7000, 7000);
+	free(ls.v[2].name);
+	ls.v[2].name = strdup("generic_perform_write+0x14d");
+	lockstat_sort_info(&ls);
+	assert_string_equal(ls.v[0].name, "generic_perform_write+0x14d");
+	assert_int_equal(ls.v[1].key, 0x10);
+	lockstat_combine(&ls);
+	assert_int_equal(ls.n, 2);
+	assert_int_equal(ls.v[1].acquired, 3);
+	assert_int_equal(ls.v[1].total, 3500);
+	assert_int_equal(ls.v[1].max, 2000);
+	assert_int_equal(ls.v[1].min, 500);
+	lockstat_sort(&ls, LOCK_SORT_ACQUIRED);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int fields[] = { LOCK_SORT_ACQUIRED, LOCK_SORT_WAIT_MAX };
+	lock_print_report(f, &ls, fields, 2, 10);
+	fclose(f);
+	assert_string_equal(buf,
+		"                Name   acquired     max wait \n\n"
+		"   swake_up_one+0x35          3      2.00 us \n"
+		" generic_perform_...          1      7.00 us \n");
+	free(buf);
+	lockstat_free(&ls);
+}
+
 /* -b's rows: the kernel's totals per stack, named from a kallsyms file past the skipped frames
  * and the lock functions. */
 static void test_stacks(void **state)
@@ -175,6 +216,7 @@ int main(void)
 		cmocka_unit_test(test_stacks),
 		cmocka_unit_test(test_pairs),
 		cmocka_unit_test(test_units),
+		cmocka_unit_test(test_report),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
