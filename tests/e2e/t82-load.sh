@@ -46,7 +46,10 @@ load_check() {
 		echo "samples: lperf $samples, perf script $psamples"
 		[ "$psamples" -eq "$samples" ] || fail "perf reads $psamples samples, lperf wrote $samples" || return 1
 	fi
-	expect_grep "forkstorm" "$name.rep"
+	# With tiny buffers most records are lost, the storm's COMM records among them: its threads
+	# may then be named ":TID" (as perf names them), so only the default buffers' report must
+	# name it.
+	[ "$name" != fp ] || expect_grep "forkstorm" "$name.rep"
 }
 
 test_expect_success "fork storm, ${secs}s at 9999 Hz on all CPUs, default buffers: counts agree, memory bounded, perf reads it" '
@@ -55,7 +58,7 @@ test_expect_success "fork storm, ${secs}s at 9999 Hz on all CPUs, default buffer
 
 test_expect_success "fork storm with tiny ring buffers: records are lost, and every one is counted" '
 	load_check small -m 8 --call-graph dwarf,8192 &&
-	[ "$lost_rec" -gt 0 ] || fail "nothing was lost with 8-page buffers and 8 KiB stack copies"
+	{ [ "$lost_rec" -gt 0 ] || fail "nothing was lost with 8-page buffers and 8 KiB stack copies"; }
 '
 
 test_done

@@ -5,6 +5,12 @@
 # FIFO answers ping with ack, as perf daemon expects of its sessions.
 . "$(dirname "$0")/lib.sh"
 BUSY='end=$(($(date +%s)+3)); while [ $(date +%s) -lt $end ]; do :; done'
+# The same, saying it started (the recording is set up by then: the command runs after record
+# has opened its events and taken its signals): SIGUSR2 is sent only after that, not after a
+# sleep that a loaded machine may outlast.
+BUSY_SAY='touch started; end=$(($(date +%s)+3)); while [ $(date +%s) -lt $end ]; do :; done'
+# started: waits (20 s at most) until the workload has started
+started() { i=0; while [ ! -e started ]; do i=$((i + 1)); [ $i -lt 200 ] || return 1; sleep 0.1; done; }
 
 # ack: the answer on the ack FIFO (standard input), waiting at most 20 s
 ack() { timeout 20 sh -c 'read -r a && echo "$a"'; }
@@ -44,8 +50,8 @@ test_expect_success '--switch-output=SIZE with --switch-max-files 2: at most two
 '
 
 test_expect_success '--switch-output (signal): a file per SIGUSR2 and one at the end' '
-	"$LPERF" record -q -e cpu-clock --switch-output -- sh -c "$BUSY" & pid=$! &&
-	sleep 1 && kill -USR2 $pid && sleep 0.5 && kill -USR2 $pid && wait $pid &&
+	"$LPERF" record -q -e cpu-clock --switch-output -- sh -c "$BUSY_SAY" & pid=$! &&
+	started && sleep 0.5 && kill -USR2 $pid && sleep 0.5 && kill -USR2 $pid && wait $pid &&
 	[ $(ls | grep -c "^perf\.data\.") = 3 ] &&
 	all_read_by_perf perf.data.*
 '
@@ -70,10 +76,10 @@ test_expect_success '--overwrite: only the newest records (as much as the buffer
 '
 
 test_expect_success '--overwrite --switch-output: a file of the newest records per SIGUSR2' '
-	"$LPERF" record -q -e cpu-clock --overwrite --switch-output -m 1 -- sh -c "$BUSY" & pid=$! &&
-	sleep 1.5 && kill -USR2 $pid && wait $pid &&
-	[ $(ls | grep -c "^perf\.data\.") = 2 ] &&
-	for f in perf.data.*; do s=$(span $f) && awk -v s="$s" "BEGIN { exit !(s < 1) }" || exit 1; done &&
+	"$LPERF" record -q -e cpu-clock --overwrite --switch-output -m 1 -- sh -c "$BUSY_SAY" & pid=$! &&
+	started && sleep 1 && kill -USR2 $pid && wait $pid &&
+	{ [ $(ls | grep -c "^perf\.data\.") = 2 ] || { ls; exit 1; }; } &&
+	for f in perf.data.*; do s=$(span $f) && echo "$f: span $s" && awk -v s="$s" "BEGIN { exit !(s < 1) }" || exit 1; done &&
 	all_read_by_perf perf.data.*
 '
 
