@@ -26,9 +26,11 @@ chmod +x "$SCRATCH/load.sh"
 
 # compare FILE: -I with the options perf takes along, perf's stdout against lperf's.
 compare() {
-	t1=$(perf sched timehist -i "$1" 2>/dev/null | awk 'NR == 10 { print $1 }') &&
-	t2=$(perf sched timehist -i "$1" 2>/dev/null | awk 'NR == 200 { print $1 }') &&
-	[ -n "$t1" ] && [ -n "$t2" ] || { echo "no switches in $1" >&2; return 1; }
+	# --time: from the 7th switch to the 197th (or the last, in a short recording)
+	perf sched timehist -i "$1" 2>/dev/null | awk '$2 ~ /^\[/ { n++; if (n == 7) a = $1; if (n <= 197) b = $1 }
+		END { print a, b }' >window &&
+	read -r t1 t2 <window &&
+	[ -n "$t1" ] && [ -n "$t2" ] || { echo "fewer than 7 switches in $1" >&2; return 1; }
 	for a in "-I" "-I -S" "-I -s" "-I -s --state" "-I -S -w -n -V" "-I -M -S" "-I -C 0 -S" \
 		 "-I -C $CPU -s" "-I --time $t1,$t2 -S" "-I --time ,$t1 -s" "-I --no-call-graph -S" \
 		 "-I -S --max-stack 3" "-I -p 1 -S"; do
