@@ -64,6 +64,10 @@ static const struct command commands[] = {
 	{ "sched", cmd_sched, "record the scheduler's tracepoints as perf sched record (perf sched "
 	  "latency/timehist/map read it)", "perf sched", "" },
 	{ "dump", cmd_dump, "every thread's Python stack of a running CPython, now (py-spy dump)", "", "" },
+	{ "mem", cmd_mem, "profile memory accesses from Arm SPE: record, and report (loads and stores "
+	  "with their data source and latency)", "perf mem", "" },
+	{ "c2c", cmd_c2c, "shared data cache lines from Arm SPE (false sharing): record, and report "
+	  "(lines, offsets, functions)", "perf c2c", "" },
 	{ "bench", cmd_bench, "perf bench's loads: sched messaging (hackbench)", "perf bench", "" },
 	{ "help", cmd_help, "show help for lperf or one command", "perf help", "wperf --help" },
 };

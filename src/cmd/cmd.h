@@ -26,6 +26,8 @@ int cmd_bench(int argc, char **argv);
 int cmd_lock(int argc, char **argv);
 int cmd_sched(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_mem(int argc, char **argv);
+int cmd_c2c(int argc, char **argv);
 /* WindowsPerf's command line (cmd/wperf.c): argv[0] is "wperf" or what it was invoked as. */
 int cmd_wperf(int argc, char **argv);
 

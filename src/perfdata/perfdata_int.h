@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "perfdata/perfdata.h"
 #include "util/strbuf.h"
@@ -21,6 +22,18 @@
 /* Native-endian words appended to a section or record being built. */
 static inline void fput32(struct strbuf *sb, uint32_t v) { sb_add(sb, &v, sizeof(v)); }
 static inline void fput64(struct strbuf *sb, uint64_t v) { sb_add(sb, &v, sizeof(v)); }
+/* perf's do_write_string: u32 length including the NUL, padded to 64, then the bytes. */
+static inline void fput_string(struct strbuf *sb, const char *s)
+{
+	static const char zeros[PERFDATA_NAME_ALIGN];
+	size_t n = strlen(s) + 1, len = (n + PERFDATA_NAME_ALIGN - 1) / PERFDATA_NAME_ALIGN * PERFDATA_NAME_ALIGN;
+	fput32(sb, (uint32_t)len);
+	sb_add(sb, s, n);
+	sb_add(sb, zeros, len - n);
+}
+/* The NUMA_TOPOLOGY feature from sysfs (perf c2c needs it): nodes with their memory and CPU
+ * lists; one node holding every online CPU where sysfs has no node directory. */
+void perfdata_numa_feature(struct strbuf *sb);
 
 /* Parses feature feat from native bytes (swapped already) into r->info and r->evsels (EVENT_DESC
  * names). A damaged section adds a note naming file_off and returns -1; features lperf does not

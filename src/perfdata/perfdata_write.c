@@ -403,16 +403,6 @@ static void writer_free(struct perfdata_writer *w)
 }
 
 /* Feature sections, in perf's formats (util/header.c write_* functions). */
-/* perf's do_write_string: u32 length including the NUL, padded to 64, then the bytes. */
-static void fput_string(struct strbuf *sb, const char *s)
-{
-	size_t n = strlen(s) + 1, len = (n + PERFDATA_NAME_ALIGN - 1) / PERFDATA_NAME_ALIGN * PERFDATA_NAME_ALIGN;
-	static const char zeros[PERFDATA_NAME_ALIGN];
-	fput32(sb, (uint32_t)len);
-	sb_add(sb, s, n);
-	sb_add(sb, zeros, len - n);
-}
-
 /* /proc/cpuinfo's "model name" with runs of spaces squashed, as perf's __write_cpudesc; NULL
  * where the line does not exist (perf then leaves the feature out). */
 static char *cpu_desc(void)
@@ -584,6 +574,7 @@ static void features(const struct perfdata_writer *w, struct feature *f, size_t 
 		fput_string(sb, "lperf");
 	}
 	feat_event_desc(w, FEAT(FEAT_EVENT_DESC));
+	perfdata_numa_feature(FEAT(FEAT_NUMA_TOPOLOGY));
 	if (w->ngroups) { /* perf's GROUP_DESC: count, then name, leader index, members each */
 		sb = FEAT(FEAT_GROUP_DESC);
 		fput32(sb, (uint32_t)w->ngroups);

@@ -125,6 +125,7 @@ static void add_sample(struct session *ss, struct load_ctx *c, const struct spe_
 		s->sym = loc.sym ? intern(d, loc.sym->name) : NULL;
 		s->sym_off = loc.sym_off;
 	}
+	s->data_mapped = (rec->valid & SPE_HAS_VA) && t && t->maps && maps_find(t->maps, rec->data_va);
 	if (resolved && c->o && c->o->sample)
 		as_sample(c, s, t, &loc);
 }

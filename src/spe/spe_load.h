@@ -22,6 +22,7 @@ struct spe_sample {
 	const char *dso;       /* the DSO's path as recorded; NULL: unmapped */
 	const char *sym;       /* NULL: no symbol */
 	uint64_t sym_off;
+	bool data_mapped;      /* the data address lies in a mapping the recording named */
 };
 
 struct spe_data {

@@ -1,0 +1,216 @@
+/* perf c2c report --stdio's text (c2c_out.h). The column layout is perf 6.1's with --no-source:
+ * fixed widths but for Symbol and Shared Object, which take their longest entry. */
+#include "output/c2c_out.h"
+
+#include <string.h>
+
+#define RULE "=================================================\n"
+
+static void banner(FILE *f, const char *title)
+{
+	fprintf(f, RULE "%s\n" RULE, title);
+}
+
+static void line(FILE *f, const char *label, uint64_t v)
+{
+	fprintf(f, "  %-34s: %10llu\n", label, (unsigned long long)v);
+}
+
+static double pct(uint64_t a, uint64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+static void trace_info(FILE *f, const struct c2c_stats *s)
+{
+	uint64_t llc_miss = s->lcl_dram + s->rmt_dram + s->rmt_hitm + s->rmt_hit;
+	banner(f, "            Trace Event Information              ");
+	line(f, "Total records", s->nr_entries);
+	line(f, "Locked Load/Store Operations", s->locks);
+	line(f, "Load Operations", s->load);
+	line(f, "Loads - uncacheable", s->ld_uncache);
+	line(f, "Loads - IO", s->ld_io);
+	line(f, "Loads - Miss", s->ld_miss);
+	line(f, "Loads - no mapping", s->ld_noadrs);
+	line(f, "Load Fill Buffer Hit", s->ld_fbhit);
+	line(f, "Load L1D hit", s->ld_l1hit);
+	line(f, "Load L2D hit", s->ld_l2hit);
+	line(f, "Load LLC hit", s->ld_llchit + s->lcl_hitm);
+	line(f, "Load Local HITM", s->lcl_hitm);
+	line(f, "Load Remote HITM", s->rmt_hitm);
+	line(f, "Load Remote HIT", s->rmt_hit);
+	line(f, "Load Local DRAM", s->lcl_dram);
+	line(f, "Load Remote DRAM", s->rmt_dram);
+	line(f, "Load MESI State Exclusive", s->ld_excl);
+	line(f, "Load MESI State Shared", s->ld_shared);
+	line(f, "Load LLC Misses", llc_miss);
+	line(f, "Load access blocked by data", s->blk_data);
+	line(f, "Load access blocked by address", s->blk_addr);
+	line(f, "Load HIT Local Peer", s->lcl_peer);
+	line(f, "Load HIT Remote Peer", s->rmt_peer);
+	const char *to[] = { "LLC Misses to Local DRAM", "LLC Misses to Remote DRAM",
+			     "LLC Misses to Remote cache (HIT)", "LLC Misses to Remote cache (HITM)" };
+	uint64_t n[] = { s->lcl_dram, s->rmt_dram, s->rmt_hit, s->rmt_hitm };
+	for (int i = 0; i < 4; i++) /* perf divides by zero here too: nan without misses */
+		fprintf(f, "  %-34s: %10.1f%%\n", to[i], llc_miss ? pct(n[i], llc_miss) : 0.0 / 0.0);
+	line(f, "Store Operations", s->store);
+	line(f, "Store - uncacheable", s->st_uncache);
+	line(f, "Store - no mapping", s->st_noadrs);
+	line(f, "Store L1D Hit", s->st_l1hit);
+	line(f, "Store L1D Miss", s->st_l1miss);
+	line(f, "Store No available memory level", s->st_na);
+	line(f, "No Page Map Rejects", s->nomap);
+	line(f, "Unable to parse data source", s->noparse);
+}
+
+static void shared_info(FILE *f, const struct c2c_result *r)
+{
+	const struct c2c_stats *s = &r->shared;
+	fprintf(f, "\n");
+	banner(f, "    Global Shared Cache Line Event Information   ");
+	line(f, "Total Shared Cache Lines", r->nshared);
+	line(f, "Load HITs on shared lines", s->load);
+	line(f, "Fill Buffer Hits on shared lines", s->ld_fbhit);
+	line(f, "L1D hits on shared lines", s->ld_l1hit);
+	line(f, "L2D hits on shared lines", s->ld_l2hit);
+	line(f, "LLC hits on shared lines", s->ld_llchit + s->lcl_hitm);
+	line(f, "Load hits on peer cache or nodes", s->lcl_peer + s->rmt_peer);
+	line(f, "Locked Access on shared lines", s->locks);
+	line(f, "Blocked Access on shared lines", s->blk_data + s->blk_addr);
+	line(f, "Store HITs on shared lines", s->store);
+	line(f, "Store L1D hits on shared lines", s->st_l1hit);
+	line(f, "Store No available memory level", s->st_na);
+	line(f, "Total Merged records", s->tot_hitm + s->store);
+}
+
+static const char *const sort_name[] = { "Total HITMs", "Remote HITMs", "Local HITMs", "Peer Snoop" };
+
+static void details(FILE *f, const struct c2c_result *r, const char *const *ev, size_t nev)
+{
+	fprintf(f, "\n");
+	banner(f, "                 c2c details                     ");
+	for (size_t i = 0; i <= nev; i++)
+		fprintf(f, "  %-34s: %s\n", i ? "" : "Events", i < nev ? ev[i] : "memory");
+	fprintf(f, "  %-34s: %s\n", "Cachelines sort on", sort_name[r->display]);
+	fprintf(f, "  %-34s: %s\n", "Cacheline data grouping", "offset,iaddr");
+}
+
+static void line_table(FILE *f, const struct c2c_result *r)
+{
+	fprintf(f, "\n");
+	banner(f, "           Shared Data Cache Line Table          ");
+	fprintf(f, "#\n"
+		"#        ----------- Cacheline ----------     Peer  ------- Load Peer -------    Total    Total    Total  --------- Stores --------  ----- Core Load Hit -----  - LLC Load Hit --  - RMT Load Hit --  --- Load Dram ----\n"
+		"# Index             Address  Node  PA cnt    Snoop    Total    Local   Remote  records    Loads   Stores    L1Hit   L1Miss      N/A       FB       L1       L2    LclHit  LclHitm    RmtHit  RmtHitm       Lcl       Rmt\n"
+		"# .....  ..................  ....  ......  .......  .......  .......  .......  .......  .......  .......  .......  .......  .......  .......  .......  .......  ........  .......  ........  .......  ........  ........\n"
+		"#\n");
+	uint64_t tot = c2c_display_count(&r->shared, r->display);
+	for (size_t i = 0; i < r->nlines; i++) {
+		const struct c2c_line *l = &r->lines[i];
+		const struct c2c_stats *s = &l->st;
+		char addr[32];
+		snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)l->addr);
+		fprintf(f, "%7zu  %18s  %4s  %6d  %6.2f%%  %7llu  %7llu  %7llu  %7llu  %7llu  %7llu  %7llu  %7llu  %7llu  %7llu  %7llu  %7llu  %8llu  %7llu  %8llu  %7llu  %8llu  %8llu\n",
+			i, addr, "N/A", 0, pct(c2c_display_count(s, r->display), tot),
+			(unsigned long long)s->tot_peer, (unsigned long long)s->lcl_peer,
+			(unsigned long long)s->rmt_peer, (unsigned long long)s->nr_entries,
+			(unsigned long long)s->load, (unsigned long long)s->store,
+			(unsigned long long)s->st_l1hit, (unsigned long long)s->st_l1miss,
+			(unsigned long long)s->st_na, (unsigned long long)s->ld_fbhit,
+			(unsigned long long)s->ld_l1hit, (unsigned long long)s->ld_l2hit,
+			(unsigned long long)s->ld_llchit, (unsigned long long)s->lcl_hitm,
+			(unsigned long long)s->rmt_hit, (unsigned long long)s->rmt_hitm,
+			(unsigned long long)s->lcl_dram, (unsigned long long)s->rmt_dram);
+	}
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = p ? strrchr(p, '/') : NULL;
+	return s ? s + 1 : p ? p : "[unknown]";
+}
+
+static void sym_text(const struct c2c_off *o, char *buf, size_t n)
+{
+	if (o->sym)
+		snprintf(buf, n, "[.] %s", o->sym);
+	else
+		snprintf(buf, n, "[.] 0x%016llx", (unsigned long long)o->iaddr);
+}
+
+static void pareto_head(FILE *f, int ws, int wo)
+{
+	fprintf(f, "#\n"
+		"#        -- Peer Snoop --  ------- Store Refs ------  --------- Data address ---------                      ---------- cycles ----------    Total       cpu  %*s  %*s      \n",
+		ws, "", wo, "Shared");
+	fprintf(f, "#   Num      Rmt      Lcl   L1 Hit  L1 Miss      N/A              Offset  Node  PA cnt        Code address  rmt peer  lcl peer      load  records       cnt  %*s  %*s  Node\n",
+		ws, "Symbol", wo, "Object");
+	char ds[256], dobj[256];
+	memset(ds, '.', (size_t)ws);
+	ds[ws] = 0;
+	memset(dobj, '.', (size_t)wo);
+	dobj[wo] = 0;
+	fprintf(f, "# .....  .......  .......  .......  .......  .......  ..................  ....  ......  ..................  ........  ........  ........  .......  ........  %s  %s  ....\n#\n",
+		ds, dobj);
+}
+
+static uint64_t mean(uint64_t sum, uint64_t n)
+{
+	return n ? sum / n : 0;
+}
+
+static void pareto_row(FILE *f, const struct c2c_line *l, const struct c2c_off *o, int ws, int wo)
+{
+	const struct c2c_stats *s = &o->st, *t = &l->st;
+	char off[32], ia[32], sym[256];
+	snprintf(off, sizeof(off), "0x%llx", (unsigned long long)o->offset);
+	snprintf(ia, sizeof(ia), "0x%llx", (unsigned long long)o->iaddr);
+	sym_text(o, sym, sizeof(sym));
+	char nodes[16];
+	snprintf(nodes, sizeof(nodes), "%d", 0);
+	fprintf(f, "         %6.2f%%  %6.2f%%  %6.2f%%  %6.2f%%  %6.2f%%  %18s  %4s  %6d  %18s  %8llu  %8llu  %8llu  %7llu  %8d  %-*s  %-*s   %s\n",
+		pct(s->rmt_peer, t->rmt_peer), pct(s->lcl_peer, t->lcl_peer), pct(s->st_l1hit, t->st_l1hit),
+		pct(s->st_l1miss, t->st_l1miss), pct(s->st_na, t->st_na), off, "N/A", 0, ia,
+		(unsigned long long)mean(o->lat_rmt_peer, s->rmt_peer),
+		(unsigned long long)mean(o->lat_lcl_peer, s->lcl_peer),
+		(unsigned long long)mean(o->lat_load, o->n_lat_load), (unsigned long long)s->nr_entries,
+		__builtin_popcountll(o->cpus), ws, sym, wo, base_name(o->dso), nodes);
+}
+
+static void pareto(FILE *f, const struct c2c_result *r)
+{
+	int ws = 6, wo = 6;
+	for (size_t i = 0; i < r->nlines; i++)
+		for (size_t j = 0; j < r->lines[i].noffs; j++) {
+			char sym[256];
+			sym_text(&r->lines[i].offs[j], sym, sizeof(sym));
+			int a = (int)strlen(sym), b = (int)strlen(base_name(r->lines[i].offs[j].dso));
+			ws = a > ws ? (a < 200 ? a : 200) : ws;
+			wo = b > wo ? (b < 200 ? b : 200) : wo;
+		}
+	fprintf(f, "\n");
+	banner(f, "      Shared Cache Line Distribution Pareto      ");
+	pareto_head(f, ws, wo);
+	for (size_t i = 0; i < r->nlines; i++) {
+		const struct c2c_line *l = &r->lines[i];
+		char addr[32];
+		snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)l->addr);
+		fprintf(f, "  ----------------------------------------------------------------------\n");
+		fprintf(f, "%7zu  %7llu  %7llu  %7llu  %7llu  %7llu  %18s\n", i,
+			(unsigned long long)l->st.rmt_peer, (unsigned long long)l->st.lcl_peer,
+			(unsigned long long)l->st.st_l1hit, (unsigned long long)l->st.st_l1miss,
+			(unsigned long long)l->st.st_na, addr);
+		fprintf(f, "  ----------------------------------------------------------------------\n");
+		for (size_t j = 0; j < l->noffs; j++)
+			pareto_row(f, l, &l->offs[j], ws, wo);
+	}
+}
+
+void c2c_print_stdio(FILE *f, const struct c2c_result *r, const char *const *events, size_t nevents)
+{
+	trace_info(f, &r->all);
+	shared_info(f, r);
+	details(f, r, events, nevents);
+	line_table(f, r);
+	pareto(f, r);
+}

@@ -1,0 +1,215 @@
+/* perf's classification of SPE loads and stores and c2c's grouping (spe_c2c.h). */
+#include "spe/spe_c2c.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/xalloc.h"
+
+/* Neoverse data sources (the Arm Neoverse TRMs' SPE data-source values). */
+enum { DS_L1D = 0x0, DS_L2 = 0x8, DS_PEER_CORE = 0x9, DS_LOCAL_CLUSTER = 0xa, DS_SYS_CACHE = 0xb,
+       DS_PEER_CLUSTER = 0xc, DS_REMOTE = 0xd, DS_DRAM = 0xe };
+
+bool c2c_cpuid_neoverse(const char *cpuid)
+{
+	if (!cpuid)
+		return false;
+	unsigned long long midr = strtoull(cpuid, NULL, 16);
+	unsigned impl = (unsigned)(midr >> 24) & 0xff, part = (unsigned)(midr >> 4) & 0xfff;
+	/* Arm's N1, N2 and V1, the cores perf 6.1 decodes data sources for */
+	return impl == 0x41 && (part == 0xd0c || part == 0xd49 || part == 0xd40);
+}
+
+static void load_source(const struct spe_sample *s, bool neoverse, struct c2c_stats *st)
+{
+	const struct spe_record *r = &s->r;
+	if (!neoverse) {
+		bool llc = r->events & ((1u << SPE_EV_LLC_ACCESS) | (1u << SPE_EV_LLC_MISS));
+		bool l1 = r->events & ((1u << SPE_EV_L1D_ACCESS) | (1u << SPE_EV_L1D_REFILL));
+		bool miss = llc ? (r->events >> SPE_EV_LLC_MISS) & 1 : (r->events >> SPE_EV_L1D_REFILL) & 1;
+		if (llc || l1) {
+			if (miss)
+				st->ld_miss++;
+			else if (llc)
+				st->ld_llchit++;
+			else
+				st->ld_l1hit++;
+		}
+		return;
+	}
+	if (!(r->valid & SPE_HAS_DS))
+		return;
+	switch (r->data_source) {
+	case DS_L1D: st->ld_l1hit++; break;
+	case DS_L2: st->ld_l2hit++; break;
+	case DS_PEER_CORE: st->ld_l2hit++; st->lcl_peer++; st->tot_peer++; break;
+	case DS_LOCAL_CLUSTER:
+	case DS_PEER_CLUSTER: st->ld_llchit++; st->lcl_peer++; st->tot_peer++; break;
+	case DS_SYS_CACHE: st->ld_llchit++; break;
+	case DS_REMOTE: st->rmt_hit++; st->rmt_peer++; st->tot_peer++; break;
+	case DS_DRAM: st->lcl_dram++; st->ld_excl++; break;
+	default: break;
+	}
+}
+
+bool c2c_classify(const struct spe_sample *s, bool neoverse, struct c2c_stats *st)
+{
+	const struct spe_record *r = &s->r;
+	if (r->op_class != SPE_OP_LDST || !(r->valid & SPE_HAS_OP))
+		return false;
+	struct spe_op op;
+	spe_op_split(r->op_class, r->op, &op);
+	bool va = r->valid & SPE_HAS_VA;
+	st->nr_entries++;
+	if (!s->data_mapped)
+		st->nomap++;
+	if (op.store) {
+		st->store++;
+		if (!va) {
+			st->st_noadrs++;
+			return true;
+		}
+		if (neoverse)
+			st->st_na++; /* Neoverse tells no level for stores: perf's N/A */
+		else if (r->events & (1u << SPE_EV_L1D_REFILL))
+			st->st_l1miss++;
+		else if (r->events & (1u << SPE_EV_L1D_ACCESS))
+			st->st_l1hit++;
+		else
+			st->st_na++;
+		return true;
+	}
+	st->load++;
+	if (!va) {
+		st->ld_noadrs++;
+		return true;
+	}
+	load_source(s, neoverse, st);
+	return true;
+}
+
+uint64_t c2c_display_count(const struct c2c_stats *st, enum c2c_display disp)
+{
+	switch (disp) {
+	case C2C_RMT_HITM: return st->rmt_hitm;
+	case C2C_LCL_HITM: return st->lcl_hitm;
+	case C2C_PEER: return st->tot_peer;
+	default: return st->tot_hitm;
+	}
+}
+
+static void stats_add(struct c2c_stats *a, const struct c2c_stats *b)
+{
+	uint64_t *x = (uint64_t *)a;
+	const uint64_t *y = (const uint64_t *)b;
+	for (size_t i = 0; i < sizeof(*a) / sizeof(uint64_t); i++)
+		x[i] += y[i];
+}
+
+static struct c2c_line *line_of(struct c2c_result *r, uint64_t addr)
+{
+	for (size_t i = 0; i < r->nlines; i++)
+		if (r->lines[i].addr == addr)
+			return &r->lines[i];
+	r->lines = xrealloc(r->lines, (r->nlines + 1) * sizeof(*r->lines));
+	struct c2c_line *l = &r->lines[r->nlines++];
+	memset(l, 0, sizeof(*l));
+	l->addr = addr;
+	return l;
+}
+
+static struct c2c_off *off_of(struct c2c_line *l, uint64_t offset, const struct spe_sample *s)
+{
+	for (size_t i = 0; i < l->noffs; i++)
+		if (l->offs[i].offset == offset && l->offs[i].iaddr == s->r.pc)
+			return &l->offs[i];
+	l->offs = xrealloc(l->offs, (l->noffs + 1) * sizeof(*l->offs));
+	struct c2c_off *o = &l->offs[l->noffs++];
+	memset(o, 0, sizeof(*o));
+	o->offset = offset;
+	o->iaddr = s->r.pc;
+	o->sym = s->sym;
+	o->dso = s->dso;
+	return o;
+}
+
+static enum c2c_display g_disp;
+
+static int line_cmp(const void *a, const void *b)
+{
+	uint64_t x = c2c_display_count(&((const struct c2c_line *)a)->st, g_disp);
+	uint64_t y = c2c_display_count(&((const struct c2c_line *)b)->st, g_disp);
+	return x > y ? -1 : x < y ? 1 : 0;
+}
+
+/* perf's Pareto order within a line: by offset, then by the display's count, then code address */
+static int off_cmp(const void *a, const void *b)
+{
+	const struct c2c_off *x = a, *y = b;
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	uint64_t cx = c2c_display_count(&x->st, g_disp), cy = c2c_display_count(&y->st, g_disp);
+	if (cx != cy)
+		return cx > cy ? -1 : 1;
+	return x->iaddr < y->iaddr ? -1 : x->iaddr > y->iaddr;
+}
+
+int c2c_build(const struct spe_data *d, bool neoverse, enum c2c_display disp, struct c2c_result *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->display = disp;
+	for (size_t i = 0; i < d->n; i++) {
+		const struct spe_sample *s = &d->v[i];
+		struct c2c_stats st = { 0 };
+		if (!c2c_classify(s, neoverse, &st))
+			continue;
+		stats_add(&out->all, &st);
+		if (!(s->r.valid & SPE_HAS_VA))
+			continue;
+		struct c2c_line *l = line_of(out, s->r.data_va & ~63ULL);
+		stats_add(&l->st, &st);
+		struct c2c_off *o = off_of(l, s->r.data_va & 63, s);
+		stats_add(&o->st, &st);
+		if (s->cpu < 64)
+			o->cpus |= 1ULL << s->cpu;
+		uint64_t lat = s->r.lat_total;
+		if (st.lcl_peer)
+			o->lat_lcl_peer += lat;
+		if (st.rmt_peer)
+			o->lat_rmt_peer += lat;
+		if (st.load && !st.lcl_peer && !st.rmt_peer && !st.lcl_hitm && !st.rmt_hitm) {
+			o->lat_load += lat;
+			o->n_lat_load++;
+		}
+	}
+	if (!out->all.nr_entries) {
+		err_set("no load or store records in the recording");
+		return -1;
+	}
+	/* shared lines: those with the display's count; the rest are dropped as perf does */
+	size_t k = 0;
+	for (size_t i = 0; i < out->nlines; i++) {
+		if (c2c_display_count(&out->lines[i].st, disp)) {
+			out->lines[k++] = out->lines[i];
+			stats_add(&out->shared, &out->lines[k - 1].st);
+			out->merged += out->lines[k - 1].noffs;
+		} else {
+			free(out->lines[i].offs);
+		}
+	}
+	out->nlines = out->nshared = k;
+	g_disp = disp;
+	qsort(out->lines, out->nlines, sizeof(*out->lines), line_cmp);
+	for (size_t i = 0; i < out->nlines; i++)
+		qsort(out->lines[i].offs, out->lines[i].noffs, sizeof(struct c2c_off), off_cmp);
+	return 0;
+}
+
+void c2c_result_free(struct c2c_result *r)
+{
+	for (size_t i = 0; i < r->nlines; i++)
+		free(r->lines[i].offs);
+	free(r->lines);
+	memset(r, 0, sizeof(*r));
+}
