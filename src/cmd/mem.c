@@ -6,6 +6,11 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "output/mem_out.h"
+#include "session/session.h"
+#include "spe/spe_c2c.h"
+#include "spe/spe_load.h"
+#include "spe/spe_mem.h"
 #include "util/error.h"
 #include "util/opt.h"
 #include "util/xalloc.h"
@@ -41,6 +46,46 @@ static int mem_record(int argc, char **argv)
 	return rc;
 }
 
+static int mem_report(int argc, char **argv)
+{
+	static const char *const usage[] = { "lperf mem report [<options>]", NULL };
+	const char *input = "perf.data";
+	bool stdio_ = false, force = false;
+	struct option opts[] = {
+		{ OPT_STRING, 'i', "input", &input, "file", "the input file to process", NULL, 0 },
+		{ OPT_BOOL, 0, "stdio", &stdio_, NULL, "use the stdio interface (the only one lperf has)", NULL, 0 },
+		{ OPT_BOOL, 'f', "force", &force, NULL, "don't complain, do it", NULL, 0 },
+		OPT_END_(),
+	};
+	const struct opt_ctx ctx = { "mem report", usage, opts, false };
+	int i = opt_parse(&ctx, argc, argv);
+	if (i < argc)
+		opt_usage_error(&ctx, "unexpected argument '%s'", argv[i]);
+	struct session ss;
+	struct session_tool tool = { 0 };
+	struct session_opts so = { .force = force };
+	if (session_open(&ss, input, &so, &tool) < 0)
+		cmd_open_failed(input);
+	if (!spe_recording(ss.reader))
+		err_die(EXIT_USAGE, "%s holds no Arm SPE data: lperf mem reads SPE recordings (lperf mem record on "
+			"an Arm machine with SPE); x86 memory-sampling events are not available", input);
+	struct spe_data d;
+	int rc = spe_session_load(&ss, SPE_V1P3, NULL, &d);
+	for (size_t k = 0; k < d.notes.n; k++)
+		err_warn("%s", d.notes.v[k]);
+	if (rc < 0)
+		err_die(EXIT_RUNTIME, "%s: %s", input, err_msg());
+	struct spe_mem_section sec[SPE_MEM_NKINDS];
+	size_t n;
+	if (spe_mem_build(&d, c2c_cpuid_neoverse(ss.reader->info.cpuid), sec, &n) < 0)
+		err_die(EXIT_RUNTIME, "%s: %s", input, err_msg());
+	mem_print_stdio(stdout, sec, n);
+	spe_mem_free(sec, n);
+	spe_data_free(&d);
+	session_close(&ss);
+	return 0;
+}
+
 int cmd_mem(int argc, char **argv)
 {
 	static const char *const usage[] = { "lperf mem record [<options>] [--] [<command>]",
@@ -52,7 +97,6 @@ int cmd_mem(int argc, char **argv)
 	if (opt_abbrev(sub, "record", 3))
 		return mem_record(argc - i, argv + i);
 	if (opt_abbrev(sub, "report", 3))
-		err_die(EXIT_USAGE, "lperf mem report is not available yet: 'lperf report -i FILE' shows an SPE "
-			"recording's loads and stores by data source and latency, 'lperf c2c report' its shared lines");
+		return mem_report(argc - i, argv + i);
 	opt_usage_error(&ctx, "unknown subcommand '%s' (lperf has record and report)", sub);
 }

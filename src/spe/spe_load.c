@@ -125,7 +125,15 @@ static void add_sample(struct session *ss, struct load_ctx *c, const struct spe_
 		s->sym = loc.sym ? intern(d, loc.sym->name) : NULL;
 		s->sym_off = loc.sym_off;
 	}
-	s->data_mapped = (rec->valid & SPE_HAS_VA) && t && t->maps && maps_find(t->maps, rec->data_va);
+	/* the data address (a branch's target), as perf's samples carry it in addr */
+	uint64_t target = (rec->valid & SPE_HAS_VA) ? rec->data_va : (rec->valid & SPE_HAS_BR_TGT) ? rec->br_target : 0;
+	const struct map *dm = target && t && t->maps ? maps_find(t->maps, target) : NULL;
+	s->data_mapped = (rec->valid & SPE_HAS_VA) && dm;
+	struct addr_loc dl;
+	if (dm && resolve_addr(&ss->machine, t, mode, target, 0, &dl)) {
+		s->dsym = dl.sym ? intern(d, dl.sym->name) : NULL;
+		s->ddso = dl.dso ? intern(d, dl.dso->path) : NULL;
+	}
 	if (resolved && c->o && c->o->sample)
 		as_sample(c, s, t, &loc);
 }

@@ -23,6 +23,8 @@ struct spe_sample {
 	const char *sym;       /* NULL: no symbol */
 	uint64_t sym_off;
 	bool data_mapped;      /* the data address lies in a mapping the recording named */
+	const char *dsym, *ddso; /* the function and DSO at the data address (a branch's target);
+	                          * NULL: none (lperf reads no data symbols) */
 };
 
 struct spe_data {
