@@ -99,11 +99,16 @@ static void line_table(FILE *f, const struct c2c_result *r)
 {
 	fprintf(f, "\n");
 	banner(f, "           Shared Data Cache Line Table          ");
+	static const char *const col[][4] = { { "    Tot", "   Hitm", "Load Hitm", "  LclHitm  RmtHitm" },
+					      { "    Rmt", "   Hitm", "Load Hitm", "  LclHitm  RmtHitm" },
+					      { "    Lcl", "   Hitm", "Load Hitm", "  LclHitm  RmtHitm" },
+					      { "   Peer", "  Snoop", "Load Peer", "    Local   Remote" } };
+	const char *const *c = col[r->display];
 	fprintf(f, "#\n"
-		"#        ----------- Cacheline ----------     Peer  ------- Load Peer -------    Total    Total    Total  --------- Stores --------  ----- Core Load Hit -----  - LLC Load Hit --  - RMT Load Hit --  --- Load Dram ----\n"
-		"# Index             Address  Node  PA cnt    Snoop    Total    Local   Remote  records    Loads   Stores    L1Hit   L1Miss      N/A       FB       L1       L2    LclHit  LclHitm    RmtHit  RmtHitm       Lcl       Rmt\n"
+		"#        ----------- Cacheline ----------  %s  ------- %s -------    Total    Total    Total  --------- Stores --------  ----- Core Load Hit -----  - LLC Load Hit --  - RMT Load Hit --  --- Load Dram ----\n"
+		"# Index             Address  Node  PA cnt  %s    Total%s  records    Loads   Stores    L1Hit   L1Miss      N/A       FB       L1       L2    LclHit  LclHitm    RmtHit  RmtHitm       Lcl       Rmt\n"
 		"# .....  ..................  ....  ......  .......  .......  .......  .......  .......  .......  .......  .......  .......  .......  .......  .......  .......  ........  .......  ........  .......  ........  ........\n"
-		"#\n");
+		"#\n", c[0], c[2], c[1], c[3]);
 	uint64_t tot = c2c_display_count(&r->shared, r->display);
 	for (size_t i = 0; i < r->nlines; i++) {
 		const struct c2c_line *l = &r->lines[i];
@@ -190,6 +195,10 @@ static void pareto(FILE *f, const struct c2c_result *r)
 		}
 	fprintf(f, "\n");
 	banner(f, "      Shared Cache Line Distribution Pareto      ");
+	if (!r->nlines) {
+		fprintf(f, "#\n");
+		return;
+	}
 	pareto_head(f, ws, wo);
 	for (size_t i = 0; i < r->nlines; i++) {
 		const struct c2c_line *l = &r->lines[i];

@@ -187,18 +187,22 @@ int c2c_build(const struct spe_data *d, bool neoverse, enum c2c_display disp, st
 		err_set("no load or store records in the recording");
 		return -1;
 	}
-	/* shared lines: those with the display's count; the rest are dropped as perf does */
+	/* shared lines: those with HITMs or peer snoops; shown: those with the display's count */
 	size_t k = 0;
 	for (size_t i = 0; i < out->nlines; i++) {
-		if (c2c_display_count(&out->lines[i].st, disp)) {
+		const struct c2c_stats *st = &out->lines[i].st;
+		if (st->tot_hitm || st->lcl_peer || st->rmt_peer) {
+			out->nshared++;
+			stats_add(&out->shared, st);
+		}
+		if (c2c_display_count(st, disp)) {
+			out->merged += out->lines[i].noffs;
 			out->lines[k++] = out->lines[i];
-			stats_add(&out->shared, &out->lines[k - 1].st);
-			out->merged += out->lines[k - 1].noffs;
 		} else {
 			free(out->lines[i].offs);
 		}
 	}
-	out->nlines = out->nshared = k;
+	out->nlines = k;
 	g_disp = disp;
 	qsort(out->lines, out->nlines, sizeof(*out->lines), line_cmp);
 	for (size_t i = 0; i < out->nlines; i++)

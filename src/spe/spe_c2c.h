@@ -42,8 +42,8 @@ struct c2c_line {
 
 struct c2c_result {
 	struct c2c_stats all;     /* every record (Trace Event Information) */
-	struct c2c_stats shared;  /* the shared lines' (Global Shared Cache Line) */
-	struct c2c_line *lines;   /* shared lines, the costliest first */
+	struct c2c_stats shared;  /* the shared lines' (those with HITMs or peer snoops) */
+	struct c2c_line *lines;   /* the lines the display shows (its count > 0), costliest first */
 	size_t nlines, nshared;
 	enum c2c_display display;
 	uint64_t merged;          /* the shared lines' offset rows */
