@@ -97,7 +97,11 @@ int cmd_c2c(int argc, char **argv)
 {
 	static const char *const usage[] = { "lperf c2c record [<options>] [--] [<command>]",
 					     "lperf c2c report [<options>]", NULL };
-	struct option opts[] = { OPT_END_() };
+	int verbose = 0;
+	struct option opts[] = {
+		{ OPT_COUNT, 'v', "verbose", &verbose, NULL, "be more verbose (accepted)", NULL, 0 },
+		OPT_END_(),
+	};
 	const struct opt_ctx ctx = { "c2c", usage, opts, true };
 	int i = opt_parse_subcommand(&ctx, argc, argv);
 	const char *sub = argv[i];

@@ -14,6 +14,7 @@ ONLY = sys.argv[4:]  # markdown files to read instead of README.md and docs/*.md
 CANNOT = [
     (r"^(?!LPERF_SYSFS_ROOT).*(-M imix -C 1|-m imix)", "needs an Arm PMU (imix is an Arm metric group)"),
     (r"^(?!LPERF_SYSFS_ROOT).*arm_spe", "needs Arm SPE hardware"),
+    (r"(c2c|mem) report -i c2c\.data", "reads the SPE recording tests/unit/test_spe_c2c.c writes (t71 runs it)"),
     (r"-pe_file", "WindowsPerf's --pe_file waits for a named process started elsewhere"),
     (r"diff before\.data after\.data", "compares two recordings the page's prose makes"),
     (r"go tool pprof", "go is not installed") if not shutil.which("go") else (r"^$", ""),

@@ -1,0 +1,92 @@
+#!/bin/sh
+# lperf mem and lperf c2c on Arm SPE recordings (docs/mem.md). This machine has no SPE: record
+# says so in one line, and its event encoding is checked against the Arm fixture sysfs; report
+# reads recordings built from SPE packet streams (tests/unit/test_spe_c2c.c: two threads on two
+# CPUs storing to offsets 0x0 and 0x8 of one cache line and loading them from the peer core;
+# tests/unit/test_spe_perfdata.c: t70's recording), compared byte for byte with perf 6.1's
+# perf mem report / perf c2c report --stdio on the same files.
+. "$(dirname "$0")/lib.sh"
+F="$FIXTURES/sysfs-arm"
+GEN="$(dirname "$LPERF")/tests/test_spe_c2c"
+GEN70="$(dirname "$LPERF")/tests/test_spe_perfdata"
+
+test_expect_success 'c2c record and mem record without an SPE PMU: one clear line' '
+	expect_exit 2 "$LPERF" c2c record -- true 2>err &&
+	expect_lines 1 err && expect_grep "no Arm SPE PMU" err &&
+	expect_exit 2 "$LPERF" mem record -- true 2>err &&
+	expect_lines 1 err && expect_grep "no Arm SPE PMU" err &&
+	test ! -e perf.data
+'
+
+test_expect_success 'c2c record and mem record -t/--ldlat encode perf 6.1 arm64 SPE events' '
+	LPERF_SYSFS_ROOT=$F lperf c2c record --dry-run -- true >out &&
+	expect_grep "arm_spe_0/ts_enable=1,pa_enable=1,load_filter=1,store_filter=1,min_latency=30/ +arm_spe_0 +11 +0x600000003 +0 +0x1e " out &&
+	LPERF_SYSFS_ROOT=$F lperf mem record -t load --dry-run -- true >out &&
+	expect_grep " 0x200000003 +0 +0x1e " out &&
+	LPERF_SYSFS_ROOT=$F lperf mem record --type=store --dry-run -- true >out &&
+	expect_grep "store_filter=1/ +arm_spe_0 +11 +0x400000003 +0 +0 " out &&
+	LPERF_SYSFS_ROOT=$F lperf mem record --ldlat 64 --dry-run -- true >out &&
+	expect_grep " 0x600000003 +0 +0x40 " out &&
+	expect_exit 2 "$LPERF" mem record -t bogus -- true 2>err && expect_lines 1 err &&
+	expect_exit 2 "$LPERF" c2c bogus 2>err && expect_grep "unknown subcommand" err
+'
+
+test_expect_success 'mem and c2c report refuse a recording without SPE data in one line' '
+	expect_exit 2 "$LPERF" c2c report -i "$FIXTURES/perfdata/perf61-cpu-clock.data" --stdio 2>err &&
+	expect_lines 1 err && expect_grep "no Arm SPE data" err &&
+	expect_exit 2 "$LPERF" mem report -i "$FIXTURES/perfdata/perf61-cpu-clock.data" 2>err &&
+	expect_lines 1 err && expect_grep "no Arm SPE data" err
+'
+
+if [ ! -x "$GEN" ] || [ ! -x "$GEN70" ]; then
+	test_skip 'SPE recordings' "no $GEN (make unit)"
+	test_done; exit
+fi
+
+test_expect_success 'c2c report names the falsely shared line, both offsets and both functions' '
+	LPERF_SPE_C2C_OUT=$PWD/c2c.data "$GEN" >/dev/null &&
+	lperf c2c report -i c2c.data --stdio -d peer >c.txt &&
+	expect_grep "^  Total Shared Cache Lines +: +1$" c.txt &&
+	expect_grep "^  Load HIT Local Peer +: +4$" c.txt &&
+	expect_grep "^ +0 +0x7ffd00004000 +N/A +0 +100.00% +4 +4 +0 +10 +4 +6 " c.txt &&
+	awk "/Distribution Pareto/ { p = 1 } p" c.txt >pareto &&
+	expect_grep "^ +0.00% +50.00% .* 0x0 +N/A +0 +0x[0-9a-f]+ +0 +100 +0 +2 +1  \[\.\] c2c_writer_a " pareto &&
+	expect_grep "^ +0.00% +50.00% .* 0x8 +N/A +0 +0x[0-9a-f]+ +0 +260 +0 +2 +1  \[\.\] c2c_writer_b " pareto &&
+	expect_grep "50.00% +0x0 .* \[\.\] c2c_writer_a" pareto &&
+	expect_grep "50.00% +0x8 .* \[\.\] c2c_writer_b" pareto &&
+	test "$(grep -c "c2c_writer_" pareto)" -eq 4
+'
+
+# perf ends report output with a random tip: drop it and the "#" lines around it
+untip() { sed "/^# (/d" "$1" | awk "{ l[NR] = \$0 } END { n = NR; while (n > 0 && (l[n] == \"#\" || l[n] == \"\")) n--; for (i = 1; i <= n; i++) print l[i] }"; }
+
+if ! command -v perf >/dev/null 2>&1; then
+	test_skip 'perf 6.1 reads the same recordings' 'no perf'
+	test_done; exit
+fi
+
+test_expect_success 'c2c report --stdio: the same text as perf c2c report, every display' '
+	LPERF_SPE_C2C_OUT=$PWD/c2c.data "$GEN" >/dev/null &&
+	for d in "" "-d peer" "-d tot" "-d lcl" "-d rmt"; do
+		perf c2c report -i c2c.data --stdio --no-source $d >p.txt 2>/dev/null &&
+		lperf c2c report -i c2c.data --stdio $d >l.txt &&
+		expect_grep "Shared Data Cache Line Table" p.txt &&
+		diff p.txt l.txt || return 1
+	done
+'
+
+test_expect_success 'mem report --stdio: the same tables as perf mem report' '
+	LPERF_SPE_C2C_OUT=$PWD/c2c.data "$GEN" >/dev/null &&
+	LPERF_SPE_OUT=$PWD/spe.data "$GEN70" >/dev/null &&
+	for f in c2c.data spe.data; do
+		perf mem report -i $f --stdio >p.raw 2>/dev/null &&
+		lperf mem report -i $f --stdio >l.raw &&
+		untip p.raw >p.txt && untip l.raw >l.txt &&
+		expect_grep "of event .memory." p.txt &&
+		diff p.txt l.txt || return 1
+	done &&
+	expect_grep "^# Samples: 1  of event .branch-miss.$" l.txt &&
+	expect_grep "Remote N/A or N/A .* Peer +Walker miss " l.txt
+'
+
+test_done
