@@ -103,7 +103,7 @@ static void unknown_command(const char *name)
 	static const char *const perf_only[][2] = {
 		{ "trace", "count system calls with 'lperf stat -e raw_syscalls:sys_enter' or "
 			   "'lperf stat -e syscalls:sys_enter_*', record them with 'lperf record -e ...'" },
-		{ "kmem", NULL }, { "mem", NULL }, { "c2c", NULL }, { "kvm", NULL },
+		{ "kmem", NULL }, { "kvm", NULL },
 		{ "ftrace", NULL }, { "timechart", NULL }, { "archive", NULL },
 		{ "config", NULL }, { "data", NULL }, { "iostat", NULL }, { "kallsyms", NULL },
 		{ "kwork", NULL },
