@@ -51,8 +51,9 @@ static void trace_info(FILE *f, const struct c2c_stats *s)
 	const char *to[] = { "LLC Misses to Local DRAM", "LLC Misses to Remote DRAM",
 			     "LLC Misses to Remote cache (HIT)", "LLC Misses to Remote cache (HITM)" };
 	uint64_t n[] = { s->lcl_dram, s->rmt_dram, s->rmt_hit, s->rmt_hitm };
-	for (int i = 0; i < 4; i++) /* perf divides by zero here too: nan without misses */
-		fprintf(f, "  %-34s: %10.1f%%\n", to[i], llc_miss ? pct(n[i], llc_miss) : 0.0 / 0.0);
+	volatile double zero = 0.0; /* perf divides 0 by 0 here: x86 prints its NaN as -nan */
+	for (int i = 0; i < 4; i++)
+		fprintf(f, "  %-34s: %10.1f%%\n", to[i], llc_miss ? pct(n[i], llc_miss) : zero / zero);
 	line(f, "Store Operations", s->store);
 	line(f, "Store - uncacheable", s->st_uncache);
 	line(f, "Store - no mapping", s->st_noadrs);

@@ -72,7 +72,11 @@ test_expect_success 'c2c report --stdio: the same text as perf c2c report, every
 		lperf c2c report -i c2c.data --stdio $d >l.txt &&
 		expect_grep "Shared Data Cache Line Table" p.txt &&
 		diff p.txt l.txt || return 1
-	done
+	done &&
+	LPERF_SPE_OUT=$PWD/spe.data "$GEN70" >/dev/null &&
+	perf c2c report -i spe.data --stdio --no-source -d peer >p.txt 2>/dev/null &&
+	lperf c2c report -i spe.data --stdio -d peer >l.txt &&
+	expect_grep "^  Load HIT Remote Peer +: +1$" l.txt && diff p.txt l.txt
 '
 
 test_expect_success 'mem report --stdio: the same tables as perf mem report' '
