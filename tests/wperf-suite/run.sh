@@ -18,7 +18,8 @@
 #   WPERF_ARM64=1 run it in the emulated Arm machine instead (scripts/arm64-vm.sh --python, with
 #                 build/arm64/lperf; tests/wperf-suite/guest.sh runs pytest there, with trixie's
 #                 pytest and jsonschema from arm64-site.sh); give it the files that count, e.g.
-#                 wperf_cli_stat_test.py wperf_cli_timeline_test.py ... (ARM64_VM_TIMEOUT, s)
+#                 every file with a `no PMU` row in docs/wperf.md (wperf_cli_stat_test.py
+#                 wperf_cli_timeline_test.py ... wperf_cli_record_test.py; ARM64_VM_TIMEOUT, s)
 #   WPERF_KEEP=1  keep the temporary directory (its path is printed)
 #   WPERF_LIST=1  list each failing test with the first line of its failure
 # Exit status 0 when no test failed for a reason other than the "cannot apply" table.
