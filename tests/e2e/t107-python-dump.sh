@@ -143,6 +143,31 @@ else
 	test_skip "another user's process" "needs root and setpriv"
 fi
 
+# traced PID: waits until PID has a tracer, 60 s at most.
+traced() {
+	i=0
+	until [ "$(awk '/^TracerPid:/ { print $2 }' /proc/$1/status)" != 0 ]; do
+		i=$((i + 1))
+		[ $i -le 1200 ] || { echo "pid $1 not traced after 60 s"; return 1; }
+		sleep 0.05
+	done
+}
+
+if command -v strace >/dev/null; then
+	test_expect_success 'a process traced already (strace): said so, --nonblocking named as the way; --nonblocking reads it' '
+		R=$(mktemp -d "$PUB/ready.XXXXXX")
+		start "" "$PYTHON" "$R" || { kill $P; return 1; }
+		strace -p $P -o /dev/null 2>/dev/null & S=$!
+		traced $P && expect_exit 1 lperf dump -p $P 2>err && lperf dump --nonblocking -p $P >nb.txt; rc=$?
+		kill $S; wait $S; kill $P
+		[ $rc = 0 ] &&
+		expect_grep "^lperf: pid $P: permission denied pausing its threads \(is it traced already, by a debugger or strace\?\); --nonblocking reads it without pausing" err &&
+		expect_grep "^Thread [0-9]+ \(idle\) \[dump-a\]" nb.txt && expect_grep "^    leaf_a \(.*py_dump.py:[0-9]+\)" nb.txt
+	'
+else
+	test_skip "a process traced already" "no strace here"
+fi
+
 test_expect_success 'usage: -p is required; --locals is not an option' '
 	expect_exit 2 lperf dump 2>err && expect_grep "PID is required" err &&
 	expect_exit 2 lperf dump -p 1 --locals 2>err && expect_grep "unknown option" err
