@@ -107,31 +107,60 @@ static void stats_add(struct c2c_stats *a, const struct c2c_stats *b)
 		x[i] += y[i];
 }
 
-static struct c2c_line *line_of(struct c2c_result *r, uint64_t addr)
+/* A load or store with a data address, for grouping by line, offset and code address. */
+struct c2c_key {
+	uint64_t line, off, pc;
+	size_t idx;
+};
+
+static int key_cmp(const void *a, const void *b)
 {
-	for (size_t i = 0; i < r->nlines; i++)
-		if (r->lines[i].addr == addr)
-			return &r->lines[i];
-	r->lines = xrealloc(r->lines, (r->nlines + 1) * sizeof(*r->lines));
-	struct c2c_line *l = &r->lines[r->nlines++];
-	memset(l, 0, sizeof(*l));
-	l->addr = addr;
-	return l;
+	const struct c2c_key *x = a, *y = b;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	if (x->pc != y->pc)
+		return x->pc < y->pc ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-static struct c2c_off *off_of(struct c2c_line *l, uint64_t offset, const struct spe_sample *s)
+/* The line and offset row of key k, appended when k starts a new one (keys come sorted). */
+static struct c2c_off *group_of(struct c2c_result *r, const struct c2c_key *k, const struct c2c_key *prev,
+				const struct spe_sample *s)
 {
-	for (size_t i = 0; i < l->noffs; i++)
-		if (l->offs[i].offset == offset && l->offs[i].iaddr == s->r.pc)
-			return &l->offs[i];
-	l->offs = xrealloc(l->offs, (l->noffs + 1) * sizeof(*l->offs));
-	struct c2c_off *o = &l->offs[l->noffs++];
-	memset(o, 0, sizeof(*o));
-	o->offset = offset;
-	o->iaddr = s->r.pc;
-	o->sym = s->sym;
-	o->dso = s->dso;
-	return o;
+	if (!prev || prev->line != k->line) {
+		r->lines = xrealloc(r->lines, (r->nlines + 1) * sizeof(*r->lines));
+		memset(&r->lines[r->nlines], 0, sizeof(*r->lines));
+		r->lines[r->nlines++].addr = k->line;
+	}
+	struct c2c_line *l = &r->lines[r->nlines - 1];
+	if (!prev || prev->line != k->line || prev->off != k->off || prev->pc != k->pc) {
+		l->offs = xrealloc(l->offs, (l->noffs + 1) * sizeof(*l->offs));
+		struct c2c_off *o = &l->offs[l->noffs++];
+		memset(o, 0, sizeof(*o));
+		o->offset = k->off;
+		o->iaddr = k->pc;
+		o->sym = s->sym;
+		o->dso = s->dso;
+	}
+	return &l->offs[l->noffs - 1];
+}
+
+static void off_add(struct c2c_off *o, const struct spe_sample *s, const struct c2c_stats *st)
+{
+	stats_add(&o->st, st);
+	if (s->cpu < 64)
+		o->cpus |= 1ULL << s->cpu;
+	uint64_t lat = s->r.lat_total;
+	if (st->lcl_peer)
+		o->lat_lcl_peer += lat;
+	if (st->rmt_peer)
+		o->lat_rmt_peer += lat;
+	if (st->load && !st->lcl_peer && !st->rmt_peer && !st->lcl_hitm && !st->rmt_hitm) {
+		o->lat_load += lat;
+		o->n_lat_load++;
+	}
 }
 
 static enum c2c_display g_disp;
@@ -159,30 +188,27 @@ int c2c_build(const struct spe_data *d, bool neoverse, enum c2c_display disp, st
 {
 	memset(out, 0, sizeof(*out));
 	out->display = disp;
+	struct c2c_key *keys = xcalloc(d->n ? d->n : 1, sizeof(*keys));
+	size_t nk = 0;
 	for (size_t i = 0; i < d->n; i++) {
 		const struct spe_sample *s = &d->v[i];
 		struct c2c_stats st = { 0 };
 		if (!c2c_classify(s, neoverse, &st))
 			continue;
 		stats_add(&out->all, &st);
-		if (!(s->r.valid & SPE_HAS_VA))
-			continue;
-		struct c2c_line *l = line_of(out, s->r.data_va & ~63ULL);
-		stats_add(&l->st, &st);
-		struct c2c_off *o = off_of(l, s->r.data_va & 63, s);
-		stats_add(&o->st, &st);
-		if (s->cpu < 64)
-			o->cpus |= 1ULL << s->cpu;
-		uint64_t lat = s->r.lat_total;
-		if (st.lcl_peer)
-			o->lat_lcl_peer += lat;
-		if (st.rmt_peer)
-			o->lat_rmt_peer += lat;
-		if (st.load && !st.lcl_peer && !st.rmt_peer && !st.lcl_hitm && !st.rmt_hitm) {
-			o->lat_load += lat;
-			o->n_lat_load++;
-		}
+		if (s->r.valid & SPE_HAS_VA)
+			keys[nk++] = (struct c2c_key){ s->r.data_va & ~63ULL, s->r.data_va & 63, s->r.pc, i };
 	}
+	qsort(keys, nk, sizeof(*keys), key_cmp); /* O(n log n) over millions of records */
+	for (size_t i = 0; i < nk; i++) {
+		const struct spe_sample *s = &d->v[keys[i].idx];
+		struct c2c_stats st = { 0 };
+		c2c_classify(s, neoverse, &st);
+		struct c2c_off *o = group_of(out, &keys[i], i ? &keys[i - 1] : NULL, s);
+		stats_add(&out->lines[out->nlines - 1].st, &st);
+		off_add(o, s, &st);
+	}
+	free(keys);
 	if (!out->all.nr_entries) {
 		err_set("no load or store records in the recording");
 		return -1;

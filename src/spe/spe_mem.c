@@ -101,23 +101,46 @@ static bool of_kind(const struct spe_record *r, enum spe_mem_kind k, uint64_t da
 	return (r->events >> bit[k]) & 1;
 }
 
-static void add_row(struct spe_mem_section *s, const struct spe_sample *x, uint64_t data_src)
+/* A sample's row key: perf mem report's sort keys (local_weight, mem, sym, dso, symbol_daddr,
+ * dso_daddr; snoop, tlb, locked and blocked are parts of mem's data source). */
+static struct spe_mem_row row_key(const struct spe_sample *x, uint64_t data_src)
 {
-	uint64_t w = x->r.lat_total;
 	uint64_t daddr = (x->r.valid & SPE_HAS_VA) ? x->r.data_va : (x->r.valid & SPE_HAS_BR_TGT) ? x->r.br_target : 0;
-	s->samples++;
-	s->total_weight += w;
-	for (size_t i = 0; i < s->n; i++) {
-		struct spe_mem_row *r = &s->rows[i];
-		if (r->weight == w && r->data_src == data_src && r->sym == x->sym && r->dso == x->dso &&
-		    r->daddr == daddr && (x->sym || r->sym_start == x->r.pc)) {
-			r->nr++;
-			return;
-		}
+	return (struct spe_mem_row){ x->r.lat_total, 1, data_src, x->sym, x->dso, x->r.pc - x->sym_off, daddr,
+				     x->dsym, x->ddso };
+}
+
+#define CMP(a, b) do { if ((a) != (b)) return (a) < (b) ? -1 : 1; } while (0)
+
+static int key_cmp(const void *a, const void *b)
+{
+	const struct spe_mem_row *x = a, *y = b;
+	CMP(x->weight, y->weight);
+	CMP(x->data_src, y->data_src);
+	CMP((uintptr_t)x->sym, (uintptr_t)y->sym);
+	CMP((uintptr_t)x->dso, (uintptr_t)y->dso);
+	CMP(x->sym ? 0 : x->sym_start, y->sym ? 0 : y->sym_start); /* no symbol: the address is the key */
+	CMP(x->daddr, y->daddr);
+	CMP((uintptr_t)x->dsym, (uintptr_t)y->dsym);
+	CMP((uintptr_t)x->ddso, (uintptr_t)y->ddso);
+	return 0;
+}
+
+/* The samples of one kind as rows: sorted by key, equal keys merged (O(n log n)). */
+static void make_rows(struct spe_mem_section *s, struct spe_mem_row *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), key_cmp);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		s->samples++;
+		s->total_weight += v[i].weight;
+		if (k && !key_cmp(&v[k - 1], &v[i]))
+			v[k - 1].nr++;
+		else
+			v[k++] = v[i];
 	}
-	s->rows = xrealloc(s->rows, (s->n + 1) * sizeof(*s->rows));
-	s->rows[s->n++] = (struct spe_mem_row){ w, 1, data_src, x->sym, x->dso, x->r.pc - x->sym_off, daddr,
-						x->dsym, x->ddso };
+	s->rows = v;
+	s->n = k;
 }
 
 static int row_cmp(const void *a, const void *b)
@@ -134,23 +157,27 @@ static int row_cmp(const void *a, const void *b)
 int spe_mem_build(const struct spe_data *d, bool neoverse, struct spe_mem_section out[SPE_MEM_NKINDS],
 		  size_t *nout)
 {
-	struct spe_mem_section all[SPE_MEM_NKINDS];
-	memset(all, 0, sizeof(all));
-	for (size_t i = 0; i < d->n; i++) {
-		const struct spe_sample *x = &d->v[i];
-		uint64_t ds = spe_mem_data_src(&x->r, neoverse);
-		for (int k = 0; k < SPE_MEM_NKINDS; k++)
-			if (of_kind(&x->r, (enum spe_mem_kind)k, ds))
-				add_row(&all[k], x, ds);
-	}
+	uint64_t *ds = xcalloc(d->n ? d->n : 1, sizeof(*ds));
+	for (size_t i = 0; i < d->n; i++)
+		ds[i] = spe_mem_data_src(&d->v[i].r, neoverse);
 	*nout = 0;
 	for (int k = 0; k < SPE_MEM_NKINDS; k++) {
-		all[k].kind = (enum spe_mem_kind)k;
-		if (!all[k].samples)
+		struct spe_mem_row *v = xcalloc(d->n ? d->n : 1, sizeof(*v));
+		size_t n = 0;
+		for (size_t i = 0; i < d->n; i++)
+			if (of_kind(&d->v[i].r, (enum spe_mem_kind)k, ds[i]))
+				v[n++] = row_key(&d->v[i], ds[i]);
+		if (!n) {
+			free(v);
 			continue;
-		qsort(all[k].rows, all[k].n, sizeof(*all[k].rows), row_cmp);
-		out[(*nout)++] = all[k];
+		}
+		struct spe_mem_section *s = &out[(*nout)++];
+		memset(s, 0, sizeof(*s));
+		s->kind = (enum spe_mem_kind)k;
+		make_rows(s, v, n);
+		qsort(s->rows, s->n, sizeof(*s->rows), row_cmp);
 	}
+	free(ds);
 	if (!*nout) {
 		err_set("no load or store records in the recording");
 		return -1;
