@@ -7,8 +7,8 @@ import sys
 
 
 def main():
-    perf = open(sys.argv[1]).read().split('\n')
-    lperf = open(sys.argv[2]).read().split('\n')
+    perf = open(sys.argv[1], errors='surrogateescape').read().split('\n')
+    lperf = open(sys.argv[2], errors='surrogateescape').read().split('\n')
     if len(perf) != len(lperf):
         sys.exit("line counts differ: perf %d, lperf %d" % (len(perf), len(lperf)))
     bad = 0

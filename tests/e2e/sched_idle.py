@@ -18,7 +18,7 @@ US = 0.001  # ms
 def parse(path):
     rows, tasks, idle, window = [], [], {}, None
     section = 'rows'
-    for line in open(path):
+    for line in open(path, errors='surrogateescape'):
         line = line.rstrip('\n')
         if line in ('Runtime summary', 'Idle-time summary', 'Wait-time summary'):
             section = 'tasks'
