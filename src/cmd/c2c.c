@@ -85,7 +85,7 @@ static int c2c_report(int argc, char **argv)
 	const char **ev = xcalloc(ss.evsels->n + 1, sizeof(*ev));
 	for (size_t k = 0; k < ss.evsels->n; k++)
 		ev[k] = ss.evsels->v[k].name ? ss.evsels->v[k].name : "";
-	c2c_print_stdio(stdout, &r, ev, ss.evsels->n);
+	c2c_print_stdio(stdout, &r, ev, ss.evsels->n, ss.reader->info.cpu_node, ss.reader->info.ncpu_node);
 	free(ev);
 	c2c_result_free(&r);
 	spe_data_free(&d);

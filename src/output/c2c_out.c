@@ -165,25 +165,58 @@ static uint64_t mean(uint64_t sum, uint64_t n)
 	return n ? sum / n : 0;
 }
 
-static void pareto_row(FILE *f, const struct c2c_line *l, const struct c2c_off *o, int ws, int wo)
+struct nodes {
+	const int *cpu_node;
+	size_t n;
+};
+
+/* The nodes of the row's CPUs, perf's way: each "%2d", a space between. */
+static void node_list(const struct c2c_off *o, const struct nodes *nd, char *buf, size_t n)
+{
+	bool seen[1024] = { false };
+	int max = -1;
+	for (size_t cpu = 0; cpu < C2C_MAX_CPUS && cpu < nd->n; cpu++) {
+		int node = nd->cpu_node[cpu];
+		if (((o->cpus[cpu / 64] >> (cpu % 64)) & 1) && node >= 0 && node < 1024) {
+			seen[node] = true;
+			max = node > max ? node : max;
+		}
+	}
+	size_t l = 0;
+	buf[0] = 0;
+	for (int node = 0; node <= max && l < n; node++)
+		if (seen[node])
+			l += (size_t)snprintf(buf + l, n - l, "%s%2d", l ? " " : "", node);
+}
+
+static int cpu_count(const struct c2c_off *o)
+{
+	int c = 0;
+	for (size_t i = 0; i < C2C_MAX_CPUS / 64; i++)
+		c += __builtin_popcountll(o->cpus[i]);
+	return c;
+}
+
+static void pareto_row(FILE *f, const struct c2c_line *l, const struct c2c_off *o, int ws, int wo,
+		       const struct nodes *nd)
 {
 	const struct c2c_stats *s = &o->st, *t = &l->st;
 	char off[32], ia[32], sym[256];
 	snprintf(off, sizeof(off), "0x%llx", (unsigned long long)o->offset);
 	snprintf(ia, sizeof(ia), "0x%llx", (unsigned long long)o->iaddr);
 	sym_text(o, sym, sizeof(sym));
-	char nodes[16];
-	snprintf(nodes, sizeof(nodes), "%d", 0);
-	fprintf(f, "         %6.2f%%  %6.2f%%  %6.2f%%  %6.2f%%  %6.2f%%  %18s  %4s  %6d  %18s  %8llu  %8llu  %8llu  %7llu  %8d  %-*s  %-*s   %s\n",
+	char nodes[256];
+	node_list(o, nd, nodes, sizeof(nodes));
+	fprintf(f, "         %6.2f%%  %6.2f%%  %6.2f%%  %6.2f%%  %6.2f%%  %18s  %4s  %6d  %18s  %8llu  %8llu  %8llu  %7llu  %8d  %-*s  %-*s  %s\n",
 		pct(s->rmt_peer, t->rmt_peer), pct(s->lcl_peer, t->lcl_peer), pct(s->st_l1hit, t->st_l1hit),
 		pct(s->st_l1miss, t->st_l1miss), pct(s->st_na, t->st_na), off, "N/A", 0, ia,
 		(unsigned long long)mean(o->lat_rmt_peer, s->rmt_peer),
 		(unsigned long long)mean(o->lat_lcl_peer, s->lcl_peer),
 		(unsigned long long)mean(o->lat_load, o->n_lat_load), (unsigned long long)s->nr_entries,
-		__builtin_popcountll(o->cpus), ws, sym, wo, base_name(o->dso), nodes);
+		cpu_count(o), ws, sym, wo, base_name(o->dso), nodes);
 }
 
-static void pareto(FILE *f, const struct c2c_result *r)
+static void pareto(FILE *f, const struct c2c_result *r, const struct nodes *nd)
 {
 	int ws = 6, wo = 6;
 	for (size_t i = 0; i < r->nlines; i++)
@@ -212,15 +245,17 @@ static void pareto(FILE *f, const struct c2c_result *r)
 			(unsigned long long)l->st.st_na, addr);
 		fprintf(f, "  ----------------------------------------------------------------------\n");
 		for (size_t j = 0; j < l->noffs; j++)
-			pareto_row(f, l, &l->offs[j], ws, wo);
+			pareto_row(f, l, &l->offs[j], ws, wo, nd);
 	}
 }
 
-void c2c_print_stdio(FILE *f, const struct c2c_result *r, const char *const *events, size_t nevents)
+void c2c_print_stdio(FILE *f, const struct c2c_result *r, const char *const *events, size_t nevents,
+		     const int *cpu_node, size_t ncpu_node)
 {
+	const struct nodes nd = { cpu_node, ncpu_node };
 	trace_info(f, &r->all);
 	shared_info(f, r);
 	details(f, r, events, nevents);
 	line_table(f, r);
-	pareto(f, r);
+	pareto(f, r, &nd);
 }

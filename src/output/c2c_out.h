@@ -8,7 +8,9 @@
 
 #include "spe/spe_c2c.h"
 
-/* events: the recording's event names, then perf's synthesised "memory". */
-void c2c_print_stdio(FILE *f, const struct c2c_result *r, const char *const *events, size_t nevents);
+/* events: the recording's event names, then perf's synthesised "memory"; cpu_node: each CPU's
+ * NUMA node (the recording's NUMA_TOPOLOGY; -1 or beyond ncpu_node: none). */
+void c2c_print_stdio(FILE *f, const struct c2c_result *r, const char *const *events, size_t nevents,
+		     const int *cpu_node, size_t ncpu_node);
 
 #endif

@@ -42,6 +42,8 @@ struct perfdata_info {
 	char *hostname, *osrelease, *version, *arch, *cpudesc, *cpuid;
 	uint32_t nrcpus_online, nrcpus_avail;
 	uint64_t total_mem_kb;
+	int *cpu_node;                                /* NUMA_TOPOLOGY: each CPU's node, -1 none */
+	uint32_t ncpu_node;
 	char **cmdline;
 	size_t ncmdline;
 	uint64_t first_sample_time, last_sample_time; /* SAMPLE_TIME */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "record/recutil.h"
+#include "util/cpuset.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -43,6 +44,7 @@ void perfdata_info_free(struct perfdata_info *info)
 	free(info->arch);
 	free(info->cpudesc);
 	free(info->cpuid);
+	free(info->cpu_node);
 	for (size_t i = 0; i < info->ncmdline; i++)
 		free(info->cmdline[i]);
 	free(info->cmdline);
@@ -109,6 +111,41 @@ static int feat_string(struct fcur *c, char **dst)
 		return -1;
 	free(*dst);
 	*dst = s;
+	return 0;
+}
+
+/* NUMA_TOPOLOGY: u32 count, then per node u32 node, u64 total and free kB, its CPU list; kept as
+ * each CPU's node (CPUs 0..4095). */
+static int feat_numa(struct fcur *c, struct perfdata_info *info)
+{
+	uint32_t nr, node;
+	uint64_t mem;
+	if (fu32(c, &nr, "node count") < 0)
+		return -1;
+	if (nr > (c->end - c->off) / 24)
+		return err_set("%u nodes cannot fit the %zu bytes left", nr, c->end - c->off);
+	for (uint32_t i = 0; i < nr; i++) {
+		if (fu32(c, &node, "node") < 0 || fu64(c, &mem, "node memory") < 0 || fu64(c, &mem, "free memory") < 0)
+			return -1;
+		char *list = fstr(c, "node CPU list");
+		struct cpuset set = { 0 };
+		if (!list || (list[0] && cpuset_parse(list, &set) < 0)) { /* "": a node without CPUs */
+			free(list);
+			return -1;
+		}
+		free(list);
+		for (size_t k = 0; k < set.n; k++) {
+			uint32_t cpu = (uint32_t)set.cpu[k];
+			if (cpu >= info->ncpu_node) {
+				info->cpu_node = xrealloc(info->cpu_node, (cpu + 1) * sizeof(*info->cpu_node));
+				for (uint32_t j = info->ncpu_node; j <= cpu; j++)
+					info->cpu_node[j] = -1;
+				info->ncpu_node = cpu + 1;
+			}
+			info->cpu_node[cpu] = (int)node;
+		}
+		cpuset_free(&set);
+	}
 	return 0;
 }
 
@@ -303,6 +340,9 @@ int perfdata_feat_parse(struct perfdata_reader *r, int feat, const uint8_t *data
 	struct fcur c = { data, 0, size };
 	int ret = 0;
 	switch (feat) {
+	case FEAT_NUMA_TOPOLOGY:
+		ret = feat_numa(&c, info);
+		break;
 	case FEAT_HOSTNAME:
 		ret = feat_string(&c, &info->hostname);
 		break;

@@ -150,8 +150,8 @@ static struct c2c_off *group_of(struct c2c_result *r, const struct c2c_key *k, c
 static void off_add(struct c2c_off *o, const struct spe_sample *s, const struct c2c_stats *st)
 {
 	stats_add(&o->st, st);
-	if (s->cpu < 64)
-		o->cpus |= 1ULL << s->cpu;
+	if (s->cpu < C2C_MAX_CPUS)
+		o->cpus[s->cpu / 64] |= 1ULL << (s->cpu % 64);
 	uint64_t lat = s->r.lat_total;
 	if (st->lcl_peer)
 		o->lat_lcl_peer += lat;

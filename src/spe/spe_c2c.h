@@ -23,13 +23,15 @@ struct c2c_stats {
 /* What a record counts as, and its load latency where it counts as a peer or HITM load. */
 enum c2c_display { C2C_TOT_HITM, C2C_RMT_HITM, C2C_LCL_HITM, C2C_PEER };
 
+enum { C2C_MAX_CPUS = 1024 }; /* CPUs counted per row; records of higher CPUs count in no cpu column */
+
 /* One offset and code address of a line (perf's Pareto row). */
 struct c2c_off {
 	uint64_t offset, iaddr;
 	struct c2c_stats st;
 	uint64_t lat_lcl_peer, lat_rmt_peer, lat_load; /* latency sums (mean shown) */
 	uint64_t n_lat_load;
-	uint64_t cpus;                                 /* bit per CPU below 64 */
+	uint64_t cpus[C2C_MAX_CPUS / 64];              /* the CPUs that made its records */
 	const char *sym, *dso;
 };
 
