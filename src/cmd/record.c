@@ -11,6 +11,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/offcpu_opts.h"
+#include "output/pprof_dir.h"
 #include "cmd/sample_opts.h"
 #include "events/evlist.h"
 #include "events/spe_terms.h"
@@ -29,6 +30,7 @@ struct progress_ctx {
 	bool tty, quiet;
 	double next;
 	struct offcpu_opts_run *offcpu; /* --off-cpu, --wall */
+	struct pprof_dir pprof;         /* --pprof-dir */
 };
 
 static void offcpu_starting(void *arg, const struct live_run *run)
@@ -44,6 +46,7 @@ static int offcpu_ending(void *arg, const struct live_run *run, record_cb sink, 
 static void progress_tick(void *arg, const struct recording_progress *p, double now, bool final)
 {
 	struct progress_ctx *pc = arg;
+	pprof_dir_reap(&pc->pprof, false);
 	if (!pc->tty || (!final && now < pc->next))
 		return;
 	fprintf(stderr, "\r[ lperf record: %" PRIu64 " samples, %" PRIu64 " lost, %.1f MB ]%s", p->samples, p->lost,
@@ -65,6 +68,7 @@ static void switched(void *arg, const char *name, unsigned long wakeups)
 	if (!pc->quiet)
 		fprintf(stderr, "[ lperf record: dump data: Woken up %lu times ]\n[ lperf record: Dump %s ]\n",
 			wakeups, name);
+	pprof_dir_period(&pc->pprof, name);
 }
 
 /* --dry-run: the events record would open (SPE filters encoded through the PMU's format files,
@@ -115,7 +119,10 @@ static const char *const usage[] = {
 static int record_run(struct sample_opts *o, struct evlist *l, char **cmd, int argc, char **argv,
 		      struct offcpu_opts_run *offcpu)
 {
-	struct progress_ctx pc = { !o->quiet && isatty(STDERR_FILENO), o->quiet, run_now() + 0.5, offcpu };
+	struct progress_ctx pc = { !o->quiet && isatty(STDERR_FILENO), o->quiet, run_now() + 0.5, offcpu, { 0 } };
+	if (pprof_dir_init(&pc.pprof, o->pprof_dir, o->service, cmd, o->python, o->force, o->clockid,
+			      o->switch_max_files) < 0)
+		err_die_last(EXIT_USAGE);
 	struct recording_opts ro = { .events = events_line, .tick = progress_tick, .switched = switched,
 				     .starting = offcpu_starting, .ending = offcpu_ending, .arg = &pc };
 	struct recording rec;
@@ -128,6 +135,7 @@ static int record_run(struct sample_opts *o, struct evlist *l, char **cmd, int a
 			err_die_last(EXIT_RUNTIME);
 		if (!o->quiet)
 			fprintf(stderr, "[ lperf record: Dump %s ]\n", name);
+		pprof_dir_period(&pc.pprof, name);
 		free(name);
 		shown = xasprintf("%s.<timestamp>", o->output);
 	}
@@ -139,6 +147,9 @@ static int record_run(struct sample_opts *o, struct evlist *l, char **cmd, int a
 		fprintf(stderr, "[ lperf record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
 			(double)d.bytes / 1e6, shown ? shown : o->output, d.samples);
 	free(shown);
+	if (o->switch_mode == SWITCH_NONE)
+		pprof_dir_period(&pc.pprof, o->output);
+	pprof_dir_free(&pc.pprof); /* waits for the last profiles */
 	struct notes said = NOTES_INIT;
 	recording_notes(&rec, &d, &said);
 	err_print_notes(&said);

@@ -295,6 +295,8 @@ static void sample_check_options(const struct opt_ctx *ctxp, struct sample_opts 
 		opt_usage_error(&ctx, "give either -F or -c, not both");
 	if (o->all_user && o->all_kernel)
 		opt_usage_error(&ctx, "give either --all-user or --all-kernel, not both");
+	if (o->pprof_dir && (!*o->pprof_dir || !o->output || !strcmp(o->output, "-")))
+		opt_usage_error(&ctx, "--pprof-dir needs a directory and a recording file, not -o -");
 	if (o->per_thread && (o->system_wide || o->cpus_given))
 		opt_usage_error(&ctx, "--per-thread samples tasks; it does not go with -a or -C");
 	if (o->per_thread)
@@ -331,8 +333,7 @@ static void sample_check_options(const struct opt_ctx *ctxp, struct sample_opts 
 		o->compression_level = o->python && o->output && strcmp(o->output, "-") ? 1 : 0;
 }
 
-char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const char *cmd,
-			    const char *const *usage, int style)
+static void sample_opts_defaults(struct sample_opts *o, int style)
 {
 	memset(o, 0, sizeof(*o));
 	o->compression_level = -1;
@@ -340,6 +341,12 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 	o->output = "perf.data";
 	o->clockid = CLOCK_MONOTONIC;
 	o->display_rows = 50;
+}
+
+char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const char *cmd,
+			    const char *const *usage, int style)
+{
+	sample_opts_defaults(o, style);
 	bool wp = style == SAMPLE_OPTS_WPERF;
 	const struct option perf_opts[] = {
 		{ OPT_CALLBACK, 'e', "event", o, "EVENTS", "events to sample (NAME:PERIOD sets a period)", opt_event },
@@ -402,6 +409,10 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		  OPT_EQ_OPT },
 		{ OPT_INT, 0, "switch-max-files", &o->switch_max_files, "N", "with --switch-output, keep only the "
 		  "last N files" },
+		{ OPT_STRING, 0, "pprof-dir", &o->pprof_dir, "DIR", "also a labelled pprof (service, host, pid, "
+		  "event) of each --switch-output period (or of the run) in DIR, for Pyroscope and Parca" },
+		{ OPT_STRING, 0, "service", &o->service, "NAME", "--pprof-dir's service label (default: the "
+		  "command's name; lperf daemon gives its sessions their name)" },
 		{ OPT_BOOL, 0, "overwrite", &o->overwrite, NULL, "flight recorder: keep only the newest records "
 		  "(as much as the ring buffers hold), written on SIGUSR2 with --switch-output and at the end" },
 		{ OPT_STRING, 0, "control", &o->control, "fifo:CTL[,ACK]", "commands from the FIFO CTL (enable, "

@@ -67,6 +67,8 @@ struct sample_opts {
 	double switch_secs;
 	int switch_max_files;
 	const char *control;        /* record --control fifo:CTL[,ACK] */
+	const char *pprof_dir;      /* record --pprof-dir DIR: a labelled pprof per period (record_pprof.h) */
+	const char *service;        /* record --service NAME: their service label */
 	bool overwrite;             /* record --overwrite: only the newest records, written at a
 				     * switch or at the end (a flight recorder) */
 };

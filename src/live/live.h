@@ -129,6 +129,9 @@ int synth_process(const struct perf_event_attr *attr, pid_t pid, record_cb cb, v
  * fixtures). Malformed lines are skipped. */
 int synth_mmaps_from(const struct perf_event_attr *attr, pid_t pid, const char *maps_path,
 		     record_cb cb, void *arg);
+/* synth_process for pid and every process descended from it now (by their parents in /proc):
+ * a rotated recording's next file describes the children a command started before. */
+int synth_process_tree(const struct perf_event_attr *attr, pid_t pid, record_cb cb, void *arg);
 /* synth_process for every process in /proc. */
 int synth_all_processes(const struct perf_event_attr *attr, record_cb cb, void *arg);
 

@@ -63,7 +63,7 @@ void live_run_synthesize_again(struct live_run *r, record_cb sink, void *arg)
 	const struct perf_event_attr *a0 = &r->live.attrs[0];
 	synth_kernel(a0, sink, arg);
 	if (r->attached || (r->command && !r->cpu_wide))
-		synth_process(a0, r->t.pid, sink, arg);
+		synth_process_tree(a0, r->t.pid, sink, arg);
 	else
 		synth_all_processes(a0, sink, arg);
 }
@@ -118,9 +118,14 @@ int live_run_loop(struct live_run *r, double timeout_s, record_cb sink, void *ar
 	*status = r->loop.status;
 	live_disable(&r->live);
 	/* Whatever is still in the buffers belongs to the run. */
-	if (rc == 0 && (live_read(&r->live, 0, sink, arg) < 0 || sink(&round_rec, arg) < 0))
+	if (rc == 0 && live_run_drain(r, sink, arg) < 0)
 		rc = -1;
 	return rc;
+}
+
+int live_run_drain(struct live_run *r, record_cb sink, void *arg)
+{
+	return live_read(&r->live, 0, sink, arg) < 0 || sink(&round_rec, arg) < 0 ? -1 : 0;
 }
 
 void live_run_close(struct live_run *r)

@@ -45,8 +45,12 @@ int live_run_open(struct live_run *r, const struct live_run_target *tg, struct e
  * when sampling CPUs without a command, every process. */
 void live_run_synthesize(struct live_run *r, record_cb sink, void *arg);
 /* The same for a recording that starts mid-run (record --switch-output's next file): the kernel
- * and what is sampled now (the started command's process too). */
+ * and what is sampled now (the started or attached process and the processes descended from it). */
 void live_run_synthesize_again(struct live_run *r, record_cb sink, void *arg);
+/* Everything the buffers hold now through sink, then a finished round (a rotation closes the
+ * file with the records made before it, the last ones a signal's wake-up left unread). -1
+ * when sink fails. */
+int live_run_drain(struct live_run *r, record_cb sink, void *arg);
 /* Enables the events (or lets the command exec, which enables them): -1 with err_set when the
  * command could not be started (nothing ran). */
 int live_run_start(struct live_run *r);

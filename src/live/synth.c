@@ -518,3 +518,56 @@ int synth_all_processes(const struct perf_event_attr *attr, record_cb cb, void *
 	free(s);
 	return ret;
 }
+
+/* The parent of pid from /proc/pid/stat (after the command's closing parenthesis); 0 when it
+ * cannot be read. */
+static pid_t parent_of(pid_t pid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return 0;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	char *paren = strrchr(buf, ')');
+	int ppid = 0;
+	if (!paren || sscanf(paren + 1, " %*c %d", &ppid) != 1)
+		return 0;
+	return (pid_t)ppid;
+}
+
+int synth_process_tree(const struct perf_event_attr *attr, pid_t pid, record_cb cb, void *arg)
+{
+	pid_t *pids;
+	size_t n = list_pids("/proc", &pids);
+	pid_t *parent = xcalloc(n ? n : 1, sizeof(*parent));
+	bool *in = xcalloc(n ? n : 1, sizeof(*in));
+	for (size_t i = 0; i < n; i++) {
+		parent[i] = parent_of(pids[i]);
+		in[i] = pids[i] == pid;
+	}
+	/* Descendants, to a fixed point: a process is in when its parent is. */
+	for (bool more = true; more;) {
+		more = false;
+		for (size_t i = 0; i < n; i++) {
+			if (in[i] || !parent[i])
+				continue;
+			pid_t *hit = bsearch(&parent[i], pids, n, sizeof(*pids), cmp_pid);
+			if (hit && in[hit - pids])
+				in[i] = more = true;
+		}
+	}
+	struct synth *s = xmalloc(sizeof(*s));
+	*s = (struct synth){ .attr = attr, .cb = cb, .arg = arg };
+	int ret = synth_process(attr, pid, cb, arg);
+	for (size_t i = 0; i < n && ret == 0; i++)
+		if (in[i] && pids[i] != pid)
+			ret = synth_one_process(s, pids[i]);
+	free(s);
+	free(in);
+	free(parent);
+	free(pids);
+	return ret;
+}

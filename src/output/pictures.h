@@ -41,6 +41,17 @@ int firefox_write(const char *path, const struct stacks *st);
 
 /* pprof.c: gzipped profile.proto. */
 int pprof_write(const char *path, const struct stacks *st);
+/* The same with every sample labelled (record --pprof-dir's profiles, for Pyroscope and Parca):
+ * "service" and "host" when set, "pid" (samples split by process) when asked, and "event" (the
+ * sample's event); time_ns (wall-clock nanoseconds of the profile's start) when not 0. At most
+ * PPROF_EVENTS_MAX events (-1 with err_set beyond). */
+#define PPROF_EVENTS_MAX 64
+struct pprof_labels {
+	const char *service, *host;
+	bool pid;
+	uint64_t time_ns;
+};
+int pprof_write_labelled(const char *path, const struct stacks *st, const struct pprof_labels *l);
 
 /* picture_files.c: the files report, record, sample and diff were asked for, written in one go. */
 struct pictures_req {

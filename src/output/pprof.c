@@ -5,15 +5,18 @@
  *
  * What goes in: two sample types per event, "<event>_samples"/count and "<event>"/nanoseconds
  * (clock events) or /events (the period), just "samples" and the event for a single event; one
- * sample per distinct stack and event, labelled with its command ("comm"); one location and one
+ * sample per distinct stack and event, labelled with its command ("comm"), and with
+ * pprof_write_labelled also its service, host, process ("pid": one sample per stack and process)
+ * and event, as Pyroscope and Parca take labels; one location and one
  * function per frame (function name, system name = the folded spelling, file: the Python source
  * or the DSO); one mapping per DSO with its build-id. Profile fields used: 1 sample_type,
- * 2 sample, 3 mapping, 4 location, 5 function, 6 string_table, 10 duration_nanos, 11 period_type,
+ * 2 sample, 3 mapping, 4 location, 5 function, 6 string_table, 9 time_nanos, 10 duration_nanos, 11 period_type,
  * 14 default_sample_type. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "output/pictures.h"
+#include "util/error.h"
 #include "util/hashmap.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"
@@ -112,49 +115,115 @@ static void value_types(struct strbuf *p, struct strtab *t, const struct stacks 
 	sb_release(&name);
 }
 
-/* One sample per node that has self samples: its frames leaf first, its comm as a label. */
-static void samples(struct strbuf *p, struct strtab *t, const struct stacks *st)
+/* The frames of node's stack, leaf first, into locs (at most 4096); its command into *comm and
+ * its event's root into *top. */
+static size_t stack_locs(const struct stacks *st, uint32_t node, uint64_t *locs, const char **comm, uint32_t *top)
+{
+	size_t n = 0;
+	*comm = NULL;
+	for (uint32_t k = node; k != UINT32_MAX; k = st->nodes[k].parent) {
+		const struct stack_frame *fr = &st->frames[st->nodes[k].frame];
+		if (fr->kind == SK_COMM)
+			*comm = fr->name;
+		else if (fr->kind != SK_ROOT && n < 4096)
+			locs[n++] = st->nodes[k].frame + 1;
+		*top = k;
+	}
+	return n;
+}
+
+static void str_label(struct strbuf *m, struct strbuf *lab, struct strtab *t, const char *key, const char *val)
+{
+	fvar(lab, 1, str_id(t, key));
+	fvar(lab, 2, str_id(t, val));
+	fmsg(m, 3, lab);
+}
+
+/* One pprof sample: the stack of node with event e's count and period, labelled. */
+static void one_sample(struct strbuf *p, struct strtab *t, const struct stacks *st, size_t e, uint32_t node,
+		       uint64_t count, uint64_t period, const struct pprof_labels *l, int pid, uint64_t *locs)
 {
 	struct strbuf m = STRBUF_INIT, lab = STRBUF_INIT;
 	size_t nv = 2 * st->nevents;
-	uint64_t *vals = xcalloc(nv ? nv : 1, sizeof(uint64_t));
+	uint64_t vals[2 * PPROF_EVENTS_MAX] = { 0 };
+	const char *comm;
+	uint32_t top;
+	size_t n = stack_locs(st, node, locs, &comm, &top);
+	vals[2 * e] = count;
+	vals[2 * e + 1] = period;
+	fpacked(&m, 1, locs, n);
+	fpacked(&m, 2, vals, nv);
+	if (comm)
+		str_label(&m, &lab, t, "comm", comm);
+	if (l) {
+		if (l->service)
+			str_label(&m, &lab, t, "service", l->service);
+		if (l->host)
+			str_label(&m, &lab, t, "host", l->host);
+		if (l->pid) {
+			char num[16];
+			snprintf(num, sizeof(num), "%d", pid);
+			str_label(&m, &lab, t, "pid", num);
+		}
+		str_label(&m, &lab, t, "event", st->events[e].name);
+	}
+	fmsg(p, 2, &m);
+	sb_release(&m);
+	sb_release(&lab);
+}
+
+/* One sample per node that has self samples: its frames leaf first, its comm as a label. */
+static void samples(struct strbuf *p, struct strtab *t, const struct stacks *st, const struct pprof_labels *l)
+{
 	uint64_t *locs = xmalloc(4096 * sizeof(uint64_t));
 	for (size_t e = 0; e < st->nevents; e++) {
 		for (size_t i = 0; i < st->nnodes; i++) {
 			const struct stack_node *nd = &st->nodes[i];
 			if (!nd->self)
 				continue;
-			/* Is this node under event e's root? Walk up to find out and collect frames. */
-			size_t n = 0;
-			uint32_t top = (uint32_t)i;
-			const char *comm = NULL;
-			for (uint32_t k = (uint32_t)i; k != UINT32_MAX; k = st->nodes[k].parent) {
-				const struct stack_frame *fr = &st->frames[st->nodes[k].frame];
-				if (fr->kind == SK_COMM)
-					comm = fr->name;
-				else if (fr->kind != SK_ROOT && n < 4096)
-					locs[n++] = st->nodes[k].frame + 1;
-				top = k;
-			}
-			if (top != st->events[e].root)
-				continue;
-			memset(vals, 0, nv * sizeof(uint64_t));
-			vals[2 * e] = nd->self;
-			vals[2 * e + 1] = nd->period_self;
-			fpacked(&m, 1, locs, n);
-			fpacked(&m, 2, vals, nv);
-			if (comm) {
-				fvar(&lab, 1, str_id(t, "comm"));
-				fvar(&lab, 2, str_id(t, comm));
-				fmsg(&m, 3, &lab);
-			}
-			fmsg(p, 2, &m);
+			const char *comm;
+			uint32_t top;
+			stack_locs(st, (uint32_t)i, locs, &comm, &top);
+			if (top == st->events[e].root)
+				one_sample(p, t, st, e, (uint32_t)i, nd->self, nd->period_self, l, 0, locs);
 		}
 	}
-	free(vals);
 	free(locs);
-	sb_release(&m);
-	sb_release(&lab);
+}
+
+/* With a pid label: one sample per stack and process, from the samples kept in order. */
+struct by_pid {
+	uint32_t node;
+	int pid;
+	uint64_t period;
+};
+
+static int by_pid_cmp(const void *a, const void *b)
+{
+	const struct by_pid *x = a, *y = b;
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static void samples_by_pid(struct strbuf *p, struct strtab *t, const struct stacks *st, const struct pprof_labels *l)
+{
+	uint64_t *locs = xmalloc(4096 * sizeof(uint64_t));
+	for (size_t e = 0; e < st->nevents; e++) {
+		const struct stack_event *ev = &st->events[e];
+		struct by_pid *v = xcalloc(ev->ns ? ev->ns : 1, sizeof(*v));
+		for (size_t i = 0; i < ev->ns; i++)
+			v[i] = (struct by_pid){ ev->s[i].node, st->threads[ev->s[i].thread].pid, ev->s[i].period };
+		qsort(v, ev->ns, sizeof(*v), by_pid_cmp);
+		for (size_t i = 0, j; i < ev->ns; i = j) {
+			uint64_t period = 0;
+			for (j = i; j < ev->ns && !by_pid_cmp(&v[i], &v[j]); j++)
+				period += v[j].period;
+			one_sample(p, t, st, e, v[i].node, j - i, period, l, v[i].pid, locs);
+		}
+		free(v);
+	}
+	free(locs);
 }
 
 static void hex(char *out, const uint8_t *id, size_t n)
@@ -225,13 +294,25 @@ static void places(struct strbuf *p, struct strtab *t, const struct stacks *st)
 
 int pprof_write(const char *path, const struct stacks *st)
 {
+	return pprof_write_labelled(path, st, NULL);
+}
+
+int pprof_write_labelled(const char *path, const struct stacks *st, const struct pprof_labels *l)
+{
+	if (st->nevents > PPROF_EVENTS_MAX)
+		return err_set("%s: a pprof of more than %d events", path, PPROF_EVENTS_MAX);
 	struct strtab t = { 0 };
 	hashmap_init(&t.index, HASHMAP_STR);
 	struct strbuf p = STRBUF_INIT;
 	str_id(&t, "");
 	value_types(&p, &t, st);
-	samples(&p, &t, st);
+	if (l && l->pid)
+		samples_by_pid(&p, &t, st, l);
+	else
+		samples(&p, &t, st, l);
 	places(&p, &t, st);
+	if (l && l->time_ns)
+		fvar(&p, 9, l->time_ns);
 	if (st->last_time > st->first_time)
 		fvar(&p, 10, st->last_time - st->first_time);
 	if (st->nevents)

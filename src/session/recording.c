@@ -139,7 +139,8 @@ fail:;
 	return rc;
 }
 
-/* Completes the file (build-ids, JIT sources, Python stacks with py) and renames it into place;
+/* Completes the file (build-ids, JIT sources, Python stacks with py, else the stacks read so far
+ * when a rotation closes it) and renames it into place;
  * what it found in res (zeroed first), what it says in ns. -1 with err_set when writing failed:
  * the temporary is gone and the output unchanged. */
 static int file_close(struct recording *r, struct pyrec *py, struct recording_result *res, struct notes *ns)
@@ -147,8 +148,12 @@ static int file_close(struct recording *r, struct pyrec *py, struct recording_re
 	struct recorder *c = r->c;
 	memset(res, 0, sizeof(*res));
 	recorder_finish(c, r->o->force);
-	if (py)
+	if (py) {
 		python_finish(py, r->w, r->o->quiet, ns);
+	} else if (r->py) { /* --switch-output: this period's Python stacks, the reader goes on */
+		pyrec_poll(r->py, 0);
+		pyrec_take(r->py, add_pystacks, r->w);
+	}
 	for (size_t i = 0; i < c->warnings.n; i++)
 		notes_add(ns, "%s", c->warnings.v[i]);
 	if (perfdata_writer_compression(r->w, &res->raw, &res->packed) < 0)
@@ -191,10 +196,14 @@ static void flush_hold(struct recording *r)
 
 /* --switch-output: the file so far is completed and renamed OUTPUT.<timestamp>; the next one
  * starts with the kernel and the processes described again, so each is a whole recording. */
+static int file_record(const struct perf_event_header *h, void *arg);
+
 static void rotate(struct recording *r)
 {
 	struct recording_result d;
 	struct notes ns = NOTES_INIT;
+	if (live_run_drain(&r->run, file_record, r) < 0)
+		r->c->error = 1;
 	flush_hold(r);
 	int rc = file_close(r, NULL, &d, &ns);
 	if (rc < 0) {

@@ -3,7 +3,7 @@
  * The config file is perf's (git-config style): [daemon] base = DIR, and one [session-NAME]
  * section per session with run = RECORD-ARGS. The daemon holds BASE/lock (flock: one daemon per
  * base), listens on the UNIX socket BASE/control for the client commands, and runs each session as
- * `lperf record --control=fifo:control,ack RECORD-ARGS` in BASE/session-NAME (its standard output
+ * `lperf record --control=fifo:control,ack --service=NAME RECORD-ARGS` in BASE/session-NAME (its standard output
  * and error in BASE/session-NAME/output). When the config file changes, sessions whose run line
  * changed are restarted, removed ones are stopped and new ones started; a session whose record
  * ends is dropped (a later config change starts it again).

@@ -108,13 +108,14 @@ static void session_exec(struct daemon *d, struct daemon_session *s, const sigse
 	int in = open("/dev/null", O_RDONLY);
 	if (out < 0 || in < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
 		_exit(127);
-	char *argv[SESSION_ARGS_MAX + 4];
+	char *argv[SESSION_ARGS_MAX + 5];
 	int argc = 0;
 	argv[argc++] = d->argv0;
 	argv[argc++] = "record";
 	argv[argc++] = "--control=fifo:control,ack";
+	argv[argc++] = xasprintf("--service=%s", s->name); /* --pprof-dir's label; run may override it */
 	char *run = xstrdup(s->run);
-	for (char *p = run, *w; (w = strsep(&p, " \t")) != NULL && argc < SESSION_ARGS_MAX + 3;)
+	for (char *p = run, *w; (w = strsep(&p, " \t")) != NULL && argc < SESSION_ARGS_MAX + 4;)
 		if (*w)
 			argv[argc++] = w;
 	argv[argc] = NULL;

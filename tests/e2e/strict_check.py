@@ -14,9 +14,7 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
-
-class Bad(Exception):
-    pass
+from pprof_decode import Bad, fields  # the same directory: protobuf's wire format
 
 
 def text_ok(name, t):
@@ -51,41 +49,9 @@ def walk(name, v):
             walk(name, x)
 
 
-def varint(b, i):
-    v = shift = 0
-    while True:
-        if i >= len(b) or shift > 63:
-            raise Bad("truncated varint")
-        c = b[i]
-        i += 1
-        v |= (c & 0x7F) << shift
-        shift += 7
-        if not c & 0x80:
-            return v, i
-
-
 def pprof_strings(b):
     """The string table of a pprof Profile message (field 6, length-delimited)."""
-    out, i = [], 0
-    while i < len(b):
-        key, i = varint(b, i)
-        field, wire = key >> 3, key & 7
-        if wire == 0:
-            _, i = varint(b, i)
-        elif wire == 1:
-            i += 8
-        elif wire == 5:
-            i += 4
-        elif wire == 2:
-            n, i = varint(b, i)
-            if i + n > len(b):
-                raise Bad("truncated field")
-            if field == 6:
-                out.append(b[i:i + n].decode("utf-8"))
-            i += n
-        else:
-            raise Bad(f"wire type {wire}")
-    return out
+    return [v.decode("utf-8") for f, wt, v in fields(b) if f == 6 and wt == 2]
 
 
 def check(path):

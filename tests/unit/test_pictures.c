@@ -215,6 +215,57 @@ static void test_pprof_fields(void **state)
 	stacks_free(&st);
 }
 
+/* The number of times the string s is the whole of a length-delimited field anywhere in the
+ * message (the string table is field 6, labels refer to it by index). */
+static int pprof_strings_equal(const uint8_t *buf, size_t n, const char *s)
+{
+	int hits = 0;
+	for (const uint8_t *p = buf; p + strlen(s) + 2 <= buf + n; p++)
+		hits += p[0] == (6 << 3 | 2) && p[1] == strlen(s) && !memcmp(p + 2, s, strlen(s));
+	return hits;
+}
+
+/* record --pprof-dir's profiles: every sample labelled service, host, pid and event; one sample
+ * per stack and process; the start time (field 9) written. */
+static void test_pprof_labelled(void **state)
+{
+	struct stacks st;
+	stacks_init(&st);
+	add(&st, "cpu-clock", "p;main;f", 3, 10);
+	add(&st, "cpu-clock", "p;main;f", 2, 20);
+	add(&st, "cpu-clock", "p;main;g", 1, 20);
+	stacks_finish(&st);
+	char path[] = "/tmp/lperf-test-pprofl.XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	struct pprof_labels l = { "web", "host1", true, 1234567890123ULL };
+	assert_int_equal(pprof_write_labelled(path, &st, &l), 0);
+	static uint8_t buf[1 << 16];
+	size_t n = gunzip(path, buf, sizeof(buf));
+	unlink(path);
+	int samples = 0, time_fields = 0;
+	for (const uint8_t *p = buf, *end = buf + n; p < end;) {
+		uint64_t key = rd_varint(&p, end);
+		if ((key & 7) == 0) {
+			uint64_t v = rd_varint(&p, end);
+			if (key >> 3 == 9)
+				time_fields += v == 1234567890123ULL;
+			continue;
+		}
+		uint64_t len = rd_varint(&p, end);
+		assert_true(len <= (uint64_t)(end - p));
+		samples += key >> 3 == 2;
+		p += len;
+	}
+	assert_int_equal(samples, 3);   /* f in pid 10, f in pid 20, g in pid 20 */
+	assert_int_equal(time_fields, 1);
+	const char *const want[] = { "service", "web", "host", "host1", "pid", "10", "20", "event", "cpu-clock" };
+	for (size_t i = 0; i < sizeof(want) / sizeof(*want); i++)
+		assert_int_equal(pprof_strings_equal(buf, n, want[i]), 1);
+	stacks_free(&st);
+}
+
 static void test_firefox_and_speedscope(void **state)
 {
 	struct stacks st;
@@ -312,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_svg_escapes_and_kinds),
 		cmocka_unit_test(test_narrow_frames_merged),
 		cmocka_unit_test(test_pprof_fields),
+		cmocka_unit_test(test_pprof_labelled),
 		cmocka_unit_test(test_firefox_and_speedscope),
 		cmocka_unit_test(test_html_self_contained),
 		cmocka_unit_test(test_diff_orders_by_change),
