@@ -64,6 +64,13 @@ test_expect_success '--switch-max-files bounds the profiles as it bounds the rec
 	for f in pp/*; do "$PYTHON" "$DECODE" $f >dec && expect_grep "service=web," dec || exit 1; done
 '
 
+test_expect_success 'without --switch-output: one profile of the whole recording, named after it' '
+	"$LPERF" record -q -e task-clock -o run.data --pprof-dir pp -- "$SCRATCH/shares" 5 &&
+	ls pp >list && echo run.data.pb.gz | cmp - list &&
+	"$LPERF" report -i run.data --folded | sort >folded.report &&
+	"$PYTHON" "$DECODE" --folded pp/run.data.pb.gz | sort >folded.pprof && cmp folded.report folded.pprof
+'
+
 test_expect_success 'lperf diff of two periods shows the shares their profiles show' '
 	"$LPERF" record -q -e task-clock --switch-output --pprof-dir pp -- sh -c "$PERIODS" "$SCRATCH/shares" &&
 	set -- $(ls perf.data.* | head -2) &&
