@@ -87,7 +87,7 @@ void pprof_dir_period(struct pprof_dir *p, const char *path)
 		return;
 	}
 	p->pending = xrealloc(p->pending, (p->npending + 1) * sizeof(*p->pending));
-	p->pending[p->npending++] = pid;
+	p->pending[p->npending++] = (struct pprof_dir_child){ pid, p->periods++, xstrdup(out) };
 	if (p->max_files <= 0) {
 		free(out);
 		return;
@@ -105,12 +105,18 @@ void pprof_dir_reap(struct pprof_dir *p, bool wait)
 {
 	for (size_t i = 0; i < p->npending;) {
 		int status;
-		pid_t r = waitpid(p->pending[i], &status, wait ? 0 : WNOHANG);
+		struct pprof_dir_child *c = &p->pending[i];
+		pid_t r = waitpid(c->pid, &status, wait ? 0 : WNOHANG);
 		if (r == 0 || (r < 0 && errno == EINTR)) {
 			i += r == 0;
 			continue;
 		}
-		p->pending[i] = p->pending[--p->npending];
+		/* A profile already dropped from the kept ones (its conversion outlasted max_files
+		 * periods) was written after its removal: it goes now. */
+		if (p->max_files > 0 && c->seq + (size_t)p->max_files < p->periods)
+			unlink(c->out);
+		free(c->out);
+		*c = p->pending[--p->npending];
 	}
 }
 

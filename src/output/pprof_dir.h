@@ -20,8 +20,13 @@ struct pprof_dir {
 	int max_files;            /* 0: every profile stays */
 	char **kept;              /* profiles asked for, oldest first (with max_files) */
 	size_t nkept;
-	pid_t *pending;           /* converting children not yet reaped */
+	struct pprof_dir_child {  /* converting children not yet reaped */
+		pid_t pid;
+		size_t seq;       /* the period's number (0: the first) */
+		char *out;        /* the profile it writes */
+	} *pending;
 	size_t npending;
+	size_t periods;           /* profiles asked for so far */
 };
 
 /* Sets up from record's options: the directory is created (mode 0755) when missing; the

@@ -64,6 +64,28 @@ test_expect_success '--switch-max-files bounds the profiles as it bounds the rec
 	for f in pp/*; do "$PYTHON" "$DECODE" $f >dec && expect_grep "service=web," dec || exit 1; done
 '
 
+test_expect_success '30 periods on control: the profiles stay bounded, no file descriptor is left behind' '
+	mkfifo ctl ack && exec 8<>ack 9<>ctl || exit 1
+	"$LPERF" record -e task-clock --control=fifo:ctl,ack --switch-output --switch-max-files 3 --pprof-dir pp \
+		-- sh -c "end=\$((\$(date +%s) + 300)); while [ \$(date +%s) -lt \$end ]; do :; done" 2>err & pid=$! &&
+	i=0 && while [ $i -lt 30 ]; do
+		i=$((i + 1)) && echo snapshot >&9 && read -r a <&8 &&
+		# the period is written once record says so (Dump): wait for that, not for a time
+		n=0 && while [ $(grep -c "Dump perf.data" err) -lt $i ]; do
+			n=$((n + 1)); [ $n -lt 3000 ] || { cat err; kill $pid; exit 1; }; sleep 0.02
+		done &&
+		if [ $i = 10 ]; then fd10=$(ls /proc/$pid/fd | wc -l); fi || exit 1
+	done &&
+	fd30=$(ls /proc/$pid/fd | wc -l) && echo "lperf'"'"'s descriptors after 10 periods: $fd10, after 30: $fd30" &&
+	echo stop >&9 && read -r a <&8 && wait $pid; exec 8>&- 9>&- &&
+	[ "$fd30" = "$fd10" ] &&
+	ls perf.data.* >data.list && ls pp >pp.list && [ $(wc -l <data.list) = 3 ] &&
+	sed "s/$/.pb.gz/" data.list | cmp - pp.list &&
+	for f in $(cat data.list); do
+		perf script -i $f >/dev/null 2>&1 && "$PYTHON" "$DECODE" pp/$f.pb.gz >/dev/null || exit 1
+	done
+'
+
 test_expect_success 'without --switch-output: one profile of the whole recording, named after it' '
 	"$LPERF" record -q -e task-clock -o run.data --pprof-dir pp -- "$SCRATCH/shares" 5 &&
 	ls pp >list && echo run.data.pb.gz | cmp - list &&

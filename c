@@ -1,0 +1,5 @@
+[daemon]
+base = /work/wt/h5-pprof/base
+
+[session-web]
+run = 
