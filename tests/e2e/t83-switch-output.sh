@@ -2,7 +2,8 @@
 # record --switch-output (issue 26): the recording rotates into perf.data.<timestamp> files, each a
 # whole recording that perf 6.1 reads (the kernel and the process described again at each switch),
 # on SIGUSR2, past a size or every period; --switch-max-files bounds how many stay; --control's
-# FIFO answers ping with ack, as perf daemon expects of its sessions.
+# FIFO answers ping with ack, as perf daemon expects of its sessions. At a switch the next file
+# describes the command's children again and the buffers' last records stay in the file closed.
 . "$(dirname "$0")/lib.sh"
 BUSY='end=$(($(date +%s)+3)); while [ $(date +%s) -lt $end ]; do :; done'
 # The same, saying it started (the recording is set up by then: the command runs after record
@@ -81,6 +82,19 @@ test_expect_success '--overwrite --switch-output: a file of the newest records p
 	{ [ $(ls | grep -c "^perf\.data\.") = 2 ] || { ls; exit 1; }; } &&
 	for f in perf.data.*; do s=$(span $f) && echo "$f: span $s" && awk -v s="$s" "BEGIN { exit !(s < 1) }" || exit 1; done &&
 	all_read_by_perf perf.data.*
+'
+
+# A child the command started before a switch runs on into the next file: that file names it
+# (its maps described again), and a child that ended before the switch has all its samples in the
+# file it ended in (the buffers are drained at the switch).
+test_expect_success 'a switch: the next file names the running children, the last one keeps the ended ones' '
+	cc -O0 -g -fno-omit-frame-pointer -o shares "$TEST_ROOT/tests/workloads/shares.c" || exit 1
+	"$LPERF" record -q -e task-clock --switch-output -- sh -c "./shares 5; ./shares 60 & sleep 0.3; kill -USR2 \$PPID; wait" &&
+	set -- $(ls perf.data.*) && [ $# = 2 ] &&
+	for f in "$@"; do
+		perf report -i $f --stdio --sort comm,dso,sym >out 2>&1 &&
+		expect_grep "shares +\[\.\] work_a" out && ! grep -E "shares +\[unknown\]" out || { cat out; exit 1; }
+	done
 '
 
 test_expect_success 'bad --switch-output values are usage errors' '
