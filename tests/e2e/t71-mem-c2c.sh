@@ -79,6 +79,20 @@ test_expect_success 'c2c report --stdio: the same text as perf c2c report, every
 	expect_grep "^  Load HIT Remote Peer +: +1$" l.txt && diff p.txt l.txt
 '
 
+test_expect_success 'two NUMA nodes (a sysfs tree with CPU 0 on node 0, CPU 1 on node 1): the Node column as perf' '
+	for n in 0 1; do
+		mkdir -p sys/devices/system/node/node$n &&
+		echo $n >sys/devices/system/node/node$n/cpulist &&
+		printf "Node $n MemTotal: 1000 kB\nNode $n MemFree: 500 kB\n" >sys/devices/system/node/node$n/meminfo || return 1
+	done &&
+	echo 0-1 >sys/devices/system/node/online &&
+	LPERF_SYSFS_ROOT=$PWD/sys LPERF_SPE_C2C_OUT=$PWD/c2n.data "$GEN" >/dev/null &&
+	perf c2c report -i c2n.data --stdio --no-source -d peer >p.txt 2>/dev/null &&
+	lperf c2c report -i c2n.data --stdio -d peer >l.txt &&
+	expect_grep "c2c_writer_b +test_spe_c2c +1$" l.txt && expect_grep "c2c_writer_a +test_spe_c2c +0$" l.txt &&
+	diff p.txt l.txt
+'
+
 test_expect_success 'mem report --stdio: the same tables as perf mem report' '
 	LPERF_SPE_C2C_OUT=$PWD/c2c.data "$GEN" >/dev/null &&
 	LPERF_SPE_OUT=$PWD/spe.data "$GEN70" >/dev/null &&
