@@ -86,6 +86,7 @@ test_expect_success 'two NUMA nodes (a sysfs tree with CPU 0 on node 0, CPU 1 on
 		printf "Node $n MemTotal: 1000 kB\nNode $n MemFree: 500 kB\n" >sys/devices/system/node/node$n/meminfo || return 1
 	done &&
 	echo 0-1 >sys/devices/system/node/online &&
+	mkdir -p sys/devices/system/cpu && echo 0-1 >sys/devices/system/cpu/present &&
 	LPERF_SYSFS_ROOT=$PWD/sys LPERF_SPE_C2C_OUT=$PWD/c2n.data "$GEN" >/dev/null &&
 	perf c2c report -i c2n.data --stdio --no-source -d peer >p.txt 2>/dev/null &&
 	lperf c2c report -i c2n.data --stdio -d peer >l.txt &&
