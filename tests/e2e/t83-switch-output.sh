@@ -33,9 +33,14 @@ all_read_by_perf() {
 
 test_expect_success '--switch-output=1s: a file a second, each one perf reads' '
 	mkdir t1 && cd t1 &&
+	t0=$(date +%s.%N) &&
 	"$LPERF" record -e cpu-clock --switch-output=1s -- sh -c "$BUSY" 2>err &&
+	t1=$(date +%s.%N) &&
 	n=$(ls | grep -c "^perf\.data\.[0-9]\{16\}$") &&
-	[ "$n" -ge 3 ] && [ "$n" -le 4 ] || { ls; cat err; exit 1; } &&
+	# the workload runs 2 to 3 s: at least one switch; at most one file per second the recording
+	# lasted and the last one (a loaded machine starts it late and slows it: measured, not assumed)
+	echo "$n files in $t0 .. $t1" &&
+	[ "$n" -ge 2 ] && awk -v n=$n -v a=$t0 -v b=$t1 "BEGIN { exit !(n <= b - a + 1) }" || { ls; cat err; exit 1; } &&
 	[ ! -e perf.data ] &&
 	expect_grep "Dump perf.data.[0-9]{16} ]" err &&
 	expect_grep "Captured and wrote .* perf.data.<timestamp>" err &&
