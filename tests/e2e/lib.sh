@@ -102,6 +102,18 @@ py_for() { # the newest pyenv python3 (2.7: python2.7) of a version
 	done
 }
 
+# sym_counts REPORT: "samples symbol" of each row of a report --sort sym -n, sorted, for comparing
+# perf's report with lperf's. PLT slots as "@plt": perf leaves some unnamed where lperf names them
+# NAME@plt (docs/annotate.md), and a sample lands in one (ld.so's __tunable_get_val@plt) only
+# now and then.
+sym_counts() { awk '$1 ~ /%$/ && NF >= 4 { n = $NF; if (n ~ /@plt$/) n = "@plt"; print $2, n }' "$1" | sort; }
+# same_syms PERF LPERF: the files of symbol names (one a line, in sample order) name the same
+# symbols line by line, a PLT slot perf leaves unnamed ("@plt") being lperf's NAME@plt.
+same_syms() {
+	test "$(wc -l <"$1")" -eq "$(wc -l <"$2")" &&
+		paste -d" " "$1" "$2" | awk '$1 != $2 && !($1 == "@plt" && $2 ~ /@plt$/) { print; bad = 1 } END { exit bad }'
+}
+
 test_done() {
 	echo "# $(basename "$0"): $test_count tests, $test_failed failed, $test_skipped skipped"
 	[ "$test_failed" -eq 0 ]

@@ -7,7 +7,6 @@ BIN="$SCRATCH/bin"
 mkdir -p "$BIN"
 cc -O0 -fno-omit-frame-pointer -o "$BIN/shares" "$TEST_ROOT/tests/workloads/shares.c" ||
 	{ echo "cannot build the workload"; exit 1; }
-counts() { awk '$1 ~ /%$/ && NF >= 4 { print $2, $NF }' "$1" | sort; }
 
 if command -v perf >/dev/null && perf record -h 2>&1 | grep -q compression-level; then
 	test_expect_success 'perf record -z: lperf report gives the counts of the decompressed file' '
@@ -15,16 +14,16 @@ if command -v perf >/dev/null && perf record -h 2>&1 | grep -q compression-level
 		perf inject -i "$SCRATCH/z.data" -o plain.data &&
 		lperf report -i "$SCRATCH/z.data" --sort sym --stdio --no-children -n >z.txt 2>z.err &&
 		lperf report -i plain.data --sort sym --stdio --no-children -n >plain.txt &&
-		counts z.txt >a && counts plain.txt >b && [ -s a ] && diff a b && ! [ -s z.err ]
+		sym_counts z.txt >a && sym_counts plain.txt >b && [ -s a ] && diff a b && ! [ -s z.err ]
 	'
 
 	test_expect_success 'perf record -z: lperf and perf report the same counts and stacks' '
 		perf report -i "$SCRATCH/z.data" --sort sym --stdio --no-children -n -g none >perf.txt 2>/dev/null &&
 		lperf report -i "$SCRATCH/z.data" --sort sym --stdio --no-children -n >z.txt &&
-		counts perf.txt >b && counts z.txt >a && diff a b &&
+		sym_counts perf.txt >b && sym_counts z.txt >a && diff a b &&
 		perf script -i "$SCRATCH/z.data" -F comm,tid,time,ip,sym 2>/dev/null | awk "NF == 2 && \$1 ~ /^[0-9a-f]+$/ { print \$2 }" >p.syms &&
 		lperf script -i "$SCRATCH/z.data" -F comm,tid,time,ip,sym | awk "NF == 2 && \$1 ~ /^[0-9a-f]+$/ { print \$2 }" >l.syms &&
-		[ -s l.syms ] && diff p.syms l.syms
+		[ -s l.syms ] && same_syms p.syms l.syms
 	'
 
 	test_expect_success 'lperf record -z: perf reads it without warnings, counts agree' '
@@ -34,7 +33,7 @@ if command -v perf >/dev/null && perf record -h 2>&1 | grep -q compression-level
 		perf report -i lz.data --sort sym --stdio --no-children -n -g none >perf.txt 2>perf.err &&
 		! grep -v "^$" perf.err &&
 		lperf report -i lz.data --sort sym --stdio --no-children -n >lperf.txt &&
-		counts perf.txt >b && counts lperf.txt >a && [ -s a ] && diff a b
+		sym_counts perf.txt >b && sym_counts lperf.txt >a && [ -s a ] && diff a b
 	'
 else
 	test_skip 'compressed recordings' "needs perf with -z (zstd)"

@@ -6,6 +6,11 @@
 have_perf() { command -v perf >/dev/null && perf version >/dev/null 2>&1; }
 # The event column of `stat -x,` (the third field).
 events_of() { awk -F, 'NF > 3 { print $3 }' "$1"; }
+# A PLT slot perf 6.1 leaves unnamed ("@plt") lperf names ("__tunable_get_val@plt",
+# docs/annotate.md); a sample lands in one (ld.so or libc starting a program) now and then:
+# noplt writes every PLT slot's name as "@plt", and same_text P L compares two outputs so.
+noplt() { sed "s/[^ ;,]*@plt/@plt/" "$@"; }
+same_text() { noplt "$1" >"$1.noplt" && noplt "$2" >"$2.noplt" && diff "$1.noplt" "$2.noplt"; }
 
 test_expect_success 'events: NAME//MODIFIERS counts as NAME:MODIFIERS and is named as perf names it' '
 	lperf stat -x, -e task-clock//u,page-faults//,page-faults//k true >l.csv 2>&1 &&
@@ -151,20 +156,20 @@ test_expect_success 'script -F iregs, -F,-time, --comm, --pid, --tid, -S and --t
 	lperf script -F ip,sym,iregs -i s.data >l.iregs && expect_grep " ABI:2 +DI:0x[0-9a-f]+ +R8:0x[0-9a-f]+ $" l.iregs &&
 	lperf script -F,-time -i s.data >l.notime && expect_no_grep "[0-9]+\.[0-9]{6}:" l.notime &&
 	have_perf || exit 0
-	perf script -F ip,sym,iregs -i s.data >p.iregs 2>/dev/null && diff p.iregs l.iregs &&
-	perf script -F,-time -i s.data >p.notime 2>/dev/null && diff p.notime l.notime &&
+	perf script -F ip,sym,iregs -i s.data >p.iregs 2>/dev/null && same_text p.iregs l.iregs &&
+	perf script -F,-time -i s.data >p.notime 2>/dev/null && same_text p.notime l.notime &&
 	for o in "--comm ls" "--comm sh,ls"; do
-		lperf script $o -i s.data >l.o && perf script $o -i s.data >p.o 2>/dev/null && diff p.o l.o || exit 1
+		lperf script $o -i s.data >l.o && perf script $o -i s.data >p.o 2>/dev/null && same_text p.o l.o || exit 1
 	done &&
 	pid=$(perf script -F pid -i s.data | tail -n 1 | tr -d " ") &&
-	lperf script --pid $pid -i s.data >l.o && perf script --pid $pid -i s.data >p.o 2>/dev/null && diff p.o l.o &&
-	lperf script --tid $pid -i s.data >l.o && perf script --tid $pid -i s.data >p.o 2>/dev/null && diff p.o l.o &&
+	lperf script --pid $pid -i s.data >l.o && perf script --pid $pid -i s.data >p.o 2>/dev/null && same_text p.o l.o &&
+	lperf script --tid $pid -i s.data >l.o && perf script --tid $pid -i s.data >p.o 2>/dev/null && same_text p.o l.o &&
 	[ -s l.o ] &&
 	sym=$(perf script -F ip,sym -i s.data | awk "NR == 2 { print \$2 }") &&
-	lperf script -S "$sym" -i s.data >l.o && perf script -S "$sym" -i s.data >p.o 2>/dev/null && diff p.o l.o && [ -s l.o ] &&
+	lperf script -S "$sym" -i s.data >l.o && perf script -S "$sym" -i s.data >p.o 2>/dev/null && same_text p.o l.o && [ -s l.o ] &&
 	range=$(perf script -F time -i s.data | sed -n "3p;8p" | tr -d " :" | paste -sd, -) &&
 	lperf script --time "$range" -i s.data >l.o && perf script --time "$range" -i s.data >p.o 2>/dev/null &&
-	diff p.o l.o && [ "$(wc -l <l.o)" -ge 5 ] &&
+	same_text p.o l.o && [ "$(wc -l <l.o)" -ge 5 ] &&
 	expect_exit 2 lperf script --time nonsense -i s.data 2>err && expect_grep "not a time range" err
 '
 
@@ -172,8 +177,8 @@ test_expect_success 'report --time keeps the samples perf keeps (rows compared s
 	lperf record -e task-clock -c 100000 -o t.data -- sh -c "ls >/dev/null; true" 2>/dev/null &&
 	have_perf || exit 0
 	range=$(perf script -F time -i t.data | sed -n "3p;12p" | tr -d " :" | paste -sd, -) &&
-	lperf report --time "$range" -i t.data --stdio -q 2>/dev/null | grep % | sort >l.o &&
-	perf report --time "$range" -i t.data --stdio -q 2>/dev/null | grep % | sort >p.o &&
+	lperf report --time "$range" -i t.data --stdio -q 2>/dev/null | grep % | noplt | sort >l.o &&
+	perf report --time "$range" -i t.data --stdio -q 2>/dev/null | grep % | noplt | sort >p.o &&
 	diff p.o l.o && [ "$(wc -l <l.o)" -ge 3 ]
 '
 
@@ -206,12 +211,12 @@ test_expect_success 'report -t SEP and -q print what perf prints (rows compared 
 	lperf report -i t.data -q -s comm -n -t ";" >l.o &&
 	expect_no_grep "^#" l.o && awk -F";" "NF == 3 && \$2 + 0 > 0 { ok = 1 } END { exit !ok }" l.o &&
 	have_perf || exit 0
-	# a PLT slot perf leaves unnamed ("@plt") lperf names ("__tunable_get_val@plt", docs/annotate.md)
+	# PLT slots as "@plt" (noplt)
 	for o in "-t ;" "-t ; -n -s comm" "-t , -n" "-q -s comm -n -t ;" "-q"; do
 		lperf report -i t.data --stdio $o 2>/dev/null | grep -v "^\$" | grep -v "^# [^OC]" | grep -v "^#\$" |
-			sed "s/[^ ;,]*@plt/@plt/" | sort >l.o &&
+			noplt | sort >l.o &&
 		perf report -i t.data --stdio $o 2>/dev/null | grep -v "^\$" | grep -v "^# [^OC]" | grep -v "^#\$" |
-			sed "s/[^ ;,]*@plt/@plt/" | sort >p.o &&
+			noplt | sort >p.o &&
 		echo "$o" && diff p.o l.o || exit 1
 	done
 '
@@ -220,7 +225,7 @@ test_expect_success 'script -G (--hide-call-graph) prints the lines perf prints'
 	calls_program && lperf record -g -F 999 -e task-clock -o g.data ./calls 2000000 2>/dev/null &&
 	lperf script -G -i g.data >l.o && expect_no_grep "^	" l.o &&
 	have_perf || exit 0
-	perf script -G -i g.data >p.o 2>/dev/null && diff p.o l.o
+	perf script -G -i g.data >p.o 2>/dev/null && same_text p.o l.o
 '
 
 test_expect_success 'record -j/--branch-filter and -b: perf'"'"'s filter words; refused where no PMU records branches, as perf' '
