@@ -19,10 +19,6 @@ near() { # near VALUE EXPECTED TOLERANCE
 }
 # the first percentage of the report entry (not a call-graph line) for SYMBOL
 entry_pct() { awk -v s="$1" '/\[[.k]\]/ && $NF == s { sub("%", "", $1); print $1; exit }' "$2"; }
-# "count symbol" pairs of a --sort sym -n report, sorted, for comparing two tools.
-# Samples and symbol of each row; PLT slots as "@plt": perf leaves some unnamed where lperf names
-# them (docs/annotate.md), and a sample lands in one (ld.so's) only now and then.
-counts() { awk '$1 ~ /%$/ && NF >= 4 { n = $NF; if (n ~ /@plt$/) n = "@plt"; print $2, n }' "$1" | sort; }
 
 # Each work_X share against the split the workload measured with its own thread clock (planned
 # 50/30/20; a loaded VM's host preemptions shift it a few points, as seen: 46.9 for 50).
@@ -47,7 +43,7 @@ test_expect_success 'record + report: known shares without frame pointers' '
 '
 
 test_expect_success 'callers appear in -g views (callee and caller order)' '
-	lperf record -q -g -F 4000 -e cpu-clock -o "$SCRATCH/g.data" -- "$BIN/shares" 10 &&
+	SHARES_SPLIT="$SCRATCH/g.split" lperf record -q -g -F 4000 -e cpu-clock -o "$SCRATCH/g.data" -- "$BIN/shares" 10 &&
 	lperf report -i "$SCRATCH/g.data" --json --no-children --sort sym -g >g.json &&
 	validate_json report.schema.json g.json &&
 	"$PYTHON" - g.json <<-\EOF &&
@@ -65,11 +61,13 @@ test_expect_success 'callers appear in -g views (callee and caller order)' '
 	tr "\n" " " <path | grep -q " main run_a work_a $" || { cat path; exit 1; }
 '
 
+# work_a's share against the one the workload measured (planned 50%; a loaded VM moves it a few
+# points), as near_split does.
 test_expect_success 'children mode: main carries nearly all samples, work_a about half' '
 	lperf report -i "$SCRATCH/g.data" --stdio --children --sort sym >ch.txt &&
 	main=$(entry_pct main ch.txt) &&
-	a=$(entry_pct work_a ch.txt) &&
-	echo "main $main work_a $a" && near "$main" 97 3 && near "$a" 50 4
+	a=$(entry_pct work_a ch.txt) && want=$(awk "\$1 == \"work_a\" { print \$2 }" "$SCRATCH/g.split") &&
+	echo "main $main work_a $a (measured $want)" && near "$main" 97 3 && near "$a" "$want" 4
 '
 
 if command -v perf >/dev/null; then
@@ -77,7 +75,7 @@ test_expect_success 'perf report reads lperf recording: identical sample counts 
 	lperf record -q -g -F 2000 -e cpu-clock -o "$SCRATCH/l.data" -- "$BIN/shares" 10 &&
 	lperf report -i "$SCRATCH/l.data" --sort sym --stdio --no-children -n >lperf.txt &&
 	perf report -i "$SCRATCH/l.data" --sort sym --stdio --no-children -n -g none >perf.txt 2>perf.err &&
-	counts lperf.txt >a && counts perf.txt >b && diff a b
+	sym_counts lperf.txt >a && sym_counts perf.txt >b && diff a b
 '
 
 test_expect_success 'perf report reads lperf recording without warnings' '
@@ -88,16 +86,13 @@ test_expect_success 'lperf report reads perf recording: identical sample counts 
 	perf record -q -g -F 2000 -e cpu-clock -o p.data -- "$BIN/shares" 10 2>/dev/null &&
 	lperf report -i p.data --sort sym --stdio --no-children -n >lperf.txt &&
 	perf report -i p.data --sort sym --stdio --no-children -n -g none >perf.txt 2>/dev/null &&
-	counts lperf.txt >a && counts perf.txt >b && diff a b
+	sym_counts lperf.txt >a && sym_counts perf.txt >b && diff a b
 '
 
 test_expect_success 'perf script and lperf script name the same symbols' '
 	perf script -i "$SCRATCH/l.data" -F comm,tid,time,ip,sym 2>/dev/null | awk "NF == 2 && \$1 ~ /^[0-9a-f]+$/ { print \$2 }" >p.syms &&
 	lperf script -i "$SCRATCH/l.data" -F comm,tid,time,ip,sym | awk "NF == 2 && \$1 ~ /^[0-9a-f]+$/ { print \$2 }" >l.syms &&
-	[ -s l.syms ] && test $(wc -l <p.syms) -eq $(wc -l <l.syms) &&
-	# a PLT slot perf leaves unnamed ("@plt") is NAME@plt in lperf (docs/annotate.md); a sample
-	# lands in one (ld.so'"'"'s __tunable_get_val@plt) only now and then
-	paste -d" " p.syms l.syms | awk "\$1 != \$2 && !(\$1 == \"@plt\" && \$2 ~ /@plt\$/) { print; bad = 1 } END { exit bad }"
+	[ -s l.syms ] && same_syms p.syms l.syms
 '
 else
 test_skip 'exchange with Linux perf' "perf is not installed"
@@ -132,9 +127,15 @@ test_expect_success 'the command exit status; a crashing command still leaves a 
 	lperf report -i c.data --stdio >/dev/null
 '
 
+# Recording: the control fifo'"'"'s ping is answered once the events are enabled (after the
+# processes are synthesized, which a loaded machine or a sanitizer build makes slow: a fixed
+# "sleep 1" once sent the signal before the first sample).
 test_expect_success 'SIGTERM ends a system-wide recording with a complete file' '
-	"$LPERF" record -q -a -e cpu-clock -o a.data & pid=$!
-	sleep 1; kill -TERM $pid; wait $pid; rc=$?
+	mkfifo ctl ack && exec 8<>ack &&
+	{ "$LPERF" record -q -a -e cpu-clock --control=fifo:ctl,ack -o a.data & } && pid=$! &&
+	timeout 60 sh -c "echo ping >ctl" && timeout 60 head -n 1 <&8 >got && exec 8>&- &&
+	test "$(cat got)" = ack && sleep 0.2 &&
+	kill -TERM $pid; wait $pid; rc=$?
 	[ $rc -eq 0 ] && lperf report -i a.data --stdio --sort comm >a.txt && expect_grep "%" a.txt
 '
 
@@ -169,9 +170,9 @@ test_expect_success 'WindowsPerf view of a recording: top N hot functions' '
 '
 
 test_expect_success 'lperf sample: live hot-function tables, symbol filter, JSON' '
-	lperf sample -e cpu-clock:250000 -- "$BIN/shares" 10 >out &&
+	SHARES_SPLIT=split lperf sample -e cpu-clock:250000 -- "$BIN/shares" 10 >out &&
 	expect_grep "sample source: cpu-clock, top 50 hot functions" out &&
-	a=$(awk "/work_a:shares/ { print \$1 }" out) && near "$a" 50 5 &&
+	a=$(awk "/work_a:shares/ { print \$1 }" out) && near "$a" "$(awk "\$1 == \"work_a\" { print \$2 }" split)" 5 &&
 	lperf sample -s "^work_" -e cpu-clock:250000 -- "$BIN/shares" 5 >f.txt &&
 	! grep -E ":shares$" f.txt | grep -v "work_" &&
 	lperf sample --json -e cpu-clock:250000 -- "$BIN/shares" 5 >s.json &&
