@@ -16,7 +16,9 @@ test_expect_success 'record: SIGINT to lperf alone ends the workload with SIGTER
 	started go && t0=$(date +%s.%N) && kill -INT $pid;
 	wait $pid; rc=$?; took=$(since $t0) &&
 	[ "$rc" -eq 143 ] || fail "exit status $rc, expected 143 (sleep ended by SIGTERM)";
-	lt "$took" 2 || fail "took $took s to stop";
+	# promptly, not at the end of the 30 s sleep (0.4-0.5 s here, ASan too; the bound leaves a
+	# slow or loaded machine room: exit 143 already says the sleep was ended by SIGTERM)
+	lt "$took" 10 || fail "took $took s to stop";
 	lperf report -i rec.data -q --stdio >out 2>err && ! [ -s err ] &&
 	perf report -i rec.data --stdio >/dev/null 2>perr && ! grep -qi "error\|corrupt" perr
 '
@@ -33,7 +35,8 @@ test_expect_success 'stat: SIGTERM is passed on; a workload that ignores it gets
 	started go && t0=$(date +%s.%N) && kill -TERM $pid;
 	wait $pid; rc=$?; took=$(since $t0) &&
 	[ "$rc" -eq 137 ] || fail "exit status $rc, expected 137";
-	lt "$took" 4 || fail "took $took s";
+	# 2 s and a little (exit 137 says it was killed; under 8 s: not at the end of its sleep)
+	lt "$took" 8 || fail "took $took s";
 	expect_grep "task-clock" out
 '
 
@@ -55,8 +58,11 @@ if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
 		taskset -c 1 sh -c "while :; do :; done" & busy=$! &&
 		lperf record -q -e cpu-clock -C 1 -o c1.data -- sleep 1;
 		rc=$?; kill $busy; [ "$rc" -eq 0 ] &&
+		# every sample is of CPU 1, the busy process among them: how much of the CPU it gets
+		# depends on what else runs there (a loaded machine gave it 226 of ~4,000 samples)
+		lperf script -i c1.data -F cpu 2>/dev/null | sort -u >cpus && echo "[001] " >want && diff want cpus &&
 		n=$(lperf script -i c1.data -F pid 2>/dev/null | grep -c "^ *$busy *\$") &&
-		[ "$n" -gt 300 ] || fail "only $n samples of the busy process"
+		echo "$n samples of the busy process" && [ "$n" -ge 10 ] || fail "only $n samples of the busy process"
 	'
 else
 	test_skip 'record -C 1 -- CMD' "needs 2 CPUs and taskset"
