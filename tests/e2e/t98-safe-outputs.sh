@@ -160,7 +160,9 @@ test_expect_success 'record -p PID ends when the target exits even though its pi
 	sleep 1000 & P=$!
 	"$LPERF" record -q -o reuse.data -p $P 2>err &
 	R=$!
-	sleep 1
+	# attached: record holds its perf events open (not a fixed sleep: a slow start would
+	# attach to the pid only after its reuse)
+	i=0; until ls -l /proc/$R/fd 2>/dev/null | grep -q "perf_event" || [ $i -ge 300 ]; do sleep 0.1; i=$((i+1)); done
 	kill $P; wait $P 2>/dev/null
 	echo $((P - 1)) >/proc/sys/kernel/ns_last_pid
 	sleep 1000 & Q=$!
