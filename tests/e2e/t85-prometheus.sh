@@ -1,17 +1,24 @@
 #!/bin/sh
 # lperf stat --prometheus (issue 26): Debian's Prometheus, started on loopback by the test,
-# scrapes lperf's /metrics every second while lperf counts a known workload (a second of busy
+# scrapes lperf's /metrics every second while lperf counts a known workload (1.5 s of busy
 # Python touching 50 MiB, then asleep); PromQL at /api/v1/query returns its task-clock and
 # page-faults within 5% of the counts lperf stat prints at the end, and rate() sees the busy phase.
 # Prometheus is stopped by its pid. Only /metrics is served, on 127.0.0.1 unless told otherwise.
 . "$(dirname "$0")/lib.sh"
 
-WORK='import time
+# The workload busy for 1.5 s of its CPU time (on a loaded machine, 1.5 s of wall time gave it
+# 0.2 s, and the interpreter's exit after the last scrape was then 6% of the count), then says
+# when it is asleep (the file asleep) and sleeps until the test is done with it (the file done,
+# two minutes at most).
+WORK='import os, time
 b = b"x" * (50 << 20)
-t = time.time()
-while time.time() - t < 1.5:
+t = time.process_time()
+while time.process_time() - t < 1.5:
     pass
-time.sleep(5)'
+open("asleep", "w").close()
+t = time.time()
+while not os.path.exists("done") and time.time() - t < 120:
+    time.sleep(0.1)'
 
 port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 # query PORT PROMQL: the first result's value, empty when there is none
@@ -43,18 +50,21 @@ test_expect_success 'Prometheus scrapes it: PromQL gives the counts lperf stat p
 	i=0 && until curl -sf http://127.0.0.1:$P/api/v1/targets | grep -q "127.0.0.1:$L"; do
 		i=$((i + 1)); [ $i -lt 300 ] || { echo "no target"; kill $ppid; exit 1; }; sleep 0.1; done
 	"$LPERF" stat -x, --prometheus 127.0.0.1:$L -e task-clock,page-faults -- python3 -c "$WORK" 2>stat.csv & spid=$!
-	# poll until the scraped counts stop growing (the workload is asleep)
-	last= && rate= && i=0 &&
+	# poll until Prometheus holds a scrape taken after the workload fell asleep: its counts are
+	# the final ones (two equal scrapes in a row could both be before the end of the busy phase
+	# on a loaded machine, when a scrape comes late)
+	rate= && asleep= && i=0 &&
 	while :; do
-		i=$((i + 1)); [ $i -lt 60 ] || { echo "no stable value"; kill $ppid; exit 1; }
-		sleep 1
+		i=$((i + 1)); [ $i -lt 240 ] || { echo "no scrape after the busy phase"; touch done; kill $ppid; exit 1; }
+		sleep 0.5
 		r=$(query $P "rate(lperf_event_total{event=\"task-clock\"}[3s])") && [ -n "$r" ] && rate="$rate $r"
-		v=$(query $P "lperf_event_total{event=\"task-clock\"}") || continue
-		[ -n "$v" ] && [ "$v" != 0 ] && [ "$v" = "$last" ] && break
-		last=$v
+		[ -n "$asleep" ] || { [ -e asleep ] && asleep=$(date +%s.%N); } || continue
+		ts=$(query $P "timestamp(lperf_event_total{event=\"task-clock\"})") && [ -n "$ts" ] &&
+			awk -v ts="$ts" -v a="$asleep" "BEGIN { exit !(ts > a) }" && break
 	done &&
+	v=$(query $P "lperf_event_total{event=\"task-clock\"}") &&
 	pf=$(query $P "lperf_event_total{event=\"page-faults\"}") &&
-	wait $spid && kill $ppid && wait $ppid
+	touch done && wait $spid && kill $ppid && wait $ppid
 	echo "prometheus: task-clock $v ns, page-faults $pf; rates:$rate" && cat stat.csv &&
 	tc=$(awk -F, "\$3 ~ /^task-clock/ { print \$1 * 1000000 }" stat.csv) &&
 	spf=$(awk -F, "\$3 ~ /^page-faults/ { print \$1 }" stat.csv) &&
