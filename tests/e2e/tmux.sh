@@ -14,9 +14,10 @@ tmux_run() {
 }
 tmux_screen() { tm capture-pane -p -t t; }
 tmux_keys() { tm send-keys -t t "$@"; }
-# tmux_wait PATTERN [SECONDS]: until the screen matches PATTERN (grep -E); the screen on failure.
+# tmux_wait PATTERN [SECONDS]: until the screen matches PATTERN (grep -E), 30 s at most by default (a
+# sanitizer build on a loaded machine draws late); the screen on failure.
 tmux_wait() {
-	n=$(( ${2:-10} * 10 ))
+	n=$(( ${2:-30} * 10 ))
 	while [ "$n" -gt 0 ]; do
 		tmux_screen | grep -qE -- "$1" && return 0
 		sleep 0.1
