@@ -61,7 +61,10 @@ if have_perf; then
 import json, sys
 keys = lambda f: [list(json.loads(l).keys()) for l in open(f) if l.strip()]
 p, l = keys(\"p.json\"), keys(\"l.json\")
-assert p == l, (\"$opts\", p, l)
+# -I: how many intervals a 0.25 s sleep spans depends on how late a loaded machine ends it
+if \"-I\" in \"$opts\":
+    n = min(len(p), len(l)); p, l = p[:n], l[:n]
+assert p and p == l, (\"$opts\", p, l)
 " || return 1
 		done
 	'
