@@ -27,8 +27,8 @@ tmux_wait() {
 	tmux_screen >&2
 	return 1
 }
-# The workload (tests/workloads/tui_work.c) in $BIN and a 1-second recording of it with call
-# chains in $D.
+# The workload (tests/workloads/tui_work.c) in $BIN and a recording of it with call chains in $D
+# (1 s of CPU time per thread: the same samples on a loaded machine).
 tui_recording() {
 	BIN="$SCRATCH/bin"
 	mkdir -p "$BIN"
