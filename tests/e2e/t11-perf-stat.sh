@@ -12,11 +12,13 @@ have_perf() { command -v perf >/dev/null && perf stat -e task-clock true 2>/dev/
 cpu_wide() { [ "$(id -u)" -eq 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 0 ]; }
 
 # same_layout "OPTIONS" [--csv SEP]: perf and lperf on the same command, compared line by line.
-# The lines up to the end of the second interval (rows start with the interval's time stamp).
-first_two() {
-	awk '{ if (match($0, /^ *[0-9]+\.[0-9]+/)) { t = substr($0, RSTART, RLENGTH)
-		       if (t != last) { n++; last = t } if (n > 2) exit } print }'
+# first_intervals N: the lines up to the end of the Nth interval (rows start with the interval's
+# time stamp); intervals FILE: how many there are.
+first_intervals() {
+	awk -v max="$1" '{ if (match($0, /^ *[0-9]+\.[0-9]+/)) { t = substr($0, RSTART, RLENGTH)
+		       if (t != last) { n++; last = t } if (n > max) exit } print }'
 }
+intervals() { awk 'match($0, /^ *[0-9]+\.[0-9]+/) { t = substr($0, RSTART, RLENGTH); if (t != last) { n++; last = t } } END { print n + 0 }' "$1"; }
 same_layout() {
 	opts=$1; shift
 	csv=""
@@ -25,10 +27,13 @@ same_layout() {
 	perf stat $csv -e $EVENTS $opts sleep 0.25 2>perf.out >/dev/null &&
 	lperf stat $csv -e $EVENTS $opts sleep 0.25 2>lperf.out >/dev/null &&
 	case "$opts" in *-I*)
-		# only the first two intervals: how many more there are depends on how late a loaded
-		# machine ends the sleep
-		first_two <perf.out >perf.cut && mv perf.cut perf.out &&
-		first_two <lperf.out >lperf.cut && mv lperf.cut lperf.out ;;
+		# the first two intervals at most, as many as both have: how many there are depends on
+		# how late a loaded machine ends the sleep (perf once printed its first row at 0.50 s)
+		n=$(intervals perf.out) && m=$(intervals lperf.out) && [ "$m" -lt "$n" ] && n=$m
+		[ "$n" -gt 2 ] && n=2
+		[ "$n" -ge 1 ] &&
+		first_intervals $n <perf.out >perf.cut && mv perf.cut perf.out &&
+		first_intervals $n <lperf.out >lperf.cut && mv lperf.cut lperf.out ;;
 	esac &&
 	"$PYTHON" "$SHAPE" "$@" perf.out lperf.out || { cat perf.out lperf.out; return 1; }
 }
