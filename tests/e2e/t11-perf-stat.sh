@@ -12,13 +12,39 @@ have_perf() { command -v perf >/dev/null && perf stat -e task-clock true 2>/dev/
 cpu_wide() { [ "$(id -u)" -eq 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 0 ]; }
 
 # same_layout "OPTIONS" [--csv SEP]: perf and lperf on the same command, compared line by line.
-# first_intervals N: the lines up to the end of the Nth interval (rows start with the interval's
-# time stamp); intervals FILE: how many there are.
-first_intervals() {
-	awk -v max="$1" '{ if (match($0, /^ *[0-9]+\.[0-9]+/)) { t = substr($0, RSTART, RLENGTH)
-		       if (t != last) { n++; last = t } if (n > max) exit } print }'
+# counted_pairs P L: P and L (perf's and lperf's -I output) cut to their first two intervals, as
+# many as both printed, without the rows (the Nth of an interval) that either tool printed
+# "<not counted>": whether a command ran in an interval is the machine's, not the tool's.
+counted_pairs() {
+	"$PYTHON" - "$1" "$2" <<-\PY
+	import re, sys
+	def parse(f):
+	    head, ivs, last = [], [], None
+	    for line in open(f):
+	        m = re.match(r"^ *([0-9]+\.[0-9]+)", line)
+	        if not m:
+	            (head if not ivs else ivs[-1]).append(line)
+	            continue
+	        if m.group(1) != last:
+	            ivs.append([])
+	            last = m.group(1)
+	        ivs[-1].append(line)
+	    return head, ivs
+	(ph, pi), (lh, li) = parse(sys.argv[1]), parse(sys.argv[2])
+	n = min(len(pi), len(li), 2)
+	assert n >= 1, "no interval rows"
+	po, lo = ph[:], lh[:]
+	for a, b in zip(pi[:n], li[:n]):
+	    for k in range(max(len(a), len(b))):
+	        x, y = (a[k] if k < len(a) else ""), (b[k] if k < len(b) else "")
+	        if "<not counted>" in x or "<not counted>" in y:
+	            continue
+	        po.append(x)
+	        lo.append(y)
+	open(sys.argv[1], "w").write("".join(po))
+	open(sys.argv[2], "w").write("".join(lo))
+	PY
 }
-intervals() { awk 'match($0, /^ *[0-9]+\.[0-9]+/) { t = substr($0, RSTART, RLENGTH); if (t != last) { n++; last = t } } END { print n + 0 }' "$1"; }
 same_layout() {
 	opts=$1; shift
 	csv=""
@@ -32,15 +58,9 @@ same_layout() {
 	perf stat $csv -e $EVENTS $opts $cmd 2>perf.out >/dev/null &&
 	lperf stat $csv -e $EVENTS $opts $cmd 2>lperf.out >/dev/null &&
 	case "$opts" in *-I*)
-		# the first two intervals at most, as many as both have: how many there are depends on
-		# how late a loaded machine ends the sleep (perf once printed its first row at 0.50 s)
-		grep -v "<not counted>" perf.out >perf.cut && mv perf.cut perf.out &&
-		grep -v "<not counted>" lperf.out >lperf.cut && mv lperf.cut lperf.out &&
-		n=$(intervals perf.out) && m=$(intervals lperf.out) && [ "$m" -lt "$n" ] && n=$m
-		[ "$n" -gt 2 ] && n=2
-		[ "$n" -ge 1 ] &&
-		first_intervals $n <perf.out >perf.cut && mv perf.cut perf.out &&
-		first_intervals $n <lperf.out >lperf.cut && mv lperf.cut lperf.out ;;
+		# how many intervals there are depends on how late a loaded machine ends the command
+		# (perf once printed its first row at 0.50 s of a 0.25 s sleep)
+		counted_pairs perf.out lperf.out ;;
 	esac &&
 	"$PYTHON" "$SHAPE" "$@" perf.out lperf.out || { cat perf.out lperf.out; return 1; }
 }
