@@ -282,6 +282,9 @@ int session_process_file(struct session *ss, struct perfdata_reader *r)
 	if (r->map && !r->stream)
 		ordered_set_stable(ss->oq, r->map, r->size);
 	int rc = perfdata_for_each(r, push_cb, ss);
+	if (!rc && r->truncated) /* cut between two records: as damaged as one cut inside a record */
+		rc = err_set("%s: the file ends at offset 0x%zx, inside its data section: the records after "
+			     "it are lost", r->path, r->size);
 	if (!ss->started) {
 		int sr = start(ss);
 		rc = rc ? rc : sr;

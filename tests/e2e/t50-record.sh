@@ -184,6 +184,14 @@ test_expect_success 'a corrupt recording: one-line error naming the file and off
 	head -c 3001 ok.data >cut.data && # records are 8-byte multiples: 3001 cuts one, never falls between two
 	expect_exit 1 lperf report -i cut.data --stdio >/dev/null 2>err &&
 	expect_grep "cut.data" err &&
+	# cut between two records (the 3,000th byte fell between two now and then, and report said
+	# truncated but exited 0): exit 1 too, naming where the file ends
+	"$PYTHON" -c "import struct, sys
+b = open(\"ok.data\", \"rb\").read(); off = struct.unpack_from(\"<Q\", b, 40)[0]
+for _ in range(8): off += struct.unpack_from(\"<H\", b, off + 6)[0]
+open(\"between.data\", \"wb\").write(b[:off])" &&
+	expect_exit 1 lperf report -i between.data --stdio >/dev/null 2>err &&
+	expect_grep "between.data: the file ends at offset 0x[0-9a-f]+, inside its data section" err &&
 	printf "NOTPERF!xxxxxxxxxxxxxxxxxxxxxxxx" >bad.data && expect_exit 1 lperf report -i bad.data 2>err2 &&
 	expect_lines 1 err2 && expect_grep "bad.data" err2
 '
