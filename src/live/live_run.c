@@ -68,6 +68,12 @@ void live_run_synthesize_again(struct live_run *r, record_cb sink, void *arg)
 		synth_all_processes(a0, sink, arg);
 }
 
+void live_run_synthesize_delayed(struct live_run *r, record_cb sink, void *arg)
+{
+	if (r->command && !r->cpu_wide && r->delay_ms > 0)
+		synth_process_tree(&r->live.attrs[0], r->t.pid, sink, arg);
+}
+
 int live_run_start(struct live_run *r)
 {
 	r->loop = (struct run_loop){ .target = &r->t, .attached = r->attached, .max_wait_ms = 100 };

@@ -47,6 +47,10 @@ void live_run_synthesize(struct live_run *r, record_cb sink, void *arg);
 /* The same for a recording that starts mid-run (record --switch-output's next file): the kernel
  * and what is sampled now (the started or attached process and the processes descended from it). */
 void live_run_synthesize_again(struct live_run *r, record_cb sink, void *arg);
+/* After live_run_start: a started command whose events waited (-D) missed its own exec and
+ * mappings (the side-band comes with the events, disabled meanwhile): its processes as they are
+ * now. Nothing otherwise. */
+void live_run_synthesize_delayed(struct live_run *r, record_cb sink, void *arg);
 /* Everything the buffers hold now through sink, then a finished round (a rotation closes the
  * file with the records made before it, the last ones a signal's wake-up left unread). -1
  * when sink fails. */

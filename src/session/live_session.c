@@ -110,6 +110,7 @@ int live_session_run(struct live_run *run, struct session *ss, const struct live
 		pyrec_free(f.py);
 		return -1;
 	}
+	live_run_synthesize_delayed(run, feed_record, &f);
 	int lr = live_run_loop(run, o->timeout_s, feed_record, &f, feed_tick, &f, &res->status);
 	char *why = lr < 0 ? xstrdup(err_msg()) : NULL;
 	if (o->ending && o->ending(o->hook_arg, run, feed_record, &f) < 0 && !why)

@@ -306,6 +306,7 @@ static enum recording_end recording_run(struct recording *r)
 		free(why);
 		return RECORDING_FAILED;
 	}
+	live_run_synthesize_delayed(&r->run, recorder_record, r->c);
 	if (o->events && r->run.delay_ms > 0)
 		o->events(o->arg, true);
 	int lr = live_run_loop(&r->run, o->timeout_s, file_record, r, tick, r, &r->status);
