@@ -7,6 +7,12 @@ BIN="$SCRATCH/bin"
 mkdir -p "$BIN"
 cc -O2 -g -fno-omit-frame-pointer -pthread -o "$BIN/tui_work" "$TEST_ROOT/tests/workloads/tui_work.c" ||
 	{ echo "cannot build the workload"; exit 1; }
+# ready: until the Python workload has started (it writes ./ready): attached before its exec, top
+# would see the shell that runs it, and before its start no Python frames (a loaded machine once
+# took over 0.5 s).
+ready() {
+	i=0; until [ -e ready ] || [ $i -ge 300 ]; do sleep 0.1; i=$((i + 1)); done; [ -e ready ]
+}
 # The first row of each table: "refresh-number symbol".
 tops() { awk '/Overhead|Children/ { t++; getline; print t, $NF }' "$1"; }
 
@@ -64,11 +70,12 @@ test_expect_success 'top --python -p PID: Python functions with their lines, own
 	    return s
 	def middle():
 	    return leaf(20000)
+	open("ready", "w").close()
 	end = time.time() + 6
 	while time.time() < end:
 	    middle()
 	PY
-	python3 work.py & w=$! && sleep 0.5 &&
+	python3 work.py & w=$! && ready &&
 	lperf top --stdio -q --python -p $w -d 2 --timeout 4.5 -E 40 >out; wait $w;
 	expect_grep "^  %Own   %Total  OwnTime  TotalTime  Function \\(filename:line\\)" out &&
 	expect_grep "^ +[1-9][0-9.]*% +[0-9.]+% +[0-9.]+s +[0-9.]+s +leaf \\(work.py:[45]\\)" out &&
@@ -77,8 +84,8 @@ test_expect_success 'top --python -p PID: Python functions with their lines, own
 '
 
 test_expect_success 'top on Python: the --python hint says how to run top; none with --python' '
-	printf "import time\nend = time.time() + 8\nwhile time.time() < end:\n    sum(i * i for i in range(1000))\n" >spin.py &&
-	python3 spin.py & w=$! &&
+	printf "import time\nopen(\"ready\", \"w\").close()\nend = time.time() + 8\nwhile time.time() < end:\n    sum(i * i for i in range(1000))\n" >spin.py &&
+	python3 spin.py & w=$! && ready &&
 	lperf top --stdio -g -p $w -d 1 --timeout 2.5 >out 2>err &&
 	expect_grep "^lperf: hint: .*Python interpreter.*run with --python .and -p PID or the command." err &&
 	if lperf test 2>/dev/null | grep -q "stacks: BPF"; then
