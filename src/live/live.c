@@ -384,7 +384,8 @@ int live_open(struct live *l, struct evlist *evl, const struct live_opts *o)
 		live_close(l);
 		return -1;
 	}
-	l->pfd = xcalloc(nfd, sizeof(*l->pfd));
+	l->pfd = xcalloc(nfd + 1, sizeof(*l->pfd)); /* and a slot for live_wake_on's fd */
+	l->wake_fd = -1;
 	for (size_t i = 0; i < nfd; i++) {
 		if (l->fds[i] < 0)
 			continue;
@@ -419,9 +420,19 @@ static void each_leader_ioctl(struct live *l, unsigned long req)
 void live_enable(struct live *l) { each_leader_ioctl(l, PERF_EVENT_IOC_ENABLE); }
 void live_disable(struct live *l) { each_leader_ioctl(l, PERF_EVENT_IOC_DISABLE); }
 
+void live_wake_on(struct live *l, int fd)
+{
+	l->wake_fd = fd;
+}
+
 long live_read(struct live *l, int timeout_ms, record_cb cb, void *arg)
 {
-	int r = poll(l->npfd_live ? l->pfd : NULL, l->npfd_live ? l->npfd : 0, timeout_ms);
+	size_t np = l->npfd_live ? l->npfd : 0;
+	if (l->wake_fd >= 0) { /* after every slot: hung-up ones are fd -1, which poll skips */
+		l->pfd[l->npfd] = (struct pollfd){ .fd = l->wake_fd, .events = POLLIN };
+		np = l->npfd + 1;
+	}
+	int r = poll(np ? l->pfd : NULL, np, timeout_ms);
 	if (r < 0) {
 		if (errno == EINTR)
 			return 0;

@@ -73,6 +73,7 @@ struct live {
 	bool all_hup;              /* live_read saw every fd hang up: every task has exited */
 	struct pollfd *pfd;        /* every open fd; hung-up ones are dropped (fd -1) */
 	size_t npfd, npfd_live;
+	int wake_fd;               /* also ends live_read's wait when readable (-1: none) */
 	struct auxbuf *aux;        /* per ring buffer: its AUX area when it carries an SPE event
 				    * (live_aux.c); NULL without SPE events */
 	size_t naux;
@@ -101,6 +102,9 @@ size_t live_mmap_pages(size_t asked, enum live_callchain callchain);
 void live_open_notes(const struct live *l, struct notes *ns);
 void live_enable(struct live *l);
 void live_disable(struct live *l);
+/* live_read's wait also ends when fd is readable (a control FIFO's command waiting; -1: no
+ * longer): the caller reads it. */
+void live_wake_on(struct live *l, int fd);
 /* Waits up to timeout_ms for data (poll), then drains every buffer through cb (also when poll
  * saw nothing, so a final call after live_disable gets everything). Returns the number of
  * records delivered, or -1. A signal interrupting the wait is not an error (returns 0 without

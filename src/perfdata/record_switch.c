@@ -78,10 +78,12 @@ bool record_switch_due(struct record_switch *s, double now, unsigned long long b
 	const struct record_switch_opts *o = &s->o;
 	if (o->mode == SWITCH_NONE)
 		return false;
-	if (s->snapshot || s->handled != (unsigned)usr2_count) {
-		s->snapshot = false;
-		if (s->handled != (unsigned)usr2_count)
-			s->handled++; /* one file per signal, even when two arrive between reads */
+	if (s->snapshots || s->handled != (unsigned)usr2_count) {
+		/* one file per snapshot and per signal, even when several came since the last one */
+		if (s->snapshots)
+			s->snapshots--;
+		else
+			s->handled++;
 		return true;
 	}
 	if (o->mode == SWITCH_SIZE && bytes >= o->size)
@@ -147,7 +149,7 @@ static void control_command(struct record_switch *s, const char *cmd,
 	else if (!strcmp(cmd, "disable"))
 		toggle(arg, false);
 	else if (!strcmp(cmd, "snapshot"))
-		s->snapshot = s->o.mode != SWITCH_NONE;
+		s->snapshots += s->o.mode != SWITCH_NONE;
 	else if (!strcmp(cmd, "stop"))
 		kill(getpid(), SIGTERM);
 	else if (strcmp(cmd, "ping"))
@@ -162,8 +164,10 @@ void record_switch_control(struct record_switch *s, void (*toggle)(void *arg, bo
 	if (s->ctl < 0)
 		return;
 	char buf[256];
-	ssize_t n;
-	while ((n = read(s->ctl, buf, sizeof(buf) - 1)) > 0) {
+	/* one read a call (each loop's turn): a client that writes its next command as soon as the
+	 * last is acknowledged is answered in turn with the loop, not kept in this read */
+	ssize_t n = read(s->ctl, buf, sizeof(buf) - 1);
+	if (n > 0) {
 		buf[n] = 0;
 		/* commands end with a newline or a NUL; one read may bring several */
 		for (char *p = buf, *end; p < buf + n; p = end + 1) {

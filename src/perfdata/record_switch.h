@@ -27,7 +27,7 @@ struct record_switch {
 	struct record_switch_opts o;
 	double next;          /* SWITCH_TIME: the next switch (run_now() seconds) */
 	unsigned handled;     /* SIGUSR2s acted on */
-	bool snapshot;        /* a control "snapshot" asks for a switch */
+	unsigned snapshots;   /* control "snapshot"s not acted on yet: a switch each */
 	char **kept;          /* files written, oldest first (with --switch-max-files) */
 	size_t nkept;
 	unsigned long wakeups; /* reads that brought records since the last file */

@@ -274,6 +274,7 @@ static enum recording_end recording_open(struct recording *r, const struct live_
 	if (live_run_open(&r->run, tg, r->l, lo) < 0)
 		return RECORDING_FAILED;
 	r->run_open = true;
+	live_wake_on(&r->run.live, r->sw.ctl); /* a control command is answered at once */
 	r->py = o->python_frames ? python_start(r) : NULL;
 	int rc = file_open(r);
 	if (rc)
