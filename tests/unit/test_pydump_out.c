@@ -40,17 +40,22 @@ static struct pydump sample(bool paused)
 	return d;
 }
 
+/* The stream's buffer lives outside the function: gcc 12 for aarch64 takes a local one handed to
+ * open_memstream for a pointer that dangles after the return (-Wdangling-pointer). */
+static char *render_buf;
+static size_t render_len;
+
 static char *render(const struct pydump *d, bool json)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	render_buf = NULL;
+	render_len = 0;
+	FILE *f = open_memstream(&render_buf, &render_len);
 	if (json)
 		pydump_print_json(f, d);
 	else
 		pydump_print_text(f, d);
 	fclose(f);
-	return buf;
+	return render_buf;
 }
 
 static void test_text(void **state)
