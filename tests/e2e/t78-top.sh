@@ -40,10 +40,12 @@ test_expect_success 'top -e task-clock -z: the event named, each table its own i
 
 # Its cost (under 2% of a CPU) is a target of make bench (bench/targets_bench.py), not a timed
 # test: here each refresh reports a cost, a number between 0 and 100. The test waits for three
-# refreshes (a minute at most: an ASan build on a loaded machine starts slowly), then stops top.
+# refreshes (a minute at most: an ASan build on a loaded machine starts slowly), then stops top
+# (started as "$LPERF" itself, not through the lperf function: $! of a backgrounded function is
+# its subshell, and killing that left top running).
 test_expect_success 'top is system-wide by default and reports its own cost each refresh' '
 	"$BIN/tui_work" 60 & w=$!
-	lperf top --stdio -q -d 1 >out 2>err & t=$!
+	"$LPERF" top --stdio -q -d 1 >out 2>err & t=$!
 	i=0; while [ "$(grep -c "^Samples:" out)" -lt 3 ] && [ $i -lt 600 ]; do i=$((i + 1)); sleep 0.1; done;
 	kill $t; wait $t; kill $w 2>/dev/null; wait $w;
 	expect_grep "target: system-wide" out &&
