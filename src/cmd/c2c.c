@@ -61,24 +61,15 @@ static int c2c_report(int argc, char **argv)
 	int i = opt_parse(&ctx, argc, argv);
 	if (i < argc)
 		opt_usage_error(&ctx, "unexpected argument '%s'", argv[i]);
-	struct session ss;
-	struct session_tool tool = { 0 };
-	struct session_opts so = { .force = force };
-	if (session_open(&ss, input, &so, &tool) < 0)
-		cmd_open_failed(input);
-	if (!spe_recording(ss.reader))
-		err_die(EXIT_USAGE, "%s holds no Arm SPE data: lperf c2c reads SPE recordings (lperf c2c record on "
-			"an Arm machine with SPE); x86 memory-sampling events are not available", input);
-	const char *arch = ss.reader->info.arch;
-	enum c2c_display disp = arch && (!strcmp(arch, "aarch64") || !strcmp(arch, "arm64")) ? C2C_PEER : C2C_TOT_HITM;
+	enum c2c_display disp = C2C_TOT_HITM;
 	if (display && parse_display(display, &disp) < 0)
 		opt_usage_error(&ctx, "unknown display type '%s' (tot, rmt, lcl or peer)", display);
+	struct session ss;
 	struct spe_data d;
-	int rc = spe_session_load(&ss, SPE_V1P3, NULL, &d);
-	for (size_t k = 0; k < d.notes.n; k++)
-		err_warn("%s", d.notes.v[k]);
-	if (rc < 0)
-		err_die(EXIT_RUNTIME, "%s: %s", input, err_msg());
+	mem_open_spe(&ss, input, force, "c2c", &d);
+	const char *arch = ss.reader->info.arch;
+	if (!display && arch && (!strcmp(arch, "aarch64") || !strcmp(arch, "arm64")))
+		disp = C2C_PEER;
 	struct c2c_result r;
 	if (c2c_build(&d, c2c_cpuid_neoverse(ss.reader->info.cpuid), disp, &r) < 0)
 		err_die(EXIT_RUNTIME, "%s: %s", input, err_msg());

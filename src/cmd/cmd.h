@@ -44,6 +44,12 @@ int wperf_man(struct wperf_args *a);
 /* After session_open failed on input (report.c): prints the error and, where the file does
  * not exist, the hint to record one first (perf's "try 'perf record' first"); exits 1. */
 void cmd_open_failed(const char *input) __attribute__((noreturn));
+struct session;
+struct spe_data;
+/* lperf mem's and c2c's reports (mem.c): opens input and loads its Arm SPE records into *d,
+ * warning of what the load noted; exits 2 when the file holds no SPE data (what names the
+ * command), 1 when it cannot be read. */
+void mem_open_spe(struct session *ss, const char *input, bool force, const char *what, struct spe_data *d);
 
 /* lperf top (cmd/top.c). */
 int cmd_top(int argc, char **argv);

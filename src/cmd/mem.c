@@ -64,6 +64,22 @@ static int mem_record(int argc, char **argv, const struct mem_common *mc)
 	return rc;
 }
 
+void mem_open_spe(struct session *ss, const char *input, bool force, const char *what, struct spe_data *d)
+{
+	struct session_tool tool = { 0 };
+	struct session_opts so = { .force = force };
+	if (session_open(ss, input, &so, &tool) < 0)
+		cmd_open_failed(input);
+	if (!spe_recording(ss->reader))
+		err_die(EXIT_USAGE, "%s holds no Arm SPE data: lperf %s reads SPE recordings (lperf %s record on "
+			"an Arm machine with SPE); x86 memory-sampling events are not available", input, what, what);
+	int rc = spe_session_load(ss, SPE_V1P3, NULL, d);
+	for (size_t k = 0; k < d->notes.n; k++)
+		err_warn("%s", d->notes.v[k]);
+	if (rc < 0)
+		err_die(EXIT_RUNTIME, "%s: %s", input, err_msg());
+}
+
 static int mem_report(int argc, char **argv, const struct mem_common *mc)
 {
 	static const char *const usage[] = { "lperf mem report [<options>]", NULL };
@@ -80,19 +96,8 @@ static int mem_report(int argc, char **argv, const struct mem_common *mc)
 	if (i < argc)
 		opt_usage_error(&ctx, "unexpected argument '%s'", argv[i]);
 	struct session ss;
-	struct session_tool tool = { 0 };
-	struct session_opts so = { .force = force };
-	if (session_open(&ss, input, &so, &tool) < 0)
-		cmd_open_failed(input);
-	if (!spe_recording(ss.reader))
-		err_die(EXIT_USAGE, "%s holds no Arm SPE data: lperf mem reads SPE recordings (lperf mem record on "
-			"an Arm machine with SPE); x86 memory-sampling events are not available", input);
 	struct spe_data d;
-	int rc = spe_session_load(&ss, SPE_V1P3, NULL, &d);
-	for (size_t k = 0; k < d.notes.n; k++)
-		err_warn("%s", d.notes.v[k]);
-	if (rc < 0)
-		err_die(EXIT_RUNTIME, "%s: %s", input, err_msg());
+	mem_open_spe(&ss, input, force, "mem", &d);
 	struct spe_mem_section sec[SPE_MEM_NKINDS];
 	size_t n;
 	if (spe_mem_build(&d, c2c_cpuid_neoverse(ss.reader->info.cpuid), sec, &n) < 0)
