@@ -9,6 +9,10 @@ cd "$(dirname "$0")/.." || exit 1
 [ $# -eq 0 ] && set -- build
 pass=0 fail=0 skip=0
 log=$(mktemp)
+# One directory for the whole run, for what a test measures of a peer once and reuses for the
+# next build given (t92: Linux perf's own outcome of each of its shell tests).
+LPERF_RUN_DIR=$(mktemp -d)
+export LPERF_RUN_DIR
 for b in "$@"; do
 	echo "== $b"
 	for t in "$b"/tests/test_*; do
@@ -104,6 +108,7 @@ if [ -n "${WPERF_TESTS:-}" ]; then
 	fi
 fi
 rm -f "$log"
+rm -rf "$LPERF_RUN_DIR"
 if [ "$skip" -gt 0 ]; then
 	echo "$pass passed, $fail failed, $skip skipped"
 else

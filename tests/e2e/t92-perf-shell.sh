@@ -14,6 +14,8 @@
 # reported as vacuous (for perf: not counted; for lperf where perf's loop had items: a failure).
 #   PST_KEEP=1           keeps the logs (printed at the end)
 #   PST_SCRIPTS="a.sh b.sh"  runs only those scripts
+# Under tests/run.sh (LPERF_RUN_DIR set) perf runs each script once per run: the second build
+# given (the sanitizer one in make check) is judged against perf's outcome and log of the first.
 # The last line: "# perf passed N, lperf passed M of those".
 . "$(dirname "$0")/lib.sh"
 : "${PERF_SHELL_DIR:=/usr/lib/perf-core/tests/shell}"
@@ -100,6 +102,21 @@ run() {
 	esac
 }
 
+# perf_run SCRIPT: run perf SCRIPT, or its outcome earlier in this tests/run.sh run.
+perf_run() {
+	keep=${LPERF_RUN_DIR:+$LPERF_RUN_DIR/t92}
+	if [ -n "$keep" ] && [ -f "$keep/$(basename "$1").rc" ]; then
+		read -r rc items <"$keep/$(basename "$1").rc"
+		log="$LOGS/perf.$(basename "$1").log"
+		cp "$keep/$(basename "$1").log" "$log"
+		return
+	fi
+	run perf "$1"
+	if [ -n "$keep" ] && mkdir -p "$keep"; then
+		cp "$log" "$keep/$(basename "$1").log" && echo "$rc $items" >"$keep/$(basename "$1").rc"
+	fi
+}
+
 verb() { case $1 in pass) echo passes ;; skip) echo skips ;; *) echo fails ;; esac; }
 
 # why LOG [PATTERN]: the reason a run failed (or skipped: PATTERN skip): the last line of its
@@ -133,7 +150,7 @@ for s in $scripts; do
 		test_skip "$title" "excluded: $reason"
 		continue
 	fi
-	run perf "$script"; prc=$rc pitems=$items plog=$log
+	perf_run "$script"; prc=$rc pitems=$items plog=$log
 	run lperf "$script"; lrc=$rc litems=$items llog=$log
 	case $prc in 0) p=pass ;; 2) p=skip ;; *) p=fail ;; esac
 	case $lrc in 0) l=pass ;; 2) l=skip ;; *) l=fail ;; esac
