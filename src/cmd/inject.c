@@ -7,24 +7,73 @@
 
 #include "cmd/cmd.h"
 #include "inject/jitinject.h"
+#include "inject/pyinject.h"
 #include "perfdata/perfdata.h"
 #include "util/error.h"
 #include "util/outfile.h"
 #include "util/opt.h"
 #include "util/xalloc.h"
 
-static const char *const usage[] = { "lperf inject [-j] [-b] [-i IN] [-o OUT]", NULL };
+static const char *const usage[] = { "lperf inject [-j] [-b] [-i IN] [-o OUT]", "lperf inject --python -i IN -o OUT", NULL };
+
+/* --python: the Python frames as symbols of one ELF (inject/pyinject.h). */
+static int inject_python(const char *input, const char *output, const char *dir, bool force, bool quiet,
+			 int verbose)
+{
+	char *elf = pyinject_elf_path(output, dir);
+	if (!elf)
+		err_die_last(EXIT_RUNTIME);
+	struct perfdata_reader r;
+	if (perfdata_open_force(&r, input, force) < 0)
+		err_die_last(EXIT_RUNTIME);
+	if (!quiet)
+		for (size_t k = 0; k < r.info.notes.n; k++)
+			err_warn("%s", r.info.notes.v[k]);
+	struct perfdata_writer *w = perfdata_writer_open(output);
+	if (!w) {
+		perfdata_close(&r);
+		err_die_last(EXIT_RUNTIME);
+	}
+	struct pyinject_opts o = { .elf_path = elf, .pipe_output = !strcmp(output, "-"), .force = force };
+	struct pyinject_result res;
+	int ret = pyinject_run(&r, w, &o, &res);
+	char *why = ret ? xstrdup(err_msg()) : NULL;
+	if (perfdata_writer_close(w, ret == 0, false) < 0 && !ret) {
+		ret = -1;
+		why = xstrdup(err_msg());
+	}
+	if (!quiet)
+		for (size_t k = 0; k < res.warnings.n; k++)
+			err_warn("%s", res.warnings.v[k]);
+	if (verbose && !ret)
+		fprintf(stderr, "lperf inject: %zu samples (%zu with Python frames, %zu unreadable dropped), %zu "
+			"other records; %zu Python functions in %s, mapped into %zu processes; %zu events' stacks "
+			"made call chains\n", res.stats.samples, res.stats.python_samples, res.stats.bad_samples,
+			res.stats.records, res.stats.functions, elf, res.stats.maps, res.stats.converted_events);
+	pyinject_result_free(&res);
+	perfdata_close(&r);
+	free(elf);
+	if (ret) {
+		err_warn("%s: %s written", why ? why : "inject failed", strcmp(output, "-") ? "nothing" :
+			 "the output is incomplete");
+		free(why);
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
 
 int cmd_inject(int argc, char **argv)
 {
 	const char *input = "-", *output = "-";
-	bool jit = false, force = false, quiet = false, buildids = false;
+	bool jit = false, force = false, quiet = false, buildids = false, python = false;
 	const char *jit_dir = NULL;
 	int verbose = 0;
 	const struct option opts[] = {
 		{ OPT_BOOL, 'j', "jit", &jit, NULL, "turn jitdumps into jitted .so files and their mappings" },
 		{ OPT_STRING, 0, "jit-dir", &jit_dir, "DIR", "with -j: write the jitted .so files into DIR (default: "
-		  "next to each jitdump, when it exists)" },
+		  "next to each jitdump, when it exists); with --python: the ELF of Python functions" },
+		{ OPT_BOOL, 0, "python", &python, NULL, "Python frames lperf read (record --python) as symbols perf "
+		  "names: one ELF of Python functions (OUT.python.so), stacks as call chains" },
 		{ OPT_BOOL, 'b', "build-ids", &buildids, NULL, "add the build-ids of the DSOs hit (and copy them "
 		  "into the build-id cache)" },
 		{ OPT_STRING, 'i', "input", &input, "FILE", "the recording (default -: standard input)" },
@@ -41,6 +90,11 @@ int cmd_inject(int argc, char **argv)
 		opt_usage_error(&ctx, "unexpected argument '%s'", argv[i]);
 	err_quiet = quiet;
 	outfile_force = force; /* -f: -o may replace a link or another user's file */
+
+	if (python && (jit || buildids))
+		opt_usage_error(&ctx, "--python does not combine with -j or -b");
+	if (python)
+		return inject_python(input, output, jit_dir, force, quiet, verbose);
 
 	struct perfdata_reader r;
 	if (perfdata_open_force(&r, input, force) < 0)

@@ -223,7 +223,7 @@ static uint64_t code_time(struct inj *j, const struct jitdump *jd, const struct 
 
 /* perf's build_id_event: header (misc: cpumode and BUILD_ID_SIZE), pid, build_id[20], its
  * size and 3 reserved bytes, the file name NUL-padded to 64. */
-static int buildid_record(struct inj *j, int32_t pid, uint8_t cpumode, const uint8_t *id, size_t size,
+static int buildid_record(struct perfdata_writer *w, int32_t pid, uint8_t cpumode, const uint8_t *id, size_t size,
 			  const char *filename)
 {
 	size_t n = strlen(filename) + 1, len = (n + 63) / 64 * 64, total = 36 + len;
@@ -236,18 +236,24 @@ static int buildid_record(struct inj *j, int32_t pid, uint8_t cpumode, const uin
 	memcpy(rec + 12, id, size > 20 ? 20 : size);
 	rec[32] = (uint8_t)(size > 20 ? 20 : size);
 	memcpy(rec + 36, filename, n);
-	int ret = perfdata_writer_write(j->w, rec, total);
+	int ret = perfdata_writer_write(w, rec, total);
 	free(rec);
 	return ret;
+}
+
+static int writer_buildid(struct perfdata_writer *w, bool pipe, int32_t pid, uint8_t cpumode, const uint8_t *id,
+			  size_t size, const char *filename)
+{
+	if (pipe)
+		return buildid_record(w, pid, cpumode, id, size, filename);
+	perfdata_writer_add_buildid(w, pid, cpumode, id, size, filename);
+	return 0;
 }
 
 static int add_buildid(struct inj *j, int32_t pid, uint8_t cpumode, const uint8_t *id, size_t size,
 		       const char *filename)
 {
-	if (j->o->pipe_output)
-		return buildid_record(j, pid, cpumode, id, size, filename);
-	perfdata_writer_add_buildid(j->w, pid, cpumode, id, size, filename);
-	return 0;
+	return writer_buildid(j->w, j->o->pipe_output, pid, cpumode, id, size, filename);
 }
 
 static int emit_buildid(void *arg, int32_t pid, uint8_t cpumode, const uint8_t *id, size_t n, const char *name)
@@ -454,11 +460,42 @@ static int on_mmap(struct inj *j, const struct perf_event_header *h, uint64_t t)
 
 /* ---- The stream ---- */
 
+int jitinject_copy_header(struct perfdata_reader *r, struct perfdata_writer *w, const struct perf_event_attr *attrs,
+			  bool pipe_output, uint32_t skip_kind)
+{
+	const struct perfdata_info *in = &r->info;
+	for (size_t i = 0; i < r->evsels.n; i++) {
+		const struct evsel *e = &r->evsels.v[i];
+		if (perfdata_writer_add_event(w, attrs ? &attrs[i] : &e->attr, e->name, e->ids, e->nids) < 0)
+			return -1;
+	}
+	if (in->ncmdline)
+		perfdata_writer_set_cmdline(w, (int)in->ncmdline, in->cmdline);
+	if (in->has_feature[FEAT_SAMPLE_TIME])
+		perfdata_writer_set_sample_times(w, in->first_sample_time, in->last_sample_time);
+	/* The tracepoints' formats: the writer puts them where its mode wants them (a feature, or a
+	 * HEADER_TRACING_DATA record), so a pipe's own record is not copied (on_record). */
+	if (in->tracing_data && perfdata_writer_set_tracing_data(w, in->tracing_data, in->tracing_size) < 0)
+		return -1;
+	/* perf 6.1 stops at a pipe-mode feature record it does not know (lperf's 255). */
+	for (size_t i = 0; i < in->njit_sources && !pipe_output; i++) {
+		const struct perfdata_jit_source *s = &in->jit_sources[i];
+		if (s->kind != skip_kind)
+			perfdata_writer_add_jit_source(w, s->kind, s->pid, s->data, s->size);
+	}
+	/* Last: in pipe mode the first build-id record starts the output. */
+	for (size_t i = 0; i < in->nbuildids; i++) {
+		const struct perfdata_buildid *b = &in->buildids[i];
+		if (writer_buildid(w, pipe_output, b->pid, b->cpumode, b->id, b->size, b->filename) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* The events and features of r, given to w before its first record. */
 static int start(struct inj *j)
 {
 	struct perfdata_reader *r = j->r;
-	const struct perfdata_info *in = &r->info;
 	j->started = true;
 	if (!r->evsels.n)
 		return err_set("%s: the recording has no events", r->path);
@@ -469,34 +506,11 @@ static int start(struct inj *j)
 	for (size_t i = 0; i < r->evsels.n; i++) {
 		const struct evsel *e = &r->evsels.v[i];
 		j->mono &= e->attr.use_clockid && e->attr.clockid == CLOCK_MONOTONIC;
-		if (perfdata_writer_add_event(j->w, &e->attr, e->name, e->ids, e->nids) < 0)
-			return -1;
 	}
-	if (in->ncmdline)
-		perfdata_writer_set_cmdline(j->w, (int)in->ncmdline, in->cmdline);
-	if (in->has_feature[FEAT_SAMPLE_TIME])
-		perfdata_writer_set_sample_times(j->w, in->first_sample_time, in->last_sample_time);
-	/* The tracepoints' formats: the writer puts them where its mode wants them (a feature, or a
-	 * HEADER_TRACING_DATA record), so a pipe's own record is not copied (on_record). */
-	if (in->tracing_data && perfdata_writer_set_tracing_data(j->w, in->tracing_data, in->tracing_size) < 0)
-		return -1;
-	/* perf 6.1 stops at a pipe-mode feature record it does not know (lperf's 255). */
-	for (size_t i = 0; i < in->njit_sources && !j->o->pipe_output; i++) {
-		const struct perfdata_jit_source *s = &in->jit_sources[i];
-		perfdata_writer_add_jit_source(j->w, s->kind, s->pid, s->data, s->size);
-	}
-	/* Last: in pipe mode the first build-id record starts the output. */
-	for (size_t i = 0; i < in->nbuildids; i++) {
-		const struct perfdata_buildid *b = &in->buildids[i];
-		if (add_buildid(j, b->pid, b->cpumode, b->id, b->size, b->filename) < 0)
-			return -1;
-	}
-	return 0;
+	return jitinject_copy_header(r, j->w, NULL, j->o->pipe_output, UINT32_MAX);
 }
 
-/* The record's size with the data that follows AUXTRACE and TRACING_DATA records (the reader
- * checked that it lies inside the data section). */
-static size_t record_bytes(const struct perf_event_header *h)
+size_t jitinject_record_bytes(const struct perf_event_header *h)
 {
 	const uint8_t *p = (const uint8_t *)h;
 	if (h->type == REC_AUXTRACE && h->size >= 16)
@@ -528,7 +542,7 @@ static int on_record(const struct perf_event_header *h, void *arg)
 		keep = 0; /* written by the writer (start) */
 	if (keep < 0)
 		return -1;
-	if (keep && perfdata_writer_write(j->w, h, record_bytes(h)) < 0)
+	if (keep && perfdata_writer_write(j->w, h, jitinject_record_bytes(h)) < 0)
 		return -1;
 	if (t > j->seen_max)
 		j->seen_max = t;

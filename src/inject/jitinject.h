@@ -61,4 +61,14 @@ int jitinject_run(struct perfdata_reader *r, struct perfdata_writer *w, const st
 		  struct jitinject_result *res);
 void jitinject_result_free(struct jitinject_result *res);
 
+/* What every inject copies ahead of the first record: r's events (attrs[i] in place of event i's
+ * attr when attrs is given), command line, sample times, tracepoint formats, the JIT sources
+ * lperf record stored (but those of kind skip_kind, and none in pipe mode, where perf 6.1 stops
+ * at a feature it does not know) and the build-ids (BUILD_ID records in pipe mode). */
+int jitinject_copy_header(struct perfdata_reader *r, struct perfdata_writer *w, const struct perf_event_attr *attrs,
+			  bool pipe_output, uint32_t skip_kind);
+/* A record's size with the data that follows AUXTRACE and TRACING_DATA records (the reader
+ * checked that it lies inside the data section). */
+size_t jitinject_record_bytes(const struct perf_event_header *h);
+
 #endif

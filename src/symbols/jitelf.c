@@ -223,7 +223,8 @@ static uint64_t layout(const struct jitdump_code *c, bool unwind, struct section
 	return alloc_end;
 }
 
-static int write_elf(Elf *e, const struct jitdump_code *c, struct section *s, struct strbuf *shstr)
+static int write_elf(Elf *e, const struct jitdump_code *c, const struct jitelf_sym *syms, size_t nsyms,
+		     struct section *s, struct strbuf *shstr)
 {
 	if (!gelf_newehdr(e, JITELF_CLASS))
 		return elf_fail("gelf_newehdr");
@@ -248,8 +249,9 @@ static int write_elf(Elf *e, const struct jitdump_code *c, struct section *s, st
 	}
 	s[S_SHSTRTAB].buf = shstr->buf;
 	s[S_SHSTRTAB].size = shstr->len;
-	s[S_SYMTAB].buf = xcalloc(2, symsize);
-	s[S_SYMTAB].size = 2 * symsize;
+	s[S_SYMTAB].buf = xcalloc(nsyms + 1, symsize);
+	s[S_SYMTAB].size = (nsyms + 1) * symsize;
+	s[S_SYMTAB].info = (uint32_t)(nsyms + 1);
 	s[S_SYMTAB].entsize = symsize;
 	uint64_t end_all, alloc_end = layout(c, unwind, s, &end_all);
 
@@ -257,8 +259,8 @@ static int write_elf(Elf *e, const struct jitdump_code *c, struct section *s, st
 		if (included(i, unwind) && add_section(e, &s[i]) < 0)
 			return -1;
 
-	/* .symtab names .strtab; its one symbol is local, as perf's, so sh_info (the first
-	 * non-local) is 2. */
+	/* .symtab names .strtab; its symbols are local, as perf's, so sh_info (the first
+	 * non-local) is their count + 1. */
 	Elf_Scn *symscn = elf_getscn(e, s[S_SYMTAB].index);
 	GElf_Shdr sh;
 	if (!symscn || !gelf_getshdr(symscn, &sh))
@@ -267,16 +269,20 @@ static int write_elf(Elf *e, const struct jitdump_code *c, struct section *s, st
 	if (!gelf_update_shdr(symscn, &sh))
 		return elf_fail("gelf_update_shdr");
 	Elf_Data *symdata = elf_getdata(symscn, NULL);
-	GElf_Sym sym = {
-		.st_name = 1,
-		.st_info = GELF_ST_INFO(STB_LOCAL, STT_FUNC),
-		.st_other = STV_DEFAULT,
-		.st_shndx = (GElf_Section)s[S_TEXT].index,
-		.st_value = JITELF_TEXT_OFFSET,
-		.st_size = c->size,
-	};
-	if (!symdata || !gelf_update_sym(symdata, 1, &sym))
-		return elf_fail("gelf_update_sym");
+	if (!symdata)
+		return elf_fail("elf_getdata");
+	for (size_t i = 0; i < nsyms; i++) {
+		GElf_Sym sym = {
+			.st_name = (GElf_Word)syms[i].name_off,
+			.st_info = GELF_ST_INFO(STB_LOCAL, STT_FUNC),
+			.st_other = STV_DEFAULT,
+			.st_shndx = (GElf_Section)s[S_TEXT].index,
+			.st_value = JITELF_TEXT_OFFSET + syms[i].off,
+			.st_size = syms[i].size,
+		};
+		if (!gelf_update_sym(symdata, (int)(i + 1), &sym))
+			return elf_fail("gelf_update_sym");
+	}
 
 	eh.e_ident[EI_DATA] = JITELF_DATA;
 	eh.e_machine = JITELF_MACHINE;
@@ -310,7 +316,9 @@ static int write_elf(Elf *e, const struct jitdump_code *c, struct section *s, st
 	return 0;
 }
 
-int jitelf_write_fd(int fd, const struct jitdump_code *c, const uint8_t id[JITELF_BUILD_ID_SIZE])
+/* The ELF of text (size bytes at JITELF_TEXT_OFFSET, unwinding data u or NULL) with syms. */
+static int write_fd(int fd, const struct jitdump_code *c, struct jitelf_sym *syms, size_t nsyms,
+		    const uint8_t id[JITELF_BUILD_ID_SIZE])
 {
 	/* ELF sizes are 64-bit, but a region must fit what one jitdump record can hold. */
 	if (c->size > UINT32_MAX)
@@ -319,17 +327,20 @@ int jitelf_write_fd(int fd, const struct jitdump_code *c, const uint8_t id[JITEL
 		return elf_fail("elf_version");
 	struct build_id_note note = { { 4, JITELF_BUILD_ID_SIZE, NT_GNU_BUILD_ID }, "GNU", { 0 } };
 	memcpy(note.id, id, JITELF_BUILD_ID_SIZE);
-	size_t namelen = strlen(c->name);
-	char *strtab = xcalloc(1, namelen + 2);
-	memcpy(strtab + 1, c->name, namelen);
+	struct strbuf strtab = STRBUF_INIT;
+	sb_addc(&strtab, 0);
+	for (size_t i = 0; i < nsyms; i++) {
+		syms[i].name_off = strtab.len;
+		sb_add(&strtab, syms[i].name, strlen(syms[i].name) + 1);
+	}
 	struct section s[S_N] = {
 		[S_TEXT] = { ".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, .align = 16, .dtype = ELF_T_BYTE },
 		[S_EH_FRAME] = { ".eh_frame", SHT_PROGBITS, SHF_ALLOC, .align = 1, .dtype = ELF_T_BYTE },
 		[S_EH_FRAME_HDR] = { ".eh_frame_hdr", SHT_PROGBITS, SHF_ALLOC, .align = 1, .dtype = ELF_T_BYTE },
 		[S_NOTE] = { ".note.gnu.build-id", SHT_NOTE, SHF_ALLOC, .align = 4, .size = sizeof(note),
 			     .buf = &note, .dtype = ELF_T_NHDR },
-		[S_SYMTAB] = { ".symtab", SHT_SYMTAB, 0, .align = 8, .info = 2, .dtype = ELF_T_SYM },
-		[S_STRTAB] = { ".strtab", SHT_STRTAB, 0, .align = 1, .size = namelen + 2, .buf = strtab,
+		[S_SYMTAB] = { ".symtab", SHT_SYMTAB, 0, .align = 8, .dtype = ELF_T_SYM },
+		[S_STRTAB] = { ".strtab", SHT_STRTAB, 0, .align = 1, .size = strtab.len, .buf = strtab.buf,
 			       .dtype = ELF_T_BYTE },
 		[S_SHSTRTAB] = { ".shstrtab", SHT_STRTAB, 0, .align = 1, .dtype = ELF_T_BYTE },
 	};
@@ -339,17 +350,24 @@ int jitelf_write_fd(int fd, const struct jitdump_code *c, const uint8_t id[JITEL
 	if (!e)
 		elf_fail("elf_begin");
 	else
-		ret = write_elf(e, c, s, &shstr);
+		ret = write_elf(e, c, syms, nsyms, s, &shstr);
 	if (e)
 		elf_end(e);
 	free(s[S_SYMTAB].buf);
-	free(strtab);
+	sb_release(&strtab);
 	sb_release(&shstr);
 	return ret;
 }
 
-int jitelf_write_file(const char *path, const struct jitdump_code *c, const uint8_t id[JITELF_BUILD_ID_SIZE],
-		      struct stat *st)
+int jitelf_write_fd(int fd, const struct jitdump_code *c, const uint8_t id[JITELF_BUILD_ID_SIZE])
+{
+	struct jitelf_sym sym = { c->name, 0, c->size, 0 };
+	return write_fd(fd, c, &sym, 1, id);
+}
+
+/* Writes through a temporary file renamed over path: the code of c (or syms over zeros). */
+static int write_file(const char *path, const struct jitdump_code *c, struct jitelf_sym *syms, size_t nsyms,
+		      const uint8_t id[JITELF_BUILD_ID_SIZE], struct stat *st)
 {
 	char *tmp = xasprintf("%s.XXXXXX", path);
 	int fd = mkostemp(tmp, O_CLOEXEC);
@@ -362,7 +380,7 @@ int jitelf_write_file(const char *path, const struct jitdump_code *c, const uint
 	/* perf's jitted files are 0644: readable by whoever reports on the recording. */
 	if (fchmod(fd, 0644) < 0)
 		ret = err_set("cannot set the mode of '%s': %s", tmp, strerror(errno));
-	if (!ret && jitelf_write_fd(fd, c, id) < 0)
+	if (!ret && (syms ? write_fd(fd, c, syms, nsyms, id) : jitelf_write_fd(fd, c, id)) < 0)
 		ret = err_wrap("%s", path);
 	if (!ret && fstat(fd, st) < 0)
 		ret = err_set("cannot stat '%s': %s", tmp, strerror(errno));
@@ -373,5 +391,21 @@ int jitelf_write_file(const char *path, const struct jitdump_code *c, const uint
 	if (ret)
 		unlink(tmp);
 	free(tmp);
+	return ret;
+}
+
+int jitelf_write_file(const char *path, const struct jitdump_code *c, const uint8_t id[JITELF_BUILD_ID_SIZE],
+		      struct stat *st)
+{
+	return write_file(path, c, NULL, 0, id, st);
+}
+
+int jitelf_write_syms_file(const char *path, uint64_t text_size, struct jitelf_sym *syms, size_t nsyms,
+			   const uint8_t id[JITELF_BUILD_ID_SIZE], struct stat *st)
+{
+	uint8_t *zeros = xcalloc(1, text_size ? (size_t)text_size : 1);
+	struct jitdump_code c = { .name = path, .code = zeros, .size = text_size };
+	int ret = write_file(path, &c, syms, nsyms, id, st);
+	free(zeros);
 	return ret;
 }
