@@ -26,9 +26,6 @@ static int inject_python(const char *input, const char *output, const char *dir,
 	struct perfdata_reader r;
 	if (perfdata_open_force(&r, input, force) < 0)
 		err_die_last(EXIT_RUNTIME);
-	if (!quiet)
-		for (size_t k = 0; k < r.info.notes.n; k++)
-			err_warn("%s", r.info.notes.v[k]);
 	struct perfdata_writer *w = perfdata_writer_open(output);
 	if (!w) {
 		perfdata_close(&r);
@@ -42,6 +39,9 @@ static int inject_python(const char *input, const char *output, const char *dir,
 		ret = -1;
 		why = xstrdup(err_msg());
 	}
+	/* What the reader met is said when the copy was made; a failed one gets its one line. */
+	for (size_t k = 0; k < r.info.notes.n && !quiet && !ret; k++)
+		err_warn("%s", r.info.notes.v[k]);
 	if (!quiet)
 		for (size_t k = 0; k < res.warnings.n; k++)
 			err_warn("%s", res.warnings.v[k]);

@@ -20,6 +20,9 @@
 #include "util/hashmap.h"
 #include "util/xalloc.h"
 
+/* perf report's and script's --max-stack default (kernel.perf_event_max_stack's default). */
+#define PERF_DEFAULT_MAX_STACK 127
+
 /* The mapping's length: room for every function PYINJECT_MAX_FUNCS allows. */
 #define REGION_LEN ((uint64_t)PYINJECT_MAX_FUNCS * PYINJECT_SLOT)
 
@@ -41,6 +44,7 @@ struct pyinj {
 	size_t nchain, chaincap;
 	uint64_t ip;
 	bool ready, has_py;
+	size_t deep;                     /* samples whose chain perf cuts by default */
 	uint8_t *buf;
 	size_t bufcap;
 };
@@ -207,6 +211,7 @@ static int write_sample(struct pyinj *j, const struct perf_event_header *h)
 	}
 	j->res->stats.samples++;
 	j->res->stats.python_samples += j->has_py;
+	j->deep += j->nchain > PERF_DEFAULT_MAX_STACK + 2; /* + the two context markers */
 	return perfdata_writer_write(j->w, j->buf, need);
 }
 
@@ -328,6 +333,10 @@ int pyinject_run(struct perfdata_reader *r, struct perfdata_writer *w, const str
 		ret = start(&j);
 	if (!ret)
 		ret = write_elf(&j);
+	if (!ret && j.deep)
+		warn(&j, xasprintf("%zu of %zu samples have stacks deeper than %d frames, where perf report and "
+				   "perf script stop unless given --max-stack (e.g. --max-stack 1024)", j.deep,
+				   res->stats.samples, PERF_DEFAULT_MAX_STACK));
 	session_free(&j.ss);
 	hashmap_free(&j.funcs);
 	hashmap_free(&j.mapped);

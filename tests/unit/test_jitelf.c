@@ -145,6 +145,20 @@ static bool empty_file(const char *path)
 	return stat(path, &st) == 0 && st.st_size == 0;
 }
 
+/* readelf -a -W of path, which must say nothing on stderr and succeed. */
+static char *readelf_clean(const char *path)
+{
+	char *out = xasprintf("%s.txt", path), *err = xasprintf("%s.txt.err", path);
+	char *cmd = xasprintf("readelf -a -W '%s'", path);
+	assert_int_equal(run(cmd, out), 0);
+	assert_true(empty_file(err));
+	char *text = slurp(out);
+	free(cmd);
+	free(out);
+	free(err);
+	return text;
+}
+
 /* The FDE that the header's table names for the code's start: it covers .text from 0x80. */
 static void check_unwind(Elf *e, const struct jitdump_code *c)
 {
@@ -258,15 +272,11 @@ static void check_file(const char *path, const struct jitdump_code *c, const uin
 
 	/* binutils agree: no errors, no warnings. */
 	char *out = xasprintf("%s.txt", path), *err = xasprintf("%s.txt.err", path);
-	char *cmd = xasprintf("readelf -a -W '%s'", path);
-	assert_int_equal(run(cmd, out), 0);
-	assert_true(empty_file(err));
-	char *text_out = slurp(out);
+	char *text_out = readelf_clean(path);
 	assert_non_null(strstr(text_out, "DYN"));
 	assert_non_null(strstr(text_out, c->name));
 	free(text_out);
-	free(cmd);
-	cmd = xasprintf("objdump -d '%s'", path);
+	char *cmd = xasprintf("objdump -d '%s'", path);
 	assert_int_equal(run(cmd, out), 0);
 	assert_true(empty_file(err));
 	text_out = slurp(out);
@@ -416,6 +426,56 @@ static void replaces_symlinks(void **state)
 	jitdump_free(jd);
 }
 
+/* inject --python's file: several symbols over zeros, each at its offset with its size, local
+ * FUNCs (sh_info past the last), readable by binutils. */
+static void many_symbols(void **state)
+{
+	struct jitelf_sym syms[] = {
+		{ "py::a:/tmp/x.py", 0, 16, 0 },
+		{ "py::<module>:/tmp/x.py", 16, 16, 0 },
+		{ "py::_find_and_load:<frozen importlib._bootstrap>", 32, 16, 0 },
+	};
+	uint8_t id[JITELF_BUILD_ID_SIZE];
+	memset(id, 0x5a, sizeof(id));
+	char *path = xasprintf("%s/out.data.python.so", tmpdir);
+	struct stat st;
+	assert_int_equal(jitelf_write_syms_file(path, 48, syms, 3, id, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0644);
+	int fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+	assert_non_null(e);
+	struct scn_info text, symtab, note;
+	find_section(e, ".text", &text);
+	assert_true(text.found);
+	assert_int_equal(text.sh.sh_offset, JITELF_TEXT_OFFSET);
+	assert_int_equal(text.sh.sh_addr, JITELF_TEXT_OFFSET);
+	assert_int_equal(text.sh.sh_size, 48);
+	find_section(e, ".symtab", &symtab);
+	assert_true(symtab.found);
+	assert_int_equal(symtab.sh.sh_info, 4);
+	assert_int_equal(symtab.sh.sh_size / symtab.sh.sh_entsize, 4);
+	for (int i = 0; i < 3; i++) {
+		GElf_Sym sym;
+		assert_non_null(gelf_getsym(symtab.d, i + 1, &sym));
+		assert_string_equal(elf_strptr(e, symtab.sh.sh_link, sym.st_name), syms[i].name);
+		assert_int_equal(sym.st_value, JITELF_TEXT_OFFSET + 16 * i);
+		assert_int_equal(sym.st_size, 16);
+		assert_int_equal(GELF_ST_TYPE(sym.st_info), STT_FUNC);
+		assert_int_equal(GELF_ST_BIND(sym.st_info), STB_LOCAL);
+		assert_int_equal(sym.st_shndx, text.index);
+	}
+	find_section(e, ".note.gnu.build-id", &note);
+	assert_true(note.found);
+	elf_end(e);
+	close(fd);
+	char *text_out = readelf_clean(path);
+	assert_non_null(strstr(text_out, "py::_find_and_load:<frozen importlib._bootstrap>"));
+	assert_non_null(strstr(text_out, "5a5a5a5a5a5a5a5a"));
+	free(text_out);
+	free(path);
+}
+
 /* A length in the dump that the data does not back is not believed. */
 static void bogus_mapped_size(void **state)
 {
@@ -469,6 +529,7 @@ int main(void)
 		cmocka_unit_test(build_ids),
 		cmocka_unit_test(replaces_symlinks),
 		cmocka_unit_test(bogus_mapped_size),
+		cmocka_unit_test(many_symbols),
 		cmocka_unit_test(odd_regions),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,0 +1,126 @@
+#!/bin/sh
+# lperf inject --python: the Python frames lperf read from the interpreter (record --python) become
+# symbols of one ELF that Linux perf 6.1's report and script name. On each pyenv CPython 2.7,
+# 3.8-3.13 the inclusive share of every Python function in perf's report of the injected file is
+# the one lperf report --python gives of the original recording (same samples: equal up to the
+# last printed digit); lperf still reads the injected file; bad input is one line and leaves no
+# output behind.
+. "$(dirname "$0")/lib.sh"
+
+cat >"$SCRATCH/w.py" <<'EOF'
+import sys
+
+
+def a(n):
+    x = 0
+    for i in range(n):
+        x += i
+    return x
+
+
+def b(n):
+    return a(n)
+
+
+def c(n):
+    s = 0
+    for i in range(n):
+        s ^= i
+    return s
+
+
+def main(k):
+    for _ in range(k):
+        b(60000)
+        c(30000)
+        sorted(range(20000), key=lambda v: -v)
+
+
+main(int(sys.argv[1]) if len(sys.argv) > 1 else 60)
+EOF
+export W="$SCRATCH/w.py"
+
+# py_shares: "share<TAB>symbol" of the py:: rows of a --children --stdio report on stdin, sorted by
+# symbol (names may hold spaces: "<frozen importlib._bootstrap>").
+py_shares() {
+	awk '/^ *[0-9.]+% +[0-9.]+% .*\[\.\] py::/ {
+		s = $0; sub(/.*\[\.\] /, "", s); sub(/ +$/, "", s); print $1 "\t" s }' | sort -t "	" -k 2
+}
+
+# same_shares PERF LPERF: the same Python functions with the same shares (0.01 point for rounding).
+same_shares() {
+	test -s "$1" && test -s "$2" &&
+	awk -F "\t" 'NR == FNR { p[$2] = $1 + 0; next }
+		{ l[$2] = $1 + 0 }
+		END {
+			for (k in l) if (!(k in p)) { print "perf lacks " k; bad = 1 }
+			for (k in p) if (!(k in l)) { print "lperf lacks " k; bad = 1 }
+				else { d = p[k] - l[k]; if (d < 0) d = -d; if (d > 0.011) { print k ": perf " p[k] "%, lperf " l[k] "%"; bad = 1 } }
+			exit bad
+		}' "$1" "$2"
+}
+
+test_expect_success 'bad input: one line naming it, exit 1, nothing written' '
+	expect_exit 1 lperf inject --python -i nothing.data -o out.data 2>err &&
+	expect_lines 1 err && expect_grep "nothing.data" err && test ! -e out.data &&
+	head -c 1000 /dev/urandom >junk.data &&
+	expect_exit 1 lperf inject --python -i junk.data -o out.data 2>err &&
+	expect_lines 1 err && expect_grep "junk.data" err && test ! -e out.data &&
+	test ! -e out.data.python.so
+'
+
+test_expect_success 'usage: pipe output needs --jit-dir, -j and --python do not combine' '
+	lperf record -q -e task-clock -o in.data -- true &&
+	expect_exit 1 lperf inject --python -i in.data -o - >out 2>err &&
+	expect_lines 1 err && expect_grep "jit-dir" err &&
+	expect_exit 2 lperf inject --python -j -i in.data -o out.data 2>err &&
+	expect_grep "does not combine" err && test ! -e out.data
+'
+
+for v in 2.7 3.8 3.9 3.10 3.11 3.12 3.13; do
+	py=$(py_for $v)
+	if [ -z "$py" ]; then
+		test_skip "CPython $v: perf names the Python functions of the injected file" "no pyenv CPython $v"
+		continue
+	fi
+	export v py
+	test_expect_success "CPython $v: perf report's shares of the Python functions are lperf report --python's" '
+		d="$SCRATCH/$v" && mkdir -p "$d" &&
+		lperf record -q --python -o "$d/in.data" -- "$py" "$W" 2>err && cat err &&
+		lperf inject --python -v -i "$d/in.data" -o "$d/out.data" 2>err && cat err &&
+		expect_grep "Python functions in $d/out.data.python.so" err &&
+		test -s "$d/out.data.python.so" &&
+		perf report -i "$d/out.data" --stdio --children --sort sym -g none --max-stack 4096 2>/dev/null |
+			py_shares >perf.txt &&
+		lperf report -i "$d/in.data" --python --stdio --children --sort sym -g none 2>/dev/null |
+			py_shares >lperf.txt &&
+		cat perf.txt && same_shares perf.txt lperf.txt &&
+		for f in a b c main; do
+			expect_grep "	py::$f:([^ ]*/)?w\.py$" perf.txt || return 1
+		done
+	'
+	test_expect_success "CPython $v: perf script names them in the ELF; lperf reads the injected file" '
+		d="$SCRATCH/$v" &&
+		perf script -i "$d/out.data" --max-stack 4096 2>/dev/null >s.txt &&
+		expect_grep "py::a:([^ ]*/)?w\.py\+0x8 \($d/out\.data\.python\.so\)" s.txt &&
+		lperf report -i "$d/out.data" --python --stdio --children --sort sym -g none 2>/dev/null |
+			py_shares >lperf2.txt &&
+		lperf report -i "$d/in.data" --python --stdio --children --sort sym -g none 2>/dev/null |
+			py_shares >lperf.txt &&
+		same_shares lperf2.txt lperf.txt
+	'
+done
+
+test_expect_success 'a recording cut inside its data: one line, the old output and its ELF left as they were' '
+	lperf record -q -g -e task-clock -o "$SCRATCH/small.data" -- sh -c "ls / >/dev/null; ls / >/dev/null" &&
+	d="$SCRATCH/small.data" &&
+	off=$(od -An -t u8 -j 40 -N 8 "$d" | tr -d " ") && size=$(od -An -t u8 -j 48 -N 8 "$d" | tr -d " ") &&
+	head -c $((off + size / 2)) "$d" >cut.data &&
+	echo old >out.data && echo old >out.data.python.so &&
+	expect_exit 1 lperf inject --python -i cut.data -o out.data 2>err &&
+	expect_lines 1 err && expect_grep "cut.data" err &&
+	test "$(cat out.data)" = old && test "$(cat out.data.python.so)" = old &&
+	test "$(ls | grep -c "^out\.data")" -eq 2
+'
+
+test_done
