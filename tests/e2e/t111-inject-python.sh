@@ -79,7 +79,10 @@ test_expect_success 'usage: pipe output needs --jit-dir, -j and --python do not 
 
 for v in 2.7 3.8 3.9 3.10 3.11 3.12 3.13; do
 	py=$(py_for $v)
-	if [ -z "$py" ]; then
+	if ! command -v perf >/dev/null; then
+		test_skip "CPython $v: perf names the Python functions of the injected file" "no perf"
+		continue
+	elif [ -z "$py" ]; then
 		test_skip "CPython $v: perf names the Python functions of the injected file" "no pyenv CPython $v"
 		continue
 	fi
