@@ -13,10 +13,12 @@
 int cmd_dump(int argc, char **argv)
 {
 	const char *pid_s = NULL;
-	bool json = false, nonblocking = false;
-	static const char *const usage[] = { "lperf dump -p PID [--nonblocking] [--json]", NULL };
+	bool json = false, nonblocking = false, locals = false;
+	static const char *const usage[] = { "lperf dump -p PID [--locals] [--nonblocking] [--json]", NULL };
 	const struct option opts[] = {
 		{ OPT_STRING, 'p', "pid", &pid_s, "PID", "the CPython process (2.7, 3.6-3.13) to show", NULL, 0 },
+		{ OPT_BOOL, 'l', "locals", &locals, NULL, "show each frame's local variables (arguments "
+		  "first) and a short repr of each value", NULL, 0 },
 		{ OPT_BOOL, 0, "nonblocking", &nonblocking, NULL, "read the stacks without pausing the "
 		  "threads (they may change during the read)", NULL, 0 },
 		{ OPT_BOOL, 0, "json", &json, NULL, "print one JSON document (docs/schemas/dump.schema.json)",
@@ -36,7 +38,7 @@ int cmd_dump(int argc, char **argv)
 		err_no_hints = 1;
 
 	struct pydump d;
-	if (pydump_take(pid, !nonblocking, 0, &d) < 0)
+	if (pydump_take(pid, !nonblocking, 0, locals ? PYDUMP_LOCALS : 0, &d) < 0)
 		err_die_last(EXIT_RUNTIME);
 	if (json)
 		pydump_print_json(stdout, &d);

@@ -3,13 +3,44 @@
 #include <inttypes.h>
 
 #include "output/json.h"
+#include "output/pyrepr.h"
 
+/* A frame, then (--locals) its arguments and its other locals, as py-spy dump prints them. */
 static void print_frame(FILE *f, const struct pydump_frame *fr)
 {
 	if (fr->line >= 0)
 		fprintf(f, "    %s (%s:%d)\n", fr->func, fr->file, fr->line);
 	else
 		fprintf(f, "    %s (%s)\n", fr->func, fr->file);
+	char repr[PYREPR_MAX];
+	for (int args = 1; args >= 0; args--) {
+		bool head = false;
+		for (size_t i = 0; i < fr->nlocals; i++) {
+			const struct pylocal *l = &fr->locals[i];
+			if (l->arg != (args == 1))
+				continue;
+			if (!head)
+				fprintf(f, "        %s:\n", args ? "Arguments" : "Locals");
+			head = true;
+			fprintf(f, "            %s: %s\n", l->name, pyrepr_format(&l->v, repr, sizeof(repr)));
+		}
+	}
+}
+
+static void json_locals(struct json *j, const struct pydump_frame *fr)
+{
+	char repr[PYREPR_MAX];
+	json_begin_array(j, "locals");
+	for (size_t i = 0; i < fr->nlocals; i++) {
+		const struct pylocal *l = &fr->locals[i];
+		json_begin_object(j, NULL);
+		json_str(j, "name", l->name);
+		json_bool(j, "arg", l->arg);
+		json_str(j, "type", l->v.type[0] ? l->v.type : NULL);
+		json_str(j, "repr", pyrepr_format(&l->v, repr, sizeof(repr)));
+		json_end_object(j);
+	}
+	json_end_array(j);
 }
 
 void pydump_print_text(FILE *f, const struct pydump *d)
@@ -72,6 +103,8 @@ void pydump_print_json(FILE *f, const struct pydump *d)
 				json_i64(&j, "line", fr->line);
 			else
 				json_null(&j, "line");
+			if (d->locals)
+				json_locals(&j, fr);
 			json_end_object(&j);
 		}
 		json_end_array(&j);

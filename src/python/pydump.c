@@ -98,26 +98,34 @@ static void thread_name(pid_t pid, int32_t tid, char *name, size_t len)
 		name[0] = 0;
 }
 
-/* One thread's frames, cooked: names and lines from the code objects (read once, cached). */
-static void read_thread(struct pyread *r, const struct py_thread *th, unsigned depth, struct py_rawframe *raw,
-			struct py_frame *cooked, struct pydump_thread *out)
+/* One thread's frames, cooked one by one (shims and unreadable code objects are dropped): names
+ * and lines from the code objects (read once, cached), and with PYDUMP_LOCALS the locals from
+ * each frame. */
+static void read_thread(struct pyread *r, struct pylocals *pl, const struct py_thread *th, unsigned depth,
+			unsigned flags, struct py_rawframe *raw, struct pydump_thread *out)
 {
 	out->thread_id = th->pthread;
 	out->tid = pyread_tid(r, th);
 	size_t n = pyread_stack(r, th->tstate, raw, depth, &out->truncated);
-	size_t k = pyread_cook(r, raw, n, cooked, depth);
-	out->frames = xcalloc(k ? k : 1, sizeof(*out->frames));
-	for (size_t i = 0; i < k; i++) {
-		const struct py_code *c = r->codes[cooked[i].code];
-		out->frames[i].func = xstrdup(c->name);
-		out->frames[i].file = xstrdup(c->filename);
-		out->frames[i].line = cooked[i].line;
+	out->frames = xcalloc(n ? n : 1, sizeof(*out->frames));
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct py_frame cooked;
+		if (!pyread_cook(r, &raw[i], 1, &cooked, 1))
+			continue;
+		const struct py_code *c = r->codes[cooked.code];
+		struct pydump_frame *f = &out->frames[k++];
+		f->func = xstrdup(c->name);
+		f->file = xstrdup(c->filename);
+		f->line = cooked.line;
+		if (flags & PYDUMP_LOCALS)
+			f->nlocals = pylocals_read(pl, raw[i].frame, raw[i].code, &f->locals);
 	}
 	out->nframes = k;
 }
 
 /* The threads of the interpreter and their stacks, as they are now (paused or not). */
-static int read_all(struct pyread *r, unsigned depth, struct pydump *d)
+static int read_all(struct pyread *r, unsigned depth, unsigned flags, struct pydump *d)
 {
 	struct py_thread *th = xcalloc(MAX_THREADS, sizeof(*th));
 	int nt = pyread_threads(r, th, MAX_THREADS);
@@ -126,18 +134,18 @@ static int read_all(struct pyread *r, unsigned depth, struct pydump *d)
 		return err_wrap("pid %d: reading the interpreter's threads", (int)d->pid);
 	}
 	struct py_rawframe *raw = xcalloc(depth, sizeof(*raw));
-	struct py_frame *cooked = xcalloc(depth, sizeof(*cooked));
+	struct pylocals pl;
+	pylocals_init(&pl, r);
 	d->threads = xcalloc(nt ? (size_t)nt : 1, sizeof(*d->threads));
 	for (int i = 0; i < nt; i++)
-		read_thread(r, &th[i], depth, raw, cooked, &d->threads[i]);
+		read_thread(r, &pl, &th[i], depth, flags, raw, &d->threads[i]);
 	d->nthreads = (size_t)nt;
 	free(raw);
-	free(cooked);
 	free(th);
 	return 0;
 }
 
-int pydump_take(pid_t pid, bool pause, unsigned depth, struct pydump *d)
+int pydump_take(pid_t pid, bool pause, unsigned depth, unsigned flags, struct pydump *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->pid = pid;
@@ -158,13 +166,14 @@ int pydump_take(pid_t pid, bool pause, unsigned depth, struct pydump *d)
 	pyread_init(&r, &proc);
 	int rc = pause ? pypause_stop(pid, &pp) : 0;
 	if (rc == 0)
-		rc = read_all(&r, depth, d);
+		rc = read_all(&r, depth, flags, d);
 	for (size_t i = 0; rc == 0 && i < d->nthreads; i++)
 		if (d->threads[i].tid)
 			d->threads[i].active = thread_active(pid, d->threads[i].tid);
 	if (pause)
 		pypause_resume(&pp);
 	d->paused = pause;
+	d->locals = (flags & PYDUMP_LOCALS) != 0;
 	pyread_free(&r);
 	if (rc < 0) {
 		pydump_free(d);
@@ -184,6 +193,7 @@ void pydump_free(struct pydump *d)
 		for (size_t k = 0; k < d->threads[i].nframes; k++) {
 			free(d->threads[i].frames[k].func);
 			free(d->threads[i].frames[k].file);
+			pylocals_free(d->threads[i].frames[k].locals, d->threads[i].frames[k].nlocals);
 		}
 		free(d->threads[i].frames);
 	}

@@ -9,10 +9,14 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "python/pylocals.h"
+
 struct pydump_frame {
 	char *func;               /* co_qualname (3.11+), else co_name */
 	char *file;               /* co_filename */
 	int line;                 /* -1 when the line table says none */
+	struct pylocal *locals;   /* PYDUMP_LOCALS: its bound local variables, arguments first */
+	size_t nlocals;
 };
 
 struct pydump_thread {
@@ -32,15 +36,19 @@ struct pydump {
 	int major, minor;         /* the CPython version */
 	char lib[256];            /* the file defining _PyRuntime (libpython or the executable) */
 	bool paused;              /* the threads were stopped for the read */
+	bool locals;              /* PYDUMP_LOCALS: the frames' locals were read */
 	struct pydump_thread *threads;  /* in the interpreter's order (the newest thread first) */
 	size_t nthreads;
 };
 
+#define PYDUMP_LOCALS 1u       /* read each frame's local variables too */
+
 /* Reads every Python thread's stack of pid, at most depth frames each (the innermost). pause:
- * stop the threads for the read (a consistent read), else read them while they run. -1 with
+ * stop the threads for the read (a consistent read), else read them while they run. flags:
+ * PYDUMP_*. -1 with
  * err_set() when there is no such process, it is not a CPython this reader knows, it cannot be
  * read (another user's process: the message says what to do) or its version is not supported. */
-int pydump_take(pid_t pid, bool pause, unsigned depth, struct pydump *d);
+int pydump_take(pid_t pid, bool pause, unsigned depth, unsigned flags, struct pydump *d);
 void pydump_free(struct pydump *d);
 
 #endif

@@ -52,14 +52,12 @@ void pyread_free(struct pyread *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static uint8_t *read_bytes(struct pyread *r, uint64_t addr, size_t *len);
-
 /* 2.7's names: a byte string, kept as it is where it is UTF-8 (else U+FFFD for the bad bytes). */
-static char *read_str27(struct pyread *r, uint64_t addr)
+static char *read_str27(struct pyread *r, uint64_t addr, size_t max, bool *cut)
 {
 	size_t n;
-	uint8_t *b = read_bytes(r, addr, &n);
-	if (!b || n > 4096 || memchr(b, 0, n)) {
+	uint8_t *b = pyread_bytes_prefix(r, addr, max, &n, cut);
+	if (!b || memchr(b, 0, n)) {
 		free(b);
 		return NULL;
 	}
@@ -69,12 +67,15 @@ static char *read_str27(struct pyread *r, uint64_t addr)
 	return out;
 }
 
-/* A str object as UTF-8 (compact strings only: names and file names always are). */
-static char *read_str(struct pyread *r, uint64_t addr)
+char *pyread_str_prefix(struct pyread *r, uint64_t addr, size_t max, bool *cut)
 {
 	const struct py_layout *l = &r->proc.layout;
+	bool cut_ = false;
+	if (!cut)
+		cut = &cut_;
+	*cut = false;
 	if (l->str_bytes)
-		return read_str27(r, addr);
+		return read_str27(r, addr, max, cut);
 	uint8_t hdr[128];
 	if (!addr || (size_t)l->compact_size > sizeof(hdr) || pyread_mem(r->proc.pid, addr, hdr, (size_t)l->compact_size) < 0)
 		return NULL;
@@ -82,8 +83,12 @@ static char *read_str(struct pyread *r, uint64_t addr)
 	memcpy(&state, hdr + l->unicode_state, 4);
 	int64_t len = (int64_t)get64(hdr, l->unicode_length);
 	unsigned kind = (state >> 2) & 7, compact = (state >> 5) & 1, ascii = (state >> 6) & 1;
-	if (!compact || len < 0 || len > 4096 || (kind != 1 && kind != 2 && kind != 4))
+	if (!compact || len < 0 || (kind != 1 && kind != 2 && kind != 4))
 		return NULL;
+	if ((uint64_t)len > max) {
+		*cut = true;
+		len = (int64_t)max;
+	}
 	size_t nbytes = (size_t)len * kind;
 	uint8_t *raw = xmalloc(nbytes + 1);
 	uint64_t data = addr + (uint64_t)(ascii ? l->ascii_size : l->compact_size);
@@ -104,23 +109,52 @@ static char *read_str(struct pyread *r, uint64_t addr)
 	return out;
 }
 
-/* A bytes object's contents. */
-static uint8_t *read_bytes(struct pyread *r, uint64_t addr, size_t *len)
+/* A name (a str of at most 4,096 characters, compact: names and file names always are). */
+static char *read_str(struct pyread *r, uint64_t addr)
+{
+	bool cut;
+	char *s = pyread_str_prefix(r, addr, 4096, &cut);
+	if (s && cut) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+uint8_t *pyread_bytes_prefix(struct pyread *r, uint64_t addr, size_t max, size_t *len, bool *cut)
 {
 	const struct py_layout *l = &r->proc.layout;
 	uint8_t sz[8];
 	*len = 0;
+	*cut = false;
 	if (!addr || pyread_mem(r->proc.pid, addr + (uint64_t)l->bytes_size, sz, 8) < 0)
 		return NULL;
 	int64_t n = (int64_t)get64(sz, 0);
-	if (n < 0 || n > (1 << 20))
+	if (n < 0)
 		return NULL;
+	if ((uint64_t)n > max) {
+		*cut = true;
+		n = (int64_t)max;
+	}
 	uint8_t *b = xmalloc((size_t)n + 1);
 	if (n && pyread_mem(r->proc.pid, addr + (uint64_t)l->bytes_sval, b, (size_t)n) < 0) {
 		free(b);
 		return NULL;
 	}
 	*len = (size_t)n;
+	return b;
+}
+
+/* A bytes object's contents (1 MiB at most). */
+static uint8_t *read_bytes(struct pyread *r, uint64_t addr, size_t *len)
+{
+	bool cut;
+	uint8_t *b = pyread_bytes_prefix(r, addr, 1 << 20, len, &cut);
+	if (b && cut) {
+		free(b);
+		*len = 0;
+		return NULL;
+	}
 	return b;
 }
 
@@ -333,6 +367,7 @@ size_t pyread_stack(struct pyread *r, uint64_t tstate, struct py_rawframe *out, 
 		uint8_t nm[8], fn[8];
 		uint32_t fl = 0;
 		out[n].sig = 0;
+		out[n].frame = fr;
 		if (out[n].code && pyread_mem(pid, out[n].code + (uint64_t)l->code_name, nm, 8) == 0 &&
 		    pyread_mem(pid, out[n].code + (uint64_t)l->code_filename, fn, 8) == 0 &&
 		    pyread_mem(pid, out[n].code + (uint64_t)l->code_firstlineno, &fl, 4) == 0)

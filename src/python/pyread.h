@@ -24,6 +24,7 @@ struct py_rawframe {
 	uint64_t code, lasti;
 	uint64_t sig;            /* pyread_sig of the code object when the frame was read */
 	uint8_t aux;
+	uint64_t frame;          /* the frame's address (pyread_stack; 0 from BPF), for its locals */
 };
 
 /* A code object's signature: its co_name and co_filename pointers and first line, read with the
@@ -78,6 +79,13 @@ size_t pyread_cook(struct pyread *r, const struct py_rawframe *raw, size_t n, st
 
 /* The line of byte offset off in a code object's line table (-1 when the table says none). */
 int pyline_lookup(enum py_linetable kind, const uint8_t *tab, size_t len, int firstline, uint64_t off);
+
+/* A str object (2.7: a byte string) as UTF-8, its first max characters at most (*cut when it is
+ * longer; may be NULL). NULL when it is not a readable compact string. */
+char *pyread_str_prefix(struct pyread *r, uint64_t addr, size_t max, bool *cut);
+/* A bytes object's (2.7: a str's) first max bytes at most, *len of them (*cut when it is longer;
+ * the buffer has a byte to spare for a NUL). NULL when it cannot be read. */
+uint8_t *pyread_bytes_prefix(struct pyread *r, uint64_t addr, size_t max, size_t *len, bool *cut);
 
 /* Thread states of the process's (most recent) interpreter. */
 struct py_thread {

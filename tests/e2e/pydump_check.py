@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
 """Checks lperf dump's text and JSON of tests/workloads/py_dump.py (t107-python-dump.sh).
 
-usage: pydump_check.py WORKLOAD PID VERSION TEXT JSON
+usage: pydump_check.py WORKLOAD PID VERSION TEXT JSON LOCALS_TEXT
 
 Every Python thread of the workload is there once, named, with the kernel tid /proc gives that
 name; its frames, innermost first, are the workload's functions at the lines of their "# L_"
 markers, then only threading.py's for the started threads (none after <module> for the main
-thread); the spinning thread is active, the blocked ones idle; the JSON says the same."""
+thread); the spinning thread is active, the blocked ones idle; the JSON (of dump --locals
+--json) says the same. TEXT (of dump) has no locals; LOCALS_TEXT (of dump --locals) and the JSON
+give each of the workload's frames that LOCALS lists exactly its arguments and locals, in order,
+with their reprs."""
 import json
 import os
 import re
 import sys
 
-workload, pid, version, text_path, json_path = sys.argv[1:6]
+workload, pid, version, text_path, json_path, locals_path = sys.argv[1:7]
 base = os.path.basename(workload)
 marks = {}
 with open(workload) as f:
@@ -29,6 +32,31 @@ EXPECT = {  # name -> (active, [(function, marker)]) innermost first
     "dump-main": (False, [("block", "L_BLOCK"), ("main", "L_MAIN"), ("<module>", "L_MODULE")]),
 }
 
+# (thread, function) -> [(name, is an argument, repr regular expression)], in order
+PY2 = version.startswith("2.")
+HEX = "0x[0-9a-f]+"
+LOCALS = {
+    ("dump-a", "block"): [("tag", True, "'dump-a'")],
+    ("dump-a", "leaf_a"): [
+        ("count", True, "3"), ("rest", True, re.escape("<tuple of 1>")), ("kw", True, re.escape("<dict of 1>")),
+        ("small", False, "-12345"), ("big", False, "1267650600228229401496703205376"),
+        ("neg_big", False, "-1180591620717411303424"), ("ratio", False, re.escape("1.5")),
+        ("tiny", False, re.escape("1e-07")),
+        ("text", False, re.escape("'caf\\xe9'" if PY2 else "'caf\u00e9'")),
+        ("wide", False, "<unicode at %s>" % HEX if PY2 else "'\u20ac\u00e9'"),
+        ("astral", False, "<unicode at %s>" % HEX if PY2 else "'\U0001f600'"),
+        ("raw", False, re.escape("'\\x00ab'" if PY2 else "b'\\x00ab'")),
+        ("quote", False, re.escape('"it\'s"')), ("nothing", False, "None"), ("flag", False, "True"),
+        ("items", False, re.escape("<list of 3>")), ("table", False, re.escape("<dict of 2>")),
+        ("pair", False, re.escape("<tuple of 2>")), ("thing", False, "<object at %s>" % HEX),
+        ("long_text", False, re.escape("'" + "x" * 128 + "'...")),
+    ],
+    ("dump-a", "mid_a"): [("inner", False, "<function at %s>" % HEX), ("captured", False, "7")],
+    ("dump-a", "worker_a"): [],
+    ("dump-spin", "spin_loop"): [("acts", True, re.escape("<dict of 1>")), ("n", False, "[0-9]+")],
+    ("dump-b", "block"): [("tag", True, "'dump-b'")],
+}
+
 tids = {}
 for t in os.listdir("/proc/%s/task" % pid):
     with open("/proc/%s/task/%s/comm" % (pid, t)) as f:
@@ -37,8 +65,21 @@ for t in os.listdir("/proc/%s/task" % pid):
 errors = []
 
 
+def check_locals(where, name, frames):
+    """frames: [(function, file, line, [(name, arg, repr)] or None)] innermost first."""
+    for fr in frames:
+        want = LOCALS.get((name, fr[0]))
+        if want is None or os.path.basename(fr[1]) != base:
+            continue
+        got = fr[3] or []
+        ok = len(got) == len(want) and all(
+            g[0] == w[0] and g[1] == w[1] and re.fullmatch(w[2], g[2]) for g, w in zip(got, want))
+        if not ok:
+            errors.append("%s: thread %s, %s: locals %s, expected %s" % (where, name, fr[0], got, want))
+
+
 def check_thread(where, name, tid, active, frames):
-    """frames: [(function, file, line)] innermost first."""
+    """frames: [(function, file, line, locals)] innermost first."""
     if name not in EXPECT:
         errors.append("%s: unexpected thread %r" % (where, name))
         return
@@ -47,41 +88,62 @@ def check_thread(where, name, tid, active, frames):
         errors.append("%s: thread %s has tid %s, /proc says %s" % (where, name, tid, tids.get(name)))
     if active != want_active:
         errors.append("%s: thread %s is %s" % (where, name, "active" if active else "idle"))
-    got = [(fn, os.path.basename(fl), ln) for fn, fl, ln in frames[:len(want)]]
+    got = [(fr[0], os.path.basename(fr[1]), fr[2]) for fr in frames[:len(want)]]
     exp = [(fn, base, marks[m]) for fn, m in want]
     if got != exp:
         errors.append("%s: thread %s: frames %s, expected %s" % (where, name, got, exp))
     rest = frames[len(want):]
     if name == "dump-main" and rest:
         errors.append("%s: frames after <module>: %s" % (where, rest))
-    for fn, fl, ln in rest:
+    for fn, fl, ln, _ in rest:
         if os.path.basename(fl) != "threading.py" or ln is None or ln <= 0:
             errors.append("%s: thread %s: outer frame %s (%s:%s) is not threading.py's" % (where, name, fn, fl, ln))
 
 
-# The text: header, then "Thread TID (idle|active) [name]" and "    func (file:LINE)" lines.
-with open(text_path) as f:
-    lines = f.read().split("\n")
-if not re.match(r"Process %s: .*%s" % (pid, re.escape(base)), lines[0]):
-    errors.append("text: header line 1: %r" % lines[0])
-if not re.match(r"Python %s \(/.+\)$" % re.escape(version), lines[1]):
-    errors.append("text: header line 2: %r" % lines[1])
-threads = []
-for line in lines[2:]:
-    m = re.match(r"Thread (\d+) \((idle|active)\) \[(.*)\]$", line)
-    if m:
-        threads.append([m.group(3), int(m.group(1)), m.group(2) == "active", []])
-        continue
-    m = re.match(r"    (\S.*) \((.+):(\d+)\)$", line)
-    if m and threads:
-        threads[-1][3].append((m.group(1), m.group(2), int(m.group(3))))
-    elif line:
-        errors.append("text: unexpected line %r" % line)
-names = sorted(t[0] for t in threads)
-if names != sorted(EXPECT):
-    errors.append("text: threads %s, expected %s" % (names, sorted(EXPECT)))
+# The text: header, then "Thread TID (idle|active) [name]" and "    func (file:LINE)" lines, each
+# frame's followed (--locals) by "        Arguments:" or "        Locals:" and "            NAME: REPR".
+def parse_text(where, path):
+    with open(path) as f:
+        lines = f.read().split("\n")
+    if not re.match(r"Process %s: .*%s" % (pid, re.escape(base)), lines[0]):
+        errors.append("%s: header line 1: %r" % (where, lines[0]))
+    if not re.match(r"Python %s \(/.+\)$" % re.escape(version), lines[1]):
+        errors.append("%s: header line 2: %r" % (where, lines[1]))
+    threads = []
+    arg = None
+    for line in lines[2:]:
+        m = re.match(r"Thread (\d+) \((idle|active)\) \[(.*)\]$", line)
+        if m:
+            threads.append([m.group(3), int(m.group(1)), m.group(2) == "active", []])
+            continue
+        m = re.match(r"    (\S.*) \((.+):(\d+)\)$", line)
+        if m and threads:
+            threads[-1][3].append((m.group(1), m.group(2), int(m.group(3)), []))
+            arg = None
+            continue
+        m = re.match(r"        (Arguments|Locals):$", line)
+        if m and threads and threads[-1][3]:
+            arg = m.group(1) == "Arguments"
+            continue
+        m = re.match(r"            (\w+): (.*)$", line)
+        if m and arg is not None:
+            threads[-1][3][-1][3].append((m.group(1), arg, m.group(2)))
+        elif line:
+            errors.append("%s: unexpected line %r" % (where, line))
+    names = sorted(t[0] for t in threads)
+    if names != sorted(EXPECT):
+        errors.append("%s: threads %s, expected %s" % (where, names, sorted(EXPECT)))
+    for t in threads:
+        check_thread(where, *t)
+    return threads
+
+
+threads = parse_text("text", text_path)
 for t in threads:
-    check_thread("text", *t)
+    if any(fr[3] for fr in t[3]):
+        errors.append("text: locals without --locals in thread %s" % t[0])
+for t in parse_text("locals text", locals_path):
+    check_locals("locals text", t[0], t[3])
 
 with open(json_path) as f:
     doc = json.load(f)
@@ -91,10 +153,13 @@ jnames = sorted(t["name"] for t in doc["threads"])
 if jnames != sorted(EXPECT):
     errors.append("json: threads %s, expected %s" % (jnames, sorted(EXPECT)))
 for t in doc["threads"]:
-    check_thread("json", t["name"], t["tid"], t["active"],
-                 [(fr["function"], fr["file"], fr["line"]) for fr in t["frames"]])
+    frames = [(fr["function"], fr["file"], fr["line"],
+               [(v["name"], v["arg"], v["repr"]) for v in fr["locals"]]) for fr in t["frames"]]
+    check_thread("json", t["name"], t["tid"], t["active"], frames)
+    check_locals("json", t["name"], frames)
 
 nframes = sum(len(t[3]) for t in threads)
 if errors:
     sys.exit("\n".join(errors))
-print("%d threads, %d frames right (Python %s)" % (len(threads), nframes, version))
+nlocals = sum(len(v) for v in LOCALS.values())
+print("%d threads, %d frames, %d locals right (Python %s)" % (len(threads), nframes, nlocals, version))

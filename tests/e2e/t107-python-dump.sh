@@ -4,8 +4,10 @@
 # functions at known lines (each leaves a ready file from the line it then stays on, so the test
 # waits for the files, never a fixed time); on every pyenv CPython 2.7, 3.6-3.13 and Debian's
 # python3.11, as root and as nobody (on the Pythons nobody may run), every thread is named with
-# its tid and every frame's function and line is right (tests/e2e/pydump_check.py), the JSON
-# matches its schema and says the same, --nonblocking reads the same stacks, and the process runs
+# its tid and every frame's function and line is right (tests/e2e/pydump_check.py), --locals
+# gives the known arguments and locals of known types (None, bool, small and big ints, floats,
+# latin-1/UCS-2/UCS-4 str, bytes, containers, a cell variable, a cut long str) at known frames with
+# their reprs, the JSON (with --locals) matches its schema and says the same, --nonblocking reads the same stacks, and the process runs
 # on unharmed after the pause (its threads finish their blocked reads and it exits 0). A dead pid,
 # a process that is no Python, another user's process and an unsupported version get their
 # documented errors.
@@ -62,9 +64,10 @@ dump_all() {
 	start "$AS" "$2" "$R" &&
 	$AS "$LPERF" dump -p $P >dump.txt 2>err && cat dump.txt &&
 	no_stopped_thread $P &&
-	$AS "$LPERF" dump -p $P --json >dump.json 2>>err &&
+	$AS "$LPERF" dump -p $P --locals >loc.txt 2>>err && cat loc.txt &&
+	$AS "$LPERF" dump -p $P --json -l >dump.json 2>>err &&
 	validate_json dump.schema.json dump.json &&
-	"$PYTHON" "$CHECK" "$W" $P "$3" dump.txt dump.json &&
+	"$PYTHON" "$CHECK" "$W" $P "$3" dump.txt dump.json loc.txt &&
 	$AS "$LPERF" dump --nonblocking -p $P >nb.txt 2>>err &&
 	expect_grep "^Python $3 .*read without pausing" nb.txt &&
 	sed 2d dump.txt >a && sed 2d nb.txt >b && diff a b &&
@@ -168,9 +171,9 @@ else
 	test_skip "a process traced already" "no strace here"
 fi
 
-test_expect_success 'usage: -p is required; --locals is not an option' '
+test_expect_success 'usage: -p is required' '
 	expect_exit 2 lperf dump 2>err && expect_grep "PID is required" err &&
-	expect_exit 2 lperf dump -p 1 --locals 2>err && expect_grep "unknown option" err
+	expect_exit 2 lperf dump -l 2>err && expect_grep "PID is required" err
 '
 
 test_done

@@ -108,11 +108,55 @@ static void test_json(void **state)
 	free(out);
 }
 
+/* --locals: under each frame its arguments, then its other locals, in py-spy's words; in the
+ * JSON each frame's locals with name, arg, type and repr (and none without --locals). */
+static void test_locals(void **state)
+{
+	(void)state;
+	static struct pylocal loc[3];
+	memset(loc, 0, sizeof(loc));
+	loc[0] = (struct pylocal){ .name = (char *)"n", .arg = false, .v = { .kind = PYVAL_INT, .ndigits = 1, .digits = { 7 } } };
+	snprintf(loc[0].v.type, sizeof(loc[0].v.type), "int");
+	loc[1] = (struct pylocal){ .name = (char *)"self", .arg = true, .v = { .kind = PYVAL_OTHER, .addr = 0x10 } };
+	snprintf(loc[1].v.type, sizeof(loc[1].v.type), "Worker");
+	loc[2] = (struct pylocal){ .name = (char *)"gone", .arg = false, .v = { .kind = PYVAL_UNREADABLE, .addr = 0x20 } };
+	struct pydump_frame fr = { (char *)"Worker.run", (char *)"/w/app.py", 40, loc, 3 };
+	struct pydump_thread th = { .tid = 5, .frames = &fr, .nframes = 1 };
+	struct pydump d = { .pid = 100, .cmdline = (char *)"python3 app.py", .major = 3, .minor = 12,
+			    .paused = true, .locals = true, .threads = &th, .nthreads = 1 };
+	snprintf(d.lib, sizeof(d.lib), "/l");
+	char *out = render(&d, false);
+	assert_string_equal(out,
+		"Process 100: python3 app.py\n"
+		"Python 3.12 (/l)\n"
+		"\n"
+		"Thread 5 (idle)\n"
+		"    Worker.run (/w/app.py:40)\n"
+		"        Arguments:\n"
+		"            self: <Worker at 0x10>\n"
+		"        Locals:\n"
+		"            n: 7\n"
+		"            gone: <unreadable at 0x20>\n");
+	free(out);
+	out = render(&d, true);
+	assert_non_null(strstr(out, "\"name\": \"self\",\n"));
+	assert_non_null(strstr(out, "\"arg\": true,\n"));
+	assert_non_null(strstr(out, "\"type\": \"Worker\",\n"));
+	assert_non_null(strstr(out, "\"repr\": \"<Worker at 0x10>\"\n"));
+	assert_non_null(strstr(out, "\"type\": null,\n"));
+	free(out);
+	d.locals = false;
+	out = render(&d, true);
+	assert_null(strstr(out, "\"locals\""));
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_locals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

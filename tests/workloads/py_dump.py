@@ -4,6 +4,8 @@
 # ends the run, exit 0); the line that writes it is the line the thread then stays on (blocked
 # reading a pipe nobody writes, or spinning), so a dump taken after the file exists is exact.
 # Lines are found by the test from the "# L_" markers: keep each marker on its statement.
+# leaf_a, mid_a and block hold locals of known types and values (the --locals check in
+# tests/e2e/pydump_check.py, which lists them): keep the two in step.
 import functools
 import os
 import sys
@@ -23,12 +25,33 @@ def block(tag):
     open(os.path.join(READY, tag), 'w').close(); os.read(r, 1)  # L_BLOCK
 
 
-def leaf_a():
+def leaf_a(count, *rest, **kw):
+    small = -12345
+    big = 2 ** 100
+    neg_big = -(2 ** 70)
+    ratio = 1.5
+    tiny = 1e-07
+    text = 'caf\xe9'
+    wide = u'\u20ac\xe9'
+    astral = u'\U0001f600'
+    raw = b'\x00ab'
+    quote = "it's"
+    nothing = None
+    flag = True
+    items = [1, 2, 3]
+    table = {'a': 1, 'b': 2}
+    pair = (1, 2)
+    thing = object()
+    long_text = 'x' * 500
     block('dump-a')  # L_LEAF_A
 
 
 def mid_a():
-    leaf_a()  # L_MID_A
+    captured = 7
+
+    def inner():
+        return captured
+    leaf_a(3, 'r', k=1)  # L_MID_A
 
 
 def worker_a():
