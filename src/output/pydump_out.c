@@ -56,8 +56,8 @@ void pydump_print_text(FILE *f, const struct pydump *d)
 			fprintf(f, "\nThread %d (%s)", (int)t->tid, t->active ? "active" : "idle");
 		else
 			fprintf(f, "\nThread 0x%" PRIx64 " (unknown)", t->thread_id);
-		if (t->name[0])
-			fprintf(f, " [%s]", t->name);
+		if (t->pyname[0] || t->name[0])
+			fprintf(f, " [%s]", t->pyname[0] ? t->pyname : t->name);
 		fputc('\n', f);
 		for (size_t k = 0; k < t->nframes; k++)
 			print_frame(f, &t->frames[k]);
@@ -87,7 +87,8 @@ void pydump_print_json(FILE *f, const struct pydump *d)
 		else
 			json_null(&j, "tid");
 		json_u64(&j, "thread_id", t->thread_id);
-		json_str(&j, "name", t->tid ? t->name : NULL);
+		json_str(&j, "name", t->pyname[0] ? t->pyname : t->tid ? t->name : NULL);
+		json_str(&j, "comm", t->tid ? t->name : NULL);
 		if (t->tid)
 			json_bool(&j, "active", t->active);
 		else

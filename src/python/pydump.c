@@ -12,6 +12,7 @@
 #include "python/pylayout.h"
 #include "python/pypause.h"
 #include "python/pyread.h"
+#include "python/pythname.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -141,6 +142,14 @@ static int read_all(struct pyread *r, unsigned depth, unsigned flags, struct pyd
 		read_thread(r, &pl, &th[i], depth, flags, raw, &d->threads[i]);
 	d->nthreads = (size_t)nt;
 	free(raw);
+	/* the threads' Python names, by their idents (pthread_t: the thread states' thread_id) */
+	struct pythname *names = xcalloc(MAX_THREADS, sizeof(*names));
+	size_t nn = pythname_read(r, names, MAX_THREADS);
+	for (size_t i = 0; i < d->nthreads; i++)
+		for (size_t k = 0; k < nn; k++)
+			if (names[k].ident == d->threads[i].thread_id)
+				snprintf(d->threads[i].pyname, sizeof(d->threads[i].pyname), "%s", names[k].name);
+	free(names);
 	free(th);
 	return 0;
 }

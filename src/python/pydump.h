@@ -23,6 +23,7 @@ struct pydump_thread {
 	int32_t tid;              /* the kernel's thread id, 0 when it could not be found */
 	uint64_t thread_id;       /* the thread state's thread_id (pthread_t) */
 	char name[32];            /* the kernel's name of the thread (comm), "" when unknown */
+	char pyname[64];          /* its threading.Thread's name, "" when unknown */
 	bool active;              /* not blocked in a system call (running, runnable, or stopped by
 				   * the pause outside one) */
 	bool truncated;           /* deeper than the depth asked: the outermost frames are cut */

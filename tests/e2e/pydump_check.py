@@ -3,8 +3,8 @@
 
 usage: pydump_check.py WORKLOAD PID VERSION TEXT JSON LOCALS_TEXT
 
-Every Python thread of the workload is there once, named, with the kernel tid /proc gives that
-name; its frames, innermost first, are the workload's functions at the lines of their "# L_"
+Every Python thread of the workload is there once, named by its threading.Thread name (the JSON
+also gives the kernel's name), with the kernel tid /proc gives its kernel name; its frames, innermost first, are the workload's functions at the lines of their "# L_"
 markers, then only threading.py's for the started threads (none after <module> for the main
 thread); the spinning thread is active, the blocked ones idle; the JSON (of dump --locals
 --json) says the same. TEXT (of dump) has no locals; LOCALS_TEXT (of dump --locals) and the JSON
@@ -56,6 +56,9 @@ LOCALS = {
     ("dump-spin", "spin_loop"): [("acts", True, re.escape("<dict of 1>")), ("n", False, "[0-9]+")],
     ("dump-b", "block"): [("tag", True, "'dump-b'")],
 }
+
+PYNAME = {"dump-spin": "Spinner", "dump-b": "Worker B", "dump-a": "Worker A", "dump-main": "MainThread"}
+COMM = dict((v, k) for k, v in PYNAME.items())
 
 tids = {}
 for t in os.listdir("/proc/%s/task" % pid):
@@ -114,7 +117,9 @@ def parse_text(where, path):
     for line in lines[2:]:
         m = re.match(r"Thread (\d+) \((idle|active)\) \[(.*)\]$", line)
         if m:
-            threads.append([m.group(3), int(m.group(1)), m.group(2) == "active", []])
+            if m.group(3) not in COMM:
+                errors.append("%s: thread %s named %r, not by its Python name" % (where, m.group(1), m.group(3)))
+            threads.append([COMM.get(m.group(3), m.group(3)), int(m.group(1)), m.group(2) == "active", []])
             continue
         m = re.match(r"    (\S.*) \((.+):(\d+)\)$", line)
         if m and threads:
@@ -149,14 +154,17 @@ with open(json_path) as f:
     doc = json.load(f)
 if doc["pid"] != int(pid) or doc["python_version"] != version or not doc["paused"]:
     errors.append("json: pid %s, version %s, paused %s" % (doc["pid"], doc["python_version"], doc["paused"]))
-jnames = sorted(t["name"] for t in doc["threads"])
+jnames = sorted(t["comm"] for t in doc["threads"])
 if jnames != sorted(EXPECT):
     errors.append("json: threads %s, expected %s" % (jnames, sorted(EXPECT)))
 for t in doc["threads"]:
+    if PYNAME.get(t["comm"]) != t["name"]:
+        errors.append("json: thread %s (%s) named %r" % (t["tid"], t["comm"], t["name"]))
+for t in doc["threads"]:
     frames = [(fr["function"], fr["file"], fr["line"],
                [(v["name"], v["arg"], v["repr"]) for v in fr["locals"]]) for fr in t["frames"]]
-    check_thread("json", t["name"], t["tid"], t["active"], frames)
-    check_locals("json", t["name"], frames)
+    check_thread("json", t["comm"], t["tid"], t["active"], frames)
+    check_locals("json", t["comm"], frames)
 
 nframes = sum(len(t[3]) for t in threads)
 if errors:

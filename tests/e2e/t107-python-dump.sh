@@ -3,11 +3,12 @@
 # CPython, now. tests/workloads/py_dump.py parks three threads and the main thread in known
 # functions at known lines (each leaves a ready file from the line it then stays on, so the test
 # waits for the files, never a fixed time); on every pyenv CPython 2.7, 3.6-3.13 and Debian's
-# python3.11, as root and as nobody (on the Pythons nobody may run), every thread is named with
-# its tid and every frame's function and line is right (tests/e2e/pydump_check.py), --locals
-# gives the known arguments and locals of known types (None, bool, small and big ints, floats,
-# latin-1/UCS-2/UCS-4 str, bytes, containers, a cell variable, a cut long str) at known frames with
-# their reprs, the JSON (with --locals) matches its schema and says the same, --nonblocking reads the same stacks, and the process runs
+# python3.11, as root and as nobody (on the Pythons nobody may run), every thread is named by its
+# threading.Thread name (the kernel's in the JSON's comm) with its tid and every frame's function
+# and line is right (tests/e2e/pydump_check.py), --locals gives the known arguments and locals of
+# known types (None, bool, small and big ints, floats, latin-1/UCS-2/UCS-4 str, bytes, containers,
+# a cell variable, a cut long str) at known frames with their reprs, the JSON (with --locals)
+# matches its schema and says the same, --nonblocking reads the same stacks, and the process runs
 # on unharmed after the pause (its threads finish their blocked reads and it exits 0). A dead pid,
 # a process that is no Python, another user's process and an unsupported version get their
 # documented errors.
@@ -165,7 +166,7 @@ if command -v strace >/dev/null; then
 		kill $S; wait $S; kill $P
 		[ $rc = 0 ] &&
 		expect_grep "^lperf: pid $P: permission denied pausing its threads \(is it traced already, by a debugger or strace\?\); --nonblocking reads it without pausing" err &&
-		expect_grep "^Thread [0-9]+ \(idle\) \[dump-a\]" nb.txt && expect_grep "^    leaf_a \(.*py_dump.py:[0-9]+\)" nb.txt
+		expect_grep "^Thread [0-9]+ \(idle\) \[Worker A\]" nb.txt && expect_grep "^    leaf_a \(.*py_dump.py:[0-9]+\)" nb.txt
 	'
 else
 	test_skip "a process traced already" "no strace here"

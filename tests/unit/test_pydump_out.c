@@ -96,6 +96,7 @@ static void test_json(void **state)
 	assert_non_null(strstr(out, "\"paused\": true,"));
 	assert_non_null(strstr(out, "\"tid\": 101,"));
 	assert_non_null(strstr(out, "\"name\": \"worker\","));
+	assert_non_null(strstr(out, "\"comm\": \"worker\","));
 	assert_non_null(strstr(out, "\"active\": false,"));
 	assert_non_null(strstr(out, "\"truncated\": true,"));
 	assert_non_null(strstr(out, "\"function\": \"Worker.run\","));
@@ -122,6 +123,9 @@ static void test_locals(void **state)
 	loc[2] = (struct pylocal){ .name = (char *)"gone", .arg = false, .v = { .kind = PYVAL_UNREADABLE, .addr = 0x20 } };
 	struct pydump_frame fr = { (char *)"Worker.run", (char *)"/w/app.py", 40, loc, 3 };
 	struct pydump_thread th = { .tid = 5, .frames = &fr, .nframes = 1 };
+	/* the Python name is shown where there is one; the JSON has the kernel's as comm */
+	snprintf(th.name, sizeof(th.name), "w1");
+	snprintf(th.pyname, sizeof(th.pyname), "Worker 1");
 	struct pydump d = { .pid = 100, .cmdline = (char *)"python3 app.py", .major = 3, .minor = 12,
 			    .paused = true, .locals = true, .threads = &th, .nthreads = 1 };
 	snprintf(d.lib, sizeof(d.lib), "/l");
@@ -130,7 +134,7 @@ static void test_locals(void **state)
 		"Process 100: python3 app.py\n"
 		"Python 3.12 (/l)\n"
 		"\n"
-		"Thread 5 (idle)\n"
+		"Thread 5 (idle) [Worker 1]\n"
 		"    Worker.run (/w/app.py:40)\n"
 		"        Arguments:\n"
 		"            self: <Worker at 0x10>\n"
@@ -144,6 +148,8 @@ static void test_locals(void **state)
 	assert_non_null(strstr(out, "\"type\": \"Worker\",\n"));
 	assert_non_null(strstr(out, "\"repr\": \"<Worker at 0x10>\"\n"));
 	assert_non_null(strstr(out, "\"type\": null,\n"));
+	assert_non_null(strstr(out, "\"name\": \"Worker 1\",\n"));
+	assert_non_null(strstr(out, "\"comm\": \"w1\",\n"));
 	free(out);
 	d.locals = false;
 	out = render(&d, true);

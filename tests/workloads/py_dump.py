@@ -77,8 +77,12 @@ def spinner():
 
 
 def main():
-    for fn in (worker_a, worker_b, spinner):
-        t = threading.Thread(target=fn)
+    # Python names unlike the kernel's (name_self): lperf dump shows these. Worker B's attributes
+    # are made a dict of their own (3.11+ keep them without one until __dict__ is asked for).
+    for fn, name in ((worker_a, 'Worker A'), (worker_b, 'Worker B'), (spinner, 'Spinner')):
+        t = threading.Thread(target=fn, name=name)
+        if fn is worker_b:
+            t.__dict__['extra'] = 1
         t.daemon = True
         t.start()
     name_self('dump-main')
