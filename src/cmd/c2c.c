@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "events/memev.h"
 #include "output/c2c_out.h"
 #include "session/session.h"
 #include "spe/spe_c2c.h"
@@ -15,19 +16,38 @@
 #include "util/opt.h"
 #include "util/xalloc.h"
 
-/* record's event for loads and stores (perf's arm64 "spe-ldst" with its default ldlat 30) */
-static const char c2c_event[] = "arm_spe_0/ts_enable=1,pa_enable=1,load_filter=1,store_filter=1,min_latency=30/";
-
+/* perf c2c record: loads and stores with their data and physical addresses and CPUs, in one
+ * event where the PMU has one (Arm SPE's spe-ldst, AMD's IBS), else Intel's two (memev.h). */
 static int c2c_record(int argc, char **argv)
 {
-	char **args = xcalloc((size_t)argc + 4, sizeof(*args));
+	struct memev m;
+	memev_probe(&m);
+	if (m.pmu == MEMEV_NONE)
+		err_die(EXIT_USAGE, "c2c record: %s", memev_missing());
+	char **args = xcalloc((size_t)argc + 12, sizeof(*args)), *ev[2] = { NULL, NULL };
 	size_t n = 0;
 	args[n++] = (char *)"record";
-	args[n++] = (char *)"-e";
-	args[n++] = (char *)c2c_event;
+	args[n++] = (char *)"-W";
+	args[n++] = (char *)"-d";
+	args[n++] = (char *)"--phys-data";
+	args[n++] = (char *)"--sample-cpu";
+	if (m.tag[MEMEV_LDST]) {
+		ev[0] = memev_event(&m, MEMEV_LDST, 30);
+	} else {
+		ev[0] = memev_event(&m, MEMEV_LOAD, 30);
+		ev[1] = memev_event(&m, MEMEV_STORE, 30);
+	}
+	for (int i = 0; i < 2; i++)
+		if (ev[i]) {
+			args[n++] = (char *)"-e";
+			args[n++] = ev[i];
+		}
 	for (int i = 1; i < argc; i++)
-		args[n++] = argv[i];
+		args[n++] = !strcmp(argv[i], "-u") ? (char *)"--all-user" :
+			    !strcmp(argv[i], "-k") ? (char *)"--all-kernel" : argv[i];
 	int rc = cmd_record((int)n, args);
+	free(ev[0]);
+	free(ev[1]);
 	free(args);
 	return rc;
 }
@@ -66,7 +86,7 @@ static int c2c_report(int argc, char **argv)
 		opt_usage_error(&ctx, "unknown display type '%s' (tot, rmt, lcl or peer)", display);
 	struct session ss;
 	struct spe_data d;
-	mem_open_spe(&ss, input, force, "c2c", &d);
+	mem_open_samples(&ss, input, force, "c2c", &d);
 	const char *arch = ss.reader->info.arch;
 	if (!display && arch && (!strcmp(arch, "aarch64") || !strcmp(arch, "arm64")))
 		disp = C2C_PEER;

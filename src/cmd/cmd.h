@@ -46,10 +46,11 @@ int wperf_man(struct wperf_args *a);
 void cmd_open_failed(const char *input) __attribute__((noreturn));
 struct session;
 struct spe_data;
-/* lperf mem's and c2c's reports (mem.c): opens input and loads its Arm SPE records into *d,
- * warning of what the load noted; exits 2 when the file holds no SPE data (what names the
- * command), 1 when it cannot be read. */
-void mem_open_spe(struct session *ss, const char *input, bool force, const char *what, struct spe_data *d);
+/* lperf mem's and c2c's reports (mem.c): opens input and loads its memory samples into *d: Arm
+ * SPE records, or the samples of memory events with data sources (x86, AMD IBS), warning of what
+ * the load noted; exits 2 when the file holds neither (what names the command), 1 when it cannot
+ * be read. */
+void mem_open_samples(struct session *ss, const char *input, bool force, const char *what, struct spe_data *d);
 
 /* lperf top (cmd/top.c). */
 int cmd_top(int argc, char **argv);

@@ -343,6 +343,38 @@ static void sample_opts_defaults(struct sample_opts *o, int style)
 	o->display_rows = 50;
 }
 
+/* perf record's options that add fields to each sample (-d, -W, ...), for the perf table. */
+static size_t field_opts(struct sample_opts *o, struct option *v)
+{
+	const struct option t[] = {
+		{ OPT_BOOL, 'd', "data", &o->data, NULL, "the data address of each sample, and its data "
+		  "source (memory-sampling events fill them; others give 0)" },
+		{ OPT_BOOL, 'W', "weight", &o->weight, NULL, "each sample's weight (a memory event's latency)" },
+		{ OPT_BOOL, 0, "phys-data", &o->phys_data, NULL, "the physical data address of each sample" },
+		{ OPT_BOOL, 0, "data-page-size", &o->data_page_size, NULL, "the page size of each sample's "
+		  "data address" },
+		{ OPT_BOOL, 0, "code-page-size", &o->code_page_size, NULL, "the page size of each sample's "
+		  "code address" },
+		{ OPT_BOOL, 'R', "raw-samples", &o->raw_samples, NULL, "each sample's raw data (a "
+		  "tracepoint's fields are recorded anyway)" },
+		{ OPT_BOOL, 'T', "timestamp", &o->timestamp, NULL, "accepted: lperf records each sample's "
+		  "time anyway" },
+		{ OPT_BOOL, 'P', "period", &o->period_always, NULL, "accepted: lperf records each sample's "
+		  "period anyway" },
+		{ OPT_BOOL, 0, "sample-cpu", &o->sample_cpu, NULL, "accepted: lperf records each sample's "
+		  "CPU anyway" },
+	};
+	memcpy(v, t, sizeof(t));
+	return sizeof(t) / sizeof(t[0]);
+}
+
+/* base (n options, the last OPT_END_) with field_opts before its end, into out. */
+static void with_fields(struct sample_opts *o, const struct option *base, size_t n, struct option *out)
+{
+	memcpy(out, base, (n - 1) * sizeof(*base));
+	out[n - 1 + field_opts(o, out + n - 1)] = base[n - 1];
+}
+
 char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const char *cmd,
 			    const char *const *usage, int style)
 {
@@ -402,8 +434,7 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		{ OPT_CALLBACK, 'j', "branch-filter", o, "FILTER", "sample the branch stack of these "
 		  "branches: any, any_call, any_ret, ind_call, call, cond, save_type, ... and u, k",
 		  opt_branch_filter },
-		{ OPT_BOOL, 0, "no-bpf-event", &o->no_bpf_event, NULL, "accepted: lperf records no BPF "
-		  "events" },
+		{ OPT_BOOL, 0, "no-bpf-event", &o->no_bpf_event, NULL, "accepted: lperf records no BPF events" },
 		{ OPT_CALLBACK, 0, "switch-output", o, "signal|SIZE|TIME", "rotate the recording into "
 		  "OUTPUT.<timestamp> files on SIGUSR2, past SIZE (10M) or every TIME (30s)", opt_switch_output,
 		  OPT_EQ_OPT },
@@ -456,7 +487,9 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		{ OPT_COUNT, 'v', "verbose", &o->verbose, NULL, "more detail" },
 		OPT_END_(),
 	};
-	struct opt_ctx ctx = { cmd, usage, wp ? wperf_opts : perf_opts, true };
+	struct option perf_all[ARRAY_SIZE(perf_opts) + 16];
+	with_fields(o, perf_opts, ARRAY_SIZE(perf_opts), perf_all);
+	struct opt_ctx ctx = { cmd, usage, wp ? wperf_opts : perf_all, true };
 	int i = opt_parse(&ctx, argc, argv);
 	char **command = i < argc ? argv + i : NULL;
 	sample_check_options(&ctx, o, command, cmd, wp);
@@ -553,6 +586,30 @@ void sample_record(struct sample_opts *o, struct evlist *l, char **cmd, int argc
 	res->why = NULL;
 }
 
+/* The PERF_SAMPLE_* bits of -d, -W, --phys-data, ... as perf 6.1 sets them (x86 weighs with
+ * WEIGHT_STRUCT: the latency and, beside it, the instruction latency; others with WEIGHT). */
+static uint64_t sample_type_extra(const struct sample_opts *o)
+{
+	uint64_t t = 0;
+	if (o->data)
+		t |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
+	if (o->weight)
+#if defined(__x86_64__) || defined(__i386__)
+		t |= PERF_SAMPLE_WEIGHT_STRUCT;
+#else
+		t |= PERF_SAMPLE_WEIGHT;
+#endif
+	if (o->phys_data)
+		t |= PERF_SAMPLE_PHYS_ADDR;
+	if (o->data_page_size)
+		t |= PERF_SAMPLE_DATA_PAGE_SIZE;
+	if (o->code_page_size)
+		t |= PERF_SAMPLE_CODE_PAGE_SIZE;
+	if (o->raw_samples)
+		t |= PERF_SAMPLE_RAW;
+	return t;
+}
+
 void sample_live_opts(const struct sample_opts *o, struct live_opts *lo)
 {
 	memset(lo, 0, sizeof(*lo));
@@ -575,6 +632,8 @@ void sample_live_opts(const struct sample_opts *o, struct live_opts *lo)
 	lo->exclude_callchain_kernel = o->user_callchains;
 	lo->sample_regs_intr = o->intr_regs;
 	lo->branch_sample_type = o->branch_filter;
+	lo->sample_type_extra = sample_type_extra(o);
+	lo->mmap_data = o->data;
 	lo->delay_ms = o->delay_ms;
 }
 

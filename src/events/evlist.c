@@ -14,6 +14,7 @@
 #include "events/pmu.h"
 #include "events/wperf_spell.h"
 #include "util/error.h"
+#include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -33,15 +34,16 @@ struct suffix {
 static int suffix_part(const char *part, struct suffix *sfx)
 {
 	size_t n = strlen(part);
-	if (n && strspn(part, "ukhpW") == n) {
+	if (n && strspn(part, "ukhpPW") == n) {
 		if (sfx->have_mods || n >= sizeof(sfx->mods))
 			return 0;
-		size_t np = 0, nw = 0;
+		size_t np = 0, nw = 0, nP = 0;
 		for (const char *c = part; *c; c++) {
 			np += *c == 'p';
 			nw += *c == 'W';
+			nP += *c == 'P';
 		}
-		if (np > 3 || nw > 1)
+		if (np > 3 || nw > 1 || nP > 1 || (np && nP))
 			return 0;
 		sfx->weak = nw;
 		memcpy(sfx->mods, part, n + 1);
@@ -68,6 +70,18 @@ static int suffix_part(const char *part, struct suffix *sfx)
 	return 1;
 }
 
+/* The PMU's caps/max_precise (x86 PMUs have it), else 3: the level :P asks for. */
+static unsigned max_precise(const char *pmu)
+{
+	uint64_t v = 3;
+	char *path = xasprintf("%s/bus/event_source/devices/%s/caps/max_precise", sysfs_root(), pmu ? pmu : "cpu");
+	if (file_read_u64(path, &v) < 0 || v > 3)
+		v = 3;
+	err_clear();
+	free(path);
+	return (unsigned)v;
+}
+
 /* perf's get_event_modifier(): the first of u/k/h excludes every level, then each letter
  * includes its own, so :uk counts user and kernel; an event that already excludes some
  * levels (a group member with its own modifier) keeps the union. */
@@ -80,6 +94,10 @@ static void apply_mods(struct ev *ev, const char *mods)
 		if (*c == 'p') {
 			if (a->precise_ip < 3)
 				a->precise_ip++;
+			continue;
+		}
+		if (*c == 'P') { /* perf's "as precise as the PMU goes" */
+			a->precise_ip = max_precise(ev->pmu);
 			continue;
 		}
 		if (*c == 'W')
@@ -109,7 +127,7 @@ static void apply_suffix(struct ev *ev, const struct suffix *sfx)
 
 static int bad_modifier(const char *part, const char *item)
 {
-	return err_set("invalid modifier '%s' in '%s' (modifiers are u, k, h, p and W, given once "
+	return err_set("invalid modifier '%s' in '%s' (modifiers are u, k, h, p, P and W, given once "
 		       "as in cycles:uk; a number sets the sampling period, as in ld_spec:100000)",
 		       part, item);
 }

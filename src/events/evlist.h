@@ -10,7 +10,8 @@
  *   tracepoints          sched:sched_switch
  *   tool event           duration_time (EV_SRC_TOOL: measured by lperf, never opened)
  *   modifiers            :u :k :h (combinable, e.g. :uk) with perf's semantics, :p (precise_ip,
- *                        up to :ppp); after a PMU term list as cpu/event=0x3c/u; after a group
+ *                        up to :ppp; :P the PMU's highest, caps/max_precise); after a PMU term
+ *                        list as cpu/event=0x3c/u; after a group
  *                        as {a,b}:u (applied to every member); :W after a group makes it weak;
  *                        NAME//u (an empty term list after any event) is NAME:u
  *   sampling period      name:100000 (WindowsPerf's spelling, for record/sample)

@@ -122,6 +122,7 @@ static void sampling_attr(struct live *l, size_t e, const struct live_opts *o, u
 	}
 	if (ev->source == EV_SRC_TRACEPOINT)
 		a->sample_type |= PERF_SAMPLE_RAW; /* the tracepoint's fields, as perf records them */
+	a->sample_type |= o->sample_type_extra;
 	if (ev->offcpu) /* the fields of the samples kernel/offcpu.c writes */
 		a->sample_type = (a->sample_type & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 			PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)) |
@@ -170,8 +171,9 @@ static void sampling_attr(struct live *l, size_t e, const struct live_opts *o, u
 		a->comm_exec = 1;
 		a->task = 1;
 		/* DWARF unwinders (perf's too) need the non-executable segments as well: that is
-		 * where .eh_frame_hdr lives, and [stack] tells where the stack is. */
-		a->mmap_data = o->callchain == LIVE_CG_DWARF;
+		 * where .eh_frame_hdr lives, and [stack] tells where the stack is. With -d, the
+		 * mappings data addresses fall in. */
+		a->mmap_data = o->callchain == LIVE_CG_DWARF || o->mmap_data;
 	}
 	live_aux_attr(l, e, a, ev->period ? ev->period : o->period); /* SPE: live_aux.c */
 }

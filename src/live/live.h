@@ -49,6 +49,8 @@ struct live_opts {
 	bool exclude_callchain_kernel; /* user-space call chains only (record --user-callchains) */
 	uint64_t sample_regs_intr; /* PERF_SAMPLE_REGS_INTR with these registers, 0: none */
 	uint64_t branch_sample_type; /* PERF_SAMPLE_BRANCH_STACK with this filter, 0: none */
+	uint64_t sample_type_extra; /* more PERF_SAMPLE_* bits for every event (record -d, -W...) */
+	bool mmap_data;           /* MMAP records of data mappings too (record -d) */
 	int delay_ms;             /* a started command: events enabled this long after it starts
 				   * rather than at its exec (-1: never), 0: at exec */
 };

@@ -90,10 +90,26 @@ static void details(FILE *f, const struct c2c_result *r, const char *const *ev, 
 {
 	fprintf(f, "\n");
 	banner(f, "                 c2c details                     ");
-	for (size_t i = 0; i <= nev; i++)
+	/* SPE recordings: perf lists the event it synthesises the memory samples as, after the
+	 * recorded ones */
+	for (size_t i = 0; i < nev + (r->synthesized ? 1 : 0); i++)
 		fprintf(f, "  %-34s: %s\n", i ? "" : "Events", i < nev ? ev[i] : "memory");
 	fprintf(f, "  %-34s: %s\n", "Cachelines sort on", sort_name[r->display]);
 	fprintf(f, "  %-34s: %s\n", "Cacheline data grouping", "offset,iaddr");
+}
+
+/* perf's table columns count loads and records by where they were served (a load may count at
+ * two levels: a remote HITM is also remote DRAM in the data source's encoding), not one per
+ * sample as the Trace Event Information does. */
+static uint64_t table_loads(const struct c2c_stats *s)
+{
+	return s->lcl_dram + s->rmt_dram + s->rmt_hitm + s->rmt_hit + s->ld_fbhit + s->ld_l1hit + s->ld_l2hit +
+	       s->ld_llchit + s->lcl_hitm;
+}
+
+static uint64_t table_records(const struct c2c_stats *s)
+{
+	return table_loads(s) + s->st_l1hit + s->st_l1miss + s->st_na;
 }
 
 static void line_table(FILE *f, const struct c2c_result *r)
@@ -111,6 +127,7 @@ static void line_table(FILE *f, const struct c2c_result *r)
 		"# .....  ..................  ....  ......  .......  .......  .......  .......  .......  .......  .......  .......  .......  .......  .......  .......  .......  ........  .......  ........  .......  ........  ........\n"
 		"#\n", c[0], c[2], c[1], c[3]);
 	uint64_t tot = c2c_display_count(&r->shared, r->display);
+	bool peer = r->display == C2C_PEER;
 	for (size_t i = 0; i < r->nlines; i++) {
 		const struct c2c_line *l = &r->lines[i];
 		const struct c2c_stats *s = &l->st;
@@ -118,9 +135,10 @@ static void line_table(FILE *f, const struct c2c_result *r)
 		snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)l->addr);
 		fprintf(f, "%7zu  %18s  %4s  %6d  %6.2f%%  %7llu  %7llu  %7llu  %7llu  %7llu  %7llu  %7llu  %7llu  %7llu  %7llu  %7llu  %7llu  %8llu  %7llu  %8llu  %7llu  %8llu  %8llu\n",
 			i, addr, "N/A", 0, pct(c2c_display_count(s, r->display), tot),
-			(unsigned long long)s->tot_peer, (unsigned long long)s->lcl_peer,
-			(unsigned long long)s->rmt_peer, (unsigned long long)s->nr_entries,
-			(unsigned long long)s->load, (unsigned long long)s->store,
+			(unsigned long long)(peer ? s->tot_peer : s->tot_hitm),
+			(unsigned long long)(peer ? s->lcl_peer : s->lcl_hitm),
+			(unsigned long long)(peer ? s->rmt_peer : s->rmt_hitm), (unsigned long long)table_records(s),
+			(unsigned long long)table_loads(s), (unsigned long long)s->store,
 			(unsigned long long)s->st_l1hit, (unsigned long long)s->st_l1miss,
 			(unsigned long long)s->st_na, (unsigned long long)s->ld_fbhit,
 			(unsigned long long)s->ld_l1hit, (unsigned long long)s->ld_l2hit,
@@ -144,12 +162,13 @@ static void sym_text(const struct c2c_off *o, char *buf, size_t n)
 		snprintf(buf, n, "[.] 0x%016llx", (unsigned long long)o->iaddr);
 }
 
-static void pareto_head(FILE *f, int ws, int wo)
+static void pareto_head(FILE *f, int ws, int wo, bool peer)
 {
 	fprintf(f, "#\n"
-		"#        -- Peer Snoop --  ------- Store Refs ------  --------- Data address ---------                      ---------- cycles ----------    Total       cpu  %*s  %*s      \n",
-		ws, "", wo, "Shared");
-	fprintf(f, "#   Num      Rmt      Lcl   L1 Hit  L1 Miss      N/A              Offset  Node  PA cnt        Code address  rmt peer  lcl peer      load  records       cnt  %*s  %*s  Node\n",
+		"#        %s  ------- Store Refs ------  --------- Data address ---------                      ---------- cycles ----------    Total       cpu  %*s  %*s      \n",
+		peer ? "-- Peer Snoop --" : "----- HITM -----", ws, "", wo, "Shared");
+	fprintf(f, "#   Num  %s   L1 Hit  L1 Miss      N/A              Offset  Node  PA cnt        Code address  %s      load  records       cnt  %*s  %*s  Node\n",
+		peer ? "    Rmt      Lcl" : "RmtHitm  LclHitm", peer ? "rmt peer  lcl peer" : "rmt hitm  lcl hitm",
 		ws, "Symbol", wo, "Object");
 	char ds[256], dobj[256];
 	memset(ds, '.', (size_t)ws);
@@ -198,7 +217,7 @@ static int cpu_count(const struct c2c_off *o)
 }
 
 static void pareto_row(FILE *f, const struct c2c_line *l, const struct c2c_off *o, int ws, int wo,
-		       const struct nodes *nd)
+		       const struct nodes *nd, bool peer)
 {
 	const struct c2c_stats *s = &o->st, *t = &l->st;
 	char off[32], ia[32], sym[256];
@@ -208,44 +227,59 @@ static void pareto_row(FILE *f, const struct c2c_line *l, const struct c2c_off *
 	char nodes[256];
 	node_list(o, nd, nodes, sizeof(nodes));
 	fprintf(f, "         %6.2f%%  %6.2f%%  %6.2f%%  %6.2f%%  %6.2f%%  %18s  %4s  %6d  %18s  %8llu  %8llu  %8llu  %7llu  %8d  %-*s  %-*s  %s\n",
-		pct(s->rmt_peer, t->rmt_peer), pct(s->lcl_peer, t->lcl_peer), pct(s->st_l1hit, t->st_l1hit),
+		peer ? pct(s->rmt_peer, t->rmt_peer) : pct(s->rmt_hitm, t->rmt_hitm),
+		peer ? pct(s->lcl_peer, t->lcl_peer) : pct(s->lcl_hitm, t->lcl_hitm), pct(s->st_l1hit, t->st_l1hit),
 		pct(s->st_l1miss, t->st_l1miss), pct(s->st_na, t->st_na), off, "N/A", 0, ia,
-		(unsigned long long)mean(o->lat_rmt_peer, s->rmt_peer),
-		(unsigned long long)mean(o->lat_lcl_peer, s->lcl_peer),
-		(unsigned long long)mean(o->lat_load, o->n_lat_load), (unsigned long long)s->nr_entries,
+		(unsigned long long)(peer ? mean(o->lat_rmt_peer, s->rmt_peer) : mean(o->lat_rmt_hitm, o->n_rmt_hitm)),
+		(unsigned long long)(peer ? mean(o->lat_lcl_peer, s->lcl_peer) : mean(o->lat_lcl_hitm, o->n_lcl_hitm)),
+		(unsigned long long)mean(o->lat_load, o->n_lat_load), (unsigned long long)table_records(s),
 		cpu_count(o), ws, sym, wo, base_name(o->dso), nodes);
 }
 
+/* The widest symbol and object names of line l's rows (from 6: perf's minimum). */
+static void pareto_widths(const struct c2c_line *l, int *ws, int *wo)
+{
+	for (size_t j = 0; j < l->noffs; j++) {
+		char sym[256];
+		sym_text(&l->offs[j], sym, sizeof(sym));
+		int a = (int)strlen(sym), b = (int)strlen(base_name(l->offs[j].dso));
+		*ws = a > *ws ? (a < 200 ? a : 200) : *ws;
+		*wo = b > *wo ? (b < 200 ? b : 200) : *wo;
+	}
+}
+
+/* perf sizes the header to every line's names and each line's rows to its own, and parts
+ * the lines by an empty line. */
 static void pareto(FILE *f, const struct c2c_result *r, const struct nodes *nd)
 {
 	int ws = 6, wo = 6;
 	for (size_t i = 0; i < r->nlines; i++)
-		for (size_t j = 0; j < r->lines[i].noffs; j++) {
-			char sym[256];
-			sym_text(&r->lines[i].offs[j], sym, sizeof(sym));
-			int a = (int)strlen(sym), b = (int)strlen(base_name(r->lines[i].offs[j].dso));
-			ws = a > ws ? (a < 200 ? a : 200) : ws;
-			wo = b > wo ? (b < 200 ? b : 200) : wo;
-		}
+		pareto_widths(&r->lines[i], &ws, &wo);
 	fprintf(f, "\n");
 	banner(f, "      Shared Cache Line Distribution Pareto      ");
 	if (!r->nlines) {
 		fprintf(f, "#\n");
 		return;
 	}
-	pareto_head(f, ws, wo);
+	bool peer = r->display == C2C_PEER;
+	pareto_head(f, ws, wo, peer);
 	for (size_t i = 0; i < r->nlines; i++) {
 		const struct c2c_line *l = &r->lines[i];
 		char addr[32];
 		snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)l->addr);
+		if (i)
+			fprintf(f, "\n");
 		fprintf(f, "  ----------------------------------------------------------------------\n");
 		fprintf(f, "%7zu  %7llu  %7llu  %7llu  %7llu  %7llu  %18s\n", i,
-			(unsigned long long)l->st.rmt_peer, (unsigned long long)l->st.lcl_peer,
+			(unsigned long long)(peer ? l->st.rmt_peer : l->st.rmt_hitm),
+			(unsigned long long)(peer ? l->st.lcl_peer : l->st.lcl_hitm),
 			(unsigned long long)l->st.st_l1hit, (unsigned long long)l->st.st_l1miss,
 			(unsigned long long)l->st.st_na, addr);
 		fprintf(f, "  ----------------------------------------------------------------------\n");
+		int lws = 6, lwo = 6;
+		pareto_widths(l, &lws, &lwo);
 		for (size_t j = 0; j < l->noffs; j++)
-			pareto_row(f, l, &l->offs[j], ws, wo, nd);
+			pareto_row(f, l, &l->offs[j], lws, lwo, nd, peer);
 	}
 }
 

@@ -32,7 +32,9 @@ const char *mem_lvl_str(uint64_t v, char *buf, size_t n)
 	l = names_of(buf, n, l, m, lvl, ARRAY_SIZE(lvl), &printed);
 	if (ds.mem_lvl_num) {
 		const char *name = ds.mem_lvl_num == PERF_MEM_LVLNUM_NA ? "N/A" : ds.mem_lvl_num == PERF_MEM_LVLNUM_RAM ? "RAM"
-				 : ds.mem_lvl_num == PERF_MEM_LVLNUM_ANY_CACHE ? "Any cache" : NULL;
+				 : ds.mem_lvl_num == PERF_MEM_LVLNUM_ANY_CACHE ? "Any cache"
+				 : ds.mem_lvl_num == PERF_MEM_LVLNUM_LFB ? "LFB/MAB"
+				 : ds.mem_lvl_num == PERF_MEM_LVLNUM_PMEM ? "PMEM" : NULL;
 		if (name)
 			l += (size_t)snprintf(buf + l, l < n ? n - l : 0, "%s%s", printed++ ? " or " : "", name);
 		else
@@ -132,7 +134,7 @@ static void section(FILE *f, const struct spe_mem_section *s)
 {
 	int w[4];
 	widths(s, w);
-	fprintf(f, "# Samples: %llu  of event '%s'\n", (unsigned long long)s->samples, spe_mem_kind_name(s->kind));
+	fprintf(f, "# Samples: %llu  of event '%s'\n", (unsigned long long)s->samples, s->name);
 	fprintf(f, "# Total weight : %llu\n", (unsigned long long)s->total_weight);
 	fprintf(f, "# Sort order   : local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked,"
 		   "local_ins_lat,local_p_stage_cyc\n#\n");
@@ -147,16 +149,18 @@ static void section(FILE *f, const struct spe_mem_section *s)
 	fprintf(f, "  ............  ......................  ......  ..........  ...................\n#\n");
 	for (size_t i = 0; i < s->n; i++) {
 		const struct spe_mem_row *r = &s->rows[i];
-		char lvl[128], snp[64], tlb[64], weight[32], sym[300], dsym[300];
+		char lvl[128], snp[64], tlb[64], weight[32], sym[300], dsym[300], ins[16];
 		sym_of(sym, sizeof(sym), r->sym, r->sym_start);
 		sym_of(dsym, sizeof(dsym), r->dsym, r->daddr);
 		snprintf(weight, sizeof(weight), "%llu", (unsigned long long)r->weight);
-		double pct = s->total_weight ? 100.0 * (double)(r->weight * r->nr) / (double)s->total_weight : 0.0;
+		snprintf(ins, sizeof(ins), "%u", r->ins_lat);
+		uint64_t cost = r->weight ? r->weight : 1; /* perf's: a sample without a weight costs 1 */
+		double pct = s->total_weight ? 100.0 * (double)(cost * r->nr) / (double)s->total_weight : 0.0;
 		fprintf(f, "%9.2f%%  %12llu  %-12s  %-24s  %-*s  %-*s  %-*s  %-*s  %-12s  %-22s  %-6s  %-10s  %-19s\n", pct,
 			(unsigned long long)r->nr, weight, mem_lvl_str(r->data_src, lvl, sizeof(lvl)), w[0], sym, w[1],
 			base_name(r->dso), w[2], dsym, w[3], r->ddso ? base_name(r->ddso) : "[unknown]",
 			mem_snoop_str(r->data_src, snp, sizeof(snp)), mem_tlb_str(r->data_src, tlb, sizeof(tlb)),
-			mem_lock_str(r->data_src), mem_blk_str(r->data_src), "0");
+			mem_lock_str(r->data_src), mem_blk_str(r->data_src), ins);
 	}
 	fprintf(f, "\n\n");
 }

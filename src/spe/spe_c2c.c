@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/perf_event.h>
+
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -53,8 +55,90 @@ static void load_source(const struct spe_sample *s, bool neoverse, struct c2c_st
 	}
 }
 
+/* A load of a memory event by its data source's level and snoop (x86's encoding: HITM is a
+ * snoop result; a remote level or the remote bit without hops means another socket). */
+static void load_ds(union perf_mem_data_src ds, struct c2c_stats *st)
+{
+	uint64_t lvl = ds.mem_lvl, snoop = ds.mem_snoop, snoopx = ds.mem_snoopx;
+	bool remote = ds.mem_remote && !ds.mem_hops;
+	if (lvl & PERF_MEM_LVL_HIT) {
+		st->ld_uncache += (lvl & PERF_MEM_LVL_UNC) != 0;
+		st->ld_io += (lvl & PERF_MEM_LVL_IO) != 0;
+		st->ld_fbhit += (lvl & PERF_MEM_LVL_LFB) != 0;
+		st->ld_l1hit += (lvl & PERF_MEM_LVL_L1) != 0;
+		if (lvl & PERF_MEM_LVL_L2) {
+			st->ld_l2hit++;
+			if (snoopx & PERF_MEM_SNOOPX_PEER)
+				st->lcl_peer++, st->tot_peer++;
+		}
+		if (lvl & PERF_MEM_LVL_L3) {
+			if (snoop & PERF_MEM_SNOOP_HITM)
+				st->lcl_hitm++, st->tot_hitm++;
+			else
+				st->ld_llchit++;
+			if (snoopx & PERF_MEM_SNOOPX_PEER)
+				st->lcl_peer++, st->tot_peer++;
+		}
+		if (lvl & PERF_MEM_LVL_LOC_RAM) {
+			st->lcl_dram++;
+			*(snoop & PERF_MEM_SNOOP_HIT ? &st->ld_shared : &st->ld_excl) += 1;
+		}
+		if ((lvl & (PERF_MEM_LVL_REM_RAM1 | PERF_MEM_LVL_REM_RAM2)) || remote) {
+			st->rmt_dram++;
+			*(snoop & PERF_MEM_SNOOP_HIT ? &st->ld_shared : &st->ld_excl) += 1;
+		}
+	}
+	if ((lvl & (PERF_MEM_LVL_REM_CCE1 | PERF_MEM_LVL_REM_CCE2)) || remote) {
+		if (snoop & PERF_MEM_SNOOP_HIT)
+			st->rmt_hit++;
+		else if (snoop & PERF_MEM_SNOOP_HITM)
+			st->rmt_hitm++, st->tot_hitm++;
+		else if (snoopx & PERF_MEM_SNOOPX_PEER)
+			st->rmt_hit++, st->rmt_peer++, st->tot_peer++;
+	}
+	st->ld_miss += (lvl & PERF_MEM_LVL_MISS) != 0;
+}
+
+/* A memory event's sample (spe_memev.c), counted as perf c2c counts a sample by its data source. */
+static bool classify_ds(const struct spe_sample *s, struct c2c_stats *st)
+{
+	union perf_mem_data_src ds = { .val = s->data_src };
+	bool va = s->r.valid & SPE_HAS_VA;
+	st->nr_entries++;
+	st->locks += (ds.mem_lock & PERF_MEM_LOCK_LOCKED) != 0;
+	st->blk_data += (ds.mem_blk & PERF_MEM_BLK_DATA) != 0;
+	st->blk_addr += (ds.mem_blk & PERF_MEM_BLK_ADDR) != 0;
+	if (ds.mem_op & PERF_MEM_OP_LOAD) {
+		st->load++;
+		if (!va) {
+			st->ld_noadrs++;
+			return true;
+		}
+		load_ds(ds, st);
+	} else if (ds.mem_op & PERF_MEM_OP_STORE) {
+		st->store++;
+		if (!va) {
+			st->st_noadrs++;
+			return true;
+		}
+		if (ds.mem_lvl & PERF_MEM_LVL_HIT) {
+			st->st_uncache += (ds.mem_lvl & PERF_MEM_LVL_UNC) != 0;
+			st->st_l1hit += (ds.mem_lvl & PERF_MEM_LVL_L1) != 0;
+		}
+		st->st_l1miss += (ds.mem_lvl & PERF_MEM_LVL_MISS) && (ds.mem_lvl & PERF_MEM_LVL_L1);
+		st->st_na += (ds.mem_lvl & PERF_MEM_LVL_NA) != 0;
+	} else {
+		st->noparse++;
+		return true;
+	}
+	st->nomap += !s->data_mapped || !s->code_mapped;
+	return true;
+}
+
 bool c2c_classify(const struct spe_sample *s, bool neoverse, struct c2c_stats *st)
 {
+	if (s->data_src)
+		return classify_ds(s, st);
 	const struct spe_record *r = &s->r;
 	if (r->op_class != SPE_OP_LDST || !(r->valid & SPE_HAS_OP))
 		return false;
@@ -157,7 +241,12 @@ static void off_add(struct c2c_off *o, const struct spe_sample *s, const struct 
 		o->lat_lcl_peer += lat;
 	if (st->rmt_peer)
 		o->lat_rmt_peer += lat;
-	if (st->load && !st->lcl_peer && !st->rmt_peer && !st->lcl_hitm && !st->rmt_hitm) {
+	if (st->rmt_hitm && lat)
+		o->lat_rmt_hitm += lat, o->n_rmt_hitm++;
+	else if (st->lcl_hitm && lat)
+		o->lat_lcl_hitm += lat, o->n_lcl_hitm++;
+	/* perf averages the latencies a memory event gave (SPE records always have one) */
+	if (st->load && !st->lcl_peer && !st->rmt_peer && !st->lcl_hitm && !st->rmt_hitm && (lat || !s->data_src)) {
 		o->lat_load += lat;
 		o->n_lat_load++;
 	}
@@ -188,6 +277,7 @@ int c2c_build(const struct spe_data *d, bool neoverse, enum c2c_display disp, st
 {
 	memset(out, 0, sizeof(*out));
 	out->display = disp;
+	out->synthesized = !d->nevents;
 	struct c2c_key *keys = xcalloc(d->n ? d->n : 1, sizeof(*keys));
 	size_t nk = 0;
 	for (size_t i = 0; i < d->n; i++) {

@@ -31,6 +31,7 @@ struct c2c_off {
 	struct c2c_stats st;
 	uint64_t lat_lcl_peer, lat_rmt_peer, lat_load; /* latency sums (mean shown) */
 	uint64_t n_lat_load;
+	uint64_t lat_lcl_hitm, lat_rmt_hitm, n_lcl_hitm, n_rmt_hitm; /* HITM loads with a latency */
 	uint64_t cpus[C2C_MAX_CPUS / 64];              /* the CPUs that made its records */
 	const char *sym, *dso;
 };
@@ -48,6 +49,7 @@ struct c2c_result {
 	struct c2c_line *lines;   /* the lines the display shows (its count > 0), costliest first */
 	size_t nlines, nshared;
 	enum c2c_display display;
+	bool synthesized;         /* from SPE records (perf's synthesised "memory" event) */
 	uint64_t merged;          /* the shared lines' offset rows */
 };
 

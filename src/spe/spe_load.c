@@ -46,7 +46,7 @@ bool spe_recording(struct perfdata_reader *r)
 }
 
 /* Interned copy of s (the names repeat for every record): the one hash map, owning the strings. */
-static const char *intern(struct spe_data *d, const char *s)
+const char *spe_intern(struct spe_data *d, const char *s)
 {
 	if (!s)
 		return NULL;
@@ -112,30 +112,36 @@ static void add_sample(struct session *ss, struct load_ctx *c, const struct spe_
 	s->pid = t ? (uint32_t)t->pid : tid;
 	char tmp[32];
 	if (t && t->comm) {
-		s->comm = intern(d, t->comm);
+		s->comm = spe_intern(d, t->comm);
 	} else {
 		snprintf(tmp, sizeof(tmp), ":%u", tid);
-		s->comm = intern(d, tmp);
+		s->comm = spe_intern(d, tmp);
 	}
 	uint8_t mode = rec->el == 0 ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL;
 	struct addr_loc loc;
 	bool resolved = resolve_addr(&ss->machine, t, mode, rec->pc, 0, &loc);
 	if (resolved) {
-		s->dso = loc.dso ? intern(d, loc.dso->path) : NULL;
-		s->sym = loc.sym ? intern(d, loc.sym->name) : NULL;
+		s->dso = loc.dso ? spe_intern(d, loc.dso->path) : NULL;
+		s->sym = loc.sym ? spe_intern(d, loc.sym->name) : NULL;
 		s->sym_off = loc.sym_off;
 	}
 	/* the data address (a branch's target), as perf's samples carry it in addr */
 	uint64_t target = (rec->valid & SPE_HAS_VA) ? rec->data_va : (rec->valid & SPE_HAS_BR_TGT) ? rec->br_target : 0;
-	const struct map *dm = target && t && t->maps ? maps_find(t->maps, target) : NULL;
-	s->data_mapped = (rec->valid & SPE_HAS_VA) && dm;
-	struct addr_loc dl;
-	if (dm && resolve_addr(&ss->machine, t, mode, target, 0, &dl)) {
-		s->dsym = dl.sym ? intern(d, dl.sym->name) : NULL;
-		s->ddso = dl.dso ? intern(d, dl.dso->path) : NULL;
-	}
+	spe_resolve_data(ss, d, t, mode, target, rec->valid & SPE_HAS_VA, s);
 	if (resolved && c->o && c->o->sample)
 		as_sample(c, s, t, &loc);
+}
+
+void spe_resolve_data(struct session *ss, struct spe_data *d, struct thread *t, uint8_t mode, uint64_t target,
+		      bool is_data, struct spe_sample *s)
+{
+	const struct map *dm = target && t && t->maps ? maps_find(t->maps, target) : NULL;
+	s->data_mapped = is_data && dm;
+	struct addr_loc dl;
+	if (dm && resolve_addr(&ss->machine, t, mode, target, 0, &dl)) {
+		s->dsym = dl.sym ? spe_intern(d, dl.sym->name) : NULL;
+		s->ddso = dl.dso ? spe_intern(d, dl.dso->path) : NULL;
+	}
 }
 
 static void decode_buffer(struct session *ss, struct load_ctx *c, const struct spe_auxtrace *a)

@@ -25,6 +25,13 @@ struct spe_sample {
 	bool data_mapped;      /* the data address lies in a mapping the recording named */
 	const char *dsym, *ddso; /* the function and DSO at the data address (a branch's target);
 	                          * NULL: none (lperf reads no data symbols) */
+	/* A sample of a memory-sampling event (x86's mem-loads/mem-stores, AMD's IBS; spe_memev.c)
+	 * rather than an SPE record: its perf_mem_data_src as the PMU gave it (never 0 then), its
+	 * instruction latency and its event's name. r holds its pc, data address and weight. */
+	uint64_t data_src;
+	uint32_t ins_lat;
+	const char *event;
+	bool code_mapped;      /* its pc lies in a mapping the recording named */
 };
 
 struct spe_data {
@@ -37,6 +44,8 @@ struct spe_data {
 	uint64_t errors, skipped, truncated;   /* from the decoder, over all buffers */
 	struct notes notes;                    /* the first decoder errors, one line each */
 	struct hashmap strings;                /* interned names (the map owns the strings) */
+	const char *events[16];                /* memory events (spe_memev_load): names in the */
+	size_t nevents;                        /* recording's order */
 };
 
 /* True when the recording holds Arm SPE AUX data (an AUXTRACE_INFO of type Arm SPE). */
@@ -61,6 +70,21 @@ struct spe_load_opts {
 int spe_session_load(struct session *ss, enum spe_version ver, const struct spe_load_opts *o,
 		     struct spe_data *d);
 void spe_data_free(struct spe_data *d);
+
+struct thread;
+/* The strings of d are interned: one copy each (NULL stays NULL). */
+const char *spe_intern(struct spe_data *d, const char *s);
+/* The data address target of s (a load's or store's, or a branch's target) resolved in t's
+ * maps: s->data_mapped (for a data address), s->dsym, s->ddso. */
+void spe_resolve_data(struct session *ss, struct spe_data *d, struct thread *t, uint8_t mode, uint64_t target,
+		      bool is_data, struct spe_sample *s);
+
+/* True when some event of the recording samples data sources (PERF_SAMPLE_DATA_SRC): memory
+ * events perf mem and perf c2c report read. */
+bool spe_memev_recording(const struct session *ss);
+/* Every sample of those events as a spe_sample with data_src set (see above), resolved through
+ * the session, whose tool it takes over. -1 after err_set. */
+int spe_memev_load(struct session *ss, struct spe_data *d);
 
 
 #endif

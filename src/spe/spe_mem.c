@@ -106,8 +106,14 @@ static bool of_kind(const struct spe_record *r, enum spe_mem_kind k, uint64_t da
 static struct spe_mem_row row_key(const struct spe_sample *x, uint64_t data_src)
 {
 	uint64_t daddr = (x->r.valid & SPE_HAS_VA) ? x->r.data_va : (x->r.valid & SPE_HAS_BR_TGT) ? x->r.br_target : 0;
-	return (struct spe_mem_row){ x->r.lat_total, 1, data_src, x->sym, x->dso, x->r.pc - x->sym_off, daddr,
-				     x->dsym, x->ddso };
+	return (struct spe_mem_row){ x->r.lat_total, x->ins_lat, 1, data_src, x->sym, x->dso, x->r.pc - x->sym_off,
+				     daddr, x->dsym, x->ddso };
+}
+
+/* What a sample costs in perf's memory mode: its weight, 1 for none. */
+static uint64_t cost(const struct spe_mem_row *r)
+{
+	return r->weight ? r->weight : 1;
 }
 
 #define CMP(a, b) do { if ((a) != (b)) return (a) < (b) ? -1 : 1; } while (0)
@@ -117,6 +123,7 @@ static int key_cmp(const void *a, const void *b)
 	const struct spe_mem_row *x = a, *y = b;
 	CMP(x->weight, y->weight);
 	CMP(x->data_src, y->data_src);
+	CMP(x->ins_lat, y->ins_lat);
 	CMP((uintptr_t)x->sym, (uintptr_t)y->sym);
 	CMP((uintptr_t)x->dso, (uintptr_t)y->dso);
 	CMP(x->sym ? 0 : x->sym_start, y->sym ? 0 : y->sym_start); /* no symbol: the address is the key */
@@ -133,7 +140,7 @@ static void make_rows(struct spe_mem_section *s, struct spe_mem_row *v, size_t n
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		s->samples++;
-		s->total_weight += v[i].weight;
+		s->total_weight += cost(&v[i]);
 		if (k && !key_cmp(&v[k - 1], &v[i]))
 			v[k - 1].nr++;
 		else
@@ -146,7 +153,7 @@ static void make_rows(struct spe_mem_section *s, struct spe_mem_row *v, size_t n
 static int row_cmp(const void *a, const void *b)
 {
 	const struct spe_mem_row *x = a, *y = b;
-	uint64_t wx = x->weight * x->nr, wy = y->weight * y->nr;
+	uint64_t wx = cost(x) * x->nr, wy = cost(y) * y->nr;
 	if (wx != wy)
 		return wx > wy ? -1 : 1;
 	if (x->sym_start != y->sym_start)
@@ -154,28 +161,57 @@ static int row_cmp(const void *a, const void *b)
 	return x->daddr < y->daddr ? -1 : x->daddr > y->daddr;
 }
 
+/* Rows of the samples of d that keep(d, i, arg) selects, into out; false for none. */
+static bool section_of(const struct spe_data *d, const uint64_t *ds, bool (*keep)(const struct spe_data *, const uint64_t *, size_t, int),
+		       int arg, struct spe_mem_section *out)
+{
+	struct spe_mem_row *v = xcalloc(d->n ? d->n : 1, sizeof(*v));
+	size_t n = 0;
+	for (size_t i = 0; i < d->n; i++)
+		if (keep(d, ds, i, arg))
+			v[n++] = row_key(&d->v[i], ds[i]);
+	if (!n) {
+		free(v);
+		return false;
+	}
+	memset(out, 0, sizeof(*out));
+	make_rows(out, v, n);
+	qsort(out->rows, out->n, sizeof(*out->rows), row_cmp);
+	return true;
+}
+
+static bool of_event(const struct spe_data *d, const uint64_t *ds, size_t i, int e)
+{
+	(void)ds;
+	return d->v[i].event == d->events[e]; /* both interned */
+}
+
+static bool of_spe_kind(const struct spe_data *d, const uint64_t *ds, size_t i, int k)
+{
+	return of_kind(&d->v[i].r, (enum spe_mem_kind)k, ds[i]);
+}
+
 int spe_mem_build(const struct spe_data *d, bool neoverse, struct spe_mem_section out[SPE_MEM_NKINDS],
 		  size_t *nout)
 {
 	uint64_t *ds = xcalloc(d->n ? d->n : 1, sizeof(*ds));
 	for (size_t i = 0; i < d->n; i++)
-		ds[i] = spe_mem_data_src(&d->v[i].r, neoverse);
+		ds[i] = d->v[i].data_src ? d->v[i].data_src : spe_mem_data_src(&d->v[i].r, neoverse);
 	*nout = 0;
-	for (int k = 0; k < SPE_MEM_NKINDS; k++) {
-		struct spe_mem_row *v = xcalloc(d->n ? d->n : 1, sizeof(*v));
-		size_t n = 0;
-		for (size_t i = 0; i < d->n; i++)
-			if (of_kind(&d->v[i].r, (enum spe_mem_kind)k, ds[i]))
-				v[n++] = row_key(&d->v[i], ds[i]);
-		if (!n) {
-			free(v);
-			continue;
-		}
-		struct spe_mem_section *s = &out[(*nout)++];
-		memset(s, 0, sizeof(*s));
-		s->kind = (enum spe_mem_kind)k;
-		make_rows(s, v, n);
-		qsort(s->rows, s->n, sizeof(*s->rows), row_cmp);
+	if (d->nevents) { /* memory events: a section per event, as perf report shows them */
+		for (size_t e = 0; e < d->nevents && *nout < SPE_MEM_NKINDS; e++)
+			if (section_of(d, ds, of_event, (int)e, &out[*nout])) {
+				out[*nout].kind = SPE_MEM_MEMORY;
+				out[*nout].name = d->events[e];
+				(*nout)++;
+			}
+	} else {
+		for (int k = 0; k < SPE_MEM_NKINDS; k++)
+			if (section_of(d, ds, of_spe_kind, k, &out[*nout])) {
+				out[*nout].kind = (enum spe_mem_kind)k;
+				out[*nout].name = spe_mem_kind_name((enum spe_mem_kind)k);
+				(*nout)++;
+			}
 	}
 	free(ds);
 	if (!*nout) {

@@ -25,6 +25,7 @@ uint64_t spe_mem_data_src(const struct spe_record *r, bool neoverse);
 
 struct spe_mem_row {
 	uint64_t weight;      /* each sample's (the total latency) */
+	uint32_t ins_lat;     /* its instruction's latency (x86's WEIGHT_STRUCT; SPE: 0) */
 	uint64_t nr;
 	uint64_t data_src;
 	const char *sym, *dso;
@@ -35,13 +36,15 @@ struct spe_mem_row {
 
 struct spe_mem_section {
 	enum spe_mem_kind kind;
+	const char *name;     /* perf's event name: the kind's, or a memory event's own */
 	struct spe_mem_row *rows; /* by weight sum, largest first */
 	size_t n;
 	uint64_t samples, total_weight;
 };
 
-/* The sections that have samples, in perf's order. -1 after err_set for a recording with no
- * load or store. */
+/* The sections that have samples, in perf's order: per kind from SPE records, per event from
+ * memory events' samples (spe_memev_load). -1 after err_set for a recording with no load or
+ * store. */
 int spe_mem_build(const struct spe_data *d, bool neoverse, struct spe_mem_section out[SPE_MEM_NKINDS],
 		  size_t *nout);
 void spe_mem_free(struct spe_mem_section *s, size_t n);

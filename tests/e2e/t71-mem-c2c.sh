@@ -1,21 +1,62 @@
 #!/bin/sh
-# lperf mem and lperf c2c on Arm SPE recordings (docs/mem.md). This machine has no SPE: record
-# says so in one line, and its event encoding is checked against the Arm fixture sysfs; report
-# reads recordings built from SPE packet streams (tests/unit/test_spe_c2c.c: two threads on two
-# CPUs storing to offsets 0x0 and 0x8 of one cache line and loading them from the peer core;
-# tests/unit/test_spe_perfdata.c: t70's recording), compared byte for byte with perf 6.1's
+# lperf mem and lperf c2c on Arm SPE and x86 memory-event recordings (docs/mem.md). This machine
+# has no PMU: record says so in one line, and its events are checked against fixture sysfs trees
+# (Arm SPE, Intel PEBS load latency, AMD IBS); report reads recordings built from SPE packet
+# streams (tests/unit/test_spe_c2c.c: two threads on two CPUs storing to offsets 0x0 and 0x8 of
+# one cache line and loading them from the peer core; tests/unit/test_spe_perfdata.c: t70's
+# recording) and from x86 samples with data sources (tests/unit/test_mem_x86.c: the same two
+# writers with local HITMs, a loader touching every level), compared byte for byte with perf 6.1's
 # perf mem report / perf c2c report --stdio on the same files.
 . "$(dirname "$0")/lib.sh"
 F="$FIXTURES/sysfs-arm"
 GEN="$(dirname "$LPERF")/tests/test_spe_c2c"
 GEN70="$(dirname "$LPERF")/tests/test_spe_perfdata"
+GENX86="$(dirname "$LPERF")/tests/test_mem_x86"
 
-test_expect_success 'c2c record and mem record without an SPE PMU: one clear line' '
+test_expect_success 'c2c record and mem record without a memory-sampling PMU: one clear line' '
 	expect_exit 2 "$LPERF" c2c record -- true 2>err &&
-	expect_lines 1 err && expect_grep "no Arm SPE PMU" err &&
+	expect_lines 1 err && expect_grep "no memory-sampling PMU events: Intel.s PEBS .* AMD.s IBS" err &&
 	expect_exit 2 "$LPERF" mem record -- true 2>err &&
-	expect_lines 1 err && expect_grep "no Arm SPE PMU" err &&
+	expect_lines 1 err && expect_grep "no memory-sampling PMU events" err &&
+	expect_exit 2 "$LPERF" mem record -e list 2>err &&
+	expect_lines 1 err && expect_grep "no memory-sampling PMU events" err &&
 	test ! -e perf.data
+'
+
+test_expect_success 'mem/c2c record on Intel (PEBS load latency) and AMD (IBS): perf 6.1 events' '
+	I=$FIXTURES/sysfs-intel A=$FIXTURES/sysfs-amd-ibs &&
+	LPERF_SYSFS_ROOT=$I lperf mem record -e list 2>err &&
+	expect_grep "^ldlat-loads  : available$" err && expect_grep "^ldlat-stores : available$" err &&
+	LPERF_SYSFS_ROOT=$I lperf mem record --dry-run -- true >out &&
+	expect_grep "^ +cpu/mem-loads,ldlat=30/P +cpu +4 +0x1cd +0x1e +0 " out &&
+	expect_grep "^ +cpu/mem-stores/P +cpu +4 +0x82d0 +0 +0 " out &&
+	LPERF_SYSFS_ROOT=$I lperf mem record -t store --ldlat 50 --dry-run -- true >out &&
+	expect_no_grep "mem-loads" out && expect_grep "cpu/mem-stores/P" out &&
+	LPERF_SYSFS_ROOT=$I lperf mem record -e ldlat-loads --ldlat 50 --dry-run -- true >out &&
+	expect_grep "^ +cpu/mem-loads,ldlat=50/P +cpu +4 +0x1cd +0x32 " out && expect_no_grep "mem-stores" out &&
+	expect_exit 2 env LPERF_SYSFS_ROOT=$I "$LPERF" mem record -e spe-load -- true 2>err &&
+	expect_lines 1 err && expect_grep "not a memory event" err &&
+	LPERF_SYSFS_ROOT=$I lperf c2c record --dry-run -- true >out &&
+	expect_grep "cpu/mem-loads,ldlat=30/P" out && expect_grep "cpu/mem-stores/P" out &&
+	LPERF_SYSFS_ROOT=$A lperf mem record -e list 2>err && expect_grep "^mem-ldst     : available$" err &&
+	LPERF_SYSFS_ROOT=$A lperf c2c record --dry-run -- true >out &&
+	expect_grep "^ +ibs_op// +ibs_op +11 " out &&
+	LPERF_SYSFS_ROOT=$A lperf mem record -t store --dry-run -- true >out && expect_grep "ibs_op//" out
+'
+
+test_expect_success 'record -d -W --phys-data --data-page-size -R: the sample fields perf records' '
+	lperf record -q -d -W --phys-data --data-page-size -R -T -P --sample-cpu -e cpu-clock -o d.data -- true &&
+	"$LPERF" evlist -v -i d.data >ev.txt &&
+	expect_grep "ADDR" ev.txt && expect_grep "DATA_SRC" ev.txt && expect_grep "WEIGHT_STRUCT" ev.txt &&
+	expect_grep "PHYS_ADDR" ev.txt && expect_grep "DATA_PAGE_SIZE" ev.txt && expect_grep "RAW" ev.txt &&
+	expect_grep "mmap_data: 1" ev.txt &&
+	if command -v perf >/dev/null; then
+		perf record -q -d -W --phys-data --data-page-size -R -e cpu-clock -o p.data -- true 2>/dev/null &&
+		perf evlist -v -i p.data 2>/dev/null | grep -o "sample_type: [A-Z_|]*" | tr "|" "\n" | sort >p.bits &&
+		perf evlist -v -i d.data 2>/dev/null | grep -o "sample_type: [A-Z_|]*" | tr "|" "\n" | sort >l.bits &&
+		# lperf also records each sample'"'"'s CPU, as it always does
+		grep -v "^CPU$" l.bits >l2.bits && grep -v "^CPU$" p.bits >p2.bits && diff p2.bits l2.bits
+	fi
 '
 
 test_expect_success 'c2c record and mem record -t/--ldlat encode perf 6.1 arm64 SPE events' '
@@ -31,14 +72,14 @@ test_expect_success 'c2c record and mem record -t/--ldlat encode perf 6.1 arm64 
 	expect_exit 2 "$LPERF" c2c bogus 2>err && expect_grep "unknown subcommand" err
 '
 
-test_expect_success 'mem and c2c report refuse a recording without SPE data in one line' '
+test_expect_success 'mem and c2c report refuse a recording without memory samples in one line' '
 	expect_exit 2 "$LPERF" c2c report -i "$FIXTURES/perfdata/perf61-cpu-clock.data" --stdio 2>err &&
-	expect_lines 1 err && expect_grep "no Arm SPE data" err &&
+	expect_lines 1 err && expect_grep "holds no memory samples" err &&
 	expect_exit 2 "$LPERF" mem report -i "$FIXTURES/perfdata/perf61-cpu-clock.data" 2>err &&
-	expect_lines 1 err && expect_grep "no Arm SPE data" err
+	expect_lines 1 err && expect_grep "holds no memory samples" err
 '
 
-if [ ! -x "$GEN" ] || [ ! -x "$GEN70" ]; then
+if [ ! -x "$GEN" ] || [ ! -x "$GEN70" ] || [ ! -x "$GENX86" ]; then
 	test_skip 'SPE recordings' "no $GEN (make unit)"
 	test_done; exit
 fi
@@ -65,6 +106,24 @@ if ! command -v perf >/dev/null 2>&1; then
 	test_done; exit
 fi
 
+test_expect_success 'x86 memory events: mem report names every level, c2c report the HITM line' '
+	LPERF_MEM_X86_OUT=$PWD/x86.data "$GENX86" >/dev/null &&
+	lperf mem report -i x86.data --stdio >m.txt &&
+	expect_grep "^# Samples: 17  of event .cpu/mem-loads,ldlat=30/P.$" m.txt &&
+	expect_grep "^# Samples: 6  of event .cpu/mem-stores/P.$" m.txt &&
+	expect_grep "^ +10.75% +2  120 +L3 or L3 hit +\[\.\] mem_x86_writer_a .* HitM +L1 hit +N/A +N/A +131 " m.txt &&
+	expect_grep " 45 +LFB/MAB or LFB/MAB hit " m.txt &&
+	expect_grep " 36 +L1 or L1 hit .* Yes +N/A +38 " m.txt &&
+	expect_grep " 66 +L2 or L2 hit .* N/A +Data +70 " m.txt &&
+	lperf c2c report -i x86.data --stdio >c.txt &&
+	expect_grep "^  Load Local HITM +: +4$" c.txt && expect_grep "^  Load Remote HITM +: +1$" c.txt &&
+	expect_grep "^  Cachelines sort on +: Total HITMs$" c.txt &&
+	expect_grep "^ +0 +0x7ffd00014000 +N/A +0 +80.00% +4 +4 +0 +10 +4 +6 " c.txt &&
+	awk "/Distribution Pareto/ { p = 1 } p" c.txt >pareto &&
+	expect_grep "^ +0.00% +50.00% .* 0x0 +N/A +0 +0x[0-9a-f]+ +0 +120 +0 +5 +1  \[\.\] mem_x86_writer_a " pareto &&
+	expect_grep "^ +0.00% +50.00% .* 0x8 +N/A +0 +0x[0-9a-f]+ +0 +140 +0 +5 +1  \[\.\] mem_x86_writer_b " pareto
+'
+
 test_expect_success 'c2c report --stdio: the same text as perf c2c report, every display' '
 	LPERF_SPE_C2C_OUT=$PWD/c2c.data "$GEN" >/dev/null &&
 	for d in "" "-d peer" "-d tot" "-d lcl" "-d rmt"; do
@@ -76,7 +135,14 @@ test_expect_success 'c2c report --stdio: the same text as perf c2c report, every
 	LPERF_SPE_OUT=$PWD/spe.data "$GEN70" >/dev/null &&
 	perf c2c report -i spe.data --stdio --no-source -d peer >p.txt 2>/dev/null &&
 	lperf c2c report -i spe.data --stdio -d peer >l.txt &&
-	expect_grep "^  Load HIT Remote Peer +: +1$" l.txt && diff p.txt l.txt
+	expect_grep "^  Load HIT Remote Peer +: +1$" l.txt && diff p.txt l.txt &&
+	LPERF_MEM_X86_OUT=$PWD/x86.data "$GENX86" >/dev/null &&
+	for d in "" "-d peer" "-d tot" "-d lcl" "-d rmt"; do
+		perf c2c report -i x86.data --stdio --no-source $d >p.txt 2>/dev/null &&
+		lperf c2c report -i x86.data --stdio $d >l.txt &&
+		expect_grep "Shared Data Cache Line Table" p.txt &&
+		diff p.txt l.txt || return 1
+	done
 '
 
 test_expect_success 'two NUMA nodes (a sysfs tree with CPU 0 on node 0, CPU 1 on node 1): the Node column as perf' '
@@ -97,11 +163,12 @@ test_expect_success 'two NUMA nodes (a sysfs tree with CPU 0 on node 0, CPU 1 on
 test_expect_success 'mem report --stdio: the same tables as perf mem report' '
 	LPERF_SPE_C2C_OUT=$PWD/c2c.data "$GEN" >/dev/null &&
 	LPERF_SPE_OUT=$PWD/spe.data "$GEN70" >/dev/null &&
-	for f in c2c.data spe.data; do
+	LPERF_MEM_X86_OUT=$PWD/x86.data "$GENX86" >/dev/null &&
+	for f in c2c.data x86.data spe.data; do
 		perf mem report -i $f --stdio >p.raw 2>/dev/null &&
 		lperf mem report -i $f --stdio >l.raw &&
 		untip p.raw >p.txt && untip l.raw >l.txt &&
-		expect_grep "of event .memory." p.txt &&
+		expect_grep "of event .(memory|cpu/mem-loads,ldlat=30/P)." p.txt &&
 		diff p.txt l.txt || return 1
 	done &&
 	expect_grep "^# Samples: 1  of event .branch-miss.$" l.txt &&

@@ -26,6 +26,7 @@
 #include "spe/spe_mem.h"
 #include "spe/spe_perfdata.h"
 #include "util/xalloc.h"
+#include "selfmap_test.h"
 
 #include "spe_stream.h"
 
@@ -73,40 +74,6 @@ static void thread_records(struct sb8 *s, void (*fn)(void), uint32_t tid, uint64
 	spe_gen_record(s, &own);
 }
 
-static int self_text(struct rec_mmap *m, char *exe, size_t n)
-{
-	FILE *f = fopen("/proc/self/maps", "r");
-	ssize_t el = readlink("/proc/self/exe", exe, n - 1);
-	char line[1024];
-	int found = -1;
-	if (!f || el <= 0) {
-		if (f)
-			fclose(f);
-		return -1;
-	}
-	exe[el] = 0;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long st, e, off;
-		char perms[8], file[512] = "";
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %511s", &st, &e, perms, &off, file) >= 4 &&
-		    perms[2] == 'x' && !strcmp(file, exe)) {
-			m->start = st;
-			m->len = e - st;
-			m->pgoff = off;
-			found = 0;
-			break;
-		}
-	}
-	fclose(f);
-	return found;
-}
-
-static void put(struct perfdata_writer *w, const void *rec, size_t n)
-{
-	assert_true(n > 0);
-	assert_int_equal(perfdata_writer_write(w, rec, n), 0);
-}
-
 static void write_c2c(const char *path)
 {
 	struct perf_event_attr spe = spe_attr(), dummy = spe;
@@ -123,19 +90,19 @@ static void write_c2c(const char *path)
 	perfdata_writer_set_cpuid(w, "0x00000000410fd0c0"); /* Neoverse N1 */
 	uint8_t rec[8192];
 	struct spe_auxtrace_info info = { SPE_TYPE, true };
-	put(w, rec, spe_build_auxtrace_info(rec, sizeof(rec), &info));
-	put(w, rec, record_build_comm(rec, sizeof(rec), &dummy, PID, PID, "c2c-demo", true));
-	put(w, rec, record_build_comm(rec, sizeof(rec), &dummy, PID, TID_A, "writer-a", false));
-	put(w, rec, record_build_comm(rec, sizeof(rec), &dummy, PID, TID_B, "writer-b", false));
+	selfmap_put(w, rec, spe_build_auxtrace_info(rec, sizeof(rec), &info));
+	selfmap_put(w, rec, record_build_comm(rec, sizeof(rec), &dummy, PID, PID, "c2c-demo", true));
+	selfmap_put(w, rec, record_build_comm(rec, sizeof(rec), &dummy, PID, TID_A, "writer-a", false));
+	selfmap_put(w, rec, record_build_comm(rec, sizeof(rec), &dummy, PID, TID_B, "writer-b", false));
 	struct rec_mmap m = { 0 };
 	char exe[512];
-	assert_int_equal(self_text(&m, exe, sizeof(exe)), 0);
+	assert_int_equal(selfmap_text(&m, exe, sizeof(exe)), 0);
 	m.pid = m.tid = PID;
 	m.prot = 5;
 	m.flags = 2;
 	m.filename = exe;
 	m.cpumode = PERF_RECORD_MISC_USER;
-	put(w, rec, record_build_mmap2(rec, sizeof(rec), &dummy, &m));
+	selfmap_put(w, rec, record_build_mmap2(rec, sizeof(rec), &dummy, &m));
 	for (uint32_t cpu = 0; cpu < 2; cpu++) {
 		struct sb8 *s = xcalloc(1, sizeof(*s));
 		thread_records(s, cpu ? c2c_writer_b : c2c_writer_a, cpu ? TID_B : TID_A, 8 * cpu, (int)cpu);
@@ -143,10 +110,10 @@ static void write_c2c(const char *path)
 		struct spe_auxtrace a = { padded, 0, 0x1000 + cpu, cpu, cpu ? TID_B : TID_A, cpu, NULL };
 		size_t n = spe_build_auxtrace(rec, sizeof(rec), &a);
 		memcpy(rec + n, s->b, padded);
-		put(w, rec, n + padded);
+		selfmap_put(w, rec, n + padded);
 		free(s);
 	}
-	put(w, rec, record_build_marker(rec, sizeof(rec), REC_FINISHED_ROUND));
+	selfmap_put(w, rec, record_build_marker(rec, sizeof(rec), REC_FINISHED_ROUND));
 	assert_int_equal(perfdata_writer_close(w, true, false), 0);
 }
 
