@@ -356,3 +356,17 @@ bool cfa_elf_bounded(Elf *elf)
 	}
 	return true;
 }
+
+bool cfa_elf_has_debug_frame(Elf *elf)
+{
+	size_t shstrndx;
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) < 0)
+		return false;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		GElf_Shdr sh;
+		const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+		if (name && sh.sh_type != SHT_NOBITS && !strcmp(name, ".debug_frame"))
+			return true;
+	}
+	return false;
+}

@@ -58,6 +58,9 @@ bool cfa_section_bounded(const uint8_t *buf, size_t len, bool eh_frame, unsigned
 /* The same for the .eh_frame and .debug_frame of elf (a compressed section is inflated when
  * its header claims at most 64 MiB, in libelf's copy that libdw then reads, else refused). */
 bool cfa_elf_bounded(Elf *elf);
+/* Whether elf has a .debug_frame with contents: libdwfl reads a DSO's debug file for its CFI
+ * only, and loading that file's DWARF (decompressing all of it) finds none without one. */
+bool cfa_elf_has_debug_frame(Elf *elf);
 
 /* The row of cfi at look (a pc, or a return address - 1), reduced. */
 void cfa_rule_make(Dwarf_CFI *cfi, uint64_t look, const struct unwind_arch *a, struct cfa_rule *out);

@@ -135,8 +135,11 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	char *why = dwarfcap_refusal(elf); /* libdwfl would inflate its DWARF for .debug_frame */
 	bool refused = why != NULL;
 	free(why);
+	/* Without a .debug_frame the file has no CFI for libdwfl, which would still load (and
+	 * inflate) all its DWARF looking for one: the CFI it finds is the same, none. */
+	bool cfi = cfa_elf_has_debug_frame(elf);
 	elf_end(elf);
-	if (!bounded || refused) {
+	if (!bounded || refused || !cfi) {
 		f->dso->cfi_refused |= !bounded;
 		close(fd);
 		return -1;

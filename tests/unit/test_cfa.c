@@ -156,9 +156,26 @@ static void test_real_files(void **state)
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	assert_non_null(elf);
 	assert_true(cfa_elf_bounded(elf)); /* gcc's .eh_frame */
+	assert_false(cfa_elf_has_debug_frame(elf)); /* x86-64 gcc: .eh_frame only */
 	elf_end(elf);
 	close(fd);
 	assert_true(cfa_elf_bounded(NULL));
+	assert_false(cfa_elf_has_debug_frame(NULL));
+}
+
+/* The unwinder hands libdwfl a DSO's debug file only when it has a .debug_frame (without one,
+ * libdwfl would load all its DWARF to find no CFI): the fuzz seed built with .debug_frame only. */
+static void test_debug_frame_seen(void **state)
+{
+	(void)state;
+	elf_version(EV_CURRENT);
+	int fd = open("tests/fuzz/corpus/dwarf/w-debugframe", O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	assert_non_null(elf);
+	assert_true(cfa_elf_has_debug_frame(elf));
+	elf_end(elf);
+	close(fd);
 }
 
 int main(void)
@@ -169,6 +186,7 @@ int main(void)
 		cmocka_unit_test(test_where_walks_end),
 		cmocka_unit_test(test_jit_code_refused),
 		cmocka_unit_test(test_real_files),
+		cmocka_unit_test(test_debug_frame_seen),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
