@@ -375,9 +375,35 @@ void buildid_cache_purge_own(void)
 	}
 	remove_own(root, ".lperf/ksyms");
 	remove_own(root, ".lperf/lines");
+	remove_own(root, ".lperf/syms");
 	unlinkat(root, ".lperf", AT_REMOVEDIR);
 	close(root);
 	err_clear();
+}
+
+int buildid_cache_check_head(const void *buf, const char magic[8], uint32_t version, const uint8_t *id, size_t idn)
+{
+	const uint8_t *b = buf;
+	uint32_t v, n;
+	memcpy(&v, b + 8, 4);
+	memcpy(&n, b + 12, 4);
+	if (memcmp(b, magic, 8))
+		return err_set("offset 0: bad magic");
+	if (v != version)
+		return err_set("offset 8: version %u, not %u", v, version);
+	if (n != idn || idn > BUILDID_SIZE || memcmp(b + 16, id, idn))
+		return err_set("offset 12: another file's build-id");
+	return 0;
+}
+
+bool buildid_cache_file_now(const char *path, uint64_t *size, int64_t *mtime)
+{
+	struct stat st;
+	if (!path || stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return false;
+	*size = (uint64_t)st.st_size;
+	*mtime = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+	return true;
 }
 
 uint32_t buildid_cache_crc(const void *buf, size_t len, size_t crc_off)

@@ -75,7 +75,16 @@ int buildid_cache_path(const uint8_t *id, size_t n, char **file);
 void *buildid_cache_map(const char *rel, const char *name, size_t max, size_t *len);
 int buildid_cache_store(const char *rel, const char *name, const void *data, size_t len, mode_t mode);
 uint32_t buildid_cache_crc(const void *buf, size_t len, size_t crc_off);
-/* Removes lperf's own caches (DIR/.lperf: the kernel symbol snapshots, the source-line stores). */
+/* The head the per-build-id stores share (symbols/srcline_store.c, symbols/symstore.c): magic at
+ * 0, version at 8, build-id size at 12, build-id at 16 (20 bytes), CRC-32 at 36.
+ * buildid_cache_check_head: 0 when buf's head has this magic, version and build-id, else -1
+ * with err_set() naming the field (len >= 40 bytes, checked by the caller).
+ * buildid_cache_file_now: path's size and modification time (ns); false when it is not a
+ * regular file (the stores keep those of the files they were made from). */
+int buildid_cache_check_head(const void *buf, const char magic[8], uint32_t version, const uint8_t *id, size_t idn);
+bool buildid_cache_file_now(const char *path, uint64_t *size, int64_t *mtime);
+/* Removes lperf's own caches (DIR/.lperf: the kernel symbol snapshots, the source-line and symbol
+ * stores). */
 void buildid_cache_purge_own(void);
 
 /* Which file to read for the DSO path that a recording names with build-id id (n 0: unknown):

@@ -151,6 +151,11 @@ void debuginfo_clear_files(void)
 	nexplicit = 0;
 }
 
+bool debuginfo_has_files(void)
+{
+	return nexplicit != 0;
+}
+
 static Elf *try_explicit(char **debug_path, const struct want *w, int *fd)
 {
 	for (size_t i = 0; i < nexplicit && w->bid_size; i++) {

@@ -15,6 +15,7 @@
 #include "symbols/kallsyms.h"
 #include "symbols/ksnap.h"
 #include "symbols/perfmap.h"
+#include "symbols/symstore.h"
 #include "util/error.h"
 #include "symbols/symtab.h"
 #include "util/xalloc.h"
@@ -231,12 +232,13 @@ static void dso_free(struct dso *d)
 	perfmap_free(d->jit.perfmap);
 	free(d->jit.data);
 	free(d->jit.short_name);
-	if (d->ksnap && !d->ksnap_fresh) { /* the snapshot's */
+	if ((d->ksnap && !d->ksnap_fresh) || d->symstore) { /* the snapshot's, the store's */
 		d->syms = NULL;
 		d->nsyms = 0;
 	}
 	symtab_free(d->syms, d->nsyms);
 	ksnap_free(d->ksnap);
+	symstore_free(d->symstore);
 	free(d->path);
 	notes_clear(&d->notes);
 	free(d->debug_path);
@@ -342,6 +344,49 @@ static void locate(struct dso *d, char **file, struct symtab_load *r)
 	}
 }
 
+/* Symbol stores (symbols/symstore.h) are kept by the file's build-id (the recorded one, else the
+ * file's own: the store checks the file's size and time either way), unless a debug file was
+ * given by hand (wperf's --pdb_file: not part of what the store checks). Files with few symbols
+ * (perf inject's one-function JIT files, small programs) are read faster than a store is kept. */
+#define STORE_MIN_SYMS 64
+
+/* The store of file's symbols into r, when there is a usable one. */
+static bool load_stored(struct dso *d, const char *file, struct symtab_load *r)
+{
+	uint8_t id[20];
+	size_t idn = d->build_id_size;
+	if (debuginfo_has_files())
+		return false;
+	if (idn)
+		memcpy(id, d->build_id, idn);
+	else
+		idn = buildid_of_file(file, id);
+	if (!idn || !(d->symstore = symstore_load(id, idn, file)))
+		return false;
+	struct symstore *s = d->symstore;
+	r->syms = s->syms;
+	r->nsyms = s->nsyms;
+	r->loads = s->loads; /* the DSO's from now on */
+	r->nloads = s->nloads;
+	s->loads = NULL;
+	s->nloads = 0;
+	r->is_exec = s->is_exec;
+	memcpy(r->build_id, id, idn);
+	r->build_id_size = idn;
+	r->debug_path = s->debug.path ? xstrdup(s->debug.path) : NULL;
+	return true;
+}
+
+/* Keeps a load of file for the next report: only a complete one (symbols found, nothing noted)
+ * of the recorded build, when the file has a build-id. */
+static void save_stored(const struct dso *d, const char *file, const struct symtab_load *r)
+{
+	if (!debuginfo_has_files() && !r->mismatch && !r->notes.n && r->nsyms >= STORE_MIN_SYMS &&
+	    r->build_id_size && (!d->build_id_size || (r->build_id_size == d->build_id_size &&
+						       !memcmp(r->build_id, d->build_id, d->build_id_size))))
+		symstore_save(r->build_id, r->build_id_size, file, r);
+}
+
 static void load_elf(struct dso *d)
 {
 	struct symtab_load r = { 0 };
@@ -370,8 +415,10 @@ static void load_elf(struct dso *d)
 		char *file = dso_file_path(d, d->path);
 		locate(d, &file, &r);
 		w.file = file;
-		if (!d->mismatch)
+		if (!d->mismatch && !load_stored(d, file, &r)) {
 			elfsym_load_file(&w, &r);
+			save_stored(d, file, &r);
+		}
 		free(file);
 	}
 	keep(d, &r);

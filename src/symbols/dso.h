@@ -76,6 +76,8 @@ struct dso {
 	 * the snapshot's until an address outside the core kernel makes it read kallsyms afresh. */
 	struct ksnap *ksnap;
 	bool ksnap_fresh;
+	/* An ELF file's symbols read from their store (symbols/symstore.h): syms is the store's. */
+	struct symstore *symstore;
 	/* DSO_JIT: a process's perf map (pid > 0) or one jitdump code (pid 0). */
 	struct dso_jit {
 		int pid;             /* perf map DSOs: the process; 0 for a jitdump code DSO */

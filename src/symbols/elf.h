@@ -57,5 +57,7 @@ void vdso_load(const struct elf_want *w, struct symtab_load *out);
  * whose build-id it carries, and only by it. Process-wide; cleared by debuginfo_clear_files. */
 void debuginfo_add_file(const char *path);
 void debuginfo_clear_files(void);
+/* Whether any such file was given. */
+bool debuginfo_has_files(void);
 
 #endif

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 
 #include "symbols/buildid_cache.h"
 #include "util/error.h"
@@ -132,12 +131,8 @@ void *slstore_build(const uint8_t *id, size_t idn, const struct slstore_dwarf *d
 
 static int check_header(const struct sls_hdr *h, size_t len, const uint8_t *id, size_t idn)
 {
-	if (memcmp(h->magic, sls_magic, sizeof(h->magic)))
-		return err_set("offset 0: bad magic");
-	if (h->version != SLSTORE_VERSION)
-		return err_set("offset 8: version %u, not %d", h->version, SLSTORE_VERSION);
-	if (h->build_id_size != idn || idn > sizeof(h->build_id) || memcmp(h->build_id, id, idn))
-		return err_set("offset 12: another file's build-id");
+	if (buildid_cache_check_head(h, sls_magic, SLSTORE_VERSION, id, idn) < 0)
+		return -1;
 	if (h->total != len)
 		return err_set("offset 72: size %llu, the file has %zu bytes", (unsigned long long)h->total, len);
 	size_t body = len - sizeof(*h);
@@ -240,13 +235,8 @@ static void hex_name(const uint8_t *id, size_t idn, char hex[BUILDID_HEX])
 
 bool slstore_dwarf_now(const char *path, struct slstore_dwarf *dw)
 {
-	struct stat st;
-	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
-		return false;
 	dw->path = path;
-	dw->size = (uint64_t)st.st_size;
-	dw->mtime = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-	return true;
+	return buildid_cache_file_now(path, &dw->size, &dw->mtime);
 }
 
 struct slstore *slstore_load(const uint8_t *id, size_t idn)

@@ -45,6 +45,19 @@ static inline void damage_refused(const char *buf, size_t len, int (*parse)(cons
 	free(c);
 }
 
+/* Writes v (width 8, 4 or 1 bytes, native order) at off: a crafted field. */
+static inline void damage_put(char *buf, size_t off, uint64_t v, int width)
+{
+	if (width == 8) {
+		memcpy(buf + off, &v, 8);
+	} else if (width == 4) {
+		uint32_t w = (uint32_t)v;
+		memcpy(buf + off, &w, 4);
+	} else {
+		buf[off] = (char)v;
+	}
+}
+
 /* Stores the checksum a crafted file needs (the CRC-32 field at crc_off). */
 static inline void damage_recrc(char *buf, size_t len, size_t crc_off)
 {

@@ -133,18 +133,6 @@ static void test_damage(void **state)
 	free(buf);
 }
 
-static void put(char *buf, size_t off, uint64_t v, int width)
-{
-	if (width == 8)
-		memcpy(buf + off, &v, 8);
-	else if (width == 4) {
-		uint32_t w = (uint32_t)v;
-		memcpy(buf + off, &w, 4);
-	} else {
-		buf[off] = (char)v;
-	}
-}
-
 static void test_crafted(void **state)
 {
 	size_t len;
@@ -177,7 +165,7 @@ static void test_crafted(void **state)
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		memcpy(c, buf, len);
-		put(c, cases[i].off, cases[i].v, cases[i].width);
+		damage_put(c, cases[i].off, cases[i].v, cases[i].width);
 		damage_recrc(c, len, CRC_OFF);
 		assert_int_equal(parse_copy(c, len), -1);
 		assert_non_null(strstr(err_msg(), "offset"));

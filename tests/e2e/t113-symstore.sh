@@ -1,0 +1,89 @@
+#!/bin/sh
+# Symbol tables kept between runs (symbols/symstore.h): the first report of a recording keeps each
+# ELF file's sorted symbols in $PERF_BUILDID_DIR/.lperf/syms/BUILDID, the next one maps that
+# instead of reading the file's symbol table, and both print the same bytes as a report with an
+# empty cache. Two reports at once on one empty cache both print them and leave a store the next
+# report uses as it is. A damaged, truncated, foreign or symlinked store is rebuilt; a binary
+# stripped in place (its build-id unchanged) is read afresh.
+. "$(dirname "$0")/lib.sh"
+
+# A program with 100 functions (a store is kept for files with 64 symbols or more).
+gen() {
+	echo '#include <stdlib.h>'
+	i=0
+	while [ $i -lt 100 ]; do
+		echo "__attribute__((noinline)) unsigned long f$i(unsigned long x) { for (int k = 0; k < 4000; k++) x = x * 6364136223846793005ul + $i; return x; }"
+		i=$((i + 1))
+	done
+	echo 'int main(int c, char **v) { unsigned long x = 1; long n = c > 1 ? atol(v[1]) : 10;'
+	echo 'for (long r = 0; r < n; r++) {'
+	i=0
+	while [ $i -lt 100 ]; do echo "x = f$i(x);"; i=$((i + 1)); done
+	echo '} return x == 42; }'
+}
+gen >"$SCRATCH/many.c" && cc -O1 -fno-omit-frame-pointer -o "$SCRATCH/many" "$SCRATCH/many.c" || exit 1
+ID=$(readelf -n "$SCRATCH/many" | awk '/Build ID/ { print $3 }')
+STORE=.debug/.lperf/syms/$ID   # relative to each test's directory (cache ./.debug)
+views() { # views OUT: report and script of the recording, with the cache in ./.debug
+	(PERF_BUILDID_DIR="$PWD/.debug" && export PERF_BUILDID_DIR &&
+	 lperf report -i "$SCRATCH/a.data" --stdio >"$1" &&
+	 lperf report -i "$SCRATCH/a.data" --stdio --no-children --sort dso,sym >>"$1" &&
+	 lperf script -i "$SCRATCH/a.data" -F ip,sym >>"$1")
+}
+# old STORE: dates the store in the past; unchanged STORE: it was not rewritten since.
+old() { touch -d '2001-01-01 00:00:00' "$1"; }
+unchanged() { test "$(stat -c %Y "$1")" = "$(date -d '2001-01-01 00:00:00' +%s)"; }
+
+test_expect_success 'setup: a recording of a program with 100 functions' '
+	lperf record -q -e cpu-clock -F 2999 -g -o "$SCRATCH/a.data" -- "$SCRATCH/many" 300 &&
+	views "$SCRATCH/want" && expect_grep "f[0-9]+" "$SCRATCH/want" && test -f "$STORE" &&
+	cp "$STORE" "$SCRATCH/good"
+'
+
+test_expect_success 'the first report keeps the symbols, the next reads them: the same bytes' '
+	views v1 && cmp "$SCRATCH/want" v1 && cmp "$SCRATCH/good" "$STORE" &&
+	old "$STORE" && views v2 && cmp "$SCRATCH/want" v2 && unchanged "$STORE"
+'
+
+test_expect_success 'two reports at once on one empty cache: both right, the store left is used' '
+	for round in 1 2 3; do
+		rm -rf .debug &&
+		{ views a$round & pid=$!; views b$round; rb=$?; wait $pid; } && test $rb -eq 0 &&
+		cmp "$SCRATCH/want" a$round && cmp "$SCRATCH/want" b$round &&
+		cmp "$SCRATCH/good" "$STORE" && old "$STORE" &&
+		views c$round && cmp "$SCRATCH/want" c$round && unchanged "$STORE" || exit 1
+	done
+'
+
+test_expect_success 'a damaged, truncated or foreign store is not believed, and is rebuilt' '
+	views v0 && size=$(stat -c %s "$STORE") &&
+	printf "\377\377" | dd of="$STORE" bs=1 seek=$((size - 3)) conv=notrunc 2>/dev/null &&
+	views v1 && cmp "$SCRATCH/want" v1 && cmp "$SCRATCH/good" "$STORE" &&
+	truncate -s 50 "$STORE" && views v2 && cmp "$SCRATCH/want" v2 && cmp "$SCRATCH/good" "$STORE" &&
+	head -c 4096 /dev/urandom >"$STORE" && views v3 && cmp "$SCRATCH/want" v3 && cmp "$SCRATCH/good" "$STORE" &&
+	other=$(ls .debug/.lperf/syms | grep -v "^$ID\$" | head -n 1) &&
+	if [ -n "$other" ]; then
+		cp ".debug/.lperf/syms/$other" "$STORE" && views v4 && cmp "$SCRATCH/want" v4 &&
+		cmp "$SCRATCH/good" "$STORE"
+	fi
+'
+
+test_expect_success 'a symlink at the store name is replaced, its target untouched' '
+	views v0 && rm -f "$STORE" && echo keep >victim && ln -s "$PWD/victim" "$STORE" &&
+	views v1 && cmp "$SCRATCH/want" v1 &&
+	test "$(cat victim)" = keep && test -f "$STORE" && test ! -L "$STORE" && cmp "$SCRATCH/good" "$STORE"
+'
+
+test_expect_success 'stripped in place (same build-id): the kept symbols are not used' '
+	cp "$SCRATCH/many" many.keep && views v0 && test -f "$STORE" &&
+	objcopy --strip-all "$SCRATCH/many" &&
+	test "$(readelf -n "$SCRATCH/many" | awk "/Build ID/ { print \$3 }")" = "$ID" &&
+	(PERF_BUILDID_DIR="$PWD/empty" && export PERF_BUILDID_DIR &&
+	 lperf report -i "$SCRATCH/a.data" --stdio >want2 &&
+	 lperf report -i "$SCRATCH/a.data" --stdio --no-children --sort dso,sym >>want2 &&
+	 lperf script -i "$SCRATCH/a.data" -F ip,sym >>want2) &&
+	test -s "$SCRATCH/want" && ! cmp -s "$SCRATCH/want" want2 && views v1 && cmp want2 v1 &&
+	cp many.keep "$SCRATCH/many"
+'
+
+test_done
