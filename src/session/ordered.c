@@ -7,6 +7,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "record/recutil.h"
 #include "util/xalloc.h"
@@ -34,6 +36,8 @@ struct ordered_queue {
 	uint64_t late;
 	size_t bytes;            /* of the copies */
 	const uint8_t *stable_lo, *stable_hi;
+	bool file_map;           /* the stable range is a file's read-only mapping */
+	uintptr_t released_to;   /* the stable range's pages before it were handed back */
 };
 
 struct ordered_queue *ordered_new(const struct evsel_set *s, record_cb cb, void *arg)
@@ -84,6 +88,25 @@ static struct oentry heap_pop(struct ordered_queue *q)
 	return top;
 }
 
+/* Records of the mapped file are delivered nearly in the file's order: once one is, the pages
+ * before it go back to the page cache (a step at a time), so that waiting for order does not keep
+ * the file in the report's memory (perf inject's output has no FINISHED_ROUND: every record waits
+ * to the end, and the reader hands back what it passed long before). A record delivered later
+ * from there faults its pages back in. */
+#define RELEASE_STEP (1u << 20)
+
+static void release_before(struct ordered_queue *q, const void *rec)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t at = (uintptr_t)rec & ~(page - 1);
+	if (!q->released_to)
+		q->released_to = (uintptr_t)q->stable_lo & ~(page - 1);
+	if (at < q->released_to || at - q->released_to < RELEASE_STEP)
+		return;
+	madvise((void *)q->released_to, at - q->released_to, MADV_DONTNEED);
+	q->released_to = at;
+}
+
 static int release_one(struct ordered_queue *q)
 {
 	struct oentry e = heap_pop(q);
@@ -96,6 +119,8 @@ static int release_one(struct ordered_queue *q)
 	int ret = q->cb(e.rec, q->arg);
 	if (e.owned)
 		free((void *)e.rec);
+	else if (q->file_map)
+		release_before(q, e.rec);
 	return ret;
 }
 
@@ -152,10 +177,12 @@ int ordered_push(struct ordered_queue *q, const struct perf_event_header *h)
 	return 0;
 }
 
-void ordered_set_stable(struct ordered_queue *q, const void *base, size_t len)
+void ordered_set_stable(struct ordered_queue *q, const void *base, size_t len, bool file_map)
 {
 	q->stable_lo = base;
 	q->stable_hi = (const uint8_t *)base + len;
+	q->file_map = file_map;
+	q->released_to = 0;
 }
 
 int ordered_flush(struct ordered_queue *q)

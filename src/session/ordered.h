@@ -2,6 +2,7 @@
 #ifndef LPERF_SESSION_ORDERED_H
 #define LPERF_SESSION_ORDERED_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,7 +23,10 @@ int ordered_push(struct ordered_queue *q, const struct perf_event_header *h);
  * flushed. A report of a perf.data file maps it read-only, so only swapped, realigned and
  * decompressed records (in the reader's buffers) are copied; perf inject's output, which has no
  * FINISHED_ROUND, is then not copied whole. */
-void ordered_set_stable(struct ordered_queue *q, const void *base, size_t len);
+/* file_map: the range is a read-only mapping of a file, whose pages before the records being
+ * delivered are handed back to the page cache as the flush goes (a later read faults them in
+ * again); never for memory that holds the only copy. */
+void ordered_set_stable(struct ordered_queue *q, const void *base, size_t len, bool file_map);
 /* Records released so far that came older than something already released (a late record). */
 uint64_t ordered_late(const struct ordered_queue *q);
 int ordered_flush(struct ordered_queue *q);

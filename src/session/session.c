@@ -280,7 +280,7 @@ int session_process_file(struct session *ss, struct perfdata_reader *r)
 	/* The whole file in memory (mapped read-only, or read whole) stays until the reader is
 	 * closed: records waiting for their turn are referenced there, not copied. */
 	if (r->map && !r->stream)
-		ordered_set_stable(ss->oq, r->map, r->size);
+		ordered_set_stable(ss->oq, r->map, r->size, r->mapped);
 	int rc = perfdata_for_each(r, push_cb, ss);
 	if (!rc && r->truncated) /* cut between two records: as damaged as one cut inside a record */
 		rc = err_set("%s: the file ends at offset 0x%zx, inside its data section: the records after "

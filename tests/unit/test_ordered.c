@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -239,7 +241,7 @@ static void test_stable_range_not_copied(void **state)
 	(void)state;
 	static uint8_t file[512] __attribute__((aligned(8)));
 	struct ordered_queue *q = ordered_new(&set, where_cb, NULL);
-	ordered_set_stable(q, file, sizeof(file));
+	ordered_set_stable(q, file, sizeof(file), false);
 	nseen_at = 0;
 	struct perf_sample s = { .ip = 1, .pid = 1, .tid = 1, .time = 20 };
 	size_t n = record_build_sample(file, sizeof(file), &attr, &s);
@@ -257,6 +259,75 @@ static void test_stable_range_not_copied(void **state)
 	ordered_free(q);
 }
 
+static int count_cb(const struct perf_event_header *h, void *arg)
+{
+	(void)h;
+	(*(size_t *)arg)++;
+	return 0;
+}
+
+/* Resident KiB of the mapping that starts at addr (/proc/self/smaps). */
+static long rss_kib(const void *addr)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	assert_non_null(f);
+	char line[512];
+	bool in = false;
+	long kib = -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long lo;
+		if (sscanf(line, "%lx-", &lo) == 1 && strchr(line, '-') && strchr(line, ' ') > strchr(line, '-'))
+			in = lo == (unsigned long)(uintptr_t)addr;
+		else if (in && sscanf(line, "Rss: %ld kB", &kib) == 1)
+			break;
+	}
+	fclose(f);
+	return kib;
+}
+
+/* A flushed queue over a file's mapping hands the pages of the records it delivered back: the
+ * same file and records without file_map stay resident whole (the baseline). */
+static long flushed_rss(bool file_map)
+{
+	char path[] = "/tmp/lperf-ordered-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	unlink(path);
+	uint8_t rec[64];
+	struct perf_sample s = { .ip = 1, .pid = 1, .tid = 1 };
+	size_t n = record_build_sample(rec, sizeof(rec), &attr, &s), count = (8u << 20) / n;
+	FILE *f = fdopen(dup(fd), "w");
+	for (size_t i = 0; i < count; i++) {
+		s.time = i + 1;
+		assert_int_equal(record_build_sample(rec, sizeof(rec), &attr, &s), n);
+		assert_int_equal(fwrite(rec, n, 1, f), 1);
+	}
+	fclose(f);
+	size_t len = n * count, seen = 0;
+	const uint8_t *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	assert_true(map != MAP_FAILED);
+	close(fd);
+	struct ordered_queue *q = ordered_new(&set, count_cb, &seen);
+	ordered_set_stable(q, map, len, file_map);
+	for (size_t off = 0; off < len; off += n)
+		assert_int_equal(ordered_push(q, (const struct perf_event_header *)(map + off)), 0);
+	assert_int_equal(ordered_flush(q), 0);
+	assert_int_equal(seen, count);
+	long kib = rss_kib(map);
+	ordered_free(q);
+	munmap((void *)map, len);
+	return kib;
+}
+
+static void test_delivered_pages_handed_back(void **state)
+{
+	(void)state;
+	long kept = flushed_rss(false), handed = flushed_rss(true);
+	print_message("resident after the flush: %ld KiB kept, %ld KiB handed back\n", kept, handed);
+	assert_true(kept >= 8000);         /* every page was read */
+	assert_true(handed < kept / 2);    /* at most the last step's */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -265,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_auxtrace_data_travels),
 		cmocka_unit_test(test_shuffled_stream),
 		cmocka_unit_test(test_stable_range_not_copied),
+		cmocka_unit_test(test_delivered_pages_handed_back),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
