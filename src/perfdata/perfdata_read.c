@@ -737,7 +737,7 @@ static int read_compressed(struct perfdata_reader *r, const struct perf_event_he
 /* Pages of the mapped file the walk has passed are given back (the page cache keeps them), so a
  * report of a large file does not hold all of it: records that must wait for ordering are
  * copies, and nothing keeps pointers into the mapping past its callback. */
-#define RELEASE_STEP (4u << 20)
+#define RELEASE_STEP (1u << 20)
 
 static void release_behind(struct perfdata_reader *r, uint64_t off)
 {
