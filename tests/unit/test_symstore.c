@@ -105,6 +105,7 @@ static void test_round_trip(void **state)
 	assert_string_equal(s.debug.path, dbg.path);
 	assert_int_equal(s.debug.size, 123);
 	assert_int_equal(s.debug.mtime, 456);
+	symstore_release(&s);
 	/* Another file's store. */
 	assert_int_equal(symstore_parse(buf, len, id, 4, &s), -1);
 	assert_non_null(strstr(err_msg(), "build-id"));
