@@ -73,7 +73,7 @@ static int c2c_report(int argc, char **argv)
 		{ OPT_STRING, 'd', "display", &display, "tot|rmt|lcl|peer", "lines to show: HITMs (x86) or peer snoops (Arm SPE; the default on arm64 recordings)", NULL, 0 },
 		{ OPT_BOOL, 0, "stdio", &stdio_, NULL, "use the stdio interface (the only one lperf has)", NULL, 0 },
 		{ OPT_BOOL, 0, "tui", &tui, NULL, "accepted: lperf writes the stdio text", NULL, OPT_HIDDEN },
-		{ OPT_BOOL, 0, "no-source", &no_source, NULL, "no Source:Line column (lperf never shows it)", NULL, 0 },
+		{ OPT_BOOL, 0, "no-source", &no_source, NULL, "no Source:Line column", NULL, 0 },
 		{ OPT_BOOL, 'f', "force", &force, NULL, "don't complain, do it", NULL, 0 },
 		OPT_END_(),
 	};
@@ -93,6 +93,8 @@ static int c2c_report(int argc, char **argv)
 	struct c2c_result r;
 	if (c2c_build(&d, c2c_cpuid_neoverse(ss.reader->info.cpuid), disp, &r) < 0)
 		err_die(EXIT_RUNTIME, "%s: %s", input, err_msg());
+	if (!no_source)
+		c2c_sources(&r);
 	const char **ev = xcalloc(ss.evsels->n + 1, sizeof(*ev));
 	for (size_t k = 0; k < ss.evsels->n; k++)
 		ev[k] = ss.evsels->v[k].name ? ss.evsels->v[k].name : "";

@@ -162,21 +162,36 @@ static void sym_text(const struct c2c_off *o, char *buf, size_t n)
 		snprintf(buf, n, "[.] 0x%016llx", (unsigned long long)o->iaddr);
 }
 
-static void pareto_head(FILE *f, int ws, int wo, bool peer)
+/* The Source:Line column's header cell and spacing: none when w is 0 (--no-source). */
+static void src_cell(FILE *f, int w, const char *text)
+{
+	if (w)
+		fprintf(f, "  %*s", w, text);
+}
+
+static void dots_cell(FILE *f, int w, const char *sep)
+{
+	fputs(sep, f);
+	for (int i = 0; i < w; i++)
+		fputc('.', f);
+}
+
+static void pareto_head(FILE *f, int ws, int wo, int wsrc, bool peer)
 {
 	fprintf(f, "#\n"
-		"#        %s  ------- Store Refs ------  --------- Data address ---------                      ---------- cycles ----------    Total       cpu  %*s  %*s      \n",
+		"#        %s  ------- Store Refs ------  --------- Data address ---------                      ---------- cycles ----------    Total       cpu  %*s  %*s",
 		peer ? "-- Peer Snoop --" : "----- HITM -----", ws, "", wo, "Shared");
-	fprintf(f, "#   Num  %s   L1 Hit  L1 Miss      N/A              Offset  Node  PA cnt        Code address  %s      load  records       cnt  %*s  %*s  Node\n",
+	src_cell(f, wsrc, "");
+	fprintf(f, "      \n#   Num  %s   L1 Hit  L1 Miss      N/A              Offset  Node  PA cnt        Code address  %s      load  records       cnt  %*s  %*s",
 		peer ? "    Rmt      Lcl" : "RmtHitm  LclHitm", peer ? "rmt peer  lcl peer" : "rmt hitm  lcl hitm",
 		ws, "Symbol", wo, "Object");
-	char ds[256], dobj[256];
-	memset(ds, '.', (size_t)ws);
-	ds[ws] = 0;
-	memset(dobj, '.', (size_t)wo);
-	dobj[wo] = 0;
-	fprintf(f, "# .....  .......  .......  .......  .......  .......  ..................  ....  ......  ..................  ........  ........  ........  .......  ........  %s  %s  ....\n#\n",
-		ds, dobj);
+	src_cell(f, wsrc, "Source:Line");
+	fprintf(f, "  Node\n# .....  .......  .......  .......  .......  .......  ..................  ....  ......  ..................  ........  ........  ........  .......  ........");
+	dots_cell(f, ws, "  ");
+	dots_cell(f, wo, "  ");
+	if (wsrc)
+		dots_cell(f, wsrc, "  ");
+	fprintf(f, "  ....\n#\n");
 }
 
 static uint64_t mean(uint64_t sum, uint64_t n)
@@ -216,9 +231,10 @@ static int cpu_count(const struct c2c_off *o)
 	return c;
 }
 
-static void pareto_row(FILE *f, const struct c2c_line *l, const struct c2c_off *o, int ws, int wo,
+static void pareto_row(FILE *f, const struct c2c_line *l, const struct c2c_off *o, const int w[3],
 		       const struct nodes *nd, bool peer)
 {
+	int ws = w[0], wo = w[1];
 	const struct c2c_stats *s = &o->st, *t = &l->st;
 	char off[32], ia[32], sym[256];
 	snprintf(off, sizeof(off), "0x%llx", (unsigned long long)o->offset);
@@ -226,25 +242,30 @@ static void pareto_row(FILE *f, const struct c2c_line *l, const struct c2c_off *
 	sym_text(o, sym, sizeof(sym));
 	char nodes[256];
 	node_list(o, nd, nodes, sizeof(nodes));
-	fprintf(f, "         %6.2f%%  %6.2f%%  %6.2f%%  %6.2f%%  %6.2f%%  %18s  %4s  %6d  %18s  %8llu  %8llu  %8llu  %7llu  %8d  %-*s  %-*s  %s\n",
+	fprintf(f, "         %6.2f%%  %6.2f%%  %6.2f%%  %6.2f%%  %6.2f%%  %18s  %4s  %6d  %18s  %8llu  %8llu  %8llu  %7llu  %8d  %-*s  %-*s  ",
 		peer ? pct(s->rmt_peer, t->rmt_peer) : pct(s->rmt_hitm, t->rmt_hitm),
 		peer ? pct(s->lcl_peer, t->lcl_peer) : pct(s->lcl_hitm, t->lcl_hitm), pct(s->st_l1hit, t->st_l1hit),
 		pct(s->st_l1miss, t->st_l1miss), pct(s->st_na, t->st_na), off, "N/A", 0, ia,
 		(unsigned long long)(peer ? mean(o->lat_rmt_peer, s->rmt_peer) : mean(o->lat_rmt_hitm, o->n_rmt_hitm)),
 		(unsigned long long)(peer ? mean(o->lat_lcl_peer, s->lcl_peer) : mean(o->lat_lcl_hitm, o->n_lcl_hitm)),
 		(unsigned long long)mean(o->lat_load, o->n_lat_load), (unsigned long long)table_records(s),
-		cpu_count(o), ws, sym, wo, base_name(o->dso), nodes);
+		cpu_count(o), ws, sym, wo, base_name(o->dso));
+	if (w[2])
+		fprintf(f, "%-*s  ", w[2], o->src ? o->src : "");
+	fprintf(f, "%s\n", nodes);
 }
 
-/* The widest symbol and object names of line l's rows (from 6: perf's minimum). */
-static void pareto_widths(const struct c2c_line *l, int *ws, int *wo)
+/* The widest symbol, object and (with sources) Source:Line of line l's rows, from perf's
+ * minimums (6, 6, the header's 11). */
+static void pareto_widths(const struct c2c_line *l, bool sources, int w[3])
 {
 	for (size_t j = 0; j < l->noffs; j++) {
 		char sym[256];
 		sym_text(&l->offs[j], sym, sizeof(sym));
-		int a = (int)strlen(sym), b = (int)strlen(base_name(l->offs[j].dso));
-		*ws = a > *ws ? (a < 200 ? a : 200) : *ws;
-		*wo = b > *wo ? (b < 200 ? b : 200) : *wo;
+		int v[3] = { (int)strlen(sym), (int)strlen(base_name(l->offs[j].dso)),
+			     sources && l->offs[j].src ? (int)strlen(l->offs[j].src) : 0 };
+		for (int k = 0; k < 3; k++)
+			w[k] = v[k] > w[k] ? (v[k] < 200 ? v[k] : 200) : w[k];
 	}
 }
 
@@ -252,9 +273,9 @@ static void pareto_widths(const struct c2c_line *l, int *ws, int *wo)
  * the lines by an empty line. */
 static void pareto(FILE *f, const struct c2c_result *r, const struct nodes *nd)
 {
-	int ws = 6, wo = 6;
+	int w[3] = { 6, 6, r->sources ? 11 : 0 };
 	for (size_t i = 0; i < r->nlines; i++)
-		pareto_widths(&r->lines[i], &ws, &wo);
+		pareto_widths(&r->lines[i], r->sources, w);
 	fprintf(f, "\n");
 	banner(f, "      Shared Cache Line Distribution Pareto      ");
 	if (!r->nlines) {
@@ -262,7 +283,7 @@ static void pareto(FILE *f, const struct c2c_result *r, const struct nodes *nd)
 		return;
 	}
 	bool peer = r->display == C2C_PEER;
-	pareto_head(f, ws, wo, peer);
+	pareto_head(f, w[0], w[1], w[2], peer);
 	for (size_t i = 0; i < r->nlines; i++) {
 		const struct c2c_line *l = &r->lines[i];
 		char addr[32];
@@ -276,10 +297,10 @@ static void pareto(FILE *f, const struct c2c_result *r, const struct nodes *nd)
 			(unsigned long long)l->st.st_l1hit, (unsigned long long)l->st.st_l1miss,
 			(unsigned long long)l->st.st_na, addr);
 		fprintf(f, "  ----------------------------------------------------------------------\n");
-		int lws = 6, lwo = 6;
-		pareto_widths(l, &lws, &lwo);
+		int lw[3] = { 6, 6, r->sources ? 11 : 0 };
+		pareto_widths(l, r->sources, lw);
 		for (size_t j = 0; j < l->noffs; j++)
-			pareto_row(f, l, &l->offs[j], lws, lwo, nd, peer);
+			pareto_row(f, l, &l->offs[j], lw, nd, peer);
 	}
 }
 

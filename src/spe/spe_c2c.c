@@ -6,6 +6,7 @@
 
 #include <linux/perf_event.h>
 
+#include "symbols/srcline.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -227,6 +228,9 @@ static struct c2c_off *group_of(struct c2c_result *r, const struct c2c_key *k, c
 		o->iaddr = k->pc;
 		o->sym = s->sym;
 		o->dso = s->dso;
+		o->dso_ref = s->dso_ref;
+		o->sym_ref = s->sym_ref;
+		o->dso_addr = s->dso_addr;
 	}
 	return &l->offs[l->noffs - 1];
 }
@@ -324,6 +328,16 @@ int c2c_build(const struct spe_data *d, bool neoverse, enum c2c_display disp, st
 	for (size_t i = 0; i < out->nlines; i++)
 		qsort(out->lines[i].offs, out->lines[i].noffs, sizeof(struct c2c_off), off_cmp);
 	return 0;
+}
+
+void c2c_sources(struct c2c_result *r)
+{
+	for (size_t i = 0; i < r->nlines; i++)
+		for (size_t j = 0; j < r->lines[i].noffs; j++) {
+			struct c2c_off *o = &r->lines[i].offs[j];
+			o->src = srcline_string(o->dso_ref, o->sym_ref, o->dso_addr);
+		}
+	r->sources = true;
 }
 
 void c2c_result_free(struct c2c_result *r)

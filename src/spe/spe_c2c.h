@@ -34,6 +34,10 @@ struct c2c_off {
 	uint64_t lat_lcl_hitm, lat_rmt_hitm, n_lcl_hitm, n_rmt_hitm; /* HITM loads with a latency */
 	uint64_t cpus[C2C_MAX_CPUS / 64];              /* the CPUs that made its records */
 	const char *sym, *dso;
+	struct dso *dso_ref;                           /* for its source line (c2c_sources) */
+	const struct symbol *sym_ref;
+	uint64_t dso_addr;
+	const char *src;                               /* perf's Source:Line; NULL: not asked */
 };
 
 struct c2c_line {
@@ -50,6 +54,7 @@ struct c2c_result {
 	size_t nlines, nshared;
 	enum c2c_display display;
 	bool synthesized;         /* from SPE records (perf's synthesised "memory" event) */
+	bool sources;             /* c2c_sources gave each shown row its Source:Line */
 	uint64_t merged;          /* the shared lines' offset rows */
 };
 
@@ -61,6 +66,9 @@ bool c2c_cpuid_neoverse(const char *cpuid);
 /* Groups the records; -1 after err_set for none. */
 int c2c_build(const struct spe_data *d, bool neoverse, enum c2c_display disp, struct c2c_result *out);
 void c2c_result_free(struct c2c_result *r);
+/* perf's Source:Line of each row of the shown lines (its code address's file:line, as report's
+ * srcline sort gives it); the DSOs must still be open (before session_close). */
+void c2c_sources(struct c2c_result *r);
 /* The count a display sorts and filters lines on. */
 uint64_t c2c_display_count(const struct c2c_stats *st, enum c2c_display disp);
 

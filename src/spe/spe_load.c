@@ -124,6 +124,9 @@ static void add_sample(struct session *ss, struct load_ctx *c, const struct spe_
 		s->dso = loc.dso ? spe_intern(d, loc.dso->path) : NULL;
 		s->sym = loc.sym ? spe_intern(d, loc.sym->name) : NULL;
 		s->sym_off = loc.sym_off;
+		s->dso_ref = loc.dso;
+		s->sym_ref = loc.sym;
+		s->dso_addr = loc.addr;
 	}
 	/* the data address (a branch's target), as perf's samples carry it in addr */
 	uint64_t target = (rec->valid & SPE_HAS_VA) ? rec->data_va : (rec->valid & SPE_HAS_BR_TGT) ? rec->br_target : 0;

@@ -15,11 +15,16 @@
 #include "util/hashmap.h"
 #include "util/notes.h"
 
+struct dso;
+struct symbol;
 struct spe_sample {
 	struct spe_record r;
 	uint32_t pid, tid, cpu;
 	const char *comm;      /* interned in spe_data (never NULL) */
 	const char *dso;       /* the DSO's path as recorded; NULL: unmapped */
+	struct dso *dso_ref;   /* that DSO (alive with the session), and pc in its address space */
+	uint64_t dso_addr;
+	const struct symbol *sym_ref;
 	const char *sym;       /* NULL: no symbol */
 	uint64_t sym_off;
 	bool data_mapped;      /* the data address lies in a mapping the recording named */
@@ -72,6 +77,7 @@ int spe_session_load(struct session *ss, enum spe_version ver, const struct spe_
 void spe_data_free(struct spe_data *d);
 
 struct thread;
+struct symbol;
 /* The strings of d are interned: one copy each (NULL stays NULL). */
 const char *spe_intern(struct spe_data *d, const char *s);
 /* The data address target of s (a load's or store's, or a branch's target) resolved in t's

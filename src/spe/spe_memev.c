@@ -70,6 +70,9 @@ static int on_sample(const struct resolved_sample *rs, void *arg)
 		s->sym = loc->sym ? spe_intern(d, loc->sym->name) : NULL;
 		s->sym_off = loc->sym ? loc->sym_off : 0;
 		s->code_mapped = loc->map != NULL;
+		s->dso_ref = loc->dso;
+		s->sym_ref = loc->sym;
+		s->dso_addr = loc->addr;
 	}
 	spe_resolve_data(c->ss, d, t, ps->cpumode, ps->addr, ps->addr != 0, s);
 	return 0;

@@ -86,7 +86,7 @@ fi
 
 test_expect_success 'c2c report names the falsely shared line, both offsets and both functions' '
 	LPERF_SPE_C2C_OUT=$PWD/c2c.data "$GEN" >/dev/null &&
-	lperf c2c report -i c2c.data --stdio -d peer >c.txt &&
+	lperf c2c report -i c2c.data --stdio --no-source -d peer >c.txt &&
 	expect_grep "^  Total Shared Cache Lines +: +1$" c.txt &&
 	expect_grep "^  Load HIT Local Peer +: +4$" c.txt &&
 	expect_grep "^ +0 +0x7ffd00004000 +N/A +0 +100.00% +4 +4 +0 +10 +4 +6 " c.txt &&
@@ -115,7 +115,7 @@ test_expect_success 'x86 memory events: mem report names every level, c2c report
 	expect_grep " 45 +LFB/MAB or LFB/MAB hit " m.txt &&
 	expect_grep " 36 +L1 or L1 hit .* Yes +N/A +38 " m.txt &&
 	expect_grep " 66 +L2 or L2 hit .* N/A +Data +70 " m.txt &&
-	lperf c2c report -i x86.data --stdio >c.txt &&
+	lperf c2c report -i x86.data --stdio --no-source >c.txt &&
 	expect_grep "^  Load Local HITM +: +4$" c.txt && expect_grep "^  Load Remote HITM +: +1$" c.txt &&
 	expect_grep "^  Cachelines sort on +: Total HITMs$" c.txt &&
 	expect_grep "^ +0 +0x7ffd00014000 +N/A +0 +80.00% +4 +4 +0 +10 +4 +6 " c.txt &&
@@ -126,19 +126,21 @@ test_expect_success 'x86 memory events: mem report names every level, c2c report
 
 test_expect_success 'c2c report --stdio: the same text as perf c2c report, every display' '
 	LPERF_SPE_C2C_OUT=$PWD/c2c.data "$GEN" >/dev/null &&
-	for d in "" "-d peer" "-d tot" "-d lcl" "-d rmt"; do
-		perf c2c report -i c2c.data --stdio --no-source $d >p.txt 2>/dev/null &&
+	for d in "" "-d peer" "-d tot" "-d lcl" "-d rmt" "--no-source" "-d peer --no-source"; do
+		perf c2c report -i c2c.data --stdio $d >p.txt 2>/dev/null &&
 		lperf c2c report -i c2c.data --stdio $d >l.txt &&
 		expect_grep "Shared Data Cache Line Table" p.txt &&
 		diff p.txt l.txt || return 1
 	done &&
+	lperf c2c report -i c2c.data --stdio -d peer >l.txt &&
+	expect_grep "^ .* \[\.\] c2c_writer_a  test_spe_c2c  test_spe_c2c.c:[0-9]+ +0$" l.txt &&
 	LPERF_SPE_OUT=$PWD/spe.data "$GEN70" >/dev/null &&
-	perf c2c report -i spe.data --stdio --no-source -d peer >p.txt 2>/dev/null &&
+	perf c2c report -i spe.data --stdio -d peer >p.txt 2>/dev/null &&
 	lperf c2c report -i spe.data --stdio -d peer >l.txt &&
 	expect_grep "^  Load HIT Remote Peer +: +1$" l.txt && diff p.txt l.txt &&
 	LPERF_MEM_X86_OUT=$PWD/x86.data "$GENX86" >/dev/null &&
-	for d in "" "-d peer" "-d tot" "-d lcl" "-d rmt"; do
-		perf c2c report -i x86.data --stdio --no-source $d >p.txt 2>/dev/null &&
+	for d in "" "-d peer" "-d tot" "-d lcl" "-d rmt" "--no-source"; do
+		perf c2c report -i x86.data --stdio $d >p.txt 2>/dev/null &&
 		lperf c2c report -i x86.data --stdio $d >l.txt &&
 		expect_grep "Shared Data Cache Line Table" p.txt &&
 		diff p.txt l.txt || return 1
@@ -155,7 +157,7 @@ test_expect_success 'two NUMA nodes (a sysfs tree with CPU 0 on node 0, CPU 1 on
 	mkdir -p sys/devices/system/cpu && echo 0-1 >sys/devices/system/cpu/present &&
 	LPERF_SYSFS_ROOT=$PWD/sys LPERF_SPE_C2C_OUT=$PWD/c2n.data "$GEN" >/dev/null &&
 	perf c2c report -i c2n.data --stdio --no-source -d peer >p.txt 2>/dev/null &&
-	lperf c2c report -i c2n.data --stdio -d peer >l.txt &&
+	lperf c2c report -i c2n.data --stdio --no-source -d peer >l.txt &&
 	expect_grep "c2c_writer_b +test_spe_c2c +1$" l.txt && expect_grep "c2c_writer_a +test_spe_c2c +0$" l.txt &&
 	diff p.txt l.txt
 '
