@@ -13,14 +13,15 @@
 int cmd_dump(int argc, char **argv)
 {
 	const char *pid_s = NULL;
-	bool json = false, nonblocking = false, locals = false;
-	static const char *const usage[] = { "lperf dump -p PID [--locals] [--nonblocking] [--json]", NULL };
+	bool json = false, nonblocking = false, locals = false, gil = false;
+	static const char *const usage[] = { "lperf dump -p PID [--locals] [--nonblocking] [--gil] [--json]", NULL };
 	const struct option opts[] = {
 		{ OPT_STRING, 'p', "pid", &pid_s, "PID", "the CPython process (2.7, 3.6-3.13) to show", NULL, 0 },
 		{ OPT_BOOL, 'l', "locals", &locals, NULL, "show each frame's local variables (arguments "
 		  "first) and a short repr of each value", NULL, 0 },
 		{ OPT_BOOL, 0, "nonblocking", &nonblocking, NULL, "read the stacks without pausing the "
 		  "threads (they may change during the read)", NULL, 0 },
+		{ OPT_BOOL, 0, "gil", &gil, NULL, "only the thread holding the GIL (as py-spy --gil)", NULL, 0 },
 		{ OPT_BOOL, 0, "json", &json, NULL, "print one JSON document (docs/schemas/dump.schema.json)",
 		  NULL, 0 },
 		OPT_END_(),
@@ -40,6 +41,8 @@ int cmd_dump(int argc, char **argv)
 	struct pydump d;
 	if (pydump_take(pid, !nonblocking, 0, locals ? PYDUMP_LOCALS : 0, &d) < 0)
 		err_die_last(EXIT_RUNTIME);
+	if (gil)
+		pydump_keep_gil(&d);
 	if (json)
 		pydump_print_json(stdout, &d);
 	else

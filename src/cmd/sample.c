@@ -254,6 +254,7 @@ int sample_command(struct sample_opts *o, struct evlist *l, char **cmd, const st
 		session_wall(&ss, &run.evsels);
 	machine_perfmap_path_policy(&ss.machine, o->force);
 	struct live_session_opts so = { o->timeout_s, o->python, o->python_frames, NULL, NULL, mark_tick, NULL };
+	so.python_gil = (o->gil ? PYSTORE_GIL_ONLY : 0) | (o->wall ? PYSTORE_GIL_MARK : 0);
 	if (v->offcpu) {
 		so.starting = offcpu_opts_starting;
 		so.ending = offcpu_opts_ending;

@@ -301,6 +301,12 @@ static void sample_check_options(const struct opt_ctx *ctxp, struct sample_opts 
 		opt_usage_error(&ctx, "--per-thread samples tasks; it does not go with -a or -C");
 	if (o->per_thread)
 		o->no_inherit = true;
+	/* The GIL's holder is read with the frames, from the interpreter: --gil, and --wall's marks
+	 * on 3.12+ (which would otherwise run with -X perf). */
+	if (o->gil || (o->wall && o->python))
+		o->python = o->python_frames = true;
+	if (o->subprocesses && o->no_inherit)
+		opt_usage_error(&ctx, "--subprocesses follows children, --no-inherit does not: give one");
 	if (o->python_frames)
 		o->python = true;
 	if (o->wall && o->events.len)
@@ -373,6 +379,63 @@ static void with_fields(struct sample_opts *o, const struct option *base, size_t
 {
 	memcpy(out, base, (n - 1) * sizeof(*base));
 	out[n - 1 + field_opts(o, out + n - 1)] = base[n - 1];
+}
+
+/* Parses argv with the table opts, then checks the combinations. */
+static char **parse_table(struct sample_opts *o, int argc, char **argv, const char *cmd,
+			  const char *const *usage, const struct option *opts, bool wp)
+{
+	struct opt_ctx ctx = { cmd, usage, opts, true };
+	int i = opt_parse(&ctx, argc, argv);
+	char **command = i < argc ? argv + i : NULL;
+	sample_check_options(&ctx, o, command, cmd, wp);
+	return command;
+}
+
+/* lperf sample's and wperf's table (WindowsPerf's spellings); a copy that outlives the call, for
+ * the parse (o is the one set of options of this process). */
+static const struct option *wperf_table(struct sample_opts *o)
+{
+	static struct option *t;
+	const struct option wperf_opts[] = {
+		{ OPT_CALLBACK, 'e', "event", o, "EVENTS", "events to sample, NAME:PERIOD (e.g. "
+		  "ld_spec:100000)", opt_event },
+		{ OPT_CALLBACK, 'C', "cpu", o, "CPUS", "cores to sample", opt_cpus },
+		{ OPT_CALLBACK, 'c', "count", o, "PERIOD", "one sample every PERIOD events (as perf's -c; "
+		  "WindowsPerf's core list -c is 'wperf sample -c')", opt_period },
+		{ OPT_CALLBACK, 'F', "freq", o, "HZ", "samples per second for events without a period "
+		  "(default 4000)", opt_freq },
+		{ OPT_CALLBACK, 'g', NULL, o, NULL, "record call chains (frame pointers)", opt_g, OPT_NOARG },
+		{ OPT_CALLBACK, 0, "call-graph", o, "MODE", "fp, or dwarf[,SIZE]", opt_call_graph },
+		{ OPT_STRING, 'p', "pid", &o->pid_list, "PID", "an existing process" },
+		{ OPT_BOOL, 'a', "all-cpus", &o->system_wide, NULL, "every CPU" },
+		{ OPT_CALLBACK, 0, "timeout", o, "DUR", "stop after DUR", opt_timeout },
+		{ OPT_BOOL, 0, "json", &o->json, NULL, "JSON (docs/schemas/report.schema.json)" },
+		{ OPT_BOOL, 0, "wall", &o->wall, NULL, "wall-clock profile: cpu-clock samples and the time "
+		  "off a CPU in one profile" },
+		{ OPT_BOOL, 0, "idle", &o->wall, NULL, "py-spy's spelling of --wall: waiting threads too" },
+		SAMPLE_PYSPY_OPTS(o),
+		{ OPT_STRING, 0, "flamegraph", &o->flamegraph, "FILE", "also draw an SVG flame graph" },
+		{ OPT_BOOL, 0, "python", &o->python, NULL, "Python stacks (CPython 2.7, 3.6+, also -p)" },
+		{ OPT_BOOL, 0, "python-frames", &o->python_frames, NULL, "Python frames read from the "
+		  "interpreter even where -X perf works" },
+		{ OPT_BOOL, 'f', "force", &o->force, NULL, "use JIT symbol files whoever owns them" },
+		{ OPT_CALLBACK, 0, "sample-display-row", o, "N", "rows per table (default 50)", opt_rows },
+		{ OPT_BOOL, 0, "sample-display-long", &o->display_long, NULL, "full symbol names" },
+		{ OPT_BOOL, 0, "annotate", &o->annotate, NULL, "per hot function: samples per source line" },
+		{ OPT_BOOL, 0, "disassemble", &o->disassemble, NULL, "--annotate with each hot line's "
+		  "instructions" },
+		{ OPT_STRING, 's', "symbol", &o->symbols, "PATTERN", "only symbols matching: exact, "
+		  "'^prefix', 'suffix$'" },
+		{ OPT_CALLBACK, 'm', "mmap-pages", o, "PAGES", "ring buffer size per CPU", opt_mmap },
+		{ OPT_BOOL, 'q', "quiet", &o->quiet, NULL, "no progress" },
+		{ OPT_COUNT, 'v', "verbose", &o->verbose, NULL, "more detail" },
+		OPT_END_(),
+	};
+	free(t);
+	t = xmalloc(sizeof(wperf_opts));
+	memcpy(t, wperf_opts, sizeof(wperf_opts));
+	return t;
 }
 
 char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const char *cmd,
@@ -452,48 +515,13 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		  "stack, as offcpu-time samples (BPF; without it a warning)" },
 		{ OPT_BOOL, 0, "wall", &o->wall, NULL, "wall-clock profile: cpu-clock samples and the time "
 		  "off a CPU in one profile (as py-spy --idle)" },
-		OPT_END_(),
-	};
-	const struct option wperf_opts[] = {
-		{ OPT_CALLBACK, 'e', "event", o, "EVENTS", "events to sample, NAME:PERIOD (e.g. "
-		  "ld_spec:100000)", opt_event },
-		{ OPT_CALLBACK, 'C', "cpu", o, "CPUS", "cores to sample", opt_cpus },
-		{ OPT_CALLBACK, 'c', "count", o, "PERIOD", "one sample every PERIOD events (as perf's -c; "
-		  "WindowsPerf's core list -c is 'wperf sample -c')", opt_period },
-		{ OPT_CALLBACK, 'F', "freq", o, "HZ", "samples per second for events without a period "
-		  "(default 4000)", opt_freq },
-		{ OPT_CALLBACK, 'g', NULL, o, NULL, "record call chains (frame pointers)", opt_g, OPT_NOARG },
-		{ OPT_CALLBACK, 0, "call-graph", o, "MODE", "fp, or dwarf[,SIZE]", opt_call_graph },
-		{ OPT_STRING, 'p', "pid", &o->pid_list, "PID", "an existing process" },
-		{ OPT_BOOL, 'a', "all-cpus", &o->system_wide, NULL, "every CPU" },
-		{ OPT_CALLBACK, 0, "timeout", o, "DUR", "stop after DUR", opt_timeout },
-		{ OPT_BOOL, 0, "json", &o->json, NULL, "JSON (docs/schemas/report.schema.json)" },
-		{ OPT_BOOL, 0, "wall", &o->wall, NULL, "wall-clock profile: cpu-clock samples and the time "
-		  "off a CPU in one profile" },
-		{ OPT_STRING, 0, "flamegraph", &o->flamegraph, "FILE", "also draw an SVG flame graph" },
-		{ OPT_BOOL, 0, "python", &o->python, NULL, "Python stacks (CPython 2.7, 3.6+, also -p)" },
-		{ OPT_BOOL, 0, "python-frames", &o->python_frames, NULL, "Python frames read from the "
-		  "interpreter even where -X perf works" },
-		{ OPT_BOOL, 'f', "force", &o->force, NULL, "use JIT symbol files whoever owns them" },
-		{ OPT_CALLBACK, 0, "sample-display-row", o, "N", "rows per table (default 50)", opt_rows },
-		{ OPT_BOOL, 0, "sample-display-long", &o->display_long, NULL, "full symbol names" },
-		{ OPT_BOOL, 0, "annotate", &o->annotate, NULL, "per hot function: samples per source line" },
-		{ OPT_BOOL, 0, "disassemble", &o->disassemble, NULL, "--annotate with each hot line's "
-		  "instructions" },
-		{ OPT_STRING, 's', "symbol", &o->symbols, "PATTERN", "only symbols matching: exact, "
-		  "'^prefix', 'suffix$'" },
-		{ OPT_CALLBACK, 'm', "mmap-pages", o, "PAGES", "ring buffer size per CPU", opt_mmap },
-		{ OPT_BOOL, 'q', "quiet", &o->quiet, NULL, "no progress" },
-		{ OPT_COUNT, 'v', "verbose", &o->verbose, NULL, "more detail" },
+		{ OPT_BOOL, 0, "idle", &o->wall, NULL, "py-spy's spelling of --wall: waiting threads too" },
+		SAMPLE_PYSPY_OPTS(o),
 		OPT_END_(),
 	};
 	struct option perf_all[ARRAY_SIZE(perf_opts) + 16];
 	with_fields(o, perf_opts, ARRAY_SIZE(perf_opts), perf_all);
-	struct opt_ctx ctx = { cmd, usage, wp ? wperf_opts : perf_all, true };
-	int i = opt_parse(&ctx, argc, argv);
-	char **command = i < argc ? argv + i : NULL;
-	sample_check_options(&ctx, o, command, cmd, wp);
-	return command;
+	return parse_table(o, argc, argv, cmd, usage, wp ? wperf_table(o) : perf_all, wp);
 }
 
 int sample_build_events(struct sample_opts *o, struct evlist *l)
@@ -562,6 +590,7 @@ void sample_record(struct sample_opts *o, struct evlist *l, char **cmd, int argc
 		.overwrite = o->overwrite,
 		.python_frames = o->python_frames,
 		.wall = o->wall,
+		.python_gil = o->gil,
 		.python_depth = (unsigned)o->python_depth,
 		.timeout_s = o->timeout_s,
 		.argc = argc,

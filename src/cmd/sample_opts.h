@@ -57,8 +57,11 @@ struct sample_opts {
 	bool no_bpf_event;          /* --no-bpf-event: accepted (no BPF events are recorded) */
 	bool off_cpu;               /* --off-cpu: lperf's BPF program's offcpu-time samples
 				     * (cmd/offcpu_opts.h; without BPF a warning, as a perf without it) */
-	bool wall;                  /* --wall: cpu-clock samples and off-CPU time, one profile of the
-				     * threads' wall-clock time (docs/record.md) */
+	bool wall;                  /* --wall (py-spy's --idle): cpu-clock samples and off-CPU time, one
+				     * profile of the threads' wall-clock time (docs/record.md) */
+	bool gil;                   /* --gil: only samples of the thread holding the GIL (py-spy's) */
+	/* py-spy's spellings of what lperf does anyway (docs/python.md): accepted */
+	bool native, subprocesses, nonblocking;
 	bool no_buildid;            /* record -B: no build-ids in the header, none cached */
 	bool no_buildid_cache;      /* record -N: build-ids in the header, none cached */
 	bool buildid_all;           /* record --buildid-all: every DSO mapped, not only those hit */
@@ -74,6 +77,18 @@ struct sample_opts {
 	bool overwrite;             /* record --overwrite: only the newest records, written at a
 				     * switch or at the end (a flight recorder) */
 };
+
+/* py-spy's spellings where lperf does the thing (docs/python.md), in record's, sample's and top's
+ * tables: --gil, and what lperf does anyway (accepted). o: a struct sample_opts *. */
+#define SAMPLE_PYSPY_OPTS(o) \
+	{ OPT_BOOL, 0, "gil", &(o)->gil, NULL, "only samples of the thread holding the GIL (CPython 2.7, " \
+	  "3.6-3.13; implies --python-frames), as py-spy --gil" }, \
+	{ OPT_BOOL, 0, "native", &(o)->native, NULL, "accepted (py-spy's): native frames are in the " \
+	  "Python stacks already" }, \
+	{ OPT_BOOL, 0, "subprocesses", &(o)->subprocesses, NULL, "accepted (py-spy's): children are " \
+	  "followed already (unless --no-inherit)" }, \
+	{ OPT_BOOL, 0, "nonblocking", &(o)->nonblocking, NULL, "accepted (py-spy's): lperf never " \
+	  "pauses the process it samples" }
 
 char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const char *cmd,
 			    const char *const *usage, int style);

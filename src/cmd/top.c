@@ -16,6 +16,7 @@
 #include "events/evlist.h"
 #include "output/pictures.h"
 #include "output/top_out.h"
+#include "python/pystore.h"
 #include "session/live_session.h"
 #include "tui/tui.h"
 #include "tui/tui_annot.h"
@@ -73,6 +74,7 @@ static char **parse_top(struct top_args *a, int argc, char **argv)
 		{ OPT_BOOL, 0, "tui", &a->tui, NULL, "the browser (the default on a terminal)" },
 		{ OPT_BOOL, 0, "python", &o->python, NULL, "Python functions with own/total time and "
 		  "line numbers (a command, or -p PID)" },
+		SAMPLE_PYSPY_OPTS(o),
 		{ OPT_CALLBACK, 0, "timeout", o, "DUR", "stop after DUR (2.5s, 1m)", sample_opt_timeout },
 		{ OPT_BOOL, 'f', "force", &o->force, NULL, "use JIT symbol files whoever owns them" },
 		{ OPT_BOOL, 'q', "quiet", &o->quiet, NULL, "no notes" },
@@ -95,8 +97,10 @@ static char **parse_top(struct top_args *a, int argc, char **argv)
 		err_die_last(EXIT_RUNTIME);
 	if (!o->freq && !o->period)
 		o->freq = 1000;
+	if (o->gil) /* the GIL holder is read with the frames, from the interpreter */
+		o->python = o->python_frames = true;
 	if (o->python && !cmd && !o->pid_list && !o->tid_list)
-		opt_usage_error(&ctx, "--python needs the Python: give -p PID or the command");
+		opt_usage_error(&ctx, "--%s needs the Python: give -p PID or the command", o->gil ? "gil" : "python");
 	if (o->python && !cmd) {
 		o->python_frames = true;
 		if (o->callchain == LIVE_CG_NONE) {
@@ -334,6 +338,7 @@ int cmd_top(int argc, char **argv)
 	/* Python frames read from the interpreter join the samples held meanwhile every 0.5 s. */
 	struct live_session_opts so = { a.o.timeout_s, a.o.python_frames, a.o.python_frames, NULL, NULL, top_tick, &x,
 					a.o.python_frames ? 0.5 : 0 };
+	so.python_gil = a.o.gil ? PYSTORE_GIL_ONLY : 0;
 	struct live_session_result res;
 	if (live_session_run(&run, &ss, &so, &res) < 0) {
 		if (x.tui)

@@ -48,14 +48,17 @@ void pydump_print_text(FILE *f, const struct pydump *d)
 	fprintf(f, "Process %d: %s\n", (int)d->pid, d->cmdline);
 	fprintf(f, "Python %d.%d (%s)%s\n", d->major, d->minor, d->lib,
 		d->paused ? "" : ", read without pausing (--nonblocking): stacks may be inconsistent");
-	if (!d->nthreads)
+	if (!d->nthreads && d->gil_only)
+		fprintf(f, "\nNo thread holds the GIL%s\n", d->gil_known ? "" : " (this interpreter's GIL cannot be read)");
+	else if (!d->nthreads)
 		fprintf(f, "\nNo Python threads (the interpreter has not started or has finished)\n");
 	for (size_t i = 0; i < d->nthreads; i++) {
 		const struct pydump_thread *t = &d->threads[i];
+		const char *gil = t->gil ? "+gil" : "";
 		if (t->tid)
-			fprintf(f, "\nThread %d (%s)", (int)t->tid, t->active ? "active" : "idle");
+			fprintf(f, "\nThread %d (%s%s)", (int)t->tid, t->active ? "active" : "idle", gil);
 		else
-			fprintf(f, "\nThread 0x%" PRIx64 " (unknown)", t->thread_id);
+			fprintf(f, "\nThread 0x%" PRIx64 " (unknown%s)", t->thread_id, gil);
 		if (t->pyname[0] || t->name[0])
 			fprintf(f, " [%s]", t->pyname[0] ? t->pyname : t->name);
 		fputc('\n', f);
@@ -78,6 +81,7 @@ void pydump_print_json(FILE *f, const struct pydump *d)
 	json_str(&j, "python_version", ver);
 	json_str(&j, "python_file", d->lib);
 	json_bool(&j, "paused", d->paused);
+	json_bool(&j, "gil_only", d->gil_only);
 	json_begin_array(&j, "threads");
 	for (size_t i = 0; i < d->nthreads; i++) {
 		const struct pydump_thread *t = &d->threads[i];
@@ -94,6 +98,10 @@ void pydump_print_json(FILE *f, const struct pydump *d)
 		else
 			json_null(&j, "active");
 		json_bool(&j, "truncated", t->truncated);
+		if (d->gil_known)
+			json_bool(&j, "gil", t->gil);
+		else
+			json_null(&j, "gil");
 		json_begin_array(&j, "frames");
 		for (size_t k = 0; k < t->nframes; k++) {
 			const struct pydump_frame *fr = &t->frames[k];

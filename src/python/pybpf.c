@@ -164,6 +164,11 @@ int pybpf_add_proc(struct pybpf *b, const struct py_proc *p, unsigned depth)
 		.code_filename = u(l->code_filename),
 		.code_firstlineno = u(l->code_firstlineno),
 		.max_frames = depth && depth < PYSTACK_MAX_FRAMES ? depth : PYSTACK_MAX_FRAMES,
+		.gil = p->gil,
+		.interp_gil = u(l->interp_gil),
+		.gil_locked = u(l->gil_locked),
+		.gil_holder = u(l->gil_holder),
+		.gil_known = p->gil_known,
 	};
 	__u32 pid = (__u32)p->pid;
 	if (bpf_map__update_elem(b->skel->maps.procs, &pid, sizeof(pid), &c, sizeof(c), BPF_ANY))

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "python/pygil.h"
 #include "python/pylayout.h"
 #include "python/pypause.h"
 #include "python/pyread.h"
@@ -103,9 +104,10 @@ static void thread_name(pid_t pid, int32_t tid, char *name, size_t len)
  * and lines from the code objects (read once, cached), and with PYDUMP_LOCALS the locals from
  * each frame. */
 static void read_thread(struct pyread *r, struct pylocals *pl, const struct py_thread *th, unsigned depth,
-			unsigned flags, struct py_rawframe *raw, struct pydump_thread *out)
+			unsigned flags, struct py_rawframe *raw, struct pydump_thread *out, uint64_t holder)
 {
 	out->thread_id = th->pthread;
+	out->gil = holder && th->tstate == holder;
 	out->tid = pyread_tid(r, th);
 	size_t n = pyread_stack(r, th->tstate, raw, depth, &out->truncated);
 	out->frames = xcalloc(n ? n : 1, sizeof(*out->frames));
@@ -134,12 +136,14 @@ static int read_all(struct pyread *r, unsigned depth, unsigned flags, struct pyd
 		free(th);
 		return err_wrap("pid %d: reading the interpreter's threads", (int)d->pid);
 	}
+	uint64_t holder = pygil_holder(&r->proc);
+	d->gil_known = r->proc.gil_known;
 	struct py_rawframe *raw = xcalloc(depth, sizeof(*raw));
 	struct pylocals pl;
 	pylocals_init(&pl, r);
 	d->threads = xcalloc(nt ? (size_t)nt : 1, sizeof(*d->threads));
 	for (int i = 0; i < nt; i++)
-		read_thread(r, &pl, &th[i], depth, flags, raw, &d->threads[i]);
+		read_thread(r, &pl, &th[i], depth, flags, raw, &d->threads[i], holder);
 	d->nthreads = (size_t)nt;
 	free(raw);
 	/* the threads' Python names, by their idents (pthread_t: the thread states' thread_id) */
@@ -196,16 +200,33 @@ int pydump_take(pid_t pid, bool pause, unsigned depth, unsigned flags, struct py
 	return 0;
 }
 
+static void free_thread(struct pydump_thread *t)
+{
+	for (size_t k = 0; k < t->nframes; k++) {
+		free(t->frames[k].func);
+		free(t->frames[k].file);
+		pylocals_free(t->frames[k].locals, t->frames[k].nlocals);
+	}
+	free(t->frames);
+}
+
+void pydump_keep_gil(struct pydump *d)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < d->nthreads; i++) {
+		if (d->threads[i].gil)
+			d->threads[k++] = d->threads[i];
+		else
+			free_thread(&d->threads[i]);
+	}
+	d->nthreads = k;
+	d->gil_only = true;
+}
+
 void pydump_free(struct pydump *d)
 {
-	for (size_t i = 0; i < d->nthreads; i++) {
-		for (size_t k = 0; k < d->threads[i].nframes; k++) {
-			free(d->threads[i].frames[k].func);
-			free(d->threads[i].frames[k].file);
-			pylocals_free(d->threads[i].frames[k].locals, d->threads[i].frames[k].nlocals);
-		}
-		free(d->threads[i].frames);
-	}
+	for (size_t i = 0; i < d->nthreads; i++)
+		free_thread(&d->threads[i]);
 	free(d->threads);
 	free(d->cmdline);
 	memset(d, 0, sizeof(*d));

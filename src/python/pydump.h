@@ -27,6 +27,7 @@ struct pydump_thread {
 	bool active;              /* not blocked in a system call (running, runnable, or stopped by
 				   * the pause outside one) */
 	bool truncated;           /* deeper than the depth asked: the outermost frames are cut */
+	bool gil;                 /* it held the GIL (python/pygil.h) */
 	struct pydump_frame *frames;  /* innermost first */
 	size_t nframes;
 };
@@ -38,6 +39,8 @@ struct pydump {
 	char lib[256];            /* the file defining _PyRuntime (libpython or the executable) */
 	bool paused;              /* the threads were stopped for the read */
 	bool locals;              /* PYDUMP_LOCALS: the frames' locals were read */
+	bool gil_known;           /* the GIL's holder was read (gil of each thread is meaningful) */
+	bool gil_only;            /* pydump_keep_gil: only the thread holding the GIL is left */
 	struct pydump_thread *threads;  /* in the interpreter's order (the newest thread first) */
 	size_t nthreads;
 };
@@ -50,6 +53,8 @@ struct pydump {
  * err_set() when there is no such process, it is not a CPython this reader knows, it cannot be
  * read (another user's process: the message says what to do) or its version is not supported. */
 int pydump_take(pid_t pid, bool pause, unsigned depth, unsigned flags, struct pydump *d);
+/* --gil: leaves only the thread holding the GIL (none when nobody held it). */
+void pydump_keep_gil(struct pydump *d);
 void pydump_free(struct pydump *d);
 
 #endif

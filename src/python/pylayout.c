@@ -27,7 +27,9 @@ static const struct py_layout table[] = {
 	  .frame_code = 32, .frame_lasti = 120, .frame_owner = -1, .frame_is_entry = -1,
 	  .code_name = 88, .code_qualname = -1, .code_filename = 80, .code_firstlineno = 96,
 	  .code_linetable = 104, .code_adaptive = -1, .unicode_state = -1, .unicode_length = -1,
-	  .ascii_size = -1, .compact_size = -1, .bytes_size = 16, .bytes_sval = 36 },
+	  .ascii_size = -1, .compact_size = -1, .bytes_size = 16, .bytes_sval = 36,
+	  .runtime_gil = -1, .interp_gil = -1, .gil_locked = -1, .gil_holder = 0,
+	  .gil_sym = "_PyThreadState_Current" },
 	{ .major = 3, .minor = 6, .frame_kind = PY_FRAME_OBJECT, .linetable = PY_LNOTAB,
 	  .runtime_sym = "interp_head", .tstate_interp = 16,
 	  .runtime_interp_head = 0, .interp_tstate_head = 8, .tstate_next = 8, .tstate_thread_id = 152,
@@ -35,49 +37,57 @@ static const struct py_layout table[] = {
 	  .frame_code = 32, .frame_lasti = 120, .frame_owner = -1, .frame_is_entry = -1,
 	  .code_name = 104, .code_qualname = -1, .code_filename = 96, .code_firstlineno = 36,
 	  .code_linetable = 112, .code_adaptive = -1, .unicode_state = 32, .unicode_length = 16,
-	  .ascii_size = 48, .compact_size = 72, .bytes_size = 16, .bytes_sval = 32 },
+	  .ascii_size = 48, .compact_size = 72, .bytes_size = 16, .bytes_sval = 32,
+	  .runtime_gil = -1, .interp_gil = -1, .gil_locked = -1, .gil_holder = 0,
+	  .gil_sym = "_PyThreadState_Current" },
 	{ .major = 3, .minor = 7, .frame_kind = PY_FRAME_OBJECT, .linetable = PY_LNOTAB,
 	  .runtime_interp_head = 24, .interp_tstate_head = 8, .tstate_next = 8, .tstate_thread_id = 176,
 	  .tstate_native_tid = -1, .tstate_frame = 24, .cframe_current = -1, .frame_back = 24,
 	  .frame_code = 32, .frame_lasti = 104, .frame_owner = -1, .frame_is_entry = -1,
 	  .code_name = 104, .code_qualname = -1, .code_filename = 96, .code_firstlineno = 36,
 	  .code_linetable = 112, .code_adaptive = -1, .unicode_state = 32, .unicode_length = 16,
-	  .ascii_size = 48, .compact_size = 72, .bytes_size = 16, .bytes_sval = 32 },
+	  .ascii_size = 48, .compact_size = 72, .bytes_size = 16, .bytes_sval = 32,
+	  .runtime_gil = 1264, .interp_gil = -1, .gil_locked = 16, .gil_holder = 8 },
 	{ .major = 3, .minor = 8, .frame_kind = PY_FRAME_OBJECT, .linetable = PY_LNOTAB,
 	  .runtime_interp_head = 32, .interp_tstate_head = 8, .tstate_next = 8, .tstate_thread_id = 176,
 	  .tstate_native_tid = -1, .tstate_frame = 24, .cframe_current = -1, .frame_back = 24,
 	  .frame_code = 32, .frame_lasti = 104, .frame_owner = -1, .frame_is_entry = -1,
 	  .code_name = 112, .code_qualname = -1, .code_filename = 104, .code_firstlineno = 40,
 	  .code_linetable = 120, .code_adaptive = -1, .unicode_state = 32, .unicode_length = 16,
-	  .ascii_size = 48, .compact_size = 72, .bytes_size = 16, .bytes_sval = 32 },
+	  .ascii_size = 48, .compact_size = 72, .bytes_size = 16, .bytes_sval = 32,
+	  .runtime_gil = 1152, .interp_gil = -1, .gil_locked = 16, .gil_holder = 8 },
 	{ .major = 3, .minor = 9, .frame_kind = PY_FRAME_OBJECT, .linetable = PY_LNOTAB,
 	  .runtime_interp_head = 32, .interp_tstate_head = 8, .tstate_next = 8, .tstate_thread_id = 176,
 	  .tstate_native_tid = -1, .tstate_frame = 24, .cframe_current = -1, .frame_back = 24,
 	  .frame_code = 32, .frame_lasti = 104, .frame_owner = -1, .frame_is_entry = -1,
 	  .code_name = 112, .code_qualname = -1, .code_filename = 104, .code_firstlineno = 40,
 	  .code_linetable = 120, .code_adaptive = -1, .unicode_state = 32, .unicode_length = 16,
-	  .ascii_size = 48, .compact_size = 72, .bytes_size = 16, .bytes_sval = 32 },
+	  .ascii_size = 48, .compact_size = 72, .bytes_size = 16, .bytes_sval = 32,
+	  .runtime_gil = 352, .interp_gil = -1, .gil_locked = 16, .gil_holder = 8 },
 	{ .major = 3, .minor = 10, .frame_kind = PY_FRAME_OBJECT, .linetable = PY_LINETABLE310,
 	  .runtime_interp_head = 32, .interp_tstate_head = 8, .tstate_next = 8, .tstate_thread_id = 176,
 	  .tstate_native_tid = -1, .tstate_frame = 24, .cframe_current = -1, .frame_back = 24,
 	  .frame_code = 32, .frame_lasti = 96, .frame_owner = -1, .frame_is_entry = -1,
 	  .code_name = 112, .code_qualname = -1, .code_filename = 104, .code_firstlineno = 40,
 	  .code_linetable = 120, .code_adaptive = -1, .unicode_state = 32, .unicode_length = 16,
-	  .ascii_size = 48, .compact_size = 72, .bytes_size = 16, .bytes_sval = 32 },
+	  .ascii_size = 48, .compact_size = 72, .bytes_size = 16, .bytes_sval = 32,
+	  .runtime_gil = 352, .interp_gil = -1, .gil_locked = 16, .gil_holder = 8 },
 	{ .major = 3, .minor = 11, .frame_kind = PY_FRAME_INTERP, .linetable = PY_LOCATIONS,
 	  .runtime_interp_head = 40, .interp_tstate_head = 16, .tstate_next = 8, .tstate_thread_id = 152,
 	  .tstate_native_tid = 160, .tstate_frame = 56, .cframe_current = 8, .frame_back = 48,
 	  .frame_code = 32, .frame_lasti = 56, .frame_owner = 69, .frame_is_entry = 68,
 	  .code_name = 120, .code_qualname = 128, .code_filename = 112, .code_firstlineno = 72,
 	  .code_linetable = 136, .code_adaptive = 184, .unicode_state = 32, .unicode_length = 16,
-	  .ascii_size = 48, .compact_size = 72, .bytes_size = 16, .bytes_sval = 32 },
+	  .ascii_size = 48, .compact_size = 72, .bytes_size = 16, .bytes_sval = 32,
+	  .runtime_gil = 360, .interp_gil = -1, .gil_locked = 16, .gil_holder = 8 },
 	{ .major = 3, .minor = 12, .frame_kind = PY_FRAME_INTERP, .linetable = PY_LOCATIONS,
 	  .runtime_interp_head = 40, .interp_tstate_head = 72, .tstate_next = 8, .tstate_thread_id = 136,
 	  .tstate_native_tid = 144, .tstate_frame = 56, .cframe_current = 0, .frame_back = 8,
 	  .frame_code = 0, .frame_lasti = 56, .frame_owner = 70, .frame_is_entry = -1,
 	  .code_name = 120, .code_qualname = 128, .code_filename = 112, .code_firstlineno = 68,
 	  .code_linetable = 136, .code_adaptive = 192, .unicode_state = 32, .unicode_length = 16,
-	  .ascii_size = 40, .compact_size = 56, .bytes_size = 16, .bytes_sval = 32 },
+	  .ascii_size = 40, .compact_size = 56, .bytes_size = 16, .bytes_sval = 32,
+	  .runtime_gil = -1, .interp_gil = 384, .gil_locked = 16, .gil_holder = 8 },
 };
 
 const struct py_layout *pylayout_table(int major, int minor)
@@ -147,6 +157,18 @@ int pylayout_from_debug_offsets(const uint8_t *img, size_t len, struct py_layout
 	}
 	out->cframe_current = -1;
 	out->frame_is_entry = -1;
+	/* The GIL: PyInterpreterState.ceval.gil points to it (the interpreter's own _gil, whose
+	 * locked and last_holder the debug offsets give from the interpreter's start). */
+	uint64_t gil = rd64(img + 120), locked = rd64(img + 136), holder = rd64(img + 144), ptr = rd64(img + 112);
+	if (ptr < (1u << 20) && gil < (1u << 20) && locked >= gil && locked - gil < 256 && holder >= gil &&
+	    holder - gil < 256) {
+		out->interp_gil = (int32_t)ptr;
+		out->gil_locked = (int32_t)(locked - gil);
+		out->gil_holder = (int32_t)(holder - gil);
+	} else {
+		out->interp_gil = out->gil_locked = out->gil_holder = -1;
+	}
+	out->runtime_gil = -1;
 	/* PyCompactUnicodeObject adds utf8_length and utf8 to PyASCIIObject. */
 	out->compact_size = out->ascii_size + 16;
 	return 0;
@@ -374,8 +396,18 @@ int pylayout_find(pid_t pid, struct py_proc *out)
 			return err_wrap("pid %d: reading _PyRuntime", (int)pid);
 		if (pylayout_from_debug_offsets(img, sizeof(img), &out->layout) < 0)
 			return err_wrap("pid %d (%s)", (int)pid, best);
+		out->gil_known = out->layout.interp_gil >= 0;
 		return 0;
 	}
 	out->layout = *l;
+	if (l->runtime_gil >= 0) {
+		out->gil = out->runtime + (uint64_t)l->runtime_gil;
+	} else if (l->gil_sym) {
+		uint64_t g = elf_symbol_first_load(root_path, l->gil_sym, &first_load);
+		if (!g)
+			g = elf_symbol_first_load(best, l->gil_sym, &first_load);
+		out->gil = g ? best_base - first_load + g : 0;
+	}
+	out->gil_known = out->gil || l->interp_gil >= 0;
 	return 0;
 }

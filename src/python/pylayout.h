@@ -51,6 +51,13 @@ struct py_layout {
 	int32_t code_adaptive;        /* 3.11+: co_code_adaptive (the bytecode, inline) */
 	int32_t unicode_state, unicode_length, ascii_size, compact_size;
 	int32_t bytes_size, bytes_sval;  /* PyBytesObject (2.7: PyStringObject) */
+	/* Which thread holds the GIL: a struct _gil_runtime_state, at _PyRuntime + runtime_gil
+	 * (3.7-3.11: ceval.gil) or where PyInterpreterState's pointer at interp_gil points (3.12+:
+	 * ceval.gil); in it gil_locked (an int, 1 while held) and gil_holder (last_holder, the thread
+	 * state). 2.7 and 3.6 keep the holder's thread state in the global gil_sym
+	 * (_PyThreadState_Current, NULL while nobody holds it): gil_locked -1, gil_holder 0. */
+	int32_t runtime_gil, interp_gil, gil_locked, gil_holder;
+	const char *gil_sym;
 };
 
 /* The table's entry for 2.7 or 3.minor (6 to 12), or NULL. */
@@ -66,6 +73,9 @@ struct py_proc {
 	pid_t pid;
 	char lib[256];         /* the file defining _PyRuntime (libpython or the executable) */
 	uint64_t runtime;      /* _PyRuntime's (2.7, 3.6: interp_head's) address in the process */
+	uint64_t gil;          /* the GIL's state (3.7-3.11) or gil_sym's (2.7, 3.6) address; 0 for
+				* 3.12+ (read through the interpreter) */
+	bool gil_known;        /* the GIL holder can be read (python/pygil.h) */
 	struct py_layout layout;
 };
 /* Finds _PyRuntime (2.7, 3.6: interp_head; in a build stripped of .symtab, the word of

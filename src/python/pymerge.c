@@ -43,6 +43,7 @@ static struct dso python_dso = { .kind = DSO_ANON, .path = (char *)"[python]", .
 				 .loaded = true };
 
 static struct symbol truncated_sym = { 0, 0, (char *)"[truncated]", NULL };
+static struct symbol gil_sym = { 0, 0, (char *)"[GIL]", NULL };
 
 /* A Python stack cut by the reader's bound: said right after its outermost frame kept, where the
  * cut frames belong, as the unwinder says it of native stacks. */
@@ -136,4 +137,13 @@ size_t pymerge_stack(const struct pystore *s, int32_t pid, uint32_t tid, uint64_
 	*frames = out;
 	*cap = ocap;
 	return no;
+}
+
+size_t pymerge_gil_mark(struct frame **frames, size_t *cap, size_t n)
+{
+	ALLOC_GROW(*frames, n + 1, *cap);
+	struct frame *f = &(*frames)[n];
+	memset(f, 0, sizeof(*f));
+	f->loc.sym = &gil_sym;
+	return n + 1;
 }

@@ -22,4 +22,9 @@
 size_t pymerge_stack(const struct pystore *s, int32_t pid, uint32_t tid, uint64_t time, struct frame **frames,
 		     size_t *cap, size_t n);
 
+/* record --wall: the sample's thread held the GIL; its stack gets the pseudo-frame [GIL] as its
+ * outermost frame (the root of a flame graph's tower), where every view shows it. Returns the
+ * new count. */
+size_t pymerge_gil_mark(struct frame **frames, size_t *cap, size_t n);
+
 #endif

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "python/pybpf.h"
+#include "python/pygil.h"
 #include "python/pylayout.h"
 #include "python/pyread.h"
 #include "python/pystore.h"
@@ -44,6 +45,7 @@ struct pyrec {
 	size_t npend, pcap;
 	uint64_t unclaimed;       /* stacks of processes never known (dropped) */
 	unsigned depth;           /* Python frames kept per stack (--python-depth) */
+	uint32_t gil_flags;       /* PYSTORE_GIL_ONLY, PYSTORE_GIL_MARK for every blob (pyrec_gil) */
 	struct py_rawframe *raw;  /* PYREC_MAX_FRAMES each: one stack being cooked */
 	struct py_frame *cooked;
 	/* The finder: a thread that looks for new interpreters every 2 ms, so that stacks start
@@ -276,7 +278,7 @@ static void look(struct pyrec *r, struct rproc *p, uint64_t now)
 	pyread_init(&p->rd, &pp);
 	p->have_rd = true;
 	p->state = P_PYTHON;
-	p->w.flags = r->bpf ? 0 : PYSTORE_APPROX;
+	p->w.flags = (r->bpf ? 0 : PYSTORE_APPROX) | (pp.gil_known ? PYSTORE_GIL_KNOWN : 0);
 	if (r->bpf && pybpf_add_proc(r->bpf, &pp, r->depth) < 0)
 		note_problem(r, err_msg());
 	replay_pending(r, p->pid);
@@ -314,7 +316,8 @@ static void on_event(const struct pystack_event *e, void *arg)
 	p->rd.parent = parent_reader(r, p);
 	size_t k = pyread_cook(&p->rd, r->raw, n, r->cooked, PYREC_MAX_FRAMES);
 	p->rd.parent = NULL;
-	pystore_add(&p->w, e->time, e->tid, (e->flags & PYSTACK_TRUNCATED) ? PYSTORE_TRUNCATED : 0, r->cooked, k);
+	uint16_t fl = ((e->flags & PYSTACK_TRUNCATED) ? PYSTORE_TRUNCATED : 0) | ((e->flags & PYSTACK_GIL) ? PYSTORE_GIL : 0);
+	pystore_add(&p->w, e->time, e->tid, fl, r->cooked, k);
 	r->stacks++;
 }
 
@@ -323,6 +326,7 @@ static void read_stacks(struct pyrec *r, struct rproc *p, uint64_t now)
 {
 	struct py_thread th[64];
 	int nt = pyread_threads(&p->rd, th, 64);
+	uint64_t holder = nt > 0 ? pygil_holder(&p->rd.proc) : 0;
 	for (int t = 0; t < nt; t++) {
 		int32_t tid = pyread_tid(&p->rd, &th[t]);
 		if (!tid)
@@ -334,7 +338,8 @@ static void read_stacks(struct pyrec *r, struct rproc *p, uint64_t now)
 		p->rd.parent = NULL;
 		if (!k)
 			continue;
-		pystore_add(&p->w, now, (uint32_t)tid, trunc ? PYSTORE_TRUNCATED : 0, r->cooked, k);
+		uint16_t fl = (trunc ? PYSTORE_TRUNCATED : 0) | (holder && th[t].tstate == holder ? PYSTORE_GIL : 0);
+		pystore_add(&p->w, now, (uint32_t)tid, fl, r->cooked, k);
 		r->stacks++;
 	}
 }
@@ -401,6 +406,7 @@ static void hand_over(struct pyrec *r, void (*add)(void *arg, int32_t pid, const
 		if (!p->have_rd || !p->w.nstacks)
 			continue;
 		size_t len;
+		p->w.flags |= r->gil_flags;
 		uint8_t *b = pystore_finish(&p->w, &p->rd, &len);
 		add(arg, (int32_t)p->pid, b, len);
 		free(b);
@@ -420,6 +426,11 @@ void pyrec_store(struct pyrec *r, void (*add)(void *arg, int32_t pid, const uint
 void pyrec_take(struct pyrec *r, void (*add)(void *arg, int32_t pid, const uint8_t *blob, size_t len), void *arg)
 {
 	hand_over(r, add, arg, true);
+}
+
+void pyrec_gil(struct pyrec *r, uint32_t flags)
+{
+	r->gil_flags = flags & (PYSTORE_GIL_ONLY | PYSTORE_GIL_MARK);
 }
 
 void pyrec_stats(const struct pyrec *r, struct pyrec_stats *out)

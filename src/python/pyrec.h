@@ -38,6 +38,10 @@ void pyrec_store(struct pyrec *r, void (*add)(void *arg, int32_t pid, const uint
 /* While the run goes on (lperf top): the blob of each process with the stacks read since the
  * last take (the code objects so far), which are then dropped; the finder keeps looking. */
 void pyrec_take(struct pyrec *r, void (*add)(void *arg, int32_t pid, const uint8_t *blob, size_t len), void *arg);
+/* The GIL requests stored with every process's stacks: PYSTORE_GIL_ONLY (record --gil: views
+ * keep only samples of the thread holding the GIL), PYSTORE_GIL_MARK (record --wall: views mark
+ * them), python/pystore.h. */
+void pyrec_gil(struct pyrec *r, uint32_t flags);
 /* What was found: Python processes, stacks, BPF events lost, and the first problem met with a
  * process (one line, or NULL). */
 struct pyrec_stats {

@@ -85,12 +85,14 @@ struct pstack {
 	uint32_t tid;
 	uint32_t n;
 	bool truncated;          /* the outer frames were cut */
+	bool gil;                /* its thread held the GIL */
 	size_t first;            /* into frames */
 };
 
 struct pproc {
 	int32_t pid;
 	bool approx;
+	uint32_t flags;          /* the blob's (PYSTORE_*) */
 	struct symbol *syms;     /* one per code object */
 	size_t nsyms;
 	struct pystore_frame *frames;
@@ -175,7 +177,8 @@ int pystore_load(struct pystore *s, int32_t pid, const uint8_t *blob, size_t len
 	if (!m || memcmp(m, magic, 8))
 		return err_set("Python stacks of pid %d: no 'LPPYSTK1' magic at offset 0", (int)pid);
 	struct pproc p = { .pid = pid };
-	p.approx = u32(&c) & PYSTORE_APPROX;
+	p.flags = u32(&c);
+	p.approx = p.flags & PYSTORE_APPROX;
 	uint32_t nc = u32(&c);
 	if (nc > len / 8)
 		c.bad = true;
@@ -209,6 +212,7 @@ int pystore_load(struct pystore *s, int32_t pid, const uint8_t *blob, size_t len
 		st->time = time;
 		st->tid = tid;
 		st->truncated = flags & PYSTORE_TRUNCATED;
+		st->gil = flags & PYSTORE_GIL;
 		st->first = p.nframes;
 		st->n = 0;
 		for (uint16_t k = 0; k < n && !c.bad; k++) {
@@ -254,14 +258,11 @@ size_t pystore_nstacks(const struct pystore *s)
 	return n;
 }
 
-const struct pystore_frame *pystore_find(const struct pystore *s, int32_t pid, uint32_t tid, uint64_t time,
-					 size_t *n, bool *truncated)
+/* The stack taken for (pid, tid) nearest to time, and its process; NULL when none. */
+static const struct pstack *nearest(const struct pystore *s, int32_t pid, uint32_t tid, uint64_t time,
+				    const struct pproc **proc)
 {
-	*n = 0;
-	*truncated = false;
-	if (!s)
-		return NULL;
-	for (size_t i = 0; i < s->n; i++) {
+	for (size_t i = 0; s && i < s->n; i++) {
 		const struct pproc *p = &s->p[i];
 		if (p->pid != pid || !p->nstacks)
 			continue;
@@ -288,12 +289,38 @@ const struct pystore_frame *pystore_find(const struct pystore *s, int32_t pid, u
 		    (!best || p->stacks[lo].time - time < bd))
 			best = &p->stacks[lo];
 		if (best) {
-			*n = best->n;
-			*truncated = best->truncated;
-			return &p->frames[best->first];
+			*proc = p;
+			return best;
 		}
 	}
 	return NULL;
+}
+
+const struct pystore_frame *pystore_find(const struct pystore *s, int32_t pid, uint32_t tid, uint64_t time,
+					 size_t *n, bool *truncated)
+{
+	const struct pproc *p;
+	const struct pstack *best = nearest(s, pid, tid, time, &p);
+	*n = best ? best->n : 0;
+	*truncated = best && best->truncated;
+	return best ? &p->frames[best->first] : NULL;
+}
+
+int pystore_gil(const struct pystore *s, int32_t pid, uint32_t tid, uint64_t time)
+{
+	const struct pproc *p;
+	const struct pstack *st = nearest(s, pid, tid, time, &p);
+	if (!st || !(p->flags & PYSTORE_GIL_KNOWN))
+		return -1;
+	return st->gil;
+}
+
+uint32_t pystore_gil_flags(const struct pystore *s)
+{
+	uint32_t f = 0;
+	for (size_t i = 0; s && i < s->n; i++)
+		f |= s->p[i].flags & (PYSTORE_GIL_ONLY | PYSTORE_GIL_MARK);
+	return f;
 }
 
 void pystore_free(struct pystore *s)

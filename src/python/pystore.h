@@ -4,9 +4,9 @@
  * script need no live process. At report time the blob's stacks are joined with the samples by
  * (tid, time) and replace the interpreter's _PyEval_EvalFrameDefault frames.
  *
- * Blob (little-endian): "LPPYSTK1", u32 flags (PYSTORE_APPROX), u32 ncodes, then per code
+ * Blob (little-endian): "LPPYSTK1", u32 flags (PYSTORE_APPROX, PYSTORE_GIL_*), u32 ncodes, then per code
  * {i32 firstline, u16 len, name, u16 len, filename}; u32 nstacks, then per stack {u64 time,
- * u32 tid, u16 nframes, u16 flags, nframes x {u32 code, i32 line, u8 entry}}; frames innermost
+ * u32 tid, u16 nframes, u16 flags (PYSTORE_TRUNCATED, PYSTORE_GIL), nframes x {u32 code, i32 line, u8 entry}}; frames innermost
  * first, each code an index into the codes. */
 #ifndef LPERF_PYTHON_PYSTORE_H
 #define LPERF_PYTHON_PYSTORE_H
@@ -19,7 +19,11 @@
 #include "python/pyread.h"
 
 #define PYSTORE_APPROX 1     /* stacks read at drain time, not at the sample's instant */
+#define PYSTORE_GIL_KNOWN 2  /* each stack says whether its thread held the GIL */
+#define PYSTORE_GIL_ONLY 4   /* record --gil: views keep only samples of the GIL's holder */
+#define PYSTORE_GIL_MARK 8   /* record --wall: views mark the GIL holder's stacks ([GIL]) */
 #define PYSTORE_TRUNCATED 1  /* per stack: deeper frames were cut */
+#define PYSTORE_GIL 2        /* per stack: its thread held the GIL */
 
 /* Writing: stacks are appended as they come; the code table is taken from the reader at the
  * end. */
@@ -51,6 +55,13 @@ struct pystore_frame {
 	int32_t line;
 	bool entry;
 };
+/* What the GIL says of the sample of (pid, tid) at time: -1 unknown (no stack taken for it, or
+ * a recording without GIL information), 0 its thread did not hold it, 1 it did. */
+int pystore_gil(const struct pystore *s, int32_t pid, uint32_t tid, uint64_t time);
+/* The recording's GIL requests (record --gil, record --wall): PYSTORE_GIL_ONLY, PYSTORE_GIL_MARK
+ * of any process's stacks. */
+uint32_t pystore_gil_flags(const struct pystore *s);
+
 /* The stack taken for (pid, tid) nearest to time (within 1 ms; for approximate stacks within
  * 250 ms); NULL when none. *n frames, innermost first; *truncated when its outer frames were
  * cut (the reader's bound). */

@@ -209,13 +209,14 @@ size_t resolve_python_view(struct frame *frames, size_t n)
 		if (!is_interpreter(&frames[i]))
 			frames[out++] = frames[i];
 	/* A [truncated] marker stays: after the Python frames (their reader's bound cut them) or at
-	 * the end (the native unwinding stopped); said once. */
+	 * the end (the native unwinding stopped); said once. Other pseudo-frames ([GIL]) stay. */
 	for (size_t i = first_py; i < n; i++) {
-		bool cut = frames[i].loc.sym && !frames[i].loc.dso && !strcmp(frames[i].loc.sym->name, "[truncated]");
+		bool mark = frames[i].loc.sym && !frames[i].loc.dso && frames[i].loc.sym->name[0] == '[';
+		bool cut = mark && !strcmp(frames[i].loc.sym->name, "[truncated]");
 		if (cut && out && frames[out - 1].loc.sym && !frames[out - 1].loc.dso &&
 		    !strcmp(frames[out - 1].loc.sym->name, "[truncated]"))
 			continue;
-		if (is_py(&frames[i]) || cut)
+		if (is_py(&frames[i]) || mark)
 			frames[out++] = frames[i];
 	}
 	return out;

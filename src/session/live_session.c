@@ -97,6 +97,7 @@ int live_session_run(struct live_run *run, struct session *ss, const struct live
 	if (o->python_frames) {
 		f.py = pyrec_start(run->live.fds, run->live.nev * run->live.ncols * run->live.nrows, run->t.pid,
 				   run->command, run->t.tids, run->t.ntids, 0);
+		pyrec_gil(f.py, o->python_gil);
 		char *line = pyrec_fallback_line(f.py);
 		if (line)
 			notes_take(&ss->notes, line);

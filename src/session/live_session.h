@@ -31,6 +31,9 @@ struct live_session_opts {
 	void (*starting)(void *arg, const struct live_run *run);
 	int (*ending)(void *arg, const struct live_run *run, record_cb sink, void *sink_arg);
 	void *hook_arg;
+	/* python/pystore.h's PYSTORE_GIL_ONLY (--gil) and PYSTORE_GIL_MARK (--wall) for the Python
+	 * stacks read (pyrec_gil). */
+	unsigned python_gil;
 };
 
 struct live_session_result {

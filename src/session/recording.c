@@ -9,6 +9,7 @@
 #include "events/spe_terms.h"
 #include "events/tracedata.h"
 #include "python/pyrec.h"
+#include "python/pystore.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -25,6 +26,7 @@ static struct pyrec *python_start(struct recording *r)
 	struct live_run *run = &r->run;
 	struct pyrec *py = pyrec_start(run->live.fds, run->live.nev * run->live.ncols * run->live.nrows,
 				       run->t.pid, run->command, run->t.tids, run->t.ntids, r->o->python_depth);
+	pyrec_gil(py, (r->o->python_gil ? PYSTORE_GIL_ONLY : 0) | (r->o->wall ? PYSTORE_GIL_MARK : 0));
 	struct notes ns = NOTES_INIT;
 	notes_take(&ns, pyrec_fallback_line(py));
 	say(r, &ns);

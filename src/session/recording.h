@@ -30,7 +30,9 @@ struct recording_opts {
 	bool buildid_cache;
 	bool overwrite;                   /* only the newest records (a flight recorder) */
 	bool python_frames;               /* read Python frames from the interpreters */
-	bool wall;                        /* record --wall: the files say so (FEAT_LPERF_WALL) */
+	bool wall;                        /* record --wall: the files say so (FEAT_LPERF_WALL), and
+					   * the GIL holder's Python stacks are marked in views */
+	bool python_gil;                  /* record --gil: views keep only the GIL holder's samples */
 	unsigned python_depth;            /* Python frames kept per stack (0: python/pyrec.h's most) */
 	double timeout_s;
 	int argc;                         /* the command line stored in the file */

@@ -17,7 +17,21 @@ static size_t merge_python(void *arg, const struct perf_sample *s, struct frame 
 	struct session *ss = arg;
 	if (!ss->py || !ss->tool.callchains)
 		return n;
-	return pymerge_stack(ss->py, (int32_t)s->pid, s->tid, s->time, frames, cap, n);
+	n = pymerge_stack(ss->py, (int32_t)s->pid, s->tid, s->time, frames, cap, n);
+	if ((pystore_gil_flags(ss->py) & PYSTORE_GIL_MARK) && pystore_gil(ss->py, (int32_t)s->pid, s->tid, s->time) == 1)
+		n = pymerge_gil_mark(frames, cap, n);
+	return n;
+}
+
+/* --gil: is this a sample to leave out (its thread did not hold the GIL, or nothing says)? */
+static bool gil_drop(struct session *ss, const struct perf_sample *s)
+{
+	if (!ss->tool.gil_only && !(pystore_gil_flags(ss->py) & PYSTORE_GIL_ONLY))
+		return false;
+	if (pystore_gil(ss->py, (int32_t)s->pid, s->tid, s->time) == 1)
+		return false;
+	ss->gil_dropped++;
+	return true;
 }
 
 static void start_resolver(struct session *ss)
@@ -161,6 +175,8 @@ static int handle_sample(struct session *ss, const struct perf_event_header *h)
 static int use_sample(struct session *ss, struct perf_sample *ps)
 {
 	struct perf_sample s = *ps;
+	if (gil_drop(ss, &s))
+		return 0;
 	ss->nsamples++;
 	if (s.evsel) {
 		/* Pipe-mode files declare events as the stream goes: grow with them. */

@@ -38,6 +38,9 @@ struct session_tool {
 	/* A record --wall recording (FEAT_LPERF_WALL) is one profile: its off-CPU event's samples
 	 * count as its on-CPU event's, renamed "wall-clock" (session_wall). Not for script. */
 	bool wall;
+	/* Only samples whose thread held the GIL (report --gil; a record --gil recording asks it
+	 * itself, python/pystore.h's PYSTORE_GIL_ONLY). */
+	bool gil_only;
 };
 
 /* What the samples say about a better recording (session_hint.c): counted as the walk goes,
@@ -64,6 +67,7 @@ struct session {
 	size_t nper;
 	uint64_t first_time, last_time;
 	uint64_t bad_samples;    /* samples that did not parse (counted, reported, skipped) */
+	uint64_t gil_dropped;    /* samples left out: their thread did not hold the GIL (gil_only) */
 	struct resolver resolver;  /* samples to frames (its truncated count: cut DWARF stacks) */
 	struct pystore *py;        /* Python stacks joined with the samples (python/pymerge.h); owned */
 	struct session_hints hints;

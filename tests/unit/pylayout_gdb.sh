@@ -58,4 +58,17 @@ if [ $m = 13 ]; then F="$F
 tstate_frame:&((PyThreadState*)0)->current_frame
 frame_code:&((struct _PyInterpreterFrame*)0)->f_executable
 frame_lasti:&((struct _PyInterpreterFrame*)0)->instr_ptr"; fi
+# The GIL: 2.7 and 3.6 keep its holder in _PyThreadState_Current (the holder at offset 0, no
+# locked field); 3.7-3.11 in _PyRuntime.ceval.gil, 3.12+ where the interpreter's ceval.gil points.
+if [ $M = 2 ] || [ $m -le 6 ]; then F="$F
+gil_holder:0"
+else
+	[ $m -le 11 ] && F="$F
+runtime_gil:&((_PyRuntimeState*)0)->ceval.gil"
+	[ $m -ge 12 ] && F="$F
+interp_gil:&((PyInterpreterState*)0)->ceval.gil"
+	F="$F
+gil_locked:&((struct _gil_runtime_state*)0)->locked
+gil_holder:&((struct _gil_runtime_state*)0)->last_holder"
+fi
 echo "$F" | while IFS=: read n e; do printf -- "-ex\0printf \"%s=%%d\\\\n\", (long)(%s)\0" "$n" "$e"; done | xargs -0 gdb -batch -nx "$L" 2>&1 | grep "="

@@ -157,11 +157,45 @@ static void test_locals(void **state)
 	free(out);
 }
 
+/* The GIL's holder: (active+gil) / (unknown+gil), "gil" in JSON (null when not read), and
+ * --gil's line when no thread held it. */
+static void test_gil(void **state)
+{
+	(void)state;
+	struct pydump d = sample(true);
+	d.threads[0].active = true;
+	d.threads[0].gil = true;
+	char *out = render(&d, false);
+	assert_non_null(strstr(out, "Thread 101 (active+gil) [worker]\n"));
+	assert_non_null(strstr(out, "Thread 0x7f10 (unknown)\n"));
+	free(out);
+	d.threads[1].gil = true;
+	out = render(&d, false);
+	assert_non_null(strstr(out, "Thread 0x7f10 (unknown+gil)\n"));
+	free(out);
+	out = render(&d, true);
+	assert_non_null(strstr(out, "\"gil\": null,")); /* gil_known false */
+	assert_non_null(strstr(out, "\"gil_only\": false,"));
+	free(out);
+	d.gil_known = true;
+	d.threads[1].gil = false;
+	out = render(&d, true);
+	assert_non_null(strstr(out, "\"gil\": true,"));
+	assert_non_null(strstr(out, "\"gil\": false,"));
+	free(out);
+	d.gil_only = true;
+	d.nthreads = 0;
+	out = render(&d, false);
+	assert_non_null(strstr(out, "\nNo thread holds the GIL\n"));
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_gil),
 		cmocka_unit_test(test_locals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "python/pygil.h"
 #include "python/pylayout.h"
 #include "python/pyread.h"
 #include "util/xalloc.h"
@@ -151,7 +152,7 @@ static int gdb_layout(const char *lib, int major, int minor, struct py_layout *o
 		F(frame_lasti), F(frame_owner), F(frame_is_entry), F(code_name), F(code_qualname),
 		F(code_filename), F(code_firstlineno), F(code_linetable), F(code_adaptive),
 		F(unicode_state), F(unicode_length), F(ascii_size), F(compact_size), F(bytes_size),
-		F(bytes_sval), F(tstate_interp),
+		F(bytes_sval), F(tstate_interp), F(runtime_gil), F(interp_gil), F(gil_locked), F(gil_holder),
 #undef F
 	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -179,7 +180,7 @@ static int gdb_layout(const char *lib, int major, int minor, struct py_layout *o
 static void check_fields(const struct py_layout *want, const struct py_layout *got, int major, int minor)
 {
 	const int32_t *a = &want->runtime_interp_head, *b = &got->runtime_interp_head;
-	size_t n = (offsetof(struct py_layout, bytes_sval) + 4 - offsetof(struct py_layout, runtime_interp_head)) / 4;
+	size_t n = (offsetof(struct py_layout, gil_holder) + 4 - offsetof(struct py_layout, runtime_interp_head)) / 4;
 	for (size_t i = 0; i < n; i++) {
 		if (a[i] != b[i])
 			fail_msg("%d.%d: field %zu of struct py_layout: debug info says %d, lperf has %d", major,
@@ -236,6 +237,7 @@ static void check_live(const char *python, int major, int minor, const char *lib
 	struct py_rawframe raw[64];
 	struct py_frame fr[64];
 	size_t n = 0;
+	bool holds = false;
 	/* Until the interpreter is in foo's loop. */
 	for (int tries = 0; tries < 100; tries++) {
 		struct timespec ts = { 0, 50 * 1000 * 1000 };
@@ -251,12 +253,19 @@ static void check_live(const char *python, int major, int minor, const char *lib
 		bool trunc;
 		size_t nr = pyread_stack(&rd, th[0].tstate, raw, 64, &trunc);
 		n = pyread_cook(&rd, raw, nr, fr, 64);
-		if (n >= 4 && !strcmp(rd.codes[fr[0].code]->name, "foo"))
+		/* The one thread computes: it holds the GIL (2.7 lets it go every 100 bytecodes for
+		 * an instant, so the next look may see it held) */
+		if (!holds)
+			holds = pygil_holder(&p) == th[0].tstate;
+		if (n >= 4 && !strcmp(rd.codes[fr[0].code]->name, "foo") && holds)
 			break;
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	assert_int_equal(r, 0);
+	assert_true(p.gil_known);
+	if (!holds)
+		fail_msg("%s: the GIL's holder is not the one thread computing", python);
 	if (lib && minor < 13) {
 		/* The layout the process gave is the table's, and came from the right file. */
 		assert_non_null(strstr(p.lib, "libpython"));

@@ -51,6 +51,56 @@ static uint8_t *sample_blob(size_t *len, uint32_t flags)
 	return b;
 }
 
+/* The GIL: each stack's bit, the blob's GIL_KNOWN (a recording without it, as an older lperf
+ * wrote, says nothing: -1) and its requests (--gil, --wall's marks). */
+static void test_gil(void **state)
+{
+	struct pyread r;
+	fake_reader(&r);
+	struct py_frame f[1] = { { 0, 8, true } };
+	for (int known = 0; known < 2; known++) {
+		struct pystore_writer w = { 0 };
+		w.flags = known ? PYSTORE_GIL_KNOWN | PYSTORE_GIL_ONLY : 0;
+		pystore_add(&w, 1000000, 7, PYSTORE_GIL, f, 1);
+		pystore_add(&w, 1000000, 8, PYSTORE_TRUNCATED, f, 1);
+		size_t len;
+		uint8_t *b = pystore_finish(&w, &r, &len);
+		struct pystore *s = pystore_new();
+		assert_int_equal(pystore_load(s, 42, b, len), 0);
+		assert_int_equal(pystore_gil(s, 42, 7, 1000100), known ? 1 : -1);
+		assert_int_equal(pystore_gil(s, 42, 8, 1000100), known ? 0 : -1);
+		assert_int_equal(pystore_gil(s, 42, 9, 1000100), -1); /* no stack of that thread */
+		assert_int_equal(pystore_gil_flags(s), known ? PYSTORE_GIL_ONLY : 0);
+		size_t n;
+		bool cut;
+		assert_non_null(pystore_find(s, 42, 8, 1000100, &n, &cut));
+		assert_true(cut); /* the GIL bit leaves the truncation bit alone */
+		assert_non_null(pystore_find(s, 42, 7, 1000100, &n, &cut));
+		assert_false(cut);
+		pystore_free(s);
+		free(b);
+		pystore_writer_free(&w);
+	}
+	assert_int_equal(pystore_gil(NULL, 42, 7, 0), -1);
+	assert_int_equal(pystore_gil_flags(NULL), 0);
+	pyread_free(&r);
+}
+
+/* record --wall: [GIL] goes at the outer end, a pseudo-frame (no DSO), which the Python view keeps. */
+static void test_gil_mark(void **state)
+{
+	size_t cap = 2, n = 2;
+	struct frame *fr = xcalloc(cap, sizeof(*fr));
+	struct symbol py = { 0, 0, (char *)"py::foo:/w/x.py", NULL };
+	fr[0].loc.sym = &py;
+	fr[1].loc.sym = &py;
+	n = pymerge_gil_mark(&fr, &cap, n);
+	assert_int_equal(n, 3);
+	assert_string_equal(fr[2].loc.sym->name, "[GIL]");
+	assert_null(fr[2].loc.dso);
+	free(fr);
+}
+
 static void test_roundtrip_and_find(void **state)
 {
 	size_t len;
@@ -239,6 +289,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip_and_find),
+		cmocka_unit_test(test_gil),
+		cmocka_unit_test(test_gil_mark),
 		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_merge),
 	};

@@ -81,6 +81,23 @@ static __always_inline int note_dropped(int ret)
 	return ret;
 }
 
+/* Does the thread state ts hold the GIL (pystack.h's gil fields)? */
+static __always_inline int holds_gil(const struct pystack_proc *p, __u64 interp, __u64 ts)
+{
+	if (!p->gil_known)
+		return 0;
+	__u64 gil = p->interp_gil != 0xffffffff ? rd64(interp + p->interp_gil) : p->gil;
+	if (!gil)
+		return 0;
+	if (p->gil_locked != 0xffffffff) {
+		int locked = 0;
+		bpf_probe_read_user(&locked, sizeof(locked), (const void *)(gil + p->gil_locked));
+		if (locked != 1)
+			return 0;
+	}
+	return rd64(gil + p->gil_holder) == ts;
+}
+
 /* The frame walk's state; walk_frame is bpf_loop's body, verified once for all 1,024 frames. */
 struct walk {
 	struct pystack_event *e;
@@ -146,7 +163,7 @@ static __always_inline int walk_current(void)
 	e->time = bpf_ktime_get_ns();
 	e->pid = pid;
 	e->tid = tid;
-	e->flags = 0;
+	e->flags = holds_gil(p, interp, ts) ? PYSTACK_GIL : 0;
 	struct walk w = {
 		.e = e,
 		.p = p,

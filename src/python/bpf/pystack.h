@@ -17,10 +17,16 @@ struct pystack_proc {
 	unsigned int lasti_is_int;           /* 2.7, 3.6-3.10: f_lasti is a 4-byte int */
 	unsigned int code_name, code_filename, code_firstlineno; /* the code's signature (pyread_sig) */
 	unsigned int max_frames;             /* frames kept (at most PYSTACK_MAX_FRAMES) */
+	/* The GIL (python/pylayout.h): its state at gil, or (interp_gil != -1) where the
+	 * interpreter's pointer at interp_gil points; gil_locked (-1: none, 2.7/3.6) an int that is
+	 * 1 while held, gil_holder the holder's thread state. gil_known 0: not read. */
+	unsigned long long gil;
+	unsigned int interp_gil, gil_locked, gil_holder, gil_known;
 };
 
 #define PYSTACK_TRUNCATED 1
 #define PYSTACK_FORK 2                       /* the event is a struct pystack_fork */
+#define PYSTACK_GIL 4                        /* the sampled thread held the GIL */
 
 /* One frame: the code object, the instruction position with the frame's entry byte (3.11
  * is_entry, 3.12+ owner) in its top 8 bits (positions are ints or user addresses, below 2^56),

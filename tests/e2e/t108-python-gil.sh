@@ -1,0 +1,128 @@
+#!/bin/sh
+# The GIL (docs/python.md "The GIL"): which thread holds it, read with each Python stack by the BPF
+# walker and by the process_vm_readv reader (LPERF_NO_BPF=1), on every pyenv CPython 2.7, 3.6-3.13
+# and Debian's python3.11. tests/workloads/py_gil.py runs two threads for 1.5 s: spin computes in
+# pure Python (it holds the GIL), compress_loop compresses 1 MiB of random bytes with zlib, which
+# lets the GIL go while it compresses (about 0.1 s a call); the main thread sleeps. Known answers:
+#  - record --python: both threads' functions are there (the baseline);
+#  - record --gil: spin's samples stay, compress_loop's go: it holds the GIL only between two
+#    calls, so at most 20% of the two functions' samples are compress_loop's (0-6% measured, 40%
+#    without --gil; 20% is over 3 standard deviations above 6% with the 30 samples the test needs
+#    at least);
+#  - record --wall --python (and its py-spy spelling --idle): the [GIL] root frame marks at least
+#    half of spin's wall time (it lets the GIL go only while compress_loop takes it between two
+#    calls: 70-100% measured) and at most 25% of compress_loop's (0-1% measured; without BPF a
+#    stack read at a batch stands for the 0.1 s around it, so one unlucky read marks 10%);
+#  - lperf dump marks spin's thread (active+gil) and never the main thread (waiting on a lock);
+#    dump --gil lists spin's thread alone. A thread may let the GIL go for an instant (2.7 does
+#    every 100 bytecodes), so each dump is repeated until it shows the holder (50 times at most).
+# py-spy's spellings --idle, --native, --subprocesses and --nonblocking are accepted.
+. "$(dirname "$0")/lib.sh"
+W="$TEST_ROOT/tests/workloads/py_gil.py"
+
+# shares FILE: "spin SPIN SPIN_GIL compress COMPRESS COMPRESS_GIL" from the Python view's folded stacks
+# (each line's count: samples, or ns for a wall-clock profile).
+shares() {
+	lperf report -i "$1" --python --folded 2>/dev/null | awk '
+		{ n = $NF; g = /\[GIL\]/ }
+		/py::spin:/ { s += n; if (g) sg += n }
+		/py::compress_loop:/ { h += n; if (g) hg += n }
+		END { printf "spin %.0f %.0f compress %.0f %.0f\n", s, sg, h, hg }'
+}
+
+# gil_case PY MODE: the recordings' known answers under PY, MODE "" (BPF where lperf may load it)
+# or "LPERF_NO_BPF=1".
+gil_case() {
+	py=$1 env=$2
+	wall=--wall
+	[ -n "$env" ] && wall=--idle
+	env $env "$LPERF" record -q --python -o cpu.data -- "$py" "$W" run 1.5 >/dev/null 2>err &&
+	env $env "$LPERF" record -q --gil -o gil.data -- "$py" "$W" run 1.5 >/dev/null 2>>err &&
+	env $env "$LPERF" record -q $wall --python -o wall.data -- "$py" "$W" run 1.5 >/dev/null 2>>err || {
+		cat err; return 1; }
+	set -- $(shares cpu.data); echo "record --python: $*"
+	[ "$2" -ge 30 ] && [ "$5" -ge 30 ] || fail "too few samples of spin ($2) or compress_loop ($5) to judge"
+	set -- $(shares gil.data); echo "record --gil: $*"
+	[ "$2" -ge 30 ] || fail "record --gil kept $2 samples of spin, the GIL's holder"
+	[ $(($5 * 5)) -le $(($2 + $5)) ] || fail "record --gil kept $5 samples of compress_loop (of $(($2 + $5)))"
+	set -- $(shares wall.data); echo "record $wall --python: $*"
+	[ "$2" -gt 0 ] && [ "$5" -gt 0 ] || fail "no wall time in spin or compress_loop"
+	[ $(($3 * 2)) -ge "$2" ] || fail "[GIL] marks $3 ns of spin's $2"
+	[ $(($6 * 4)) -le "$5" ] || fail "[GIL] marks $6 ns of compress_loop's $5"
+	lperf report -i wall.data --stdio 2>/dev/null | grep -q "of event 'wall-clock'" ||
+		fail "$wall: not a wall-clock profile"
+}
+
+# holder_dump PY: dump marks spin's thread, dump --gil shows it alone.
+holder_dump() {
+	mkdir r && "$1" "$W" hold "$PWD/r" & P=$!
+	i=0
+	while [ ! -e r/ready ]; do
+		kill -0 $P 2>/dev/null || { echo "the workload ended early"; return 1; }
+		i=$((i + 1)); [ $i -le 2400 ] || { kill $P; fail "spin not running after 120 s"; return 1; }
+		sleep 0.05
+	done
+	rc=1
+	for i in $(seq 50); do
+		lperf dump -p $P >d.txt 2>err || break
+		# the thread whose stack has spin is marked, the main thread's (waiting) never
+		awk '/^Thread/ { t = $0 } /^    spin \(/ { print t }' d.txt >spin.t
+		awk '/^Thread/ { t = $0 } /^    hold \(/ { print t }' d.txt >main.t
+		grep -q "+gil" main.t && { cat d.txt; fail "the main thread marked"; break; }
+		grep -q "(active+gil)" spin.t && { rc=0; break; }
+	done
+	[ $rc = 0 ] && { cat d.txt; rc=1; } &&
+	for i in $(seq 50); do
+		lperf dump -p $P --gil >g.txt 2>>err && lperf dump -p $P --gil --json >g.json 2>>err || break
+		[ "$(grep -c '^Thread' g.txt)" = 1 ] && grep -q "^    spin (" g.txt &&
+			grep -q '"gil": true' g.json && { rc=0; break; }
+	done
+	kill $P; wait $P 2>/dev/null
+	[ $rc = 0 ] && cat g.txt && validate_json dump.schema.json g.json && expect_grep '"gil_only": true' g.json &&
+	expect_lines 0 err
+}
+
+pys=""
+for v in 2.7 3.6 3.7 3.8 3.9 3.10 3.11 3.12 3.13; do
+	py=$(py_for $v)
+	if [ -z "$py" ]; then
+		test_skip "the GIL of CPython $v" "no pyenv CPython $v installed"
+		continue
+	fi
+	pys="$pys $py"
+done
+[ -x /usr/bin/python3.11 ] && pys="$pys /usr/bin/python3.11"
+
+for py in $pys; do
+	if [ "$(id -u)" = 0 ]; then
+		test_expect_success "the GIL's holder read by BPF: --gil keeps spin, drops compress_loop; --wall marks spin ($py)" "
+			gil_case '$py' ''
+		"
+	fi
+	test_expect_success "the GIL's holder read by process_vm_readv: the same, with --idle ($py)" "
+		gil_case '$py' LPERF_NO_BPF=1
+	"
+	test_expect_success "dump marks the GIL's holder (active+gil), dump --gil shows it alone ($py)" "
+		holder_dump '$py'
+	"
+done
+
+test_expect_success "py-spy's --idle is --wall: the same events asked" '
+	lperf record --idle --dry-run -- true >idle 2>&1 &&
+	lperf record --wall --dry-run -- true >wall 2>&1 &&
+	diff idle wall
+'
+
+test_expect_success "py-spy's --native, --subprocesses, --nonblocking are accepted (lperf does them)" '
+	lperf record --native --subprocesses --nonblocking --dry-run -- true >/dev/null &&
+	lperf top --help >help 2>&1; expect_grep "[-]-nonblocking" help && expect_grep "[-]-subprocesses" help &&
+	expect_exit 2 lperf record --subprocesses --no-inherit -- true 2>err &&
+	expect_grep "no-inherit does not" err
+'
+
+test_expect_success "--gil needs the Python: said so, exit 2" '
+	expect_exit 2 lperf record --gil -a -- 2>err; expect_exit 2 lperf top --gil 2>err2;
+	expect_grep "needs the Python" err && expect_grep "needs the Python" err2
+'
+
+test_done
