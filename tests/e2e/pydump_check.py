@@ -103,7 +103,8 @@ def check_thread(where, name, tid, active, frames):
             errors.append("%s: thread %s: outer frame %s (%s:%s) is not threading.py's" % (where, name, fn, fl, ln))
 
 
-# The text: header, then "Thread TID (idle|active) [name]" and "    func (file:LINE)" lines, each
+# The text: header, then "Thread TID (idle|active[+gil]) [name]" (a thread blocked in a read never
+# holds the GIL) and "    func (file:LINE)" lines, each
 # frame's followed (--locals) by "        Arguments:" or "        Locals:" and "            NAME: REPR".
 def parse_text(where, path):
     with open(path) as f:
@@ -115,11 +116,13 @@ def parse_text(where, path):
     threads = []
     arg = None
     for line in lines[2:]:
-        m = re.match(r"Thread (\d+) \((idle|active)\) \[(.*)\]$", line)
+        m = re.match(r"Thread (\d+) \((idle|active)(\+gil)?\) \[(.*)\]$", line)
         if m:
-            if m.group(3) not in COMM:
-                errors.append("%s: thread %s named %r, not by its Python name" % (where, m.group(1), m.group(3)))
-            threads.append([COMM.get(m.group(3), m.group(3)), int(m.group(1)), m.group(2) == "active", []])
+            if m.group(4) not in COMM:
+                errors.append("%s: thread %s named %r, not by its Python name" % (where, m.group(1), m.group(4)))
+            if m.group(3) and m.group(2) == "idle":
+                errors.append("%s: thread %s blocked in a read holds the GIL" % (where, m.group(4)))
+            threads.append([COMM.get(m.group(4), m.group(4)), int(m.group(1)), m.group(2) == "active", []])
             continue
         m = re.match(r"    (\S.*) \((.+):(\d+)\)$", line)
         if m and threads:
@@ -158,6 +161,8 @@ jnames = sorted(t["comm"] for t in doc["threads"])
 if jnames != sorted(EXPECT):
     errors.append("json: threads %s, expected %s" % (jnames, sorted(EXPECT)))
 for t in doc["threads"]:
+    if t["gil"] and not t["active"]:
+        errors.append("json: thread %s blocked in a read holds the GIL" % t["comm"])
     if PYNAME.get(t["comm"]) != t["name"]:
         errors.append("json: thread %s (%s) named %r" % (t["tid"], t["comm"], t["name"]))
 for t in doc["threads"]:
