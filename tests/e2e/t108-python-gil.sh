@@ -107,6 +107,27 @@ for py in $pys; do
 	"
 done
 
+PY=$(py_for 3.11)
+[ -z "$PY" ] && [ -x /usr/bin/python3.11 ] && PY=/usr/bin/python3.11
+if [ -n "$PY" ]; then
+	test_expect_success "sample --gil: spin's rows, compress_loop's and zlib's at most a fifth of them ($PY)" '
+		lperf sample --gil -- "$PY" "$W" run 1.5 >out 2>err || { cat err; return 1; }
+		cat out
+		set -- $(awk "\$3 ~ /^py::spin:/ { s += \$2 } \$3 ~ /compress|deflate|zlib/ { c += \$2 }
+			END { print s + 0, c + 0 }" out)
+		[ "$1" -ge 30 ] && [ $(($2 * 4)) -le "$1" ]
+	'
+	test_expect_success "top --gil: spin's rows, compress_loop's at most a fifth of them ($PY)" '
+		lperf top --gil --stdio -d 1 --timeout 4 -- "$PY" "$W" run 3 >out 2>err || { cat err; return 1; }
+		# the last table: %Own of spin and of compress_loop
+		awk "/^Samples:/ { s = 0; c = 0 } / spin \\(/ { s += \$1 } / compress_loop \\(/ { c += \$1 }
+			END { print s + 0, c + 0 }" out >sums && cat sums &&
+		awk "{ exit !(\$1 >= 50 && \$2 * 4 <= \$1) }" sums
+	'
+else
+	test_skip "sample --gil, top --gil" "no CPython 3.11"
+fi
+
 test_expect_success "py-spy's --idle is --wall: the same events asked" '
 	lperf record --idle --dry-run -- true >idle 2>&1 &&
 	lperf record --wall --dry-run -- true >wall 2>&1 &&
