@@ -49,7 +49,8 @@ static int inject_python(const char *input, const char *output, const char *dir,
 		fprintf(stderr, "lperf inject: %zu samples (%zu with Python frames, %zu unreadable dropped), %zu "
 			"other records; %zu Python functions in %s, mapped into %zu processes; %zu events' stacks "
 			"made call chains\n", res.stats.samples, res.stats.python_samples, res.stats.bad_samples,
-			res.stats.records, res.stats.functions, elf, res.stats.maps, res.stats.converted_events);
+			res.stats.records, res.stats.functions, res.stats.functions ? elf : "no file",
+			res.stats.maps, res.stats.converted_events);
 	pyinject_result_free(&res);
 	perfdata_close(&r);
 	free(elf);
