@@ -162,21 +162,38 @@ void mem_open_samples(struct session *ss, const char *input, bool force, const c
 static int mem_report(int argc, char **argv, const struct mem_common *mc)
 {
 	static const char *const usage[] = { "lperf mem report [<options>]", NULL };
-	const char *input = mc->input;
-	bool stdio_ = false, force = mc->force;
+	const char *input = mc->input, *sep = NULL;
+	bool stdio_ = false, force = mc->force, raw = false, hide = false, phys = mc->phys;
 	struct option opts[] = {
 		{ OPT_STRING, 'i', "input", &input, "file", "the input file to process", NULL, 0 },
 		{ OPT_BOOL, 0, "stdio", &stdio_, NULL, "use the stdio interface (the only one lperf has)", NULL, 0 },
 		{ OPT_BOOL, 'f', "force", &force, NULL, "don't complain, do it", NULL, 0 },
+		{ OPT_BOOL, 'D', "dump-raw-samples", &raw, NULL, "dump raw samples in ASCII", NULL, 0 },
+		{ OPT_BOOL, 'U', "hide-unresolved", &hide, NULL, "only samples resolved to a symbol (-D)", NULL, 0 },
+		{ OPT_STRING, 'x', "field-separator", &sep, "separator", "separator of -D's columns", NULL, 0 },
+		{ OPT_BOOL, 'p', "phys-data", &phys, NULL, "-D: the physical data addresses too", NULL, 0 },
 		OPT_END_(),
 	};
 	const struct opt_ctx ctx = { "mem report", usage, opts, false };
 	int i = opt_parse(&ctx, argc, argv);
 	if (i < argc)
 		opt_usage_error(&ctx, "unexpected argument '%s'", argv[i]);
+	if ((sep || hide) && !raw)
+		opt_usage_error(&ctx, "-x and -U go with -D (lperf's tables have perf's default columns only)");
+	if (sep && !*sep)
+		opt_usage_error(&ctx, "-x takes a separator");
 	struct session ss;
 	struct spe_data d;
 	mem_open_samples(&ss, input, force, "mem", &d);
+	if (raw) {
+		size_t nr;
+		struct spe_mem_raw *v = spe_mem_raw(&d, c2c_cpuid_neoverse(ss.reader->info.cpuid), &nr);
+		mem_print_raw(stdout, v, nr, sep, phys, hide);
+		free(v);
+		spe_data_free(&d);
+		session_close(&ss);
+		return 0;
+	}
 	struct spe_mem_section sec[SPE_MEM_NKINDS];
 	size_t n;
 	if (spe_mem_build(&d, c2c_cpuid_neoverse(ss.reader->info.cpuid), sec, &n) < 0)

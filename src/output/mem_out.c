@@ -172,3 +172,26 @@ void mem_print_stdio(FILE *f, const struct spe_mem_section *s, size_t n)
 	for (size_t i = 0; i < n; i++)
 		section(f, &s[i]);
 }
+
+void mem_print_raw(FILE *f, const struct spe_mem_raw *v, size_t n, const char *sep, bool phys, bool hide)
+{
+	fprintf(f, "# PID, TID, IP, ADDR, %sLOCAL WEIGHT, DSRC, SYMBOL\n", phys ? "PHYS ADDR, " : "");
+	bool padded = !sep;
+	for (size_t i = 0; i < n; i++) {
+		const struct spe_mem_raw *r = &v[i];
+		if (hide && !r->sym)
+			continue;
+		const char *fs = sep ? sep : " ";
+		if (padded) /* perf's "0x016%" prints the literal 0x016 before the address */
+			fprintf(f, "%5u%s%5u%s0x%016llx%s0x016%llx%s", r->pid, fs, r->tid, fs, (unsigned long long)r->ip, fs,
+				(unsigned long long)r->addr, fs);
+		else
+			fprintf(f, "%u%s%u%s0x%llx%s0x%llx%s", r->pid, fs, r->tid, fs, (unsigned long long)r->ip, fs,
+				(unsigned long long)r->addr, fs);
+		if (phys)
+			fprintf(f, "0x%016llx%s", (unsigned long long)r->phys, fs);
+		fprintf(f, padded ? "%5llu%s0x%06llx%s%s:%s\n" : "%llu%s0x%llx%s%s:%s\n", (unsigned long long)r->weight, fs,
+			(unsigned long long)r->data_src, fs, r->dso ? r->dso : "???", r->sym ? r->sym : "???");
+		padded = false;
+	}
+}

@@ -226,3 +226,18 @@ void spe_mem_free(struct spe_mem_section *s, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(s[i].rows);
 }
+
+struct spe_mem_raw *spe_mem_raw(const struct spe_data *d, bool neoverse, size_t *n)
+{
+	struct spe_mem_raw *v = xcalloc(d->n ? d->n : 1, sizeof(*v));
+	*n = 0;
+	for (size_t i = 0; i < d->n; i++) {
+		const struct spe_sample *x = &d->v[i];
+		uint64_t ds = x->data_src ? x->data_src : spe_mem_data_src(&x->r, neoverse);
+		if (!ds)
+			continue;
+		v[(*n)++] = (struct spe_mem_raw){ x->pid, x->tid, x->r.pc,
+			(x->r.valid & SPE_HAS_VA) ? x->r.data_va : 0, x->r.data_pa, x->r.lat_total, ds, x->dso, x->sym };
+	}
+	return v;
+}

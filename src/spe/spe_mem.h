@@ -49,4 +49,14 @@ int spe_mem_build(const struct spe_data *d, bool neoverse, struct spe_mem_sectio
 		  size_t *nout);
 void spe_mem_free(struct spe_mem_section *s, size_t n);
 
+/* One memory sample as perf mem report -D prints it. */
+struct spe_mem_raw {
+	uint32_t pid, tid;
+	uint64_t ip, addr, phys, weight, data_src;
+	const char *dso, *sym; /* NULL: unresolved */
+};
+/* The memory samples in perf's order (every load or store with a data source), for -D; *n set.
+ * The array is the caller's to free. */
+struct spe_mem_raw *spe_mem_raw(const struct spe_data *d, bool neoverse, size_t *n);
+
 #endif

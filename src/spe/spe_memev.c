@@ -53,6 +53,7 @@ static int on_sample(const struct resolved_sample *rs, void *arg)
 	s->r.pc = ps->ip;
 	s->r.valid = ps->addr ? SPE_HAS_VA : 0;
 	s->r.data_va = ps->addr;
+	s->r.data_pa = ps->phys_addr;
 	uint64_t w = ps->weight;
 	if (ev->attr.sample_type & PERF_SAMPLE_WEIGHT_STRUCT) { /* var1_dw, var2_w: latency, its instruction's */
 		s->ins_lat = (uint32_t)((w >> 32) & 0xffff);

@@ -173,6 +173,17 @@ test_expect_success 'mem report --stdio: the same tables as perf mem report' '
 		expect_grep "of event .(memory|cpu/mem-loads,ldlat=30/P)." p.txt &&
 		diff p.txt l.txt || return 1
 	done &&
+	for f in c2c.data x86.data spe.data; do
+		for o in "-D" "-D -x ," "-D -U" "-D -p" "-p -D -x :"; do
+			perf mem report -i $f $o >p.txt 2>/dev/null &&
+			lperf mem report -i $f $o >l2.txt &&
+			expect_grep "^# PID, TID, IP, ADDR, " l2.txt && diff p.txt l2.txt || return 1
+		done
+	done &&
+	lperf mem report -i x86.data -D >raw.txt && expect_lines 24 raw.txt &&
+	expect_grep "^ 6000  6001 0x0000[0-9a-f]+ 0x0167ffd00014000 +0 0x5080144 .*/test_mem_x86:mem_x86_writer_a$" raw.txt &&
+	expect_grep "^6000 6001 0x[0-9a-f]+ 0x7ffd00014200 510 0x[0-9a-f]+ .*:mem_x86_walker$" raw.txt &&
+	expect_exit 2 "$LPERF" mem report -i x86.data -x , 2>err && expect_grep "go with -D" err &&
 	expect_grep "^# Samples: 1  of event .branch-miss.$" l.txt &&
 	expect_grep "Remote N/A or N/A .* Peer +Walker miss " l.txt
 '
