@@ -108,6 +108,23 @@ static uint64_t unresolved_addr(const struct frame *f)
 	return f->loc.addr;
 }
 
+/* A Python frame's srcline, "file.py:LINE" (line 0: its srcfile, "file.py"), as perf spells a
+ * native frame's. */
+static const char *py_srcline(const char *pyname, int line)
+{
+	const char *fn, *file;
+	size_t flen;
+	resolve_py_split(pyname, &fn, &flen, &file);
+	if (!file)
+		return srcline_intern(line ? "??:0" : "");
+	if (!line)
+		return srcline_basename(file);
+	char buf[512];
+	const char *base = strrchr(file, '/');
+	snprintf(buf, sizeof(buf), "%s:%d", base ? base + 1 : file, line);
+	return srcline_intern(buf);
+}
+
 static void make_key(struct hist *h, const struct resolved_sample *rs, const struct frame *f, struct key *k)
 {
 	memset(k, 0, sizeof(*k));
@@ -129,10 +146,11 @@ static void make_key(struct hist *h, const struct resolved_sample *rs, const str
 		if (!k->sym)
 			k->addr = unresolved_addr(f);
 	}
+	const char *py = f->line > 0 ? resolve_py_name(f) : NULL;
 	if (has_key(h, HK_SRCLINE))
-		k->srcline = srcline_string(f->loc.map ? f->loc.dso : NULL, f->loc.sym, f->loc.addr);
+		k->srcline = py ? py_srcline(py, f->line) : srcline_string(f->loc.map ? f->loc.dso : NULL, f->loc.sym, f->loc.addr);
 	if (has_key(h, HK_SRCFILE))
-		k->srcfile = srcline_file_string(f->loc.map ? f->loc.dso : NULL, f->loc.addr);
+		k->srcfile = py ? py_srcline(py, 0) : srcline_file_string(f->loc.map ? f->loc.dso : NULL, f->loc.addr);
 	if (has_key(h, HK_TRACE))
 		k->trace = h->cur_trace;
 }

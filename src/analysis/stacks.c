@@ -58,7 +58,7 @@ static uint32_t intern_frame(struct stacks *st, const char *name, const void *ke
 		memcpy(f->build_id, d->build_id, f->build_id_size);
 	}
 	/* "py::func:/path/file.py": the function and its file. */
-	const char *colon = kind == SK_PYTHON ? strchr(name + 4, ':') : NULL;
+	const char *colon = kind == SK_PYTHON && !strncmp(name, "py::", 4) ? strchr(name + 4, ':') : NULL;
 	if (colon && colon[1]) {
 		f->func = xstrndup(name, (size_t)(colon - name));
 		f->file = xstrdup(colon + 1);
@@ -153,12 +153,17 @@ static void account(struct stacks *st, size_t e, uint32_t leaf, uint32_t thread,
 }
 
 /* A frame's name as folded.c spells it: the function, else "[dso]" or "[unknown]"; ';' and
- * newlines become ':'; kernel functions get "_[k]". */
-static void frame_name(struct strbuf *sb, const struct frame *fr)
+ * newlines become ':'; kernel functions get "_[k]". In the Python view a Python frame is named
+ * as the resolver's labels name it (resolve_py_label), also when the frames come unlabelled
+ * (the live pictures of sample and top). */
+static void frame_name(const struct stacks *st, struct strbuf *sb, const struct frame *fr)
 {
 	const char *name = fr->loc.sym ? fr->loc.sym->name : NULL;
+	const char *py = st->python ? resolve_py_name(fr) : NULL;
 	sb_reset(sb);
-	if (name)
+	if (py)
+		resolve_py_label(sb, py, st->python_nolineno ? 0 : fr->line);
+	else if (name)
 		sb_adds(sb, name);
 	else if (fr->loc.dso)
 		sb_addf(sb, "[%s]", fr->loc.dso->short_name);
@@ -171,15 +176,42 @@ static void frame_name(struct strbuf *sb, const struct frame *fr)
 		sb_adds(sb, "_[k]");
 }
 
-static enum stack_kind frame_kind(const struct frame *fr, const char *name)
+static enum stack_kind frame_kind(const struct frame *fr)
 {
-	if (!strncmp(name, "py::", 4))
+	if (resolve_py_name(fr))
 		return SK_PYTHON;
 	if (fr->loc.kernel)
 		return SK_KERNEL;
 	if (fr->loc.dso && (fr->loc.dso->kind == DSO_JIT || (fr->loc.dso->kind == DSO_ANON && fr->loc.sym)))
 		return SK_JIT;
 	return SK_NATIVE;
+}
+
+/* A Python frame new in the Python view: the function alone, its file and line. */
+static void python_frame(struct stacks *st, uint32_t i, const struct frame *fr)
+{
+	const char *fn, *file;
+	size_t flen;
+	resolve_py_split(resolve_py_name(fr), &fn, &flen, &file);
+	struct stack_frame *f = &st->frames[i];
+	free(f->func);
+	free(f->file);
+	f->func = xstrndup(fn, flen);
+	f->file = file ? xstrdup(file) : NULL;
+	f->line = st->python_nolineno || fr->line < 0 ? 0 : (unsigned)fr->line;
+}
+
+/* A name of folded text that is a Python frame: "py::f:/x.py", or a label "f (x.py:12)". */
+static bool python_name(const char *name)
+{
+	if (!strncmp(name, "py::", 4))
+		return true;
+	size_t n = strlen(name);
+	if (n < 6 || name[n - 1] != ')' || !strstr(name, " ("))
+		return false;
+	const char *open = strrchr(name, '(');
+	const char *py = strstr(open, ".py");
+	return py && (py[3] == ')' || py[3] == ':');
 }
 
 static void comm_name(struct strbuf *sb, const char *comm)
@@ -201,10 +233,14 @@ void stacks_add(struct stacks *st, const struct resolved_sample *rs)
 	uint32_t node = child(st, st->events[e].root, intern_frame(st, sb_str(&sb), NULL, SK_COMM, NULL, 0));
 	for (size_t i = rs->nframes; i-- > 0;) {
 		const struct frame *fr = &rs->frames[i];
-		frame_name(&sb, fr);
+		frame_name(st, &sb, fr);
 		const struct dso *d = fr->loc.dso;
 		uint64_t addr = fr->loc.sym ? fr->loc.sym->start : fr->loc.addr;
-		uint32_t f = intern_frame(st, sb_str(&sb), d, frame_kind(fr, sb_str(&sb)), d, addr);
+		size_t before = st->nframes;
+		enum stack_kind kind = frame_kind(fr);
+		uint32_t f = intern_frame(st, sb_str(&sb), d, kind, d, addr);
+		if (st->nframes > before && kind == SK_PYTHON && st->python)
+			python_frame(st, f, fr);
 		node = child(st, node, f);
 	}
 	sb_release(&sb);
@@ -220,7 +256,7 @@ void stacks_add_names(struct stacks *st, const char *event, const char *const *n
 	size_t e = stacks_event(st, event);
 	uint32_t node = st->events[e].root;
 	for (size_t i = 0; i < n; i++) {
-		enum stack_kind k = i == 0 ? SK_COMM : !strncmp(names[i], "py::", 4) ? SK_PYTHON :
+		enum stack_kind k = i == 0 ? SK_COMM : python_name(names[i]) ? SK_PYTHON :
 				    strstr(names[i], "_[k]") ? SK_KERNEL : SK_NATIVE;
 		node = child(st, node, intern_frame(st, names[i], NULL, k, NULL, 0));
 	}

@@ -22,15 +22,18 @@
 enum stack_kind { SK_ROOT, SK_COMM, SK_NATIVE, SK_PYTHON, SK_KERNEL, SK_JIT, SK_NKINDS };
 
 struct stack_frame {
-	char *name;              /* as report --folded spells it ("work_a", "py::f:/x.py", "x_[k]") */
-	char *func;              /* the function alone ("py::f" for "py::f:/x.py"); = name otherwise */
+	char *name;              /* as report --folded spells it ("work_a", "py::f:/x.py", "x_[k]";
+				  * in the Python view "f (x.py:12)") */
+	char *func;              /* the function alone ("py::f" for "py::f:/x.py", "f" in the Python
+				  * view); = name otherwise */
 	char *file;              /* a Python frame's source file, else the DSO path; NULL if none */
 	char *dso;               /* the DSO's path; NULL for none */
 	uint8_t build_id[20];
 	size_t build_id_size;
 	uint64_t addr;           /* the symbol's start (or the address) in the DSO's space */
 	const char *src;         /* with st->lines: the source file at addr (DWARF), else NULL */
-	unsigned line;           /* ... and its line: the function's first line; 0: unknown */
+	unsigned line;           /* ... and its line: the function's first line; a Python frame's
+				  * line in the Python view; 0: unknown */
 	enum stack_kind kind;
 	char *key;               /* interning key: the DSO's address and the name */
 };
@@ -81,7 +84,9 @@ struct stacks {
 	uint64_t first_time, last_time;
 	uint64_t lost;           /* set by the caller: samples the kernel dropped */
 	char *command;           /* set by the caller (stacks_set_command): the recorded command */
-	bool python;             /* the Python view was asked for */
+	bool python;             /* the Python view was asked for: Python frames named py-spy's way,
+				  * "func (file.py:LINE)", one frame per function and line */
+	bool python_nolineno;    /* ... "func (file.py)": one frame per function */
 	bool lines;              /* set by the caller: look up each native frame's source line */
 	bool no_inline;          /* set by the caller: DWARF stacks without inlined functions' frames
 	                          * (the default expands them, as report --folded does) */

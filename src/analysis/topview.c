@@ -5,6 +5,7 @@
 
 #include "analysis/hist.h"
 #include "analysis/topview.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 struct top_key {
@@ -141,14 +142,11 @@ void top_view_age(struct top_view *t)
 void top_row_name(const struct top_row *r, bool python, char *buf, size_t size)
 {
 	if (r->pyname) {
-		/* "py::func:/path/file.py" -> "func (file.py:LINE)" */
-		const char *fn = r->pyname + 4, *colon = strchr(fn, ':');
-		const char *file = colon ? colon + 1 : "", *base = strrchr(file, '/');
-		int flen = colon ? (int)(colon - fn) : (int)strlen(fn);
-		if (r->line > 0)
-			snprintf(buf, size, "%.*s (%s:%d)", flen, fn, base ? base + 1 : file, r->line);
-		else
-			snprintf(buf, size, "%.*s (%s)", flen, fn, base ? base + 1 : file);
+		/* "py::func:/path/file.py" -> "func (file.py:LINE)", as the Python view names it */
+		struct strbuf sb = STRBUF_INIT;
+		resolve_py_label(&sb, r->pyname, r->line);
+		snprintf(buf, size, "%s", sb_str(&sb));
+		sb_release(&sb);
 		return;
 	}
 	hist_sym_name(r->sym, r->addr, buf, size);

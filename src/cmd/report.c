@@ -161,7 +161,7 @@ struct report_args {
 	struct report_view v;
 	const char *input, *sort, *symfs, *itrace;
 	bool json, wperf, header, header_only, quiet, children, no_children, stdio, folded, force, python;
-	bool annotate, disassemble, no_inline;
+	bool annotate, disassemble, no_inline, nolineno;
 	bool stats, task, tui, browse;
 	enum colour_mode colour;
 	char *fields_sort;     /* -F: the sort keys among the fields */
@@ -258,7 +258,9 @@ static void parse_report_options(struct report_args *a, struct profile *pr, int 
 		  "(i, f, m, t, b, a, M as perf)" },
 		{ OPT_BOOL, 'f', "force", &a->force, NULL, "read the input and /tmp JIT symbol files whoever owns them" },
 		{ OPT_BOOL, 0, "python", &a->python, NULL, "Python view: stacks of py:: frames only, "
-		  "interpreter frames folded away" },
+		  "interpreter frames folded away, each named func (file.py:LINE)" },
+		{ OPT_BOOL, 0, "nolineno", &a->nolineno, NULL, "with --python: one frame per function, "
+		  "func (file.py), its lines merged (py-spy's spelling)" },
 		{ OPT_BOOL, 'q', "quiet", &a->quiet, NULL, "no notes or warnings" },
 		{ OPT_COUNT, 'v', "verbose", &a->verbose, NULL, "more detail" },
 		OPT_END_(),
@@ -270,6 +272,8 @@ static void parse_report_options(struct report_args *a, struct profile *pr, int 
 	outfile_force = a->force; /* -f: the pictures may replace a link or another user's file */
 	if (a->json + a->wperf + a->folded > 1)
 		opt_usage_error(&ctx, "give one of --json, --wperf and --folded");
+	if (a->nolineno && !a->python)
+		opt_usage_error(&ctx, "--nolineno goes with --python (the Python view's labels)");
 	if (a->json)
 		v->style = STYLE_JSON;
 	else if (a->wperf)
@@ -295,6 +299,7 @@ static int report_pictures(const struct report_args *a, const struct sample_filt
 	struct stacks st;
 	stacks_init(&st);
 	st.python = a->python;
+	st.python_nolineno = a->nolineno;
 	st.no_inline = a->no_inline;
 	st.lines = a->pr.pprof != NULL; /* pprof carries each function's file and line */
 	struct session_opts so = { .force = a->force, .symfs = a->symfs };
@@ -455,6 +460,7 @@ int cmd_report(int argc, char **argv)
 	x.v = a.v;
 	struct session ss;
 	struct session_tool tool = { .ready = report_ready, .arg = &x, .python_view = a.python,
+				     .python_labels = a.python, .python_nolineno = a.nolineno,
 				     .inline_frames = !a.no_inline, .wall = true };
 	struct session_opts so = { .force = a.force, .symfs = a.symfs };
 	if (session_open(&ss, a.input, &so, &tool) < 0)

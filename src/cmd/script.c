@@ -113,7 +113,7 @@ int cmd_script(int argc, char **argv)
 {
 	const char *input = "perf.data", *fields = NULL, *itrace = NULL, *symfs = NULL;
 	bool quiet = false, no_chain = false, fold = false, force = false, python = false;
-	bool no_inline = false, inline_ = true, json = false;
+	bool no_inline = false, inline_ = true, json = false, nolineno = false;
 	int verbose = 0;
 	struct script_ctx c = { 0 };
 	const struct option opts[] = {
@@ -124,7 +124,10 @@ int cmd_script(int argc, char **argv)
 		{ OPT_BOOL, 0, "folded", &fold, NULL, "collapsed stacks for flame graphs: comm;root;...;leaf COUNT" },
 		{ OPT_BOOL, 'f', "force", &force, NULL, "read the input and /tmp JIT symbol files whoever owns them" },
 		{ OPT_STRING, 0, "symfs", &symfs, "DIR", "look for binaries under DIR" },
-		{ OPT_BOOL, 0, "python", &python, NULL, "Python view: py:: frames only" },
+		{ OPT_BOOL, 0, "python", &python, NULL, "Python view: py:: frames only (with --folded "
+		  "each named func (file.py:LINE))" },
+		{ OPT_BOOL, 0, "nolineno", &nolineno, NULL, "with --python --folded: one frame per function, "
+		  "func (file.py) (py-spy's spelling)" },
 		{ OPT_BOOL, 0, "no-inline", &no_inline, NULL, "DWARF stacks without inlined functions' frames" },
 		{ OPT_BOOL, 0, "inline", &inline_, NULL, "DWARF stacks with inlined functions' frames (the default)" },
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "no notes or warnings" },
@@ -154,6 +157,8 @@ int cmd_script(int argc, char **argv)
 			opt_usage_error(&ctx, "-F: %s", err_msg());
 		c.fields_given = !c.fields_rel;
 	}
+	if (nolineno && !(python && fold))
+		opt_usage_error(&ctx, "--nolineno goes with --python --folded (the Python view's labels)");
 	c.no_chain = no_chain;
 	c.quiet = quiet;
 	struct folded f;
@@ -166,6 +171,7 @@ int cmd_script(int argc, char **argv)
 	unsigned asked = c.fields_given ? c.fields : c.fields_rel ? c.fields_add & ~c.fields_del : 0;
 	struct session_tool tool = { .sample = on_sample, .ready = script_ready, .arg = &c,
 				     .python_view = python, .inline_frames = !no_inline,
+				     .python_labels = python && fold, .python_nolineno = nolineno,
 				     .srclines = (asked & SF_SRCLINE) != 0 };
 	struct session_opts so = { .force = force, .symfs = symfs };
 	if (session_open(&ss, input, &so, &tool) < 0)

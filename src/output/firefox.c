@@ -106,6 +106,20 @@ static void empty_table(struct json *j, const char *key, const char *const *cols
 	json_end_object(j);
 }
 
+/* A Python frame's line (the Python view's frames are one per function and line), else null. */
+static void py_lines(struct json *j, const char *key, const struct stacks *st, const struct fx_thread *t)
+{
+	json_begin_array(j, key);
+	for (size_t i = 0; i < t->nfuncs; i++) {
+		const struct stack_frame *fr = &st->frames[t->funcs[i]];
+		if (fr->kind == SK_PYTHON && fr->line)
+			json_u64(j, NULL, fr->line);
+		else
+			json_null(j, NULL);
+	}
+	json_end_array(j);
+}
+
 static void write_tables(struct json *j, const struct stacks *st, const struct fx_thread *t)
 {
 	size_t ns = t->nstacks, nf = t->nfuncs;
@@ -140,7 +154,7 @@ static void write_tables(struct json *j, const struct stacks *st, const struct f
 	repeat(j, "nativeSymbol", nf, 1);
 	repeat(j, "innerWindowID", nf, 1);
 	repeat(j, "implementation", nf, 1);
-	repeat(j, "line", nf, 1);
+	py_lines(j, "line", st, t);
 	repeat(j, "column", nf, 1);
 	json_end_object(j);
 
@@ -163,7 +177,7 @@ static void write_tables(struct json *j, const struct stacks *st, const struct f
 			json_null(j, NULL);
 	}
 	json_end_array(j);
-	repeat(j, "lineNumber", nf, 1);
+	py_lines(j, "lineNumber", st, t);
 	repeat(j, "columnNumber", nf, 1);
 	json_end_object(j);
 

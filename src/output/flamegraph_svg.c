@@ -127,8 +127,10 @@ static void draw_box(FILE *f, const struct layout *l, const struct box *b, doubl
 	fprintf(f, "<g class=\"f\" data-x=\"%" PRIu64 "\" data-w=\"%" PRIu64 "\" data-d=\"%" PRIu32 "\" data-k=\"%s\" data-n=\"",
 		b->x, b->w, b->depth, nd ? stack_kind_name(st->frames[nd->frame].kind) : "merged");
 	pic_xml(f, name);
-	/* Python frames are labelled by function; the file is in the tooltip. */
-	const char *shown = nd && st->frames[nd->frame].kind == SK_PYTHON ? st->frames[nd->frame].func : name;
+	/* Python frames are labelled by function, the file in the tooltip; in the Python view by their
+	 * label, "func (file.py:LINE)", as py-spy draws them. */
+	const char *shown = nd && st->frames[nd->frame].kind == SK_PYTHON && !st->python ? st->frames[nd->frame].func
+											  : name;
 	if (shown != name) {
 		fputs("\" data-l=\"", f);
 		pic_xml(f, shown);

@@ -63,7 +63,7 @@ static void hot_table(FILE *f, const struct stacks *st, size_t e)
 		fprintf(f, "<tr><td class=\"n\">%.2f%%</td><td class=\"n\">%.2f%%</td><td class=\"n\">%" PRIu64
 			   "</td><td class=\"k-%s\">", total ? 100.0 * (double)fn[i].self / total : 0.0,
 			total ? 100.0 * (double)fn[i].total / total : 0.0, fn[i].self, stack_kind_name(fr->kind));
-		pic_xml(f, fr->kind == SK_PYTHON ? fr->func : fr->name);
+		pic_xml(f, fr->kind == SK_PYTHON && !st->python ? fr->func : fr->name); /* "f (x.py:12)" */
 		fprintf(f, "</td><td>%s</td><td>", stack_kind_name(fr->kind));
 		pic_xml(f, fr->file ? fr->file : "");
 		fputs("</td></tr>\n", f);

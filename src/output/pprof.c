@@ -9,7 +9,8 @@
  * pprof_write_labelled also its service, host, process ("pid": one sample per stack and process)
  * and event, as Pyroscope and Parca take labels; one location and one
  * function per frame (function name, system name = the folded spelling, file: the Python source
- * or the DSO); one mapping per DSO with its build-id. Profile fields used: 1 sample_type,
+ * or the DSO; in the Python view a Python frame is one line of its function: the location's Line
+ * carries that line, the function its name and file); one mapping per DSO with its build-id. Profile fields used: 1 sample_type,
  * 2 sample, 3 mapping, 4 location, 5 function, 6 string_table, 9 time_nanos, 10 duration_nanos, 11 period_type,
  * 14 default_sample_type. */
 #include <stdlib.h>
@@ -283,7 +284,7 @@ static void places(struct strbuf *p, struct strtab *t, const struct stacks *st)
 		fvar(&m, 2, str_id(t, fr->func));
 		fvar(&m, 3, str_id(t, fr->name));
 		fvar(&m, 4, str_id(t, fr->src ? fr->src : fr->file));
-		if (fr->line)
+		if (fr->line && fr->kind != SK_PYTHON) /* a Python frame's line is the Line's, not its start */
 			fvar(&m, 5, fr->line);
 		fmsg(p, 5, &m);
 	}

@@ -100,6 +100,8 @@ void speedscope_write(FILE *f, const struct stacks *st)
 		json_str(&j, "name", fr->kind == SK_PYTHON ? fr->func : fr->name);
 		if (fr->file)
 			json_str(&j, "file", fr->file);
+		if (fr->kind == SK_PYTHON && fr->line) /* the Python view: a frame per function and line */
+			json_u64(&j, "line", fr->line);
 		json_end_object(&j);
 	}
 	json_end_array(&j);

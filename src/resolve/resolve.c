@@ -20,6 +20,7 @@ void resolver_init(struct resolver *r, struct machine *m, const struct evsel_set
 	r->machine = m;
 	r->callchains = callchains;
 	r->python_view = python_view;
+	hashmap_init(&r->pylabels, HASHMAP_STR);
 	bool stacks = false;
 	for (size_t i = 0; i < evsels->n; i++)
 		stacks |= (evsels->v[i].attr.sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)) ==
@@ -33,6 +34,7 @@ void resolver_free(struct resolver *r)
 	if (r->unwinder)
 		unwind_free(r->unwinder);
 	free(r->fbuf);
+	resolve_python_labels_free(r);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -176,6 +178,8 @@ void resolve_sample(struct resolver *r, const struct perf_sample *s, struct thre
 		n = r->merge(r->merge_arg, s, &r->fbuf, &r->fcap, n);
 	if (r->python_view)
 		n = resolve_python_view(r->fbuf, n);
+	if (r->python_view && r->python_labels)
+		resolve_python_labels(r, r->fbuf, n);
 	for (size_t i = 0; r->srclines && i < n; i++) {
 		struct frame *f = &r->fbuf[i];
 		if (!f->srcline && f->loc.map && f->loc.dso)

@@ -11,6 +11,7 @@
 
 #include "model/machine.h"
 #include "record/record.h"
+#include "util/hashmap.h"
 
 struct unwinder;
 struct jitdump_code;
@@ -43,6 +44,9 @@ struct resolver {
 	struct machine *machine;
 	bool callchains;           /* resolve callchain frames (else only the sampled ip) */
 	bool python_view;          /* fold interpreter frames around py:: frames (resolve_python_view) */
+	bool python_labels;        /* with python_view: Python frames named py-spy's way,
+				    * "func (file.py:LINE)" (resolve_python_labels) */
+	bool python_nolineno;      /* ... without the line: "func (file.py)", one frame a function */
 	bool inline_frames;        /* DWARF-unwound frames expand into their inlined functions */
 	bool srclines;             /* every mapped frame gets its srcline (perf's "file:line", else
 				    * "dso[addr]"), for script's srcline field */
@@ -58,6 +62,7 @@ struct resolver {
 	 * the new count; the session joins Python stacks lperf read itself here. */
 	size_t (*merge)(void *arg, const struct perf_sample *s, struct frame **frames, size_t *cap, size_t n);
 	void *merge_arg;
+	struct hashmap pylabels;   /* python_labels' symbols (pylabel.c) */
 };
 
 /* evsels decide whether a DWARF unwinder is needed (events with user registers and stack). */
@@ -74,6 +79,23 @@ void resolver_free(struct resolver *r);
  * py:: frame stay unless they belong to the interpreter; between and above py:: frames only the
  * py:: frames stay. A stack without py:: frames is left alone. Returns the new count. */
 size_t resolve_python_view(struct frame *frames, size_t n);
+
+/* ---- Python frames' labels (pylabel.c) ---- */
+
+struct strbuf;
+/* A Python frame's name as CPython's perf support spells it, "py::func:/path/file.py" (also
+ * for a frame the Python view relabelled), else NULL. */
+const char *resolve_py_name(const struct frame *f);
+/* Splits such a name: the function (flen bytes at *func, without "py::") and the file (NULL
+ * when the name has none). */
+void resolve_py_split(const char *pyname, const char **func, size_t *flen, const char **file);
+/* Appends py-spy's label: "func (file.py:LINE)", "func (file.py)" for line <= 0; the file's
+ * name alone, with its directory for a package's __init__.py and __main__.py. */
+void resolve_py_label(struct strbuf *sb, const char *pyname, int line);
+/* Gives every Python frame of the stack its label as its symbol (interned in r; the symbol's
+ * `mangled` keeps the py:: name, its line stays in the frame). */
+void resolve_python_labels(struct resolver *r, struct frame *frames, size_t n);
+void resolve_python_labels_free(struct resolver *r);
 
 /* Replaces frame (*buf)[at], the last of *n, with the inlined functions at its address, as perf
  * 6.1 expands DWARF stacks (inline.c; a caller's frame is already at its call instruction, the

@@ -38,6 +38,8 @@ static void start_resolver(struct session *ss)
 {
 	resolver_init(&ss->resolver, &ss->machine, ss->evsels, ss->tool.callchains, ss->tool.python_view);
 	ss->resolver.inline_frames = ss->tool.inline_frames;
+	ss->resolver.python_labels = ss->tool.python_labels;
+	ss->resolver.python_nolineno = ss->tool.python_nolineno;
 	ss->resolver.srclines = ss->tool.srclines;
 	ss->resolver.e_machine = regname_machine(ss->reader ? ss->reader->info.arch : NULL);
 	if (!ss->resolver.e_machine)

@@ -28,6 +28,8 @@ struct session_tool {
 	bool callchains;         /* resolve callchain frames (else only the sampled ip) */
 	bool python_view;        /* Python-only stacks: interpreter frames between and around
 				  * py:: frames folded away (resolve_python_view) */
+	bool python_labels;      /* ... with Python frames named "func (file.py:LINE)" */
+	bool python_nolineno;    /* ... "func (file.py)": the lines of a function merged */
 	bool inline_frames;      /* DWARF-unwound frames expand into their inlined functions */
 	bool srclines;           /* every frame in a DSO carries its srcline (resolver.srclines) */
 	/* Optional: decisions that depend on the recording's events ("it has call chains"). Called

@@ -5,7 +5,8 @@ usage: pictures_check.py FOLDED KIND FILE [KIND FILE...]
 KIND: svg, html (the flame graph inside the page), speedscope, firefox (gzipped), pprof (the
 "stack count" lines of pprof_stacks.js). Stacks are compared without the command frame (the
 viewers' threads and labels carry it) and with Python frames by function ("py::foo"), as the
-viewers name them. A flame graph's frames are checked by width (the samples of every stack
+viewers name them; in the Python view (`--python`) a Python frame's label, "foo (file.py:LINE)",
+is rebuilt from the speedscope frame's and the Firefox function's name, file and line. A flame graph's frames are checked by width (the samples of every stack
 through the frame), other formats by the samples of the stack itself. The top stacks are those with at least 1% of the samples (at most 10). The speedscope, Firefox
 and pprof files must also hold every sample."""
 import collections
@@ -20,6 +21,22 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 def norm(frames):
     return ";".join(re.sub(r"^(py::[^:]*):.*$", r"\1", f) for f in frames)
+
+
+def short(file):
+    """The file as lperf's Python labels show it: its name (with its directory for __init__.py)."""
+    parts = file.split("/")
+    if len(parts) > 1 and parts[-1] in ("__init__.py", "__main__.py") and parts[-2]:
+        return "/".join(parts[-2:])
+    return parts[-1]
+
+
+def pylabel(name, file, line):
+    """A viewer's frame as report --python --folded names it: a Python frame of the Python view
+    (its function alone, with a .py or <frozen ...> file) gets "name (file.py:LINE)"."""
+    if name.startswith("py::") or not file or not (file.endswith(".py") or file.startswith("<")):
+        return name
+    return "%s (%s:%d)" % (name, short(file), line) if line else "%s (%s)" % (name, short(file))
 
 
 def folded(path):
@@ -84,7 +101,8 @@ def speedscope_counts(path):
         assert p["endValue"] == p["startValue"] + sum(p["weights"])
         assert p["unit"] in ("nanoseconds", "none")
         for s in p["samples"]:
-            c[norm(frames[i]["name"] for i in s)] += 1
+            c[norm(pylabel(frames[i]["name"], frames[i].get("file"), frames[i].get("line"))
+                   for i in s)] += 1
     return c
 
 
@@ -99,7 +117,10 @@ def firefox_counts(path):
         for s in t["samples"]["stack"]:
             names = []
             while s is not None:
-                names.append(strings[fn["name"][ft["func"][st["frame"][s]]]])
+                f = ft["func"][st["frame"][s]]
+                file = fn["fileName"][f]
+                names.append(pylabel(strings[fn["name"][f]], strings[file] if file is not None else None,
+                                     fn["lineNumber"][f]))
                 s = st["prefix"][s]
             c[norm(reversed(names))] += 1
     return c

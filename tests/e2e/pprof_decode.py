@@ -6,9 +6,13 @@ lperf's writer (src/output/pprof.c), one line per item:
   sample V1 V2 ... | key=value,... | outer;...;leaf     (function names, outermost first)
 With --folded instead: the samples as report --folded prints them, "COMM;outer;...;leaf COUNT"
 (functions' system names, the first value summed over the labels other than comm), sorted.
+With --lines: the same from the structured fields alone, a Python function (its file ends in .py
+or is CPython's "<frozen ...>")
+named py-spy's way from its name, its file's name and the location's Line, "func (file.py:LINE)",
+as report --python --folded names it.
 Any malformed field (truncated varint, a length past the end, an index outside the string table,
 a location or function id that is not defined) is an error (exit 1).
-  pprof_decode.py [--folded] FILE.pb.gz"""
+  pprof_decode.py [--folded | --lines] FILE.pb.gz"""
 import gzip, sys
 
 
@@ -65,7 +69,8 @@ def ints(wt, v):
 
 
 def main():
-    folded = sys.argv[1] == "--folded"
+    folded = sys.argv[1] in ("--folded", "--lines")
+    by_line = sys.argv[1] == "--lines"
     raw = gzip.open(sys.argv[-1]).read()
     top = fields(raw)
     strings = [v.decode("utf-8") for f, wt, v in top if f == 6]
@@ -77,15 +82,17 @@ def main():
             raise Bad("string index %d outside the table (%d)" % (i, len(strings)))
         return strings[i]
 
-    funcs, locs = {}, {}
+    funcs, locs, files = {}, {}, {}
     for f, wt, v in top:
         if f == 5:
             d = {k: x for k, _, x in fields(v)}
-            funcs[d.get(1, 0)] = s(d.get(3 if folded else 2, 0))
+            funcs[d.get(1, 0)] = s(d.get(3 if folded and not by_line else 2, 0))
+            files[d.get(1, 0)] = s(d.get(4, 0))
         elif f == 4:
             d = fields(v)
             lid = next((x for k, _, x in d if k == 1), 0)
-            locs[lid] = [next((x for k, _, x in fields(ln) if k == 1), 0) for k, _, ln in d if k == 4]
+            locs[lid] = [(next((x for k, _, x in fields(ln) if k == 1), 0),
+                          next((x for k, _, x in fields(ln) if k == 2), 0)) for k, _, ln in d if k == 4]
     for f, wt, v in top:
         if folded:
             break
@@ -111,10 +118,17 @@ def main():
         for i in ids:
             if i not in locs:
                 raise Bad("sample: location %d is not defined" % i)
-            for fid in locs[i]:
+            for fid, line in locs[i]:
                 if fid not in funcs:
                     raise Bad("location %d: function %d is not defined" % (i, fid))
-                names.append(funcs[fid])
+                if by_line and (files[fid].endswith(".py") or files[fid].startswith("<")):
+                    parts = files[fid].split("/")
+                    base = "/".join(parts[-2:]) if len(parts) > 1 and parts[-1] in ("__init__.py", "__main__.py") \
+                        else parts[-1]
+                    names.append("%s (%s:%d)" % (funcs[fid], base, line) if line else
+                                 "%s (%s)" % (funcs[fid], base))
+                else:
+                    names.append(funcs[fid])
         if not folded:
             print("sample", " ".join(map(str, vals)), "|", ",".join(labels), "|", ";".join(reversed(names)))
             continue

@@ -318,7 +318,7 @@ for v in 3.10 3.12; do
 		lperf record -q --python-frames -o e.data -- "$py" "$TEST_ROOT/tests/workloads/py_deep.py" 1500 10000000 &&
 		lperf report -i e.data --folded >f.txt 2>/dev/null && depth f.txt 1023 1 &&
 		lperf report -i e.data --python --folded >p.txt 2>/dev/null &&
-		awk "/py::leaf/ { n++; if (\$0 ~ /\[truncated\];py::deep/) ok++ } END { print ok, n; exit !(n && ok == n) }" p.txt
+		awk "/;leaf \(/ { n++; if (\$0 ~ /\[truncated\];deep \(/) ok++ } END { print ok, n; exit !(n && ok == n) }" p.txt
 	'
 done
 py=$(py_for 3.12)

@@ -87,7 +87,7 @@ if [ -n "$PY" ]; then
 	test_expect_success 'Python (--python view): every format agrees, Python frames coloured as Python' '
 		lperf record -q --python -o py.data -- "$PY" "$W/perf_docs.py" 3000000 &&
 		all_formats py.data py --python &&
-		expect_grep "data-k=\"python\" data-n=\"py::foo" py.svg &&
+		expect_grep "data-k=\"python\" data-n=\"foo \\(perf_docs.py" py.svg &&
 		expect_grep "Python \\(interpreter frames folded away\\)" py.html
 	'
 else

@@ -128,7 +128,7 @@ RUN=$(sed -n "s/^run = \(--python -p\) 1234 \(.*\)--switch-output=60s\(.*\)$/\1 
 # pysamples DIR: samples with a Python work_X frame in the profiles of DIR so far
 pysamples() {
 	for f in "$1"/*.pb.gz; do [ -e "$f" ] && "$PYTHON" "$DECODE" --folded "$f"; done 2>/dev/null |
-		awk '/py::work_[abc]/ { n += $NF } END { print n + 0 }'
+		awk '/work_[abc] \(/ { n += $NF } END { print n + 0 }'
 }
 stop_daemon() {
 	pid=$("$LPERF" daemon --config "$1" -x: | head -1 | cut -d: -f1)
@@ -157,8 +157,8 @@ test_expect_success 'daemon: a Python service session from docs/daemon.md gives 
 		! grep "^sample" dec | grep -Ev "\| comm=[^,]*,service=web,host=$HOST,pid=$py,event=(cpu-clock|cycles) \|" || exit 1
 	done &&
 	for f in base/session-web/pprof/*.pb.gz; do "$PYTHON" "$DECODE" --folded $f; done >all.folded &&
-	awk "/py::<module>[^;]*;py::serve[^;]*;py::work_a[^;]*;py::spin[^;]* [0-9]+\$/ { a += \$NF }
-		/py::<module>[^;]*;py::serve[^;]*;py::work_c[^;]*;py::spin[^;]* [0-9]+\$/ { c += \$NF }
+	awk "/<module> [^;]*;serve [^;]*;work_a [^;]*;spin [^;]* [0-9]+\$/ { a += \$NF }
+		/<module> [^;]*;serve [^;]*;work_c [^;]*;spin [^;]* [0-9]+\$/ { c += \$NF }
 		END { printf \"work_a %d, work_c %d samples\n\", a, c; exit !(a > c && c > 0) }" all.folded
 '
 

@@ -17,6 +17,8 @@
 #include "analysis/stackdiff.h"
 #include "analysis/stacks.h"
 #include "output/pictures.h"
+#include "resolve/resolve.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 /* Adds "a;b;c" n times. */
@@ -266,6 +268,80 @@ static void test_pprof_labelled(void **state)
 	stacks_free(&st);
 }
 
+static void label_is(const char *pyname, int line, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+	resolve_py_label(&sb, pyname, line);
+	assert_string_equal(sb_str(&sb), want);
+	sb_release(&sb);
+}
+
+/* The Python view names Python frames py-spy's way, one frame per function and line (one per
+ * function with --nolineno), and the viewers get the function, file and line apart. */
+static void test_python_view_lines(void **state)
+{
+	label_is("py::work:/w/app.py", 10, "work (app.py:10)");
+	label_is("py::work:/w/app.py", 0, "work (app.py)");
+	label_is("py::C.m:/w/pkg/__init__.py", 3, "C.m (pkg/__init__.py:3)");
+	label_is("py::<lambda>:<frozen importlib._bootstrap>", 241, "<lambda> (<frozen importlib._bootstrap>:241)");
+	label_is("py::nofile", 5, "nofile (line 5)");
+
+	static struct symbol s_work = { 0, 0, (char *)"py::work:/w/app.py", NULL };
+	static struct symbol s_main = { 0, 0, (char *)"py::main:/w/app.py", NULL };
+	struct frame fr[2] = { { .loc.sym = &s_work, .line = 10 }, { .loc.sym = &s_main, .line = 17 } };
+	struct perf_sample smp = { .time = 1, .period = 1, .pid = 7, .tid = 7 };
+	struct resolved_sample rs = { .s = &smp, .frames = fr, .nframes = 2 };
+	for (int nolineno = 0; nolineno < 2; nolineno++) {
+		struct stacks st;
+		stacks_init(&st);
+		st.python = true;
+		st.python_nolineno = nolineno;
+		fr[0].line = 10;
+		for (int i = 0; i < 3; i++)
+			stacks_add(&st, &rs);
+		fr[0].line = 12;
+		stacks_add(&st, &rs);
+		stacks_finish(&st);
+		uint32_t n10 = stacks_find(&st, 0, "[unknown];main (app.py:17);work (app.py:10)");
+		uint32_t n12 = stacks_find(&st, 0, "[unknown];main (app.py:17);work (app.py:12)");
+		uint32_t nw = stacks_find(&st, 0, "[unknown];main (app.py);work (app.py)");
+		if (!nolineno) {
+			assert_true(n10 != UINT32_MAX && n12 != UINT32_MAX);
+			assert_int_equal(st.nodes[n10].self, 3);
+			assert_int_equal(st.nodes[n12].self, 1);
+			const struct stack_frame *f = &st.frames[st.nodes[n12].frame];
+			assert_int_equal(f->kind, SK_PYTHON);
+			assert_string_equal(f->func, "work");
+			assert_string_equal(f->file, "/w/app.py");
+			assert_int_equal(f->line, 12);
+			char *out = NULL;
+			size_t len = 0;
+			render(&out, &len, &st, &(struct picture_opts){ 0 });
+			assert_non_null(strstr(out, "data-k=\"python\" data-n=\"work (app.py:10)\"><title>"));
+			free(out);
+			FILE *sf = open_memstream(&out, &len);
+			speedscope_write(sf, &st);
+			fclose(sf);
+			assert_non_null(strstr(out, "{\"name\":\"work\",\"file\":\"/w/app.py\",\"line\":12}"));
+			free(out);
+		} else {
+			assert_true(n10 == UINT32_MAX && nw != UINT32_MAX);
+			assert_int_equal(st.nodes[nw].self, 4);
+			assert_int_equal(st.frames[st.nodes[nw].frame].line, 0);
+		}
+		stacks_free(&st);
+	}
+	/* folded text read back: a label is a Python frame */
+	struct stacks st;
+	stacks_init(&st);
+	add(&st, "ev", "p;main (app.py:17);work (app.py)", 1, 1);
+	stacks_finish(&st);
+	assert_int_equal(st.frames[st.nodes[stacks_find(&st, 0, "p;main (app.py:17)")].frame].kind, SK_PYTHON);
+	assert_int_equal(st.frames[st.nodes[stacks_find(&st, 0, "p;main (app.py:17);work (app.py)")].frame].kind,
+			 SK_PYTHON);
+	stacks_free(&st);
+}
+
 static void test_firefox_and_speedscope(void **state)
 {
 	struct stacks st;
@@ -365,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_pprof_fields),
 		cmocka_unit_test(test_pprof_labelled),
 		cmocka_unit_test(test_firefox_and_speedscope),
+		cmocka_unit_test(test_python_view_lines),
 		cmocka_unit_test(test_html_self_contained),
 		cmocka_unit_test(test_diff_orders_by_change),
 	};

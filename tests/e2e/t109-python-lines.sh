@@ -1,0 +1,131 @@
+#!/bin/sh
+# Python lines in every view (docs/python.md#views): a known answer, tests/workloads/py_lines.py,
+# whose work() spends its time on two one-line loops, line 10 twice as many turns as line 12, called
+# by main on line 17, called by <module> on line 20. Recorded with frames read from the
+# interpreter (2.7-3.11: --python; 3.12/3.13: --python-frames), the Python view names each frame
+# py-spy's way, "work (py_lines.py:10)": every frame's line is right in at least 99% of the
+# samples, the two lines split 2:1 within three standard deviations of the counts (plus one point
+# for the workload's own unevenness), and every format says the same, read back by its own parser
+# (the SVG and HTML as XML, speedscope and Firefox as JSON with their files' names and lines,
+# pprof's Line entries decoded field by field, go tool pprof -lines when Go is installed).
+# perf's views keep CPython's names: report --sort sym says py::work:/path, script the line apart.
+. "$(dirname "$0")/lib.sh"
+W="$TEST_ROOT/tests/workloads/py_lines.py"
+CHECK="$PYTHON $TEST_ROOT/tests/e2e/pictures_check.py"
+DECODE="$PYTHON $TEST_ROOT/tests/e2e/pprof_decode.py"
+GO=$(command -v go || ls /usr/lib/go/bin/go 2>/dev/null || true)
+NODE_PATH="$TEST_ROOT/build/node/node_modules" # t75's npm readers, when it installed them
+export NODE_PATH CHECK DECODE GO W
+
+# right FOLDED: the samples with a frame of py_lines.py (at least 500) have <module> on 20, main on
+# 17 and work on 10 or 12 as their Python frames in at least 99%, and line 10's share of work's is
+# 2/3 within 3 standard deviations plus a point.
+right() {
+	awk '{
+		n = $NF; line = $0; sub(/ [0-9]+$/, "", line)
+		if (line !~ /py_lines\.py/) next
+		k = split(line, fr, ";"); np = 0
+		for (i = 2; i <= k; i++)
+			if (fr[i] ~ / \((py_lines\.py|<frozen [^)]*)(:[0-9]+)?\)$/) py[++np] = fr[i]
+		all += n
+		if (np == 3 && py[1] == "<module> (py_lines.py:20)" && py[2] == "main (py_lines.py:17)") {
+			if (py[3] == "work (py_lines.py:10)") { a += n; next }
+			if (py[3] == "work (py_lines.py:12)") { b += n; next }
+		}
+		if (n > 1) print "  elsewhere:", n, line
+	} END {
+		p = a + b ? a / (a + b) : 0; tol = a + b ? 3 * sqrt(2 / 9 / (a + b)) + 0.01 : 0
+		d = p - 2 / 3; if (d < 0) d = -d
+		printf "%d of %d samples with every line right; line 10 %d, line 12 %d: %.4f of work (2/3 +- %.4f)\n",
+			a + b, all, a, b, p, tol
+		exit !(all >= 500 && a + b >= 0.99 * all && d <= tol)
+	}' "$1"
+}
+
+# leaf FOLDED NAME: the samples whose stack ends in the frame NAME.
+leaf() {
+	awk -v w="$2" '{ n = $NF; s = $0; sub(/ [0-9]+$/, "", s); k = split(s, fr, ";"); if (fr[k] == w) c += n }
+		END { print c + 0 }' "$1"
+}
+# row REPORT NAME: the samples column of report -n's row for the symbol NAME.
+row() {
+	awk -v w="$2" '{ i = index($0, "[.] "); if (i && substr($0, i + 4) == w) print $2 }' "$1"
+}
+
+# formats DATA: every picture and viewer file of the Python view agrees with report --python
+# --folded, line by line.
+formats() {
+	lperf report -i "$1" --python --folded >f.txt 2>/dev/null &&
+	lperf report -q -i "$1" --python --flamegraph g.svg --html h.html --speedscope s.json --firefox f.json.gz \
+		--pprof p.pb.gz &&
+	set -- svg g.svg html h.html speedscope s.json firefox f.json.gz &&
+	if [ -d "$NODE_PATH/pprof-format" ] && command -v node >/dev/null; then
+		node "$TEST_ROOT/tests/e2e/pprof_stacks.js" p.pb.gz >p.txt && set -- "$@" pprof p.txt
+	fi &&
+	$CHECK f.txt "$@" &&
+	expect_grep "data-k=\"python\" data-n=\"work \(py_lines.py:10\)\"" g.svg &&
+	# pprof: the Line entries and the functions' names and files give the same stacks, every one
+	$DECODE --lines p.pb.gz >pl.txt && sort f.txt | diff - pl.txt &&
+	if [ -n "$GO" ]; then
+		"$GO" tool pprof -top -lines p.pb.gz >go.txt 2>/dev/null &&
+		for l in 10 12; do
+			want=$(leaf f.txt "work (py_lines.py:$l)") &&
+			got=$(awk -v w="/py_lines.py:$l" "\$(NF - 1) == \"work\" && substr(\$NF, length(\$NF) - length(w) + 1) == w { print \$1 }" go.txt) &&
+			echo "go tool pprof: line $l flat $got, report $want" && [ "$got" = "$want" ] || return 1
+		done
+	fi
+}
+
+found=0
+for v in 3.8 3.11 3.13; do
+	py=$(py_for $v)
+	[ -z "$py" ] && continue
+	found=1
+	opt=--python
+	case $v in 3.1[23]) opt=--python-frames ;; esac
+	export v py opt
+	test_expect_success "$v ($opt): every frame's line right in >= 99% of samples, lines 10 and 12 split 2:1" '
+		lperf record -q $opt -o "$SCRATCH/l-$v.data" -- "$py" "$W" 200000 150 2>err && cat err &&
+		expect_no_grep "approximate|no CPython" err &&
+		lperf report -i "$SCRATCH/l-$v.data" --python --folded >f.txt 2>/dev/null && right f.txt
+	'
+	test_expect_success "$v: the flame graph, HTML, speedscope, Firefox and pprof show the same lines" '
+		formats "$SCRATCH/l-$v.data"
+	'
+done
+[ $found = 1 ] || { test_skip "Python lines" "no pyenv CPython 3.8, 3.11 or 3.13"; test_done; }
+
+for v in 3.11 3.13 3.8; do D="$SCRATCH/l-$v.data"; [ -f "$D" ] && break; done
+export D
+test_expect_success 'report --python: a row per function and line; --sort srcline: file.py:LINE' '
+	lperf report -i "$D" --python --folded >f.txt 2>/dev/null &&
+	lperf report -i "$D" --python --stdio --no-children -g none -n -q --sort sym >r.txt 2>/dev/null && cat r.txt &&
+	lperf report -i "$D" --python --stdio --no-children -g none -n -q --sort srcline >l.txt 2>/dev/null && cat l.txt &&
+	for l in 10 12; do
+		want=$(leaf f.txt "work (py_lines.py:$l)") && r=$(row r.txt "work (py_lines.py:$l)") &&
+		src=$(awk -v w="py_lines.py:$l" "\$NF == w { print \$2 }" l.txt) &&
+		echo "line $l: $want leaf samples, sym row $r, srcline row $src" &&
+		[ "$r" = "$want" ] && [ "$src" = "$want" ] || exit 1
+	done
+'
+
+test_expect_success '--nolineno (py-spy): one frame per function, func (file.py), the lines merged' '
+	lperf report -i "$D" --python --folded >f.txt 2>/dev/null &&
+	lperf report -i "$D" --python --nolineno --folded >n.txt 2>/dev/null &&
+	lperf script -i "$D" --python --nolineno --folded 2>/dev/null | sort >sn.txt && sort n.txt | diff - sn.txt &&
+	expect_no_grep "py_lines\.py:" n.txt &&
+	a=$(awk "/;work \(py_lines.py:[0-9]+\) [0-9]+\$/ { n += \$NF } END { print n }" f.txt) &&
+	b=$(awk "/;work \(py_lines.py\) [0-9]+\$/ { n += \$NF } END { print n }" n.txt) &&
+	echo "work: $a samples by line, $b merged" && [ "$a" = "$b" ] &&
+	expect_exit 2 "$LPERF" report -i "$D" --nolineno --folded 2>err && expect_grep "nolineno goes with --python" err
+'
+
+test_expect_success 'script --python --folded is report'"'"'s; perf'"'"'s views keep py::func:/path' '
+	lperf report -i "$D" --python --folded 2>/dev/null | sort >f.txt &&
+	lperf script -i "$D" --python --folded 2>/dev/null | sort | diff - f.txt &&
+	lperf report -i "$D" --stdio --no-children -g none --sort sym -q >p.txt 2>/dev/null &&
+	expect_grep "\[\.\] py::work:/.*py_lines\.py\$" p.txt && expect_no_grep "work \(py_lines" p.txt &&
+	lperf report -i "$D" --folded >pf.txt 2>/dev/null && expect_grep ";py::work:/[^;]*py_lines\.py" pf.txt &&
+	lperf script -i "$D" >s.txt 2>/dev/null && expect_grep "py::work:/.*py_lines\.py\+0x0 \(\[python\] line 1[02]\)" s.txt
+'
+test_done
