@@ -1,5 +1,6 @@
 #include "analysis/filter.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -61,6 +62,23 @@ bool filter_symbol_matches(const char *pat, const char *name)
 	if (suf && !pre)
 		return nl >= cl && !strncasecmp(name + nl - cl, core, cl);
 	return nl == cl && !strncasecmp(name, core, cl);
+}
+
+/* A Python frame the Python view labelled ("work (app.py:10)") also matches by its py:: name and
+ * by its function alone. */
+static bool label_matches(const char *pat, const struct frame *fr)
+{
+	const char *py = resolve_py_name(fr);
+	if (!py || py == fr->loc.sym->name)
+		return false;
+	if (filter_symbol_matches(pat, py))
+		return true;
+	const char *fn, *file;
+	size_t flen;
+	resolve_py_split(py, &fn, &flen, &file);
+	char buf[512];
+	snprintf(buf, sizeof(buf), "%.*s", (int)flen, fn);
+	return filter_symbol_matches(pat, buf);
 }
 
 static bool in_strs(char **v, size_t n, const char *s)
@@ -137,7 +155,7 @@ bool filter_match(const struct sample_filter *f, const struct resolved_sample *r
 			return false;
 		bool any = false;
 		for (size_t i = 0; i < f->nsyms && !any; i++)
-			any = filter_symbol_matches(f->syms[i], loc->sym->name);
+			any = filter_symbol_matches(f->syms[i], loc->sym->name) || label_matches(f->syms[i], &rs->frames[0]);
 		if (!any)
 			return false;
 	}

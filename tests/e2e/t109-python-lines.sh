@@ -106,6 +106,12 @@ test_expect_success 'report --python: a row per function and line; --sort srclin
 		src=$(awk -v w="py_lines.py:$l" "\$NF == w { print \$2 }" l.txt) &&
 		echo "line $l: $want leaf samples, sym row $r, srcline row $src" &&
 		[ "$r" = "$want" ] && [ "$src" = "$want" ] || exit 1
+	done &&
+	# -S matches a label by itself, by its py:: name or by its function
+	all=$(awk "/;work \(py_lines.py:[0-9]+\) [0-9]+\$/ { n += \$NF } END { print n }" f.txt) &&
+	for s in work "work (py_lines.py:10),work (py_lines.py:12)" "^py::work:"; do
+		n=$(lperf report -i "$D" --python -S "$s" --folded 2>/dev/null | awk "{ n += \$NF } END { print n }") &&
+		echo "-S $s: $n of $all" && [ "$n" = "$all" ] || exit 1
 	done
 '
 
