@@ -16,9 +16,9 @@ endif
 
 # CFLAGS is the user's (optimisation, sanitizers); LPERF_CFLAGS always applies.
 CFLAGS  ?= -O2 -g
-LPERF_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wno-missing-field-initializers \
+LPERF_CFLAGS := -std=gnu11 -D_GNU_SOURCE -pthread -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wno-missing-field-initializers \
            -Isrc $(PKG_CFLAGS) -MMD -MP
-LDLIBS  += $(PKG_LIBS) -lpfm -liberty -lm
+LDLIBS  += $(PKG_LIBS) -lpfm -liberty -lm -pthread
 
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 

@@ -109,6 +109,18 @@ static int opt_percent(const struct option *o, const char *a)
 	return 0;
 }
 
+/* Worker threads for the samples (session_opts.threads); more than 64 gains nothing. */
+static int opt_threads(const struct option *o, const char *a)
+{
+	int n;
+	if (parse_int(a, &n) < 0)
+		return -1;
+	if (n < 1 || n > 64)
+		return err_set("'%s' is not a number of threads (1..64)", a);
+	*(unsigned *)o->value = (unsigned)n;
+	return 0;
+}
+
 static int opt_rows(const struct option *o, const char *a)
 {
 	struct report_view *v = o->value;
@@ -166,6 +178,7 @@ struct report_args {
 	enum colour_mode colour;
 	char *fields_sort;     /* -F: the sort keys among the fields */
 	int verbose;
+	unsigned threads;      /* -j: resolve samples on this many threads (default: online CPUs) */
 	enum hist_key keys[HK_NKEYS];
 	size_t nkeys;
 	struct pictures_req pr;
@@ -261,10 +274,14 @@ static void parse_report_options(struct report_args *a, struct profile *pr, int 
 		  "interpreter frames folded away, each named func (file.py:LINE)" },
 		{ OPT_BOOL, 0, "nolineno", &a->nolineno, NULL, "with --python: one frame per function, "
 		  "func (file.py), its lines merged (py-spy's spelling)" },
+		{ OPT_CALLBACK, 'j', "threads", &a->threads, "N", "resolve samples (unwinding, symbols) on N "
+		  "threads (default: the online CPUs; 1: no worker threads); the output is the same", opt_threads },
 		{ OPT_BOOL, 'q', "quiet", &a->quiet, NULL, "no notes or warnings" },
 		{ OPT_COUNT, 'v', "verbose", &a->verbose, NULL, "more detail" },
 		OPT_END_(),
 	};
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	a->threads = cpus < 1 ? 1 : cpus > 64 ? 64 : (unsigned)cpus;
 	struct opt_ctx ctx = { "report", usage, opts, false };
 	int i = opt_parse(&ctx, argc, argv);
 	if (i < argc)
@@ -302,7 +319,7 @@ static int report_pictures(const struct report_args *a, const struct sample_filt
 	st.python_nolineno = a->nolineno;
 	st.no_inline = a->no_inline;
 	st.lines = a->pr.pprof != NULL; /* pprof carries each function's file and line */
-	struct session_opts so = { .force = a->force, .symfs = a->symfs };
+	struct session_opts so = { .force = a->force, .symfs = a->symfs, .threads = a->threads };
 	struct notes said = NOTES_INIT;
 	int lr = stacks_load(&st, a->input, &so, filter, &said);
 	err_print_notes(&said);
@@ -462,7 +479,7 @@ int cmd_report(int argc, char **argv)
 	struct session_tool tool = { .ready = report_ready, .arg = &x, .python_view = a.python,
 				     .python_labels = a.python, .python_nolineno = a.nolineno,
 				     .inline_frames = !a.no_inline, .wall = true };
-	struct session_opts so = { .force = a.force, .symfs = a.symfs };
+	struct session_opts so = { .force = a.force, .symfs = a.symfs, .threads = a.threads };
 	if (session_open(&ss, a.input, &so, &tool) < 0)
 		cmd_open_failed(a.input);
 	struct perfdata_reader *r = ss.reader;

@@ -3,6 +3,7 @@
 #include "resolve/resolve.h"
 
 #include <elf.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,77 @@
 #include "unwind/unwind.h"
 #include "util/xalloc.h"
 
-static const struct unwind_lookup lookup = { resolve_addr, resolve_jit_code };
+static const struct unwind_lookup plain_lookup = { resolve_addr, resolve_jit_code, NULL, NULL };
+
+static pthread_mutex_t shared_mu = PTHREAD_MUTEX_INITIALIZER;
+
+void resolve_lock(void)
+{
+	pthread_mutex_lock(&shared_mu);
+}
+
+void resolve_unlock(void)
+{
+	pthread_mutex_unlock(&shared_mu);
+}
+
+static bool addr_locked(struct machine *m, struct thread *t, uint8_t cpumode, uint64_t ip, uint64_t time,
+			struct addr_loc *out)
+{
+	resolve_lock();
+	bool ok = resolve_addr(m, t, cpumode, ip, time, out);
+	resolve_unlock();
+	return ok;
+}
+
+static const struct jitdump_code *jit_code_locked(struct machine *m, struct thread *t, uint64_t ip, uint64_t time)
+{
+	resolve_lock();
+	const struct jitdump_code *c = resolve_jit_code(m, t, ip, time);
+	resolve_unlock();
+	return c;
+}
+
+static const struct unwind_lookup shared_lookup = { addr_locked, jit_code_locked, resolve_lock, resolve_unlock };
+
+void resolver_share(struct resolver *r)
+{
+	r->shared = true;
+	if (r->unwinder) {
+		unwind_free(r->unwinder);
+		r->unwinder = unwind_new(r->machine, &shared_lookup);
+	}
+}
+
+/* A DSO whose lookups, once it is loaded, only read it: an ELF file's or the vDSO's symbols
+ * (not a perf map's, which a live session reads again, nor the kernel's, refreshed for modules). */
+static bool lookups_read_only(const struct dso *d)
+{
+	return d->loaded && (d->kind == DSO_ELF || d->kind == DSO_VDSO) && !d->jit.pid && !d->jit.perfmap &&
+	       !d->ksnap;
+}
+
+/* resolve_addr for r: a shared resolver takes the lock unless ip is in a process's file whose
+ * symbols it has seen loaded (the common case, then read without one). */
+static bool lookup(struct resolver *r, struct thread *t, uint8_t cpumode, uint64_t ip, uint64_t time,
+		   struct addr_loc *out)
+{
+	if (!r->shared)
+		return resolve_addr(r->machine, t, cpumode, ip, time, out);
+	if ((cpumode & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER && t && t->maps) {
+		const struct map *mp = maps_find(t->maps, ip);
+		if (mp && mp->dso && !mp->dso->jit.pid && hashmap_find_ptr(&r->ready, mp->dso))
+			return resolve_addr(r->machine, t, cpumode, ip, time, out);
+	}
+	resolve_lock();
+	bool ok = resolve_addr(r->machine, t, cpumode, ip, time, out);
+	if (ok && !out->kernel && out->dso && lookups_read_only(out->dso)) {
+		bool found;
+		hashmap_insert_ptr(&r->ready, out->dso, &found);
+	}
+	resolve_unlock();
+	return ok;
+}
 
 void resolver_init(struct resolver *r, struct machine *m, const struct evsel_set *evsels, bool callchains,
 		   bool python_view)
@@ -26,7 +97,7 @@ void resolver_init(struct resolver *r, struct machine *m, const struct evsel_set
 		stacks |= (evsels->v[i].attr.sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)) ==
 			  (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
 	if (callchains && stacks)
-		r->unwinder = unwind_new(m, &lookup);
+		r->unwinder = unwind_new(m, &plain_lookup);
 }
 
 void resolver_free(struct resolver *r)
@@ -35,6 +106,7 @@ void resolver_free(struct resolver *r)
 		unwind_free(r->unwinder);
 	free(r->fbuf);
 	resolve_python_labels_free(r);
+	hashmap_free(&r->ready);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -56,7 +128,7 @@ static void add_frame(struct resolver *r, size_t *n, uint64_t ip, uint8_t cpumod
 	struct frame *f = &r->fbuf[(*n)++];
 	memset(f, 0, sizeof(*f));
 	f->ip = ip;
-	resolve_addr(r->machine, t, cpumode, ip, time, &f->loc);
+	lookup(r, t, cpumode, ip, time, &f->loc);
 }
 
 /* DWARF-unwound callers are taken at their call instruction (return address - 1), as perf's
@@ -67,8 +139,13 @@ static void add_user(uint64_t ip, bool activation, void *arg)
 	struct user_frames *a = arg;
 	size_t at = *a->n;
 	add_frame(a->r, a->n, activation ? ip : ip - 1, PERF_RECORD_MISC_USER, a->t, a->time);
-	if (a->r->inline_frames && *a->n == at + 1)
+	if (a->r->inline_frames && *a->n == at + 1) {
+		if (a->r->shared)
+			resolve_lock();
 		resolve_expand_inline(&a->r->fbuf, &a->r->fcap, a->n, at);
+		if (a->r->shared)
+			resolve_unlock();
+	}
 }
 
 /* The cpumode a context marker switches to; -1 for an invalid marker (0xffff...ffff), after
@@ -106,7 +183,7 @@ static void insert_link_register(struct resolver *r, size_t *n, size_t leaf, con
 	if (!lr || (leaf + 1 < *n && r->fbuf[leaf + 1].ip == lr))
 		return;
 	struct addr_loc at;
-	if (!resolve_addr(r->machine, t, PERF_RECORD_MISC_USER, lr, s->time, &at) || !at.sym)
+	if (!lookup(r, t, PERF_RECORD_MISC_USER, lr, s->time, &at) || !at.sym)
 		return;
 	const struct addr_loc *lf = &r->fbuf[leaf].loc;
 	if (lf->sym == at.sym && lf->dso == at.dso)
@@ -145,8 +222,8 @@ static bool add_callchain(struct resolver *r, size_t *n, const struct perf_sampl
 	return true;
 }
 
-void resolve_sample(struct resolver *r, const struct perf_sample *s, struct thread *t,
-		    struct resolved_sample *out)
+size_t resolve_sample_frames(struct resolver *r, const struct perf_sample *s, struct thread *t, bool *truncated_out,
+			     bool *chain_reset_out)
 {
 	size_t n = 0;
 	bool used_chain = false, chain_reset = false;
@@ -174,6 +251,14 @@ void resolve_sample(struct resolver *r, const struct perf_sample *s, struct thre
 	}
 	if (!used_chain)
 		add_frame(r, &n, s->ip, s->cpumode, t, s->time);
+	*truncated_out = truncated;
+	*chain_reset_out = chain_reset;
+	return n;
+}
+
+void resolve_sample_finish(struct resolver *r, const struct perf_sample *s, struct thread *t, size_t n,
+			   bool truncated, bool chain_reset, struct resolved_sample *out)
+{
 	if (r->merge)
 		n = r->merge(r->merge_arg, s, &r->fbuf, &r->fcap, n);
 	if (r->python_view)
@@ -186,6 +271,14 @@ void resolve_sample(struct resolver *r, const struct perf_sample *s, struct thre
 			f->srcline = srcline_string(f->loc.dso, NULL, f->loc.addr);
 	}
 	*out = (struct resolved_sample){ s, t, r->fbuf, n, truncated, chain_reset };
+}
+
+void resolve_sample(struct resolver *r, const struct perf_sample *s, struct thread *t,
+		    struct resolved_sample *out)
+{
+	bool truncated, chain_reset;
+	size_t n = resolve_sample_frames(r, s, t, &truncated, &chain_reset);
+	resolve_sample_finish(r, s, t, n, truncated, chain_reset, out);
 }
 
 static bool is_py(const struct frame *f)

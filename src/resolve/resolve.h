@@ -63,6 +63,12 @@ struct resolver {
 	size_t (*merge)(void *arg, const struct perf_sample *s, struct frame **frames, size_t *cap, size_t n);
 	void *merge_arg;
 	struct hashmap pylabels;   /* python_labels' symbols (pylabel.c) */
+	/* resolver_share: one of several resolvers that run at once over one machine which nobody
+	 * changes meanwhile; what loads or changes shared state (a DSO's symbols, JIT sources,
+	 * source lines, the unwinder's first use of a file) is done under resolve_lock. */
+	bool shared;
+	struct hashmap ready;      /* shared: DSOs whose symbols this resolver saw loaded, whose
+				    * lookups are then plain reads (no lock) */
 };
 
 /* evsels decide whether a DWARF unwinder is needed (events with user registers and stack). */
@@ -74,6 +80,25 @@ void resolver_init(struct resolver *r, struct machine *m, const struct evsel_set
 void resolve_sample(struct resolver *r, const struct perf_sample *s, struct thread *t,
 		    struct resolved_sample *out);
 void resolver_free(struct resolver *r);
+
+/* ---- Several threads (report --threads) ----
+ * resolve_sample is resolve_sample_frames (the work over the model and the DSOs: call chain,
+ * unwinding, inline frames; a shared resolver may run it on any thread) then
+ * resolve_sample_finish (Python stacks joined, the Python view, srclines: the thread that owns
+ * the session, holding resolve_lock when shared resolvers run). */
+
+/* Makes r (after resolver_init, before its first sample) one of several running at once. */
+void resolver_share(struct resolver *r);
+/* The lock of the state shared resolvers share (one per process). */
+void resolve_lock(void);
+void resolve_unlock(void);
+/* The frames of s in r->fbuf; returns their count. */
+size_t resolve_sample_frames(struct resolver *r, const struct perf_sample *s, struct thread *t, bool *truncated,
+			     bool *chain_reset);
+/* The n frames in r->fbuf (from resolve_sample_frames, of this resolver or another's, copied
+ * there) finished into out. */
+void resolve_sample_finish(struct resolver *r, const struct perf_sample *s, struct thread *t, size_t n,
+			   bool truncated, bool chain_reset, struct resolved_sample *out);
 
 /* Rewrites a stack (leaf first) for reading Python: the native frames below the innermost
  * py:: frame stay unless they belong to the interpreter; between and above py:: frames only the

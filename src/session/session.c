@@ -6,6 +6,7 @@
 #include "python/pymerge.h"
 #include "python/pystore.h"
 #include "record/regname.h"
+#include "session/session_batch.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -122,7 +123,7 @@ void session_wall(struct session *ss, struct evsel_set *set)
 	ss->wall_switches = off->attr.type == PERF_TYPE_TRACEPOINT;
 }
 
-static int use_sample(struct session *ss, struct perf_sample *ps);
+static int use_sample(struct session *ss, struct perf_sample *ps, const struct perf_event_header *h);
 
 /* --wall without BPF: a switch-out sample waits for its thread's switch in. */
 static void wall_hold(struct session *ss, const struct perf_event_header *h, uint32_t tid)
@@ -151,7 +152,7 @@ static int wall_switch_in(struct session *ss, const struct perf_event_header *h)
 	if (sample_parse(ss->evsels, held, &s) == 0 && id.time >= s.time) {
 		s.period = id.time - s.time;
 		s.evsel = ss->wall_into;
-		rc = use_sample(ss, &s);
+		rc = use_sample(ss, &s, held);
 	}
 	free(held);
 	return rc;
@@ -171,10 +172,44 @@ static int handle_sample(struct session *ss, const struct perf_event_header *h)
 		}
 		s.evsel = ss->wall_into;
 	}
-	return use_sample(ss, &s);
+	return use_sample(ss, &s, h);
 }
 
-static int use_sample(struct session *ss, struct perf_sample *ps)
+/* The sample's thread. With workers out, one that is new or changes (its process learnt) waits
+ * until they are done: they read the threads without a lock. */
+static int sample_thread(struct session *ss, pid_t pid, pid_t tid, struct thread **out)
+{
+	struct thread *t = machine_find_thread(&ss->machine, tid);
+	if (!t || (pid >= 0 && t->pid != pid)) {
+		int rc = spool_drain(ss->pool);
+		if (rc)
+			return rc;
+	}
+	*out = machine_thread(&ss->machine, pid, tid);
+	/* The unwinder's view of the maps is a cache built on first use: built here, read there. */
+	if ((*out)->maps)
+		maps_view((*out)->maps);
+	return 0;
+}
+
+/* A worker's frames for s (spool_cfg.deliver): finished and handed to the tool in order. */
+static int deliver_frames(void *arg, const struct perf_sample *s, struct thread *t, const struct frame *f,
+			  size_t n, bool truncated, bool chain_reset)
+{
+	struct session *ss = arg;
+	struct resolver *r = &ss->resolver;
+	resolve_lock(); /* the tool, the hints and the Python merge read and load DSOs too */
+	ALLOC_GROW(r->fbuf, n + 1, r->fcap);
+	memcpy(r->fbuf, f, n * sizeof(*f));
+	struct resolved_sample rs;
+	resolve_sample_finish(r, s, t, n, truncated, chain_reset, &rs);
+	session_hint_sample(&ss->hints, r, &rs);
+	int rc = ss->tool.sample(&rs, ss->tool.arg);
+	resolve_unlock();
+	return rc;
+}
+
+static int use_sample(struct session *ss, struct perf_sample *ps, const struct perf_event_header *h)
 {
 	struct perf_sample s = *ps;
 	if (gil_drop(ss, &s))
@@ -199,6 +234,16 @@ static int use_sample(struct session *ss, struct perf_sample *ps)
 	}
 	if (!ss->tool.sample)
 		return 0;
+	if (ss->threads > 1 && !ss->tool.record) {
+		if (!ss->pool) {
+			const struct spool_cfg c = { &ss->machine, ss->evsels, &ss->resolver, ss->stable_base,
+						     ss->stable_len, deliver_frames, ss };
+			ss->pool = spool_new(&c, ss->threads);
+		}
+		struct thread *t;
+		int rc = sample_thread(ss, (pid_t)s.pid, (pid_t)s.tid, &t);
+		return rc ? rc : spool_add(ss->pool, h, &s, t);
+	}
 	struct thread *t = machine_thread(&ss->machine, (pid_t)s.pid, (pid_t)s.tid);
 	struct resolved_sample rs;
 	resolve_sample(&ss->resolver, &s, t, &rs);
@@ -213,6 +258,13 @@ static int deliver(const struct perf_event_header *h, void *arg)
 	struct machine *m = &ss->machine;
 	int r = 0;
 	ss->nrecords++;
+	if (ss->pool && (h->type == PERF_RECORD_MMAP || h->type == PERF_RECORD_MMAP2 || h->type == PERF_RECORD_COMM ||
+			 h->type == PERF_RECORD_FORK || h->type == PERF_RECORD_EXIT)) {
+		/* The model changes: the samples before it are resolved first. */
+		r = spool_drain(ss->pool);
+		if (r)
+			return r;
+	}
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
 		r = handle_sample(ss, h);
@@ -279,7 +331,12 @@ int session_push(struct session *ss, const struct perf_event_header *h)
 
 int session_flush(struct session *ss)
 {
-	return ordered_flush(ss->oq);
+	int rc = ordered_flush(ss->oq);
+	if (ss->pool) {
+		int pr = spool_drain(ss->pool);
+		rc = rc ? rc : pr;
+	}
+	return rc;
 }
 
 static int push_cb(const struct perf_event_header *h, void *arg)
@@ -297,8 +354,11 @@ int session_process_file(struct session *ss, struct perfdata_reader *r)
 {
 	/* The whole file in memory (mapped read-only, or read whole) stays until the reader is
 	 * closed: records waiting for their turn are referenced there, not copied. */
-	if (r->map && !r->stream)
+	if (r->map && !r->stream) {
 		ordered_set_stable(ss->oq, r->map, r->size, r->mapped);
+		ss->stable_base = r->map;
+		ss->stable_len = r->size;
+	}
 	int rc = perfdata_for_each(r, push_cb, ss);
 	if (!rc && r->truncated) /* cut between two records: as damaged as one cut inside a record */
 		rc = err_set("%s: the file ends at offset 0x%zx, inside its data section: the records after "
@@ -346,6 +406,7 @@ void session_use_jit_sources(struct session *ss, const struct perfdata_reader *r
 
 void session_free(struct session *ss)
 {
+	spool_free(ss->pool);
 	resolver_free(&ss->resolver);
 	pystore_free(ss->py);
 	notes_clear(&ss->notes);

@@ -16,6 +16,7 @@ int session_attach(struct session *ss, struct perfdata_reader *r, const struct s
 	session_init(ss, &r->evsels, tool);
 	ss->reader = r;
 	ss->force = o && o->force;
+	ss->threads = o ? o->threads : 0;
 	if (o && o->symfs)
 		machine_set_symfs(&ss->machine, o->symfs);
 	return 0;

@@ -100,6 +100,25 @@ static bool is_file_map(const struct map *mp)
 	return mp->dso && (mp->dso->kind == DSO_ELF || mp->dso->kind == DSO_VDSO);
 }
 
+/* The unwinder whose unwind_user runs on this thread: libdwfl's callbacks that change shared
+ * state find its lock here. */
+static __thread struct unwinder *running;
+
+/* d's file in this unwinder's cache; opening it reads the DSO (dso_load), which other threads'
+ * unwinders share, so a first use is made under the lookup's lock. */
+static struct ufile *file_of(struct unwinder *u, struct dso *d)
+{
+	if (!u->lookup->lock)
+		return ufile_get(&u->files, d);
+	struct hashmap_entry *e = hashmap_find_ptr(&u->files.by_dso, d);
+	if (e)
+		return e->value;
+	u->lookup->lock();
+	struct ufile *f = ufile_get(&u->files, d);
+	u->lookup->unlock();
+	return f;
+}
+
 /* ---- libdwfl callbacks ---- */
 
 static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
@@ -140,7 +159,15 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	bool cfi = cfa_elf_has_debug_frame(elf);
 	elf_end(elf);
 	if (!bounded || refused || !cfi) {
-		f->dso->cfi_refused |= !bounded;
+		if (!bounded) {
+			/* The DSO is shared with other threads' unwinders. */
+			const struct unwind_lookup *lk = running ? running->lookup : NULL;
+			if (lk && lk->lock)
+				lk->lock();
+			f->dso->cfi_refused = true;
+			if (lk && lk->lock)
+				lk->unlock();
+		}
 		close(fd);
 		return -1;
 	}
@@ -172,7 +199,7 @@ static bool read_file_word(struct unwinder *u, uint64_t addr, uint64_t *out)
 	struct cur *c = &u->cur;
 	const struct map *mp = c->t->maps ? maps_find(c->t->maps, addr) : NULL;
 	if (mp && is_file_map(mp) && !(mp->prot & PROT_WRITE)) {
-		struct ufile *f = ufile_get(&u->files, mp->dso);
+		struct ufile *f = file_of(u, mp->dso);
 		uint64_t off = addr - mp->start + mp->pgoff;
 		if (f->ok && off <= f->raw_size && f->raw_size - off >= 8) {
 			memcpy(out, f->raw + off, 8);
@@ -308,7 +335,7 @@ static const uint8_t *space_py_template(struct unwinder *u, struct uspace *sp, c
 			if (!is_file_map(mp))
 				continue;
 			size_t n;
-			const uint8_t *tmpl = ufile_py_template(ufile_get(&u->files, mp->dso), &n);
+			const uint8_t *tmpl = ufile_py_template(file_of(u, mp->dso), &n);
 			if (tmpl) {
 				memcpy(sp->py, tmpl, n);
 				sp->py_len = n;
@@ -493,7 +520,7 @@ static Dwfl *space_build(struct unwinder *u, const struct maps *ms, pid_t pid, c
 		const struct map *mp = &v[i];
 		if (!is_file_map(mp))
 			continue;
-		struct ufile *f = ufile_get(&u->files, mp->dso);
+		struct ufile *f = file_of(u, mp->dso);
 		uint64_t bias;
 		if (!f->ok || f->cfi_refused || f->mark == u->mark || !ufile_map_bias(f, mp, &bias))
 			continue;
@@ -597,7 +624,7 @@ static enum jitstep_result native_step(struct unwinder *u, const struct unwind_r
 	const struct map *mp = c->t && c->t->maps ? maps_find(c->t->maps, look) : NULL;
 	if (!mp || !is_file_map(mp))
 		return JITSTEP_NONE;
-	struct ufile *f = ufile_get(&u->files, mp->dso);
+	struct ufile *f = file_of(u, mp->dso);
 	uint64_t bias;
 	if (!f->ok || f->e_machine != c->arch->e_machine || !ufile_map_bias(f, mp, &bias))
 		return JITSTEP_NONE;
@@ -668,6 +695,7 @@ int unwind_user(struct unwinder *u, struct thread *t, const struct perf_sample *
 	*truncated = false;
 	if (!s->user_abi || !s->user_regs || !s->user_nregs)
 		return 0;
+	running = u;
 	struct uspace *sp = t && t->maps ? space_get(u, t) : NULL;
 	const struct unwind_arch *arch = sp && sp->arch ? sp->arch : unwind_arch_host();
 	if (!arch)

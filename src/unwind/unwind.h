@@ -28,10 +28,17 @@ struct unwind_lookup {
 	bool (*resolve)(struct machine *m, struct thread *t, uint8_t cpumode, uint64_t ip, uint64_t time,
 			struct addr_loc *out);
 	const struct jitdump_code *(*jit_code)(struct machine *m, struct thread *t, uint64_t ip, uint64_t time);
+	/* Optional (NULL: one thread of lperf unwinds): held around what the unwinder changes or
+	 * reads lazily in state it shares with other threads' unwinders (a DSO opened for the first
+	 * time, its cfi_refused flag); resolve and jit_code then take it themselves. */
+	void (*lock)(void);
+	void (*unlock)(void);
 };
 
 /* An unwinder for the threads of m (which, like lookup, must outlive it). Never fails. One
- * unwinder serves one thread of lperf at a time. */
+ * unwinder serves one thread of lperf at a time; several unwinders may run at once over a model
+ * nobody changes meanwhile when lookup has a lock (each opens its own files and keeps its own
+ * rows and Dwfls). */
 struct unwinder *unwind_new(struct machine *m, const struct unwind_lookup *lookup);
 void unwind_free(struct unwinder *u);
 

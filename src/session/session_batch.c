@@ -1,0 +1,249 @@
+/* report --threads: batches of samples resolved by worker threads, delivered in order (see
+ * session_batch.h). */
+#include "session/session_batch.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+/* Samples per batch: enough that a batch costs far more than handing it over, few enough that
+ * the pool drains quickly at a model change. */
+#define SPOOL_BATCH 64
+
+/* A slot's state, under the pool's lock: slots fill .. fill + 1 are being filled by the session (no
+ * state yet), run .. fill are queued, deliver .. run running or done. */
+enum { SLOT_QUEUED = 1, SLOT_RUNNING, SLOT_DONE };
+
+struct sitem {
+	struct perf_sample s;
+	struct thread *t;
+	void *copy;              /* the record, when it was not in stable memory */
+	size_t f0, nf;           /* its frames in the slot's arena */
+	bool truncated, chain_reset;
+};
+
+struct slot {
+	int state;
+	struct sitem items[SPOOL_BATCH];
+	size_t n;
+	struct frame *frames;    /* the arena of the batch's frames */
+	size_t nframes, fcap;
+};
+
+struct worker {
+	struct spool *p;
+	pthread_t tid;
+	struct resolver rv;
+	bool started;
+};
+
+struct spool {
+	struct spool_cfg c;
+	pthread_mutex_t mu;
+	pthread_cond_t work;     /* a slot was queued, or stop */
+	pthread_cond_t done;     /* a slot was resolved */
+	bool stop;
+	struct slot *slots;
+	size_t nslots;
+	uint64_t fill;           /* the slot being filled (sequence number; slot fill % nslots) */
+	bool filling;            /* it has samples (the session's own, no lock) */
+	uint64_t run;            /* the next slot for a worker */
+	uint64_t deliver;        /* the next slot to hand to the tool */
+	struct worker *w;
+	unsigned nw;
+	int rc;                  /* the tool's first non-zero */
+};
+
+static void resolve_slot(struct worker *w, struct slot *sl)
+{
+	sl->nframes = 0;
+	for (size_t i = 0; i < sl->n; i++) {
+		struct sitem *it = &sl->items[i];
+		size_t n = resolve_sample_frames(&w->rv, &it->s, it->t, &it->truncated, &it->chain_reset);
+		ALLOC_GROW(sl->frames, sl->nframes + n, sl->fcap);
+		memcpy(sl->frames + sl->nframes, w->rv.fbuf, n * sizeof(*sl->frames));
+		it->f0 = sl->nframes;
+		it->nf = n;
+		sl->nframes += n;
+	}
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct spool *p = w->p;
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		while (!p->stop && p->run == p->fill)
+			pthread_cond_wait(&p->work, &p->mu);
+		if (p->stop)
+			break;
+		struct slot *sl = &p->slots[p->run++ % p->nslots];
+		sl->state = SLOT_RUNNING;
+		pthread_mutex_unlock(&p->mu);
+		resolve_slot(w, sl);
+		pthread_mutex_lock(&p->mu);
+		sl->state = SLOT_DONE;
+		pthread_cond_broadcast(&p->done);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+struct spool *spool_new(const struct spool_cfg *cfg, unsigned nworkers)
+{
+	struct spool *p = xcalloc(1, sizeof(*p));
+	p->c = *cfg;
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->work, NULL);
+	pthread_cond_init(&p->done, NULL);
+	p->nslots = 2 * (size_t)nworkers + 2;
+	p->slots = xcalloc(p->nslots, sizeof(*p->slots));
+	p->w = xcalloc(nworkers, sizeof(*p->w));
+	p->nw = nworkers;
+	for (unsigned i = 0; i < nworkers; i++) {
+		struct worker *w = &p->w[i];
+		w->p = p;
+		resolver_init(&w->rv, cfg->machine, cfg->evsels, cfg->main->callchains, false);
+		w->rv.inline_frames = cfg->main->inline_frames;
+		w->rv.e_machine = cfg->main->e_machine;
+		resolver_share(&w->rv);
+		/* Without a thread the pool still works: the session resolves on its own (below). */
+		w->started = pthread_create(&w->tid, NULL, worker_main, w) == 0;
+	}
+	return p;
+}
+
+static void free_copies(struct slot *sl)
+{
+	for (size_t i = 0; i < sl->n; i++) {
+		free(sl->items[i].copy);
+		sl->items[i].copy = NULL;
+	}
+	sl->n = 0;
+}
+
+/* Hands the oldest queued slot to the tool, waiting for it when wait (else only if resolved).
+ * False when there was nothing (more) to deliver now. */
+static bool deliver_one(struct spool *p, bool wait)
+{
+	if (p->deliver == p->fill)
+		return false;
+	struct slot *sl = &p->slots[p->deliver % p->nslots];
+	pthread_mutex_lock(&p->mu);
+	bool nobody = true;
+	for (unsigned i = 0; i < p->nw; i++)
+		nobody &= !p->w[i].started;
+	if (nobody && sl->state == SLOT_QUEUED) {
+		/* No worker could be started: resolve here, with the first worker's resolver. */
+		p->run++;
+		pthread_mutex_unlock(&p->mu);
+		resolve_slot(&p->w[0], sl);
+		pthread_mutex_lock(&p->mu);
+		sl->state = SLOT_DONE;
+	}
+	while (wait && sl->state != SLOT_DONE)
+		pthread_cond_wait(&p->done, &p->mu);
+	bool ready = sl->state == SLOT_DONE;
+	pthread_mutex_unlock(&p->mu);
+	if (!ready)
+		return false;
+	for (size_t i = 0; i < sl->n && !p->rc; i++) {
+		struct sitem *it = &sl->items[i];
+		p->rc = p->c.deliver(p->c.arg, &it->s, it->t, sl->frames + it->f0, it->nf, it->truncated,
+				     it->chain_reset);
+	}
+	free_copies(sl);
+	p->deliver++;
+	return true;
+}
+
+/* The slot being filled goes to the workers. */
+static void submit(struct spool *p)
+{
+	if (!p->filling)
+		return;
+	struct slot *sl = &p->slots[p->fill % p->nslots];
+	p->filling = false;
+	pthread_mutex_lock(&p->mu);
+	sl->state = SLOT_QUEUED;
+	p->fill++;
+	pthread_cond_signal(&p->work);
+	pthread_mutex_unlock(&p->mu);
+}
+
+int spool_add(struct spool *p, const struct perf_event_header *h, const struct perf_sample *s, struct thread *t)
+{
+	if (!p->filling) {
+		/* The ring is full when the next slot still waits for delivery. */
+		while (p->fill - p->deliver >= p->nslots)
+			deliver_one(p, true);
+		p->slots[p->fill % p->nslots].n = 0;
+		p->filling = true;
+	}
+	struct slot *sl = &p->slots[p->fill % p->nslots];
+	struct sitem *it = &sl->items[sl->n++];
+	memset(it, 0, sizeof(*it));
+	it->s = *s;
+	it->t = t;
+	const char *base = p->c.stable_base, *at = (const char *)h;
+	if (!base || at < base || at - base >= (ptrdiff_t)p->c.stable_len ||
+	    p->c.stable_len - (size_t)(at - base) < h->size) {
+		/* The record goes away after this call (a copy in the queue, a held --wall sample):
+		 * the sample's pointers move to a copy of it. */
+		it->copy = xmalloc(h->size);
+		memcpy(it->copy, h, h->size);
+		struct perf_sample c;
+		if (sample_parse(p->c.evsels, it->copy, &c) == 0) {
+			c.evsel = s->evsel;
+			c.period = s->period;
+			it->s = c;
+		}
+	}
+	if (sl->n == SPOOL_BATCH)
+		submit(p);
+	while (deliver_one(p, false))
+		;
+	return p->rc;
+}
+
+int spool_drain(struct spool *p)
+{
+	submit(p);
+	while (deliver_one(p, true))
+		;
+	struct resolver *into = p->c.main;
+	for (unsigned i = 0; i < p->nw; i++) {
+		into->truncated += p->w[i].rv.truncated;
+		into->truncated_unread += p->w[i].rv.truncated_unread;
+		p->w[i].rv.truncated = p->w[i].rv.truncated_unread = 0;
+	}
+	return p->rc;
+}
+
+int spool_free(struct spool *p)
+{
+	if (!p)
+		return 0;
+	int rc = spool_drain(p);
+	pthread_mutex_lock(&p->mu);
+	p->stop = true;
+	pthread_cond_broadcast(&p->work);
+	pthread_mutex_unlock(&p->mu);
+	for (unsigned i = 0; i < p->nw; i++) {
+		if (p->w[i].started)
+			pthread_join(p->w[i].tid, NULL);
+		resolver_free(&p->w[i].rv);
+	}
+	for (size_t i = 0; i < p->nslots; i++)
+		free(p->slots[i].frames);
+	free(p->slots);
+	free(p->w);
+	pthread_cond_destroy(&p->work);
+	pthread_cond_destroy(&p->done);
+	pthread_mutex_destroy(&p->mu);
+	free(p);
+	return rc;
+}
