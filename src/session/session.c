@@ -234,7 +234,9 @@ static int use_sample(struct session *ss, struct perf_sample *ps, const struct p
 	}
 	if (!ss->tool.sample)
 		return 0;
-	if (ss->threads > 1 && !ss->tool.record) {
+	/* Workers only for a mapped file: its events are all known (a pipe declares them as it goes,
+	 * moving the evsels the queued samples point at). */
+	if (ss->threads > 1 && !ss->tool.record && ss->stable_base) {
 		if (!ss->pool) {
 			const struct spool_cfg c = { &ss->machine, ss->evsels, &ss->resolver, ss->stable_base,
 						     ss->stable_len, deliver_frames, ss };
