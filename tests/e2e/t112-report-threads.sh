@@ -35,8 +35,15 @@ VIEWS="--stdio
 --folded"
 
 test_expect_success 'DWARF stacks with inline frames (lperf record --call-graph dwarf)' '
-	lperf record -q --call-graph dwarf -F 999 -e cpu-clock -o d.data -- "$BIN/inline_hot" 3 >/dev/null 2>&1 &&
-	same d.data
+	lperf record -q --call-graph dwarf -F 999 -e cpu-clock -o "$SCRATCH/d.data" -- "$BIN/inline_hot" 3 >/dev/null 2>&1 &&
+	same "$SCRATCH/d.data"
+'
+
+test_expect_success 'the pictures of the DWARF recording (speedscope, pprof) are the same files' '
+	mkdir one two &&
+	(cd one && lperf report -i "$SCRATCH/d.data" -j1 --speedscope s.json --pprof p.pb.gz 2>err) &&
+	(cd two && lperf report -i "$SCRATCH/d.data" -j2 --speedscope s.json --pprof p.pb.gz 2>err) &&
+	cmp one/s.json two/s.json && cmp one/p.pb.gz two/p.pb.gz && cmp one/err two/err && [ -s one/s.json ]
 '
 
 test_expect_success 'frame-pointer chains and two events (lperf record -g -e cpu-clock,task-clock)' '
