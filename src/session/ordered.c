@@ -38,6 +38,7 @@ struct ordered_queue {
 	const uint8_t *stable_lo, *stable_hi;
 	bool file_map;           /* the stable range is a file's read-only mapping */
 	uintptr_t released_to;   /* the stable range's pages before it were handed back */
+	uintptr_t hold;          /* ordered_hold: none from here on (0: no hold) */
 };
 
 struct ordered_queue *ordered_new(const struct evsel_set *s, record_cb cb, void *arg)
@@ -99,6 +100,8 @@ static void release_before(struct ordered_queue *q, const void *rec)
 {
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
 	uintptr_t at = (uintptr_t)rec & ~(page - 1);
+	if (q->hold && q->hold < at)
+		at = q->hold & ~(page - 1);
 	if (!q->released_to)
 		q->released_to = (uintptr_t)q->stable_lo & ~(page - 1);
 	if (at < q->released_to || at - q->released_to < RELEASE_STEP)
@@ -175,6 +178,11 @@ int ordered_push(struct ordered_queue *q, const struct perf_event_header *h)
 		}
 	}
 	return 0;
+}
+
+void ordered_hold(struct ordered_queue *q, const void *from)
+{
+	q->hold = (uintptr_t)from;
 }
 
 void ordered_set_stable(struct ordered_queue *q, const void *base, size_t len, bool file_map)

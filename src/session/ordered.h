@@ -27,6 +27,10 @@ int ordered_push(struct ordered_queue *q, const struct perf_event_header *h);
  * delivered are handed back to the page cache as the flush goes (a later read faults them in
  * again); never for memory that holds the only copy. */
 void ordered_set_stable(struct ordered_queue *q, const void *base, size_t len, bool file_map);
+/* Pages of the stable range from `from` on are not handed back until this is called again (NULL:
+ * no hold): records delivered but still being read (report --threads' workers resolve them after
+ * their delivery). */
+void ordered_hold(struct ordered_queue *q, const void *from);
 /* Records released so far that came older than something already released (a late record). */
 uint64_t ordered_late(const struct ordered_queue *q);
 int ordered_flush(struct ordered_queue *q);

@@ -323,6 +323,8 @@ static int deliver(const struct perf_event_header *h, void *arg)
 	}
 	if (r == 0 && ss->tool.record)
 		r = ss->tool.record(ss, h, ss->tool.arg);
+	if (ss->pool) /* the queue hands back the file's pages behind a record: not those workers read */
+		ordered_hold(ss->oq, spool_oldest(ss->pool));
 	return r;
 }
 

@@ -28,6 +28,7 @@ struct slot {
 	int state;
 	struct sitem items[SPOOL_BATCH];
 	size_t n;
+	const void *lowest;      /* the lowest record of its samples read in place (NULL: none) */
 	struct frame *frames;    /* the arena of the batch's frames */
 	size_t nframes, fcap;
 };
@@ -181,6 +182,7 @@ int spool_add(struct spool *p, const struct perf_event_header *h, const struct p
 		while (p->fill - p->deliver >= p->nslots)
 			deliver_one(p, true);
 		p->slots[p->fill % p->nslots].n = 0;
+		p->slots[p->fill % p->nslots].lowest = NULL;
 		p->filling = true;
 	}
 	struct slot *sl = &p->slots[p->fill % p->nslots];
@@ -201,12 +203,25 @@ int spool_add(struct spool *p, const struct perf_event_header *h, const struct p
 			c.period = s->period;
 			it->s = c;
 		}
+	} else if (!sl->lowest || (const void *)h < sl->lowest) {
+		sl->lowest = h;
 	}
 	if (sl->n == SPOOL_BATCH)
 		submit(p);
 	while (deliver_one(p, false))
 		;
 	return p->rc;
+}
+
+const void *spool_oldest(const struct spool *p)
+{
+	const void *low = NULL;
+	for (uint64_t k = p->deliver; k < p->fill + p->filling; k++) {
+		const void *l = p->slots[k % p->nslots].lowest;
+		if (l && (!low || l < low))
+			low = l;
+	}
+	return low;
 }
 
 int spool_drain(struct spool *p)

@@ -35,6 +35,9 @@ struct spool *spool_new(const struct spool_cfg *cfg, unsigned nworkers);
 /* Queues sample s of record h (h is copied unless it lies in the stable memory) in thread t.
  * May deliver finished batches on the way; returns the tool's non-zero. */
 int spool_add(struct spool *p, const struct perf_event_header *h, const struct perf_sample *s, struct thread *t);
+/* The lowest address of a record in the stable memory that a queued sample still reads, or NULL:
+ * the pages from there on must stay (ordered_hold). */
+const void *spool_oldest(const struct spool *p);
 /* Waits for every queued sample and delivers it; returns the tool's first non-zero (the samples
  * after it are dropped). */
 int spool_drain(struct spool *p);

@@ -111,7 +111,7 @@ static void walk(const struct stream *st, const struct evsel_set *set, unsigned 
 	struct session ss;
 	session_init(&ss, set, &tool);
 	ss.threads = threads;
-	ordered_set_stable(ss.oq, st->buf, st->len);
+	ordered_set_stable(ss.oq, st->buf, st->len, false);
 	ss.stable_base = st->buf;
 	ss.stable_len = st->len;
 	int rc = 0;
