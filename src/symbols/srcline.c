@@ -4,6 +4,7 @@
 #include "symbols/demangle.h"
 #include "symbols/dwarf_funcs.h"
 #include "symbols/dwarfcap.h"
+#include "symbols/elf.h"
 #include "symbols/srcline_store.h"
 
 #include <dwarf.h>
@@ -155,18 +156,34 @@ static struct sl_file *file_of(struct dso *d)
 }
 
 static char *debuginfo_path;
+static const char *debug_root; /* the DSO's --symfs root (NULL for /) while file_open runs */
 
 static char *refused_debuginfo; /* set by find_debuginfo for file_open */
 
-/* libdwfl's search for a separate debug file, with the same caps on what it finds. */
+/* The separate debug file, found where libdwfl's standard search looks locally (the build-id
+ * directory, then the .gnu_debuglink name beside the file, in .debug/ and under /usr/lib/debug,
+ * its CRC and build-id checked: symbols/debuginfo.c), with the same caps on what it finds.
+ * Never libdwfl's own search: when nothing is found locally it loads libdebuginfod (with
+ * libcurl, GnuTLS and OpenSSL: 7 MB of a report's peak memory) to ask servers. */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
 			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
 			  char **debuginfo_file_name)
 {
-	int fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
-					      debuglink_crc, debuginfo_file_name);
-	if (fd < 0)
-		return fd;
+	Dwarf_Addr bias;
+	Elf *main_elf = file_name ? dwfl_module_getelf(mod, &bias) : NULL;
+	const unsigned char *bits = NULL;
+	GElf_Addr vaddr;
+	int nbits = dwfl_module_build_id(mod, &bits, &vaddr);
+	int fd = -1;
+	char *found = NULL;
+	Elf *dbg = main_elf ? debuginfo_open(debug_root, file_name, main_elf, bits, nbits > 0 ? (size_t)nbits : 0,
+					     &fd, &found) : NULL;
+	if (!dbg) {
+		free(found);
+		return -1;
+	}
+	elf_end(dbg);
+	*debuginfo_file_name = found;
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	char *why = dwarfcap_refusal(elf);
 	elf_end(elf);
@@ -199,6 +216,7 @@ static void file_open(struct sl_file *f, struct dso *d)
 	/* Under --symfs, separate debug files are looked for under the root too. */
 	free(debuginfo_path);
 	debuginfo_path = d->root ? xasprintf(":.debug:%s/usr/lib/debug", d->root) : NULL;
+	debug_root = d->root;
 	f->dwfl = dwfl_begin(&offline_callbacks);
 	if (f->dwfl) {
 		f->mod = dwfl_report_offline(f->dwfl, d->short_name ? d->short_name : "", path, -1);

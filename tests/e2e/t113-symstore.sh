@@ -4,7 +4,8 @@
 # instead of reading the file's symbol table, and both print the same bytes as a report with an
 # empty cache. Two reports at once on one empty cache both print them and leave a store the next
 # report uses as it is. A damaged, truncated, foreign or symlinked store is rebuilt; a binary
-# stripped in place (its build-id unchanged) is read afresh.
+# stripped in place (its build-id unchanged) is read afresh. Source lines find a debug file
+# locally, never through libdebuginfod.
 . "$(dirname "$0")/lib.sh"
 
 # A program with 100 functions (a store is kept for files with 64 symbols or more).
@@ -84,6 +85,22 @@ test_expect_success 'stripped in place (same build-id): the kept symbols are not
 	 lperf script -i "$SCRATCH/a.data" -F ip,sym >>want2) &&
 	test -s "$SCRATCH/want" && ! cmp -s "$SCRATCH/want" want2 && views v1 && cmp want2 v1 &&
 	cp many.keep "$SCRATCH/many"
+'
+
+# Source lines look for a separate debug file where libdwfl looks locally, never through
+# libdebuginfod (which libdwfl loads, with libcurl and TLS, when nothing is found locally).
+test_expect_success 'source lines from a debug file named by .gnu_debuglink; no debuginfod client loaded' '
+	cc -O1 -g -fno-omit-frame-pointer -o lines "$SCRATCH/many.c" &&
+	objcopy --only-keep-debug lines lines.debug &&
+	objcopy --strip-debug --add-gnu-debuglink=lines.debug lines &&
+	lperf record -q -e cpu-clock -F 2999 -o l.data -- ./lines 100 &&
+	(PERF_BUILDID_DIR="$PWD/c1" && export PERF_BUILDID_DIR &&
+	 lperf report -i l.data --stdio --no-children --sort srcline >s1) &&
+	expect_grep "many\.c:[0-9]+" s1 &&
+	mv lines.debug gone.debug &&
+	(PERF_BUILDID_DIR="$PWD/c2" && export PERF_BUILDID_DIR &&
+	 LD_DEBUG=files "$LPERF" report -i l.data --stdio --no-children --sort srcline >s2 2>ld.log) &&
+	expect_no_grep "many\.c:[0-9]+" s2 && expect_grep "f[0-9]+" s2 && expect_no_grep "libdebuginfod" ld.log
 '
 
 test_done
