@@ -169,6 +169,11 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
 			  char **debuginfo_file_name)
 {
+	/* A name without a CRC is dwz's .gnu_debugaltlink (the file of strings and units the debug
+	 * file shares with others): libdwfl's search finds it by its own rules. */
+	if (debuglink_file && !debuglink_crc)
+		return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+						    debuglink_crc, debuginfo_file_name);
 	Dwarf_Addr bias;
 	Elf *main_elf = file_name ? dwfl_module_getelf(mod, &bias) : NULL;
 	const unsigned char *bits = NULL;
