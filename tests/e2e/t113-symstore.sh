@@ -31,6 +31,8 @@ views() { # views OUT: report and script of the recording, with the cache in ./.
 	 lperf report -i "$SCRATCH/a.data" --stdio --no-children --sort dso,sym >>"$1" &&
 	 lperf script -i "$SCRATCH/a.data" -F ip,sym >>"$1")
 }
+# same WANT GOT: cmp, with the difference shown when there is one.
+same() { cmp "$1" "$2" || { diff "$1" "$2" | head -n 20; ls -l "$1" "$2"; return 1; }; }
 # old STORE: dates the store in the past; unchanged STORE: it was not rewritten since.
 old() { touch -d '2001-01-01 00:00:00' "$1"; }
 unchanged() { test "$(stat -c %Y "$1")" = "$(date -d '2001-01-01 00:00:00' +%s)"; }
@@ -42,37 +44,37 @@ test_expect_success 'setup: a recording of a program with 100 functions' '
 '
 
 test_expect_success 'the first report keeps the symbols, the next reads them: the same bytes' '
-	views v1 && cmp "$SCRATCH/want" v1 && cmp "$SCRATCH/good" "$STORE" &&
-	old "$STORE" && views v2 && cmp "$SCRATCH/want" v2 && unchanged "$STORE"
+	views v1 && same "$SCRATCH/want" v1 && same "$SCRATCH/good" "$STORE" &&
+	old "$STORE" && views v2 && same "$SCRATCH/want" v2 && unchanged "$STORE"
 '
 
 test_expect_success 'two reports at once on one empty cache: both right, the store left is used' '
 	for round in 1 2 3; do
 		rm -rf .debug &&
 		{ views a$round & pid=$!; views b$round; rb=$?; wait $pid; } && test $rb -eq 0 &&
-		cmp "$SCRATCH/want" a$round && cmp "$SCRATCH/want" b$round &&
-		cmp "$SCRATCH/good" "$STORE" && old "$STORE" &&
-		views c$round && cmp "$SCRATCH/want" c$round && unchanged "$STORE" || exit 1
+		same "$SCRATCH/want" a$round && same "$SCRATCH/want" b$round &&
+		same "$SCRATCH/good" "$STORE" && old "$STORE" &&
+		views c$round && same "$SCRATCH/want" c$round && unchanged "$STORE" || exit 1
 	done
 '
 
 test_expect_success 'a damaged, truncated or foreign store is not believed, and is rebuilt' '
 	views v0 && size=$(stat -c %s "$STORE") &&
 	printf "\377\377" | dd of="$STORE" bs=1 seek=$((size - 3)) conv=notrunc 2>/dev/null &&
-	views v1 && cmp "$SCRATCH/want" v1 && cmp "$SCRATCH/good" "$STORE" &&
-	truncate -s 50 "$STORE" && views v2 && cmp "$SCRATCH/want" v2 && cmp "$SCRATCH/good" "$STORE" &&
-	head -c 4096 /dev/urandom >"$STORE" && views v3 && cmp "$SCRATCH/want" v3 && cmp "$SCRATCH/good" "$STORE" &&
+	views v1 && same "$SCRATCH/want" v1 && same "$SCRATCH/good" "$STORE" &&
+	truncate -s 50 "$STORE" && views v2 && same "$SCRATCH/want" v2 && same "$SCRATCH/good" "$STORE" &&
+	head -c 4096 /dev/urandom >"$STORE" && views v3 && same "$SCRATCH/want" v3 && same "$SCRATCH/good" "$STORE" &&
 	other=$(ls .debug/.lperf/syms | grep -v "^$ID\$" | head -n 1) &&
 	if [ -n "$other" ]; then
-		cp ".debug/.lperf/syms/$other" "$STORE" && views v4 && cmp "$SCRATCH/want" v4 &&
-		cmp "$SCRATCH/good" "$STORE"
+		cp ".debug/.lperf/syms/$other" "$STORE" && views v4 && same "$SCRATCH/want" v4 &&
+		same "$SCRATCH/good" "$STORE"
 	fi
 '
 
 test_expect_success 'a symlink at the store name is replaced, its target untouched' '
 	views v0 && rm -f "$STORE" && echo keep >victim && ln -s "$PWD/victim" "$STORE" &&
-	views v1 && cmp "$SCRATCH/want" v1 &&
-	test "$(cat victim)" = keep && test -f "$STORE" && test ! -L "$STORE" && cmp "$SCRATCH/good" "$STORE"
+	views v1 && same "$SCRATCH/want" v1 &&
+	test "$(cat victim)" = keep && test -f "$STORE" && test ! -L "$STORE" && same "$SCRATCH/good" "$STORE"
 '
 
 test_expect_success 'stripped in place (same build-id): the kept symbols are not used' '
@@ -83,7 +85,7 @@ test_expect_success 'stripped in place (same build-id): the kept symbols are not
 	 lperf report -i "$SCRATCH/a.data" --stdio >want2 &&
 	 lperf report -i "$SCRATCH/a.data" --stdio --no-children --sort dso,sym >>want2 &&
 	 lperf script -i "$SCRATCH/a.data" -F ip,sym >>want2) &&
-	test -s "$SCRATCH/want" && ! cmp -s "$SCRATCH/want" want2 && views v1 && cmp want2 v1 &&
+	test -s "$SCRATCH/want" && ! cmp -s "$SCRATCH/want" want2 && views v1 && same want2 v1 &&
 	cp many.keep "$SCRATCH/many"
 '
 
