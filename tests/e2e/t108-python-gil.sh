@@ -25,8 +25,8 @@ W="$TEST_ROOT/tests/workloads/py_gil.py"
 shares() {
 	lperf report -i "$1" --python --folded 2>/dev/null | awk '
 		{ n = $NF; g = /\[GIL\]/ }
-		/py::spin:/ { s += n; if (g) sg += n }
-		/py::compress_loop:/ { h += n; if (g) hg += n }
+		/;spin \(/ { s += n; if (g) sg += n }
+		/;compress_loop \(/ { h += n; if (g) hg += n }
 		END { printf "spin %.0f %.0f compress %.0f %.0f\n", s, sg, h, hg }'
 }
 

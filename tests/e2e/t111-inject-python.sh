@@ -2,7 +2,8 @@
 # lperf inject --python: the Python frames lperf read from the interpreter (record --python) become
 # symbols of one ELF that Linux perf 6.1's report and script name. On each pyenv CPython 2.7,
 # 3.8-3.13 the inclusive share of every Python function in perf's report of the injected file is
-# the one lperf report --python gives of the original recording (same samples: equal up to the
+# the one lperf report gives of the original recording (its perf view, py::func:/path names as
+# perf's; --python would name them func (file.py:LINE)) (same samples: equal up to the
 # last printed digit); lperf still reads the injected file; bad input is one line and leaves no
 # output behind.
 . "$(dirname "$0")/lib.sh"
@@ -86,7 +87,7 @@ for v in 2.7 3.8 3.9 3.10 3.11 3.12 3.13; do
 		continue
 	fi
 	export v py
-	test_expect_success "CPython $v: perf report's shares of the Python functions are lperf report --python's" '
+	test_expect_success "CPython $v: perf report's shares of the Python functions are lperf report's" '
 		d="$SCRATCH/$v" && mkdir -p "$d" &&
 		lperf record -q --python -o "$d/in.data" -- "$py" "$W" 2>err && cat err &&
 		lperf inject --python -v -i "$d/in.data" -o "$d/out.data" 2>err && cat err &&
@@ -94,7 +95,7 @@ for v in 2.7 3.8 3.9 3.10 3.11 3.12 3.13; do
 		test -s "$d/out.data.python.so" &&
 		perf report -i "$d/out.data" --stdio --children --sort sym -g none --max-stack 4096 2>/dev/null |
 			py_shares >perf.txt &&
-		lperf report -i "$d/in.data" --python --stdio --children --sort sym -g none 2>/dev/null |
+		lperf report -i "$d/in.data" --stdio --children --sort sym -g none 2>/dev/null |
 			py_shares >lperf.txt &&
 		cat perf.txt && same_shares perf.txt lperf.txt &&
 		for f in a b c main; do
@@ -105,9 +106,9 @@ for v in 2.7 3.8 3.9 3.10 3.11 3.12 3.13; do
 		d="$SCRATCH/$v" &&
 		perf script -i "$d/out.data" --max-stack 4096 2>/dev/null >s.txt &&
 		expect_grep "py::a:([^ ]*/)?w\.py\+0x8 \($d/out\.data\.python\.so\)" s.txt &&
-		lperf report -i "$d/out.data" --python --stdio --children --sort sym -g none 2>/dev/null |
+		lperf report -i "$d/out.data" --stdio --children --sort sym -g none 2>/dev/null |
 			py_shares >lperf2.txt &&
-		lperf report -i "$d/in.data" --python --stdio --children --sort sym -g none 2>/dev/null |
+		lperf report -i "$d/in.data" --stdio --children --sort sym -g none 2>/dev/null |
 			py_shares >lperf.txt &&
 		same_shares lperf2.txt lperf.txt
 	'
@@ -128,7 +129,7 @@ else
 			"$(grep "py::parent_work:" r.txt | awk "{ print \$3 }")" &&
 		perf report -i out.data --stdio --children --sort sym -g none --max-stack 4096 2>/dev/null |
 			py_shares >perf.txt &&
-		lperf report -i in.data --python --stdio --children --sort sym -g none 2>/dev/null |
+		lperf report -i in.data --stdio --children --sort sym -g none 2>/dev/null |
 			py_shares >lperf.txt &&
 		same_shares perf.txt lperf.txt
 	'
