@@ -35,7 +35,7 @@ HELPERS  := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(wildcard tes
 # The recursive builds below use every core (CI machines have 2).
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps check check-arm64 check-wperf test unit e2e asan demo bench clean install arm-data
+.PHONY: all deps check check-arm64 check-wperf test unit e2e asan tsan demo bench clean install arm-data
 all: $(BUILD)/lperf $(BUILD)/wperf arm-data
 
 # The manual pages lperf(1) and lperf-COMMAND(1), written by the binary from the option tables
@@ -154,6 +154,14 @@ test: all unit
 # The sanitizer build lives beside the normal one so both can be current at once.
 asan:
 	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=build/asan CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" test
+
+# ThreadSanitizer over report --threads (not part of check): the worker pool's unit test and t112,
+# a race ends the run with an error.
+tsan:
+	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=build/tsan CFLAGS="-O1 -g -fsanitize=thread" \
+		LDFLAGS="-fsanitize=thread" build/tsan/lperf build/tsan/tests/test_session_batch
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66" build/tsan/tests/test_session_batch
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66" LPERF=build/tsan/lperf sh tests/e2e/t112-report-threads.sh
 
 check: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) test
