@@ -1,0 +1,86 @@
+"""Checks a --folded report of tests/workloads/py_shares.py against its known answer.
+
+usage: pyshares_check.py FOLDED exact|approx
+
+Prints the shares of a, b and c among the samples in spin under them (known: 60/30/10), the
+share of full chains (<module> -> main -> a|b|c -> spin, <module> -> main -> digest|squeeze)
+among the samples whose innermost Python frame is the workload's, and how many samples in
+libcrypto (SHA-256) and libz (deflate) have digest and squeeze as their innermost Python frame.
+exact: each share within 3 standard deviations of the known one (from the sample count, at
+least 300), full chains >= 99%, each C library under its caller >= 95% (20 samples at least).
+approx: full chains >= 95% only (the shares are printed, not checked).
+"""
+import math
+import re
+import sys
+
+KNOWN = {"a": 60.0, "b": 30.0, "c": 10.0}
+LEAVES = {"spin", "digest", "squeeze", "a", "b", "c"}
+CLIBS = (("libcrypto", "digest"), ("libz.so", "squeeze"))
+
+
+def name(frame):
+    return re.sub(r"^py::([^:]+):.*", r"\1", frame)
+
+
+def main():
+    path, mode = sys.argv[1], sys.argv[2]
+    loop = {k: 0 for k in KNOWN}
+    ours = full = 0
+    clib = {lib: [0, 0] for lib, _ in CLIBS}
+    for line in open(path, encoding="utf-8", errors="replace"):
+        line = line.rstrip("\n")
+        if " " not in line:
+            continue
+        stack, n = line.rsplit(" ", 1)
+        n = int(n)
+        frames = stack.split(";")
+        pyidx = [i for i, f in enumerate(frames) if f.startswith("py::")]
+        if not pyidx:
+            continue
+        names = [name(frames[i]) for i in pyidx]
+        if names[-1] not in LEAVES:
+            continue
+        ours += n
+        if names[-1] == "spin":
+            if len(names) == 4 and names[:2] == ["<module>", "main"] and names[2] in KNOWN:
+                full += n
+                loop[names[2]] += n
+        elif len(names) == 3 and names[:2] == ["<module>", "main"] and names[2] in ("digest", "squeeze"):
+            full += n
+        after = ";".join(frames[pyidx[-1] + 1:])
+        for lib, caller in CLIBS:
+            if lib in after:
+                clib[lib][0] += n
+                clib[lib][1] += n if names[-1] == caller else 0
+    nloop = sum(loop.values())
+    ok = True
+    shares = {k: 100.0 * v / nloop if nloop else 0.0 for k, v in loop.items()}
+    print("shares a/b/c: %.1f/%.1f/%.1f of %d samples in spin (known 60/30/10)"
+          % (shares["a"], shares["b"], shares["c"], nloop))
+    pfull = 100.0 * full / ours if ours else 0.0
+    print("full chains: %d of %d (%.1f%%)" % (full, ours, pfull))
+    for lib, caller in CLIBS:
+        print("%s under %s: %d of %d" % (lib, caller, clib[lib][1], clib[lib][0]))
+    if mode == "exact":
+        if nloop < 300:
+            print("too few samples in spin: %d" % nloop)
+            ok = False
+        for k, want in KNOWN.items():
+            p = want / 100.0
+            tol = 300.0 * math.sqrt(p * (1 - p) / max(nloop, 1))
+            if abs(shares[k] - want) > tol:
+                print("%s: %.1f%%, known %.0f%% (+-%.1f)" % (k, shares[k], want, tol))
+                ok = False
+        for lib, caller in CLIBS:
+            seen, right = clib[lib]
+            if seen < 20 or right < 0.95 * seen:
+                print("%s: %d of %d samples under %s" % (lib, right, seen, caller))
+                ok = False
+        ok = ok and ours > 0 and full >= 0.99 * ours
+    else:
+        ok = ours > 0 and full >= 0.95 * ours
+    sys.exit(0 if ok else 1)
+
+
+main()
