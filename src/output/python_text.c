@@ -5,6 +5,6 @@
 
 void report_text_python_approx(FILE *f)
 {
-	fprintf(f, "# Python stacks: approximate (read with process_vm_readv at each drained batch, "
+	fprintf(f, "# Python stacks: approximate (read with process_vm_readv between the samples, "
 		   "not at each sample: BPF was not available)\n#\n");
 }

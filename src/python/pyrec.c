@@ -1,5 +1,6 @@
 #include "python/pyrec.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,15 @@
  * exec), then read. */
 enum { P_LOOKING, P_PYTHON, P_NONE };
 
+/* Without BPF, a thread's CPU time (its schedstat, kept open) at the last tick: one that did not
+ * run since keeps the stack read last. */
+struct ran {
+	int32_t tid;
+	int fd;
+	uint64_t cpu;
+	bool seen;
+};
+
 struct rproc {
 	pid_t pid;
 	int state;
@@ -30,6 +40,8 @@ struct rproc {
 	struct pyread rd;
 	struct pystore_writer w;
 	bool have_rd;
+	struct ran *ran;
+	size_t nran, rancap;
 };
 
 struct pyrec {
@@ -91,7 +103,17 @@ const char *pyrec_fallback_reason(const struct pyrec *r)
 
 const char *pyrec_method(const struct pyrec *r)
 {
-	return r->bpf ? "BPF at each sample" : "process_vm_readv at each batch (approximate)";
+	return r->bpf ? "BPF at each sample" : "process_vm_readv every millisecond (approximate)";
+}
+
+static void ran_free(struct rproc *p)
+{
+	for (size_t i = 0; i < p->nran; i++)
+		if (p->ran[i].fd >= 0)
+			close(p->ran[i].fd);
+	free(p->ran);
+	p->ran = NULL;
+	p->nran = p->rancap = 0;
 }
 
 static struct rproc *find(struct pyrec *r, pid_t pid)
@@ -166,6 +188,7 @@ static void watch_locked(struct pyrec *r, pid_t pid, bool exec)
 			pybpf_remove_proc(r->bpf, pid);
 		pyread_free(&p->rd);
 		pystore_writer_free(&p->w);
+		ran_free(p);
 		memset(p, 0, sizeof(*p));
 		p->pid = pid;
 	} else if (p && p->state == P_PYTHON && same_interpreter(p)) {
@@ -321,15 +344,58 @@ static void on_event(const struct pystack_event *e, void *arg)
 	r->stacks++;
 }
 
-/* The fallback: every thread's stack as it is now. */
-static void read_stacks(struct pyrec *r, struct rproc *p, uint64_t now)
+/* Did tid run since the last tick (true when its CPU time cannot be read)? */
+static bool ran_since(struct rproc *p, int32_t tid)
+{
+	struct ran *e = NULL;
+	for (size_t i = 0; i < p->nran && !e; i++)
+		if (p->ran[i].tid == tid)
+			e = &p->ran[i];
+	if (!e) {
+		char path[96];
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", (int)p->pid, (int)tid);
+		ALLOC_GROW(p->ran, p->nran + 1, p->rancap);
+		e = &p->ran[p->nran++];
+		*e = (struct ran){ tid, open(path, O_RDONLY | O_CLOEXEC), UINT64_MAX, false };
+	}
+	e->seen = true;
+	char buf[96];
+	ssize_t n = e->fd >= 0 ? pread(e->fd, buf, sizeof(buf) - 1, 0) : -1;
+	if (n <= 0)
+		return true;
+	buf[n] = 0;
+	uint64_t cpu = strtoull(buf, NULL, 10);
+	bool ran = cpu != e->cpu;
+	e->cpu = cpu;
+	return ran;
+}
+
+/* Forgets the threads not met at this tick (gone). */
+static void ran_sweep(struct rproc *p)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < p->nran; i++) {
+		if (!p->ran[i].seen) {
+			if (p->ran[i].fd >= 0)
+				close(p->ran[i].fd);
+			continue;
+		}
+		p->ran[i].seen = false;
+		p->ran[k++] = p->ran[i];
+	}
+	p->nran = k;
+}
+
+/* The fallback: every thread's stack as it is now; tick: only the threads that ran since the
+ * last tick (the others' last stack still holds). */
+static void read_stacks(struct pyrec *r, struct rproc *p, uint64_t now, bool tick)
 {
 	struct py_thread th[64];
 	int nt = pyread_threads(&p->rd, th, 64);
 	uint64_t holder = nt > 0 ? pygil_holder(&p->rd.proc) : 0;
 	for (int t = 0; t < nt; t++) {
 		int32_t tid = pyread_tid(&p->rd, &th[t]);
-		if (!tid)
+		if (!tid || (tick && !ran_since(p, tid)))
 			continue;
 		bool trunc;
 		size_t n = pyread_stack(&p->rd, th[t].tstate, r->raw, r->depth, &trunc);
@@ -342,6 +408,8 @@ static void read_stacks(struct pyrec *r, struct rproc *p, uint64_t now)
 		pystore_add(&p->w, now, (uint32_t)tid, fl, r->cooked, k);
 		r->stacks++;
 	}
+	if (tick)
+		ran_sweep(p);
 }
 
 static bool look_all(struct pyrec *r, uint64_t now)
@@ -360,11 +428,27 @@ static void *finder_main(void *arg)
 	struct pyrec *r = arg;
 	for (;;) {
 		pthread_mutex_lock(&r->lock);
-		bool stop = r->stop, looking = !stop && look_all(r, now_ns());
+		uint64_t now = now_ns();
+		bool stop = r->stop, looking = !stop && look_all(r, now), reading = false;
+		/* Without BPF, the tick: the stacks of the threads that ran, every millisecond (as
+		 * --python's 999 Hz samples come), so that a sample is joined with a stack read a
+		 * millisecond or so from it rather than at the batch (~100 ms). */
+		for (size_t i = 0; !stop && !r->bpf && i < r->n; i++)
+			if (r->p[i].state == P_PYTHON) {
+				read_stacks(r, &r->p[i], now_ns(), true);
+				reading = true;
+			}
+		uint64_t took = now_ns() - now;
 		pthread_mutex_unlock(&r->lock);
 		if (stop)
 			return NULL;
-		struct timespec ts = { 0, looking ? 2000000 : 20000000 };
+		/* the reads take a third of a core at most (deep stacks, many threads) */
+		uint64_t wait = reading ? 2 * took : looking ? 2000000 : 20000000;
+		if (reading && wait < 1000000)
+			wait = 1000000;
+		if (wait > 100000000)
+			wait = 100000000;
+		struct timespec ts = { 0, (long)wait };
 		nanosleep(&ts, NULL);
 	}
 }
@@ -381,7 +465,7 @@ void pyrec_poll(struct pyrec *r, uint64_t now)
 	} else {
 		for (size_t i = 0; i < r->n; i++)
 			if (r->p[i].state == P_PYTHON)
-				read_stacks(r, &r->p[i], now);
+				read_stacks(r, &r->p[i], now, false);
 	}
 	pthread_mutex_unlock(&r->lock);
 }
@@ -461,8 +545,8 @@ struct pyrec *pyrec_start(const int *fds, size_t nfds, pid_t pid, bool command, 
 char *pyrec_fallback_line(const struct pyrec *r)
 {
 	const char *why = pyrec_fallback_reason(r);
-	return why ? xasprintf("--python: no BPF (%s): reading Python stacks with process_vm_readv at "
-			       "each batch instead (approximate)", why)
+	return why ? xasprintf("--python: no BPF (%s): reading Python stacks with process_vm_readv every "
+			       "millisecond instead (approximate)", why)
 		   : NULL;
 }
 
@@ -476,6 +560,7 @@ void pyrec_free(struct pyrec *r)
 		if (r->p[i].have_rd)
 			pyread_free(&r->p[i].rd);
 		pystore_writer_free(&r->p[i].w);
+		ran_free(&r->p[i]);
 	}
 	free(r->p);
 	for (size_t i = 0; i < r->npend; i++)

@@ -2,8 +2,8 @@
  * without -X perf): the processes to watch are given as they appear (the command, -p, each exec);
  * once one maps a CPython lperf knows, it is registered with the BPF program attached to the
  * sampling events (exact: the stack at each sample's instant), or, where BPF cannot be loaded,
- * its threads' stacks are read with process_vm_readv at every drained batch (approximate: the
- * stack at the batch, joined with the nearest samples). Code objects are named while the
+ * its threads' stacks are read with process_vm_readv every millisecond (the threads that ran
+ * since) and at every drained batch (approximate: joined with the nearest samples). Code objects are named while the
  * process lives; pyrec_store hands one python/pystore.h blob per process to the recording. */
 #ifndef LPERF_PYTHON_PYREC_H
 #define LPERF_PYTHON_PYREC_H
@@ -22,7 +22,7 @@ struct pyrec *pyrec_new(bool try_bpf);
 void pyrec_attach(struct pyrec *r, const int *fds, size_t n);
 /* NULL when BPF is in use, else one line: why not. */
 const char *pyrec_fallback_reason(const struct pyrec *r);
-/* "BPF at each sample" or "process_vm_readv at each batch (approximate)". */
+/* "BPF at each sample" or "process_vm_readv every millisecond (approximate)". */
 const char *pyrec_method(const struct pyrec *r);
 /* A process to look at. exec: it starts a new program (looked for every 2 ms until its libpython
  * is mapped, 3 s at most); else a running process, looked at once. */

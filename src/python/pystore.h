@@ -1,5 +1,5 @@
 /* Python stacks in a recording: what `lperf record --python` found in a process (from BPF at
- * each sample, or read with process_vm_readv at each drained batch), stored as one blob per
+ * each sample, or read with process_vm_readv between the samples), stored as one blob per
  * process in lperf's JIT-source feature section (kind JIT_SRC_PYSTACKS), so that report and
  * script need no live process. At report time the blob's stacks are joined with the samples by
  * (tid, time) and replace the interpreter's _PyEval_EvalFrameDefault frames.

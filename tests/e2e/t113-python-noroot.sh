@@ -6,8 +6,8 @@
 # of the known one, full chains >= 99%, each C library's samples under their Python caller. As a
 # normal user (nobody, Debian's python3.11, which nobody may run; no BPF): the recording is made,
 # the warning and the report's header say the stacks are approximate (docs/python.md "Without
-# BPF"), and the chains are whole; the shares are printed, not checked: read at each batch, they
-# are not the known answer (issue 24).
+# BPF"), and the chains are whole; the shares are printed, not checked: read between the samples,
+# not at them, they are not the known answer (issue 24).
 . "$(dirname "$0")/lib.sh"
 CHECK="$TEST_ROOT/tests/e2e/pyshares_check.py"
 NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups"

@@ -340,7 +340,7 @@ test_expect_success "--python-depth outside 1..1024, or without --python: usage,
 py=$(py_for 3.9)
 export py
 if [ -n "$py" ]; then
-	# Without BPF stacks are read at each batch, not at the samples, and a read is not atomic:
+	# Without BPF stacks are read between the samples, not at them, and a read is not atomic:
 	# one that leaf's return and the unwinding of deep overtake ends early, and the samples
 	# near it are joined with it. The workload stays at depth for a second after leaf (asleep,
 	# so without samples), so that every read near leaf's samples finds the frames in place.
