@@ -3,8 +3,9 @@
  * once one maps a CPython lperf knows, it is registered with the BPF program attached to the
  * sampling events (exact: the stack at each sample's instant), or, where BPF cannot be loaded,
  * its threads' stacks are read with process_vm_readv every millisecond (the threads that ran
- * since) and at every drained batch (approximate: joined with the nearest samples). Code objects are named while the
- * process lives; pyrec_store hands one python/pystore.h blob per process to the recording. */
+ * since) and at every drained batch (approximate: joined with the nearest samples). Code
+ * objects are named while the process lives; pyrec_store hands one python/pystore.h blob per
+ * process to the recording. */
 #ifndef LPERF_PYTHON_PYREC_H
 #define LPERF_PYTHON_PYREC_H
 
