@@ -414,6 +414,28 @@ uint32_t buildid_cache_crc(const void *buf, size_t len, size_t crc_off)
 	return (uint32_t)crc32(c, (const Bytef *)buf + crc_off + 4, (uInt)(len - crc_off - 4));
 }
 
+#define CRC_STEP (1u << 20)
+
+uint32_t buildid_cache_crc_mapped(const void *map, size_t len, size_t crc_off)
+{
+	static const uint8_t zero[4];
+	const uint8_t *b = map;
+	uLong c = crc32(0, b, (uInt)crc_off);
+	c = crc32(c, zero, sizeof(zero));
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), done = 0;
+	for (size_t off = crc_off + 4; off < len;) {
+		size_t n = len - off < CRC_STEP ? len - off : CRC_STEP;
+		c = crc32(c, b + off, (uInt)n);
+		off += n;
+		size_t upto = off / page * page;
+		if (upto > done) {
+			madvise((void *)(b + done), upto - done, MADV_DONTNEED);
+			done = upto;
+		}
+	}
+	return (uint32_t)c;
+}
+
 /* The content of an entry: the file itself (checked to carry id), kallsyms or the vDSO. */
 static int store_content(int dirfd, const struct entry_name *e, const char *name, const uint8_t *id, size_t n)
 {

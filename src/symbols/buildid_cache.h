@@ -75,6 +75,9 @@ int buildid_cache_path(const uint8_t *id, size_t n, char **file);
 void *buildid_cache_map(const char *rel, const char *name, size_t max, size_t *len);
 int buildid_cache_store(const char *rel, const char *name, const void *data, size_t len, mode_t mode);
 uint32_t buildid_cache_crc(const void *buf, size_t len, size_t crc_off);
+/* The same CRC-32 over a read-only mapping of a file (page-aligned), its pages handed back to the
+ * page cache as the sum passes them: checking a file does not make it resident. */
+uint32_t buildid_cache_crc_mapped(const void *map, size_t len, size_t crc_off);
 /* The head the per-build-id stores share (symbols/srcline_store.c, symbols/symstore.c): magic at
  * 0, version at 8, build-id size at 12, build-id at 16 (20 bytes), CRC-32 at 36.
  * buildid_cache_check_head: 0 when buf's head has this magic, version and build-id, else -1

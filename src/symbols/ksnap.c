@@ -152,13 +152,44 @@ static int check_header(const struct ksnap_hdr *h, size_t len, const struct ksna
 	return 0;
 }
 
-static int check_entries(const struct ksnap_hdr *h, const struct ksnap_ent *e, const char *str)
+/* Hands a read-only file mapping's pages back to the page cache behind a moving point, a step
+ * at a time, so that checking a 6 MB snapshot does not hold all of it (a page read again later is
+ * faulted back in). Off (base NULL) for a caller's buffer. */
+#define BEHIND_STEP (1u << 20)
+
+struct behind {
+	const char *base;
+	uintptr_t done;
+};
+
+static void hand_back(struct behind *b, const void *upto)
+{
+	if (!b->base)
+		return;
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), at = (uintptr_t)upto & ~(page - 1);
+	if (!b->done)
+		b->done = (uintptr_t)b->base & ~(page - 1);
+	if (at > b->done && at - b->done >= BEHIND_STEP) {
+		madvise((void *)b->done, at - b->done, MADV_DONTNEED);
+		b->done = at;
+	}
+}
+
+/* Checks the entries and, when syms is not NULL, fills it (names pointing into str). */
+static int check_entries(const struct ksnap_hdr *h, const struct ksnap_ent *e, const char *str, struct symbol *syms,
+			 bool file_map)
 {
 	if (str[h->strsize - 1])
 		return err_set("offset %zu: string table not terminated",
 			       (size_t)(sizeof(*h) + h->nsyms * sizeof(*e) + h->strsize - 1));
+	struct behind ents = { file_map ? (const char *)e : NULL, 0 }, names = { file_map ? str : NULL, 0 };
 	for (size_t i = 0; i < h->nsyms; i++) {
 		size_t off = sizeof(*h) + i * sizeof(*e);
+		if (!(i % 4096)) {
+			hand_back(&ents, e + i);
+			if (e[i].name < h->strsize)
+				hand_back(&names, str + e[i].name);
+		}
 		if (e[i].name >= h->strsize || (e[i].mangled != NO_NAME && e[i].mangled >= h->strsize) ||
 		    !str[e[i].name])
 			return err_set("offset %zu: symbol %zu's name is outside the string table", off, i);
@@ -168,11 +199,16 @@ static int check_entries(const struct ksnap_hdr *h, const struct ksnap_ent *e, c
 		/* Inside the core range only core symbols: what ksnap_covers relies on. */
 		if (e[i].start >= h->core_lo && e[i].start <= h->core_hi && tagged(str + e[i].name))
 			return err_set("offset %zu: a module symbol inside the core kernel's range", off);
+		if (syms)
+			syms[i] = (struct symbol){ e[i].start, e[i].size, (char *)str + e[i].name,
+						   e[i].mangled == NO_NAME ? NULL : (char *)str + e[i].mangled };
 	}
 	return 0;
 }
 
-int ksnap_parse(const void *buf, size_t len, const struct ksnap_key *k, struct ksnap *s)
+/* ksnap_parse; file_map: buf is a read-only mapping of the file, whose pages are handed back as
+ * the checks pass them (only the names a report prints come back). */
+static int parse(const void *buf, size_t len, const struct ksnap_key *k, struct ksnap *s, bool file_map)
 {
 	memset(s, 0, sizeof(*s));
 	struct ksnap_hdr h;
@@ -182,25 +218,28 @@ int ksnap_parse(const void *buf, size_t len, const struct ksnap_key *k, struct k
 	if (check_header(&h, len, k) < 0)
 		return -1;
 	const char *body = (const char *)buf + sizeof(h);
-	if (ksnap_crc(buf, len) != h.crc)
+	uint32_t crc = file_map ? buildid_cache_crc_mapped(buf, len, offsetof(struct ksnap_hdr, crc)) : ksnap_crc(buf, len);
+	if (crc != h.crc)
 		return err_set("offset 76: checksum mismatch (damaged)");
 	if ((uintptr_t)body % _Alignof(struct ksnap_ent))
 		return err_set("offset 120: misaligned entries");
 	const struct ksnap_ent *e = (const struct ksnap_ent *)body;
 	const char *str = (const char *)(e + h.nsyms);
-	if (check_entries(&h, e, str) < 0)
-		return -1;
 	s->syms = xcalloc(h.nsyms, sizeof(*s->syms));
-	for (size_t i = 0; i < h.nsyms; i++) {
-		s->syms[i].start = e[i].start;
-		s->syms[i].size = e[i].size;
-		s->syms[i].name = (char *)str + e[i].name;
-		s->syms[i].mangled = e[i].mangled == NO_NAME ? NULL : (char *)str + e[i].mangled;
+	if (check_entries(&h, e, str, s->syms, file_map) < 0) {
+		free(s->syms);
+		s->syms = NULL;
+		return -1;
 	}
 	s->nsyms = h.nsyms;
 	s->core_lo = h.core_lo;
 	s->core_hi = h.core_hi;
 	return 0;
+}
+
+int ksnap_parse(const void *buf, size_t len, const struct ksnap_key *k, struct ksnap *s)
+{
+	return parse(buf, len, k, s, false);
 }
 
 void ksnap_release(struct ksnap *s)
@@ -252,7 +291,7 @@ struct ksnap *ksnap_load(void)
 	if (!map)
 		return NULL;
 	struct ksnap *s = xcalloc(1, sizeof(*s));
-	if (ksnap_parse(map, len, &k, s) < 0) {
+	if (parse(map, len, &k, s, true) < 0) {
 		munmap(map, len);
 		free(s);
 		return NULL;

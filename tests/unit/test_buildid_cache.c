@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -289,10 +290,34 @@ static void test_default_dir(void **state)
 	free(want);
 }
 
+/* The CRC of a file's mapping that hands its pages back as it goes is the CRC of its bytes, and
+ * the bytes read afterwards are the file's (the pages come back from the page cache). */
+static void test_crc_mapped(void **state)
+{
+	(void)state;
+	size_t len = (3u << 20) + 123;
+	uint8_t *data = xmalloc(len);
+	for (size_t i = 0; i < len; i++)
+		data[i] = (uint8_t)(i * 2654435761u >> 13);
+	char path[] = "/tmp/lperf-crc-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_int_equal(write(fd, data, len), (ssize_t)len);
+	const uint8_t *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	assert_true(map != MAP_FAILED);
+	close(fd);
+	assert_int_equal(buildid_cache_crc_mapped(map, len, 76), buildid_cache_crc(data, len, 76));
+	assert_memory_equal(map, data, len);
+	munmap((void *)map, len);
+	free(data);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hex),
+		cmocka_unit_test(test_crc_mapped),
 		cmocka_unit_test(test_notes),
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_planted_symlink),
