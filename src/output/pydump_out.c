@@ -108,6 +108,8 @@ void pydump_print_json(FILE *f, const struct pydump *d)
 			json_begin_object(&j, NULL);
 			json_str(&j, "function", fr->func);
 			json_str(&j, "file", fr->file);
+			if (d->native)
+				json_bool(&j, "native", fr->native);
 			if (fr->line >= 0)
 				json_i64(&j, "line", fr->line);
 			else

@@ -11,6 +11,7 @@
 
 #include "python/pygil.h"
 #include "python/pylayout.h"
+#include "python/pynative.h"
 #include "python/pypause.h"
 #include "python/pyread.h"
 #include "python/pythname.h"
@@ -114,17 +115,52 @@ static void read_thread(struct pyread *r, struct pylocals *pl, const struct py_t
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct py_frame cooked;
-		if (!pyread_cook(r, &raw[i], 1, &cooked, 1))
+		if (!pyread_cook(r, &raw[i], 1, &cooked, 1)) {
+			/* 3.12+: the C stack's shim closes one call of the eval loop */
+			if (k && r->proc.layout.frame_owner >= 0 && r->proc.layout.frame_is_entry < 0 && raw[i].aux == 3)
+				out->frames[k - 1].entry = true;
 			continue;
+		}
 		const struct py_code *c = r->codes[cooked.code];
 		struct pydump_frame *f = &out->frames[k++];
 		f->func = xstrdup(c->name);
 		f->file = xstrdup(c->filename);
 		f->line = cooked.line;
+		f->entry = cooked.entry;
 		if (flags & PYDUMP_LOCALS)
 			f->nlocals = pylocals_read(pl, raw[i].frame, raw[i].code, &f->locals);
 	}
 	out->nframes = k;
+}
+
+/* --native: the thread's native frames with each call of the eval loop replaced by the Python
+ * frames it runs (innermost first: up to and including the next entry frame); Python frames no
+ * eval call was found for stay at the outer end. */
+static void merge_native(struct pydump_thread *t, struct pynative_frame *nf, size_t nn)
+{
+	struct pydump_frame *m = xcalloc(t->nframes + nn + 1, sizeof(*m));
+	size_t k = 0, p = 0;
+	for (size_t i = 0; i < nn; i++) {
+		if (nf[i].eval) {
+			while (p < t->nframes) {
+				m[k++] = t->frames[p++];
+				if (m[k - 1].entry)
+					break;
+			}
+			continue;
+		}
+		char hex[32];
+		snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)nf[i].pc);
+		m[k].func = xstrdup(nf[i].func ? nf[i].func : hex);
+		m[k].file = xstrdup(nf[i].module ? nf[i].module : "?");
+		m[k].line = -1;
+		m[k++].native = true;
+	}
+	while (p < t->nframes)
+		m[k++] = t->frames[p++];
+	free(t->frames);
+	t->frames = m;
+	t->nframes = k;
 }
 
 /* The threads of the interpreter and their stacks, as they are now (paused or not). */
@@ -141,10 +177,28 @@ static int read_all(struct pyread *r, unsigned depth, unsigned flags, struct pyd
 	struct py_rawframe *raw = xcalloc(depth, sizeof(*raw));
 	struct pylocals pl;
 	pylocals_init(&pl, r);
+	struct pynative *nat = NULL;
+	struct pynative_frame *nf = NULL;
+	if (flags & PYDUMP_NATIVE) {
+		if (!(nat = pynative_open(d->pid))) {
+			free(raw);
+			free(th);
+			return -1;
+		}
+		nf = xcalloc(PYNATIVE_MAX, sizeof(*nf));
+	}
 	d->threads = xcalloc(nt ? (size_t)nt : 1, sizeof(*d->threads));
-	for (int i = 0; i < nt; i++)
+	for (int i = 0; i < nt; i++) {
 		read_thread(r, &pl, &th[i], depth, flags, raw, &d->threads[i], holder);
+		if (nat && d->threads[i].tid) {
+			size_t nn = pynative_stack(nat, d->threads[i].tid, nf, PYNATIVE_MAX);
+			merge_native(&d->threads[i], nf, nn);
+			pynative_frames_free(nf, nn);
+		}
+	}
 	d->nthreads = (size_t)nt;
+	free(nf);
+	pynative_close(nat);
 	free(raw);
 	/* the threads' Python names, by their idents (pthread_t: the thread states' thread_id) */
 	struct pythname *names = xcalloc(MAX_THREADS, sizeof(*names));
@@ -187,6 +241,7 @@ int pydump_take(pid_t pid, bool pause, unsigned depth, unsigned flags, struct py
 		pypause_resume(&pp);
 	d->paused = pause;
 	d->locals = (flags & PYDUMP_LOCALS) != 0;
+	d->native = (flags & PYDUMP_NATIVE) != 0;
 	pyread_free(&r);
 	if (rc < 0) {
 		pydump_free(d);

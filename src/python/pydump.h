@@ -17,6 +17,10 @@ struct pydump_frame {
 	int line;                 /* -1 when the line table says none */
 	struct pylocal *locals;   /* PYDUMP_LOCALS: its bound local variables, arguments first */
 	size_t nlocals;
+	bool native;              /* PYDUMP_NATIVE: a native frame (func: its symbol or 0x address,
+				   * file: the file mapped there, line -1) */
+	bool entry;               /* a Python frame that is the outermost of one call of the eval
+				   * loop */
 };
 
 struct pydump_thread {
@@ -41,11 +45,14 @@ struct pydump {
 	bool locals;              /* PYDUMP_LOCALS: the frames' locals were read */
 	bool gil_known;           /* the GIL's holder was read (gil of each thread is meaningful) */
 	bool gil_only;            /* pydump_keep_gil: only the thread holding the GIL is left */
+	bool native;              /* PYDUMP_NATIVE: native frames are among them */
 	struct pydump_thread *threads;  /* in the interpreter's order (the newest thread first) */
 	size_t nthreads;
 };
 
 #define PYDUMP_LOCALS 1u       /* read each frame's local variables too */
+#define PYDUMP_NATIVE 2u       /* native frames too, in place of the eval loop's calls (needs
+				* pause) */
 
 /* Reads every Python thread's stack of pid, at most depth frames each (the innermost). pause:
  * stop the threads for the read (a consistent read), else read them while they run. flags:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks lperf dump's text and JSON of tests/workloads/py_dump.py (t107-python-dump.sh).
 
-usage: pydump_check.py WORKLOAD PID VERSION TEXT JSON LOCALS_TEXT
+usage: pydump_check.py WORKLOAD PID VERSION TEXT JSON LOCALS_TEXT NATIVE_JSON
 
 Every Python thread of the workload is there once, named by its threading.Thread name (the JSON
 also gives the kernel's name), with the kernel tid /proc gives its kernel name; its frames, innermost first, are the workload's functions at the lines of their "# L_"
@@ -9,13 +9,16 @@ markers, then only threading.py's for the started threads (none after <module> f
 thread); the spinning thread is active, the blocked ones idle; the JSON (of dump --locals
 --json) says the same. TEXT (of dump) has no locals; LOCALS_TEXT (of dump --locals) and the JSON
 give each of the workload's frames that LOCALS lists exactly its arguments and locals, in order,
-with their reprs."""
+with their reprs. NATIVE_JSON (of dump --native --json) has the same Python frames in the same
+order, native ones among them where the eval loop ran them (none of the eval loop itself): the
+blocked threads' innermost frame is native (the read), and sorted's C code sits between
+sort_key and worker_b (named, where the build has a symbol table)."""
 import json
 import os
 import re
 import sys
 
-workload, pid, version, text_path, json_path, locals_path = sys.argv[1:7]
+workload, pid, version, text_path, json_path, locals_path, native_path = sys.argv[1:8]
 base = os.path.basename(workload)
 marks = {}
 with open(workload) as f:
@@ -26,7 +29,7 @@ with open(workload) as f:
 
 EXPECT = {  # name -> (active, [(function, marker)]) innermost first
     "dump-spin": (True, [("spin_loop", "L_SPIN"), ("spinner", "L_SPINNER")]),
-    "dump-b": (False, [("block", "L_BLOCK"), ("worker_b", "L_WORKER_B")]),
+    "dump-b": (False, [("block", "L_BLOCK"), ("sort_key", "L_SORT_KEY"), ("worker_b", "L_WORKER_B")]),
     "dump-a": (False, [("block", "L_BLOCK"), ("leaf_a", "L_LEAF_A"), ("mid_a", "L_MID_A"),
                        ("worker_a", "L_WORKER_A")]),
     "dump-main": (False, [("block", "L_BLOCK"), ("main", "L_MAIN"), ("<module>", "L_MODULE")]),
@@ -55,6 +58,7 @@ LOCALS = {
     ("dump-a", "worker_a"): [],
     ("dump-spin", "spin_loop"): [("acts", True, re.escape("<dict of 1>")), ("n", False, "[0-9]+")],
     ("dump-b", "block"): [("tag", True, "'dump-b'")],
+    ("dump-b", "sort_key"): [("x", True, "2")],
 }
 
 PYNAME = {"dump-spin": "Spinner", "dump-b": "Worker B", "dump-a": "Worker A", "dump-main": "MainThread"}
@@ -171,8 +175,32 @@ for t in doc["threads"]:
     check_thread("json", t["comm"], t["tid"], t["active"], frames)
     check_locals("json", t["comm"], frames)
 
+with open(native_path) as f:
+    ndoc = json.load(f)
+plain = dict((t["tid"], [(fr["function"], fr["line"]) for fr in t["frames"]]) for t in doc["threads"])
+symbols = "/.pyenv/" in ndoc["python_file"]
+nnative = 0
+for t in ndoc["threads"]:
+    frames = t["frames"]
+    py = [(fr["function"], fr["line"]) for fr in frames if not fr["native"]]
+    if py != plain.get(t["tid"]):
+        errors.append("native json: thread %s: Python frames %s, without --native %s" % (t["comm"], py, plain.get(t["tid"])))
+    nat = [fr for fr in frames if fr["native"]]
+    nnative += len(nat)
+    if any("EvalFrame" in fr["function"] for fr in nat):
+        errors.append("native json: thread %s: an eval loop frame is left: %s" % (t["comm"], nat))
+    if t["comm"] != "dump-spin" and (not frames or not frames[0]["native"]):
+        errors.append("native json: thread %s: the innermost frame is not native: %s" % (t["comm"], frames[:1]))
+    if t["comm"] == "dump-b":
+        names = [fr["function"] for fr in frames]
+        if "sort_key" in names and "worker_b" in names:
+            between = frames[names.index("sort_key") + 1:names.index("worker_b")]
+            if not between or not all(fr["native"] for fr in between) or \
+                    (symbols and not any("sort" in fr["function"] for fr in between)):
+                errors.append("native json: between sort_key and worker_b: %s" % between)
+
 nframes = sum(len(t[3]) for t in threads)
 if errors:
     sys.exit("\n".join(errors))
 nlocals = sum(len(v) for v in LOCALS.values())
-print("%d threads, %d frames, %d locals right (Python %s)" % (len(threads), nframes, nlocals, version))
+print("%d threads, %d frames, %d locals, %d native frames right (Python %s)" % (len(threads), nframes, nlocals, nnative, version))

@@ -8,7 +8,9 @@
 # and line is right (tests/e2e/pydump_check.py), --locals gives the known arguments and locals of
 # known types (None, bool, small and big ints, floats, latin-1/UCS-2/UCS-4 str, bytes, containers,
 # a cell variable, a cut long str) at known frames with their reprs, the JSON (with --locals)
-# matches its schema and says the same, --nonblocking reads the same stacks, and the process runs
+# matches its schema and says the same, --native has the same Python frames with the C frames
+# where the eval loop ran them (sorted's between a key function and its caller), --nonblocking
+# reads the same stacks, and the process runs
 # on unharmed after the pause (its threads finish their blocked reads and it exits 0). A dead pid,
 # a process that is no Python, another user's process and an unsupported version get their
 # documented errors.
@@ -68,7 +70,9 @@ dump_all() {
 	$AS "$LPERF" dump -p $P --locals >loc.txt 2>>err && cat loc.txt &&
 	$AS "$LPERF" dump -p $P --json -l >dump.json 2>>err &&
 	validate_json dump.schema.json dump.json &&
-	"$PYTHON" "$CHECK" "$W" $P "$3" dump.txt dump.json loc.txt &&
+	$AS "$LPERF" dump -p $P --native --json >nat.json 2>>err &&
+	validate_json dump.schema.json nat.json &&
+	"$PYTHON" "$CHECK" "$W" $P "$3" dump.txt dump.json loc.txt nat.json &&
 	$AS "$LPERF" dump --nonblocking -p $P >nb.txt 2>>err &&
 	expect_grep "^Python $3 .*read without pausing" nb.txt &&
 	sed 2d dump.txt >a && sed 2d nb.txt >b && diff a b &&
@@ -172,8 +176,9 @@ else
 	test_skip "a process traced already" "no strace here"
 fi
 
-test_expect_success 'usage: -p is required' '
+test_expect_success 'usage: -p is required; --native needs the pause' '
 	expect_exit 2 lperf dump 2>err && expect_grep "PID is required" err &&
+	expect_exit 2 lperf dump -p 1 --native --nonblocking 2>err && expect_grep "not with --nonblocking" err &&
 	expect_exit 2 lperf dump -l 2>err && expect_grep "PID is required" err
 '
 

@@ -154,6 +154,20 @@ static void test_locals(void **state)
 	d.locals = false;
 	out = render(&d, true);
 	assert_null(strstr(out, "\"locals\""));
+	assert_null(strstr(out, "\"native\""));
+	free(out);
+	/* --native: a C frame is "symbol (file)" in the text, native true in the JSON */
+	struct pydump_frame two[2] = { { .func = (char *)"read", .file = (char *)"/lib/libc.so.6", .line = -1, .native = true }, fr };
+	two[1].nlocals = 0;
+	th.frames = two;
+	th.nframes = 2;
+	d.native = true;
+	out = render(&d, false);
+	assert_non_null(strstr(out, "[Worker 1]\n    read (/lib/libc.so.6)\n    Worker.run (/w/app.py:40)\n"));
+	free(out);
+	out = render(&d, true);
+	assert_non_null(strstr(out, "\"file\": \"/lib/libc.so.6\",\n          \"native\": true,"));
+	assert_non_null(strstr(out, "\"native\": false,"));
 	free(out);
 }
 

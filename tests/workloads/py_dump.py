@@ -59,9 +59,14 @@ def worker_a():
     mid_a()  # L_WORKER_A
 
 
+def sort_key(x):
+    block('dump-b')  # L_SORT_KEY
+
+
 def worker_b():
+    # sorted (C) calls sort_key: dump --native shows sorted's C frames between the two
     name_self('dump-b')
-    block('dump-b')  # L_WORKER_B
+    sorted([2, 1], key=sort_key)  # L_WORKER_B
 
 
 def spin_loop(acts):
