@@ -27,14 +27,35 @@ W="$PUB/py_dump.py"
 
 can_nobody() { [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && $NOBODY env -C / "$@" >/dev/null 2>&1; }
 
+# The read system call's number, which the blocked threads sit in (/proc/PID/task/TID/syscall).
+case $(uname -m) in
+x86_64) READ_NR=0 ;;
+aarch64) READ_NR=63 ;;
+*) READ_NR= ;;
+esac
+
+# blocked_in_read PID: the workload's three blocked threads are in read(2). Until they are (a
+# thread's ready file is made just before its read, and it may first wait for the GIL the
+# spinner holds, or hold it while the spinner waits), the spinner is not always running.
+blocked_in_read() {
+	[ -n "$READ_NR" ] || return 0
+	n=0
+	for t in /proc/$1/task/*; do
+		case $(cat "$t/comm" 2>/dev/null) in
+		dump-a|dump-b|dump-main) [ "$(cut -d" " -f1 "$t/syscall" 2>/dev/null)" = "$READ_NR" ] && n=$((n + 1)) ;;
+		esac
+	done
+	[ $n = 3 ]
+}
+
 # start AS PY DIR: the workload under PY (AS: "" for this user, $NOBODY for nobody) with its
 # ready files in DIR; P is its pid. Returns once its four threads are in place (5 files: the
-# threads' and the pipe's), 120 s at most.
+# threads' and the pipe's, and the three blocked threads in read(2)), 120 s at most.
 start() {
 	mkdir -p "$3" && chmod 777 "$3"
 	$1 env -C / "$2" "$W" "$3" & P=$!
 	i=0
-	while [ "$(ls "$3" | wc -l)" -lt 5 ]; do
+	while [ "$(ls "$3" | wc -l)" -lt 5 ] || ! blocked_in_read $P; do
 		kill -0 $P 2>/dev/null || { echo "the workload ended early"; return 1; }
 		i=$((i + 1))
 		[ $i -le 2400 ] || { echo "the workload's threads not in place after 120 s"; return 1; }
