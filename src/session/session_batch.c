@@ -12,8 +12,8 @@
  * the pool drains quickly at a model change. */
 #define SPOOL_BATCH 64
 
-/* A slot's state, under the pool's lock: slots fill .. fill + 1 are being filled by the session (no
- * state yet), run .. fill are queued, deliver .. run running or done. */
+/* A slot's state, under the pool's lock. By sequence number: slot fill is the one the session
+ * fills (no state yet), run .. fill - 1 are queued, deliver .. run - 1 running or done. */
 enum { SLOT_QUEUED = 1, SLOT_RUNNING, SLOT_DONE };
 
 struct sitem {
