@@ -520,8 +520,10 @@ void pyrec_gil(struct pyrec *r, uint32_t flags)
 void pyrec_stats(const struct pyrec *r, struct pyrec_stats *out)
 {
 	memset(out, 0, sizeof(*out));
-	for (size_t i = 0; i < r->n; i++)
+	for (size_t i = 0; i < r->n; i++) {
 		out->procs += r->p[i].state == P_PYTHON;
+		out->gil_unknown += r->p[i].state == P_PYTHON && !r->p[i].rd.proc.gil_known;
+	}
 	out->stacks = r->stacks;
 	out->dropped = r->bpf ? pybpf_dropped(r->bpf) : 0;
 	out->problem = r->problem;

@@ -47,6 +47,7 @@ void pyrec_gil(struct pyrec *r, uint32_t flags);
  * process (one line, or NULL). */
 struct pyrec_stats {
 	size_t procs;
+	size_t gil_unknown;       /* of them, processes whose GIL cannot be read */
 	uint64_t stacks, dropped;
 	const char *problem;
 };

@@ -54,7 +54,8 @@ static void add_pystacks(void *arg, int32_t pid, const uint8_t *blob, size_t len
 	perfdata_writer_add_jit_source(arg, JIT_SRC_PYSTACKS, pid, blob, len);
 }
 
-static void python_finish(struct pyrec *py, struct perfdata_writer *w, bool quiet, struct notes *ns)
+static void python_finish(struct pyrec *py, struct perfdata_writer *w, const struct recording_opts *o,
+			  struct notes *ns)
 {
 	pyrec_poll(py, 0);
 	pyrec_store(py, add_pystacks, w);
@@ -63,10 +64,14 @@ static void python_finish(struct pyrec *py, struct perfdata_writer *w, bool quie
 	if (!st.procs)
 		notes_add(ns, "--python: no CPython 2.7 or 3.6-3.13 found in the recorded processes%s%s",
 			  st.problem ? ": " : "", st.problem ? st.problem : "");
-	else if (!quiet)
+	else if (!o->quiet)
 		notes_add_level(ns, NOTES_NOTE, "--python: %" PRIu64 " Python stacks from %zu process%s (%s)%s",
 				st.stacks, st.procs, st.procs == 1 ? "" : "es", pyrec_method(py),
 				st.dropped ? "; some lost: BPF buffer full" : "");
+	if (st.gil_unknown && (o->python_gil || o->wall))
+		notes_add(ns, "--%s: the GIL of %zu of the Python processes cannot be read (their "
+			  "interpreter does not say where it is): their samples %s", o->python_gil ? "gil" : "wall",
+			  st.gil_unknown, o->python_gil ? "are all left out" : "are not marked");
 	pyrec_free(py);
 }
 
@@ -151,7 +156,7 @@ static int file_close(struct recording *r, struct pyrec *py, struct recording_re
 	memset(res, 0, sizeof(*res));
 	recorder_finish(c, r->o->force);
 	if (py) {
-		python_finish(py, r->w, r->o->quiet, ns);
+		python_finish(py, r->w, r->o, ns);
 	} else if (r->py) { /* --switch-output: this period's Python stacks, the reader goes on */
 		pyrec_poll(r->py, 0);
 		pyrec_take(r->py, add_pystacks, r->w);
