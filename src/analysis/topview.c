@@ -126,7 +126,8 @@ static int cmp_rows(const void *a, const void *b, void *arg)
 
 void top_view_sort(struct top_view *t)
 {
-	qsort_r(t->rows, t->n, sizeof(*t->rows), cmp_rows, t->children && !t->python ? t : NULL);
+	if (t->n) /* no rows yet (top --gil before the first sample of the GIL's holder): rows is NULL */
+		qsort_r(t->rows, t->n, sizeof(*t->rows), cmp_rows, t->children && !t->python ? t : NULL);
 }
 
 void top_view_age(struct top_view *t)
