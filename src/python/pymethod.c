@@ -33,10 +33,14 @@ bool pymethod_frames_known(const struct pyinfo *py)
 	return cpython && (pylayout_table(py->major, py->minor) || (py->major == 3 && py->minor == 13));
 }
 
-void pymethod_choose(const struct pyinfo *py, bool want_frames, struct pymethod_choice *c)
+void pymethod_choose(const struct pyinfo *py, bool want_frames, bool exact_frames, struct pymethod_choice *c)
 {
 	*c = (struct pymethod_choice){ PYMETHOD_NONE, py->frame_pointers, NULL };
-	if (want_frames || (!py->perf_trampoline && pymethod_frames_known(py))) {
+	/* Frames read at each sample (BPF) are exact, whole to 1,024 frames and carry lines:
+	 * they win over CPython's own support, whose Python frames are only those the native
+	 * unwinding reaches in the sample's stack copy (about 30). Without BPF the frames are
+	 * read at each batch, not at the sample, and -X perf's exact (if shallower) chains win. */
+	if (want_frames || (pymethod_frames_known(py) && (!py->perf_trampoline || exact_frames))) {
 		/* No flag: DWARF unwinding gives the native frames around them in builds without
 		 * frame pointers. */
 		c->method = PYMETHOD_FRAMES;
@@ -56,10 +60,11 @@ void pymethod_choose(const struct pyinfo *py, bool want_frames, struct pymethod_
 const char *pymethod_describe(const struct pyinfo *py, char *buf, size_t size)
 {
 	struct pymethod_choice c;
-	pymethod_choose(py, false, &c);
+	bool known = pymethod_frames_known(py);
+	pymethod_choose(py, false, known && bpf_loads(), &c);
 	const char *walk = NULL;
 	char frames[512];
-	if (pymethod_frames_known(py)) {
+	if (known) {
 		if (bpf_loads()) {
 			walk = "BPF frame walk at each sample";
 		} else {
@@ -133,7 +138,9 @@ static int setup(const char *cmd0, struct pymethod_setup *s, struct notes *said,
 		return setup_launcher(cmd0, s, said);
 	}
 	struct pymethod_choice c;
-	pymethod_choose(&py, s->frames, &c);
+	/* BPF is tried (once) only where it decides: a 3.12+ with its own perf support. */
+	bool exact = !s->frames && py.perf_trampoline && pymethod_frames_known(&py) && bpf_loads();
+	pymethod_choose(&py, s->frames, exact, &c);
 	if (c.env)
 		setenv(c.env, "1", 1);
 	if (c.method != PYMETHOD_NONE && s->unwind == PYMETHOD_UNWIND_NONE) {
@@ -144,8 +151,12 @@ static int setup(const char *cmd0, struct pymethod_setup *s, struct notes *said,
 	switch (c.method) {
 	case PYMETHOD_FRAMES:
 		s->frames = true;
-		notes_add_level(said, NOTES_NOTE, "--python: Python %s without -X perf: reading its frames, %s unwinding",
-				py.version, unwind);
+		if (exact)
+			notes_add_level(said, NOTES_NOTE, "--python: Python %s: reading its frames at each sample "
+					"(BPF; whole stacks with lines, in place of -X perf), %s unwinding", py.version, unwind);
+		else
+			notes_add_level(said, NOTES_NOTE, "--python: Python %s without -X perf: reading its frames, %s "
+					"unwinding", py.version, unwind);
 		break;
 	case PYMETHOD_PERF_JIT:
 		notes_add_level(said, NOTES_NOTE, "--python: Python %s with perf_jit (jitdump), %s unwinding",

@@ -24,8 +24,10 @@ struct pymethod_choice {
 	const char *env;         /* the variable that turns the method on in the interpreter ("1") */
 };
 
-/* The method for py; want_frames: --python-frames (or attaching), frames read whatever the build. */
-void pymethod_choose(const struct pyinfo *py, bool want_frames, struct pymethod_choice *c);
+/* The method for py; want_frames: --python-frames (or attaching), frames read whatever the build;
+ * exact_frames: the frames can be read at each sample (BPF loads), and then they are read on
+ * 3.12+ too, in place of CPython's own perf support. */
+void pymethod_choose(const struct pyinfo *py, bool want_frames, bool exact_frames, struct pymethod_choice *c);
 /* The interpreter's frames can be read (a layout lperf knows). */
 bool pymethod_frames_known(const struct pyinfo *py);
 /* The call graph of a sampling run as --python sees it (live/live.h's three kinds). */

@@ -114,6 +114,26 @@ same_syms() {
 		paste -d" " "$1" "$2" | awk '$1 != $2 && !($1 == "@plt" && $2 ~ /@plt$/) { print; bad = 1 } END { exit bad }'
 }
 
+# py_depth FOLDED DEEP CUT PERCENT: of the samples in leaf of tests/workloads/py_deep.py (at
+# least 50), at least PERCENT% carry DEEP frames of deep and, CUT=0, <module> with no Python
+# frame cut; CUT=1, a [truncated] right after the last deep and no <module>.
+py_depth() {
+	awk -v want="$2" -v cut="$3" -v pct="$4" '{
+		n = $NF; line = $0; sub(/ [0-9]+$/, "", line)
+		if (line !~ /py::leaf/) next
+		k = split(line, fr, ";"); d = 0; m = 0; t = 0
+		for (i = 1; i <= k; i++) {
+			if (fr[i] ~ /^py::deep/) { d++; if (fr[i - 1] == "[truncated]") t = 1 }
+			if (fr[i] ~ /^py::<module>/) m++
+		}
+		all += n
+		if (d == want && (cut ? t && !m : m == 1 && !t)) ok += n
+	} END {
+		printf "%d of %d samples in leaf have %d frames of deep%s\n", ok, all, want, cut ? ", cut" : " and <module>"
+		exit !(all >= 50 && ok >= pct / 100 * all)
+	}' "$1"
+}
+
 test_done() {
 	echo "# $(basename "$0"): $test_count tests, $test_failed failed, $test_skipped skipped"
 	[ "$test_failed" -eq 0 ]

@@ -33,6 +33,14 @@ complete() {
 		exit !(all >= 50 && ok >= 0.9 * all)
 	}' "$1"
 }
+# fork_named SCRIPT (lperf script -F pid,sym): parent_work and child_work in at least 20
+# samples each, each function in one process only, not the same one.
+fork_named() {
+	awk '/^[^\t]/ { pid = $1; next }
+	     $1 ~ /^py::(parent|child)_work:/ { f = substr($1, 1, index($1, "_work") + 4); n[f]++; if (!(f in p)) p[f] = pid; else if (p[f] != pid) bad = 1 }
+	     END { printf "parent_work %d samples in %s, child_work %d in %s\n", n["py::parent_work"], p["py::parent_work"], n["py::child_work"], p["py::child_work"]
+		   exit !(!bad && n["py::parent_work"] >= 20 && n["py::child_work"] >= 20 && p["py::parent_work"] != p["py::child_work"]) }' "$1"
+}
 # The pid of a recording's process, and what CPython left for it in /tmp.
 rec_pid() { lperf script -i "$1" -F pid 2>/dev/null | awk 'NF { print $1; exit }'; }
 jit_rm() { rm -f "/tmp/perf-$1.map" "/tmp/jit-$1.dump"; }
@@ -55,8 +63,10 @@ python_tests() {
 		lperf report -i "$SCRATCH/$v.data" --folded >after.txt 2>/dev/null &&
 		complete after.txt && cmp before.txt after.txt
 	'
-	test_expect_success "$v: lperf record --python picks the trampoline and DWARF stacks itself" '
-		lperf record -q --python -o p.data -- "$py" "$W" $LOOPS &&
+	# --python takes CPython's own support where lperf's BPF program does not load (not root).
+	test_expect_success "$v: lperf record --python without BPF picks the trampoline and DWARF stacks itself" '
+		LPERF_NO_BPF=1 lperf record --python -o p.data -- "$py" "$W" $LOOPS 2>err &&
+		expect_grep "perf map|jitdump" err &&
 		pid=$(rec_pid p.data) && [ -n "$pid" ] && jit_rm "$pid" &&
 		lperf report -i p.data --folded >f.txt 2>/dev/null && complete f.txt
 	'
@@ -73,11 +83,19 @@ if [ -n "$PY313" ]; then
 	# stdio buffer into it): reading resumes at the next whole record, so the code the parent
 	# compiles after the fork is named. (The child's own dump stays empty: os._exit drops it.)
 	export PY313
-	test_expect_success "3.13 --python with a fork: the parent's functions after the fork are named" '
-		lperf record -q --python -o k.data -- "$PY313" "$TEST_ROOT/tests/workloads/py_fork.py" &&
+	test_expect_success "3.13 --python -X perf_jit (no BPF) with a fork: the parent's functions after the fork are named" '
+		LPERF_NO_BPF=1 lperf record -q --python -o k.data -- "$PY313" "$TEST_ROOT/tests/workloads/py_fork.py" 2>/dev/null &&
 		lperf script -i k.data -F pid,sym >s.txt 2>/dev/null &&
 		for p in $(awk "/^[^\t]/ { print \$1 }" s.txt | sort -u); do jit_rm $p; done &&
 		n=$(grep -c "py::parent_work" s.txt) && echo "$n samples in parent_work" && [ "$n" -ge 20 ]
+	'
+	# Where BPF loads --python reads the frames instead, and the kernel follows the fork: the
+	# child's functions are named too (its jitdump stays empty).
+	test_expect_success "3.13 --python (BPF) with a fork: parent_work and child_work both named, each in its process" '
+		lperf record -q --python -o k.data -- "$PY313" "$TEST_ROOT/tests/workloads/py_fork.py" &&
+		lperf script -i k.data -F pid,sym >s.txt 2>/dev/null &&
+		for p in $(awk "/^[^\t]/ { print \$1 }" s.txt | sort -u); do jit_rm $p; done &&
+		fork_named s.txt
 	'
 else
 	test_skip "3.13 -X perf_jit stacks" "no pyenv CPython 3.13 (~/.pyenv/versions/3.13*/bin/python3)"

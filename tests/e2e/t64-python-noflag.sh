@@ -288,24 +288,6 @@ if [ -n "$PY310" ]; then
 	'
 fi
 
-# depth FOLDED DEEP CUT: of the samples in leaf (at least 50), at least 95% carry DEEP frames of
-# deep and, CUT=0, <module> with no Python frame cut; CUT=1, a [truncated] right after the last.
-depth() {
-	awk -v want="$2" -v cut="$3" '{
-		n = $NF; line = $0; sub(/ [0-9]+$/, "", line)
-		if (line !~ /py::leaf/) next
-		k = split(line, fr, ";"); d = 0; m = 0; t = 0
-		for (i = 1; i <= k; i++) {
-			if (fr[i] ~ /^py::deep/) { d++; if (fr[i - 1] == "[truncated]") t = 1 }
-			if (fr[i] ~ /^py::<module>/) m++
-		}
-		all += n
-		if (d == want && (cut ? t && !m : m == 1 && !t)) ok += n
-	} END {
-		printf "%d of %d samples in leaf have %d frames of deep%s\n", ok, all, want, cut ? ", cut" : " and <module>"
-		exit !(all >= 50 && ok >= 0.95 * all)
-	}' "$1"
-}
 # Deep stacks: 124 Python frames are kept whole; 1,500 are cut at 1,024 (the innermost: leaf
 # and 1,023 of deep) and say [truncated] where the cut frames belong, by BPF and without.
 for v in 3.10 3.12; do
@@ -314,9 +296,9 @@ for v in 3.10 3.12; do
 	export py
 	test_expect_success "$v: a 124-frame Python stack is whole; a 1,500-frame one is cut at 1,024 and says [truncated]" '
 		lperf record -q --python-frames -o d.data -- "$py" "$TEST_ROOT/tests/workloads/py_deep.py" 124 10000000 &&
-		lperf report -i d.data --folded >f.txt 2>/dev/null && depth f.txt 124 0 &&
+		lperf report -i d.data --folded >f.txt 2>/dev/null && py_depth f.txt 124 0 95 &&
 		lperf record -q --python-frames -o e.data -- "$py" "$TEST_ROOT/tests/workloads/py_deep.py" 1500 10000000 &&
-		lperf report -i e.data --folded >f.txt 2>/dev/null && depth f.txt 1023 1 &&
+		lperf report -i e.data --folded >f.txt 2>/dev/null && py_depth f.txt 1023 1 95 &&
 		lperf report -i e.data --python --folded >p.txt 2>/dev/null &&
 		awk "/;leaf \(/ { n++; if (\$0 ~ /\[truncated\];deep \(/) ok++ } END { print ok, n; exit !(n && ok == n) }" p.txt
 	'
@@ -326,9 +308,9 @@ export py
 if [ -n "$py" ]; then
 	test_expect_success "--python-depth 50: the innermost 50 Python frames and [truncated], by BPF and without" '
 		lperf record -q --python-frames --python-depth 50 -o d.data -- "$py" "$TEST_ROOT/tests/workloads/py_deep.py" 124 10000000 &&
-		lperf report -i d.data --folded >f.txt 2>/dev/null && depth f.txt 49 1 &&
+		lperf report -i d.data --folded >f.txt 2>/dev/null && py_depth f.txt 49 1 95 &&
 		LPERF_NO_BPF=1 lperf record -q --python-frames --python-depth 50 -o e.data -- "$py" "$TEST_ROOT/tests/workloads/py_deep.py" 124 10000000 1 2>/dev/null &&
-		lperf report -i e.data --folded >f.txt 2>/dev/null && depth f.txt 49 1
+		lperf report -i e.data --folded >f.txt 2>/dev/null && py_depth f.txt 49 1 95
 	'
 fi
 test_expect_success "--python-depth outside 1..1024, or without --python: usage, exit 2" '
@@ -346,7 +328,7 @@ if [ -n "$py" ]; then
 	# so without samples), so that every read near leaf's samples finds the frames in place.
 	test_expect_success "without BPF: a 1,500-frame Python stack is cut at 1,024 and says [truncated]" '
 		LPERF_NO_BPF=1 lperf record -q --python -o e.data -- "$py" "$TEST_ROOT/tests/workloads/py_deep.py" 1500 10000000 1 2>/dev/null &&
-		lperf report -i e.data --folded >f.txt 2>/dev/null && depth f.txt 1023 1
+		lperf report -i e.data --folded >f.txt 2>/dev/null && py_depth f.txt 1023 1 95
 	'
 fi
 
@@ -396,12 +378,13 @@ for v in 3.12 3.13; do
 	py=$(py_for $v)
 	[ -z "$py" ] && { test_skip "$v: frames agree with -X perf" "no CPython $v"; continue; }
 	export v py
+	# (--python takes -X perf only where BPF does not load: LPERF_NO_BPF=1 here.)
 	# Two runs are two samples of the same shares: with n samples each, a share p differs by
 	# chance with a standard deviation of sqrt(p(1-p)(2/n)) (0.9 points at 93% of 800 samples,
 	# where a 2-point bound failed one run in ten). About 3,000 samples each make 2 points three
 	# deviations; the bound is 2 points or three deviations, whichever is larger.
 	test_expect_success "$v: per-function shares read from the frames agree with -X perf's within 2 points" '
-		lperf record -q -F 4000 --python -o x.data -- "$py" "$W" 32000000 &&
+		LPERF_NO_BPF=1 lperf record -q -F 4000 --python -o x.data -- "$py" "$W" 32000000 2>/dev/null &&
 		lperf report -i x.data --folded >x.txt && shares x.txt >xs.txt &&
 		lperf record -q -F 4000 --python-frames -o b.data -- "$py" "$W" 32000000 &&
 		lperf report -i b.data --folded >b.txt && shares b.txt >bs.txt &&

@@ -36,45 +36,55 @@ static void test_choose(void **state)
 	struct pymethod_choice c;
 	/* 3.11: no perf support in the interpreter: its frames are read, unwinding as the build allows. */
 	struct pyinfo p = py("CPython", 11, false, false, true);
-	pymethod_choose(&p, false, &c);
+	pymethod_choose(&p, false, false, &c);
 	assert_int_equal(c.method, PYMETHOD_FRAMES);
 	assert_true(c.frame_pointers);
 	assert_null(c.env);
 	/* 3.12: the perf trampoline; DWARF without frame pointers. */
 	p = py("CPython", 12, true, false, false);
-	pymethod_choose(&p, false, &c);
+	pymethod_choose(&p, false, false, &c);
 	assert_int_equal(c.method, PYMETHOD_TRAMPOLINE);
 	assert_false(c.frame_pointers);
 	assert_string_equal(c.env, "PYTHONPERFSUPPORT");
 	/* --python-frames wins over the interpreter's own support. */
-	pymethod_choose(&p, true, &c);
+	pymethod_choose(&p, true, false, &c);
 	assert_int_equal(c.method, PYMETHOD_FRAMES);
+	/* Where BPF reads the frames at each sample, they win over the trampoline. */
+	pymethod_choose(&p, false, true, &c);
+	assert_int_equal(c.method, PYMETHOD_FRAMES);
+	assert_null(c.env);
 	/* 3.13: perf_jit, always DWARF. */
 	p = py("CPython", 13, true, true, true);
-	pymethod_choose(&p, false, &c);
+	pymethod_choose(&p, false, false, &c);
 	assert_int_equal(c.method, PYMETHOD_PERF_JIT);
 	assert_false(c.frame_pointers);
 	assert_string_equal(c.env, "PYTHON_PERF_JIT_SUPPORT");
+	pymethod_choose(&p, false, true, &c);
+	assert_int_equal(c.method, PYMETHOD_FRAMES);
+	/* A 3.12+ lperf cannot read (a future layout) keeps its own support, BPF or not. */
+	p = py("CPython", 40, true, true, false);
+	pymethod_choose(&p, false, true, &c);
+	assert_int_equal(c.method, PYMETHOD_PERF_JIT);
 	/* 3.7, 3.6 and 2.7: their frames are read too. */
 	p = py("CPython", 7, false, false, false);
-	pymethod_choose(&p, false, &c);
+	pymethod_choose(&p, false, false, &c);
 	assert_int_equal(c.method, PYMETHOD_FRAMES);
 	p = py("CPython", 6, false, false, false);
-	pymethod_choose(&p, false, &c);
+	pymethod_choose(&p, false, false, &c);
 	assert_int_equal(c.method, PYMETHOD_FRAMES);
 	p = py("CPython", 7, false, false, false);
 	p.major = 2;
-	pymethod_choose(&p, false, &c);
+	pymethod_choose(&p, false, false, &c);
 	assert_int_equal(c.method, PYMETHOD_FRAMES);
 	/* Nothing to read: 3.5, PyPy, a layout lperf does not know. */
 	p = py("CPython", 5, false, false, true);
-	pymethod_choose(&p, false, &c);
+	pymethod_choose(&p, false, false, &c);
 	assert_int_equal(c.method, PYMETHOD_NONE);
 	p = py("PyPy", 10, false, false, true);
-	pymethod_choose(&p, false, &c);
+	pymethod_choose(&p, false, false, &c);
 	assert_int_equal(c.method, PYMETHOD_NONE);
 	p = py("CPython", 40, false, false, true);
-	pymethod_choose(&p, false, &c);
+	pymethod_choose(&p, false, false, &c);
 	assert_int_equal(c.method, PYMETHOD_NONE);
 }
 
