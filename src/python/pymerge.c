@@ -77,6 +77,68 @@ static void emit_group(struct frame **out, size_t *no, size_t *ocap, const struc
 	}
 }
 
+/* How many of the stack's py:: frames, innermost first, are h's innermost frames (the same
+ * functions in the same order); 0 when one is not. */
+static size_t match_own(const struct frame *frames, size_t n, const struct pystore_hit *h)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!is_py(&frames[i]))
+			continue;
+		if (m >= h->n || strcmp(frames[i].loc.sym->name, h->f[m].sym->name))
+			return 0;
+		m++;
+	}
+	return m;
+}
+
+/* Two reads agree on the frames beyond the m innermost: the same code at the same line, counted
+ * from the outermost (a whole stack: the inner frames may have moved between the reads) or, in
+ * stacks cut by the bound, from the innermost (then the inner m are the same functions too). */
+static bool same_beyond(const struct frame *frames, size_t n, const struct pystore_hit *b,
+			const struct pystore_hit *a, size_t m)
+{
+	size_t want = b->n - m;
+	if (b->truncated != a->truncated || a->n < want || (b->truncated && (a->n != b->n || match_own(frames, n, a) != m)))
+		return false;
+	for (size_t i = 0; i < want; i++) {
+		const struct pystore_frame *x = &b->f[b->n - 1 - i], *y = &a->f[a->n - 1 - i];
+		if (x->sym != y->sym || x->line != y->line)
+			return false;
+	}
+	return true;
+}
+
+/* A stack that carries CPython's own Python frames (-X perf, -X perf_jit) and was cut by the
+ * unwinder (its stack copy ended): the Python frames it lacks are those of the Python stack
+ * beyond the ones it has, when that stack's innermost frames are the same functions in the same
+ * order (else it is not the same stack, and nothing is added). Read at the sample (BPF), the
+ * stack is the sample's; read at batches, the frames are added only when the reads before and
+ * after the sample agree on them (the thread stayed there in between). They go in the marker's
+ * place, which stays after them only when the Python stack was cut too. */
+static size_t splice(const struct pystore *s, int32_t pid, uint32_t tid, uint64_t time, struct frame **frames,
+		     size_t *cap, size_t n)
+{
+	struct pystore_hit b, a;
+	if (!n || !is_truncated_marker(&(*frames)[n - 1]) || !pystore_around(s, pid, tid, time, &b, &a))
+		return n;
+	const struct pystore_hit *h = &b;
+	bool approx = pystore_proc_flags(s, pid) & PYSTORE_APPROX;
+	if (approx && (!b.f || !a.f))
+		return n;
+	if (!approx && (!b.f || (a.f && a.time - time < time - b.time)))
+		h = &a;
+	size_t m = match_own(*frames, n, h);
+	if (!m || m >= h->n || (approx && !same_beyond(*frames, n, &b, &a, m)))
+		return n;
+	size_t no = n - 1;
+	for (size_t next = m; next < h->n; next++)
+		emit_py(frames, &no, cap, &h->f[next]);
+	if (h->truncated)
+		emit_cut(frames, &no, cap);
+	return no;
+}
+
 size_t pymerge_stack(const struct pystore *s, int32_t pid, uint32_t tid, uint64_t time, struct frame **frames,
 		     size_t *cap, size_t n)
 {
@@ -87,7 +149,12 @@ size_t pymerge_stack(const struct pystore *s, int32_t pid, uint32_t tid, uint64_
 		return n;
 	for (size_t i = 0; i < n; i++)
 		if (is_py(&(*frames)[i]))
-			return n;
+			return splice(s, pid, tid, time, frames, cap, n);
+	/* In a process that names its frames itself, stacks read at a batch (not at the sample)
+	 * only extend those: a stack without them (the interpreter starting, a thread in C) gets
+	 * none from another instant. */
+	if ((pystore_proc_flags(s, pid) & (PYSTORE_OWN | PYSTORE_APPROX)) == (PYSTORE_OWN | PYSTORE_APPROX))
+		return n;
 	struct frame *out = NULL;
 	size_t no = 0, ocap = 0, next = 0;
 	size_t tail = n;

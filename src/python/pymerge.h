@@ -18,7 +18,10 @@
 #include "symbols/dso.h"
 
 /* Rewrites the n frames in *frames (capacity *cap, grown as needed); returns the new count.
- * Stacks that already carry py:: frames (CPython's own perf support) are left alone. */
+ * Stacks that already carry py:: frames (CPython's own perf support) keep them; where the
+ * unwinder cut such a stack (its [truncated] marker last), the Python stack's frames beyond
+ * them are added when its innermost ones are the same functions. A process whose stacks were
+ * read at batches and that names its frames itself (PYSTORE_OWN) gets no other frames. */
 size_t pymerge_stack(const struct pystore *s, int32_t pid, uint32_t tid, uint64_t time, struct frame **frames,
 		     size_t *cap, size_t n);
 

@@ -159,12 +159,15 @@ static int setup(const char *cmd0, struct pymethod_setup *s, struct notes *said,
 					"unwinding", py.version, unwind);
 		break;
 	case PYMETHOD_PERF_JIT:
-		notes_add_level(said, NOTES_NOTE, "--python: Python %s with perf_jit (jitdump), %s unwinding",
-				py.version, unwind);
-		break;
 	case PYMETHOD_TRAMPOLINE:
-		notes_add_level(said, NOTES_NOTE, "--python: Python %s with the perf trampoline (perf map), %s "
-				"unwinding%s", py.version, unwind, py.frame_pointers ? "" : " (this build has no frame pointers)");
+		/* Its frames are read too, at each batch: stacks deeper than the stack copy are
+		 * completed from them (python/pymerge.h). */
+		s->frames = pymethod_frames_known(&py);
+		notes_add_level(said, NOTES_NOTE, "--python: Python %s with %s, %s unwinding%s%s", py.version,
+				c.method == PYMETHOD_PERF_JIT ? "perf_jit (jitdump)" : "the perf trampoline (perf map)",
+				unwind, c.method == PYMETHOD_TRAMPOLINE && !py.frame_pointers ?
+				" (this build has no frame pointers)" : "",
+				s->frames ? "; frames beyond the stack copy read from the interpreter" : "");
 		break;
 	case PYMETHOD_NONE:
 		notes_add(said, "--python: %s is Python %s, whose frames lperf cannot read (it reads CPython "

@@ -14,6 +14,7 @@
 #include "python/pyread.h"
 #include "python/pystore.h"
 #include "util/error.h"
+#include "util/fileio.h"
 #include "util/xalloc.h"
 
 /* A watched process: unknown until its interpreter is found (given up 3 s after the last
@@ -284,6 +285,46 @@ static void note_problem(struct pyrec *r, const char *msg)
 		r->problem = xstrdup(msg);
 }
 
+/* Whether buf (len bytes of NUL-separated strings, /proc/PID/environ or cmdline) holds one of
+ * the strings of v (NULL-ended), or, after_x, that string right after the string "-X". */
+static bool has_str(const char *buf, size_t len, const char *const *v, bool after_x)
+{
+	const char *prev = "";
+	for (size_t i = 0; i < len; i += strlen(buf + i) + 1) {
+		for (const char *const *s = v; *s; s++)
+			if (!strcmp(buf + i, *s) && (!after_x || !strcmp(prev, "-X")))
+				return true;
+		prev = buf + i;
+	}
+	return false;
+}
+
+/* The process names its Python frames itself (CPython 3.12+'s -X perf or -X perf_jit, by the
+ * option or the environment): the stacks read here then only extend the frames it names
+ * (python/pymerge.h). */
+static bool names_its_frames(pid_t pid)
+{
+	char path[64];
+	size_t len;
+	bool own = false;
+	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
+	char *b = file_read(path, 1 << 20, &len);
+	static const char *const env[] = { "PYTHONPERFSUPPORT=1", "PYTHON_PERF_JIT_SUPPORT=1", NULL };
+	static const char *const joined[] = { "-Xperf", "-Xperf_jit", NULL }, *const opt[] = { "perf", "perf_jit", NULL };
+	if (b) {
+		own = has_str(b, len, env, false);
+		free(b);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	b = own ? NULL : file_read(path, 1 << 20, &len);
+	if (b) {
+		own = has_str(b, len, joined, false) || has_str(b, len, opt, true);
+		free(b);
+	}
+	err_clear();
+	return own;
+}
+
 static void look(struct pyrec *r, struct rproc *p, uint64_t now)
 {
 	struct py_proc pp;
@@ -301,7 +342,10 @@ static void look(struct pyrec *r, struct rproc *p, uint64_t now)
 	pyread_init(&p->rd, &pp);
 	p->have_rd = true;
 	p->state = P_PYTHON;
-	p->w.flags = (r->bpf ? 0 : PYSTORE_APPROX) | (pp.gil_known ? PYSTORE_GIL_KNOWN : 0);
+	/* (3.12+ only: an older Python started by one keeps the variable and has no such support) */
+	bool v312 = pp.layout.major > 3 || (pp.layout.major == 3 && pp.layout.minor >= 12);
+	p->w.flags = (r->bpf ? 0 : PYSTORE_APPROX) | (pp.gil_known ? PYSTORE_GIL_KNOWN : 0) |
+		     (v312 && names_its_frames(p->pid) ? PYSTORE_OWN : 0);
 	if (r->bpf && pybpf_add_proc(r->bpf, &pp, r->depth) < 0)
 		note_problem(r, err_msg());
 	replay_pending(r, p->pid);

@@ -242,6 +242,14 @@ int pystore_load(struct pystore *s, int32_t pid, const uint8_t *blob, size_t len
 	return 0;
 }
 
+uint32_t pystore_proc_flags(const struct pystore *s, int32_t pid)
+{
+	for (size_t i = 0; s && i < s->n; i++)
+		if (s->p[i].pid == pid)
+			return s->p[i].flags;
+	return 0;
+}
+
 bool pystore_approx(const struct pystore *s)
 {
 	for (size_t i = 0; s && i < s->n; i++)
@@ -258,15 +266,17 @@ size_t pystore_nstacks(const struct pystore *s)
 	return n;
 }
 
-/* The stack taken for (pid, tid) nearest to time, and its process; NULL when none. */
-static const struct pstack *nearest(const struct pystore *s, int32_t pid, uint32_t tid, uint64_t time,
-				    const struct pproc **proc)
+/* The stacks taken for (pid, tid) just before (or at) time and just after it, within the window
+ * (*before, *after NULL when none); the process, NULL when neither is. */
+static const struct pproc *around(const struct pystore *s, int32_t pid, uint32_t tid, uint64_t time,
+				  const struct pstack **before, const struct pstack **after)
 {
+	*before = *after = NULL;
 	for (size_t i = 0; s && i < s->n; i++) {
 		const struct pproc *p = &s->p[i];
 		if (p->pid != pid || !p->nstacks)
 			continue;
-		/* The last stack of tid at or before time (and, approximate, the first after). */
+		/* The last stack of tid at or before time, and the first after. */
 		size_t lo = 0, hi = p->nstacks;
 		while (lo < hi) {
 			size_t mid = (lo + hi) / 2;
@@ -276,24 +286,44 @@ static const struct pstack *nearest(const struct pystore *s, int32_t pid, uint32
 			else
 				hi = mid;
 		}
-		/* The nearest stack of tid: the BPF program runs in the sample's overflow handler, a few
-		 * microseconds from the sample's timestamp (after it on current kernels), so within
-		 * 1 ms; approximate stacks were read at the batch, within 250 ms. */
-		const struct pstack *best = NULL;
-		uint64_t window = p->approx ? 250000000ull : 1000000ull, bd = 0;
-		if (lo > 0 && p->stacks[lo - 1].tid == tid && time - p->stacks[lo - 1].time <= window) {
-			best = &p->stacks[lo - 1];
-			bd = time - best->time;
-		}
-		if (lo < p->nstacks && p->stacks[lo].tid == tid && p->stacks[lo].time - time <= window &&
-		    (!best || p->stacks[lo].time - time < bd))
-			best = &p->stacks[lo];
-		if (best) {
-			*proc = p;
-			return best;
-		}
+		/* The BPF program runs in the sample's overflow handler, a few microseconds from the
+		 * sample's timestamp (after it on current kernels), so within 1 ms; approximate stacks
+		 * were read at the batch, within 250 ms. */
+		uint64_t window = p->approx ? 250000000ull : 1000000ull;
+		if (lo > 0 && p->stacks[lo - 1].tid == tid && time - p->stacks[lo - 1].time <= window)
+			*before = &p->stacks[lo - 1];
+		if (lo < p->nstacks && p->stacks[lo].tid == tid && p->stacks[lo].time - time <= window)
+			*after = &p->stacks[lo];
+		return *before || *after ? p : NULL;
 	}
 	return NULL;
+}
+
+/* The stack taken for (pid, tid) nearest to time, and its process; NULL when none. */
+static const struct pstack *nearest(const struct pystore *s, int32_t pid, uint32_t tid, uint64_t time,
+				    const struct pproc **proc)
+{
+	const struct pstack *b, *a;
+	*proc = around(s, pid, tid, time, &b, &a);
+	if (a && (!b || a->time - time < time - b->time))
+		return a;
+	return b;
+}
+
+static void hit(const struct pproc *p, const struct pstack *st, struct pystore_hit *h)
+{
+	*h = st ? (struct pystore_hit){ &p->frames[st->first], st->n, st->truncated, st->time } :
+		  (struct pystore_hit){ NULL, 0, false, 0 };
+}
+
+bool pystore_around(const struct pystore *s, int32_t pid, uint32_t tid, uint64_t time, struct pystore_hit *before,
+		    struct pystore_hit *after)
+{
+	const struct pstack *b, *a;
+	const struct pproc *p = around(s, pid, tid, time, &b, &a);
+	hit(p, b, before);
+	hit(p, a, after);
+	return p != NULL;
 }
 
 const struct pystore_frame *pystore_find(const struct pystore *s, int32_t pid, uint32_t tid, uint64_t time,

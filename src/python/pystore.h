@@ -4,7 +4,7 @@
  * script need no live process. At report time the blob's stacks are joined with the samples by
  * (tid, time) and replace the interpreter's _PyEval_EvalFrameDefault frames.
  *
- * Blob (little-endian): "LPPYSTK1", u32 flags (PYSTORE_APPROX, PYSTORE_GIL_*), u32 ncodes, then per code
+ * Blob (little-endian): "LPPYSTK1", u32 flags (PYSTORE_APPROX, PYSTORE_GIL_*, PYSTORE_OWN), u32 ncodes, then per code
  * {i32 firstline, u16 len, name, u16 len, filename}; u32 nstacks, then per stack {u64 time,
  * u32 tid, u16 nframes, u16 flags (PYSTORE_TRUNCATED, PYSTORE_GIL), nframes x {u32 code, i32 line, u8 entry}}; frames innermost
  * first, each code an index into the codes. */
@@ -22,6 +22,8 @@
 #define PYSTORE_GIL_KNOWN 2  /* each stack says whether its thread held the GIL */
 #define PYSTORE_GIL_ONLY 4   /* record --gil: views keep only samples of the GIL's holder */
 #define PYSTORE_GIL_MARK 8   /* record --wall: views mark the GIL holder's stacks ([GIL]) */
+#define PYSTORE_OWN 16       /* the process names its Python frames itself (-X perf, -X perf_jit):
+			      * its stacks only extend those (python/pymerge.h) */
 #define PYSTORE_TRUNCATED 1  /* per stack: deeper frames were cut */
 #define PYSTORE_GIL 2        /* per stack: its thread held the GIL */
 
@@ -44,6 +46,8 @@ struct pystore;
 struct pystore *pystore_new(void);
 /* Adds pid's blob; -1 with err_set() naming the offset when it is damaged (nothing is kept). */
 int pystore_load(struct pystore *s, int32_t pid, const uint8_t *blob, size_t len);
+/* pid's blob flags (PYSTORE_*); 0 when it has none. */
+uint32_t pystore_proc_flags(const struct pystore *s, int32_t pid);
 /* Whether any process's stacks were read approximately (the report header says so). */
 bool pystore_approx(const struct pystore *s);
 size_t pystore_nstacks(const struct pystore *s);
@@ -67,6 +71,16 @@ uint32_t pystore_gil_flags(const struct pystore *s);
  * cut (the reader's bound). */
 const struct pystore_frame *pystore_find(const struct pystore *s, int32_t pid, uint32_t tid, uint64_t time,
 					 size_t *n, bool *truncated);
+/* The stacks taken for (pid, tid) just before (or at) time and just after it, within the same
+ * window (each f NULL when there is none); false when neither is. */
+struct pystore_hit {
+	const struct pystore_frame *f;
+	size_t n;
+	bool truncated;
+	uint64_t time;
+};
+bool pystore_around(const struct pystore *s, int32_t pid, uint32_t tid, uint64_t time, struct pystore_hit *before,
+		    struct pystore_hit *after);
 void pystore_free(struct pystore *s);
 
 #endif

@@ -3,7 +3,7 @@
  * naming the offset, the nearest-stack join within its window, and the eval-loop replacement
  * (one native _PyEval_EvalFrameDefault per group of Python frames ending at an entry frame;
  * leftovers at the outermost eval frame; stacks with py:: frames or whole native stacks without
- * the eval loop left alone). */
+ * the eval loop left alone), and CPython's own frames completed where the unwinder cut them. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -181,8 +181,9 @@ static struct frame *frames(size_t *cap, const struct symbol **syms, size_t n)
 	return f;
 }
 
-/* A store with one stack: foo (inlined into) bar, entry; baz; <module>, entry. */
-static struct pystore *three_groups(void)
+/* A store of pid 5 with flags, tid 5's stacks of foo, bar, <module> (code 0, 1, 2) given as
+ * {time, n, code, line, ...} rows; every frame but the innermost an entry frame. */
+static struct pystore *store_of(uint32_t flags, const int64_t (*rows)[8], size_t nrows)
 {
 	struct pyread r;
 	memset(&r, 0, sizeof(r));
@@ -195,8 +196,14 @@ static struct pystore *three_groups(void)
 	}
 	r.ncodes = r.ccap = 3;
 	struct pystore_writer w = { 0 };
-	struct py_frame f[3] = { { 0, 9, false }, { 1, 14, true }, { 2, 21, true } };
-	pystore_add(&w, 100, 5, 0, f, 3);
+	w.flags = flags;
+	for (size_t i = 0; i < nrows; i++) {
+		struct py_frame f[3];
+		size_t n = (size_t)rows[i][1];
+		for (size_t k = 0; k < n; k++)
+			f[k] = (struct py_frame){ (uint32_t)rows[i][2 + 2 * k], (int32_t)rows[i][3 + 2 * k], k > 0 };
+		pystore_add(&w, (uint64_t)rows[i][0], 5, 0, f, n);
+	}
 	size_t len;
 	uint8_t *b = pystore_finish(&w, &r, &len);
 	struct pystore *s = pystore_new();
@@ -205,6 +212,13 @@ static struct pystore *three_groups(void)
 	pystore_writer_free(&w);
 	pyread_free(&r);
 	return s;
+}
+
+/* A store with one stack: foo (inlined into) bar, entry; <module>, entry. */
+static struct pystore *three_groups(void)
+{
+	static const int64_t one[][8] = { { 100, 3, 0, 9, 1, 14, 2, 21 } };
+	return store_of(0, one, 1);
 }
 
 static const char *name(const struct frame *f)
@@ -285,6 +299,63 @@ static void test_merge(void **state)
 	pystore_free(s);
 }
 
+static struct symbol sym_trunc = { 0, 0, (char *)"[truncated]", NULL };
+
+/* How many frames the n of syms become, joined with s's stack of (5, 5) at time. */
+static size_t merged_n(const struct pystore *s, const struct symbol **syms, size_t n, uint64_t time)
+{
+	size_t cap;
+	struct frame *f = frames(&cap, syms, n);
+	n = pymerge_stack(s, 5, 5, time, &f, &cap, n);
+	free(f);
+	return n;
+}
+
+/* CPython's own frames (-X perf) in a stack the unwinder cut: the rest come from the Python
+ * stack when its innermost frames are the same functions; read at batches, only when the reads
+ * before and after the sample agree on them. */
+static void test_splice(void **state)
+{
+	static const int64_t agree[][8] = { { 100000000, 3, 0, 9, 1, 14, 2, 21 }, { 300000000, 3, 0, 10, 1, 14, 2, 21 } };
+	static const int64_t moved[][8] = { { 100000000, 3, 0, 9, 1, 14, 2, 21 }, { 300000000, 2, 1, 15, 2, 21 } };
+	static const int64_t inner_moved[][8] = { { 100000000, 3, 0, 9, 1, 14, 2, 21 }, { 300000000, 2, 1, 14, 2, 21 } };
+	const struct symbol *cut[] = { &sym_py, &sym_eval, &sym_trunc };
+	size_t cap;
+	struct pystore *s = store_of(PYSTORE_APPROX | PYSTORE_OWN, agree, 2);
+	struct frame *f = frames(&cap, cut, 3);
+	size_t n = pymerge_stack(s, 5, 5, 200000000, &f, &cap, 3);
+	assert_int_equal(n, 4);
+	const char *want[] = { "py::foo:/x.py", "_PyEval_EvalFrameDefault", "py::bar:/x.py", "py::<module>:/x.py" };
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(name(&f[i]), want[i]);
+	assert_int_equal(f[2].line, 14);
+	assert_int_equal(f[3].line, 21);
+	free(f);
+	/* only a read before the sample (none within the window after): nothing added */
+	assert_int_equal(merged_n(s, cut, 3, 400000000), 3);
+	/* a whole stack (no marker) keeps its own frames only; a stack without them gets none */
+	assert_int_equal(merged_n(s, cut, 2, 200000000), 2);
+	const struct symbol *bare[] = { &sym_leaf, &sym_eval, &sym_trunc };
+	assert_int_equal(merged_n(s, bare, 3, 200000000), 3);
+	/* another innermost function than the stack's: not the same stack */
+	const struct symbol *other[] = { &sym_ex, &sym_py, &sym_py, &sym_trunc };
+	assert_int_equal(merged_n(s, other, 4, 200000000), 4);
+	pystore_free(s);
+	/* the reads disagree beyond foo (bar at another line): nothing added */
+	s = store_of(PYSTORE_APPROX | PYSTORE_OWN, moved, 2);
+	assert_int_equal(merged_n(s, cut, 3, 200000000), 3);
+	pystore_free(s);
+	/* foo returned before the second read, bar and <module> stayed: counted from the outermost,
+	 * they agree */
+	s = store_of(PYSTORE_APPROX | PYSTORE_OWN, inner_moved, 2);
+	assert_int_equal(merged_n(s, cut, 3, 200000000), 4);
+	pystore_free(s);
+	/* read at the sample (BPF): its own stack, no second read needed */
+	s = store_of(PYSTORE_OWN, agree, 1);
+	assert_int_equal(merged_n(s, cut, 3, 100000100), 4);
+	pystore_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +364,7 @@ int main(void)
 		cmocka_unit_test(test_gil_mark),
 		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_splice),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
