@@ -12,6 +12,10 @@
 DEEP="$TEST_ROOT/tests/workloads/py_deep.py"
 SHARES="$TEST_ROOT/tests/workloads/py_split.py"
 
+# py_view FOLDED: report --python --folded with each Python frame's label (func (file.py:LINE))
+# named as the other views name it (py::func), for py_depth.
+py_view() { sed -E 's/(^|;)([^;]+) \([^;()]+\.py(:[0-9]+)?\)/\1py::\2/g' "$1"; }
+
 # no_cut FOLDED: at most 1% of the samples in leaf say [truncated] anywhere (a native unwinding
 # can still stop short now and then; the Python frames are whole).
 no_cut() {
@@ -92,7 +96,7 @@ for v in 3.12 3.13; do
 		lperf record --python -o a.data -- "$py" "$DEEP" 44 5000000 2>err &&
 		expect_grep "reading its frames at each sample \(BPF" err && expect_no_grep "perf map|jitdump" err &&
 		lperf report -i a.data --folded >f.txt 2>/dev/null && py_depth f.txt 44 0 99 && no_cut f.txt &&
-		lperf report -i a.data --python --folded >f.txt 2>/dev/null && py_depth f.txt 44 0 99 &&
+		lperf report -i a.data --python --folded >p.txt 2>/dev/null && py_view p.txt >f.txt && py_depth f.txt 44 0 99 &&
 		lperf script -i a.data >s.txt 2>/dev/null && deep_lines s.txt 44 &&
 		lperf record -q --python -o b.data -- "$py" "$DEEP" 124 5000000 &&
 		lperf report -i b.data --folded >f.txt 2>/dev/null && py_depth f.txt 124 0 99 && no_cut f.txt &&
@@ -101,7 +105,7 @@ for v in 3.12 3.13; do
 	test_expect_success "$v: a 2,000-frame stack is cut at 1,024 and at --python-depth 100, with [truncated]" '
 		lperf record -q --python -o c.data -- "$py" "$DEEP" 2000 5000000 &&
 		lperf report -i c.data --folded >f.txt 2>/dev/null && py_depth f.txt 1023 1 99 &&
-		lperf report -i c.data --python --folded >f.txt 2>/dev/null && py_depth f.txt 1023 1 99 &&
+		lperf report -i c.data --python --folded >p.txt 2>/dev/null && py_view p.txt >f.txt && py_depth f.txt 1023 1 99 &&
 		lperf record -q --python --python-depth 100 -o d.data -- "$py" "$DEEP" 2000 5000000 &&
 		lperf report -i d.data --folded >f.txt 2>/dev/null && py_depth f.txt 99 1 99
 	'
@@ -116,7 +120,7 @@ for v in 3.12 3.13; do
 	test_expect_success "$v without BPF: -X perf, a 124-frame stack completed from the reads around the sample, else [truncated]" '
 		LPERF_NO_BPF=1 lperf record --python -o n.data -- "$py" "$DEEP" 124 10000000 1 2>err &&
 		expect_grep "perf map|jitdump" err && expect_grep "frames beyond the stack copy" err &&
-		lperf report -i n.data --python --folded >f.txt 2>/dev/null &&
+		lperf report -i n.data --python --folded >p.txt 2>/dev/null && py_view p.txt >f.txt &&
 		awk "/py::leaf/ { n += \$NF; d = gsub(/py::deep/, \"&\"); m = gsub(/py::<module>/, \"&\"); t = gsub(/\\[truncated\\];py::deep/, \"&\")
 			if (d == 124 && m == 1 && !t) whole += \$NF; else if (m == 0 && t == 1 && d < 124) cut += \$NF; else bad += \$NF }
 		     END { printf \"%d whole, %d cut, %d neither of %d\\n\", whole, cut, bad, n; exit !(n >= 50 && !bad && whole >= 0.5 * n) }" f.txt &&
