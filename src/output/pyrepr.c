@@ -33,6 +33,10 @@ static void put_int(struct sbuf *s, const struct pyvalue *v)
 {
 	uint32_t dec[PYVAL_INT_DIGITS * 30 / 29 + 2];
 	size_t n = 0;
+	if (v->ndigits > PYVAL_INT_DIGITS) {
+		put(s, "<int at 0x%" PRIx64 ">", v->addr);
+		return;
+	}
 	for (unsigned i = v->ndigits; i-- > 0;) {
 		uint64_t carry = v->digits[i];
 		for (size_t k = 0; k < n; k++) {

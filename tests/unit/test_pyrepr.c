@@ -57,6 +57,10 @@ static void test_scalars(void **state)
 		top.digits[i] = 0x3fffffff;
 	assert_string_equal(fmt(&top),
 		"-1766847064778384329583297500742918515827483896875618958121606201292619775");
+	/* more digits than a value holds: by address, never past the digits */
+	top.ndigits = PYVAL_INT_DIGITS + 1;
+	top.addr = 0x1000;
+	assert_string_equal(fmt(&top), "<int at 0x1000>");
 }
 
 static void test_floats(void **state)
