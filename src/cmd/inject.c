@@ -14,11 +14,11 @@
 #include "util/opt.h"
 #include "util/xalloc.h"
 
-static const char *const usage[] = { "lperf inject [-j] [-b] [-i IN] [-o OUT]", "lperf inject --python -i IN -o OUT", NULL };
+static const char *const usage[] = { "lperf inject [-j] [-b] [-i IN] [-o OUT]", "lperf inject --python [--python-view] -i IN -o OUT", NULL };
 
 /* --python: the Python frames as symbols of one ELF (inject/pyinject.h). */
-static int inject_python(const char *input, const char *output, const char *dir, bool force, bool quiet,
-			 int verbose)
+static int inject_python(const char *input, const char *output, const char *dir, bool force, bool view,
+			 bool quiet, int verbose)
 {
 	char *elf = pyinject_elf_path(output, dir);
 	if (!elf)
@@ -31,7 +31,8 @@ static int inject_python(const char *input, const char *output, const char *dir,
 		perfdata_close(&r);
 		err_die_last(EXIT_RUNTIME);
 	}
-	struct pyinject_opts o = { .elf_path = elf, .pipe_output = !strcmp(output, "-"), .force = force };
+	struct pyinject_opts o = { .elf_path = elf, .pipe_output = !strcmp(output, "-"), .force = force,
+				   .view = view };
 	struct pyinject_result res;
 	int ret = pyinject_run(&r, w, &o, &res);
 	char *why = ret ? xstrdup(err_msg()) : NULL;
@@ -66,7 +67,7 @@ static int inject_python(const char *input, const char *output, const char *dir,
 int cmd_inject(int argc, char **argv)
 {
 	const char *input = "-", *output = "-";
-	bool jit = false, force = false, quiet = false, buildids = false, python = false;
+	bool jit = false, force = false, quiet = false, buildids = false, python = false, view = false;
 	const char *jit_dir = NULL;
 	int verbose = 0;
 	const struct option opts[] = {
@@ -75,6 +76,8 @@ int cmd_inject(int argc, char **argv)
 		  "next to each jitdump, when it exists); with --python: the ELF of Python functions" },
 		{ OPT_BOOL, 0, "python", &python, NULL, "Python frames lperf read (record --python) as symbols perf "
 		  "names: one ELF of Python functions (OUT.python.so), stacks as call chains" },
+		{ OPT_BOOL, 0, "python-view", &view, NULL, "with --python: the stacks as report --python shows them "
+		  "(interpreter frames folded away), so perf's Self column is lperf's too" },
 		{ OPT_BOOL, 'b', "build-ids", &buildids, NULL, "add the build-ids of the DSOs hit (and copy them "
 		  "into the build-id cache)" },
 		{ OPT_STRING, 'i', "input", &input, "FILE", "the recording (default -: standard input)" },
@@ -94,8 +97,10 @@ int cmd_inject(int argc, char **argv)
 
 	if (python && (jit || buildids))
 		opt_usage_error(&ctx, "--python does not combine with -j or -b");
+	if (view && !python)
+		opt_usage_error(&ctx, "--python-view goes with --python");
 	if (python)
-		return inject_python(input, output, jit_dir, force, quiet, verbose);
+		return inject_python(input, output, jit_dir, force, view, quiet, verbose);
 
 	struct perfdata_reader r;
 	if (perfdata_open_force(&r, input, force) < 0)

@@ -327,7 +327,8 @@ int pyinject_run(struct perfdata_reader *r, struct perfdata_writer *w, const str
 	struct pyinj j = { .r = r, .w = w, .o = o, .res = res };
 	hashmap_init(&j.funcs, HASHMAP_PTR);
 	hashmap_init(&j.mapped, HASHMAP_U64);
-	struct session_tool tool = { .sample = on_sample, .record = on_record, .arg = &j, .callchains = true };
+	struct session_tool tool = { .sample = on_sample, .record = on_record, .arg = &j, .callchains = true,
+				   .python_view = o->view };
 	struct session_opts so = { .force = o->force };
 	session_attach(&j.ss, r, &so, &tool);
 	int ret = session_run(&j.ss);

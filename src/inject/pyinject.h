@@ -41,6 +41,10 @@ struct pyinject_opts {
 	const char *elf_path;    /* absolute path of the synthetic ELF (pyinject_elf_path) */
 	bool pipe_output;        /* w writes pipe mode: no build-id for the ELF (perf reads it unchecked) */
 	bool force;              /* read JIT files in /tmp whoever owns them */
+	/* --python-view: the stacks as lperf report --python shows them (interpreter frames
+	 * between and around Python frames folded away, resolve_python_view), so that perf's Self
+	 * column is lperf's too and stacks stay short. */
+	bool view;
 };
 
 struct pyinject_stats {

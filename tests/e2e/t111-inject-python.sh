@@ -5,7 +5,8 @@
 # the one lperf report gives of the original recording (its perf view, py::func:/path names as
 # perf's; --python would name them func (file.py:LINE)) (same samples: equal up to the
 # last printed digit); lperf still reads the injected file; bad input is one line and leaves no
-# output behind.
+# output behind. With --python-view the stacks are those of lperf report --python, and perf's whole
+# flat profile (Self) is lperf's.
 . "$(dirname "$0")/lib.sh"
 
 cat >"$SCRATCH/w.py" <<'EOF'
@@ -48,6 +49,11 @@ py_shares() {
 		s = $0; sub(/.*\[\.\] /, "", s); sub(/ +$/, "", s); print $1 "\t" s }' | sort -t "	" -k 2
 }
 
+# all_rows: "share<TAB>symbol" of every row of a --no-children --stdio report --sort sym on stdin.
+all_rows() {
+	awk '/^ *[0-9.]+% +\[[.k]\] / { s = $0; sub(/^ *[0-9.]+% +\[[.k]\] /, "", s); sub(/ +$/, "", s); print $1 "\t" s }'
+}
+
 # same_shares PERF LPERF: the same Python functions with the same shares (0.01 point for rounding).
 # A name may stand for two functions (a module's <module> in a parent and its forked child): rows
 # are matched in order of name, then share.
@@ -69,12 +75,14 @@ test_expect_success 'bad input: one line naming it, exit 1, nothing written' '
 	test ! -e out.data.python.so
 '
 
-test_expect_success 'usage: pipe output needs --jit-dir, -j and --python do not combine' '
+test_expect_success 'usage: pipe output needs --jit-dir; -j and --python do not combine; --python-view needs --python' '
 	lperf record -q -e task-clock -o in.data -- true &&
 	expect_exit 1 lperf inject --python -i in.data -o - >out 2>err &&
 	expect_lines 1 err && expect_grep "jit-dir" err &&
 	expect_exit 2 lperf inject --python -j -i in.data -o out.data 2>err &&
-	expect_grep "does not combine" err && test ! -e out.data
+	expect_grep "does not combine" err && test ! -e out.data &&
+	expect_exit 2 lperf inject --python-view -i in.data -o out.data 2>err &&
+	expect_grep "goes with --python" err && test ! -e out.data
 '
 
 for v in 2.7 3.8 3.9 3.10 3.11 3.12 3.13; do
@@ -111,6 +119,19 @@ for v in 2.7 3.8 3.9 3.10 3.11 3.12 3.13; do
 		lperf report -i "$d/in.data" --stdio --children --sort sym -g none 2>/dev/null |
 			py_shares >lperf.txt &&
 		same_shares lperf2.txt lperf.txt
+	'
+	test_expect_success "CPython $v: with --python-view perf's whole report is lperf report --python's" '
+		d="$SCRATCH/$v" &&
+		lperf inject --python --python-view -i "$d/in.data" -o view.data 2>err &&
+		expect_no_grep "max-stack" err &&
+		perf report -i view.data --stdio --no-children --sort sym 2>/dev/null | all_rows >perf.txt &&
+		lperf report -i "$d/in.data" --python --stdio --no-children --sort sym 2>/dev/null |
+			all_rows >lperf.txt &&
+		same_shares perf.txt lperf.txt &&
+		perf report -i view.data --stdio --children --sort sym -g none 2>/dev/null | py_shares >perf.txt &&
+		lperf report -i "$d/in.data" --python --stdio --children --sort sym -g none 2>/dev/null |
+			py_shares >lperf.txt &&
+		same_shares perf.txt lperf.txt && expect_grep "	py::a:" perf.txt
 	'
 done
 
