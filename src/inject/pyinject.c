@@ -35,7 +35,7 @@ struct pyinj {
 	bool started, overlap_warned, limit_warned;
 	struct perf_event_attr *attrs;   /* the copy's events (index = the reader's evsel idx) */
 	size_t nattrs;
-	struct hashmap funcs;            /* struct symbol * -> index + 1 (as a pointer-sized integer) */
+	struct hashmap funcs;            /* name -> index + 1 (as a pointer-sized integer) */
 	char **names;                    /* owned, by index */
 	size_t nnames, namecap;
 	struct hashmap mapped;           /* pid -> 1: the ELF is mapped there (until an exec) */
@@ -82,13 +82,12 @@ static bool is_python(const struct frame *f)
 	return f->loc.sym && f->loc.sym->name && !strncmp(f->loc.sym->name, "py::", 4);
 }
 
-/* The address of Python function sym in the ELF's mapping; 0 past the limit. Functions are
- * lperf's symbols, not names: two code objects of one name (a module's <module> in a parent and
- * its forked child, or two loads of one JIT trampoline) stay two symbols, two rows in perf's
- * report as in lperf's. */
-static uint64_t func_addr(struct pyinj *j, const struct symbol *sym)
+/* The address of the Python function named name in the ELF's mapping; 0 past the limit. A
+ * function is its name, as in lperf's Python view: code objects of one name and file (a module's
+ * <module> in a parent and its forked child, two loads of one JIT trampoline) are one symbol. */
+static uint64_t func_addr(struct pyinj *j, const char *name)
 {
-	struct hashmap_entry *e = hashmap_find_ptr(&j->funcs, sym);
+	struct hashmap_entry *e = hashmap_find_str(&j->funcs, name);
 	if (!e) {
 		if (j->nnames >= PYINJECT_MAX_FUNCS) {
 			if (!j->limit_warned)
@@ -98,9 +97,10 @@ static uint64_t func_addr(struct pyinj *j, const struct symbol *sym)
 			return 0;
 		}
 		ALLOC_GROW(j->names, j->nnames + 1, j->namecap);
-		j->names[j->nnames++] = xstrdup(sym->name);
+		char *copy = xstrdup(name);
+		j->names[j->nnames++] = copy;
 		bool found;
-		e = hashmap_insert_ptr(&j->funcs, sym, &found);
+		e = hashmap_insert_str(&j->funcs, copy, &found);
 		e->value = (void *)(uintptr_t)j->nnames;
 	}
 	/* The middle of the function's slot: a caller looked up at its return address - 1 stays in. */
@@ -130,7 +130,7 @@ static int on_sample(const struct resolved_sample *rs, void *arg)
 		if (f->inlined)
 			continue;
 		if (is_python(f)) {
-			addr = func_addr(j, f->loc.sym);
+			addr = func_addr(j, f->loc.sym->name);
 			kernel = false;
 			j->has_py |= addr != 0;
 			if (i == 0 && addr)
@@ -325,7 +325,7 @@ int pyinject_run(struct perfdata_reader *r, struct perfdata_writer *w, const str
 {
 	memset(res, 0, sizeof(*res));
 	struct pyinj j = { .r = r, .w = w, .o = o, .res = res };
-	hashmap_init(&j.funcs, HASHMAP_PTR);
+	hashmap_init(&j.funcs, HASHMAP_STR);
 	hashmap_init(&j.mapped, HASHMAP_U64);
 	struct session_tool tool = { .sample = on_sample, .record = on_record, .arg = &j, .callchains = true,
 				   .python_view = o->view };

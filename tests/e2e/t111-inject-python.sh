@@ -2,9 +2,8 @@
 # lperf inject --python: the Python frames lperf read from the interpreter (record --python) become
 # symbols of one ELF that Linux perf 6.1's report and script name. On each pyenv CPython 2.7,
 # 3.8-3.13 the inclusive share of every Python function in perf's report of the injected file is
-# the one lperf report gives of the original recording (its perf view, py::func:/path names as
-# perf's; --python would name them func (file.py:LINE)) (same samples: equal up to the
-# last printed digit); lperf still reads the injected file; bad input is one line and leaves no
+# the one lperf report --python --nolineno gives of the original recording (its rows named
+# func (file.py), perf's py::func:/path/file.py; same samples: equal up to the last printed digit); lperf still reads the injected file; bad input is one line and leaves no
 # output behind. With --python-view the stacks are those of lperf report --python, and perf's whole
 # flat profile (Self) is lperf's.
 . "$(dirname "$0")/lib.sh"
@@ -42,21 +41,40 @@ main(int(sys.argv[1]) if len(sys.argv) > 1 else 60)
 EOF
 export W="$SCRATCH/w.py"
 
-# py_shares: "share<TAB>symbol" of the py:: rows of a --children --stdio report on stdin, sorted by
-# symbol (names may hold spaces: "<frozen importlib._bootstrap>").
+# Python frames are named py::func:/path/file.py in perf's views and func (file.py) in lperf's
+# Python view (report --python --nolineno): LABEL is the awk function that turns the first into
+# the second (the file's name, with its directory for __init__.py and __main__.py).
+LABEL='
+function short(f,  n, p) {
+	n = split(f, p, "/")
+	if (n > 1 && (p[n] == "__init__.py" || p[n] == "__main__.py")) return p[n - 1] "/" p[n]
+	return p[n]
+}
+function label(s,  i) {
+	if (substr(s, 1, 4) != "py::") return s
+	s = substr(s, 5); i = index(s, ":")
+	return i ? substr(s, 1, i - 1) " (" short(substr(s, i + 1)) ")" : s
+}'
+
+# py_shares: "share<TAB>label" of the Python rows of a --children --stdio report on stdin (lperf's
+# inlined functions are "name (inlined)").
 py_shares() {
-	awk '/^ *[0-9.]+% +[0-9.]+% .*\[\.\] py::/ {
-		s = $0; sub(/.*\[\.\] /, "", s); sub(/ +$/, "", s); print $1 "\t" s }' | sort -t "	" -k 2
+	awk "$LABEL"'
+	/^ *[0-9.]+% +[0-9.]+% .*\[\.\] / {
+		s = $0; sub(/.*\[\.\] /, "", s); sub(/ +$/, "", s); l = label(s)
+		if (l ~ /^[^ ]+ \(.+\)$/ && l !~ / \(inlined\)$/) print $1 "\t" l }'
 }
 
-# all_rows: "share<TAB>symbol" of every row of a --no-children --stdio report --sort sym on stdin.
+# all_rows: "share<TAB>label" of every row of a --no-children --stdio report --sort sym on stdin.
 all_rows() {
-	awk '/^ *[0-9.]+% +\[[.k]\] / { s = $0; sub(/^ *[0-9.]+% +\[[.k]\] /, "", s); sub(/ +$/, "", s); print $1 "\t" s }'
+	awk "$LABEL"'
+	/^ *[0-9.]+% +\[[.k]\] / {
+		s = $0; sub(/^ *[0-9.]+% +\[[.k]\] /, "", s); sub(/ +$/, "", s); print $1 "\t" label(s) }'
 }
 
 # same_shares PERF LPERF: the same Python functions with the same shares (0.01 point for rounding).
-# A name may stand for two functions (a module's <module> in a parent and its forked child): rows
-# are matched in order of name, then share.
+# A label may stand for two functions (one name in two directories): rows are matched in order of
+# label, then share.
 same_shares() {
 	test -s "$1" && test -s "$2" &&
 	sort -t "	" -k 2,2 -k 1,1n "$1" >"$1.sorted" && sort -t "	" -k 2,2 -k 1,1n "$2" >"$2.sorted" &&
@@ -95,7 +113,7 @@ for v in 2.7 3.8 3.9 3.10 3.11 3.12 3.13; do
 		continue
 	fi
 	export v py
-	test_expect_success "CPython $v: perf report's shares of the Python functions are lperf report's" '
+	test_expect_success "CPython $v: perf report's shares of the Python functions are lperf report --python's" '
 		d="$SCRATCH/$v" && mkdir -p "$d" &&
 		lperf record -q --python -o "$d/in.data" -- "$py" "$W" 2>err && cat err &&
 		lperf inject --python -v -i "$d/in.data" -o "$d/out.data" 2>err && cat err &&
@@ -103,20 +121,20 @@ for v in 2.7 3.8 3.9 3.10 3.11 3.12 3.13; do
 		test -s "$d/out.data.python.so" &&
 		perf report -i "$d/out.data" --stdio --children --sort sym -g none --max-stack 4096 2>/dev/null |
 			py_shares >perf.txt &&
-		lperf report -i "$d/in.data" --stdio --children --sort sym -g none 2>/dev/null |
+		lperf report -i "$d/in.data" --python --nolineno --stdio --children --sort sym -g none 2>/dev/null |
 			py_shares >lperf.txt &&
 		cat perf.txt && same_shares perf.txt lperf.txt &&
 		for f in a b c main; do
-			expect_grep "	py::$f:([^ ]*/)?w\.py$" perf.txt || return 1
+			expect_grep "	$f \(w\.py\)$" perf.txt || return 1
 		done
 	'
 	test_expect_success "CPython $v: perf script names them in the ELF; lperf reads the injected file" '
 		d="$SCRATCH/$v" &&
 		perf script -i "$d/out.data" --max-stack 4096 2>/dev/null >s.txt &&
 		expect_grep "py::a:([^ ]*/)?w\.py\+0x8 \($d/out\.data\.python\.so\)" s.txt &&
-		lperf report -i "$d/out.data" --stdio --children --sort sym -g none 2>/dev/null |
+		lperf report -i "$d/out.data" --python --nolineno --stdio --children --sort sym -g none 2>/dev/null |
 			py_shares >lperf2.txt &&
-		lperf report -i "$d/in.data" --stdio --children --sort sym -g none 2>/dev/null |
+		lperf report -i "$d/in.data" --python --nolineno --stdio --children --sort sym -g none 2>/dev/null |
 			py_shares >lperf.txt &&
 		same_shares lperf2.txt lperf.txt
 	'
@@ -125,13 +143,13 @@ for v in 2.7 3.8 3.9 3.10 3.11 3.12 3.13; do
 		lperf inject --python --python-view -i "$d/in.data" -o view.data 2>err &&
 		expect_no_grep "max-stack" err &&
 		perf report -i view.data --stdio --no-children --sort sym 2>/dev/null | all_rows >perf.txt &&
-		lperf report -i "$d/in.data" --python --stdio --no-children --sort sym 2>/dev/null |
+		lperf report -i "$d/in.data" --python --nolineno --stdio --no-children --sort sym 2>/dev/null |
 			all_rows >lperf.txt &&
 		same_shares perf.txt lperf.txt &&
 		perf report -i view.data --stdio --children --sort sym -g none 2>/dev/null | py_shares >perf.txt &&
-		lperf report -i "$d/in.data" --python --stdio --children --sort sym -g none 2>/dev/null |
+		lperf report -i "$d/in.data" --python --nolineno --stdio --children --sort sym -g none 2>/dev/null |
 			py_shares >lperf.txt &&
-		same_shares perf.txt lperf.txt && expect_grep "	py::a:" perf.txt
+		same_shares perf.txt lperf.txt && expect_grep "	a \(w\.py\)$" perf.txt
 	'
 done
 
@@ -150,7 +168,7 @@ else
 			"$(grep "py::parent_work:" r.txt | awk "{ print \$3 }")" &&
 		perf report -i out.data --stdio --children --sort sym -g none --max-stack 4096 2>/dev/null |
 			py_shares >perf.txt &&
-		lperf report -i in.data --stdio --children --sort sym -g none 2>/dev/null |
+		lperf report -i in.data --python --nolineno --stdio --children --sort sym -g none 2>/dev/null |
 			py_shares >lperf.txt &&
 		same_shares perf.txt lperf.txt
 	'
