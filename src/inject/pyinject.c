@@ -35,9 +35,9 @@ struct pyinj {
 	bool started, overlap_warned, limit_warned;
 	struct perf_event_attr *attrs;   /* the copy's events (index = the reader's evsel idx) */
 	size_t nattrs;
-	struct hashmap funcs;            /* name -> index + 1 (as a pointer-sized integer) */
-	char **names;                    /* owned, by index */
-	size_t nnames, namecap;
+	struct hashmap funcs;            /* "DSO|name" -> index + 1 (as a pointer-sized integer) */
+	char **names, **keys;            /* owned, by index */
+	size_t nnames, namecap, keycap;
 	struct hashmap mapped;           /* pid -> 1: the ELF is mapped there (until an exec) */
 	/* The chain the sample callback built for the record that follows it. */
 	uint64_t *chain;
@@ -82,25 +82,31 @@ static bool is_python(const struct frame *f)
 	return f->loc.sym && f->loc.sym->name && !strncmp(f->loc.sym->name, "py::", 4);
 }
 
-/* The address of the Python function named name in the ELF's mapping; 0 past the limit. A
- * function is its name, as in lperf's Python view: code objects of one name and file (a module's
- * <module> in a parent and its forked child, two loads of one JIT trampoline) are one symbol. */
-static uint64_t func_addr(struct pyinj *j, const char *name)
+/* The address of Python function f in the ELF's mapping; 0 past the limit. A function is a
+ * row of lperf's Python view: its name in its DSO (code objects of one name and file read from
+ * the interpreter are one, the `<module>` of a parent and of its forked child too; each code load
+ * of a jitdump is a DSO of its own, as perf inject -j makes it). */
+static uint64_t func_addr(struct pyinj *j, const struct frame *f)
 {
-	struct hashmap_entry *e = hashmap_find_str(&j->funcs, name);
-	if (!e) {
+	char *key = xasprintf("%p|%s", (const void *)f->loc.dso, f->loc.sym->name);
+	struct hashmap_entry *e = hashmap_find_str(&j->funcs, key);
+	if (e) {
+		free(key);
+	} else {
 		if (j->nnames >= PYINJECT_MAX_FUNCS) {
 			if (!j->limit_warned)
 				warn(j, xasprintf("more than %u Python functions: the rest are left unnamed",
 						  PYINJECT_MAX_FUNCS));
 			j->limit_warned = true;
+			free(key);
 			return 0;
 		}
 		ALLOC_GROW(j->names, j->nnames + 1, j->namecap);
-		char *copy = xstrdup(name);
-		j->names[j->nnames++] = copy;
+		ALLOC_GROW(j->keys, j->nnames + 1, j->keycap);
+		j->keys[j->nnames] = key;
+		j->names[j->nnames++] = xstrdup(f->loc.sym->name);
 		bool found;
-		e = hashmap_insert_str(&j->funcs, copy, &found);
+		e = hashmap_insert_str(&j->funcs, key, &found);
 		e->value = (void *)(uintptr_t)j->nnames;
 	}
 	/* The middle of the function's slot: a caller looked up at its return address - 1 stays in. */
@@ -130,7 +136,7 @@ static int on_sample(const struct resolved_sample *rs, void *arg)
 		if (f->inlined)
 			continue;
 		if (is_python(f)) {
-			addr = func_addr(j, f->loc.sym->name);
+			addr = func_addr(j, f);
 			kernel = false;
 			j->has_py |= addr != 0;
 			if (i == 0 && addr)
@@ -343,9 +349,12 @@ int pyinject_run(struct perfdata_reader *r, struct perfdata_writer *w, const str
 	session_free(&j.ss);
 	hashmap_free(&j.funcs);
 	hashmap_free(&j.mapped);
-	for (size_t i = 0; i < j.nnames; i++)
+	for (size_t i = 0; i < j.nnames; i++) {
 		free(j.names[i]);
+		free(j.keys[i]);
+	}
 	free(j.names);
+	free(j.keys);
 	free(j.attrs);
 	free(j.chain);
 	free(j.buf);
