@@ -116,14 +116,17 @@ for v in 3.12 3.13; do
 	# No BPF: CPython's own support, exact but as deep as the stack copy reaches (about 30
 	# frames here); the frames beyond come from the interpreter's, read at each batch, where
 	# the reads before and after the sample agree on them (the workload stays a second at
-	# depth after leaf, so a read follows its last samples). Otherwise the cut is said.
+	# depth after leaf, so a read follows its last samples). Otherwise the cut is said; no
+	# sample has <module> at another depth (joined wrong); at most 1% are neither (a native
+	# unwinding that stopped before CPython's first frame).
 	test_expect_success "$v without BPF: -X perf, a 124-frame stack completed from the reads around the sample, else [truncated]" '
 		LPERF_NO_BPF=1 lperf record --python -o n.data -- "$py" "$DEEP" 124 10000000 1 2>err &&
 		expect_grep "perf map|jitdump" err && expect_grep "frames beyond the stack copy" err &&
 		lperf report -i n.data --python --folded >p.txt 2>/dev/null && py_view p.txt >f.txt &&
 		awk "/py::leaf/ { n += \$NF; d = gsub(/py::deep/, \"&\"); m = gsub(/py::<module>/, \"&\"); t = gsub(/\\[truncated\\];py::deep/, \"&\")
-			if (d == 124 && m == 1 && !t) whole += \$NF; else if (m == 0 && t == 1 && d < 124) cut += \$NF; else bad += \$NF }
-		     END { printf \"%d whole, %d cut, %d neither of %d\\n\", whole, cut, bad, n; exit !(n >= 50 && !bad && whole >= 0.5 * n) }" f.txt &&
+			if (d == 124 && m == 1 && !t) whole += \$NF; else if (m == 0 && t == 1 && d < 124) cut += \$NF; else if (m) wrong += \$NF; else other += \$NF }
+		     END { printf \"%d whole, %d cut, %d joined wrong, %d other of %d\\n\", whole, cut, wrong, other, n
+			   exit !(n >= 50 && !wrong && other <= 0.01 * n && whole >= 0.5 * n) }" f.txt &&
 		lperf script -i n.data >s.txt 2>/dev/null &&
 		py_chains s.txt | awk "\$1 ~ /^leaf:/ && \$NF ~ /^<module>:/ { all++; ok1 = \$NF == \"<module>:26\"
 			for (i = 2; i < NF; i++) if (\$i != \"deep:0\" && \$i != \"deep:19\") ok1 = 0
