@@ -17,8 +17,9 @@
 #include "util/fileio.h"
 #include "util/xalloc.h"
 
-/* A watched process: unknown until its interpreter is found (given up 3 s after the last
- * exec), then read. */
+/* A watched process: unknown until its interpreter is found (looked for at each batch for 3 s
+ * after the last exec, then once a second until 30 s: an interpreter that a loaded machine starts
+ * slowly is still found), then read. */
 enum { P_LOOKING, P_PYTHON, P_NONE };
 
 /* Without BPF, a thread's CPU time (its schedstat, kept open) at the last tick: one that did not
@@ -35,7 +36,8 @@ struct rproc {
 	int state;
 	uint64_t since;           /* when looking started (ns) */
 	bool once;                /* a process already running: one look (its libraries are mapped);
-				   * after an exec, looked for until libpython appears (3 s at most) */
+				   * after an exec, looked for until libpython appears (30 s at most) */
+	uint64_t last_look;       /* ns */
 	pid_t ppid;               /* forked: the Python process it was forked from (its reader names
 				   * the inherited code objects once the child is gone) */
 	struct pyread rd;
@@ -327,6 +329,9 @@ static bool names_its_frames(pid_t pid)
 
 static void look(struct pyrec *r, struct rproc *p, uint64_t now)
 {
+	if (now - p->since > 3000000000ull && now - p->last_look < 1000000000ull)
+		return;
+	p->last_look = now;
 	struct py_proc pp;
 	int f = pylayout_find(p->pid, &pp);
 	if (f < 0) {
@@ -335,7 +340,7 @@ static void look(struct pyrec *r, struct rproc *p, uint64_t now)
 		return;
 	}
 	if (f > 0) {
-		if (p->once || now - p->since > 3000000000ull)
+		if (p->once || now - p->since > 30000000000ull)
 			p->state = P_NONE;
 		return;
 	}
@@ -462,7 +467,8 @@ static bool look_all(struct pyrec *r, uint64_t now)
 	for (size_t i = 0; i < r->n; i++)
 		if (r->p[i].state == P_LOOKING) {
 			look(r, &r->p[i], now);
-			looking |= r->p[i].state == P_LOOKING;
+			/* the fast cadence only in a process's first 3 s (then look() takes one a second) */
+			looking |= r->p[i].state == P_LOOKING && now - r->p[i].since <= 3000000000ull;
 		}
 	return looking;
 }
