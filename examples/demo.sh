@@ -41,7 +41,7 @@ run "lperf report --no-children --sort comm,dso,sym -n -g none --stdio | head -n
 run "lperf sample -e cpu-clock:250000 --sample-display-row 4 -- ./shares 10"
 run "lperf record --python -o py.data -- $PY ex.py"
 run "lperf report -i py.data --python --no-children --sort sym -g none --stdio | head -n 20"
-run "lperf report -i py.data --python --folded | sort -k2 -n -r | head -n 3   # for flamegraph.pl, speedscope"
+run "lperf report -i py.data --python --folded | awk '{ print \$NF, \$0 }' | sort -n -r | cut -d' ' -f2- | head -n 3   # the heaviest stacks, for flamegraph.pl, speedscope"
 run "lperf record -g -o annot.data -- ./annot"
 run "lperf report -i annot.data --sort srcline -n --no-children -g none --stdio | head -n 16"
 run "lperf report --flamegraph shares.svg --html shares.html --speedscope shares.speedscope.json"
