@@ -1,5 +1,6 @@
 #include "python/pyrec.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -172,11 +173,51 @@ void pyrec_watch(struct pyrec *r, pid_t pid, bool exec)
 
 /* Is the interpreter found for p still the one mapped (an exec record can arrive after the
  * finder already saw the new program)? */
+/* Whether an exec record of a process found running Python is the exec that started that
+ * Python (read late: the ring buffers are drained after the look found it) rather than a new
+ * program. A process that is gone by then ran the interpreter found: its stacks are kept. */
+/* Whether addr still lies in a mapping of lib in pid: no exec has replaced the image since
+ * (an exec maps everything anew, elsewhere), or the process is gone (no maps: nothing else can
+ * have started there either). */
+static bool still_mapped(pid_t pid, const char *lib, uint64_t addr)
+{
+	char path[48];
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return true;
+	char line[4096];
+	bool in = false, any = false, after_lib = false;
+	while (!in && fgets(line, sizeof(line), f)) {
+		unsigned long long lo, hi;
+		int off = 0;
+		any = true;
+		if (sscanf(line, "%llx-%llx %*s %*s %*s %*s %n", &lo, &hi, &off) < 2 || !off)
+			continue;
+		char *name = line + off;
+		name[strcspn(name, "\n")] = 0;
+		bool is_lib = !strcmp(name, lib);
+		/* 2.7's and 3.6's interp_head is in .bss, whose tail is an unnamed mapping after the
+		 * file's last one */
+		in = addr >= lo && addr < hi && (is_lib || (!*name && after_lib));
+		after_lib = is_lib || (!*name && after_lib);
+	}
+	fclose(f);
+	return in || !any;
+}
+
+/* Whether an exec record of a process found running Python is the exec that started that
+ * Python (read late: the ring buffers are drained after the look found it, often when the
+ * program is finishing and its interpreter is already torn down) rather than a new program. */
 static bool same_interpreter(const struct rproc *p)
 {
 	struct py_proc now;
-	return pylayout_find(p->pid, &now) == 0 && now.runtime == p->rd.proc.runtime &&
-	       !strcmp(now.lib, p->rd.proc.lib);
+	int f = pylayout_find(p->pid, &now);
+	if (f != 0) {
+		err_clear();
+		return still_mapped(p->pid, p->rd.proc.lib, p->rd.proc.runtime);
+	}
+	return now.runtime == p->rd.proc.runtime && !strcmp(now.lib, p->rd.proc.lib);
 }
 
 static void watch_locked(struct pyrec *r, pid_t pid, bool exec)
@@ -334,13 +375,17 @@ static void look(struct pyrec *r, struct rproc *p, uint64_t now)
 	p->last_look = now;
 	struct py_proc pp;
 	int f = pylayout_find(p->pid, &pp);
-	if (f < 0) {
+	bool over = p->once || now - p->since > 30000000000ull;
+	/* A command caught in its exec (its maps and memory change under the look) fails for a
+	 * moment: only a failure that lasts to the end of the looking counts. */
+	if (f < 0 && over) {
 		note_problem(r, err_msg());
 		p->state = P_NONE;
 		return;
 	}
-	if (f > 0) {
-		if (p->once || now - p->since > 30000000000ull)
+	if (f != 0) {
+		err_clear();
+		if (over)
 			p->state = P_NONE;
 		return;
 	}
@@ -488,12 +533,20 @@ static void *finder_main(void *arg)
 				read_stacks(r, &r->p[i], now_ns(), true);
 				reading = true;
 			}
+		/* With BPF, the stacks queued are named here too, every few milliseconds, while
+		 * their process still lives to be asked about its code objects: a short program
+		 * has often ended before the recorder's next batch. */
+		bool draining = false;
+		for (size_t i = 0; !stop && r->bpf && i < r->n && !draining; i++)
+			draining = r->p[i].state == P_PYTHON;
+		if (draining && pybpf_drain(r->bpf, on_event, on_fork, r) < 0)
+			note_problem(r, err_msg());
 		uint64_t took = now_ns() - now;
 		pthread_mutex_unlock(&r->lock);
 		if (stop)
 			return NULL;
 		/* the reads take a third of a core at most (deep stacks, many threads) */
-		uint64_t wait = reading ? 2 * took : looking ? 2000000 : 20000000;
+		uint64_t wait = reading ? 2 * took : looking ? 2000000 : draining ? 5000000 : 20000000;
 		if (reading && wait < 1000000)
 			wait = 1000000;
 		if (wait > 100000000)

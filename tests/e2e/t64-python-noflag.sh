@@ -417,5 +417,19 @@ if [ -n "$PY311" ]; then
 	'
 fi
 
+# A short program (about 0.1 s): lperf reads the exec of its process from the ring buffers after
+# the interpreter was found, and often after it was torn down; that is still the exec that
+# started it, and its stacks are kept.
+for v in 2.7 3.11 3.13; do
+	py=$(py_for $v)
+	[ -n "$py" ] || continue
+	test_expect_success "a program of a tenth of a second keeps its Python stacks ($v)" "
+		lperf record --python -o short.data -- '$py' '$TEST_ROOT/tests/workloads/py_short.py' 2>err &&
+		expect_no_grep 'no CPython' err &&
+		lperf report -i short.data --python --no-children --sort sym -g none --stdio >r.txt 2>/dev/null &&
+		expect_grep '%  \\[\\.\\] short_work \\(py_short.py:[0-9]+\\)' r.txt
+	"
+done
+
 [ $found = 1 ] || test_skip "pyenv CPythons" "none installed"
 test_done
