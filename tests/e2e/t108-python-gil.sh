@@ -101,11 +101,16 @@ done
 [ -x /usr/bin/python3.11 ] && pys="$pys /usr/bin/python3.11"
 
 for py in $pys; do
-	if [ "$(id -u)" = 0 ]; then
-		test_expect_success "the GIL's holder read by BPF: --gil keeps spin, drops compress_loop; --wall marks spin ($py)" "
-			gil_case '$py' ''
-		"
-	fi
+	# BPF reads the holder where the layout says (test_pyread checks every version's against its
+	# DWARF and reads it live): here once per way it is found, and 3.7's and 3.12's offsets
+	case $py in
+	*/2.7*|*/3.7*|*/3.11*|*/3.12*|*/3.13*|/usr/bin/python3.11)
+		if [ "$(id -u)" = 0 ]; then
+			test_expect_success "the GIL's holder read by BPF: --gil keeps spin, drops compress_loop; --wall marks spin ($py)" "
+				gil_case '$py' ''
+			"
+		fi ;;
+	esac
 	# process_vm_readv reads the holder with the same layouts as BPF (test_pyread checks them
 	# on every version): here once per way the holder is found
 	case $py in

@@ -4,6 +4,8 @@
  * lookup (found by tests/fuzz/fuzz_cfa.c; its inputs are kept in tests/fuzz/corpus/cfa/). */
 #include <elf.h>
 #include <fcntl.h>
+#include <errno.h>
+#include <stdio.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -170,6 +172,10 @@ static void test_debug_frame_seen(void **state)
 	(void)state;
 	elf_version(EV_CURRENT);
 	int fd = open("tests/fuzz/corpus/dwarf/w-debugframe", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT) { /* the emulated Arm machine carries no fuzz corpus */
+		printf("skipped: no tests/fuzz/corpus/dwarf/w-debugframe here\n");
+		skip();
+	}
 	assert_true(fd >= 0);
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	assert_non_null(elf);
