@@ -22,20 +22,6 @@
 #define JITELF_TEXT_OFFSET 0x80u
 #else
 #define JITELF_TEXT_OFFSET 0x60u
-/* One FUNC symbol of a file jitelf_write_syms_file writes: name, offset from the start of .text
- * (the file offset JITELF_TEXT_OFFSET) and size; name_off is filled while writing. */
-struct jitelf_sym {
-	const char *name;
-	uint64_t off, size;
-	size_t name_off;
-};
-
-/* The same kind of file holding no code: text_size zero bytes in .text and the symbols syms over
- * them (lperf inject --python: one symbol per Python function, src/inject/pyinject.c). Written
- * as jitelf_write_file writes (a temporary file renamed over path). */
-int jitelf_write_syms_file(const char *path, uint64_t text_size, struct jitelf_sym *syms, size_t nsyms,
-			   const uint8_t id[JITELF_BUILD_ID_SIZE], struct stat *st);
-
 #endif
 
 #define JITELF_BUILD_ID_SIZE 20
