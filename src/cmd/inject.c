@@ -16,6 +16,29 @@
 
 static const char *const usage[] = { "lperf inject [-j] [-b] [-i IN] [-o OUT]", "lperf inject --python [--python-view] -i IN -o OUT", NULL };
 
+/* Closes the output (kept only when the run succeeded); the reason of a failure, of the run or of
+ * the close, to free (NULL when all went well, *ret then 0). */
+static char *inject_close(struct perfdata_writer *w, int *ret)
+{
+	char *why = *ret ? xstrdup(err_msg()) : NULL;
+	if (perfdata_writer_close(w, *ret == 0, false) < 0 && !*ret) {
+		*ret = -1;
+		why = xstrdup(err_msg());
+	}
+	return why;
+}
+
+/* The command's end: a failure says what was left of the output. */
+static int inject_exit(int ret, char *why, const char *output)
+{
+	if (!ret)
+		return 0;
+	err_warn("%s: %s written", why ? why : "inject failed", strcmp(output, "-") ? "nothing" :
+		 "the output is incomplete");
+	free(why);
+	return EXIT_RUNTIME;
+}
+
 /* --python: the Python frames as symbols of one ELF (inject/pyinject.h). */
 static int inject_python(const char *input, const char *output, const char *dir, bool force, bool view,
 			 bool quiet, int verbose)
@@ -35,11 +58,7 @@ static int inject_python(const char *input, const char *output, const char *dir,
 				   .view = view };
 	struct pyinject_result res;
 	int ret = pyinject_run(&r, w, &o, &res);
-	char *why = ret ? xstrdup(err_msg()) : NULL;
-	if (perfdata_writer_close(w, ret == 0, false) < 0 && !ret) {
-		ret = -1;
-		why = xstrdup(err_msg());
-	}
+	char *why = inject_close(w, &ret);
 	/* What the reader met is said when the copy was made; a failed one gets its one line. */
 	for (size_t k = 0; k < r.info.notes.n && !quiet && !ret; k++)
 		err_warn("%s", r.info.notes.v[k]);
@@ -55,13 +74,7 @@ static int inject_python(const char *input, const char *output, const char *dir,
 	pyinject_result_free(&res);
 	perfdata_close(&r);
 	free(elf);
-	if (ret) {
-		err_warn("%s: %s written", why ? why : "inject failed", strcmp(output, "-") ? "nothing" :
-			 "the output is incomplete");
-		free(why);
-		return EXIT_RUNTIME;
-	}
-	return 0;
+	return inject_exit(ret, why, output);
 }
 
 int cmd_inject(int argc, char **argv)
@@ -116,11 +129,7 @@ int cmd_inject(int argc, char **argv)
 	struct jitinject_opts o = { .jit = jit, .force = force, .jit_dir = jit_dir, .pipe_output = !strcmp(output, "-"), .buildids = buildids };
 	struct jitinject_result res;
 	int ret = jitinject_run(&r, w, &o, &res);
-	char *why = ret ? xstrdup(err_msg()) : NULL;
-	if (perfdata_writer_close(w, ret == 0, false) < 0 && !ret) {
-		ret = -1;
-		why = xstrdup(err_msg());
-	}
+	char *why = inject_close(w, &ret);
 	if (!quiet)
 		for (size_t k = 0; k < res.warnings.n; k++)
 			err_warn("%s", res.warnings.v[k]);
@@ -133,11 +142,5 @@ int cmd_inject(int argc, char **argv)
 	}
 	jitinject_result_free(&res);
 	perfdata_close(&r);
-	if (ret) {
-		err_warn("%s: %s written", why ? why : "inject failed", strcmp(output, "-") ? "nothing" :
-			 "the output is incomplete");
-		free(why);
-		return EXIT_RUNTIME;
-	}
-	return 0;
+	return inject_exit(ret, why, output);
 }
