@@ -5,11 +5,13 @@
 #define LPERF_TESTS_SELFMAP_TEST_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "perfdata/perfdata.h"
 #include "record/record.h"
+#include "util/xalloc.h"
 
 /* The executable mapping of this process's own file into m (start, len, pgoff) and its path
  * into exe; -1 when /proc/self cannot tell. */
@@ -45,6 +47,22 @@ static void selfmap_put(struct perfdata_writer *w, const void *rec, size_t n)
 {
 	assert_true(n > 0);
 	assert_int_equal(perfdata_writer_write(w, rec, n), 0);
+}
+
+/* Writes a recording with write(path): kept at $env when that is set (for an e2e test that
+ * compares lperf's reading with perf's), else in a temporary directory removed afterwards. */
+static void selfmap_write_kept(const char *env, void (*write)(const char *path))
+{
+	const char *keep = getenv(env);
+	char tmpl[] = "/tmp/lperf-selfmap.XXXXXX";
+	char *dir = mkdtemp(tmpl);
+	assert_non_null(dir);
+	char *path = keep && *keep ? xstrdup(keep) : xasprintf("%s/out.data", dir);
+	write(path);
+	if (!keep || !*keep)
+		unlink(path);
+	rmdir(dir);
+	free(path);
 }
 
 #endif

@@ -165,16 +165,7 @@ static void write_x86(const char *path)
 static void test_write(void **state)
 {
 	(void)state;
-	const char *keep = getenv("LPERF_MEM_X86_OUT");
-	char tmpl[] = "/tmp/lperf-memx86.XXXXXX";
-	char *dir = mkdtemp(tmpl);
-	assert_non_null(dir);
-	char *path = keep && *keep ? xstrdup(keep) : xasprintf("%s/x86.data", dir);
-	write_x86(path);
-	if (!keep || !*keep)
-		unlink(path);
-	rmdir(dir);
-	free(path);
+	selfmap_write_kept("LPERF_MEM_X86_OUT", write_x86);
 }
 
 int main(void)

@@ -120,16 +120,7 @@ static void write_c2c(const char *path)
 static void test_write(void **state)
 {
 	(void)state;
-	const char *keep = getenv("LPERF_SPE_C2C_OUT");
-	char tmpl[] = "/tmp/lperf-c2c.XXXXXX";
-	char *dir = mkdtemp(tmpl);
-	assert_non_null(dir);
-	char *path = keep && *keep ? xstrdup(keep) : xasprintf("%s/c2c.data", dir);
-	write_c2c(path);
-	if (!keep || !*keep)
-		unlink(path);
-	rmdir(dir);
-	free(path);
+	selfmap_write_kept("LPERF_SPE_C2C_OUT", write_c2c);
 }
 
 /* A Neoverse load or store record with data source ds (-1: none) and events ev. */
