@@ -363,11 +363,11 @@ static size_t field_opts(struct sample_opts *o, struct option *v)
 		  "code address" },
 		{ OPT_BOOL, 'R', "raw-samples", &o->raw_samples, NULL, "each sample's raw data (a "
 		  "tracepoint's fields are recorded anyway)" },
-		{ OPT_BOOL, 'T', "timestamp", &o->timestamp, NULL, "accepted: lperf records each sample's "
+		{ OPT_BOOL, 'T', "timestamp", &o->accepted, NULL, "accepted: lperf records each sample's "
 		  "time anyway" },
-		{ OPT_BOOL, 'P', "period", &o->period_always, NULL, "accepted: lperf records each sample's "
+		{ OPT_BOOL, 'P', "period", &o->accepted, NULL, "accepted: lperf records each sample's "
 		  "period anyway" },
-		{ OPT_BOOL, 0, "sample-cpu", &o->sample_cpu, NULL, "accepted: lperf records each sample's "
+		{ OPT_BOOL, 0, "sample-cpu", &o->accepted, NULL, "accepted: lperf records each sample's "
 		  "CPU anyway" },
 	};
 	memcpy(v, t, sizeof(t));

@@ -52,7 +52,7 @@ struct sample_opts {
 	int delay_ms;               /* -D: events enabled this long after the command starts (-1: never) */
 	uint64_t intr_regs;         /* --intr-regs: PERF_SAMPLE_REGS_INTR mask */
 	bool data, weight, phys_data, data_page_size, code_page_size, raw_samples; /* -d, -W, ... */
-	bool timestamp, period_always, sample_cpu; /* -T, -P, --sample-cpu: recorded anyway */
+	bool accepted;              /* -T, -P, --sample-cpu: taken, as lperf records those anyway */
 	uint64_t branch_filter;     /* -b / -j: PERF_SAMPLE_BRANCH_STACK with this branch_sample_type */
 	bool no_bpf_event;          /* --no-bpf-event: accepted (no BPF events are recorded) */
 	bool off_cpu;               /* --off-cpu: lperf's BPF program's offcpu-time samples
