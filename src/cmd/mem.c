@@ -77,9 +77,9 @@ static int mem_record(int argc, char **argv, const struct mem_common *mc)
 		} else if (!strcmp(a, "--ldlat") && k + 1 < argc) {
 			ldlat = argv[++k];
 		} else if ((!strcmp(a, "-e") || !strcmp(a, "--event")) && k + 1 < argc) {
-			if (nev < 3)
-				ev[nev++] = argv[k + 1];
-			k++;
+			if (nev == 3) /* a PMU has three memory events at most */
+				err_die(EXIT_USAGE, "mem record: at most three -e (one per memory event)");
+			ev[nev++] = argv[++k];
 		} else if (!strncmp(a, "--type=", 7) || (!strncmp(a, "-t", 2) && a[2])) {
 			type = a + (a[1] == '-' ? 7 : 2);
 		} else if (!strncmp(a, "--ldlat=", 8)) {
