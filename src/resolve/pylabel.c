@@ -67,22 +67,23 @@ struct pylabel {
 static const struct symbol *label_of(struct resolver *r, const struct frame *f, const char *pyname)
 {
 	int line = r->python_nolineno ? 0 : f->line;
-	char head[24];
-	snprintf(head, sizeof(head), "%d|", line);
-	struct strbuf key = STRBUF_INIT;
-	sb_adds(&key, head);
-	sb_adds(&key, pyname);
+	/* per Python frame of every sample: the key on the stack, on the heap only when kept or long */
+	char small[256], *key = small;
+	int n = snprintf(small, sizeof(small), "%d|%s", line, pyname);
+	if (n < 0 || (size_t)n >= sizeof(small))
+		key = xasprintf("%d|%s", line, pyname);
 	bool found;
-	struct hashmap_entry *e = hashmap_insert_str(&r->pylabels, sb_str(&key), &found);
+	struct hashmap_entry *e = hashmap_insert_str(&r->pylabels, key, &found);
 	if (found) {
-		sb_release(&key);
+		if (key != small)
+			free(key);
 		return &((struct pylabel *)e->value)->sym;
 	}
 	struct pylabel *l = xcalloc(1, sizeof(*l));
 	struct strbuf name = STRBUF_INIT;
 	resolve_py_label(&name, pyname, line);
 	l->sym = (struct symbol){ f->loc.sym->start, f->loc.sym->size, sb_detach(&name), xstrdup(pyname) };
-	l->key = sb_detach(&key);
+	l->key = key == small ? xstrdup(small) : key;
 	e->key.str = l->key;
 	e->value = l;
 	return &l->sym;
