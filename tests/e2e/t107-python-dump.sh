@@ -96,7 +96,9 @@ dump_all() {
 	"$PYTHON" "$CHECK" "$W" $P "$3" dump.txt dump.json loc.txt nat.json &&
 	$AS "$LPERF" dump --nonblocking -p $P >nb.txt 2>>err &&
 	expect_grep "^Python $3 .*read without pausing" nb.txt &&
-	sed 2d dump.txt >a && sed 2d nb.txt >b && diff a b &&
+	# the spinner holds the GIL at one instant and not at the next: the holder mark may differ
+	sed -e 2d -e "s/(active+gil)/(active)/" dump.txt >a && sed -e 2d -e "s/(active+gil)/(active)/" nb.txt >b &&
+	diff a b &&
 	no_stopped_thread $P &&
 	expect_lines 0 err &&
 	printf abc >"/proc/$P/fd/$(cat "$R/pipe")" && wait $P
