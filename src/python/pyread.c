@@ -260,6 +260,7 @@ const struct py_code *pyread_code(struct pyread *r, uint64_t addr, uint64_t sig)
 		c->ltlen = 0;
 		read_code_parent(r->parent, c);
 	}
+	c->shim = !c->bad && !strcmp(c->name, "__init__") && !strcmp(c->filename, "__init__");
 	ALLOC_GROW(r->codes, r->ncodes + 1, r->ccap);
 	r->codes[r->ncodes++] = c;
 	return c;
@@ -293,7 +294,7 @@ size_t pyread_cook(struct pyread *r, const struct py_rawframe *raw, size_t n, st
 			continue;
 		}
 		const struct py_code *c = pyread_code(r, f->code, f->sig);
-		if (c->bad)
+		if (c->bad || c->shim)
 			continue;
 		out[o].code = c->id;
 		out[o].line = line_of(l, c, f);

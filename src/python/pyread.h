@@ -55,6 +55,8 @@ struct py_code {
 	uint8_t *linetable;      /* lnotab / linetable / location table bytes */
 	size_t ltlen;
 	bool bad;                /* not a readable code object: its frames are dropped */
+	bool shim;               /* 3.13's _Py_InitCleanup ("__init__" in file "__init__"), which
+	                          * closes a class call whose __init__ is Python: no user code, dropped */
 };
 
 struct pyread {

@@ -95,6 +95,26 @@ for v in 3.8 3.11 3.13; do
 done
 [ $found = 1 ] || { test_skip "Python lines" "no pyenv CPython 3.8, 3.11 or 3.13"; test_done; }
 
+# 3.13 calls a class's Python __init__ through the _Py_InitCleanup shim ("__init__" of file
+# "__init__"), which a frame walk finds on the stack; it is no user code and no view shows it.
+py=$(py_for 3.13)
+if [ -n "$py" ]; then
+	export py
+	test_expect_success "3.13: a class's Python __init__ sits under its caller, no __init__ shim frame (both readers, dump)" '
+		for opt in --python-frames --python; do
+			lperf record -q $opt -o i.data -- "$py" "$TEST_ROOT/tests/workloads/py_init.py" 3000 &&
+			lperf report -i i.data --python --folded >i.txt 2>/dev/null &&
+			expect_no_grep "__init__ \(__init__\)" i.txt &&
+			n=$(awk "/;main \(py_init.py:17\);Point.__init__ \(py_init.py:(9|10)\)/ { n += \$NF } END { print n + 0 }" i.txt) &&
+			echo "$opt: $n samples in Point.__init__ called by main" && [ "$n" -ge 20 ] || exit 1
+		done || exit 1
+		"$py" "$TEST_ROOT/tests/workloads/py_init.py" 1000000 &
+		pid=$!
+		sleep 1 && lperf dump -p $pid >d.txt; kill $pid; wait $pid; cat d.txt &&
+		expect_grep "^ +Point.__init__ \(.*py_init.py:(9|10)\)" d.txt && expect_no_grep "__init__ \(__init__\)" d.txt
+	'
+fi
+
 for v in 3.11 3.13 3.8; do D="$SCRATCH/l-$v.data"; [ -f "$D" ] && break; done
 export D
 test_expect_success 'report --python: a row per function and line; --sort srcline: file.py:LINE' '
