@@ -100,11 +100,14 @@ void resolver_init(struct resolver *r, struct machine *m, const struct evsel_set
 		r->unwinder = unwind_new(m, &plain_lookup);
 }
 
+static void ucache_free(struct resolver *r);
+
 void resolver_free(struct resolver *r)
 {
 	if (r->unwinder)
 		unwind_free(r->unwinder);
 	free(r->fbuf);
+	ucache_free(r);
 	resolve_python_labels_free(r);
 	hashmap_free(&r->ready);
 	memset(r, 0, sizeof(*r));
@@ -131,21 +134,75 @@ static void add_frame(struct resolver *r, size_t *n, uint64_t ip, uint8_t cpumod
 	lookup(r, t, cpumode, ip, time, &f->loc);
 }
 
+/* A DWARF-unwound pc's frames (its own and, with inline_frames, its inlined levels) as they
+ * were resolved, kept per resolver: deep stacks repeat the same pcs sample after sample. The key
+ * is the address space's generation (unique over all maps and bumped at every change, so an
+ * entry of a changed or freed address space is never hit) and the pc; only pcs in a file whose
+ * lookups are plain reads are kept (not JIT code, whose symbols depend on the time). */
+#define UCACHE_SLOTS 4096
+
+struct ucache_ent {
+	uint64_t gen, ip;          /* gen 0: empty */
+	struct frame *f;
+	size_t n, cap;
+};
+
+struct resolve_ucache {
+	struct ucache_ent e[UCACHE_SLOTS];
+};
+
+static struct ucache_ent *ucache_slot(struct resolver *r, uint64_t gen, uint64_t ip)
+{
+	if (!r->ucache)
+		r->ucache = xcalloc(1, sizeof(*r->ucache));
+	uint64_t h = (ip ^ (gen * 0x9e3779b97f4a7c15ULL)) * 0xbf58476d1ce4e5b9ULL;
+	return &r->ucache->e[(h >> 32) % UCACHE_SLOTS];
+}
+
+static void ucache_free(struct resolver *r)
+{
+	if (!r->ucache)
+		return;
+	for (size_t i = 0; i < UCACHE_SLOTS; i++)
+		free(r->ucache->e[i].f);
+	free(r->ucache);
+	r->ucache = NULL;
+}
+
 /* DWARF-unwound callers are taken at their call instruction (return address - 1), as perf's
  * libdw unwinder reports them: script prints main+0x5c where the call returns to main+0x5d, and
  * symbols, lines and inline levels are those of the call. */
 static void add_user(uint64_t ip, bool activation, void *arg)
 {
 	struct user_frames *a = arg;
+	struct resolver *r = a->r;
 	size_t at = *a->n;
-	add_frame(a->r, a->n, activation ? ip : ip - 1, PERF_RECORD_MISC_USER, a->t, a->time);
-	if (a->r->inline_frames && *a->n == at + 1) {
-		if (a->r->shared)
+	uint64_t pc = activation ? ip : ip - 1;
+	uint64_t gen = a->t && a->t->maps ? a->t->maps->gen : 0;
+	struct ucache_ent *ce = gen ? ucache_slot(r, gen, pc) : NULL;
+	if (ce && ce->gen == gen && ce->ip == pc) {
+		ALLOC_GROW(r->fbuf, at + ce->n, r->fcap);
+		memcpy(&r->fbuf[at], ce->f, ce->n * sizeof(*ce->f));
+		*a->n = at + ce->n;
+		return;
+	}
+	add_frame(r, a->n, pc, PERF_RECORD_MISC_USER, a->t, a->time);
+	if (r->inline_frames && *a->n == at + 1) {
+		if (r->shared)
 			resolve_lock();
-		resolve_expand_inline(&a->r->fbuf, &a->r->fcap, a->n, at);
-		if (a->r->shared)
+		resolve_expand_inline(&r->fbuf, &r->fcap, a->n, at);
+		if (r->shared)
 			resolve_unlock();
 	}
+	const struct addr_loc *loc = &r->fbuf[at].loc;
+	if (!ce || *a->n <= at || !loc->map || loc->kernel || !loc->dso || !lookups_read_only(loc->dso))
+		return;
+	size_t n = *a->n - at;
+	ALLOC_GROW(ce->f, n, ce->cap);
+	memcpy(ce->f, &r->fbuf[at], n * sizeof(*ce->f));
+	ce->n = n;
+	ce->gen = gen;
+	ce->ip = pc;
 }
 
 /* The cpumode a context marker switches to; -1 for an invalid marker (0xffff...ffff), after

@@ -69,6 +69,7 @@ struct resolver {
 	bool shared;
 	struct hashmap ready;      /* shared: DSOs whose symbols this resolver saw loaded, whose
 				    * lookups are then plain reads (no lock) */
+	struct resolve_ucache *ucache; /* DWARF-unwound frames already resolved (resolve.c) */
 };
 
 /* evsels decide whether a DWARF unwinder is needed (events with user registers and stack). */
