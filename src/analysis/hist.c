@@ -125,7 +125,9 @@ static const char *py_srcline(const char *pyname, int line)
 	return srcline_intern(buf);
 }
 
-static void make_key(struct hist *h, const struct resolved_sample *rs, const struct frame *f, struct key *k)
+/* The keys' parts that are the sample's, not a frame's (make_key fills the rest): computed once
+ * per sample, as the command's name is interned (hashed and compared) to get them. */
+static void sample_key(struct hist *h, const struct resolved_sample *rs, struct key *k)
 {
 	memset(k, 0, sizeof(*k));
 	if (has_key(h, HK_COMM))
@@ -136,6 +138,14 @@ static void make_key(struct hist *h, const struct resolved_sample *rs, const str
 		k->tid = (int)rs->s->tid;
 	if (has_key(h, HK_CPU))
 		k->cpu = (int)rs->s->cpu;
+	if (has_key(h, HK_TRACE))
+		k->trace = h->cur_trace;
+}
+
+/* Frame f's key: the sample's part (sample_key's) and f's own. */
+static void make_key(struct hist *h, const struct key *sample, const struct frame *f, struct key *k)
+{
+	*k = *sample;
 	if (has_key(h, HK_DSO) || has_key(h, HK_SYM)) {
 		k->dso = f->loc.dso;
 		k->kernel = f->loc.kernel;
@@ -151,8 +161,6 @@ static void make_key(struct hist *h, const struct resolved_sample *rs, const str
 		k->srcline = py ? py_srcline(py, f->line) : srcline_string(f->loc.map ? f->loc.dso : NULL, f->loc.sym, f->loc.addr);
 	if (has_key(h, HK_SRCFILE))
 		k->srcfile = py ? py_srcline(py, 0) : srcline_file_string(f->loc.map ? f->loc.dso : NULL, f->loc.addr);
-	if (has_key(h, HK_TRACE))
-		k->trace = h->cur_trace;
 }
 
 /* HK_TRACE: the sample's text, computed once per sample and interned. */
@@ -401,9 +409,10 @@ void hist_add(struct hist *h, const struct resolved_sample *rs)
 	if (self_frame.inlined && self_frame.loc.sym)
 		self_frame.loc.sym = srcline_inline_base(self_frame.loc.sym);
 	self_frame.inlined = false;
-	struct key self;
+	struct key self, sample;
 	h->cur_trace = has_key(h, HK_TRACE) ? trace_of(h, rs->s) : NULL;
-	make_key(h, rs, &self_frame, &self);
+	sample_key(h, rs, &sample);
+	make_key(h, &sample, &self_frame, &self);
 	/* Without a call graph or children only the self entry counts: its frames are not kept. */
 	size_t n = h->children || h->graph != HIST_GRAPH_NONE ? rs->nframes : 1;
 	ALLOC_GROW(h->scratch, n, h->scratch_cap);
@@ -411,7 +420,7 @@ void hist_add(struct hist *h, const struct resolved_sample *rs)
 	uint64_t hash = key_hash(&self) + n;
 	for (size_t i = 0; i < n; i++) {
 		const struct frame *f = &rs->frames[i];
-		make_key(h, rs, f, &pf[i].k);
+		make_key(h, &sample, f, &pf[i].k);
 		pf[i].dso = f->loc.dso;
 		pf[i].sym = f->loc.sym;
 		pf[i].addr = unresolved_addr(f);
