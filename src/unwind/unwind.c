@@ -82,6 +82,16 @@ struct cur {
 	bool ended;               /* a return address of 0: the normal end of a stack */
 };
 
+/* native_step's answer for a pc of an address space: its reduced CFI row, NULL for none (the
+ * frame is libdwfl's), kept so that a pc seen before costs no map, file or row lookup. The key
+ * is the maps' generation, unique over all maps and bumped at every change. */
+#define UNWIND_STEP_SLOTS 4096
+
+struct step_ent {
+	uint64_t gen, pc;         /* gen 0: empty */
+	const struct cfa_rule *rule;
+};
+
 struct unwinder {
 	struct machine *m;
 	const struct unwind_lookup *lookup;
@@ -93,6 +103,7 @@ struct unwinder {
 	struct cur cur;
 	struct jitstep *js;
 	struct unwind_stats st;
+	struct step_ent *steps;   /* UNWIND_STEP_SLOTS, allocated on first use */
 };
 
 static bool is_file_map(const struct map *mp)
@@ -602,6 +613,7 @@ void unwind_free(struct unwinder *u)
 		if (u->spaces[i].dwfl)
 			dwfl_end(u->spaces[i].dwfl);
 	ufile_cache_free(&u->files);
+	free(u->steps);
 	jitstep_free(u->js);
 	free(u);
 }
@@ -609,6 +621,21 @@ void unwind_free(struct unwinder *u)
 void unwind_get_stats(const struct unwinder *u, struct unwind_stats *st)
 {
 	*st = u->st;
+}
+
+/* The plain CFI row of the mapped ELF file at pc (link-time address pc - bias), else NULL. */
+static const struct cfa_rule *step_rule(struct unwinder *u, uint64_t look)
+{
+	struct cur *c = &u->cur;
+	const struct map *mp = maps_find(c->t->maps, look);
+	if (!mp || !is_file_map(mp))
+		return NULL;
+	struct ufile *f = file_of(u, mp->dso);
+	uint64_t bias;
+	if (!f->ok || f->e_machine != c->arch->e_machine || !ufile_map_bias(f, mp, &bias))
+		return NULL;
+	const struct cfa_rule *rule = ufile_cfa_rule(f, look - bias, c->arch);
+	return rule->kind == CFA_PLAIN ? rule : NULL;
 }
 
 /* The step over a frame of a mapped ELF file by its .eh_frame row, reduced once per pc and kept
@@ -621,15 +648,21 @@ static enum jitstep_result native_step(struct unwinder *u, const struct unwind_r
 {
 	struct cur *c = &u->cur;
 	uint64_t look = activation ? r->pc : r->pc - 1;
-	const struct map *mp = c->t && c->t->maps ? maps_find(c->t->maps, look) : NULL;
-	if (!mp || !is_file_map(mp))
+	if (!c->t || !c->t->maps)
 		return JITSTEP_NONE;
-	struct ufile *f = file_of(u, mp->dso);
-	uint64_t bias;
-	if (!f->ok || f->e_machine != c->arch->e_machine || !ufile_map_bias(f, mp, &bias))
-		return JITSTEP_NONE;
-	const struct cfa_rule *rule = ufile_cfa_rule(f, look - bias, c->arch);
-	if (rule->kind != CFA_PLAIN)
+	/* The space's arch is the same for every sample of one generation of its maps. */
+	uint64_t gen = c->t->maps->gen;
+	if (!u->steps)
+		u->steps = xcalloc(UNWIND_STEP_SLOTS, sizeof(*u->steps));
+	struct step_ent *se = &u->steps[(mix64(look ^ gen * 0x9e3779b97f4a7c15ULL) >> 32) % UNWIND_STEP_SLOTS];
+	const struct cfa_rule *rule;
+	if (gen && se->gen == gen && se->pc == look) {
+		rule = se->rule;
+	} else {
+		rule = step_rule(u, look);
+		*se = (struct step_ent){ gen, look, rule };
+	}
+	if (!rule)
 		return JITSTEP_NONE;
 	const struct jitstep_frame fr = { c->arch, r, activation, read_word_pac, u };
 	enum jitstep_result res = cfa_rule_step(rule, &fr, out);
