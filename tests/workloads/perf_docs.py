@@ -1,7 +1,7 @@
 # The example of CPython's "Python support for the Linux perf profiler" page: <module> -> baz ->
-# bar -> foo, with nearly all the time in foo's loop. argv[1]: the loop count (default 10000000).
+# bar -> foo, nearly all the time in foo's loop (2.7: xrange, not a list). argv[1]: loop count.
 import sys
-
+if sys.version_info[0] < 3: range = xrange  # noqa: F821 (2.7: lazy, as 3's; not a list of n ints)
 
 def foo(n):
     result = 0
