@@ -61,9 +61,12 @@ void cfa_rule_make(Dwarf_CFI *cfi, uint64_t look, const struct unwind_arch *a, s
 	out->ra = (uint8_t)ra;
 	out->cfa_reg = (uint8_t)ops[0].number;
 	out->cfa_off = (int64_t)ops[0].number2;
-	for (unsigned r = 0; r < a->ndwarf; r++)
+	for (unsigned r = 0; r < a->ndwarf; r++) {
 		if (!reg_rule(fr, (int)r, a->ndwarf, &out->r[r]))
 			goto out;
+		if (out->r[r].how != CFA_UNDEF || r == out->ra)
+			out->live[out->nlive++] = (uint8_t)r;
+	}
 	out->kind = CFA_PLAIN;
 out:
 	free(fr);
@@ -73,10 +76,17 @@ out:
  * column), else -1. */
 static int pc_column(const struct unwind_arch *a)
 {
-	for (size_t i = 0; i < a->nmap; i++)
+	/* Asked at every step: the last architecture's answer is kept (per thread). */
+	static __thread const struct unwind_arch *last;
+	static __thread int col;
+	if (a == last)
+		return col;
+	col = -1;
+	for (size_t i = 0; i < a->nmap && col < 0; i++)
 		if (a->map[i].perf == a->perf_pc)
-			return a->map[i].dwarf;
-	return -1;
+			col = a->map[i].dwarf;
+	last = a;
+	return col;
 }
 
 enum jitstep_result cfa_rule_step(const struct cfa_rule *rule, const struct jitstep_frame *f,
@@ -88,7 +98,9 @@ enum jitstep_result cfa_rule_step(const struct cfa_rule *rule, const struct jits
 		return JITSTEP_FAIL;
 	uint64_t cfa = in->dwarf[rule->cfa_reg] + (uint64_t)rule->cfa_off;
 	memset(out, 0, sizeof(*out));
-	for (unsigned r = 0; r < a->ndwarf; r++) {
+	/* Registers whose rule is CFA_UNDEF, other than the return address, are left out: absent. */
+	for (unsigned k = 0; k < rule->nlive; k++) {
+		unsigned r = rule->live[k];
 		const struct cfa_reg_rule *rr = &rule->r[r];
 		uint64_t v = 0;
 		bool ok = false;

@@ -41,6 +41,10 @@ struct cfa_rule {
 	uint8_t ra;              /* the return address column */
 	int64_t cfa_off;
 	struct cfa_reg_rule r[UNWIND_MAX_DWARF_REGS];
+	/* The registers cfa_rule_step looks at, in ascending order: every one whose rule is not
+	 * CFA_UNDEF, and the return address column. */
+	uint8_t nlive;
+	uint8_t live[UNWIND_MAX_DWARF_REGS];
 };
 
 /* Register numbers a CFI may name. libdw sizes a row by the largest register number its
