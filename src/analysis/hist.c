@@ -253,17 +253,24 @@ static bool key_same(const struct key *a, const struct key *b)
 	       a->inlined == b->inlined && a->srcline == b->srcline && a->srcfile == b->srcfile && a->trace == b->trace;
 }
 
+/* Two frames of samples whose self keys are the same: their keys' sample parts (sample_key's:
+ * command, pid, tid, cpu, trace) are then the same too, and only the frame's own parts are
+ * compared and hashed. */
 static bool pframe_same(const struct hist_pframe *a, const struct hist_pframe *b)
 {
-	return key_same(&a->k, &b->k) && a->dso == b->dso && a->sym == b->sym && a->addr == b->addr &&
-	       a->kernel == b->kernel && a->inlined == b->inlined;
+	return a->k.dso == b->k.dso && a->k.sym == b->k.sym && a->k.addr == b->k.addr && a->k.kernel == b->k.kernel &&
+	       a->k.inlined == b->k.inlined && a->k.srcline == b->k.srcline && a->k.srcfile == b->k.srcfile &&
+	       a->dso == b->dso && a->sym == b->sym && a->addr == b->addr && a->kernel == b->kernel &&
+	       a->inlined == b->inlined;
 }
 
 static uint64_t pframe_hash(uint64_t h, const struct hist_pframe *f)
 {
-	h = hashmap_hash_u64(h ^ key_hash(&f->k));
 	return hashmap_hash_u64(h ^ ((uint64_t)(uintptr_t)f->sym * 3 + (uint64_t)(uintptr_t)f->dso * 5 +
-				     f->addr * 7 + f->kernel * 11u + f->inlined * 13u));
+				     f->addr * 7 + f->kernel * 11u + f->inlined * 13u +
+				     (uint64_t)(uintptr_t)f->k.sym * 17 + (uint64_t)(uintptr_t)f->k.dso * 19 +
+				     f->k.addr * 23 + f->k.kernel * 29u + f->k.inlined * 31u +
+				     (uint64_t)(uintptr_t)f->k.srcline * 37 + (uint64_t)(uintptr_t)f->k.srcfile * 41));
 }
 
 /* The probe key of the pending map: a sample's self key and frames. */
