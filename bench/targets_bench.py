@@ -20,11 +20,16 @@ count, both tools' times and memory, the ratio and the target.
     under 2% of a CPU (the median of the costs it reports per refresh, and its measured CPU time).
 
 Timings are medians of BENCH_RUNS runs (default 3), the tools alternating after one untimed
-run each; BENCH_QUICK=1: 1 run and shorter workloads. Ratios are lperf / perf."""
+run each; BENCH_QUICK=1: 1 run and shorter workloads. Ratios are lperf / perf. BENCH_ONLY=7a,7d
+runs only the sections named, BENCH_LPERF_REPORT_ARGS="-j1" gives lperf's report in 7a and 7d
+options of its own (bench/run.sh runs the whole of make bench; this script alone:
+python3 bench/targets_bench.py build/lperf build/bench/shares-o2 build/bench/rss build/bench/targets
+tests/workloads/perf_docs.py, after one make bench or cc of shares-o2 and rss)."""
 import glob
 import json
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -36,6 +41,8 @@ RUNS = int(os.environ.get("BENCH_RUNS", "1" if QUICK else "3"))
 PY_LOOPS = 30000000 if QUICK else 400000000   # about 36 ms per million: ~20,000 samples at 999 Hz
 LIVE_SCALE = 40 if QUICK else 200              # shares: about SCALE * 23 ms of CPU
 C_SCALE = 10 if QUICK else 40
+# lperf report's own options for 7a and 7d (such as -j1; default: none, all online CPUs)
+LPERF_ARGS = os.environ.get("BENCH_LPERF_REPORT_ARGS", "").split()
 
 
 def die(msg):
@@ -44,14 +51,15 @@ def die(msg):
 
 def launch(argv, stderr=subprocess.DEVNULL):
     """Runs argv under the RSS launcher (stdout to /dev/null): (peak KiB, wall s, user+sys s)."""
-    t0 = os.times()
+    # rusage, in microseconds: os.times counts 10 ms ticks, coarser than a second report
+    t0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     res = subprocess.run([RSS, "-o", os.devnull] + argv, stdout=subprocess.PIPE, stderr=stderr,
                          text=True)
-    t1 = os.times()
+    t1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     f = res.stdout.split()
     if len(f) != 3 or f[2] != "0":
         die(f"{' '.join(argv)} failed ({res.stdout.strip()!r})")
-    cpu = (t1.children_user - t0.children_user) + (t1.children_system - t0.children_system)
+    cpu = (t1.ru_utime - t0.ru_utime) + (t1.ru_stime - t0.ru_stime)
     return int(f[0]), float(f[1]), cpu
 
 
@@ -86,7 +94,8 @@ def compare_reports(path, n, targets):
     fig = {k: {"wall": [], "cpu": [], "kib": 0} for k in ("first", "second", "perf")}
 
     def run(key, argv):
-        k, w, c = launch(argv + ["report", "--stdio", "-i", path])
+        extra = LPERF_ARGS if argv[0] == LPERF else []
+        k, w, c = launch(argv + ["report"] + extra + ["--stdio", "-i", path])
         fig[key]["wall"].append(w)
         fig[key]["cpu"].append(c)
         fig[key]["kib"] = max(fig[key]["kib"], k)
@@ -233,10 +242,11 @@ def main():
         die("Linux perf is not installed (apt-get install linux-perf)")
     os.makedirs(WORKDIR, exist_ok=True)
     print(f"\nIssue 14 targets; median of {RUNS} run(s); ratio = lperf / perf")
-    bench_python_report()
-    bench_c_dwarf_report()
-    bench_live()
-    bench_top()
+    only = {x.strip() for x in os.environ.get("BENCH_ONLY", "").split(",") if x.strip()}
+    for key, run in (("7a", bench_python_report), ("7d", bench_c_dwarf_report), ("7b", bench_live),
+                     ("7c", bench_top)):
+        if not only or key in only:
+            run()
 
 
 if __name__ == "__main__":
