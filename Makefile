@@ -116,8 +116,6 @@ $(BUILD)/src/workload/leafloop.o: LPERF_CFLAGS += -O0 -fno-inline -fno-omit-fram
 # perf bench sched messaging's workers keep frame records, so their off-CPU stacks (record
 # --off-cpu) reach the workers' functions.
 $(BUILD)/src/workload/messaging.o: LPERF_CFLAGS += -fno-omit-frame-pointer
-# perf bench sched messaging's workers: frame pointers, so off-CPU stacks (record --off-cpu) reach them.
-$(BUILD)/src/workload/messaging.o: LPERF_CFLAGS += -fno-omit-frame-pointer
 $(BUILD)/src/sysinfo/buildinfo.o: LPERF_CFLAGS += -DLPERF_VERSION='"$(VERSION)"' -DLPERF_GITREV='"$(GITREV)"'
 
 

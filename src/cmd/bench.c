@@ -31,7 +31,7 @@ static int bench_messaging(int argc, char **argv, bool simple)
 	if (o.groups < 1 || o.groups > 10000 || o.loops < 0)
 		opt_usage_error(&ctx, "--group must be 1..10000 and --nr_loops not negative");
 	if (!simple)
-		bench_messaging_header(stdout, o.groups, MESSAGING_PER_GROUP, o.thread);
+		bench_running(stdout, "sched", "messaging");
 	fflush(stdout);
 	/* perf names the workers after the benchmark */
 	prctl(PR_SET_NAME, "sched-messaging", 0, 0, 0);
@@ -41,6 +41,9 @@ static int bench_messaging(int argc, char **argv, bool simple)
 		fprintf(stderr, "lperf bench: %s: %s\n", what, strerror(errno));
 		return 1;
 	}
+	/* as perf: the workers' lines after the run */
+	if (!simple)
+		bench_messaging_header(stdout, o.groups, MESSAGING_PER_GROUP, o.thread);
 	bench_total_time(stdout, secs, simple);
 	return 0;
 }

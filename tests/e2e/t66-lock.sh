@@ -19,6 +19,28 @@ test_expect_success 'bench sched messaging: perf bench lines, processes and thre
 	expect_lines 1 out3
 '
 
+# channels TOOL ARGS...: the pairs a bench run makes ("N socketpair", "N pipe"; one line each), and
+# the one-byte writes (the ready bytes and the start), from strace (a file per process: no
+# syscall line is split by another's; LeakSanitizer cannot run under ptrace).
+channels() {
+	rm -rf tr && mkdir tr &&
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	strace -ff -qq -e trace=socketpair,pipe,pipe2,write -e signal=none -o tr/t "$@" >/dev/null &&
+	cat tr/t.* | awk "\$1 ~ /^(socketpair|pipe2?)\\(/ { sub(/\\(.*/, \"\", \$1); n[\$1]++ }
+	     \$1 ~ /^write\\(/ && \$NF == 1 { n[\"one-byte write\"]++ }
+	     END { for (k in n) print n[k], k }" | sort -k2
+}
+if [ -n "$HAVE_PERF" ] && command -v strace >/dev/null; then
+test_expect_success 'bench sched messaging: the channels perf bench makes (the data, ready and start pairs), processes and threads, -p' '
+	for args in "-g 2 -l 3" "-g 2 -l 3 -p" "-g 1 -l 3 -t" "-g 1 -l 3 -t -p"; do
+		channels perf bench sched messaging $args >p && channels "$LPERF" bench sched messaging $args >l &&
+		echo "$args: $(cat l | tr "\n" " ")" && test -s p && cmp p l || return 1
+	done
+'
+else
+	test_skip 'bench sched messaging: the channels perf bench makes' 'needs perf and strace'
+fi
+
 test_expect_success 'bench: an unknown benchmark is a usage error' '
 	expect_exit 2 lperf bench sched pipe 2>err && expect_grep "sched messaging" err
 '

@@ -2,9 +2,9 @@
 # record --off-cpu (issue 25): lperf's BPF program on the context switches writes the time threads
 # spend blocked, per thread and user stack, as samples of perf's "offcpu-time" event; perf 6.1
 # reads lperf's recording (its evlist, report and script), and lperf's report agrees with perf's
-# on it. The checks of perf's record_offcpu.sh are here without its fixed count (t92 excludes the
-# script, see there): a sleeping command's time is under its sleep, and a command's children are
-# followed (perf bench sched messaging's 400 workers).
+# on it. The checks of perf's record_offcpu.sh are here too (t92 runs the script itself): a sleeping
+# command's time is under its sleep, and a command's children are followed (perf bench sched
+# messaging's 400 workers).
 . "$(dirname "$0")/lib.sh"
 
 HAVE_PERF=$(command -v perf >/dev/null && echo 1)

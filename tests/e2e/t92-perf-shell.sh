@@ -25,10 +25,9 @@ if [ "${PST_KEEP:-0}" = 1 ]; then
 	LOGS=$(mktemp -d /var/tmp/lperf-pst.XXXXXX)
 fi
 
-# Scripts not run, with the reason.
+# Scripts not run, with the reason (none at present).
 excluded() {
 	case "$1" in
-	record_offcpu.sh) echo "its child check wants more than 800 off-CPU samples (thread x stack x state) from perf bench sched messaging, a count that depends on how many of the 400 workers happen to block where: perf bench's workers give 840-1120 here, lperf bench's 780-990, so lperf passes it in about one run of three; t67 checks the same things without the count";;
 	*) return 1 ;;
 	esac
 }
