@@ -398,6 +398,9 @@ static void frame_regs(const struct cur *c, Dwfl_Frame *fr, uint64_t pc, struct 
 	out->has_sp = out->present >> c->arch->dwarf_sp & 1;
 }
 
+static enum jitstep_result native_step(struct unwinder *u, const struct unwind_regs *r, bool activation,
+				       struct unwind_regs *out);
+
 static int frame_cb(Dwfl_Frame *fr, void *arg)
 {
 	struct unwinder *u = arg;
@@ -440,6 +443,17 @@ static int frame_cb(Dwfl_Frame *fr, void *arg)
 		c->jit = jit_step(u, &in, activation, &c->jit_next);
 		if (c->jit != JITSTEP_NONE)
 			return DWARF_CB_ABORT;
+	} else if (!first) {
+		/* A frame with a plain CFI row after the one libdwfl was needed for (a PLT stub's
+		 * expression, say): the pass ends and the native steps go on from its caller, as they
+		 * do at a pass's start, instead of libdwfl unwinding the rest of the stack. */
+		struct unwind_regs in, next;
+		frame_regs(c, fr, pc, &in);
+		if (native_step(u, &in, activation, &next) == JITSTEP_STEP) {
+			c->jit = JITSTEP_STEP;
+			c->jit_next = next;
+			return DWARF_CB_ABORT;
+		}
 	}
 	return DWARF_CB_OK;
 }
