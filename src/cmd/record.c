@@ -123,6 +123,7 @@ static int record_run(struct sample_opts *o, struct evlist *l, char **cmd, int a
 	if (pprof_dir_init(&pc.pprof, o->pprof_dir, o->service, cmd, o->python, o->force, o->clockid,
 			      o->switch_max_files) < 0)
 		err_die_last(EXIT_USAGE);
+	pc.pprof.nolineno = o->nolineno;
 	struct recording_opts ro = { .events = events_line, .tick = progress_tick, .switched = switched,
 				     .starting = offcpu_starting, .ending = offcpu_ending, .arg = &pc };
 	struct recording rec;

@@ -105,6 +105,7 @@ static void tools_init(struct sample_tools *t, struct session_tool *tool, const 
 	t->tee = (struct pictures_tee){ tool->sample, tool->arg };
 	if (o->flamegraph) {
 		pictures_tee_init(&t->tee, cmd, o->python);
+		t->tee.st.python_nolineno = o->nolineno;
 		tool->sample = pictures_tee_sample;
 		tool->arg = &t->tee;
 	}

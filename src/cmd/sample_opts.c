@@ -322,6 +322,10 @@ static void sample_check_options(const struct opt_ctx *ctxp, struct sample_opts 
 	/* --python records DWARF stacks: CPython's documentation samples at about 1 kHz. */
 	if (!o->freq && !o->period)
 		o->freq = o->python ? 999 : 4000;
+	if (o->nolineno && (!o->python || (!o->flamegraph && !o->pprof_dir)))
+		opt_usage_error(&ctx, "--nolineno goes with --python and %s", wp ? "--flamegraph (the "
+				"picture's Python labels)" : "--flamegraph or --pprof-dir (the pictures' Python "
+				"labels; the recording keeps the lines: 'lperf report --python --nolineno')");
 	if (o->python && !command && !o->pid_list && !o->tid_list)
 		opt_usage_error(&ctx, "--python needs the Python: give the command ('lperf %s --python -- "
 				"python3 script.py') or -p PID", cmd);
@@ -416,6 +420,7 @@ static const struct option *wperf_table(struct sample_opts *o)
 		{ OPT_BOOL, 0, "idle", &o->wall, NULL, "py-spy's spelling of --wall: waiting threads too" },
 		SAMPLE_PYSPY_OPTS(o),
 		{ OPT_STRING, 0, "flamegraph", &o->flamegraph, "FILE", "also draw an SVG flame graph" },
+		SAMPLE_NOLINENO_OPT(o),
 		{ OPT_BOOL, 0, "python", &o->python, NULL, "Python stacks (CPython 2.7, 3.6+, also -p)" },
 		{ OPT_BOOL, 0, "python-frames", &o->python_frames, NULL, "Python frames read from the "
 		  "interpreter even where -X perf works" },
@@ -462,6 +467,7 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		{ OPT_CALLBACK, 0, "timeout", o, "DUR", "stop after DUR (2.5s, 100ms, 1m)", opt_timeout },
 		{ OPT_BOOL, 0, "no-inherit", &o->no_inherit, NULL, "do not follow children and threads" },
 		{ OPT_STRING, 0, "flamegraph", &o->flamegraph, "FILE", "also draw an SVG flame graph of the recording" },
+		SAMPLE_NOLINENO_OPT(o),
 		{ OPT_CALLBACK, 'z', "compression-level", o, "N", "zstd-compressed records (level 1..22, "
 		  "default 1; 0: none), as perf record -z; on by default with --python", opt_compress, OPT_NUMERIC_OPT },
 		{ OPT_BOOL, 0, "python", &o->python, NULL, "Python stacks: CPython 3.12+'s perf support in the "
@@ -558,6 +564,7 @@ void sample_flamegraph(const struct sample_opts *o, const char *path)
 	struct stacks st;
 	stacks_init(&st);
 	st.python = o->python;
+	st.python_nolineno = o->nolineno;
 	struct session_opts so = { .force = o->force };
 	struct pictures_req r = { .svg = o->flamegraph };
 	struct notes said = NOTES_INIT;

@@ -45,6 +45,8 @@ struct sample_opts {
 	bool dry_run;               /* record --dry-run: show the attrs, open nothing */
 	size_t aux_pages;           /* -m PAGES,AUXPAGES: AUX area (SPE) pages per CPU, 0 = default */
 	const char *flamegraph;     /* --flamegraph FILE: an SVG at the end of the run */
+	bool nolineno;              /* --nolineno (py-spy's): the pictures' Python frames without their
+				     * line, "func (file.py)" (the recording keeps the lines) */
 	/* perf record's spellings (docs/record.md) */
 	bool per_thread;            /* --per-thread: per-task buffers, no inherit */
 	bool user_callchains;       /* --user-callchains: no kernel part in the call chains */
@@ -77,6 +79,11 @@ struct sample_opts {
 	bool overwrite;             /* record --overwrite: only the newest records, written at a
 				     * switch or at the end (a flight recorder) */
 };
+
+/* --nolineno (py-spy's), in record's and sample's tables: the pictures' Python labels without lines. */
+#define SAMPLE_NOLINENO_OPT(o) \
+	{ OPT_BOOL, 0, "nolineno", &(o)->nolineno, NULL, "with --python --flamegraph (or --pprof-dir): " \
+	  "one frame per Python function, \"func (file.py)\", as py-spy --nolineno" }
 
 /* py-spy's spellings where lperf does the thing (docs/python.md), in record's, sample's and top's
  * tables: --gil, and what lperf does anyway (accepted). o: a struct sample_opts *. */

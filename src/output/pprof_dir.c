@@ -51,6 +51,7 @@ static int convert(const struct pprof_dir *p, const char *path, const char *out)
 	struct stacks st;
 	stacks_init(&st);
 	st.python = p->python;
+	st.python_nolineno = p->nolineno;
 	st.lines = true; /* pprof carries each function's file and line */
 	struct session_opts so = { .force = p->force };
 	struct notes said = NOTES_INIT;

@@ -16,6 +16,7 @@ struct pprof_dir {
 	char *service;            /* the service label */
 	char host[256];
 	bool python, force;
+	bool nolineno;            /* record --nolineno: Python frames without their line */
 	clockid_t clockid;        /* the samples' clock, to date the profile in wall-clock time */
 	int max_files;            /* 0: every profile stays */
 	char **kept;              /* profiles asked for, oldest first (with max_files) */

@@ -148,6 +148,26 @@ test_expect_success '--nolineno (py-spy): one frame per function, func (file.py)
 	expect_exit 2 "$LPERF" report -i "$D" --nolineno --folded 2>err && expect_grep "nolineno goes with --python" err
 '
 
+# record and sample take --nolineno for their pictures (py-spy record --nolineno): the recording
+# keeps the lines, the flame graph (and record --pprof-dir's profile) merge them.
+for v in 3.11 3.13 3.8; do PYN=$(py_for $v); [ -n "$PYN" ] && break; done
+export PYN
+test_expect_success 'record/sample --python --nolineno --flamegraph (and --pprof-dir): func (file.py) boxes' '
+	opt=--python && case $PYN in *3.1[23]*) opt=--python-frames ;; esac &&
+	lperf record -q $opt --nolineno --flamegraph n.svg --pprof-dir pp -o n.data -- "$PYN" "$W" 100000 40 &&
+	lperf report -i n.data --python --nolineno --folded >nf.txt 2>/dev/null &&
+	expect_grep ";work \(py_lines.py\) [0-9]+\$" nf.txt && $CHECK nf.txt svg n.svg &&
+	expect_grep "data-n=\"work \(py_lines.py\)\"" n.svg && expect_no_grep "py_lines\.py:" n.svg &&
+	$DECODE --lines pp/n.data.pb.gz >np.txt && sort nf.txt | diff - np.txt &&
+	lperf report -i n.data --python --folded >lf.txt 2>/dev/null && expect_grep ";work \(py_lines.py:1[02]\) " lf.txt &&
+	lperf sample -q $opt --nolineno --flamegraph s.svg -- "$PYN" "$W" 100000 40 >/dev/null 2>&1 &&
+	expect_grep "data-n=\"work \(py_lines.py\)\"" s.svg && expect_no_grep "py_lines\.py:" s.svg &&
+	expect_exit 2 "$LPERF" record --python --nolineno -o x.data -- "$PYN" -c 1 2>err &&
+	expect_grep "nolineno goes with --python and --flamegraph or --pprof-dir" err &&
+	expect_exit 2 "$LPERF" sample --nolineno --flamegraph s.svg -- "$PYN" -c 1 2>err &&
+	expect_grep "nolineno goes with --python and --flamegraph" err
+'
+
 test_expect_success 'script --python --folded is report'"'"'s; perf'"'"'s views keep py::func:/path' '
 	lperf report -i "$D" --python --folded 2>/dev/null | sort >f.txt &&
 	lperf script -i "$D" --python --folded 2>/dev/null | sort | diff - f.txt &&
