@@ -14,6 +14,7 @@
 #include "python/pylayout.h"
 #include "python/pyread.h"
 #include "python/pystore.h"
+#include "python/pythname.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
@@ -46,6 +47,8 @@ struct rproc {
 	bool have_rd;
 	struct ran *ran;
 	size_t nran, rancap;
+	uint64_t names_at;        /* threads' Python names last read (ns; pyrec_names) */
+	size_t names_left, names_tries;
 };
 
 struct pyrec {
@@ -506,6 +509,26 @@ static void read_stacks(struct pyrec *r, struct rproc *p, uint64_t now, bool tic
 		ran_sweep(p);
 }
 
+/* The threads' Python names (threading.Thread.name), stored with the stacks: at once when a
+ * thread without one shows up, then every 5 ms (10 tries: a short thread may be gone soon) and
+ * every 100 ms (10 more) while it has none, else every second (a rename), and at the end (now
+ * 0). */
+static void read_names(struct rproc *p, uint64_t now)
+{
+	bool more = p->w.unnamed > p->names_left;
+	if (p->w.unnamed != p->names_left)
+		p->names_tries = 0;
+	uint64_t every = !p->w.unnamed || p->names_tries >= 20 ? 1000000000ull
+			 : p->names_tries >= 10 ? 100000000ull : 5000000ull;
+	if (now && p->names_at && !more && now - p->names_at < every)
+		return;
+	p->names_at = now ? now : 1;
+	pythname_store(&p->rd, &p->w);
+	err_clear();
+	p->names_left = p->w.unnamed;
+	p->names_tries++;
+}
+
 static bool look_all(struct pyrec *r, uint64_t now)
 {
 	bool looking = false;
@@ -533,6 +556,9 @@ static void *finder_main(void *arg)
 				read_stacks(r, &r->p[i], now_ns(), true);
 				reading = true;
 			}
+		for (size_t i = 0; !stop && i < r->n; i++)
+			if (r->p[i].state == P_PYTHON)
+				read_names(&r->p[i], now);
 		/* With BPF, the stacks queued are named here too, every few milliseconds, while
 		 * their process still lives to be asked about its code objects: a short program
 		 * has often ended before the recorder's next batch. */
@@ -607,6 +633,9 @@ static void hand_over(struct pyrec *r, void (*add)(void *arg, int32_t pid, const
 void pyrec_store(struct pyrec *r, void (*add)(void *arg, int32_t pid, const uint8_t *blob, size_t len), void *arg)
 {
 	finder_stop(r);
+	for (size_t i = 0; i < r->n; i++)
+		if (r->p[i].state == P_PYTHON)
+			read_names(&r->p[i], 0);
 	hand_over(r, add, arg, false);
 }
 

@@ -1,5 +1,6 @@
 #include "python/pystore.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,9 +23,35 @@ static void put(uint8_t **b, size_t *len, size_t *cap, const void *p, size_t n)
 	*len += n;
 }
 
+static struct pystore_tname *tname(struct pystore_writer *w, uint32_t tid)
+{
+	for (size_t i = 0; i < w->nnames; i++)
+		if (w->names[i].tid == tid)
+			return &w->names[i];
+	ALLOC_GROW(w->names, w->nnames + 1, w->ncap);
+	struct pystore_tname *t = &w->names[w->nnames++];
+	t->tid = tid;
+	t->name[0] = 0;
+	w->unnamed++;
+	return t;
+}
+
+void pystore_set_name(struct pystore_writer *w, uint32_t tid, const char *name)
+{
+	struct pystore_tname *t = tname(w, tid);
+	if (!name || !*name)
+		return;
+	w->unnamed -= !t->name[0];
+	snprintf(t->name, sizeof(t->name), "%s", name);
+}
+
 void pystore_add(struct pystore_writer *w, uint64_t time, uint32_t tid, uint16_t flags,
 		 const struct py_frame *f, size_t n)
 {
+	if (!w->nnames || tid != w->last_tid) {
+		tname(w, tid);
+		w->last_tid = tid;
+	}
 	if (n > UINT16_MAX)
 		n = UINT16_MAX;
 	uint16_t n16 = (uint16_t)n;
@@ -55,9 +82,9 @@ uint8_t *pystore_finish(const struct pystore_writer *w, const struct pyread *r, 
 {
 	uint8_t *b = NULL;
 	size_t l = 0, cap = 0;
-	uint32_t nc = (uint32_t)r->ncodes;
+	uint32_t nc = (uint32_t)r->ncodes, flags = w->flags | PYSTORE_NAMES;
 	put(&b, &l, &cap, magic, 8);
-	put(&b, &l, &cap, &w->flags, 4);
+	put(&b, &l, &cap, &flags, 4);
 	put(&b, &l, &cap, &nc, 4);
 	for (size_t i = 0; i < r->ncodes; i++) {
 		const struct py_code *c = r->codes[i];
@@ -68,6 +95,15 @@ uint8_t *pystore_finish(const struct pystore_writer *w, const struct pyread *r, 
 	put(&b, &l, &cap, &w->nstacks, 4);
 	if (w->len)
 		put(&b, &l, &cap, w->stacks, w->len);
+	uint32_t nn = 0;
+	for (size_t i = 0; i < w->nnames; i++)
+		nn += w->names[i].name[0] != 0;
+	put(&b, &l, &cap, &nn, 4);
+	for (size_t i = 0; i < w->nnames; i++)
+		if (w->names[i].name[0]) {
+			put(&b, &l, &cap, &w->names[i].tid, 4);
+			put_str(&b, &l, &cap, w->names[i].name);
+		}
 	*len = l;
 	return b;
 }
@@ -75,6 +111,7 @@ uint8_t *pystore_finish(const struct pystore_writer *w, const struct pyread *r, 
 void pystore_writer_free(struct pystore_writer *w)
 {
 	free(w->stacks);
+	free(w->names);
 	memset(w, 0, sizeof(*w));
 }
 
@@ -99,6 +136,11 @@ struct pproc {
 	size_t nframes;
 	struct pstack *stacks;   /* sorted by (tid, time) */
 	size_t nstacks;
+	struct pname {           /* the threads' Python names */
+		uint32_t tid;
+		char *name;
+	} *names;
+	size_t nnames;
 };
 
 struct pystore {
@@ -168,6 +210,26 @@ static void pproc_free(struct pproc *p)
 	free(p->syms);
 	free(p->frames);
 	free(p->stacks);
+	for (size_t i = 0; i < p->nnames; i++)
+		free(p->names[i].name);
+	free(p->names);
+}
+
+/* The names after the stacks (PYSTORE_NAMES): u32 n, then n x {u32 tid, u16 len, name}. */
+static void load_names(struct cur *c, struct pproc *p)
+{
+	uint32_t n = u32(c);
+	if (n > (c->len - c->off) / 6) {
+		c->bad = true;
+		return;
+	}
+	p->names = xcalloc(n ? n : 1, sizeof(*p->names));
+	for (uint32_t i = 0; i < n && !c->bad; i++) {
+		uint32_t tid = u32(c);
+		char *name = str(c);
+		if (name)
+			p->names[p->nnames++] = (struct pname){ tid, name };
+	}
 }
 
 int pystore_load(struct pystore *s, int32_t pid, const uint8_t *blob, size_t len)
@@ -232,6 +294,8 @@ int pystore_load(struct pystore *s, int32_t pid, const uint8_t *blob, size_t len
 		if (!c.bad)
 			p.nstacks++;
 	}
+	if (!c.bad && (p.flags & PYSTORE_NAMES))
+		load_names(&c, &p);
 	if (c.bad) {
 		pproc_free(&p);
 		return err_set("Python stacks of pid %d: damaged at offset %zu of %zu", (int)pid, c.off, len);
@@ -240,6 +304,19 @@ int pystore_load(struct pystore *s, int32_t pid, const uint8_t *blob, size_t len
 	s->p = xrealloc(s->p, (s->n + 1) * sizeof(*s->p));
 	s->p[s->n++] = p;
 	return 0;
+}
+
+const char *pystore_thread_name(const struct pystore *s, int32_t pid, uint32_t tid)
+{
+	for (size_t i = 0; s && i < s->n; i++) {
+		const struct pproc *p = &s->p[i];
+		if (p->pid != pid)
+			continue;
+		for (size_t k = 0; k < p->nnames; k++)
+			if (p->names[k].tid == tid)
+				return p->names[k].name;
+	}
+	return NULL;
 }
 
 uint32_t pystore_proc_flags(const struct pystore *s, int32_t pid)

@@ -7,7 +7,9 @@
  * Blob (little-endian): "LPPYSTK1", u32 flags (PYSTORE_APPROX, PYSTORE_GIL_*, PYSTORE_OWN), u32 ncodes, then per code
  * {i32 firstline, u16 len, name, u16 len, filename}; u32 nstacks, then per stack {u64 time,
  * u32 tid, u16 nframes, u16 flags (PYSTORE_TRUNCATED, PYSTORE_GIL), nframes x {u32 code, i32 line, u8 entry}}; frames innermost
- * first, each code an index into the codes. */
+ * first, each code an index into the codes. With PYSTORE_NAMES the threads' Python names follow
+ * (threading.Thread.name): u32 nnames, then per thread {u32 tid, u16 len, name}; a reader that
+ * does not know them stops before them. */
 #ifndef LPERF_PYTHON_PYSTORE_H
 #define LPERF_PYTHON_PYSTORE_H
 
@@ -24,19 +26,31 @@
 #define PYSTORE_GIL_MARK 8   /* record --wall: views mark the GIL holder's stacks ([GIL]) */
 #define PYSTORE_OWN 16       /* the process names its Python frames itself (-X perf, -X perf_jit):
 			      * its stacks only extend those (python/pymerge.h) */
+#define PYSTORE_NAMES 32     /* the threads' Python names follow the stacks */
 #define PYSTORE_TRUNCATED 1  /* per stack: deeper frames were cut */
 #define PYSTORE_GIL 2        /* per stack: its thread held the GIL */
 
 /* Writing: stacks are appended as they come; the code table is taken from the reader at the
  * end. */
+#define PYSTORE_NAME_MAX 64  /* a thread's name, its NUL included (pythname's) */
 struct pystore_writer {
 	uint8_t *stacks;
 	size_t len, cap;
 	uint32_t nstacks;
 	uint32_t flags;
+	/* every thread with a stack, and its Python name ("" while unknown) */
+	struct pystore_tname {
+		uint32_t tid;
+		char name[PYSTORE_NAME_MAX];
+	} *names;
+	size_t nnames, ncap;
+	size_t unnamed;          /* threads whose name is still "" */
+	uint32_t last_tid;       /* the last thread added (known to names) */
 };
 void pystore_add(struct pystore_writer *w, uint64_t time, uint32_t tid, uint16_t flags,
 		 const struct py_frame *f, size_t n);
+/* tid's Python name (cut at PYSTORE_NAME_MAX - 1 bytes); a thread without stacks is added too. */
+void pystore_set_name(struct pystore_writer *w, uint32_t tid, const char *name);
 /* The blob (malloc'd) for the stacks so far and the reader's code objects. */
 uint8_t *pystore_finish(const struct pystore_writer *w, const struct pyread *r, size_t *len);
 void pystore_writer_free(struct pystore_writer *w);
@@ -46,6 +60,8 @@ struct pystore;
 struct pystore *pystore_new(void);
 /* Adds pid's blob; -1 with err_set() naming the offset when it is damaged (nothing is kept). */
 int pystore_load(struct pystore *s, int32_t pid, const uint8_t *blob, size_t len);
+/* The Python name of (pid, tid) stored with its stacks; NULL when none is known. */
+const char *pystore_thread_name(const struct pystore *s, int32_t pid, uint32_t tid);
 /* pid's blob flags (PYSTORE_*); 0 when it has none. */
 uint32_t pystore_proc_flags(const struct pystore *s, int32_t pid);
 /* Whether any process's stacks were read approximately (the report header says so). */

@@ -6,6 +6,7 @@
 
 #include "python/pylocals.h"
 #include "python/pyread.h"
+#include "python/pystore.h"
 #include "util/xalloc.h"
 
 /* Learned from CPython's Include/{dictobject,moduleobject,object}.h, Objects/dict-common.h and
@@ -250,4 +251,26 @@ size_t pythname_read(struct pyread *r, struct pythname *out, size_t max)
 	}
 	free(kv);
 	return k;
+}
+
+enum { STORE_MAX = 256 };
+
+size_t pythname_store(struct pyread *r, struct pystore_writer *w)
+{
+	struct pythname *names = xcalloc(STORE_MAX, sizeof(*names));
+	struct py_thread *th = xcalloc(STORE_MAX, sizeof(*th));
+	size_t nn = pythname_read(r, names, STORE_MAX), found = 0;
+	int nt = nn ? pyread_threads(r, th, STORE_MAX) : 0;
+	for (int t = 0; t < nt; t++)
+		for (size_t k = 0; k < nn; k++) {
+			int32_t tid;
+			if (names[k].ident != th[t].pthread || (tid = pyread_tid(r, &th[t])) <= 0)
+				continue;
+			pystore_set_name(w, (uint32_t)tid, names[k].name);
+			found++;
+			break;
+		}
+	free(th);
+	free(names);
+	return found;
 }

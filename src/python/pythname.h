@@ -20,4 +20,9 @@ struct pythname {
  * be read). */
 size_t pythname_read(struct pyread *r, struct pythname *out, size_t max);
 
+/* Records the names of r's threads now in w (python/pystore.h), by their kernel tids; how many
+ * were found. */
+struct pystore_writer;
+size_t pythname_store(struct pyread *r, struct pystore_writer *w);
+
 #endif

@@ -35,6 +35,24 @@ static bool gil_drop(struct session *ss, const struct perf_sample *s)
 	return true;
 }
 
+/* The Python view names a thread by its Python name (threading.Thread.name, stored with the
+ * stacks) rather than the kernel's "python3": the model's thread is renamed as a COMM would,
+ * at its first sample (the samples handed to workers first, as at a COMM). perf's views keep
+ * the kernel's name. */
+static int python_thread_name(struct session *ss, const struct perf_sample *s)
+{
+	const char *name = ss->py && ss->tool.python_view ? pystore_thread_name(ss->py, (int32_t)s->pid, s->tid) : NULL;
+	if (!name || !*name)
+		return 0;
+	struct thread *t = machine_find_thread(&ss->machine, (pid_t)s->tid);
+	if (t && t->pid == (pid_t)s->pid && t->comm && !strcmp(t->comm, name))
+		return 0;
+	int rc = ss->pool ? spool_drain(ss->pool) : 0;
+	if (!rc)
+		machine_comm(&ss->machine, (pid_t)s->pid, (pid_t)s->tid, name, false);
+	return rc;
+}
+
 static void start_resolver(struct session *ss)
 {
 	resolver_init(&ss->resolver, &ss->machine, ss->evsels, ss->tool.callchains, ss->tool.python_view);
@@ -214,6 +232,9 @@ static int use_sample(struct session *ss, struct perf_sample *ps, const struct p
 	struct perf_sample s = *ps;
 	if (gil_drop(ss, &s))
 		return 0;
+	int rn = python_thread_name(ss, &s);
+	if (rn)
+		return rn;
 	ss->nsamples++;
 	if (s.evsel) {
 		/* Pipe-mode files declare events as the stream goes: grow with them. */

@@ -141,6 +141,59 @@ static void test_roundtrip_and_find(void **state)
 	free(b);
 }
 
+/* The threads' Python names: stored after the stacks (PYSTORE_NAMES), a thread's last name
+ * kept, one without stacks too; a blob without the flag (an older lperf's) has none; every cut
+ * of the names is refused. */
+static void test_names(void **state)
+{
+	struct pyread r;
+	fake_reader(&r);
+	struct pystore_writer w = { 0 };
+	struct py_frame f[1] = { { 0, 8, true } };
+	pystore_add(&w, 1000, 7, 0, f, 1);
+	pystore_add(&w, 2000, 8, 0, f, 1);
+	pystore_add(&w, 3000, 9, 0, f, 1);
+	assert_int_equal(w.unnamed, 3);
+	pystore_set_name(&w, 7, "MainThread");
+	pystore_set_name(&w, 8, "old");
+	pystore_set_name(&w, 8, "Thread-1 (worker)");
+	pystore_set_name(&w, 8, "");
+	pystore_set_name(&w, 11, "no stacks");
+	assert_int_equal(w.unnamed, 1); /* tid 9 */
+	size_t len;
+	uint8_t *b = pystore_finish(&w, &r, &len);
+	struct pystore *s = pystore_new();
+	assert_int_equal(pystore_load(s, 42, b, len), 0);
+	assert_true(pystore_proc_flags(s, 42) & PYSTORE_NAMES);
+	assert_string_equal(pystore_thread_name(s, 42, 7), "MainThread");
+	assert_string_equal(pystore_thread_name(s, 42, 8), "Thread-1 (worker)");
+	assert_string_equal(pystore_thread_name(s, 42, 11), "no stacks");
+	assert_null(pystore_thread_name(s, 42, 9));
+	assert_null(pystore_thread_name(s, 43, 7));
+	pystore_free(s);
+	/* an older lperf's blob: no flag, nothing after the stacks */
+	uint32_t flags;
+	memcpy(&flags, b + 8, 4);
+	flags &= ~(uint32_t)PYSTORE_NAMES;
+	memcpy(b + 8, &flags, 4);
+	size_t names = 4 + 3 * 6 + strlen("MainThread") + strlen("Thread-1 (worker)") + strlen("no stacks");
+	s = pystore_new();
+	assert_int_equal(pystore_load(s, 42, b, len - names), 0);
+	assert_int_equal(pystore_nstacks(s), 3);
+	assert_null(pystore_thread_name(s, 42, 7));
+	pystore_free(s);
+	flags |= PYSTORE_NAMES;
+	memcpy(b + 8, &flags, 4);
+	for (size_t cut = len - names; cut < len; cut++) {
+		s = pystore_new();
+		assert_int_equal(pystore_load(s, 42, b, cut), -1);
+		pystore_free(s);
+	}
+	free(b);
+	pystore_writer_free(&w);
+	pyread_free(&r);
+}
+
 static void test_damaged(void **state)
 {
 	size_t len;
@@ -155,7 +208,7 @@ static void test_damaged(void **state)
 	/* a code index out of range */
 	uint8_t *bad = xmalloc(len);
 	memcpy(bad, b, len);
-	size_t code_at = len - 9; /* the last frame's u32 code */
+	size_t code_at = len - 13; /* the last frame's u32 code (then its line, entry, and no names) */
 	bad[code_at] = 9;
 	struct pystore *s = pystore_new();
 	assert_int_equal(pystore_load(s, 1, bad, len), -1);
@@ -363,6 +416,7 @@ int main(void)
 		cmocka_unit_test(test_gil),
 		cmocka_unit_test(test_gil_mark),
 		cmocka_unit_test(test_damaged),
+		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_splice),
 	};
