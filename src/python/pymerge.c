@@ -139,6 +139,43 @@ static size_t splice(const struct pystore *s, int32_t pid, uint32_t tid, uint64_
 	return no;
 }
 
+/* CPython's own Python frames (-X perf, -X perf_jit) name no line: each gets the line the
+ * frame reader gives it where its reads are the sample's stack. Read at the sample (BPF): the
+ * nearest read, when its innermost frames are the stack's Python frames (the same functions in
+ * the same order). Read at batches: the reads just before and just after the sample must both
+ * be such, and a frame gets a line only where the two give it the same one (the thread was on
+ * that line at both instants: the innermost frame's line, which changes most, is the one most
+ * often left without), and they must be at most 10 ms apart (the reader reads every millisecond;
+ * further apart the thread may have left the line and come back). */
+enum { OWN_LINES_GAP = 10000000 }; /* ns: reads further apart say nothing of the lines between */
+
+static void own_lines(const struct pystore *s, int32_t pid, uint32_t tid, uint64_t time, struct frame *frames,
+		      size_t n)
+{
+	struct pystore_hit b, a;
+	if (!pystore_around(s, pid, tid, time, &b, &a))
+		return;
+	bool approx = pystore_proc_flags(s, pid) & PYSTORE_APPROX;
+	const struct pystore_hit *h = &b;
+	if (approx && (!b.f || !a.f))
+		return;
+	if (!approx && (!b.f || (a.f && a.time - time < time - b.time)))
+		h = &a;
+	size_t m = match_own(frames, n, h);
+	if (!m || (approx && (match_own(frames, n, &a) != m || a.time - b.time > OWN_LINES_GAP)))
+		return;
+	for (size_t i = 0, k = 0; i < n && k < m; i++) {
+		if (!is_py(&frames[i]))
+			continue;
+		int32_t line = h->f[k].line;
+		if (approx && a.f[k].line != line)
+			line = 0;
+		if (line > 0 && frames[i].line <= 0)
+			frames[i].line = line;
+		k++;
+	}
+}
+
 size_t pymerge_stack(const struct pystore *s, int32_t pid, uint32_t tid, uint64_t time, struct frame **frames,
 		     size_t *cap, size_t n)
 {
@@ -148,8 +185,10 @@ size_t pymerge_stack(const struct pystore *s, int32_t pid, uint32_t tid, uint64_
 	if (!pf || !k)
 		return n;
 	for (size_t i = 0; i < n; i++)
-		if (is_py(&(*frames)[i]))
+		if (is_py(&(*frames)[i])) {
+			own_lines(s, pid, tid, time, *frames, n);
 			return splice(s, pid, tid, time, frames, cap, n);
+		}
 	/* In a process that names its frames itself, stacks read at a batch (not at the sample)
 	 * only extend those: a stack without them (the interpreter starting, a thread in C) gets
 	 * none from another instant. */
