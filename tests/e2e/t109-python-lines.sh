@@ -97,10 +97,12 @@ done
 
 # own_lines FOLDED: CPython's own frames (-X perf/-X perf_jit, without BPF) with the lines the
 # frame reader's reads give them where the reads around the sample agree: no line is wrong
-# (<module> 20, main 17, work 10 or 12; at most 1% of the samples, for a reader starved on a
-# loaded machine), the outer frames' lines are there in at least half of the samples and work's
-# in a tenth (measured on a loaded VM: 94% and 53-63%; work's line changes every 4-7 ms, the
-# reads come every 1-3 ms, and where the two around a sample differ it has none).
+# (<module> 20, main 17, work one of its body's lines 9-13; at most 1% of the samples, for a
+# reader starved on a loaded machine), and the lines are there: the outer frames' in at least
+# a quarter of the samples, work's in a twentieth (measured on a VM loaded 13-19 on 2 cores:
+# 79-98% and 43-75%; work's line changes every 4-7 ms, the reads come every 1-3 ms, and where
+# the two around a sample differ it has none; a starved reader's reads more than 10 ms apart
+# give no line at all).
 own_lines() {
 	awk '{
 		n = $NF; line = $0; sub(/ [0-9]+$/, "", line)
@@ -109,7 +111,7 @@ own_lines() {
 		for (i = 2; i <= k; i++) {
 			if (fr[i] !~ / \(py_lines\.py(:[0-9]+)?\)$/) continue
 			if (fr[i] == "<module> (py_lines.py:20)" || fr[i] == "main (py_lines.py:17)") m++
-			else if (fr[i] == "work (py_lines.py:10)" || fr[i] == "work (py_lines.py:12)") w = 1
+			else if (fr[i] ~ /^work \(py_lines\.py:(9|1[0-3])\)$/) w = 1
 			else if (fr[i] ~ /:[0-9]+\)$/) bad = 1
 		}
 		if (bad) { wrong += n; print "  wrong:", n, line; next }
@@ -119,7 +121,7 @@ own_lines() {
 	} END {
 		printf "%d samples: every line right %d (%.1f%%), outer lines %d, work'"'"'s line %d, a wrong line %d\n",
 			all, every, all ? 100 * every / all : 0, outer, inner, wrong
-		exit !(all >= 500 && wrong * 100 <= all && outer * 2 >= all && inner * 10 >= all)
+		exit !(all >= 500 && wrong * 100 <= all && outer * 4 >= all && inner * 20 >= all)
 	}' "$1"
 }
 for v in 3.12 3.13; do
@@ -127,10 +129,11 @@ for v in 3.12 3.13; do
 	[ -z "$py" ] && continue
 	export v py
 	test_expect_success "$v, LPERF_NO_BPF=1 --python (-X perf): CPython's frames get the lines the reads around the sample agree on" '
-		LPERF_NO_BPF=1 lperf record -q --python -o x.data -- "$py" "$W" 200000 150 2>err &&
+		{ LPERF_NO_BPF=1 lperf record -q --python -o x.data -- "$py" "$W" 200000 150 2>err || { cat err; exit 1; }; } &&
 		expect_grep "no BPF" err &&
 		lperf report -i x.data --python --folded >f.txt 2>/dev/null && own_lines f.txt &&
-		lperf script -i x.data 2>/dev/null | grep -qE "py::work:/.*py_lines\.py\+0x[0-9a-f]+ \(.* line 1[02]\)"
+		n=$(lperf script -i x.data 2>/dev/null | grep -cE "py::work:/.*py_lines\.py\+0x[0-9a-f]+ \(.* line 1[02]\)") &&
+		echo "script: $n frames of work with a line" && [ "$n" -gt 0 ]
 	'
 done
 
@@ -147,10 +150,18 @@ if [ -n "$py" ]; then
 			n=$(awk "/;main \(py_init.py:17\);Point.__init__ \(py_init.py:(9|10)\)/ { n += \$NF } END { print n + 0 }" i.txt) &&
 			echo "$opt: $n samples in Point.__init__ called by main" && [ "$n" -ge 20 ] || exit 1
 		done || exit 1
+		# a dump is one instant, which may fall in main between two calls: dumped again until
+		# one shows Point.__init__ (30 times at most); none may show the shim
 		"$py" "$TEST_ROOT/tests/workloads/py_init.py" 1000000 &
 		pid=$!
-		sleep 1 && lperf dump -p $pid >d.txt; kill $pid; wait $pid; cat d.txt &&
-		expect_grep "^ +Point.__init__ \(.*py_init.py:(9|10)\)" d.txt && expect_no_grep "__init__ \(__init__\)" d.txt
+		sleep 1 && i=0 && : >all.txt &&
+		while [ $i -lt 30 ]; do
+			lperf dump -p $pid >d.txt && cat d.txt >>all.txt &&
+			grep -qE "^ +Point.__init__ \(.*py_init.py:(9|10)\)" d.txt && break
+			i=$((i + 1))
+		done
+		kill $pid; wait $pid; cat d.txt &&
+		expect_grep "^ +Point.__init__ \(.*py_init.py:(9|10)\)" d.txt && expect_no_grep "__init__ \(__init__\)" all.txt
 	'
 fi
 
