@@ -55,16 +55,21 @@ static struct sched_thr *thr_new(int32_t tid, int32_t pid)
 
 /* perf's machine__findnew_thread: a task is created with the process the first event naming
  * it gives (0 from a wakeup's or migration's pid field, so perf then shows its name alone), and
- * that stays, but for a FORK, which starts a new task. */
+ * that stays, but for a FORK, which starts a new task. A thread created with its process creates
+ * the process's main thread too, with that process (perf's thread__init_maps looks the leader up),
+ * so a main thread first named by a wakeup after one of its threads' samples keeps its process. */
 static struct sched_thr *thr_get(struct sched_hist *h, int32_t tid, int32_t pid)
 {
 	bool found;
 	struct hashmap_entry *he = hashmap_insert_u64(&h->thr, (uint64_t)(uint32_t)tid, &found);
-	if (!found || !he->value)
+	bool created = !found || !he->value;
+	if (created)
 		he->value = thr_new(tid, pid);
 	struct sched_thr *t = he->value;
 	if (t->pid == -1 && pid != -1)
 		t->pid = pid;
+	if (created && pid > 0 && pid != tid)
+		thr_get(h, pid, pid);
 	return t;
 }
 

@@ -273,6 +273,43 @@ static void test_timehist(void **state)
 	machine_free(&m);
 }
 
+/* A process's main thread first named by a wakeup, after a sample of another of its threads: perf
+ * made it with that thread (its leader, with its process), so its lines name it with its
+ * process, ":500[500]", not as a woken task perf first met would be (":500", process 0). */
+static void test_timehist_leader(void **state)
+{
+	(void)state;
+	const uint64_t ms = 1000000;
+	struct sched_event v[] = {
+		{ .kind = SCHED_SWITCH, .time = 1 * ms, .pid = 500, .tid = 501, .prev_pid = 501, .next_pid = 0 },
+		{ .kind = SCHED_WAKEUP, .time = 2 * ms, .pid = 500, .tid = 501, .target = 500 },
+		{ .kind = SCHED_SWITCH, .time = 3 * ms, .prev_pid = 0, .next_pid = 500 },
+		{ .kind = SCHED_SWITCH, .time = 4 * ms, .pid = 500, .tid = 500, .prev_pid = 500, .prev_state = 1 },
+		{ .kind = SCHED_WAKEUP, .time = 5 * ms, .pid = 0, .tid = 0, .target = 700 },
+		{ .kind = SCHED_SWITCH, .time = 6 * ms, .prev_pid = 0, .next_pid = 700 },
+		{ .kind = SCHED_SWITCH, .time = 7 * ms, .pid = 700, .tid = 700, .prev_pid = 700, .prev_state = 1 },
+	};
+	struct machine m;
+	machine_init(&m);
+	struct sched_hist_out o;
+	struct sched_hist h;
+	memset(hist_buf, 0, sizeof(hist_buf));
+	o = (struct sched_hist_out){ .f = fmemopen(hist_buf, sizeof(hist_buf), "w"), .comm_width = 30 };
+	sched_hist_init(&h, &m, 1);
+	h.row = hist_row;
+	h.arg = &o;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		sched_hist_event(&h, &v[i]);
+	fclose(o.f);
+	if (getenv("SCHED_DEBUG"))
+		fputs(hist_buf, stderr);
+	assert_non_null(strstr(hist_buf, "       0.004000 [0000]  :500[500] "));
+	/* 700, first met woken, keeps process 0 as in perf */
+	assert_non_null(strstr(hist_buf, "       0.007000 [0000]  :700 "));
+	sched_hist_free(&h);
+	machine_free(&m);
+}
+
 /* -I: only the switches to and from the idle task; each idle period goes to the task that went
  * out before it (100 from 2 to 4 ms, 300 from 9 to 9.7 ms); the first, with no task before it,
  * shows no line. The idle task's wait is since it last went out (1 ms). */
@@ -369,7 +406,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decode),      cmocka_unit_test(test_latency), cmocka_unit_test(test_switch_bugs),
 		cmocka_unit_test(test_timehist),    cmocka_unit_test(test_map),     cmocka_unit_test(test_chain_line),
-		cmocka_unit_test(test_idle_hist),
+		cmocka_unit_test(test_idle_hist),   cmocka_unit_test(test_timehist_leader),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
