@@ -110,7 +110,7 @@ size_t stacks_event(struct stacks *st, const char *name)
 	return st->nevents++;
 }
 
-static uint32_t thread_index(struct stacks *st, int pid, int tid, const char *comm)
+static uint32_t thread_index(struct stacks *st, int pid, int tid, const char *comm, const char *process)
 {
 	bool found;
 	struct hashmap_entry *he = hashmap_insert_u64(&st->tmap, (uint64_t)(uint32_t)tid << 32 | (uint32_t)pid, &found);
@@ -120,6 +120,8 @@ static uint32_t thread_index(struct stacks *st, int pid, int tid, const char *co
 			free(t->comm);
 			t->comm = xstrdup(comm);
 		}
+		if (process && !t->process)
+			t->process = xstrdup(process);
 		return IDX(he);
 	}
 	ALLOC_GROW(st->threads, st->nthreads + 1, st->tcap);
@@ -127,6 +129,7 @@ static uint32_t thread_index(struct stacks *st, int pid, int tid, const char *co
 	t->pid = pid;
 	t->tid = tid;
 	t->comm = xstrdup(comm);
+	t->process = process ? xstrdup(process) : NULL;
 	t->samples = 0;
 	he->value = VAL(st->nthreads);
 	return (uint32_t)st->nthreads++;
@@ -246,7 +249,7 @@ void stacks_add(struct stacks *st, const struct resolved_sample *rs)
 	sb_release(&sb);
 	int pid = rs->thread ? rs->thread->pid : (int)s->pid;
 	int tid = rs->thread ? rs->thread->tid : (int)s->tid;
-	uint32_t t = thread_index(st, pid, tid, comm);
+	uint32_t t = thread_index(st, pid, tid, comm, rs->thread ? rs->thread->kcomm : NULL);
 	account(st, e, node, t, s->time, s->period ? s->period : 1);
 }
 
@@ -260,7 +263,7 @@ void stacks_add_names(struct stacks *st, const char *event, const char *const *n
 				    strstr(names[i], "_[k]") ? SK_KERNEL : SK_NATIVE;
 		node = child(st, node, intern_frame(st, names[i], NULL, k, NULL, 0));
 	}
-	uint32_t t = thread_index(st, tid, tid, n ? names[0] : "[unknown]");
+	uint32_t t = thread_index(st, tid, tid, n ? names[0] : "[unknown]", NULL);
 	account(st, e, node, t, time, period);
 }
 
@@ -301,7 +304,7 @@ void stacks_invert(const struct stacks *src, struct stacks *dst)
 			for (uint32_t i = s->node; i != NONE && src->nodes[i].parent != NONE; i = src->nodes[i].parent)
 				node = child(dst, node, copy_frame(dst, &src->frames[src->nodes[i].frame]));
 			const struct stack_thread *th = &src->threads[s->thread];
-			account(dst, de, node, thread_index(dst, th->pid, th->tid, th->comm), s->time, s->period);
+			account(dst, de, node, thread_index(dst, th->pid, th->tid, th->comm, th->process), s->time, s->period);
 		}
 	}
 	stacks_finish(dst);
@@ -454,8 +457,10 @@ void stacks_free(struct stacks *st)
 		free(st->events[i].name);
 		free(st->events[i].s);
 	}
-	for (size_t i = 0; i < st->nthreads; i++)
+	for (size_t i = 0; i < st->nthreads; i++) {
 		free(st->threads[i].comm);
+		free(st->threads[i].process);
+	}
 	free(st->frames);
 	free(st->nodes);
 	free(st->events);

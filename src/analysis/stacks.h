@@ -69,6 +69,8 @@ struct stack_event {
 struct stack_thread {
 	int pid, tid;
 	char *comm;              /* the last name seen */
+	char *process;           /* the kernel's name where comm is the thread's Python name (its
+				  * process's, for the Firefox Profiler); NULL otherwise */
 	uint64_t samples;
 };
 

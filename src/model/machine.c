@@ -30,6 +30,7 @@ static void thread_free(struct thread *t)
 		return;
 	maps_put(t->maps);
 	free(t->comm);
+	free(t->kcomm);
 	free(t);
 }
 
@@ -117,12 +118,24 @@ void machine_comm(struct machine *m, pid_t pid, pid_t tid, const char *comm, boo
 {
 	struct thread *t = machine_thread(m, pid, tid);
 	free(t->comm);
+	free(t->kcomm);
+	t->kcomm = NULL;
 	t->comm = xstrdup(comm ? comm : "");
 	t->comm_set = true;
 	/* exec replaces the whole image; the MMAPs of the new one follow. The other threads of the
 	 * process died in the exec, so clearing the shared maps is right for them too. */
 	if (exec)
 		maps_clear(t->maps);
+}
+
+void machine_rename(struct machine *m, pid_t pid, pid_t tid, const char *name)
+{
+	struct thread *t = machine_thread(m, pid, tid);
+	if (t->kcomm)
+		free(t->comm);
+	else
+		t->kcomm = t->comm;
+	t->comm = xstrdup(name);
 }
 
 /* The kernel map proper is recorded from _text to _etext, but the kernel's code goes on past
@@ -183,7 +196,7 @@ void machine_fork(struct machine *m, pid_t pid, pid_t ppid, pid_t tid, pid_t pti
 	struct thread *parent = machine_thread(m, ppid, ptid);
 	struct thread *child = thread_new(pid, tid);
 	free(child->comm);
-	child->comm = xstrdup(parent->comm);
+	child->comm = xstrdup(parent->kcomm ? parent->kcomm : parent->comm); /* the kernel's name */
 	child->comm_set = parent->comm_set;
 	child->maps = pid == ppid ? maps_get(parent->maps) : maps_clone(parent->maps);
 	install(m, child);

@@ -38,6 +38,8 @@ struct maps {
 struct thread {
 	pid_t pid, tid;
 	char *comm;              /* ":TID" until a COMM record names it */
+	char *kcomm;             /* the kernel's comm while comm holds another name (machine_rename);
+				  * NULL otherwise */
 	bool comm_set;
 	struct maps *maps;
 	bool exited;
@@ -87,6 +89,9 @@ void machine_set_symfs(struct machine *m, const char *root);
 /* Record handlers. A COMM with exec set empties the process's address space: the MMAP records
  * that follow describe the new image. */
 void machine_comm(struct machine *m, pid_t pid, pid_t tid, const char *comm, bool exec);
+/* Names the thread name (the Python view's thread names) keeping the kernel's comm in kcomm, which
+ * its forks inherit; a COMM record ends it. */
+void machine_rename(struct machine *m, pid_t pid, pid_t tid, const char *name);
 /* pid -1 (or cpumode kernel) adds a kernel map: "[kernel.kallsyms]..." is the kernel (until a
  * module map is added, its map may run to the end of the address space; a module map cuts it
  * short), any other path a kernel module whose symbols come from kallsyms. */

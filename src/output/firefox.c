@@ -209,7 +209,7 @@ static void write_thread(struct json *j, const struct stacks *st, size_t e, uint
 	sb_addf(&name, "%s (%s)", thr->comm, ev->name);
 	json_begin_object(j, NULL);
 	json_str(j, "name", sb_str(&name));
-	json_str(j, "processName", thr->comm);
+	json_str(j, "processName", thr->process ? thr->process : thr->comm);
 	json_str(j, "processType", "default");
 	json_bool(j, "isMainThread", thr->pid == thr->tid);
 	sb_reset(&name);

@@ -36,9 +36,9 @@ static bool gil_drop(struct session *ss, const struct perf_sample *s)
 }
 
 /* The Python view names a thread by its Python name (threading.Thread.name, stored with the
- * stacks) rather than the kernel's "python3": the model's thread is renamed as a COMM would,
- * at its first sample (the samples handed to workers first, as at a COMM). perf's views keep
- * the kernel's name. */
+ * stacks) rather than the kernel's "python3": the model's thread is renamed at its first
+ * sample (the samples handed to workers first, as at a COMM), the kernel's name kept for its
+ * forks and the process's name. perf's views keep the kernel's name. */
 static int python_thread_name(struct session *ss, const struct perf_sample *s)
 {
 	const char *name = ss->py && ss->tool.python_view ? pystore_thread_name(ss->py, (int32_t)s->pid, s->tid) : NULL;
@@ -49,7 +49,7 @@ static int python_thread_name(struct session *ss, const struct perf_sample *s)
 		return 0;
 	int rc = ss->pool ? spool_drain(ss->pool) : 0;
 	if (!rc)
-		machine_comm(&ss->machine, (pid_t)s->pid, (pid_t)s->tid, name, false);
+		machine_rename(&ss->machine, (pid_t)s->pid, (pid_t)s->tid, name);
 	return rc;
 }
 

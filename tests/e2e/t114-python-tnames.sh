@@ -36,18 +36,21 @@ names_case() {
 	[ "$a" -ge 20 ] && [ "$b" -ge 20 ] && [ "$x" = 0 ] || return 1
 	# script --python: the comm column; speedscope's profiles and Firefox's threads
 	"$LPERF" script -i t.data --python 2>/dev/null | grep -q "^ *$t1 " || { echo "script --python: no $t1"; return 1; }
+	# perf's views keep the kernel's name
+	"$LPERF" report -i t.data --stdio -q --no-children -g none --sort comm 2>/dev/null >k.txt
+	expect_grep "% +python3" k.txt && expect_no_grep "MainThread|Thread-1" k.txt || return 1
+	# Firefox's threads are in their process, named by the kernel
 	"$LPERF" report -q -i t.data --python --speedscope s.json --firefox f.json.gz || return 1
-	"$PYTHON" - "$t1" "$t2" <<-'EOF' || return 1
+	"$PYTHON" - "$t1" "$t2" "$(awk 'NF { print $2; exit }' k.txt)" <<-'EOF'
 	import gzip, json, sys
 	want = {"MainThread", sys.argv[1], sys.argv[2]}
 	ss = {p["name"].split(": ", 1)[1].rsplit(" (pid ", 1)[0] for p in json.load(open("s.json"))["profiles"]}
-	fx = {t["name"].rsplit(" (", 1)[0] for t in json.load(gzip.open("f.json.gz"))["threads"]}
-	print("speedscope:", sorted(ss), "firefox:", sorted(fx))
-	sys.exit(ss != want or fx != want)
+	th = json.load(gzip.open("f.json.gz"))["threads"]
+	fx = {t["name"].rsplit(" (", 1)[0] for t in th}
+	proc = {t["processName"] for t in th}
+	print("speedscope:", sorted(ss), "firefox:", sorted(fx), "processes:", sorted(proc))
+	sys.exit(ss != want or fx != want or proc != {sys.argv[3]})
 	EOF
-	# perf's views keep the kernel's name
-	"$LPERF" report -i t.data --stdio -q --no-children -g none --sort comm 2>/dev/null >k.txt
-	expect_grep "% +python3" k.txt && expect_no_grep "MainThread|Thread-1" k.txt
 }
 
 found=0

@@ -285,6 +285,30 @@ static void exec_clears_address_space(void **state)
 	machine_free(&m);
 }
 
+/* The Python view's thread names (machine_rename): the kernel's comm kept, inherited by a fork,
+ * ended by a COMM. */
+static void rename_keeps_kernel_comm(void **state)
+{
+	struct machine m;
+	machine_init(&m);
+	machine_comm(&m, 20, 20, "python3", false);
+	machine_rename(&m, 20, 20, "MainThread");
+	struct thread *t = machine_find_thread(&m, 20);
+	assert_string_equal(t->comm, "MainThread");
+	assert_string_equal(t->kcomm, "python3");
+	machine_rename(&m, 20, 20, "Main");
+	assert_string_equal(t->comm, "Main");
+	assert_string_equal(t->kcomm, "python3");
+	machine_fork(&m, 20, 20, 21, 20);
+	struct thread *c = machine_find_thread(&m, 21);
+	assert_string_equal(c->comm, "python3");
+	assert_null(c->kcomm);
+	machine_comm(&m, 20, 20, "other", false);
+	assert_string_equal(t->comm, "other");
+	assert_null(t->kcomm);
+	machine_free(&m);
+}
+
 static void exit_keeps_thread_until_reuse(void **state)
 {
 	struct machine m;
@@ -498,6 +522,7 @@ int main(void)
 		cmocka_unit_test(threads_first_sight_and_sharing),
 		cmocka_unit_test(fork_copies_process_shares_thread),
 		cmocka_unit_test(exec_clears_address_space),
+		cmocka_unit_test(rename_keeps_kernel_comm),
 		cmocka_unit_test(exit_keeps_thread_until_reuse),
 		cmocka_unit_test(kernel_and_module_maps),
 		cmocka_unit_test(kernel_without_mmap),
