@@ -120,8 +120,10 @@ static uint32_t thread_index(struct stacks *st, int pid, int tid, const char *co
 			free(t->comm);
 			t->comm = xstrdup(comm);
 		}
-		if (process && !t->process)
+		if (process && (!t->process || strcmp(t->process, process))) {
+			free(t->process); /* the last name seen, as comm's (a COMM may come after a sample) */
 			t->process = xstrdup(process);
+		}
 		return IDX(he);
 	}
 	ALLOC_GROW(st->threads, st->nthreads + 1, st->tcap);
