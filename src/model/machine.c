@@ -5,6 +5,7 @@
 #include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "model/machine_jit.h"
 #include "symbols/jitdump.h"
@@ -16,6 +17,7 @@ void machine_init(struct machine *m)
 	memset(m, 0, sizeof(*m));
 	hashmap_init(&m->threads, HASHMAP_U64);
 	maps_init(&m->kmaps);
+	maps_init(&m->ksyms);
 	dso_cache_init(&m->dsos);
 }
 
@@ -43,6 +45,7 @@ void machine_free(struct machine *m)
 	hashmap_free(&m->threads);
 	free(m->retired);
 	maps_release(&m->kmaps);
+	maps_release(&m->ksyms);
 	machine_jit_free(m);
 	dso_cache_free(&m->dsos);
 	memset(m, 0, sizeof(*m));
@@ -189,6 +192,20 @@ void machine_mmap(struct machine *m, pid_t pid, pid_t tid, uint64_t start, uint6
 	else
 		mp.dso = dso_cache_get(&m->dsos, filename, build_id, bid_size);
 	maps_insert(t->maps, &mp);
+}
+
+void machine_ksymbol(struct machine *m, uint64_t addr, uint32_t len, const char *name, bool unregister)
+{
+	uint64_t end = addr + len < addr ? UINT64_MAX : addr + len;
+	if (unregister) {
+		maps_remove(&m->ksyms, addr, end);
+		return;
+	}
+	const struct map *old = maps_find(&m->ksyms, addr);
+	if (old && old->start == addr && old->end == end && !strcmp(old->dso->path, name))
+		return; /* the same function again (synthesized, then seen loading) */
+	struct map mp = { addr, end, 0, PROT_READ | PROT_EXEC, 0, dso_cache_ksymbol(&m->dsos, name, len) };
+	maps_insert(&m->ksyms, &mp);
 }
 
 void machine_fork(struct machine *m, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid)

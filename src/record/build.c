@@ -379,3 +379,55 @@ size_t record_trim_stack(const struct perf_event_header *h, const struct perf_sa
 	memcpy(o, &nh, sizeof(nh));
 	return size;
 }
+
+struct ksym_arg {
+	const struct perf_event_attr *attr;
+	const struct rec_ksymbol *k;
+};
+
+static void fill_ksymbol(struct out *o, const void *arg)
+{
+	const struct ksym_arg *a = arg;
+	put_header(o, PERF_RECORD_KSYMBOL, 0);
+	put64(o, a->k->addr);
+	put32(o, a->k->len);
+	if (o->p) {
+		st16(o->p + o->off, a->k->ksym_type);
+		st16(o->p + o->off + 2, (uint16_t)(a->k->flags | (a->k->unregister ? PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER : 0)));
+	}
+	o->off += 4;
+	put_string(o, a->k->name ? a->k->name : "");
+	put_trailer(o, a->attr, 0, 0);
+}
+
+size_t record_build_ksymbol(void *buf, size_t size, const struct perf_event_attr *attr, const struct rec_ksymbol *k)
+{
+	struct ksym_arg a = { attr, k };
+	return build(buf, size, fill_ksymbol, &a);
+}
+
+struct bpf_arg {
+	const struct perf_event_attr *attr;
+	const struct rec_bpf_event *b;
+};
+
+static void fill_bpf_event(struct out *o, const void *arg)
+{
+	const struct bpf_arg *a = arg;
+	put_header(o, PERF_RECORD_BPF_EVENT, 0);
+	if (o->p) {
+		st16(o->p + o->off, a->b->type);
+		st16(o->p + o->off + 2, a->b->flags);
+	}
+	o->off += 4;
+	put32(o, a->b->id);
+	put_bytes(o, a->b->tag, sizeof(a->b->tag), o->off);
+	put_trailer(o, a->attr, 0, 0);
+}
+
+size_t record_build_bpf_event(void *buf, size_t size, const struct perf_event_attr *attr,
+			      const struct rec_bpf_event *b)
+{
+	struct bpf_arg a = { attr, b };
+	return build(buf, size, fill_bpf_event, &a);
+}

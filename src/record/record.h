@@ -168,6 +168,28 @@ int record_parse_comm(const struct perf_event_header *h, struct rec_comm *out);
 int record_parse_task(const struct perf_event_header *h, struct rec_task *out);
 int record_parse_lost(const struct perf_event_header *h, struct rec_lost *out);  /* LOST or LOST_SAMPLES */
 
+/* PERF_RECORD_KSYMBOL: kernel code [addr, addr + len) named name appeared (a BPF program's JITed
+ * function, a trampoline) or, with unregister, went away. */
+struct rec_ksymbol {
+	uint64_t addr;
+	uint32_t len;
+	uint16_t ksym_type;                /* PERF_RECORD_KSYMBOL_TYPE_* */
+	uint16_t flags;
+	bool unregister;                   /* PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER */
+	const char *name;
+};
+/* PERF_RECORD_BPF_EVENT: BPF program id was loaded or unloaded (its KSYMBOLs say where). */
+struct rec_bpf_event {
+	uint16_t type;                     /* PERF_BPF_EVENT_PROG_LOAD, _UNLOAD */
+	uint16_t flags;
+	uint32_t id;
+	uint8_t tag[8];                    /* BPF_TAG_SIZE */
+};
+/* -1 after err_set for a record too short, a name not NUL-terminated in it, a length of 0 or
+ * one that runs past the end of the address space. */
+int record_parse_ksymbol(const struct perf_event_header *h, struct rec_ksymbol *out);
+int record_parse_bpf_event(const struct perf_event_header *h, struct rec_bpf_event *out);
+
 /* The name of a record type: "SAMPLE", "MMAP2", "FINISHED_ROUND", "type 99" (static). */
 const char *record_type_name(uint32_t type);
 
@@ -190,6 +212,11 @@ size_t record_build_sample(void *buf, size_t size, const struct perf_event_attr 
 /* LOST (id, lost) or LOST_SAMPLES (lost) with the trailer of attr. */
 size_t record_build_lost(void *buf, size_t size, const struct perf_event_attr *attr, uint32_t type,
 			 const struct rec_lost *l);
+/* KSYMBOL and BPF_EVENT as perf synthesizes them for what is loaded when it starts (misc 0, a
+ * zeroed trailer). */
+size_t record_build_ksymbol(void *buf, size_t size, const struct perf_event_attr *attr, const struct rec_ksymbol *k);
+size_t record_build_bpf_event(void *buf, size_t size, const struct perf_event_attr *attr,
+			      const struct rec_bpf_event *b);
 /* A header-only record: FINISHED_ROUND, FINISHED_INIT. */
 size_t record_build_marker(void *buf, size_t size, uint32_t type);
 /* A SAMPLE (h, parsed as s) whose user stack copy holds more bytes than the kernel filled

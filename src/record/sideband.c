@@ -1,4 +1,4 @@
-/* The side-band record parsers (MMAP/MMAP2, COMM, FORK/EXIT, LOST) and record type names.
+/* The side-band record parsers (MMAP/MMAP2, COMM, FORK/EXIT, LOST, KSYMBOL, BPF_EVENT) and record type names.
  * Every string and length is checked against the record's size. */
 #include "record/record.h"
 
@@ -170,5 +170,38 @@ int record_parse_lost(const struct perf_event_header *h, struct rec_lost *out)
 			return -1;
 		out->lost = ld64(p + 8);
 	}
+	return 0;
+}
+
+int record_parse_ksymbol(const struct perf_event_header *h, struct rec_ksymbol *out)
+{
+	const uint8_t *p = (const uint8_t *)h;
+	memset(out, 0, sizeof(*out));
+	if (check_type(h, PERF_RECORD_KSYMBOL, PERF_RECORD_KSYMBOL, "KSYMBOL") < 0 || check_size(h, 24) < 0)
+		return -1;
+	out->addr = ld64(p + 8);
+	out->len = ld32(p + 16);
+	out->ksym_type = ld16(p + 20);
+	out->flags = ld16(p + 22);
+	out->unregister = out->flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER;
+	if (!out->len)
+		return err_set("KSYMBOL record at 0x%llx: length 0", (unsigned long long)out->addr);
+	if (out->addr + out->len < out->addr)
+		return err_set("KSYMBOL record at 0x%llx: length %u runs past the end of the address space",
+			       (unsigned long long)out->addr, out->len);
+	out->name = record_string(h, 24, "name");
+	return out->name ? 0 : -1;
+}
+
+int record_parse_bpf_event(const struct perf_event_header *h, struct rec_bpf_event *out)
+{
+	const uint8_t *p = (const uint8_t *)h;
+	memset(out, 0, sizeof(*out));
+	if (check_type(h, PERF_RECORD_BPF_EVENT, PERF_RECORD_BPF_EVENT, "BPF_EVENT") < 0 || check_size(h, 24) < 0)
+		return -1;
+	out->type = ld16(p + 8);
+	out->flags = ld16(p + 10);
+	out->id = ld32(p + 12);
+	memcpy(out->tag, p + 16, sizeof(out->tag));
 	return 0;
 }

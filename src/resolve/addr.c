@@ -1,4 +1,5 @@
-/* An address of a thread (or the kernel) to its map, DSO and symbol: kernel maps, the process's
+/* An address of a thread (or the kernel) to its map, DSO and symbol: recorded kernel symbols
+ * (KSYMBOL), kernel maps, the process's
  * maps, and JIT code through resolve/jit.c. */
 #include "resolve/resolve.h"
 
@@ -8,7 +9,7 @@
  * address space, which is the kernel's on x86-64 and arm64. */
 static bool is_kernel_addr(struct machine *m, uint64_t ip)
 {
-	if (maps_find(&m->kmaps, ip))
+	if (maps_find(&m->kmaps, ip) || maps_find(&m->ksyms, ip))
 		return true;
 	return ip >> 63;
 }
@@ -45,7 +46,10 @@ bool resolve_addr(struct machine *m, struct thread *t, uint8_t cpumode, uint64_t
 			struct map all = { 0, UINT64_MAX, 0, 0, 0, dso_cache_get_kernel(&m->dsos, NULL, NULL, 0) };
 			maps_insert(&m->kmaps, &all);
 		}
-		mp = maps_find(&m->kmaps, ip);
+		/* code a KSYMBOL named (a BPF program) is that, whatever kallsyms says now */
+		mp = maps_find(&m->ksyms, ip);
+		if (!mp)
+			mp = maps_find(&m->kmaps, ip);
 	} else {
 		mp = t && t->maps ? maps_find(t->maps, ip) : NULL;
 		/* JIT code: in executable anonymous memory, or where no mapping was recorded. */
@@ -66,6 +70,8 @@ bool resolve_addr(struct machine *m, struct thread *t, uint8_t cpumode, uint64_t
 	out->dso = d;
 	if (d->kind == DSO_ELF || d->kind == DSO_VDSO)
 		out->addr = dso_offset_to_addr(d, mp->pgoff + (ip - mp->start));
+	else if (d->kind == DSO_KSYM)
+		out->addr = ip - mp->start; /* its symbol's addresses start at 0 */
 	out->sym = dso_find_symbol(d, out->addr);
 	if (out->sym)
 		out->sym_off = out->addr - out->sym->start;

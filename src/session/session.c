@@ -282,7 +282,7 @@ static int deliver(const struct perf_event_header *h, void *arg)
 	int r = 0;
 	ss->nrecords++;
 	if (ss->pool && (h->type == PERF_RECORD_MMAP || h->type == PERF_RECORD_MMAP2 || h->type == PERF_RECORD_COMM ||
-			 h->type == PERF_RECORD_FORK || h->type == PERF_RECORD_EXIT)) {
+			 h->type == PERF_RECORD_FORK || h->type == PERF_RECORD_EXIT || h->type == PERF_RECORD_KSYMBOL)) {
 		/* The model changes: the samples before it are resolved first. */
 		r = spool_drain(ss->pool);
 		if (r)
@@ -320,6 +320,14 @@ static int deliver(const struct perf_event_header *h, void *arg)
 		struct rec_task t;
 		if (record_parse_task(h, &t) == 0)
 			machine_exit(m, (pid_t)t.pid, (pid_t)t.tid);
+		break;
+	}
+	case PERF_RECORD_KSYMBOL: {
+		struct rec_ksymbol k;
+		if (record_parse_ksymbol(h, &k) == 0)
+			machine_ksymbol(m, k.addr, k.len, k.name, k.unregister);
+		else if (!ss->bad_ksymbols++) /* the first says why; a kernel symbol left unnamed */
+			notes_add(&ss->notes, "%s: skipped (the kernel's symbols name that code)", err_msg());
 		break;
 	}
 	case PERF_RECORD_LOST: {

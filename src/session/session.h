@@ -70,6 +70,7 @@ struct session {
 	size_t nper;
 	uint64_t first_time, last_time;
 	uint64_t bad_samples;    /* samples that did not parse (counted, reported, skipped) */
+	uint64_t bad_ksymbols;   /* KSYMBOL records that did not parse (the first is a note) */
 	uint64_t gil_dropped;    /* samples left out: their thread did not hold the GIL (gil_only) */
 	struct resolver resolver;  /* samples to frames (its truncated count: cut DWARF stacks) */
 	struct pystore *py;        /* Python stacks joined with the samples (python/pymerge.h); owned */

@@ -194,10 +194,11 @@ void dso_cache_set_jit_force(struct dso_cache *c, bool force)
 			c->v[i]->jit.force = force;
 }
 
-struct dso *dso_cache_add_jit_code(struct dso_cache *c, const char *path, uint64_t start, uint64_t size,
-				   const char *name)
+/* A new DSO of kind with one symbol [start, start+size) called name, loaded. */
+static struct dso *add_one_symbol(struct dso_cache *c, const char *path, enum dso_kind kind, uint64_t start,
+				  uint64_t size, const char *name)
 {
-	struct dso *d = add(c, path, DSO_JIT, NULL, 0);
+	struct dso *d = add(c, path, kind, NULL, 0);
 	const char *slash = strrchr(d->path, '/');
 	d->short_name = slash ? slash + 1 : d->path;
 	d->loaded = true;
@@ -207,6 +208,26 @@ struct dso *dso_cache_add_jit_code(struct dso_cache *c, const char *path, uint64
 	d->syms[0].size = size;
 	d->syms[0].name = xstrdup(name);
 	return d;
+}
+
+struct dso *dso_cache_add_jit_code(struct dso_cache *c, const char *path, uint64_t start, uint64_t size,
+				   const char *name)
+{
+	return add_one_symbol(c, path, DSO_JIT, start, size, name);
+}
+
+struct dso *dso_cache_ksymbol(struct dso_cache *c, const char *name, uint64_t size)
+{
+	size_t pos = 0;
+	for (struct hashmap_entry *e; (e = hashmap_next_str(&c->by_path, name, &pos));) {
+		struct dso *d = e->value;
+		if (d->kind == DSO_KSYM) {
+			if (size > d->syms[0].size)
+				d->syms[0].size = size;
+			return d;
+		}
+	}
+	return add_one_symbol(c, name, DSO_KSYM, 0, size, name);
 }
 
 #define DSO_FREE_HOOKS 4
@@ -598,6 +619,7 @@ void dso_load(struct dso *d)
 			load_kernel(d);
 		break;
 	case DSO_ANON:
+	case DSO_KSYM:
 		break;
 	case DSO_JIT:
 		if (d->jit.pid)

@@ -18,6 +18,8 @@
  *     perf shows it), for its executable anonymous memory; and one DSO per jitdump CODE_LOAD,
  *     "<dump's directory>/jitted-PID-N.so" with the one symbol, named as perf inject names them
  *     (the machine creates these; see model/machine.h).
+ *   Kernel code a recording names (DSO_KSYM): a PERF_RECORD_KSYMBOL's name (a BPF program's
+ *     function) is a DSO with the one symbol, as perf makes it; never read from kallsyms.
  * DSOs live as long as their cache and never move: pointers to them and to their symbols stay
  * valid until dso_cache_free. */
 #ifndef LPERF_SYMBOLS_DSO_H
@@ -41,6 +43,8 @@ enum dso_kind {
 	DSO_VDSO,            /* [vdso]: the running kernel's vDSO image */
 	DSO_ANON,            /* //anon, [heap], [stack], JIT regions: no file symbols */
 	DSO_JIT,             /* JIT code: a perf map, or one jitdump code load */
+	DSO_KSYM,            /* kernel code a recording names with a KSYMBOL (a BPF program's
+			      * function): path and its one symbol are the name */
 };
 
 struct dso {
@@ -135,6 +139,12 @@ void dso_cache_set_jit_force(struct dso_cache *c, bool force);
  * same path), loaded, with the one symbol [start, start+size) called name. */
 struct dso *dso_cache_add_jit_code(struct dso_cache *c, const char *path, uint64_t start, uint64_t size,
 				   const char *name);
+
+/* The DSO_KSYM of kernel code that recorded KSYMBOLs call name, made on first use: its one symbol,
+ * name too, is [0, size) in the code's own addresses (a map's ip - start), as perf makes it, so
+ * the functions of one name (a program loaded twice) are one DSO and one symbol, as perf's
+ * report counts them. A larger size grows the symbol. */
+struct dso *dso_cache_ksymbol(struct dso_cache *c, const char *name, uint64_t size);
 
 /* Loads symbols if not yet done (never fails: problems end in d->notes). */
 void dso_load(struct dso *d);
