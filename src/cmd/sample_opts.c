@@ -503,7 +503,7 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		{ OPT_CALLBACK, 'j', "branch-filter", o, "FILTER", "sample the branch stack of these "
 		  "branches: any, any_call, any_ret, ind_call, call, cond, save_type, ... and u, k",
 		  opt_branch_filter },
-		{ OPT_BOOL, 0, "no-bpf-event", &o->no_bpf_event, NULL, "accepted: lperf records no BPF events" },
+		{ OPT_BOOL, 0, "no-bpf-event", &o->no_bpf_event, NULL, "record no BPF_EVENT records (BPF programs' KSYMBOLs are kept)" },
 		{ OPT_CALLBACK, 0, "switch-output", o, "signal|SIZE|TIME", "rotate the recording into "
 		  "OUTPUT.<timestamp> files on SIGUSR2, past SIZE (10M) or every TIME (30s)", opt_switch_output,
 		  OPT_EQ_OPT },
@@ -670,6 +670,7 @@ void sample_live_opts(const struct sample_opts *o, struct live_opts *lo)
 	lo->branch_sample_type = o->branch_filter;
 	lo->sample_type_extra = sample_type_extra(o);
 	lo->mmap_data = o->data;
+	lo->no_bpf_event = o->no_bpf_event;
 	lo->delay_ms = o->delay_ms;
 }
 

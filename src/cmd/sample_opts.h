@@ -56,7 +56,7 @@ struct sample_opts {
 	bool data, weight, phys_data, data_page_size, code_page_size, raw_samples; /* -d, -W, ... */
 	bool accepted;              /* -T, -P, --sample-cpu: taken, as lperf records those anyway */
 	uint64_t branch_filter;     /* -b / -j: PERF_SAMPLE_BRANCH_STACK with this branch_sample_type */
-	bool no_bpf_event;          /* --no-bpf-event: accepted (no BPF events are recorded) */
+	bool no_bpf_event;          /* --no-bpf-event: no attr.bpf_event, no BPF_EVENT synthesized */
 	bool off_cpu;               /* --off-cpu: lperf's BPF program's offcpu-time samples
 				     * (cmd/offcpu_opts.h; without BPF a warning, as a perf without it) */
 	bool wall;                  /* --wall (py-spy's --idle): cpu-clock samples and off-CPU time, one

@@ -170,6 +170,9 @@ static void sampling_attr(struct live *l, size_t e, const struct live_opts *o, u
 		a->comm = 1;
 		a->comm_exec = 1;
 		a->task = 1;
+		/* BPF programs loaded or unloaded during the run (their code named in the recording) */
+		a->ksymbol = 1;
+		a->bpf_event = !o->no_bpf_event;
 		/* DWARF unwinders (perf's too) need the non-executable segments as well: that is
 		 * where .eh_frame_hdr lives, and [stack] tells where the stack is. With -d, the
 		 * mappings data addresses fall in. */
@@ -192,7 +195,7 @@ static int explain_open_error(struct live *l, size_t e, int err, pid_t pid, int 
 		a.sample_regs_user = 0;
 		a.sample_stack_user = 0;
 		a.exclude_callchain_user = 0;
-		a.mmap = a.mmap2 = a.comm = a.comm_exec = a.task = 0;
+		a.mmap = a.mmap2 = a.comm = a.comm_exec = a.task = a.ksymbol = a.bpf_event = 0;
 		a.inherit = 0;
 		a.read_format = 0;
 		a.use_clockid = 0;
@@ -239,6 +242,17 @@ static int open_one(struct live *l, size_t e, size_t col, size_t row)
 			l->attrs[e].exclude_kernel = l->attrs[e].exclude_hv = 1;
 			l->kernel_excluded = true;
 		}
+	}
+	if (fd < 0 && errno == EINVAL && (a.ksymbol || a.bpf_event)) {
+		/* A kernel before 5.1 has neither: without them, as perf retries (every fd and
+		 * perf.data agree) */
+		struct perf_event_attr b = a;
+		b.ksymbol = b.bpf_event = 0;
+		fd = pe_open(&b, l->pids[row], l->cpus[col], group_fd, 0);
+		if (fd >= 0)
+			l->attrs[e].ksymbol = l->attrs[e].bpf_event = 0;
+		else
+			errno = EINVAL;
 	}
 	l->fds[fd_index(l, e, col, row)] = fd;
 	return fd;

@@ -51,6 +51,7 @@ struct live_opts {
 	uint64_t branch_sample_type; /* PERF_SAMPLE_BRANCH_STACK with this filter, 0: none */
 	uint64_t sample_type_extra; /* more PERF_SAMPLE_* bits for every event (record -d, -W...) */
 	bool mmap_data;           /* MMAP records of data mappings too (record -d) */
+	bool no_bpf_event;        /* record --no-bpf-event: no attr.bpf_event (KSYMBOLs are kept) */
 	int delay_ms;             /* a started command: events enabled this long after it starts
 				   * rather than at its exec (-1: never), 0: at exec */
 };
@@ -86,7 +87,8 @@ struct live {
 uint64_t live_user_regs_mask(void);
 
 /* Opens every event with the sampling settings; the first event carries the side-band bits
- * (mmap2, comm, comm_exec, task, sample_id_all everywhere). An event that cannot be opened is an
+ * (mmap2, comm, comm_exec, task, ksymbol, bpf_event; sample_id_all everywhere; a kernel that
+ * refuses ksymbol or bpf_event gets the event without them). An event that cannot be opened is an
  * error (err_set, explained as for counting); a listed thread that exited meanwhile is skipped.
  * Events start disabled (with enable_on_exec they enable themselves at exec). Where kernel
  * sampling is forbidden and the user gave no :u/:k, events fall back to user mode and
@@ -126,6 +128,14 @@ int synth_kernel(const struct perf_event_attr *attr, record_cb cb, void *arg);
  * formats (modules may be absent), moddir the tree searched for .ko files (NULL: none). */
 int synth_kernel_from(const struct perf_event_attr *attr, const char *kallsyms, const char *modules,
 		      const char *moddir, record_cb cb, void *arg);
+/* The BPF programs loaded now, as perf 6.1 synthesizes them: a KSYMBOL per JITed function
+ * ("bpf_prog_<tag>_<function>", the function's name from the program's BTF as the kernel names it)
+ * and, when attr->bpf_event is set, a BPF_EVENT per program, from the programs' information
+ * (bpf(2)); where that is not allowed or the addresses are hidden, from kallsyms' "[bpf]"
+ * symbols (each running to the next, at most 4096 bytes). Nothing when neither can be read. */
+int synth_bpf(const struct perf_event_attr *attr, record_cb cb, void *arg);
+/* synth_bpf's kallsyms part from a file in the /proc/kallsyms format (tests). */
+int synth_bpf_from_kallsyms(const struct perf_event_attr *attr, const char *path, record_cb cb, void *arg);
 /* COMM for each thread of pid, FORK for its non-leader threads, and MMAP2 for each executable
  * mapping in /proc/pid/maps (with device, inode and prot; misc USER; [vdso] and [vsyscall]
  * included; anonymous ones named "//anon" as perf names them). A process that exits meanwhile

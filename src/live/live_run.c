@@ -52,6 +52,7 @@ void live_run_synthesize(struct live_run *r, record_cb sink, void *arg)
 {
 	const struct perf_event_attr *a0 = &r->live.attrs[0];
 	synth_kernel(a0, sink, arg);
+	synth_bpf(a0, sink, arg);
 	if (r->attached)
 		synth_process(a0, r->t.pid, sink, arg);
 	else if (!r->command || r->cpu_wide)
@@ -62,6 +63,7 @@ void live_run_synthesize_again(struct live_run *r, record_cb sink, void *arg)
 {
 	const struct perf_event_attr *a0 = &r->live.attrs[0];
 	synth_kernel(a0, sink, arg);
+	synth_bpf(a0, sink, arg);
 	if (r->attached || (r->command && !r->cpu_wide))
 		synth_process_tree(a0, r->t.pid, sink, arg);
 	else
