@@ -1,0 +1,111 @@
+#!/bin/sh
+# Kernel samples inside a BPF program are named by the recording, as perf 6.1 names them: record
+# asks the kernel for KSYMBOL and BPF_EVENT records (attr.ksymbol, attr.bpf_event) and writes the
+# programs already loaded as such records at its start; report and script name such code from them
+# (a map and DSO "bpf_prog_<tag>_<function>" per program), never from the /proc/kallsyms of the
+# day, which names whatever program is loaded at that address now, or none. A forking workload is
+# recorded while lperf's own BPF program (record --off-cpu's follow_fork, on sched_process_fork)
+# runs in the background; reports taken before and after that program is gone are the same bytes,
+# and perf's report and script of the file name the programs as lperf does.
+. "$(dirname "$0")/lib.sh"
+
+have_perf() { command -v perf >/dev/null 2>&1 && perf record -q -e cpu-clock -o /dev/null -- true >/dev/null 2>&1; }
+if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
+	test_skip "BPF programs' samples" "needs root and the kernel's BTF (/sys/kernel/btf/vmlinux)"
+	test_done; exit $?
+fi
+if lperf record --off-cpu -q -o "$SCRATCH/probe.data" -- true 2>&1 | grep -q BUILD_BPF_SKEL; then
+	test_skip "BPF programs' samples" "lperf is built without BPF here"
+	test_done; exit $?
+fi
+cc -O1 -pthread -o "$SCRATCH/storm" "$TEST_ROOT/tests/workloads/forkstorm.c" || { echo "cannot build forkstorm"; exit 1; }
+
+# The background program: record --off-cpu of a sleep (its follow_fork program runs on every fork
+# of the machine). Ready when the recorder holds its programs (their tags in its fds' fdinfo).
+"$LPERF" record -q --off-cpu -o "$SCRATCH/bg.data" -- sleep 600 >"$SCRATCH/bg.out" 2>&1 &
+BG=$!
+stop_bg() { kill -INT $BG 2>/dev/null; wait $BG 2>/dev/null; BG=; }
+trap 'stop_bg; rm -rf "$SCRATCH"' EXIT
+tags=
+for i in $(seq 600); do
+	tags=$(cat /proc/$BG/fdinfo/* 2>/dev/null | sed -n "s/^prog_tag:[[:space:]]*//p" | sort -u)
+	[ -n "$tags" ] && break
+	kill -0 $BG 2>/dev/null || break
+	sleep 0.1
+done
+echo "# background programs' tags: $(echo $tags)"
+[ -n "$tags" ] || { cat "$SCRATCH/bg.out"; echo "Bail out! the background record --off-cpu loaded no program"; exit 1; }
+pattern="bpf_prog_($(echo $tags | tr " " "|"))_[a-z_]+"
+export pattern
+
+# The recordings: the storm is recorded again (at most 10 times) until a sample's stack is in
+# one of the background's programs (a few a recording here).
+test_expect_success 'record -a -g of a forking workload: samples in the background BPF program, named by the recording' '
+	n=0 found= &&
+	while [ $n -lt 10 ]; do
+		n=$((n + 1))
+		lperf record -q -a -g -F 4000 -o f.data -- "$SCRATCH/storm" 2 4 >/dev/null 2>&1 &&
+			lperf script -i f.data >s1.txt 2>/dev/null && grep -Eq "$pattern" s1.txt && { found=1; break; }
+	done &&
+	echo "# recorded $n times" && test -n "$found" &&
+	grep -E "$pattern" s1.txt | sort | uniq -c | sort -rn | head -5 &&
+	grep -E "^[[:space:]]+[0-9a-f]+ $pattern\+0x[0-9a-f]+ \($pattern\)$" s1.txt >bpf1.txt && test -s bpf1.txt &&
+	lperf report -i f.data --stdio --sort dso,sym >r1.txt 2>/dev/null &&
+	grep -E "$pattern +\[k\] $pattern$" r1.txt >rows1.txt && cat rows1.txt && test -s rows1.txt &&
+	cp f.data "$SCRATCH/f.data" && cp s1.txt r1.txt "$SCRATCH/" &&
+	lperf record -q -a -e cpu-clock -o - -- true >"$SCRATCH/pipe.data" 2>/dev/null
+'
+
+test_expect_success 'the recording holds the programs as KSYMBOL and BPF_EVENT records, as perf writes them' '
+	test -s "$SCRATCH/f.data" &&
+	lperf evlist -v -i "$SCRATCH/f.data" >ev.txt 2>&1 && expect_grep "ksymbol: 1" ev.txt && expect_grep "bpf_event: 1" ev.txt &&
+	have_perf || exit 0
+	perf script -i "$SCRATCH/f.data" --show-bpf-events >all.txt 2>/dev/null &&
+	grep -E "PERF_RECORD_KSYMBOL addr [0-9a-f]+ len [0-9]+ type 1 flags 0x0 name $pattern$" all.txt >k.txt &&
+	test -s k.txt && expect_grep "PERF_RECORD_BPF_EVENT type 1, flags 0, id [0-9]+" all.txt &&
+	perf script -i "$SCRATCH/pipe.data" --show-bpf-events >pall.txt 2>/dev/null &&
+	grep -Eq "PERF_RECORD_KSYMBOL .* name $pattern$" pall.txt
+'
+
+# The background recorder ends: its programs are unloaded.
+stop_bg
+
+test_expect_success 'after the background program is gone, report and script print the same bytes' '
+	test -s "$SCRATCH/f.data" &&
+	lperf script -i "$SCRATCH/f.data" >s2.txt 2>/dev/null && cmp "$SCRATCH/s1.txt" s2.txt &&
+	lperf report -i "$SCRATCH/f.data" --stdio --sort dso,sym >r2.txt 2>/dev/null && cmp "$SCRATCH/r1.txt" r2.txt
+'
+
+if have_perf; then
+test_expect_success 'perf report and perf script of the same file name the programs as lperf does' '
+	test -s "$SCRATCH/f.data" &&
+	perf report -i "$SCRATCH/f.data" --stdio --sort dso,sym >pr.txt 2>/dev/null &&
+	grep -E "$pattern +\[k\] $pattern$" pr.txt >prow.txt && grep -E "$pattern +\[k\] $pattern$" "$SCRATCH/r1.txt" >lrow.txt &&
+	cat prow.txt && test -s prow.txt && cmp prow.txt lrow.txt &&
+	perf script -i "$SCRATCH/f.data" >ps.txt 2>/dev/null &&
+	grep -E "$pattern" ps.txt >pb.txt && grep -E "$pattern" "$SCRATCH/s1.txt" >lb.txt && cmp pb.txt lb.txt
+'
+
+test_expect_success 'perf record -a -g: lperf reads its KSYMBOLs as perf does (report rows, script frames)' '
+	perf record -q -a -g -F 4000 -o p.data -- "$SCRATCH/storm" 2 4 >/dev/null 2>&1 &&
+	perf script -i p.data --show-bpf-events >pk.txt 2>/dev/null && expect_grep "PERF_RECORD_KSYMBOL" pk.txt &&
+	perf report -i p.data --stdio --sort dso,sym 2>/dev/null | grep -E "bpf_prog_[0-9a-f]{16}" >pr.txt;
+	lperf report -i p.data --stdio --sort dso,sym 2>/dev/null | grep -E "bpf_prog_[0-9a-f]{16}" >lr.txt;
+	cmp pr.txt lr.txt &&
+	perf script -i p.data 2>/dev/null | grep -E "bpf_prog_[0-9a-f]{16}" >ps.txt;
+	lperf script -i p.data 2>/dev/null | grep -E "bpf_prog_[0-9a-f]{16}" >ls.txt;
+	cmp ps.txt ls.txt && echo "# $(wc -l <ps.txt) script frames in BPF programs"
+'
+fi
+
+test_expect_success 'record --no-bpf-event: no bpf_event (KSYMBOLs kept), as perf records it' '
+	lperf record --no-bpf-event -q -e cpu-clock -o n.data -- true 2>/dev/null &&
+	lperf evlist -v -i n.data >ev.txt 2>&1 && expect_grep "ksymbol: 1" ev.txt && expect_no_grep "bpf_event" ev.txt &&
+	have_perf || exit 0
+	perf record --no-bpf-event -q -e cpu-clock -o pn.data -- true 2>/dev/null &&
+	perf evlist -v -i pn.data 2>/dev/null | tr "," "\n" | grep -E "ksymbol|bpf_event" | sed "s/^ *//" >p.bits &&
+	perf evlist -v -i n.data 2>/dev/null | tr "," "\n" | grep -E "ksymbol|bpf_event" | sed "s/^ *//" >l.bits &&
+	cat l.bits && diff p.bits l.bits
+'
+
+test_done
