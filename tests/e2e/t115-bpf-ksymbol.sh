@@ -67,6 +67,19 @@ test_expect_success 'the recording holds the programs as KSYMBOL and BPF_EVENT r
 	grep -Eq "PERF_RECORD_KSYMBOL .* name $pattern$" pall.txt
 '
 
+if have_perf; then
+test_expect_success 'perf record -a -g: lperf reads its KSYMBOLs as perf does (report rows, script frames)' '
+	perf record -q -a -g -F 4000 -o p.data -- "$SCRATCH/storm" 2 4 >/dev/null 2>&1 &&
+	perf script -i p.data --show-bpf-events >pk.txt 2>/dev/null && expect_grep "PERF_RECORD_KSYMBOL" pk.txt &&
+	perf report -i p.data --stdio --sort dso,sym 2>/dev/null | grep -E "bpf_prog_[0-9a-f]{16}" >pr.txt;
+	lperf report -i p.data --stdio --sort dso,sym 2>/dev/null | grep -E "bpf_prog_[0-9a-f]{16}" >lr.txt;
+	cmp pr.txt lr.txt &&
+	perf script -i p.data 2>/dev/null | grep -E "bpf_prog_[0-9a-f]{16}" >ps.txt;
+	lperf script -i p.data 2>/dev/null | grep -E "bpf_prog_[0-9a-f]{16}" >ls.txt;
+	cmp ps.txt ls.txt && echo "# $(wc -l <ps.txt) script frames in BPF programs"
+'
+fi
+
 # The background recorder ends: its programs are unloaded.
 stop_bg
 
@@ -86,16 +99,6 @@ test_expect_success 'perf report and perf script of the same file name the progr
 	grep -E "$pattern" ps.txt >pb.txt && grep -E "$pattern" "$SCRATCH/s1.txt" >lb.txt && cmp pb.txt lb.txt
 '
 
-test_expect_success 'perf record -a -g: lperf reads its KSYMBOLs as perf does (report rows, script frames)' '
-	perf record -q -a -g -F 4000 -o p.data -- "$SCRATCH/storm" 2 4 >/dev/null 2>&1 &&
-	perf script -i p.data --show-bpf-events >pk.txt 2>/dev/null && expect_grep "PERF_RECORD_KSYMBOL" pk.txt &&
-	perf report -i p.data --stdio --sort dso,sym 2>/dev/null | grep -E "bpf_prog_[0-9a-f]{16}" >pr.txt;
-	lperf report -i p.data --stdio --sort dso,sym 2>/dev/null | grep -E "bpf_prog_[0-9a-f]{16}" >lr.txt;
-	cmp pr.txt lr.txt &&
-	perf script -i p.data 2>/dev/null | grep -E "bpf_prog_[0-9a-f]{16}" >ps.txt;
-	lperf script -i p.data 2>/dev/null | grep -E "bpf_prog_[0-9a-f]{16}" >ls.txt;
-	cmp ps.txt ls.txt && echo "# $(wc -l <ps.txt) script frames in BPF programs"
-'
 fi
 
 test_expect_success 'record --no-bpf-event: no bpf_event (KSYMBOLs kept), as perf records it' '
