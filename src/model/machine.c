@@ -197,10 +197,11 @@ void machine_mmap(struct machine *m, pid_t pid, pid_t tid, uint64_t start, uint6
 void machine_ksymbol(struct machine *m, uint64_t addr, uint32_t len, const char *name, bool unregister)
 {
 	uint64_t end = addr + len < addr ? UINT64_MAX : addr + len;
-	if (unregister) {
-		maps_remove(&m->ksyms, addr, end);
+	/* An unloaded program keeps its code's name until other code is registered there: calls
+	 * that entered it finish after the unregister record (the kernel frees it a grace period
+	 * later), and no live kallsyms may name them. */
+	if (unregister)
 		return;
-	}
 	const struct map *old = maps_find(&m->ksyms, addr);
 	if (old && old->start == addr && old->end == end && !strcmp(old->dso->path, name))
 		return; /* the same function again (synthesized, then seen loading) */

@@ -70,8 +70,6 @@ void maps_clear(struct maps *ms);
 /* Adds a map; the parts of older maps it covers are cut away (their pgoff follows). Empty maps
  * (start >= end) are ignored. */
 void maps_insert(struct maps *ms, const struct map *mp);
-/* Cuts [start, end) out of the maps (the parts of maps outside it stay). */
-void maps_remove(struct maps *ms, uint64_t start, uint64_t end);
 /* The map containing addr, or NULL; O(log n). The pointer is valid until the next change of ms. */
 const struct map *maps_find(const struct maps *ms, uint64_t addr);
 /* The maps sorted by start (ms->n of them), valid until the next change of ms; O(n) after a
@@ -102,8 +100,9 @@ void machine_rename(struct machine *m, pid_t pid, pid_t tid, const char *name);
 void machine_mmap(struct machine *m, pid_t pid, pid_t tid, uint64_t start, uint64_t len, uint64_t pgoff,
 		  uint32_t prot, const char *filename, const uint8_t *build_id, size_t bid_size, bool kernel);
 /* KSYMBOL: kernel code [addr, addr+len) called name from now on (a map of its own, over whatever
- * kernel map held the range, as perf 6.1 makes one), or with unregister no longer there (the
- * kernel maps hold the range again). */
+ * kernel map held the range, as perf 6.1 makes one). Unregister keeps the name (calls that entered
+ * an unloaded program end after its record) until other code registers over the range; perf
+ * 6.1 looks such late samples up in the kernel's map instead. */
 void machine_ksymbol(struct machine *m, uint64_t addr, uint32_t len, const char *name, bool unregister);
 /* fork: the child gets a copy of the parent's maps (a new process) or shares them (a thread:
  * pid == ppid), and inherits its comm. */

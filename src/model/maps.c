@@ -158,8 +158,7 @@ void maps_clear(struct maps *ms)
 	ms->gen = ++maps_clock;
 }
 
-/* Cuts [mp->start, mp->end) out of the maps, then puts mp there unless only is set (removal). */
-static void cut(struct maps *ms, const struct map *mp, bool only)
+void maps_insert(struct maps *ms, const struct map *mp)
 {
 	if (mp->start >= mp->end)
 		return;
@@ -192,24 +191,11 @@ static void cut(struct maps *ms, const struct map *mp, bool only)
 	}
 	ms->n -= count_tree(mid);
 	free_tree(mid);
+	ms->n++;
 	lo = merge(lo, before);
-	if (!only) {
-		ms->n++;
-		lo = merge(lo, node(mp));
-	}
+	lo = merge(lo, node(mp));
 	lo = merge(lo, tail);
 	ms->root = merge(lo, hi);
-}
-
-void maps_insert(struct maps *ms, const struct map *mp)
-{
-	cut(ms, mp, false);
-}
-
-void maps_remove(struct maps *ms, uint64_t start, uint64_t end)
-{
-	const struct map range = { .start = start, .end = end };
-	cut(ms, &range, true);
 }
 
 const struct map *maps_find(const struct maps *ms, uint64_t addr)

@@ -1,7 +1,8 @@
 /* PERF_RECORD_KSYMBOL and PERF_RECORD_BPF_EVENT: parsing with its bounds (a length of 0 or past
  * the address space, a name without its NUL, short records), the builders byte for byte in the
  * kernel's layout, kallsyms' [bpf] symbols as records, and a session naming kernel samples from
- * the recorded symbols in time order (a program unloaded and another loaded at its address). */
+ * the recorded symbols in time order (a program unloaded, a late sample in it, another loaded over
+ * its address). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -267,21 +268,24 @@ static void test_session_names(void **state)
 	push_sample(&ss, &a, at + 0x14, 200);
 	push_ksym(&ss, &a, at, 0x40, "bpf_prog_a9dcff5e14ff5498_follow_fork", false, 100);
 	push_ksym(&ss, &a, at, 0x40, "bpf_prog_a9dcff5e14ff5498_follow_fork", true, 300);
+	push_sample(&ss, &a, at + 0x10, 350); /* a call that entered it before the unload */
 	push_ksym(&ss, &a, at - 0x20, 0x200, "bpf_prog_462b813b98ba6174_pystack_exit", false, 400);
 	push_sample(&ss, &a, at + 0x14, 500);
 	/* the first program loaded again elsewhere: the same DSO and symbol (perf's one row) */
 	push_ksym(&ss, &a, at + 0x1000, 0x40, "bpf_prog_a9dcff5e14ff5498_follow_fork", false, 600);
 	push_sample(&ss, &a, at + 0x1004, 700);
 	assert_int_equal(session_flush(&ss), 0);
-	assert_int_equal(seen.n, 3);
+	assert_int_equal(seen.n, 4);
 	assert_string_equal(seen.dso[0], "bpf_prog_a9dcff5e14ff5498_follow_fork");
 	assert_string_equal(seen.sym[0], "bpf_prog_a9dcff5e14ff5498_follow_fork");
 	assert_int_equal(seen.off[0], 0x14);
-	assert_string_equal(seen.dso[1], "bpf_prog_462b813b98ba6174_pystack_exit");
-	assert_string_equal(seen.sym[1], "bpf_prog_462b813b98ba6174_pystack_exit");
-	assert_int_equal(seen.off[1], 0x34);
-	assert_string_equal(seen.sym[2], "bpf_prog_a9dcff5e14ff5498_follow_fork");
-	assert_int_equal(seen.off[2], 4);
+	assert_string_equal(seen.sym[1], "bpf_prog_a9dcff5e14ff5498_follow_fork");
+	assert_int_equal(seen.off[1], 0x10);
+	assert_string_equal(seen.dso[2], "bpf_prog_462b813b98ba6174_pystack_exit");
+	assert_string_equal(seen.sym[2], "bpf_prog_462b813b98ba6174_pystack_exit");
+	assert_int_equal(seen.off[2], 0x34);
+	assert_string_equal(seen.sym[3], "bpf_prog_a9dcff5e14ff5498_follow_fork");
+	assert_int_equal(seen.off[3], 4);
 	size_t ksyms = 0;
 	for (size_t i = 0; i < ss.machine.dsos.n; i++)
 		ksyms += ss.machine.dsos.v[i]->kind == DSO_KSYM;
