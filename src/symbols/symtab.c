@@ -98,11 +98,63 @@ static char *final_name(const char *name, const char *suffix)
 	return sb_detach(&sb);
 }
 
+/* Merges the sorted runs v[lo, mid) and v[mid, hi) through tmp. */
+static void merge_runs(struct symtab_cand *v, struct symtab_cand *tmp, size_t lo, size_t mid, size_t hi)
+{
+	size_t i = lo, j = mid, k = 0;
+	while (i < mid && j < hi)
+		tmp[k++] = cand_cmp(&v[j], &v[i]) < 0 ? v[j++] : v[i++];
+	while (i < mid)
+		tmp[k++] = v[i++];
+	memcpy(v + lo, tmp, k * sizeof(*v));
+}
+
+/* Most runs between descents: kallsyms lists the core kernel by address and each module's
+ * symbols by address (a handful of runs); an ELF symbol table is in no such order. */
+#define SORT_MAX_RUNS 64
+
+/* Sorts the candidates by cand_cmp. Input that is mostly in address order already (kallsyms:
+ * 122,000 lines, a few descents) is sorted as runs: each group at one address sorted alone,
+ * then the runs merged. cand_cmp is a total order (seq is unique), so the result is the one
+ * qsort gives. */
+static void sort_cands(struct symtab_cand *v, size_t n)
+{
+	size_t runs[SORT_MAX_RUNS + 1], nruns = 0;
+	runs[nruns++] = 0;
+	for (size_t i = 1; i < n; i++) {
+		if (v[i].start >= v[i - 1].start)
+			continue;
+		if (nruns == SORT_MAX_RUNS) {
+			qsort(v, n, sizeof(*v), cand_cmp);
+			return;
+		}
+		runs[nruns++] = i;
+	}
+	runs[nruns] = n;
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && v[j].start == v[i].start)
+			j++;
+		if (j - i > 1)
+			qsort(v + i, j - i, sizeof(*v), cand_cmp);
+		i = j;
+	}
+	if (nruns == 1)
+		return;
+	struct symtab_cand *tmp = xmalloc(n * sizeof(*tmp));
+	for (size_t step = 1; step < nruns; step *= 2)
+		for (size_t r = 0; r + step < nruns; r += 2 * step) {
+			size_t hi = r + 2 * step < nruns ? runs[r + 2 * step] : n;
+			merge_runs(v, tmp, runs[r], runs[r + step], hi);
+		}
+	free(tmp);
+}
+
 void symtab_finish(struct symtab_builder *b, struct symbol **syms, size_t *nsyms)
 {
 	sort_last_wins = b->last_wins;
 	if (b->n)
-		qsort(b->v, b->n, sizeof(*b->v), cand_cmp);
+		sort_cands(b->v, b->n);
 	/* Keep the first (best) of each address group, with the group's largest size. */
 	size_t n = 0;
 	for (size_t i = 0; i < b->n; i++) {

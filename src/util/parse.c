@@ -54,17 +54,6 @@ int parse_duration(const char *s, double *seconds)
 	return err_set("invalid duration '%s': unknown unit '%s' (use ms, s, m, h or d)", s, end);
 }
 
-int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 char *parse_trim(char *s)
 {
 	while (isspace((unsigned char)*s))
