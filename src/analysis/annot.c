@@ -297,6 +297,9 @@ static int get_code(struct annot *a, struct annot_func *f, struct code *c)
 		}
 		f->note = "JIT code whose bytes no jitdump holds (a perf map names code but keeps no bytes)";
 		return -1;
+	case DSO_KSYM: /* today's kernel may hold other code there */
+		f->note = "kernel code a KSYMBOL named (a BPF program): its instructions are not in the recording";
+		return -1;
 	default:
 		f->note = "no code file";
 		return -1;

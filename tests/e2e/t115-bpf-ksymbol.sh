@@ -86,10 +86,13 @@ fi
 # The background recorder ends: its programs are unloaded.
 stop_bg
 
-test_expect_success 'after the background program is gone, report and script print the same bytes' '
+test_expect_success 'after the background program is gone, report and script print the same bytes; annotate reads no code there' '
 	test -s "$SCRATCH/f.data" &&
 	lperf script -i "$SCRATCH/f.data" >s2.txt 2>/dev/null && cmp "$SCRATCH/s1.txt" s2.txt &&
-	lperf report -i "$SCRATCH/f.data" --stdio --sort dso,sym >r2.txt 2>/dev/null && cmp "$SCRATCH/r1.txt" r2.txt
+	lperf report -i "$SCRATCH/f.data" --stdio --sort dso,sym >r2.txt 2>/dev/null && cmp "$SCRATCH/r1.txt" r2.txt &&
+	sym=$(grep -Eo "\[k\] $pattern$" r2.txt | head -1 | cut -c5-) && echo "annotate $sym" &&
+	lperf annotate -i "$SCRATCH/f.data" --stdio "$sym" >a.txt 2>a.err &&
+	expect_grep "not annotated: kernel code a KSYMBOL named \(a BPF program\)" a.err
 '
 
 if have_perf; then
