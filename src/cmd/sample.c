@@ -156,7 +156,8 @@ static void render(const struct sample_opts *o, const struct sample_view *v, str
 			err_die_last(EXIT_RUNTIME);
 	}
 	if (text || (!v->wperf && o->json)) {
-		struct report_totals tot = { ss->nsamples, ss->lost_records, ss->lost_samples, pystore_approx(ss->py) };
+		struct report_totals tot = { ss->nsamples, ss->lost_records, ss->lost_samples, pystore_approx(ss->py),
+					     pystore_paused(ss->py) };
 		report_print(stdout, o->json ? STYLE_JSON : STYLE_WPERF, &ro, &t->p, &tot, "live", annot);
 	}
 	if (text)
@@ -256,6 +257,7 @@ int sample_command(struct sample_opts *o, struct evlist *l, char **cmd, const st
 	machine_perfmap_path_policy(&ss.machine, o->force);
 	struct live_session_opts so = { o->timeout_s, o->python, o->python_frames, NULL, NULL, mark_tick, NULL };
 	so.python_gil = (o->gil ? PYSTORE_GIL_ONLY : 0) | (o->wall ? PYSTORE_GIL_MARK : 0);
+	so.python_nonblocking = o->nonblocking;
 	if (v->offcpu) {
 		so.starting = offcpu_opts_starting;
 		so.ending = offcpu_opts_ending;

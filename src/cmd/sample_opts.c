@@ -599,6 +599,7 @@ void sample_record(struct sample_opts *o, struct evlist *l, char **cmd, int argc
 		.wall = o->wall,
 		.python_gil = o->gil,
 		.python_depth = (unsigned)o->python_depth,
+		.python_nonblocking = o->nonblocking,
 		.timeout_s = o->timeout_s,
 		.argc = argc,
 		.argv = argv,

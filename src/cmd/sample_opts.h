@@ -94,8 +94,8 @@ struct sample_opts {
 	  "Python stacks already" }, \
 	{ OPT_BOOL, 0, "subprocesses", &(o)->subprocesses, NULL, "accepted (py-spy's): children are " \
 	  "followed already (unless --no-inherit)" }, \
-	{ OPT_BOOL, 0, "nonblocking", &(o)->nonblocking, NULL, "accepted (py-spy's): lperf never " \
-	  "pauses the process it samples" }
+	{ OPT_BOOL, 0, "nonblocking", &(o)->nonblocking, NULL, "py-spy's: without BPF, Python " \
+	  "stacks read without pausing the threads (approximate; BPF never pauses them)" }
 
 char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const char *cmd,
 			    const char *const *usage, int style);

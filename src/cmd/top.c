@@ -339,6 +339,7 @@ int cmd_top(int argc, char **argv)
 	struct live_session_opts so = { a.o.timeout_s, a.o.python_frames, a.o.python_frames, NULL, NULL, top_tick, &x,
 					a.o.python_frames ? 0.5 : 0 };
 	so.python_gil = a.o.gil ? PYSTORE_GIL_ONLY : 0;
+	so.python_nonblocking = a.o.nonblocking;
 	struct live_session_result res;
 	if (live_session_run(&run, &ss, &so, &res) < 0) {
 		if (x.tui)

@@ -8,3 +8,9 @@ void report_text_python_approx(FILE *f)
 	fprintf(f, "# Python stacks: approximate (read with process_vm_readv between the samples, "
 		   "not at each sample: BPF was not available)\n#\n");
 }
+
+void report_text_python_paused(FILE *f)
+{
+	fprintf(f, "# Python stacks: exact (paused: the threads stopped with ptrace at each sample, "
+		   "BPF was not available)\n#\n");
+}

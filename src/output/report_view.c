@@ -38,6 +38,8 @@ void report_print(FILE *f, enum report_style style, const struct report_opts *op
 		report_text_header(f, tot->lost_samples);
 		if (tot->python_approx)
 			report_text_python_approx(f);
+		else if (tot->python_paused)
+			report_text_python_paused(f);
 	}
 	for (size_t i = 0; i < p->n; i++) {
 		struct report_section s = report_section_of(p, i);

@@ -9,6 +9,7 @@
 #include "python/pybpf.h"
 #include "python/pylayout.h"
 #include "util/error.h"
+#include "util/fileio.h"
 #include "util/notes.h"
 #include "util/xalloc.h"
 
@@ -25,6 +26,24 @@ static bool bpf_loads(void)
 		pybpf_close(b);
 	}
 	return bpf_state > 0;
+}
+
+/* Whether lperf may pause a process it starts (python/pysampler.h): Yama's ptrace_scope 0 or 1
+ * (a descendant), 2 with CAP_SYS_PTRACE (taken as root here), never at 3; x86-64 only. */
+static bool pause_allowed(void)
+{
+#if defined(__x86_64__)
+	FILE *f = fopen("/proc/sys/kernel/yama/ptrace_scope", "re");
+	int scope = 0;
+	if (f) {
+		if (fscanf(f, "%d", &scope) != 1)
+			scope = 0;
+		fclose(f);
+	}
+	return scope <= 1 || (scope == 2 && geteuid() == 0);
+#else
+	return false;
+#endif
 }
 
 bool pymethod_frames_known(const struct pyinfo *py)
@@ -67,6 +86,10 @@ const char *pymethod_describe(const struct pyinfo *py, char *buf, size_t size)
 	if (known) {
 		if (bpf_loads()) {
 			walk = "BPF frame walk at each sample";
+		} else if (pause_allowed()) {
+			snprintf(frames, sizeof(frames), "frame reads with the threads paused at each sample "
+				 "(ptrace), exact (no BPF: %s)", bpf_why ? bpf_why : "?");
+			walk = frames;
 		} else {
 			snprintf(frames, sizeof(frames), "process_vm_readv frame reads, approximate (no BPF: %s)",
 				 bpf_why ? bpf_why : "?");
@@ -84,6 +107,46 @@ const char *pymethod_describe(const struct pyinfo *py, char *buf, size_t size)
 	else
 		snprintf(buf, size, "none: native frames only (Python frames need CPython 2.7 or 3.6 to 3.13)");
 	return buf;
+}
+
+/* Whether buf (len bytes of NUL-separated strings, /proc/PID/environ or cmdline) holds one of
+ * the strings of v (NULL-ended), or, after_x, that string right after the string "-X". */
+static bool has_str(const char *buf, size_t len, const char *const *v, bool after_x)
+{
+	const char *prev = "";
+	for (size_t i = 0; i < len; i += strlen(buf + i) + 1) {
+		for (const char *const *s = v; *s; s++)
+			if (!strcmp(buf + i, *s) && (!after_x || !strcmp(prev, "-X")))
+				return true;
+		prev = buf + i;
+	}
+	return false;
+}
+
+/* The process names its Python frames itself (CPython 3.12+'s -X perf or -X perf_jit, by the
+ * option or the environment): the stacks read here then only extend the frames it names
+ * (python/pymerge.h). */
+bool pymethod_names_its_frames(pid_t pid)
+{
+	char path[64];
+	size_t len;
+	bool own = false;
+	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
+	char *b = file_read(path, 1 << 20, &len);
+	static const char *const env[] = { "PYTHONPERFSUPPORT=1", "PYTHON_PERF_JIT_SUPPORT=1", NULL };
+	static const char *const joined[] = { "-Xperf", "-Xperf_jit", NULL }, *const opt[] = { "perf", "perf_jit", NULL };
+	if (b) {
+		own = has_str(b, len, env, false);
+		free(b);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	b = own ? NULL : file_read(path, 1 << 20, &len);
+	if (b) {
+		own = has_str(b, len, joined, false) || has_str(b, len, opt, true);
+		free(b);
+	}
+	err_clear();
+	return own;
 }
 
 static int setup(const char *cmd0, struct pymethod_setup *s, struct notes *said, int depth);

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "sysinfo/python.h"
 
@@ -55,5 +56,9 @@ int pymethod_setup(const char *cmd0, struct pymethod_setup *s, struct notes *sai
 /* Writes the description into buf and returns it. Whether BPF loads is tried once per process
  * (root or CAP_BPF + CAP_PERFMON, BTF, ring buffers). */
 const char *pymethod_describe(const struct pyinfo *py, char *buf, size_t size);
+
+/* Whether the running process pid names its Python frames itself (CPython 3.12+'s -X perf or
+ * -X perf_jit, by the option or the environment, read from /proc/PID/environ and cmdline). */
+bool pymethod_names_its_frames(pid_t pid);
 
 #endif

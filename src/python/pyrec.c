@@ -12,11 +12,12 @@
 #include "python/pybpf.h"
 #include "python/pygil.h"
 #include "python/pylayout.h"
+#include "python/pymethod.h"
 #include "python/pyread.h"
+#include "python/pysampler.h"
 #include "python/pystore.h"
 #include "python/pythname.h"
 #include "util/error.h"
-#include "util/fileio.h"
 #include "util/xalloc.h"
 
 /* A watched process: unknown until its interpreter is found (looked for at each batch for 3 s
@@ -49,6 +50,7 @@ struct rproc {
 	size_t nran, rancap;
 	uint64_t names_at;        /* threads' Python names last read (ns; pyrec_names) */
 	size_t names_left, names_tries;
+	bool unpaused;            /* the sampler could not pause it: read without pausing */
 };
 
 struct pyrec {
@@ -73,6 +75,11 @@ struct pyrec {
 	pthread_mutex_t lock;
 	pthread_t finder;
 	bool finder_started, stop;
+	/* Without BPF: the threads paused at each tick (python/pysampler.h), unless --nonblocking */
+	struct pysampler *sampler;
+	uint64_t next_pause;      /* ns */
+	char method[96];
+	char *pause_problem;      /* why a process could not be paused (the first) */
 };
 
 struct pyrec *pyrec_new(bool try_bpf)
@@ -110,7 +117,7 @@ const char *pyrec_fallback_reason(const struct pyrec *r)
 
 const char *pyrec_method(const struct pyrec *r)
 {
-	return r->bpf ? "BPF at each sample" : "process_vm_readv every millisecond (approximate)";
+	return r->bpf ? "BPF at each sample" : r->sampler ? r->method : "process_vm_readv every millisecond (approximate)";
 }
 
 static void ran_free(struct rproc *p)
@@ -331,46 +338,6 @@ static void note_problem(struct pyrec *r, const char *msg)
 		r->problem = xstrdup(msg);
 }
 
-/* Whether buf (len bytes of NUL-separated strings, /proc/PID/environ or cmdline) holds one of
- * the strings of v (NULL-ended), or, after_x, that string right after the string "-X". */
-static bool has_str(const char *buf, size_t len, const char *const *v, bool after_x)
-{
-	const char *prev = "";
-	for (size_t i = 0; i < len; i += strlen(buf + i) + 1) {
-		for (const char *const *s = v; *s; s++)
-			if (!strcmp(buf + i, *s) && (!after_x || !strcmp(prev, "-X")))
-				return true;
-		prev = buf + i;
-	}
-	return false;
-}
-
-/* The process names its Python frames itself (CPython 3.12+'s -X perf or -X perf_jit, by the
- * option or the environment): the stacks read here then only extend the frames it names
- * (python/pymerge.h). */
-static bool names_its_frames(pid_t pid)
-{
-	char path[64];
-	size_t len;
-	bool own = false;
-	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
-	char *b = file_read(path, 1 << 20, &len);
-	static const char *const env[] = { "PYTHONPERFSUPPORT=1", "PYTHON_PERF_JIT_SUPPORT=1", NULL };
-	static const char *const joined[] = { "-Xperf", "-Xperf_jit", NULL }, *const opt[] = { "perf", "perf_jit", NULL };
-	if (b) {
-		own = has_str(b, len, env, false);
-		free(b);
-	}
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
-	b = own ? NULL : file_read(path, 1 << 20, &len);
-	if (b) {
-		own = has_str(b, len, joined, false) || has_str(b, len, opt, true);
-		free(b);
-	}
-	err_clear();
-	return own;
-}
-
 static void look(struct pyrec *r, struct rproc *p, uint64_t now)
 {
 	if (now - p->since > 3000000000ull && now - p->last_look < 1000000000ull)
@@ -397,8 +364,8 @@ static void look(struct pyrec *r, struct rproc *p, uint64_t now)
 	p->state = P_PYTHON;
 	/* (3.12+ only: an older Python started by one keeps the variable and has no such support) */
 	bool v312 = pp.layout.major > 3 || (pp.layout.major == 3 && pp.layout.minor >= 12);
-	p->w.flags = (r->bpf ? 0 : PYSTORE_APPROX) | (pp.gil_known ? PYSTORE_GIL_KNOWN : 0) |
-		     (v312 && names_its_frames(p->pid) ? PYSTORE_OWN : 0);
+	p->w.flags = (r->bpf ? 0 : r->sampler ? PYSTORE_PAUSED : PYSTORE_APPROX) | (pp.gil_known ? PYSTORE_GIL_KNOWN : 0) |
+		     (v312 && pymethod_names_its_frames(p->pid) ? PYSTORE_OWN : 0);
 	if (r->bpf && pybpf_add_proc(r->bpf, &pp, r->depth) < 0)
 		note_problem(r, err_msg());
 	replay_pending(r, p->pid);
@@ -484,15 +451,18 @@ static void ran_sweep(struct rproc *p)
 }
 
 /* The fallback: every thread's stack as it is now; tick: only the threads that ran since the
- * last tick (the others' last stack still holds). */
-static void read_stacks(struct pyrec *r, struct rproc *p, uint64_t now, bool tick)
+ * last tick (the others' last stack still holds); only (n of them): those threads' alone. */
+static void read_stacks(struct pyrec *r, struct rproc *p, uint64_t now, bool tick, const int32_t *only, size_t n_only)
 {
 	struct py_thread th[64];
 	int nt = pyread_threads(&p->rd, th, 64);
 	uint64_t holder = nt > 0 ? pygil_holder(&p->rd.proc) : 0;
 	for (int t = 0; t < nt; t++) {
 		int32_t tid = pyread_tid(&p->rd, &th[t]);
-		if (!tid || (tick && !ran_since(p, tid)))
+		bool wanted = !only;
+		for (size_t i = 0; i < n_only && !wanted; i++)
+			wanted = only[i] == tid;
+		if (!tid || !wanted || (tick && !ran_since(p, tid)))
 			continue;
 		bool trunc;
 		size_t n = pyread_stack(&p->rd, th[t].tstate, r->raw, r->depth, &trunc);
@@ -529,6 +499,39 @@ static void read_names(struct rproc *p, uint64_t now)
 	p->names_tries++;
 }
 
+/* The sampler's hook: the stacks of the threads it stopped, with the sample's time. */
+static void paused_read(void *arg, pid_t pid, const int32_t *tids, size_t n, uint64_t time)
+{
+	struct pyrec *r = arg;
+	struct rproc *p = find(r, pid);
+	if (p && p->state == P_PYTHON)
+		read_stacks(r, p, time, false, tids, n);
+}
+
+/* A tick of the sampler over every Python process it may pause; those it cannot are read
+ * without pausing from then on (said once, at the end). Whether any was read either way. */
+static bool pause_tick(struct pyrec *r, uint64_t now)
+{
+	bool any = false;
+	for (size_t i = 0; i < r->n; i++) {
+		struct rproc *p = &r->p[i];
+		if (p->state != P_PYTHON)
+			continue;
+		any = true;
+		if (!p->unpaused && pysampler_tick(r->sampler, p->pid, paused_read, r) < 0) {
+			p->unpaused = true;
+			p->w.flags = (p->w.flags & ~(uint32_t)PYSTORE_PAUSED) | PYSTORE_APPROX;
+			if (!r->pause_problem)
+				r->pause_problem = xasprintf("%s: its Python stacks were read without pausing "
+							     "(approximate)", err_msg());
+		}
+		if (p->unpaused)
+			read_stacks(r, p, now, true, NULL, 0);
+	}
+	pysampler_sweep(r->sampler);
+	return any;
+}
+
 static bool look_all(struct pyrec *r, uint64_t now)
 {
 	bool looking = false;
@@ -551,9 +554,14 @@ static void *finder_main(void *arg)
 		/* Without BPF, the tick: the stacks of the threads that ran, every millisecond (as
 		 * --python's 999 Hz samples come), so that a sample is joined with a stack read a
 		 * millisecond or so from it rather than at the batch (~100 ms). */
-		for (size_t i = 0; !stop && !r->bpf && i < r->n; i++)
+		bool pausing = !stop && r->sampler;
+		if (pausing && now >= r->next_pause) {
+			pausing = pause_tick(r, now);
+			r->next_pause = now_ns() + pysampler_next_wait(r->sampler);
+		}
+		for (size_t i = 0; !stop && !r->bpf && !r->sampler && i < r->n; i++)
 			if (r->p[i].state == P_PYTHON) {
-				read_stacks(r, &r->p[i], now_ns(), true);
+				read_stacks(r, &r->p[i], now_ns(), true, NULL, 0);
 				reading = true;
 			}
 		for (size_t i = 0; !stop && i < r->n; i++)
@@ -567,7 +575,9 @@ static void *finder_main(void *arg)
 			draining = r->p[i].state == P_PYTHON;
 		if (draining && pybpf_drain(r->bpf, on_event, on_fork, r) < 0)
 			note_problem(r, err_msg());
-		uint64_t took = now_ns() - now;
+		uint64_t took = now_ns() - now, until_pause = r->sampler && r->next_pause > now_ns() ? r->next_pause - now_ns() : 0;
+		if (stop && r->sampler) /* nothing stays traced (the thread's end would detach too) */
+			pysampler_release_all(r->sampler);
 		pthread_mutex_unlock(&r->lock);
 		if (stop)
 			return NULL;
@@ -577,6 +587,8 @@ static void *finder_main(void *arg)
 			wait = 1000000;
 		if (wait > 100000000)
 			wait = 100000000;
+		if (pausing && until_pause < wait) /* pauses take half the time at most */
+			wait = until_pause > took ? until_pause : took;
 		struct timespec ts = { 0, (long)wait };
 		nanosleep(&ts, NULL);
 	}
@@ -594,7 +606,8 @@ void pyrec_poll(struct pyrec *r, uint64_t now)
 	} else {
 		for (size_t i = 0; i < r->n; i++)
 			if (r->p[i].state == P_PYTHON)
-				read_stacks(r, &r->p[i], now, false);
+				if (!r->sampler || r->p[i].unpaused)
+					read_stacks(r, &r->p[i], now, false, NULL, 0);
 	}
 	pthread_mutex_unlock(&r->lock);
 }
@@ -659,6 +672,15 @@ void pyrec_stats(const struct pyrec *r, struct pyrec_stats *out)
 	out->stacks = r->stacks;
 	out->dropped = r->bpf ? pybpf_dropped(r->bpf) : 0;
 	out->problem = r->problem;
+	out->pause_problem = r->pause_problem;
+	if (r->sampler) {
+		struct pysampler_stats ps;
+		pysampler_stats(r->sampler, &ps);
+		out->pauses = ps.ticks;
+		out->pause_mean_ns = ps.ticks ? ps.pause_ns / ps.ticks : 0;
+		out->pause_max_ns = ps.pause_max_ns;
+		out->pause_hz = ps.hz;
+	}
 }
 
 struct pyrec *pyrec_start(const int *fds, size_t nfds, pid_t pid, bool command, const pid_t *tids, size_t ntids,
@@ -679,9 +701,52 @@ struct pyrec *pyrec_start(const int *fds, size_t nfds, pid_t pid, bool command, 
 char *pyrec_fallback_line(const struct pyrec *r)
 {
 	const char *why = pyrec_fallback_reason(r);
+	if (why && r->sampler)
+		return xasprintf("--python: no BPF (%s): pausing the threads that run, %u times a second, "
+				 "to read their Python and native stacks at one instant (ptrace; exact)", why,
+				 r->sampler ? pysampler_hz(r->sampler) : 0);
 	return why ? xasprintf("--python: no BPF (%s): reading Python stacks with process_vm_readv every "
 			       "millisecond instead (approximate)", why)
 		   : NULL;
+}
+
+char *pyrec_pause(struct pyrec *r, const struct perf_event_attr *attrs, size_t nev, uint64_t id, bool nonblocking)
+{
+	if (r->bpf || nonblocking)
+		return NULL;
+	const struct perf_event_attr *a = &attrs[0];
+	bool clock = nev == 1 && a->type == PERF_TYPE_SOFTWARE &&
+		     (a->config == PERF_COUNT_SW_CPU_CLOCK || a->config == PERF_COUNT_SW_TASK_CLOCK);
+	if (!clock)
+		return xstrdup("--python: the threads are paused for exact stacks only with a cpu-clock or "
+			       "task-clock event alone: reading without pausing (approximate)");
+	unsigned hz = a->freq ? (unsigned)a->sample_freq : a->sample_period ? (unsigned)(1000000000ull / a->sample_period) : 0;
+	struct pysampler *s = pysampler_new(a, id, hz);
+	if (!s)
+		return xasprintf("--python: %s: reading without pausing (approximate)", err_msg());
+	pthread_mutex_lock(&r->lock);
+	r->sampler = s;
+	snprintf(r->method, sizeof(r->method), "threads paused at each sample, ptrace, %u Hz", pysampler_hz(s));
+	for (size_t i = 0; i < r->n; i++)
+		if (r->p[i].state == P_PYTHON)
+			r->p[i].w.flags = (r->p[i].w.flags & ~(uint32_t)PYSTORE_APPROX) | PYSTORE_PAUSED;
+	pthread_mutex_unlock(&r->lock);
+	return NULL;
+}
+
+int pyrec_flush(struct pyrec *r, record_cb cb, void *arg)
+{
+	return r->sampler ? pysampler_drain(r->sampler, cb, arg) : 0;
+}
+
+bool pyrec_replaced(struct pyrec *r, const struct evsel_set *s, const struct perf_event_header *h)
+{
+	struct perf_sample smp;
+	if (!r->sampler || h->type != PERF_RECORD_SAMPLE || sample_parse(s, h, &smp) < 0) {
+		err_clear();
+		return false;
+	}
+	return pysampler_replaces(r->sampler, smp.pid, smp.time);
 }
 
 void pyrec_free(struct pyrec *r)
@@ -705,5 +770,7 @@ void pyrec_free(struct pyrec *r)
 	pybpf_close(r->bpf);
 	free(r->reason);
 	free(r->problem);
+	free(r->pause_problem);
+	pysampler_free(r->sampler);
 	free(r);
 }

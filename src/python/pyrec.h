@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "record/record.h"
+
 struct pyrec;
 
 /* try_bpf false: the process_vm_readv reader from the start. Never fails: where BPF does not
@@ -50,6 +52,11 @@ struct pyrec_stats {
 	size_t gil_unknown;       /* of them, processes whose GIL cannot be read */
 	uint64_t stacks, dropped;
 	const char *problem;
+	/* the threads paused at each sample (pyrec_pause): how often, how long (mean, longest), at
+	 * what rate, and why a process could not be (the first; NULL) */
+	uint64_t pauses, pause_mean_ns, pause_max_ns;
+	unsigned pause_hz;
+	const char *pause_problem;
 };
 void pyrec_stats(const struct pyrec *r, struct pyrec_stats *out);
 void pyrec_free(struct pyrec *r);
@@ -63,5 +70,18 @@ struct pyrec *pyrec_start(const int *fds, size_t nfds, pid_t pid, bool command, 
 			  unsigned depth);
 /* The one line to say when BPF could not be used, or NULL. The caller frees it. */
 char *pyrec_fallback_line(const struct pyrec *r);
+
+/* Without BPF, unless nonblocking (--nonblocking): exact stacks by pausing the threads at each
+ * sample (python/pysampler.h), writing samples of the first of the nev events (attrs, as opened;
+ * id: a sample id of it). Only for one cpu-clock or task-clock event with a DWARF call graph;
+ * otherwise the one line to say why not (the caller frees it), and the stacks are read without
+ * pausing. Call after pyrec_start, before pyrec_fallback_line. */
+char *pyrec_pause(struct pyrec *r, const struct perf_event_attr *attrs, size_t nev, uint64_t id, bool nonblocking);
+/* The samples of paused threads written since the last flush, to cb (each tick of the run's
+ * loop and once before the recording is finished). */
+int pyrec_flush(struct pyrec *r, record_cb cb, void *arg);
+/* Whether h is a kernel sample of a process whose threads are paused (the sampler's replace it:
+ * drop it). */
+bool pyrec_replaced(struct pyrec *r, const struct evsel_set *s, const struct perf_event_header *h);
 
 #endif

@@ -335,6 +335,14 @@ bool pystore_approx(const struct pystore *s)
 	return false;
 }
 
+bool pystore_paused(const struct pystore *s)
+{
+	bool paused = false;
+	for (size_t i = 0; s && i < s->n; i++)
+		paused |= (s->p[i].flags & PYSTORE_PAUSED) != 0;
+	return paused && !pystore_approx(s);
+}
+
 size_t pystore_nstacks(const struct pystore *s)
 {
 	size_t n = 0;

@@ -4,7 +4,7 @@
  * script need no live process. At report time the blob's stacks are joined with the samples by
  * (tid, time) and replace the interpreter's _PyEval_EvalFrameDefault frames.
  *
- * Blob (little-endian): "LPPYSTK1", u32 flags (PYSTORE_APPROX, PYSTORE_GIL_*, PYSTORE_OWN), u32 ncodes, then per code
+ * Blob (little-endian): "LPPYSTK1", u32 flags (PYSTORE_APPROX, PYSTORE_GIL_*, PYSTORE_OWN, PYSTORE_NAMES, PYSTORE_PAUSED), u32 ncodes, then per code
  * {i32 firstline, u16 len, name, u16 len, filename}; u32 nstacks, then per stack {u64 time,
  * u32 tid, u16 nframes, u16 flags (PYSTORE_TRUNCATED, PYSTORE_GIL), nframes x {u32 code, i32 line, u8 entry}}; frames innermost
  * first, each code an index into the codes. With PYSTORE_NAMES the threads' Python names follow
@@ -27,6 +27,8 @@
 #define PYSTORE_OWN 16       /* the process names its Python frames itself (-X perf, -X perf_jit):
 			      * its stacks only extend those (python/pymerge.h) */
 #define PYSTORE_NAMES 32     /* the threads' Python names follow the stacks */
+#define PYSTORE_PAUSED 64    /* without BPF, read with the threads paused at each sample (exact:
+			      * lperf wrote the samples at those instants, python/pysampler.h) */
 #define PYSTORE_TRUNCATED 1  /* per stack: deeper frames were cut */
 #define PYSTORE_GIL 2        /* per stack: its thread held the GIL */
 
@@ -66,6 +68,8 @@ const char *pystore_thread_name(const struct pystore *s, int32_t pid, uint32_t t
 uint32_t pystore_proc_flags(const struct pystore *s, int32_t pid);
 /* Whether any process's stacks were read approximately (the report header says so). */
 bool pystore_approx(const struct pystore *s);
+/* Whether any process's stacks were read with its threads paused (and none approximately). */
+bool pystore_paused(const struct pystore *s);
 size_t pystore_nstacks(const struct pystore *s);
 
 /* One Python frame for a view: its name as CPython's perf support writes it

@@ -19,9 +19,22 @@ struct feed {
 	const struct live_session_opts *o;
 	bool tee_failed;
 	struct pyrec *py;
+	const struct evsel_set *evsels;
 };
 
+static int feed_write(const struct perf_event_header *h, void *arg);
+
+/* The run's records, less the kernel's samples of threads paused for their stacks (the
+ * sampler's own samples of those instants replace them: python/pysampler.h). */
 static int feed_record(const struct perf_event_header *h, void *arg)
+{
+	struct feed *f = arg;
+	if (f->py && pyrec_replaced(f->py, f->evsels, h))
+		return 0;
+	return feed_write(h, arg);
+}
+
+static int feed_write(const struct perf_event_header *h, void *arg)
 {
 	struct feed *f = arg;
 	if (f->o->tee && !f->tee_failed && f->o->tee(h, f->o->tee_arg) < 0)
@@ -72,6 +85,8 @@ static void feed_tick(long n, double now, void *arg)
 	struct feed *f = arg;
 	if (f->py)
 		pyrec_poll(f->py, 0);
+	if (f->py && pyrec_flush(f->py, feed_write, f) < 0)
+		notes_add(&f->ss->notes, "%s", err_msg());
 	if (f->py && f->hold && f->o->release_s > 0 && now >= f->next_release)
 		release(f, now);
 	if (f->o->tick)
@@ -98,6 +113,11 @@ int live_session_run(struct live_run *run, struct session *ss, const struct live
 		f.py = pyrec_start(run->live.fds, run->live.nev * run->live.ncols * run->live.nrows, run->t.pid,
 				   run->command, run->t.tids, run->t.ntids, 0);
 		pyrec_gil(f.py, o->python_gil);
+		f.evsels = &run->evsels;
+		char *why = pyrec_pause(f.py, run->live.attrs, run->live.nev, run->live.nids[0] ? run->live.ids[0][0] : 0,
+					o->python_nonblocking);
+		if (why)
+			notes_take(&ss->notes, why);
 		char *line = pyrec_fallback_line(f.py);
 		if (line)
 			notes_take(&ss->notes, line);
@@ -118,6 +138,8 @@ int live_session_run(struct live_run *run, struct session *ss, const struct live
 		why = xstrdup(err_msg());
 	if (f.py) {
 		pyrec_poll(f.py, 0);
+		if (pyrec_flush(f.py, feed_write, &f) < 0 && !why)
+			why = xstrdup(err_msg());
 		if (o->release_s > 0 && ss->py) { /* the last stacks in a store of their own */
 			f.old = xrealloc(f.old, (f.nold + 1) * sizeof(*f.old));
 			f.old[f.nold++] = ss->py;

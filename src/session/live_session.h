@@ -34,6 +34,7 @@ struct live_session_opts {
 	/* python/pystore.h's PYSTORE_GIL_ONLY (--gil) and PYSTORE_GIL_MARK (--wall) for the Python
 	 * stacks read (pyrec_gil). */
 	unsigned python_gil;
+	bool python_nonblocking;  /* --nonblocking: without BPF, never pause the threads */
 };
 
 struct live_session_result {

@@ -13,6 +13,8 @@
 #include "util/error.h"
 #include "util/xalloc.h"
 
+static int file_write(const struct perf_event_header *h, void *arg);
+
 static void say(const struct recording *r, struct notes *ns)
 {
 	if (ns->n && r->o->say)
@@ -28,6 +30,8 @@ static struct pyrec *python_start(struct recording *r)
 				       run->t.pid, run->command, run->t.tids, run->t.ntids, r->o->python_depth);
 	pyrec_gil(py, (r->o->python_gil ? PYSTORE_GIL_ONLY : 0) | (r->o->wall ? PYSTORE_GIL_MARK : 0));
 	struct notes ns = NOTES_INIT;
+	notes_take(&ns, pyrec_pause(py, run->live.attrs, run->live.nev, run->live.nids[0] ? run->live.ids[0][0] : 0,
+				    r->o->python_nonblocking));
 	notes_take(&ns, pyrec_fallback_line(py));
 	say(r, &ns);
 	return py;
@@ -64,10 +68,17 @@ static void python_finish(struct pyrec *py, struct perfdata_writer *w, const str
 	if (!st.procs)
 		notes_add(ns, "--python: no CPython 2.7 or 3.6-3.13 found in the recorded processes%s%s",
 			  st.problem ? ": " : "", st.problem ? st.problem : "");
+	else if (!o->quiet && st.pauses)
+		notes_add_level(ns, NOTES_NOTE, "--python: %" PRIu64 " Python stacks from %zu process%s (%s; "
+				"%" PRIu64 " pauses of %.2f ms on average, %.2f ms at most)", st.stacks, st.procs,
+				st.procs == 1 ? "" : "es", pyrec_method(py), st.pauses, (double)st.pause_mean_ns / 1e6,
+				(double)st.pause_max_ns / 1e6);
 	else if (!o->quiet)
 		notes_add_level(ns, NOTES_NOTE, "--python: %" PRIu64 " Python stacks from %zu process%s (%s)%s",
 				st.stacks, st.procs, st.procs == 1 ? "" : "es", pyrec_method(py),
 				st.dropped ? "; some lost: BPF buffer full" : "");
+	if (st.pause_problem)
+		notes_add(ns, "--python: %s", st.pause_problem);
 	if (st.gil_unknown && (o->python_gil || o->wall))
 		notes_add(ns, "--%s: the GIL of %zu of the Python processes cannot be read (their "
 			  "interpreter does not say where it is): their samples %s", o->python_gil ? "gil" : "wall",
@@ -154,6 +165,8 @@ static int file_close(struct recording *r, struct pyrec *py, struct recording_re
 {
 	struct recorder *c = r->c;
 	memset(res, 0, sizeof(*res));
+	if (r->py && pyrec_flush(r->py, file_write, r) < 0) /* the last samples of paused threads */
+		c->error = 1;
 	recorder_finish(c, r->o->force);
 	if (py) {
 		python_finish(py, r->w, r->o, ns);
@@ -247,6 +260,8 @@ static void tick(long n, double now, void *arg)
 	struct recording *r = arg;
 	if (r->py)
 		pyrec_poll(r->py, 0);
+	if (r->py && r->c && pyrec_flush(r->py, file_write, r) < 0)
+		r->c->error = 1;
 	if (n > 0)
 		r->sw.wakeups++;
 	record_switch_control(&r->sw, toggle_events, &r->run);
@@ -259,13 +274,24 @@ static void tick(long n, double now, void *arg)
 	}
 }
 
-/* The loop's sink: the file being written now. */
+/* The file being written now (the samples of paused threads come this way). */
+static int file_write(const struct perf_event_header *h, void *arg)
+{
+	struct recording *r = arg;
+	if (!r->c)
+		return -1;
+	return r->holding ? record_hold_push(h, &r->hold) : recorder_record(h, r->c);
+}
+
+/* The loop's sink: the file being written now, less the kernel's samples of paused threads. */
 static int file_record(const struct perf_event_header *h, void *arg)
 {
 	struct recording *r = arg;
 	if (!r->c) /* a switch failed: err_msg() says why */
 		return -1;
-	return r->holding ? record_hold_push(h, &r->hold) : recorder_record(h, r->c);
+	if (r->py && pyrec_replaced(r->py, &r->run.evsels, h)) /* its own sample of that instant */
+		return 0;
+	return file_write(h, r);
 }
 
 /* Opens the events and the file, and writes what already exists. */

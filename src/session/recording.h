@@ -34,6 +34,7 @@ struct recording_opts {
 					   * the GIL holder's Python stacks are marked in views */
 	bool python_gil;                  /* record --gil: views keep only the GIL holder's samples */
 	unsigned python_depth;            /* Python frames kept per stack (0: python/pyrec.h's most) */
+	bool python_nonblocking;          /* --nonblocking: without BPF, never pause the threads */
 	double timeout_s;
 	int argc;                         /* the command line stored in the file */
 	char **argv;

@@ -114,13 +114,23 @@ int target_wait(struct target *t, int timeout_ms, int *status, struct rusage *ru
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
 		int st;
-		pid_t r = wait4(t->pid, &st, WNOHANG, ru);
+		/* A peek first (WNOWAIT): while lperf's own thread traces the command
+		 * (python/pysampler.h), this wait would be handed the command's ptrace stops, which
+		 * are the tracer's; only its end is taken. */
+		siginfo_t si;
+		memset(&si, 0, sizeof(si));
+		pid_t r = 0;
+		if (waitid(P_PID, (id_t)t->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
+			r = -1;
+		else if (si.si_pid == t->pid && si.si_code != CLD_TRAPPED && si.si_code != CLD_STOPPED &&
+			 si.si_code != CLD_CONTINUED)
+			r = wait4(t->pid, &st, WNOHANG, ru);
 		if (r < 0) {
 			if (errno == EINTR)
 				return 1;
 			return err_set("cannot wait for '%s': %s", t->name, strerror(errno));
 		}
-		if (r == t->pid) {
+		if (r == t->pid && (WIFEXITED(st) || WIFSIGNALED(st))) {
 			*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 			t->started = false;
 			return 0;

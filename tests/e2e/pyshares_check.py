@@ -1,6 +1,7 @@
 """Checks a --folded report of tests/workloads/py_shares.py against its known answer.
 
 usage: pyshares_check.py FOLDED exact|approx
+       pyshares_check.py FOLDED lines
 
 Prints the shares of a, b and c among the samples in spin under them (known: 60/30/10), the
 share of full chains (<module> -> main -> a|b|c -> spin, <module> -> main -> digest|squeeze)
@@ -9,6 +10,9 @@ libcrypto (SHA-256) and libz (deflate) have digest and squeeze as their innermos
 exact: each share within 3 standard deviations of the known one (from the sample count, at
 least 300), full chains >= 99%, each C library under its caller >= 95% (20 samples at least).
 approx: full chains >= 95% only (the shares are printed, not checked).
+lines: FOLDED is `report --python --folded` (frames labelled "func (py_shares.py:LINE)"): every
+frame of the workload's file has its right line (main's is the line of the call it is in) in
+>= 99% of the samples whose innermost Python frame is the workload's.
 """
 import math
 import re
@@ -23,8 +27,44 @@ def name(frame):
     return re.sub(r"^py::([^:]+):.*", r"\1", frame)
 
 
+# each function's possible lines, and main's line for the function it calls
+LINES = {"<module>": {48}, "main": {40, 41, 42, 43, 44, 45}, "a": {20}, "b": {24}, "c": {28},
+         "digest": {32}, "squeeze": {36}, "spin": {13, 14, 15, 16}}
+MAIN_CALLS = {"a": 41, "digest": 42, "b": 43, "squeeze": 44, "c": 45}
+
+
+def lines(path):
+    label = re.compile(r"^(\S+) \(py_shares\.py:(\d+)\)$")
+    ours = right = 0
+    wrong = {}
+    for line in open(path, encoding="utf-8", errors="replace"):
+        line = line.rstrip("\n")
+        if " " not in line:
+            continue
+        stack, n = line.rsplit(" ", 1)
+        frames = [label.match(f) for f in stack.split(";")]
+        py = [(m.group(1), int(m.group(2))) for m in frames if m]
+        if not py or py[-1][0] not in LEAVES:
+            continue
+        ours += int(n)
+        ok = all(ln in LINES.get(fn, ()) for fn, ln in py)
+        for k, (fn, ln) in enumerate(py):
+            if fn == "main" and k + 1 < len(py) and py[k + 1][0] in MAIN_CALLS:
+                ok = ok and ln == MAIN_CALLS[py[k + 1][0]]
+        if ok:
+            right += int(n)
+        else:
+            wrong[stack] = int(n)
+    print("lines right: %d of %d (%.1f%%)" % (right, ours, 100.0 * right / ours if ours else 0))
+    for stack, n in sorted(wrong.items(), key=lambda kv: -kv[1])[:5]:
+        print("wrong: %s %d" % (stack, n))
+    sys.exit(0 if ours and right >= 0.99 * ours else 1)
+
+
 def main():
     path, mode = sys.argv[1], sys.argv[2]
+    if mode == "lines":
+        lines(path)
     loop = {k: 0 for k in KNOWN}
     ours = full = 0
     clib = {lib: [0, 0] for lib, _ in CLIBS}

@@ -412,8 +412,15 @@ PY39=$(py_for 3.9)
 [ -z "$PY39" ] && PY39=$PY311
 export PY39
 if [ -n "$PY39" ]; then
-	test_expect_success "without BPF: one line says why, process_vm_readv stacks, the report says approximate" '
+	test_expect_success "without BPF: one line says why, the threads paused at each sample, the report says exact" '
 		LPERF_NO_BPF=1 lperf record --python -o a.data -- "$PY39" "$W" $LOOPS 2>err &&
+		expect_grep "no BPF \(LPERF_NO_BPF is set\).*pausing the threads.*exact" err &&
+		lperf report -i a.data --no-children >r.txt 2>/dev/null &&
+		expect_grep "^# Python stacks: exact \(paused" r.txt &&
+		lperf report -i a.data --folded >f.txt && complete f.txt
+	'
+	test_expect_success "without BPF, --nonblocking: process_vm_readv stacks, the report says approximate" '
+		LPERF_NO_BPF=1 lperf record --nonblocking --python -o a.data -- "$PY39" "$W" $LOOPS 2>err &&
 		expect_grep "no BPF \(LPERF_NO_BPF is set\).*process_vm_readv.*approximate" err &&
 		lperf report -i a.data --no-children >r.txt 2>/dev/null &&
 		expect_grep "^# Python stacks: approximate" r.txt &&
@@ -424,7 +431,7 @@ fi
 if [ -n "$PY311" ]; then
 	test_expect_success "lperf test names the method per Python" '
 		lperf test >t.txt 2>&1; cat t.txt &&
-		expect_grep "python\.3\.11.*stacks: (BPF frame walk|process_vm_readv)" t.txt
+		expect_grep "python\.3\.11.*stacks: (BPF frame walk|frame reads with the threads paused|process_vm_readv)" t.txt
 	'
 fi
 
