@@ -4,6 +4,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -29,6 +30,7 @@ struct sthread {
 	pid_t tid;
 	int schedstat_fd, stat_fd;
 	uint64_t cpu_ns;          /* its CPU time at its last sample (or when it was seized) */
+	uint64_t due_ns;          /* the CPU time it runs between that and its next sample */
 	bool seen;
 	bool stopped;             /* stopped now (by this tick, or found stopped by a signal) */
 	int sig;                  /* a signal its stop caught, given back when it goes on */
@@ -105,10 +107,26 @@ struct pysampler *pysampler_new(const struct perf_event_attr *attr, uint64_t id,
 	return s;
 }
 
+/* The CPU time a thread runs until its next sample: a quarter of the interval, then an
+ * exponential time of mean three quarters (cut at four intervals), nearly a Poisson process's
+ * instants in the thread's own CPU time (as the kernel's cpu-clock counts a thread's CPU time),
+ * so that where the workload is at one sample says little about where it is at the next. (Ticks
+ * at wall-clock instants sampled a thread that a loaded machine let run little in between at
+ * nearly the same place again and again: the shares' spread was several times the binomial
+ * one.) */
+static uint64_t next_due(struct pysampler *s)
+{
+	double u = ((double)rand_r(&s->seed) + 1.0) / ((double)RAND_MAX + 2.0);
+	double w = (double)s->interval_ns * (0.25 - 0.75 * log(u));
+	double most = 4.0 * (double)s->interval_ns;
+	return (uint64_t)(w < most ? w : most);
+}
+
 uint64_t pysampler_next_wait(struct pysampler *s)
 {
-	uint64_t half = s->interval_ns / 2;
-	return half + (uint64_t)rand_r(&s->seed) % (2 * half + 1);
+	/* ticks at twice the rate, a quarter to three quarters of the interval apart: a thread is
+	 * sampled at the first tick after its due CPU time */
+	return s->interval_ns / 4 + (uint64_t)rand_r(&s->seed) % (s->interval_ns / 2 + 1);
 }
 
 unsigned pysampler_hz(const struct pysampler *s)
@@ -353,7 +371,7 @@ static void thread_drop(struct sproc *p, size_t i)
 /* Seizes the threads of p not seized yet; forgets those gone. -1 with err_set when the first
  * thread cannot be seized (nothing of p is traced then); a later thread that cannot be seized is
  * left out. */
-static int seize_new(struct sproc *p)
+static int seize_new(struct pysampler *s, struct sproc *p)
 {
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)p->pid);
@@ -398,6 +416,7 @@ static int seize_new(struct sproc *p)
 		snprintf(path, sizeof(path), "/proc/%d/task/%ld/stat", (int)p->pid, tid);
 		t->stat_fd = open(path, O_RDONLY | O_CLOEXEC);
 		t->cpu_ns = cpu_time(t);
+		t->due_ns = next_due(s);
 	}
 	closedir(d);
 	for (size_t i = p->n; i-- > 0;)
@@ -434,6 +453,7 @@ static void write_sample(struct pysampler *s, const struct sproc *p, struct sthr
 	in.period = cpu != UINT64_MAX && cpu > t->cpu_ns ? cpu - t->cpu_ns : 1;
 	if (cpu != UINT64_MAX)
 		t->cpu_ns = cpu;
+	t->due_ns = next_due(s);
 #if defined(__x86_64__)
 	uint64_t sp = in.regs[19];
 	struct iovec local = { s->stack, s->attr.sample_stack_user }, remote = { (void *)(uintptr_t)sp,
@@ -483,12 +503,12 @@ static void stop_ran(struct pysampler *s, struct sproc *p)
 			continue;
 		}
 		t->stopped = k == S_STOPPED;
-		/* on a CPU (or waiting for one) now, having run since its last sample: a thread
-		 * asleep now is not sampled (the kernel's cpu-clock would not sample it either); the
-		 * CPU time it ran meanwhile goes to its next sample's period */
+		/* on a CPU (or waiting for one) now, having run its due CPU time since its last
+		 * sample: a thread asleep now is not sampled (the kernel's cpu-clock would not
+		 * sample it either); the CPU time it ran meanwhile goes to its next sample's period */
 		uint64_t cpu = cpu_time(t);
 		uint32_t on;
-		t->sample = cpu != UINT64_MAX && cpu != t->cpu_ns && !t->group_stop &&
+		t->sample = cpu != UINT64_MAX && cpu >= t->cpu_ns + t->due_ns && !t->group_stop &&
 			    (t->stopped || thread_state(t, &on) == 'R');
 		if (t->sample && !t->stopped && ptrace(PTRACE_INTERRUPT, t->tid, NULL, NULL) < 0)
 			t->sample = false;
@@ -515,7 +535,7 @@ int pysampler_tick(struct pysampler *s, pid_t pid, pysampler_py_fn fn, void *arg
 	}
 	struct sproc *p = proc_of(s, pid);
 	bool first = !p->traced;
-	if (seize_new(p) < 0) {
+	if (seize_new(s, p) < 0) {
 		char *why = xstrdup(err_msg());
 		proc_release(s, p);
 		err_set("%s", why);

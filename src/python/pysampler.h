@@ -43,8 +43,10 @@ struct pysampler;
  * x86-64). */
 struct pysampler *pysampler_new(const struct perf_event_attr *attr, uint64_t id, unsigned hz);
 void pysampler_free(struct pysampler *s);
-/* ns between ticks (on average: each tick's wait is jittered by +-50%, so that a workload's
- * own period cannot line up with the sampler's). */
+/* ns to the next tick (twice the rate, jittered): a thread is sampled at the first tick after
+ * it ran its due CPU time since its last sample, a quarter of the interval plus an exponential
+ * time of mean three quarters, so that successive samples fall at nearly independent places of
+ * a loop, in the thread's CPU time as cpu-clock's do. */
 uint64_t pysampler_next_wait(struct pysampler *s);
 /* The rate of the ticks. */
 unsigned pysampler_hz(const struct pysampler *s);

@@ -1,6 +1,6 @@
 """Checks a --folded report of tests/workloads/py_shares.py against its known answer.
 
-usage: pyshares_check.py FOLDED exact|approx
+usage: pyshares_check.py FOLDED exact|approx [SPLIT]
        pyshares_check.py FOLDED lines
 
 Prints the shares of a, b and c among the samples in spin under them (known: 60/30/10), the
@@ -8,7 +8,7 @@ share of full chains (<module> -> main -> a|b|c -> spin, <module> -> main -> dig
 among the samples whose innermost Python frame is the workload's, and how many samples in
 libcrypto (SHA-256) and libz (deflate) have digest and squeeze as their innermost Python frame.
 exact: each share within 3 standard deviations of the known one (from the sample count, at
-least 300), full chains >= 99%, each C library under its caller >= 95% (20 samples at least).
+least 300; SPLIT: the file py_shares.py wrote its measured split to, the known answer then), full chains >= 99%, each C library under its caller >= 95% (20 samples at least).
 approx: full chains >= 95% only (the shares are printed, not checked).
 lines: FOLDED is `report --python --folded` (frames labelled "func (py_shares.py:LINE)"): every
 frame of the workload's file has its right line (main's is the line of the call it is in) in
@@ -28,9 +28,9 @@ def name(frame):
 
 
 # each function's possible lines, and main's line for the function it calls
-LINES = {"<module>": {48}, "main": {40, 41, 42, 43, 44, 45}, "a": {20}, "b": {24}, "c": {28},
-         "digest": {32}, "squeeze": {36}, "spin": {13, 14, 15, 16}}
-MAIN_CALLS = {"a": 41, "digest": 42, "b": 43, "squeeze": 44, "c": 45}
+LINES = {"<module>": {62}, "main": set(range(45, 59)), "a": {23}, "b": {27}, "c": {31},
+         "digest": {35}, "squeeze": {39}, "spin": {16, 17, 18, 19}}
+MAIN_CALLS = {"a": 47, "digest": 49, "b": 51, "squeeze": 53, "c": 55}
 
 
 def lines(path):
@@ -65,6 +65,10 @@ def main():
     path, mode = sys.argv[1], sys.argv[2]
     if mode == "lines":
         lines(path)
+    if len(sys.argv) > 3:
+        for line in open(sys.argv[3]):
+            k, v = line.split()
+            KNOWN[k] = float(v)
     loop = {k: 0 for k in KNOWN}
     ours = full = 0
     clib = {lib: [0, 0] for lib, _ in CLIBS}
@@ -96,8 +100,8 @@ def main():
     nloop = sum(loop.values())
     ok = True
     shares = {k: 100.0 * v / nloop if nloop else 0.0 for k, v in loop.items()}
-    print("shares a/b/c: %.1f/%.1f/%.1f of %d samples in spin (known 60/30/10)"
-          % (shares["a"], shares["b"], shares["c"], nloop))
+    print("shares a/b/c: %.1f/%.1f/%.1f of %d samples in spin (known %.1f/%.1f/%.1f)"
+          % (shares["a"], shares["b"], shares["c"], nloop, KNOWN["a"], KNOWN["b"], KNOWN["c"]))
     pfull = 100.0 * full / ours if ours else 0.0
     print("full chains: %d of %d (%.1f%%)" % (full, ours, pfull))
     for lib, caller in CLIBS:
@@ -110,7 +114,7 @@ def main():
             p = want / 100.0
             tol = 300.0 * math.sqrt(p * (1 - p) / max(nloop, 1))
             if abs(shares[k] - want) > tol:
-                print("%s: %.1f%%, known %.0f%% (+-%.1f)" % (k, shares[k], want, tol))
+                print("%s: %.1f%%, known %.1f%% (+-%.1f)" % (k, shares[k], want, tol))
                 ok = False
         for lib, caller in CLIBS:
             seen, right = clib[lib]

@@ -2,7 +2,8 @@
 # Exact Python stacks without BPF (docs/python.md "Without BPF"): the threads are paused with
 # ptrace at each sample, and lperf writes the sample itself (registers, stack copy, Python stack of
 # one instant). As nobody (no BPF; Debian's python3.11, which nobody may run, the workload copied
-# where nobody reads it): the 60/30/10 known answer of tests/workloads/py_shares.py with each share
+# where nobody reads it): the 60/30/10 known answer of tests/workloads/py_shares.py (as the
+# workload measures it with time.thread_time: 3.11 gives about 61.6/28.6/9.8) with each share
 # within three standard deviations of its count (tests/e2e/pyshares_check.py), whole chains >= 99%,
 # every frame's line right >= 99%, SHA-256 and deflate under their Python caller >= 95%; the
 # threads of py_threads.py named; a forked child's stacks. As root with LPERF_NO_BPF=1 on pyenv's
@@ -52,14 +53,15 @@ nb() { $NOBODY env -C "$PUB/nb" "$@"; }
 
 if $NB; then
 	test_expect_success "nobody: said paused and exact, the known answer, whole chains, lines, C under its caller" '
-		nb "$LPERF" record --python -o n.data -- /usr/bin/python3.11 "$W" $ROUNDS 2>err && cat err &&
+		nb "$LPERF" record --python -o n.data -- /usr/bin/python3.11 "$W" $ROUNDS "$PUB/nb/split.txt" 2>err &&
+		cat err "$PUB/nb/split.txt" &&
 		expect_grep "no BPF.*pausing the threads.*exact" err &&
 		expect_grep "Python stacks from 1 process \\(threads paused at each sample, ptrace, [0-9]+ Hz; [0-9]+ pauses" err &&
 		expect_no_grep "approximate|cannot be paused" err &&
 		nb "$LPERF" report -i n.data --stdio >r.txt 2>/dev/null &&
 		expect_grep "^# Python stacks: exact \\(paused" r.txt &&
 		nb "$LPERF" report -i n.data --folded >f.txt 2>/dev/null &&
-		$PYTHON "$CHECK" f.txt exact &&
+		$PYTHON "$CHECK" f.txt exact "$PUB/nb/split.txt" &&
 		nb "$LPERF" report -i n.data --python --folded >pf.txt 2>/dev/null &&
 		$PYTHON "$CHECK" pf.txt lines
 	'
@@ -95,10 +97,10 @@ for v in $VERSIONS; do
 	case $v in 3.13) opt=--python-frames ;; *) opt=--python ;; esac
 	export py opt v
 	test_expect_success "$v with LPERF_NO_BPF=1 ($opt): paused, the known answer, whole chains, lines" '
-		LPERF_NO_BPF=1 lperf record $opt -o p.data -- "$py" "$W" $ROUNDS 2>err &&
+		LPERF_NO_BPF=1 lperf record $opt -o p.data -- "$py" "$W" $ROUNDS "$PWD/split.txt" 2>err && cat split.txt &&
 		expect_grep "threads paused at each sample" err && expect_no_grep "approximate" err &&
 		lperf report -i p.data --folded >f.txt 2>/dev/null &&
-		$PYTHON "$CHECK" f.txt exact >"$PUB/paused-$v.txt"; rc=$?; cat "$PUB/paused-$v.txt" && test $rc = 0 &&
+		$PYTHON "$CHECK" f.txt exact split.txt >"$PUB/paused-$v.txt"; rc=$?; cat "$PUB/paused-$v.txt" && test $rc = 0 &&
 		lperf report -i p.data --python --folded >pf.txt 2>/dev/null &&
 		$PYTHON "$CHECK" pf.txt lines
 	'
@@ -156,13 +158,20 @@ if [ -n "$PY" ]; then
 		expect_grep "^# Python stacks: approximate" r.txt && expect_grep "py::spin" r.txt
 	'
 
+	# spins for ever; argv[1] is created once it spins
 	cat >"$PUB/forever.py" <<-'EOF'
+	import sys
 	def spin():
 	    x = 0
 	    while True:
 	        x += 1
+	        if x == 100000:
+	            open(sys.argv[1], "w").close()
 	spin()
 	EOF
+	wait_file() { # wait_file PATH: until it exists (60 s at most)
+		n=0; while [ ! -e "$1" ] && [ $n -lt 600 ]; do sleep 0.1; n=$((n + 1)); done; test -e "$1"
+	}
 	# The tracer of pid, from its status (0: none).
 	tracer_of() { awk '/^TracerPid:/ { print $2 }' /proc/$1/status 2>/dev/null; }
 	# stop_and_wait PID: SIGINT, and its end waited for (60 s at most; then SIGKILL and a failure)
@@ -178,11 +187,11 @@ if [ -n "$PY" ]; then
 		test "$(tracer_of $1)" != 0
 	}
 	test_expect_success "SIGINT to record -p: the process runs on, untraced" '
-		"$PY" "$PUB/forever.py" &
+		"$PY" "$PUB/forever.py" "$PWD/spins" &
 		w=$!; echo $w >>"$PUB/pids"
 		LPERF_NO_BPF=1 "$LPERF" record --python -p $w -o s.data 2>err &
 		rec=$!; echo $rec >>"$PUB/pids" &&
-		wait_traced $w && stop_and_wait $rec &&
+		wait_file spins && wait_traced $w && stop_and_wait $rec &&
 		sleep 0.2 && test "$(tracer_of $w)" = 0 &&
 		state=$(awk "/^State:/ { print \$2 }" /proc/$w/status) && echo "state $state" &&
 		test "$state" = R -o "$state" = S &&
@@ -190,11 +199,11 @@ if [ -n "$PY" ]; then
 		lperf report -i s.data --stdio >r.txt 2>/dev/null && expect_grep "^# Python stacks: exact \\(paused" r.txt
 	'
 	test_expect_success "SIGINT to record of a command: the command ends, the recording is whole" '
-		LPERF_NO_BPF=1 "$LPERF" record --python -o c.data -- "$PY" "$PUB/forever.py" 2>err &
+		LPERF_NO_BPF=1 "$LPERF" record --python -o c.data -- "$PY" "$PUB/forever.py" "$PWD/spins" 2>err &
 		rec=$!; echo $rec >>"$PUB/pids" &&
 		n=0; while ! w=$(pgrep -P $rec) && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done &&
 		echo $w >>"$PUB/pids" &&
-		wait_traced $w && stop_and_wait $rec &&
+		wait_file spins && wait_traced $w && stop_and_wait $rec &&
 		test ! -d /proc/$w &&
 		lperf report -i c.data --stdio >r.txt 2>/dev/null && expect_grep "^# Python stacks: exact \\(paused" r.txt &&
 		expect_grep "py::spin" r.txt
