@@ -31,6 +31,7 @@ struct sthread {
 	int schedstat_fd, stat_fd;
 	uint64_t cpu_ns;          /* its CPU time at its last sample (or when it was seized) */
 	uint64_t due_ns;          /* the CPU time it runs between that and its next sample */
+	uint64_t tick_cpu;        /* its CPU time at the last tick */
 	bool seen;
 	bool stopped;             /* stopped now (by this tick, or found stopped by a signal) */
 	int sig;                  /* a signal its stop caught, given back when it goes on */
@@ -415,7 +416,7 @@ static int seize_new(struct pysampler *s, struct sproc *p)
 		t->schedstat_fd = open(path, O_RDONLY | O_CLOEXEC);
 		snprintf(path, sizeof(path), "/proc/%d/task/%ld/stat", (int)p->pid, tid);
 		t->stat_fd = open(path, O_RDONLY | O_CLOEXEC);
-		t->cpu_ns = cpu_time(t);
+		t->cpu_ns = t->tick_cpu = cpu_time(t);
 		t->due_ns = next_due(s);
 	}
 	closedir(d);
@@ -503,12 +504,17 @@ static void stop_ran(struct pysampler *s, struct sproc *p)
 			continue;
 		}
 		t->stopped = k == S_STOPPED;
-		/* on a CPU (or waiting for one) now, having run its due CPU time since its last
-		 * sample: a thread asleep now is not sampled (the kernel's cpu-clock would not
-		 * sample it either); the CPU time it ran meanwhile goes to its next sample's period */
+		/* on a CPU now, having run its due CPU time since its last sample: its state 'R'
+		 * and its CPU time grown since the last tick (a thread asleep, or runnable but
+		 * waiting for a CPU, is not sampled: the kernel's cpu-clock would not sample it
+		 * either, and a thread that woke another at a GIL handoff and waits to run again
+		 * was sampled there a hundred times too often); the CPU time it ran meanwhile goes
+		 * to its next sample's period */
 		uint64_t cpu = cpu_time(t);
 		uint32_t on;
-		t->sample = cpu != UINT64_MAX && cpu >= t->cpu_ns + t->due_ns && !t->group_stop &&
+		bool ran = cpu != UINT64_MAX && cpu != t->tick_cpu;
+		t->tick_cpu = cpu;
+		t->sample = ran && cpu >= t->cpu_ns + t->due_ns && !t->group_stop &&
 			    (t->stopped || thread_state(t, &on) == 'R');
 		if (t->sample && !t->stopped && ptrace(PTRACE_INTERRUPT, t->tid, NULL, NULL) < 0)
 			t->sample = false;
