@@ -702,9 +702,9 @@ char *pyrec_fallback_line(const struct pyrec *r)
 {
 	const char *why = pyrec_fallback_reason(r);
 	if (why && r->sampler)
-		return xasprintf("--python: no BPF (%s): pausing the threads that run, %u times a second, "
-				 "to read their Python and native stacks at one instant (ptrace; exact)", why,
-				 r->sampler ? pysampler_hz(r->sampler) : 0);
+		return xasprintf("--python: no BPF (%s): pausing the threads that run (%u samples a second of "
+				 "their CPU time) to read their Python and native stacks at one instant (ptrace; "
+				 "exact)", why, pysampler_hz(r->sampler));
 	return why ? xasprintf("--python: no BPF (%s): reading Python stacks with process_vm_readv every "
 			       "millisecond instead (approximate)", why)
 		   : NULL;

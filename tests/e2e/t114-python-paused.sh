@@ -27,17 +27,21 @@ for f in py_shares.py py_threads.py py_fork.py; do
 done
 W="$PUB/py_shares.py"
 ROUNDS=800
-export CHECK NOBODY PUB W ROUNDS
+# The shares' spread: samples at instants of the thread's CPU time fall on py_shares.py's loop of
+# a few ms less independently than binomial ones; about twenty such checks here gave z-scores up to
+# 3.8 binomial standard deviations (about 1.5 of their own): the bound is three of those.
+SPREAD=1.5
+export CHECK NOBODY PUB W ROUNDS SPREAD
 
 # The shares of two checks' outputs agree: each of a, b, c within three standard deviations of the
-# difference of two counts (at least a point).
+# difference of two counts (SPREAD times the binomial one; at least a point).
 agree() {
 	for f in "$1" "$2"; do
 		sed -n 's,^shares a/b/c: \([0-9.]*\)/\([0-9.]*\)/\([0-9.]*\) of \([0-9]*\) samples.*,\1 \2 \3 \4,p' "$f"
-	done | awk 'NR == 1 { a = $1; b = $2; c = $3; n = $4; next }
+	done | awk -v spread=$SPREAD 'NR == 1 { a = $1; b = $2; c = $3; n = $4; next }
 		{ split(a " " b " " c, x, " "); split($1 " " $2 " " $3, y, " "); m = $4; bad = 0
 		  for (i = 1; i <= 3; i++) { p = (x[i] + y[i]) / 200
-			tol = 300 * sqrt(p * (1 - p) * (1 / n + 1 / m)); if (tol < 1) tol = 1
+			tol = 300 * spread * sqrt(p * (1 - p) * (1 / n + 1 / m)); if (tol < 1) tol = 1
 			d = x[i] - y[i]; if (d < 0) d = -d
 			printf "share %d: %.1f and %.1f (+-%.1f)\n", i, x[i], y[i], tol; if (d > tol) bad = 1 }
 		  exit bad }'
@@ -61,7 +65,7 @@ if $NB; then
 		nb "$LPERF" report -i n.data --stdio >r.txt 2>/dev/null &&
 		expect_grep "^# Python stacks: exact \\(paused" r.txt &&
 		nb "$LPERF" report -i n.data --folded >f.txt 2>/dev/null &&
-		$PYTHON "$CHECK" f.txt exact "$PUB/nb/split.txt" &&
+		$PYTHON "$CHECK" f.txt exact "$PUB/nb/split.txt" $SPREAD &&
 		nb "$LPERF" report -i n.data --python --folded >pf.txt 2>/dev/null &&
 		$PYTHON "$CHECK" pf.txt lines
 	'
@@ -100,7 +104,7 @@ for v in $VERSIONS; do
 		LPERF_NO_BPF=1 lperf record $opt -o p.data -- "$py" "$W" $ROUNDS "$PWD/split.txt" 2>err && cat split.txt &&
 		expect_grep "threads paused at each sample" err && expect_no_grep "approximate" err &&
 		lperf report -i p.data --folded >f.txt 2>/dev/null &&
-		$PYTHON "$CHECK" f.txt exact split.txt >"$PUB/paused-$v.txt"; rc=$?; cat "$PUB/paused-$v.txt" && test $rc = 0 &&
+		$PYTHON "$CHECK" f.txt exact split.txt $SPREAD >"$PUB/paused-$v.txt"; rc=$?; cat "$PUB/paused-$v.txt" && test $rc = 0 &&
 		lperf report -i p.data --python --folded >pf.txt 2>/dev/null &&
 		$PYTHON "$CHECK" pf.txt lines
 	'
