@@ -27,10 +27,11 @@ for f in py_shares.py py_threads.py py_fork.py; do
 done
 W="$PUB/py_shares.py"
 ROUNDS=800
-# The shares' spread: samples at instants of the thread's CPU time fall on py_shares.py's loop of
-# a few ms less independently than binomial ones; about twenty such checks here gave z-scores up to
-# 3.8 binomial standard deviations (about 1.5 of their own): the bound is three of those.
-SPREAD=1.5
+# The shares' spread: the paused samples of py_shares.py's loop of a few ms are not binomial on a
+# loaded machine (docs/python.md "Without BPF": the long turns over-sampled by up to 4 points);
+# about thirty such checks here gave z-scores up to 4 binomial standard deviations: the bound is
+# three of twice the binomial one (the BPF reader's shares, at each kernel sample, are binomial).
+SPREAD=2
 export CHECK NOBODY PUB W ROUNDS SPREAD
 
 # The shares of two checks' outputs agree: each of a, b, c within three standard deviations of the
