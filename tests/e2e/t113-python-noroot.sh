@@ -5,7 +5,7 @@
 # CPython 3.11 with --python, 3.13 with --python-frames): each share within 3 standard deviations
 # of the known one, full chains >= 99%, each C library's samples under their Python caller. As a
 # normal user (nobody, Debian's python3.11, which nobody may run; no BPF) with --nonblocking (the
-# reader that does not pause the threads; the default pauses them, t114-python-paused.sh): the
+# reader that does not pause the threads; the default pauses them, t116-python-paused.sh): the
 # recording is made, the warning and the report's header say the stacks are approximate
 # (docs/python.md "Without BPF"), and the chains are whole; the shares are printed, not checked:
 # read between the samples, not at them, they are not the known answer (issue 24).

@@ -5,7 +5,9 @@
 # asks for the same instead of -X perf). The samples in foo carry foo <- bar <- baz <- <module>
 # with the lines of the calls and the interpreter's native frames below; a running 3.11 gets
 # Python stacks with -p and runs on unchanged; on 3.12/3.13 the per-function shares agree with
-# -X perf's; without BPF the process_vm_readv reader takes over, marked approximate.
+# -X perf's; without BPF the threads are paused at each sample (the paused reader's known answer:
+# t116-python-paused.sh), with --nonblocking the process_vm_readv reader takes over, marked
+# approximate.
 . "$(dirname "$0")/lib.sh"
 W="$TEST_ROOT/tests/workloads/perf_docs.py"
 # Long enough that the interpreter is found well before the end: with Debian's static python3.11
@@ -117,8 +119,8 @@ top_chain() {
 old_tests() { # VERSION PYTHON
 	v=$1 py=$2
 	export v py
-	test_expect_success "$v without BPF: process_vm_readv stacks carry foo, bar, baz, <module> with their lines" '
-		LPERF_NO_BPF=1 lperf record --python -o "$SCRATCH/nb-$v.data" -- "$py" "$W" $LOOPS 2>err &&
+	test_expect_success "$v without BPF, --nonblocking: process_vm_readv stacks carry foo, bar, baz, <module> with their lines" '
+		LPERF_NO_BPF=1 lperf record --nonblocking --python -o "$SCRATCH/nb-$v.data" -- "$py" "$W" $LOOPS 2>err &&
 		cat err && expect_grep "no BPF \(LPERF_NO_BPF is set\).*process_vm_readv" err &&
 		lperf report -i "$SCRATCH/nb-$v.data" --folded >f.txt && complete f.txt &&
 		lperf script -i "$SCRATCH/nb-$v.data" >s.txt 2>/dev/null && lines s.txt
@@ -162,7 +164,7 @@ old_tests() { # VERSION PYTHON
 			LD_LIBRARY_PATH=$PWD/lib lperf record -q --python -o s.data -- "$py" "$W" $LOOPS &&
 			lperf report -i s.data --folded >f.txt && complete f.txt &&
 			lperf script -i s.data >s.txt 2>/dev/null && lines s.txt &&
-			LPERF_NO_BPF=1 LD_LIBRARY_PATH=$PWD/lib lperf record -q --python -o n.data -- "$py" "$W" $LOOPS 2>/dev/null &&
+			LPERF_NO_BPF=1 LD_LIBRARY_PATH=$PWD/lib lperf record -q --nonblocking --python -o n.data -- "$py" "$W" $LOOPS 2>/dev/null &&
 			lperf report -i n.data --folded >f.txt && complete f.txt
 		'
 	fi
@@ -291,8 +293,8 @@ if [ -n "$PY310" ]; then
 		lperf record -q --python -o sp.data -- "$PY310" -c "import subprocess, sys; subprocess.run([sys.executable, sys.argv[1], sys.argv[2]], check=True)" "$W" $LOOPS &&
 		lperf report -i sp.data --folded >f.txt && complete f.txt
 	'
-	test_expect_success "a forked Python without BPF: the process_vm_readv reader reads the child too" '
-		LPERF_NO_BPF=1 lperf record -q --python -o k.data -- "$PY310" "$TEST_ROOT/tests/workloads/py_fork.py" 20000000 2>err &&
+	test_expect_success "a forked Python without BPF, --nonblocking: the process_vm_readv reader reads the child too" '
+		LPERF_NO_BPF=1 lperf record -q --nonblocking --python -o k.data -- "$PY310" "$TEST_ROOT/tests/workloads/py_fork.py" 20000000 2>err &&
 		expect_grep "LPERF_NO_BPF is set" err &&
 		lperf script -i k.data -F pid,sym >s.txt 2>/dev/null &&
 		fork_split s.txt 20
@@ -337,8 +339,8 @@ if [ -n "$py" ]; then
 	# one that leaf's return and the unwinding of deep overtake ends early, and the samples
 	# near it are joined with it. The workload stays at depth for a second after leaf (asleep,
 	# so without samples), so that every read near leaf's samples finds the frames in place.
-	test_expect_success "without BPF: a 1,500-frame Python stack is cut at 1,024 and says [truncated]" '
-		LPERF_NO_BPF=1 lperf record -q --python -o e.data -- "$py" "$TEST_ROOT/tests/workloads/py_deep.py" 1500 10000000 1 2>/dev/null &&
+	test_expect_success "without BPF, --nonblocking: a 1,500-frame Python stack is cut at 1,024 and says [truncated]" '
+		LPERF_NO_BPF=1 lperf record -q --nonblocking --python -o e.data -- "$py" "$TEST_ROOT/tests/workloads/py_deep.py" 1500 10000000 1 2>/dev/null &&
 		lperf report -i e.data --folded >f.txt 2>/dev/null && py_depth f.txt 1023 1 95
 	'
 fi
@@ -413,7 +415,7 @@ PY39=$(py_for 3.9)
 export PY39
 if [ -n "$PY39" ]; then
 	test_expect_success "without BPF: one line says why, the threads paused at each sample, the report says exact" '
-		LPERF_NO_BPF=1 lperf record --python -o a.data -- "$PY39" "$W" $LOOPS 2>err &&
+		LPERF_NO_BPF=1 lperf record --python -o a.data -- "$PY39" "$W" $((LOOPS * 3)) 2>err &&
 		expect_grep "no BPF \(LPERF_NO_BPF is set\).*pausing the threads.*exact" err &&
 		lperf report -i a.data --no-children >r.txt 2>/dev/null &&
 		expect_grep "^# Python stacks: exact \(paused" r.txt &&
