@@ -198,7 +198,8 @@ int synth_bpf_from_kallsyms(const struct perf_event_attr *attr, const char *path
 	}
 	free(line);
 	fclose(f);
-	qsort(v, n, sizeof(*v), cmp_kbpf);
+	if (n) /* (qsort of NULL, 0 is undefined: as a normal user kallsyms gives no addresses) */
+		qsort(v, n, sizeof(*v), cmp_kbpf);
 	struct bsynth *s = xcalloc(1, sizeof(*s));
 	*s = (struct bsynth){ .attr = attr, .cb = cb, .arg = arg };
 	int rc = 0;

@@ -6,8 +6,9 @@
 # tests/workloads/py_threads.py starts two threading.Threads (target worker, spin_a in the first,
 # spin_b in the second), named by CPython "Thread-1 (worker)" and "Thread-2 (worker)" (3.10+;
 # "Thread-1", "Thread-2" before), and joins them from MainThread. On pyenv's 3.8, 3.11 and 3.13,
-# with BPF (as root) and without (LPERF_NO_BPF=1: the process_vm_readv reader; on 3.13 also
-# CPython's -X perf_jit).
+# with BPF (as root) and without (LPERF_NO_BPF=1 --nonblocking: the process_vm_readv reader; on
+# 3.13 also CPython's -X perf_jit; the reader that pauses the threads, LPERF_NO_BPF's default, takes
+# about 200 samples a second of CPU, too few of this short workload: t116-python-paused.sh).
 . "$(dirname "$0")/lib.sh"
 W="$TEST_ROOT/tests/workloads/py_threads.py"
 
@@ -18,7 +19,9 @@ names_case() {
 	*/3.8*) t1=Thread-1 t2=Thread-2 ;;
 	*) t1="Thread-1 (worker)" t2="Thread-2 (worker)" ;;
 	esac
-	env $env "$LPERF" record -q --python -o t.data -- "$py" "$W" 3000000 >/dev/null 2>err || { cat err; return 1; }
+	nb=
+	[ -n "$env" ] && nb=--nonblocking
+	env $env "$LPERF" record -q --python $nb -o t.data -- "$py" "$W" 3000000 >/dev/null 2>err || { cat err; return 1; }
 	# report --python --sort comm,tid: a row per thread, named by Python; no "python3" left
 	"$LPERF" report -i t.data --python --stdio -q --no-children -g none --sort comm,tid 2>/dev/null |
 		awk 'NF > 2 { $1 = ""; $NF = ""; sub(/^ +/, ""); sub(/ +$/, ""); print }' | sort >rows.txt

@@ -322,7 +322,7 @@ if [ -n "$py" ]; then
 	test_expect_success "--python-depth 50: the innermost 50 Python frames and [truncated], by BPF and without" '
 		lperf record -q --python-frames --python-depth 50 -o d.data -- "$py" "$TEST_ROOT/tests/workloads/py_deep.py" 124 10000000 &&
 		lperf report -i d.data --folded >f.txt 2>/dev/null && py_depth f.txt 49 1 95 &&
-		LPERF_NO_BPF=1 lperf record -q --python-frames --python-depth 50 -o e.data -- "$py" "$TEST_ROOT/tests/workloads/py_deep.py" 124 10000000 1 2>/dev/null &&
+		LPERF_NO_BPF=1 lperf record -q --nonblocking --python-frames --python-depth 50 -o e.data -- "$py" "$TEST_ROOT/tests/workloads/py_deep.py" 124 10000000 1 2>/dev/null &&
 		lperf report -i e.data --folded >f.txt 2>/dev/null && py_depth f.txt 49 1 95
 	'
 fi
