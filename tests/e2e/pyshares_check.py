@@ -11,8 +11,8 @@ exact: each share within 3 standard deviations of the known one (from the sample
 least 300; SPLIT: the file py_shares.py wrote its measured split to, the known answer then;
 SPREAD: how many times the binomial standard deviation a share's is, 1 by default: samples
 taken by pausing the thread fall on a loop of a few ms less independently than a kernel
-timer's on a loaded machine, t116-python-paused.sh takes 2), full chains >= 99%, each C
-library under its caller >= 95% (20 samples at least).
+timer's on a loaded machine, t116-python-paused.sh takes 2; 0: the shares are printed, not
+checked), full chains >= 99%, each C library under its caller >= 95% (20 samples at least).
 approx: full chains >= 95% only (the shares are printed, not checked).
 lines: FOLDED is `report --python --folded` (frames labelled "func (py_shares.py:LINE)"): every
 frame of the workload's file has its right line (main's is the line of the call it is in) in
@@ -118,6 +118,8 @@ def main():
             print("too few samples in spin: %d" % nloop)
             ok = False
         for k, want in KNOWN.items():
+            if spread <= 0:
+                break
             p = want / 100.0
             tol = 300.0 * spread * math.sqrt(p * (1 - p) / max(nloop, 1))
             if abs(shares[k] - want) > tol:
