@@ -117,7 +117,10 @@ const char *pyrec_fallback_reason(const struct pyrec *r)
 
 const char *pyrec_method(const struct pyrec *r)
 {
-	return r->bpf ? "BPF at each sample" : r->sampler ? r->method : "process_vm_readv every millisecond (approximate)";
+	struct pysampler_stats ps = { 0 };
+	if (r->sampler)
+		pysampler_stats(r->sampler, &ps);
+	return r->bpf ? "BPF at each sample" : ps.ticks ? r->method : "process_vm_readv every millisecond (approximate)";
 }
 
 static void ran_free(struct rproc *p)
@@ -518,6 +521,12 @@ static bool pause_tick(struct pyrec *r, uint64_t now)
 		if (p->state != P_PYTHON)
 			continue;
 		any = true;
+		/* a Python that names its frames itself (-X perf) keeps the kernel's samples, whose
+		 * unwinding names them; its frames read here only extend those */
+		if (!p->unpaused && (p->w.flags & PYSTORE_OWN)) {
+			p->unpaused = true;
+			p->w.flags = (p->w.flags & ~(uint32_t)PYSTORE_PAUSED) | PYSTORE_APPROX;
+		}
 		if (!p->unpaused && pysampler_tick(r->sampler, p->pid, paused_read, r) < 0) {
 			p->unpaused = true;
 			p->w.flags = (p->w.flags & ~(uint32_t)PYSTORE_PAUSED) | PYSTORE_APPROX;
@@ -704,7 +713,7 @@ char *pyrec_fallback_line(const struct pyrec *r)
 	if (why && r->sampler)
 		return xasprintf("--python: no BPF (%s): pausing the threads that run (%u samples a second of "
 				 "their CPU time) to read their Python and native stacks at one instant (ptrace; "
-				 "exact)", why, pysampler_hz(r->sampler));
+				 "exact; a Python under -X perf keeps CPython's own frames)", why, pysampler_hz(r->sampler));
 	return why ? xasprintf("--python: no BPF (%s): reading Python stacks with process_vm_readv every "
 			       "millisecond instead (approximate)", why)
 		   : NULL;
