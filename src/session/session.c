@@ -41,11 +41,16 @@ static bool gil_drop(struct session *ss, const struct perf_sample *s)
  * forks and the process's name. perf's views keep the kernel's name. */
 static int python_thread_name(struct session *ss, const struct perf_sample *s)
 {
-	const char *name = ss->py && ss->tool.python_view ? pystore_thread_name(ss->py, (int32_t)s->pid, s->tid) : NULL;
-	if (!name || !*name)
+	if (!ss->py || !ss->tool.python_view)
 		return 0;
 	struct thread *t = machine_find_thread(&ss->machine, (pid_t)s->tid);
-	if (t && t->pid == (pid_t)s->pid && t->comm && !strcmp(t->comm, name))
+	bool same = t && t->pid == (pid_t)s->pid;
+	if (same && t->kcomm)
+		return 0; /* renamed here already (a COMM since clears kcomm): no store search per sample */
+	const char *name = pystore_thread_name(ss->py, (int32_t)s->pid, s->tid);
+	if (!name || !*name)
+		return 0;
+	if (same && t->comm && !strcmp(t->comm, name))
 		return 0;
 	int rc = ss->pool ? spool_drain(ss->pool) : 0;
 	if (!rc)
