@@ -21,7 +21,7 @@ struct lockcon_row {
 	const uint64_t *ips;     /* the stack, innermost first (per thread: none) */
 	size_t n;
 	pid_t tid;               /* per thread: the thread; else 0 */
-	const char *comm;        /* per thread: its name when it first waited; else "" */
+	const char *comm;        /* per thread: its name at its latest wait; else "" */
 	struct lockcon_totals t;
 };
 

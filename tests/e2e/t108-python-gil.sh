@@ -55,7 +55,8 @@ gil_case() {
 
 # holder_dump PY: dump marks spin's thread, dump --gil shows it alone.
 holder_dump() {
-	mkdir r && "$1" "$W" hold "$PWD/r" & P=$!
+	mkdir r || return 1
+	"$1" "$W" hold "$PWD/r" & P=$!
 	i=0
 	while [ ! -e r/ready ]; do
 		kill -0 $P 2>/dev/null || { echo "the workload ended early"; return 1; }

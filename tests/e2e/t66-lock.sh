@@ -175,8 +175,8 @@ test_expect_success 'lock contention -b -t, -C, --tid: the known wait, per threa
 	lperf lock con -b -t -C 0-$(($(nproc) - 1)) -- "$SCRATCH/lockwait" 50 >out 2>c.txt &&
 	want=$(sed -n "s/^small_wait_us //p" out) && set -- $(small_row c.txt) && near "$want" "$1" "$2" &&
 	lperf lock con -b -- "$SCRATCH/lockwait" 50 >out 2>s.txt && sed -n 3p s.txt >top &&
-	expect_grep "^ +[0-9]+ .* mutex +fdget_pos(\+0x[0-9a-f]+)?$" top &&
-	sleep 30 & s=$! &&
+	expect_grep "^ +[0-9]+ .* mutex +fdget_pos(\+0x[0-9a-f]+)?$" top || exit 1
+	sleep 30 & s=$!
 	lperf lock con -b -t --tid $s -- "$SCRATCH/lockwait" 20 >out 2>d.txt; kill $s; cat d.txt &&
 	! grep -q lw_small d.txt
 '

@@ -89,8 +89,9 @@ test_expect_success 'top --python -p PID: Python functions with their lines, own
 '
 
 test_expect_success 'top on Python: the --python hint says how to run top; none with --python' '
-	printf "import time\nopen(\"ready\", \"w\").close()\nend = time.time() + 8\nwhile time.time() < end:\n    sum(i * i for i in range(1000))\n" >spin.py &&
-	python3 spin.py & w=$! && ready &&
+	printf "import time\nopen(\"ready\", \"w\").close()\nend = time.time() + 8\nwhile time.time() < end:\n    sum(i * i for i in range(1000))\n" >spin.py || exit 1
+	python3 spin.py & w=$!
+	ready &&
 	lperf top --stdio -g -p $w -d 1 --timeout 2.5 >out 2>err &&
 	expect_grep "^lperf: hint: .*Python interpreter.*run with --python .and -p PID or the command." err &&
 	if lperf test 2>/dev/null | grep -q "stacks: BPF"; then

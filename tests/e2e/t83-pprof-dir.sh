@@ -136,8 +136,8 @@ stop_daemon() {
 }
 
 test_expect_success 'daemon: a Python service session from docs/daemon.md gives labelled Python profiles' '
-	test -n "$RUN" && echo "run = $RUN" &&
-	"$PYTHON" "$TEST_ROOT/tests/workloads/py_service.py" 300 ready & py=$! &&
+	test -n "$RUN" && echo "run = $RUN" || exit 1
+	"$PYTHON" "$TEST_ROOT/tests/workloads/py_service.py" 300 ready & py=$!
 	i=0 && while [ ! -e ready ]; do i=$((i + 1)); [ $i -lt 600 ] || { kill $py; exit 1; }; sleep 0.1; done &&
 	mkdir base && printf "[daemon]\nbase = %s\n\n[session-web]\nrun = %s\n" "$PWD/base" \
 		"$(echo "$RUN" | sed "s/PID/$py/")" >c &&

@@ -53,7 +53,8 @@ test_expect_success 'a symbolic link at DIR/lperf.prom is not written through; s
 '
 
 test_expect_success '--per-thread: a series per thread with --labels comm,pid, else the totals' '
-	mkdir tf tf2 && sh -c "$UNTIL_STOP" & pid=$!
+	mkdir tf tf2 || exit 1
+	sh -c "$UNTIL_STOP" & pid=$!
 	"$LPERF" stat -x, --per-thread -p $pid --textfile tf --labels comm,pid -e task-clock -- sleep 0.3 2>out &&
 	"$LPERF" stat -x, --per-thread -p $pid --textfile tf2 -e task-clock -- sleep 0.3 2>out2 &&
 	touch stop && wait $pid && cat out tf/lperf.prom tf2/lperf.prom &&

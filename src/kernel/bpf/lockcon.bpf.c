@@ -79,7 +79,12 @@ int BPF_PROG(lockcon_begin, void *lock, unsigned int flags)
 	struct lockcon_wait n = { .ts = bpf_ktime_get_ns(), .lock = (__u64)lock, .flags = flags };
 	if (per_thread) {
 		n.key = (int)tid;
-		if (!bpf_map_lookup_elem(&comms, &tid)) {
+		/* The thread's name as of its latest wait, not its first: a thread that waited while
+		 * exec'ing (under the program's name) and renamed itself later is shown by its new name. */
+		struct lockcon_comm *have = bpf_map_lookup_elem(&comms, &tid);
+		if (have) {
+			bpf_get_current_comm(have->comm, sizeof(have->comm));
+		} else {
 			struct lockcon_comm c = { 0 };
 			bpf_get_current_comm(c.comm, sizeof(c.comm));
 			bpf_map_update_elem(&comms, &tid, &c, BPF_NOEXIST);
