@@ -274,8 +274,8 @@ static void parse_report_options(struct report_args *a, struct profile *pr, int 
 		  "interpreter frames folded away, each named func (file.py:LINE)" },
 		{ OPT_BOOL, 0, "nolineno", &a->nolineno, NULL, "with --python: one frame per function, "
 		  "func (file.py), its lines merged (py-spy's spelling)" },
-		{ OPT_CALLBACK, 'j', "threads", &a->threads, "N", "resolve samples (unwinding, symbols) on N "
-		  "threads (default: the online CPUs; 1: no worker threads); the output is the same", opt_threads },
+		{ OPT_CALLBACK, 'j', "threads", &a->threads, "N", "N threads: the file's walk and N - 1 "
+		  "workers resolving samples (default: the online CPUs; 1: no workers); the output is the same", opt_threads },
 		{ OPT_BOOL, 'q', "quiet", &a->quiet, NULL, "no notes or warnings" },
 		{ OPT_COUNT, 'v', "verbose", &a->verbose, NULL, "more detail" },
 		OPT_END_(),

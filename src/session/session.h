@@ -89,9 +89,9 @@ struct session {
 	struct hashmap wall_held;  /* tid -> a copy of its last switch-out sample (malloc'd), or NULL */
 	struct evsel *wall_renamed; /* the event named wall-clock, its name until session_free */
 	char *wall_old_name;
-	unsigned threads;          /* session_opts.threads: > 1, a file's samples are resolved by that
-				    * many worker threads (session_batch.h) unless the tool sees every
-				    * record (tool.record) */
+	unsigned threads;          /* session_opts.threads: > 1, a file's samples are resolved by
+				    * threads - 1 worker threads (session_batch.h), the session's own
+				    * being the other, unless the tool sees every record (tool.record) */
 	struct spool *pool;        /* the workers, from the first sample on */
 	const void *stable_base;   /* the mapped file: records there outlive their delivery */
 	size_t stable_len;
@@ -122,8 +122,8 @@ void session_free(struct session *ss);
 struct session_opts {
 	bool force;              /* read the input and /tmp JIT symbol files whoever owns them */
 	const char *symfs;       /* look for binaries under this directory (NULL: /) */
-	unsigned threads;        /* resolve samples on this many threads (0, 1: the session's own);
-				  * the output is the same */
+	unsigned threads;        /* threads for the walk (0, 1: the session's own only; N: it and
+				  * N - 1 workers resolving samples); the output is the same */
 };
 /* Opens path ("-": standard input) and starts a session on its events with tool. The header's
  * build-ids name the files that ran: a DSO whose file on disk has another one is not resolved

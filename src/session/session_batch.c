@@ -12,7 +12,7 @@
  * the pool drains quickly at a model change. */
 #define SPOOL_BATCH 64
 
-/* A slot's state, under the pool's lock. By sequence number: slot fill is the one the session
+/* A slot's state, written under the pool's lock (read without it: atomic). By sequence number: slot fill is the one the session
  * fills (no state yet), run .. fill - 1 are queued, deliver .. run - 1 running or done. */
 enum { SLOT_QUEUED = 1, SLOT_RUNNING, SLOT_DONE };
 
@@ -54,6 +54,7 @@ struct spool {
 	uint64_t deliver;        /* the next slot to hand to the tool */
 	struct worker *w;
 	unsigned nw;
+	bool nobody;             /* no worker thread could be started */
 	int rc;                  /* the tool's first non-zero */
 };
 
@@ -82,11 +83,11 @@ static void *worker_main(void *arg)
 		if (p->stop)
 			break;
 		struct slot *sl = &p->slots[p->run++ % p->nslots];
-		sl->state = SLOT_RUNNING;
+		__atomic_store_n(&sl->state, SLOT_RUNNING, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&p->mu);
 		resolve_slot(w, sl);
 		pthread_mutex_lock(&p->mu);
-		sl->state = SLOT_DONE;
+		__atomic_store_n(&sl->state, SLOT_DONE, __ATOMIC_RELEASE);
 		pthread_cond_broadcast(&p->done);
 	}
 	pthread_mutex_unlock(&p->mu);
@@ -104,6 +105,7 @@ struct spool *spool_new(const struct spool_cfg *cfg, unsigned nworkers)
 	p->slots = xcalloc(p->nslots, sizeof(*p->slots));
 	p->w = xcalloc(nworkers, sizeof(*p->w));
 	p->nw = nworkers;
+	p->nobody = true;
 	for (unsigned i = 0; i < nworkers; i++) {
 		struct worker *w = &p->w[i];
 		w->p = p;
@@ -113,6 +115,7 @@ struct spool *spool_new(const struct spool_cfg *cfg, unsigned nworkers)
 		resolver_share(&w->rv);
 		/* Without a thread the pool still works: the session resolves on its own (below). */
 		w->started = pthread_create(&w->tid, NULL, worker_main, w) == 0;
+		p->nobody &= !w->started;
 	}
 	return p;
 }
@@ -126,6 +129,38 @@ static void free_copies(struct slot *sl)
 	sl->n = 0;
 }
 
+/* The slot of sequence number k is resolved. Without a lock: the session polls it after every
+ * sample (the worker stores it last, under the lock, with release order). */
+static bool slot_done(struct spool *p, uint64_t k)
+{
+	return __atomic_load_n(&p->slots[k % p->nslots].state, __ATOMIC_ACQUIRE) == SLOT_DONE;
+}
+
+/* No worker could be started: the slot is resolved here, with the first worker's resolver. */
+static void resolve_unstarted(struct spool *p, struct slot *sl)
+{
+	pthread_mutex_lock(&p->mu);
+	bool queued = __atomic_load_n(&sl->state, __ATOMIC_ACQUIRE) == SLOT_QUEUED;
+	if (queued)
+		p->run++;
+	pthread_mutex_unlock(&p->mu);
+	if (!queued)
+		return;
+	resolve_slot(&p->w[0], sl);
+	__atomic_store_n(&sl->state, SLOT_DONE, __ATOMIC_RELEASE);
+}
+
+/* Sleeps until the slot of sequence number k (queued) is resolved. */
+static void wait_done(struct spool *p, uint64_t k)
+{
+	if (slot_done(p, k))
+		return;
+	pthread_mutex_lock(&p->mu);
+	while (!slot_done(p, k))
+		pthread_cond_wait(&p->done, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+}
+
 /* Hands the oldest queued slot to the tool, waiting for it when wait (else only if resolved).
  * False when there was nothing (more) to deliver now. */
 static bool deliver_one(struct spool *p, bool wait)
@@ -133,23 +168,11 @@ static bool deliver_one(struct spool *p, bool wait)
 	if (p->deliver == p->fill)
 		return false;
 	struct slot *sl = &p->slots[p->deliver % p->nslots];
-	pthread_mutex_lock(&p->mu);
-	bool nobody = true;
-	for (unsigned i = 0; i < p->nw; i++)
-		nobody &= !p->w[i].started;
-	if (nobody && sl->state == SLOT_QUEUED) {
-		/* No worker could be started: resolve here, with the first worker's resolver. */
-		p->run++;
-		pthread_mutex_unlock(&p->mu);
-		resolve_slot(&p->w[0], sl);
-		pthread_mutex_lock(&p->mu);
-		sl->state = SLOT_DONE;
-	}
-	while (wait && sl->state != SLOT_DONE)
-		pthread_cond_wait(&p->done, &p->mu);
-	bool ready = sl->state == SLOT_DONE;
-	pthread_mutex_unlock(&p->mu);
-	if (!ready)
+	if (p->nobody)
+		resolve_unstarted(p, sl);
+	if (wait)
+		wait_done(p, p->deliver);
+	else if (!slot_done(p, p->deliver))
 		return false;
 	for (size_t i = 0; i < sl->n && !p->rc; i++) {
 		struct sitem *it = &sl->items[i];
@@ -169,7 +192,7 @@ static void submit(struct spool *p)
 	struct slot *sl = &p->slots[p->fill % p->nslots];
 	p->filling = false;
 	pthread_mutex_lock(&p->mu);
-	sl->state = SLOT_QUEUED;
+	__atomic_store_n(&sl->state, SLOT_QUEUED, __ATOMIC_RELAXED);
 	p->fill++;
 	pthread_cond_signal(&p->work);
 	pthread_mutex_unlock(&p->mu);
@@ -178,7 +201,10 @@ static void submit(struct spool *p)
 int spool_add(struct spool *p, const struct perf_event_header *h, const struct perf_sample *s, struct thread *t)
 {
 	if (!p->filling) {
-		/* The ring is full when the next slot still waits for delivery. */
+		/* The ring is full when the next slot still waits for delivery: the session sleeps
+		 * until half of it is resolved, not once for every slot (two switches a batch). */
+		if (p->fill - p->deliver >= p->nslots && !p->nobody)
+			wait_done(p, p->deliver + p->nslots / 2 - 1);
 		while (p->fill - p->deliver >= p->nslots)
 			deliver_one(p, true);
 		p->slots[p->fill % p->nslots].n = 0;
@@ -224,8 +250,26 @@ const void *spool_oldest(const struct spool *p)
 	return low;
 }
 
+/* At a drain with nothing out, the part-filled slot is resolved on the session's thread (with the
+ * first worker's resolver: every worker is idle). The drain waits for it anyway, and waking a
+ * worker for a few samples costs two switches: a JIT's start-up maps new code every few samples. */
+static void resolve_here(struct spool *p)
+{
+	if (!p->filling || p->deliver != p->fill)
+		return;
+	struct slot *sl = &p->slots[p->fill % p->nslots];
+	p->filling = false;
+	resolve_slot(&p->w[0], sl);
+	pthread_mutex_lock(&p->mu);
+	__atomic_store_n(&sl->state, SLOT_DONE, __ATOMIC_RELEASE);
+	p->fill++;
+	p->run++;
+	pthread_mutex_unlock(&p->mu);
+}
+
 int spool_drain(struct spool *p)
 {
+	resolve_here(p);
 	submit(p);
 	while (deliver_one(p, true))
 		;
