@@ -514,7 +514,7 @@ int cmd_report(int argc, char **argv)
 		} else {
 			profile_sort(&x.p, x.v.ro.children);
 			struct report_totals tot = { ss.nsamples, ss.lost_records, ss.lost_samples,
-						     pystore_approx(ss.py), pystore_paused(ss.py) };
+						     pystore_approx(ss.py), pystore_paused(ss.py), pystore_own(ss.py) };
 			if (a.browse && browse(&a, &x, &so) < 0) {
 				err_warn("%s; showing the text report", err_msg());
 				a.browse = false;

@@ -675,6 +675,23 @@ void sample_live_opts(const struct sample_opts *o, struct live_opts *lo)
 	lo->delay_ms = o->delay_ms;
 }
 
+/* Whether o's recording, without BPF, pauses the Python threads at each sample (python/pyrec.h's
+ * pyrec_pause): one cpu-clock or task-clock event (the default where no hardware PMU exists) with
+ * DWARF unwinding (--python's) and no sample field a paused thread cannot give, not --nonblocking. */
+static bool python_pausable(const struct sample_opts *o)
+{
+	if (o->nonblocking || o->wall || o->off_cpu || o->callchain == LIVE_CG_FP || o->branch_filter ||
+	    o->intr_regs || o->data || o->weight || o->phys_data || o->data_page_size || o->code_page_size ||
+	    o->raw_samples)
+		return false;
+	const char *e = sb_str(&o->events);
+	if (!*e)
+		return !ev_have_hw_pmu();
+	size_t n = strcspn(e, ":,/");
+	return (e[n] == '\0' || e[n] == ':') && !strchr(e, ',') &&
+	       ((n == 9 && !strncmp(e, "cpu-clock", n)) || (n == 10 && !strncmp(e, "task-clock", n)));
+}
+
 int sample_python_setup(struct sample_opts *o, char **cmd)
 {
 	if (!o->python)
@@ -683,7 +700,8 @@ int sample_python_setup(struct sample_opts *o, char **cmd)
 		[LIVE_CG_FP] = PYMETHOD_UNWIND_FP, [LIVE_CG_DWARF] = PYMETHOD_UNWIND_DWARF };
 	static const enum live_callchain to_live[] = { [PYMETHOD_UNWIND_NONE] = LIVE_CG_NONE,
 		[PYMETHOD_UNWIND_FP] = LIVE_CG_FP, [PYMETHOD_UNWIND_DWARF] = LIVE_CG_DWARF };
-	struct pymethod_setup s = { o->python_frames, to_py[o->callchain], o->stack_size };
+	struct pymethod_setup s = { o->python_frames, to_py[o->callchain], o->stack_size, python_pausable(o),
+				    pymethod_asks_own(cmd) };
 	struct notes said = NOTES_INIT;
 	int rc = pymethod_setup(cmd[0], &s, &said);
 	err_print_notes(&said);

@@ -44,6 +44,7 @@ void report_text_header(FILE *f, uint64_t lost_samples);
 /* The header's line for Python stacks read between the samples rather than at each sample. */
 void report_text_python_approx(FILE *f);
 void report_text_python_paused(FILE *f);
+void report_text_python_own(FILE *f);
 void report_wperf(FILE *f, const struct report_section *s, const struct report_opts *o);
 /* wperf groups by function: the hist's entries merged per "symbol:module" ("unknown" where no
  * symbol covers the address), most samples first. *out is allocated; free each name. */
@@ -67,6 +68,7 @@ struct report_totals {
 	uint64_t samples, lost_records, lost_samples;
 	bool python_approx;      /* Python stacks read between the samples, not at each sample */
 	bool python_paused;      /* without BPF, exact: the threads paused at each sample */
+	bool python_own;         /* the approximate ones named their frames themselves (-X perf) */
 };
 
 /* What report shows of a profile: the style, the columns and limits, the call-graph order, and

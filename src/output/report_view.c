@@ -36,7 +36,9 @@ void report_print(FILE *f, enum report_style style, const struct report_opts *op
 		json_begin_array(&j, "events");
 	} else if (style == STYLE_PERF && !ro.no_header) {
 		report_text_header(f, tot->lost_samples);
-		if (tot->python_approx)
+		if (tot->python_own)
+			report_text_python_own(f);
+		else if (tot->python_approx)
 			report_text_python_approx(f);
 		else if (tot->python_paused)
 			report_text_python_paused(f);

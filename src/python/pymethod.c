@@ -55,10 +55,11 @@ bool pymethod_frames_known(const struct pyinfo *py)
 void pymethod_choose(const struct pyinfo *py, bool want_frames, bool exact_frames, struct pymethod_choice *c)
 {
 	*c = (struct pymethod_choice){ PYMETHOD_NONE, py->frame_pointers, NULL };
-	/* Frames read at each sample (BPF) are exact, whole to 1,024 frames and carry lines:
-	 * they win over CPython's own support, whose Python frames are only those the native
-	 * unwinding reaches in the sample's stack copy (about 30). Without BPF the frames are
-	 * read at each batch, not at the sample, and -X perf's exact (if shallower) chains win. */
+	/* Frames read at each sample (BPF, or with the threads paused) are exact, whole to 1,024
+	 * frames and carry lines: they win over CPython's own support, whose Python frames are
+	 * only those the native unwinding reaches in the sample's stack copy (about 30), with
+	 * lines only where the reads around the sample agree. Where they would be read without
+	 * pausing (--nonblocking, other events), -X perf's exact (if shallower) chains win. */
 	if (want_frames || (pymethod_frames_known(py) && (!py->perf_trampoline || exact_frames))) {
 		/* No flag: DWARF unwinding gives the native frames around them in builds without
 		 * frame pointers. */
@@ -80,7 +81,8 @@ const char *pymethod_describe(const struct pyinfo *py, char *buf, size_t size)
 {
 	struct pymethod_choice c;
 	bool known = pymethod_frames_known(py);
-	pymethod_choose(py, false, known && bpf_loads(), &c);
+	/* (--python's own recording, one cpu-clock event with DWARF unwinding, pauses them) */
+	pymethod_choose(py, false, known && (bpf_loads() || pause_allowed()), &c);
 	const char *walk = NULL;
 	char frames[512];
 	if (known) {
@@ -102,6 +104,10 @@ const char *pymethod_describe(const struct pyinfo *py, char *buf, size_t size)
 	else if (c.method == PYMETHOD_TRAMPOLINE)
 		snprintf(buf, size, "-X perf (perf map)%s%s%s", walk ? "; without flags: " : "",
 			 walk ? walk : "", walk ? " (--python-frames)" : "");
+	else if (c.method == PYMETHOD_FRAMES && py->perf_trampoline && !bpf_loads())
+		/* paused: --nonblocking or other events take CPython's own support */
+		snprintf(buf, size, "%s; -X %s with --nonblocking or other events", walk,
+			 py->perf_jit ? "perf_jit (jitdump)" : "perf (perf map)");
 	else if (c.method == PYMETHOD_FRAMES)
 		snprintf(buf, size, "%s", walk);
 	else
@@ -147,6 +153,30 @@ bool pymethod_names_its_frames(pid_t pid)
 	}
 	err_clear();
 	return own;
+}
+
+bool pymethod_asks_own(char *const *argv)
+{
+	static const char *const vars[] = { "PYTHONPERFSUPPORT", "PYTHON_PERF_JIT_SUPPORT" };
+	for (size_t i = 0; i < 2; i++) {
+		const char *v = getenv(vars[i]);
+		if (v && !strcmp(v, "1"))
+			return true;
+	}
+	/* the interpreter's options, up to the script, -c or -m */
+	for (size_t i = 1; argv[0] && argv[i] && argv[i][0] == '-'; i++) {
+		const char *a = argv[i], *x = NULL;
+		if (!strcmp(a, "-c") || !strcmp(a, "-m") || !strcmp(a, "-") || !strcmp(a, "--"))
+			break;
+		bool apart = !strcmp(a, "-X") || !strcmp(a, "-W"); /* the value is the next argument */
+		if (apart && !(x = argv[++i]))
+			break;
+		if (!apart && !strncmp(a, "-X", 2))
+			x = a + 2;
+		if (a[1] == 'X' && (!strcmp(x, "perf") || !strcmp(x, "perf_jit")))
+			return true;
+	}
+	return false;
 }
 
 static int setup(const char *cmd0, struct pymethod_setup *s, struct notes *said, int depth);
@@ -201,9 +231,19 @@ static int setup(const char *cmd0, struct pymethod_setup *s, struct notes *said,
 		return setup_launcher(cmd0, s, said);
 	}
 	struct pymethod_choice c;
-	/* BPF is tried (once) only where it decides: a 3.12+ with its own perf support. */
-	bool exact = !s->frames && py.perf_trampoline && pymethod_frames_known(&py) && bpf_loads();
+	/* BPF is tried (once) only where it decides: a 3.12+ with its own perf support. Without
+	 * it the threads are paused at each sample where the recording allows (s->pausable) and
+	 * Yama lets lperf trace its child. */
+	bool open = !s->frames && !s->own && py.perf_trampoline && pymethod_frames_known(&py);
+	bool bpf = open && bpf_loads();
+	bool paused = open && !bpf && s->pausable && pause_allowed();
+	bool exact = bpf || paused;
 	pymethod_choose(&py, s->frames, exact, &c);
+	/* CPython's own support asked for by the command is kept as asked (-X perf on 3.13 stays
+	 * the perf map; 3.13's choice is DWARF unwinding, which goes through both) */
+	bool asked = s->own && py.perf_trampoline && !s->frames;
+	if (asked)
+		c.env = NULL;
 	if (c.env)
 		setenv(c.env, "1", 1);
 	if (c.method != PYMETHOD_NONE && s->unwind == PYMETHOD_UNWIND_NONE) {
@@ -214,9 +254,13 @@ static int setup(const char *cmd0, struct pymethod_setup *s, struct notes *said,
 	switch (c.method) {
 	case PYMETHOD_FRAMES:
 		s->frames = true;
-		if (exact)
+		if (bpf)
 			notes_add_level(said, NOTES_NOTE, "--python: Python %s: reading its frames at each sample "
 					"(BPF; whole stacks with lines, in place of -X perf), %s unwinding", py.version, unwind);
+		else if (paused)
+			notes_add_level(said, NOTES_NOTE, "--python: Python %s: reading its frames at each sample "
+					"with the threads paused (no BPF: %s; whole stacks with lines, in place of "
+					"-X perf), %s unwinding", py.version, bpf_why ? bpf_why : "?", unwind);
 		else
 			notes_add_level(said, NOTES_NOTE, "--python: Python %s without -X perf: reading its frames, %s "
 					"unwinding", py.version, unwind);
@@ -227,6 +271,7 @@ static int setup(const char *cmd0, struct pymethod_setup *s, struct notes *said,
 		 * completed from them (python/pymerge.h). */
 		s->frames = pymethod_frames_known(&py);
 		notes_add_level(said, NOTES_NOTE, "--python: Python %s with %s, %s unwinding%s%s", py.version,
+				asked ? "its own perf support, as the command asks" :
 				c.method == PYMETHOD_PERF_JIT ? "perf_jit (jitdump)" : "the perf trampoline (perf map)",
 				unwind, c.method == PYMETHOD_TRAMPOLINE && !py.frame_pointers ?
 				" (this build has no frame pointers)" : "",

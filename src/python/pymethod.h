@@ -26,8 +26,9 @@ struct pymethod_choice {
 };
 
 /* The method for py; want_frames: --python-frames (or attaching), frames read whatever the build;
- * exact_frames: the frames can be read at each sample (BPF loads), and then they are read on
- * 3.12+ too, in place of CPython's own perf support. */
+ * exact_frames: the frames can be read at each sample (BPF loads, or without it the threads are
+ * paused at each sample, python/pysampler.h), and then they are read on 3.12+ too, in place of
+ * CPython's own perf support. */
 void pymethod_choose(const struct pyinfo *py, bool want_frames, bool exact_frames, struct pymethod_choice *c);
 /* The interpreter's frames can be read (a layout lperf knows). */
 bool pymethod_frames_known(const struct pyinfo *py);
@@ -41,17 +42,29 @@ struct pymethod_setup {
 	enum pymethod_unwind unwind;  /* in: the call graph asked for; out: the one to sample with
 				       * (chosen here only when none was asked) */
 	uint32_t stack_size;          /* DWARF stack bytes: 16384 when the unwinding is chosen here */
+	bool pausable;                /* in: without BPF the recording would pause the threads at
+				       * each sample (one cpu-clock or task-clock event, DWARF
+				       * unwinding, not --nonblocking): then 3.12+ is read exactly
+				       * so, in place of its own perf support, where Yama lets lperf
+				       * trace its child */
+	bool own;                     /* in: the command asks CPython for its own perf support
+				       * (pymethod_asks_own): kept, its frames only extended */
 };
 
-/* Applies --python to the command cmd0: probes the interpreter, sets the environment that makes
- * CPython 3.12+ name its functions for perf (PYTHON_PERF_JIT_SUPPORT=1 on 3.13+,
- * PYTHONPERFSUPPORT=1 on 3.12) and picks the unwinding that works with that build when none was
- * asked for. What it decided goes to said: a note naming the method and the unwinding, or a
+/* Applies --python to the command cmd0: probes the interpreter; where its frames cannot be read
+ * exactly (neither BPF nor s->pausable) sets the environment that makes CPython 3.12+ name its
+ * functions for perf (PYTHON_PERF_JIT_SUPPORT=1 on 3.13+, PYTHONPERFSUPPORT=1 on 3.12); picks
+ * the unwinding that works with that build when none was asked for. What it decided goes to said: a note naming the method and the unwinding, or a
  * warning for a Python older than 3.12 (native frames only). A command that is no Python is
  * taken as a wrapper with s->frames (its Pythons are found as they exec). -1 with err_set()
  * when cmd0 cannot be run, or is no Python without s->frames. */
 struct notes;
 int pymethod_setup(const char *cmd0, struct pymethod_setup *s, struct notes *said);
+
+/* Whether the command argv (a NULL-ended Python command line) asks CPython for its own perf
+ * support: -X perf or -X perf_jit among the interpreter's options, or PYTHONPERFSUPPORT=1 or
+ * PYTHON_PERF_JIT_SUPPORT=1 in lperf's environment, which the command inherits. */
+bool pymethod_asks_own(char *const *argv);
 
 /* Writes the description into buf and returns it. Whether BPF loads is tried once per process
  * (root or CAP_BPF + CAP_PERFMON, BTF, ring buffers). */

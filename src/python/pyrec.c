@@ -120,7 +120,16 @@ const char *pyrec_method(const struct pyrec *r)
 	struct pysampler_stats ps = { 0 };
 	if (r->sampler)
 		pysampler_stats(r->sampler, &ps);
-	return r->bpf ? "BPF at each sample" : ps.ticks ? r->method : "process_vm_readv every millisecond (approximate)";
+	if (r->bpf || ps.ticks)
+		return r->bpf ? "BPF at each sample" : r->method;
+	/* every Python named its frames itself (-X perf): the reads only extend those */
+	size_t py = 0, own = 0;
+	for (size_t i = 0; i < r->n; i++) {
+		py += r->p[i].state == P_PYTHON;
+		own += r->p[i].state == P_PYTHON && (r->p[i].w.flags & PYSTORE_OWN);
+	}
+	return py && own == py ? "CPython's own -X perf frames, extended by reads between the samples"
+			       : "process_vm_readv every millisecond (approximate)";
 }
 
 static void ran_free(struct rproc *p)

@@ -25,7 +25,8 @@ struct pyrec *pyrec_new(bool try_bpf);
 void pyrec_attach(struct pyrec *r, const int *fds, size_t n);
 /* NULL when BPF is in use, else one line: why not. */
 const char *pyrec_fallback_reason(const struct pyrec *r);
-/* "BPF at each sample" or "process_vm_readv every millisecond (approximate)". */
+/* "BPF at each sample", the paused sampler's, CPython's own frames (every process under -X perf)
+ * or "process_vm_readv every millisecond (approximate)". */
 const char *pyrec_method(const struct pyrec *r);
 /* A process to look at. exec: it starts a new program (looked for every 2 ms until its libpython
  * is mapped, 3 s at most); else a running process, looked at once. */

@@ -343,6 +343,17 @@ bool pystore_paused(const struct pystore *s)
 	return paused && !pystore_approx(s);
 }
 
+bool pystore_own(const struct pystore *s)
+{
+	bool own = false;
+	for (size_t i = 0; s && i < s->n; i++) {
+		if (s->p[i].approx && !(s->p[i].flags & PYSTORE_OWN))
+			return false;
+		own |= s->p[i].approx;
+	}
+	return own;
+}
+
 size_t pystore_nstacks(const struct pystore *s)
 {
 	size_t n = 0;

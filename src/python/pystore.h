@@ -70,6 +70,9 @@ uint32_t pystore_proc_flags(const struct pystore *s, int32_t pid);
 bool pystore_approx(const struct pystore *s);
 /* Whether any process's stacks were read with its threads paused (and none approximately). */
 bool pystore_paused(const struct pystore *s);
+/* Whether every process whose stacks were read approximately (at least one) named its Python
+ * frames itself (PYSTORE_OWN: -X perf, -X perf_jit), so that the reads only extend those. */
+bool pystore_own(const struct pystore *s);
 size_t pystore_nstacks(const struct pystore *s);
 
 /* One Python frame for a view: its name as CPython's perf support writes it

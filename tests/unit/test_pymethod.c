@@ -112,13 +112,55 @@ static void test_describe(void **state)
 				      "(no BPF: LPERF_NO_BPF is set)"
 				    : "process_vm_readv frame reads, approximate (no BPF: LPERF_NO_BPF is set)";
 	char want[512];
-	snprintf(want, sizeof(want), "-X perf (perf map); without flags: %s (--python-frames)", frames);
+	/* paused, 3.12 is read so too (-X perf where the recording would not pause it) */
+	if (paused)
+		snprintf(want, sizeof(want), "%s; -X perf (perf map) with --nonblocking or other events", frames);
+	else
+		snprintf(want, sizeof(want), "-X perf (perf map); without flags: %s (--python-frames)", frames);
+	assert_string_equal(pymethod_describe(&p, buf, sizeof(buf)), want);
+	p = py("CPython", 13, true, true, false);
+	if (paused)
+		snprintf(want, sizeof(want), "%s; -X perf_jit (jitdump) with --nonblocking or other events", frames);
+	else
+		snprintf(want, sizeof(want), "-X perf_jit (jitdump); without flags: %s (--python-frames)", frames);
 	assert_string_equal(pymethod_describe(&p, buf, sizeof(buf)), want);
 	p = py("CPython", 11, false, false, true);
 	assert_string_equal(pymethod_describe(&p, buf, sizeof(buf)), frames);
 	p = py("PyPy", 10, false, false, true);
 	assert_string_equal(pymethod_describe(&p, buf, sizeof(buf)),
 			    "none: native frames only (Python frames need CPython 2.7 or 3.6 to 3.13)");
+}
+
+/* The command asks CPython for its own perf support: -X perf or -X perf_jit among the
+ * interpreter's options (not the script's), or the variables in the environment. */
+static void test_asks_own(void **state)
+{
+	unsetenv("PYTHONPERFSUPPORT");
+	unsetenv("PYTHON_PERF_JIT_SUPPORT");
+	char *a[] = { "python3", "-X", "perf", "s.py", NULL };
+	assert_true(pymethod_asks_own(a));
+	char *b[] = { "python3", "-u", "-Xperf_jit", "s.py", NULL };
+	assert_true(pymethod_asks_own(b));
+	char *c[] = { "python3", "-W", "ignore", "-Wdefault", "-X", "perf_jit", "-c", "pass", NULL };
+	assert_true(pymethod_asks_own(c));
+	char *d[] = { "python3", "s.py", "-X", "perf", NULL };     /* the script's arguments */
+	assert_false(pymethod_asks_own(d));
+	char *e[] = { "python3", "-X", "importtime", "-c", "pass", NULL };
+	assert_false(pymethod_asks_own(e));
+	char *f[] = { "python3", "-X", NULL };                     /* cut short */
+	assert_false(pymethod_asks_own(f));
+	char *g[] = { "python3", "-c", "-X", "perf", NULL };
+	assert_false(pymethod_asks_own(g));
+	char *h[] = { "python3", "s.py", NULL };
+	assert_false(pymethod_asks_own(h));
+	setenv("PYTHONPERFSUPPORT", "1", 1);
+	assert_true(pymethod_asks_own(h));
+	setenv("PYTHONPERFSUPPORT", "0", 1);
+	assert_false(pymethod_asks_own(h));
+	unsetenv("PYTHONPERFSUPPORT");
+	setenv("PYTHON_PERF_JIT_SUPPORT", "1", 1);
+	assert_true(pymethod_asks_own(h));
+	unsetenv("PYTHON_PERF_JIT_SUPPORT");
 }
 
 /* pymethod_setup on commands that are no Python: a wrapper gets the frames of the Pythons it
@@ -209,6 +251,7 @@ int main(void)
 		cmocka_unit_test(test_choose),
 		cmocka_unit_test(test_shebang),
 		cmocka_unit_test(test_describe),
+		cmocka_unit_test(test_asks_own),
 		cmocka_unit_test(test_setup_not_python),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
