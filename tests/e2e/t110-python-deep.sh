@@ -5,9 +5,12 @@
 # 124-frame recursions whole with no [truncated], a 2,000-frame one cut at 1,024 (and at
 # --python-depth N) with [truncated] where the cut frames belong, the right line in every frame
 # of >= 99% of the samples, and the 60/30/10 known answer (tests/workloads/py_split.py, which
-# measures its own split) within three standard deviations of its counts, with its lines. Without BPF (LPERF_NO_BPF=1, or as nobody where
-# nobody may run the interpreter) -X perf stays, whose exact chains stop where the sample's
-# stack copy ends: those stacks say [truncated] at the root.
+# measures its own split) within three standard deviations of its counts, with its lines. Without
+# BPF (LPERF_NO_BPF=1) the frames are read with the threads paused at each sample, in place of
+# -X perf too: the 124-frame stack whole with every line. -X perf asked for by the command
+# (python -X perf) stays, whose exact chains stop where the sample's stack copy ends: those
+# stacks are completed from the reads around the sample where they agree, else say [truncated]
+# at the root.
 . "$(dirname "$0")/lib.sh"
 DEEP="$TEST_ROOT/tests/workloads/py_deep.py"
 SHARES="$TEST_ROOT/tests/workloads/py_split.py"
@@ -113,16 +116,24 @@ for v in 3.12 3.13; do
 		lperf record -q --python -o e.data -- "$py" "$SHARES" 600 20000 answer.txt &&
 		lperf script -i e.data >s.txt 2>/dev/null && shares s.txt answer.txt
 	'
-	# No BPF: CPython's own support, exact but as deep as the stack copy reaches (about 30
+	test_expect_success "$v without BPF: paused in place of -X perf, a 124-frame stack whole, every line right" '
+		LPERF_NO_BPF=1 lperf record --python -o m.data -- "$py" "$DEEP" 124 50000000 2>err; rc=$?; cat err && test $rc = 0 &&
+		expect_grep "threads paused at each sample" err && expect_no_grep "perf map|jitdump|approximate" err &&
+		lperf report -i m.data --folded >f.txt 2>/dev/null && py_depth f.txt 124 0 99 && no_cut f.txt &&
+		lperf script -i m.data >s.txt 2>/dev/null && deep_lines s.txt 124
+	'
+	xopt=perf && [ $v = 3.13 ] && xopt=perf_jit
+	export xopt
+	# -X perf asked for: CPython's own support, exact but as deep as the stack copy reaches (about 30
 	# frames here); the frames beyond come from the interpreter's, read at each batch, where
 	# the reads before and after the sample agree on them (the workload stays a second at
 	# depth after leaf, so a read follows its last samples). Otherwise the cut is said; no
 	# sample has <module> at another depth (joined wrong); at most 1% are neither (a native
 	# unwinding that stopped before CPython's first frame). A line is right or not given: the
 	# innermost deep's 16, the others' 19 (CPython's frames get one where the reads agree).
-	test_expect_success "$v without BPF: -X perf, a 124-frame stack completed from the reads around the sample, else [truncated]" '
-		LPERF_NO_BPF=1 lperf record --python -o n.data -- "$py" "$DEEP" 124 10000000 1 2>err &&
-		expect_grep "perf map|jitdump" err && expect_grep "frames beyond the stack copy" err &&
+	test_expect_success "$v without BPF, python -X $xopt: a 124-frame stack completed from the reads around the sample, else [truncated]" '
+		LPERF_NO_BPF=1 lperf record --python -o n.data -- "$py" -X $xopt "$DEEP" 124 10000000 1 2>err &&
+		expect_grep "as the command asks" err && expect_grep "frames beyond the stack copy" err &&
 		lperf report -i n.data --python --folded >p.txt 2>/dev/null && py_view p.txt >f.txt &&
 		awk "/py::leaf/ { n += \$NF; d = gsub(/py::deep/, \"&\"); m = gsub(/py::<module>/, \"&\"); t = gsub(/\\[truncated\\];py::deep/, \"&\")
 			if (d == 124 && m == 1 && !t) whole += \$NF; else if (m == 0 && t == 1 && d < 124) cut += \$NF; else if (m) wrong += \$NF; else other += \$NF }

@@ -63,9 +63,10 @@ python_tests() {
 		lperf report -i "$SCRATCH/$v.data" --folded >after.txt 2>/dev/null &&
 		complete after.txt && cmp before.txt after.txt
 	'
-	# --python takes CPython's own support where lperf's BPF program does not load (not root).
-	test_expect_success "$v: lperf record --python without BPF picks the trampoline and DWARF stacks itself" '
-		LPERF_NO_BPF=1 lperf record --python -o p.data -- "$py" "$W" $LOOPS 2>err &&
+	# --python takes CPython's own support where its frames would be read without pausing: no
+	# BPF and --nonblocking (without it the threads are paused: t116-python-paused.sh).
+	test_expect_success "$v: lperf record --python --nonblocking without BPF picks the trampoline and DWARF stacks itself" '
+		LPERF_NO_BPF=1 lperf record --python --nonblocking -o p.data -- "$py" "$W" $LOOPS 2>err &&
 		expect_grep "perf map|jitdump" err &&
 		pid=$(rec_pid p.data) && [ -n "$pid" ] && jit_rm "$pid" &&
 		lperf report -i p.data --folded >f.txt 2>/dev/null && complete f.txt
@@ -84,7 +85,7 @@ if [ -n "$PY313" ]; then
 	# compiles after the fork is named. (The child's own dump stays empty: os._exit drops it.)
 	export PY313
 	test_expect_success "3.13 --python -X perf_jit (no BPF) with a fork: the parent's functions after the fork are named" '
-		LPERF_NO_BPF=1 lperf record -q --python -o k.data -- "$PY313" "$TEST_ROOT/tests/workloads/py_fork.py" 2>/dev/null &&
+		LPERF_NO_BPF=1 lperf record -q --python -o k.data -- "$PY313" -X perf_jit "$TEST_ROOT/tests/workloads/py_fork.py" 2>/dev/null &&
 		lperf script -i k.data -F pid,sym >s.txt 2>/dev/null &&
 		for p in $(awk "/^[^\t]/ { print \$1 }" s.txt | sort -u); do jit_rm $p; done &&
 		n=$(grep -c "py::parent_work" s.txt) && echo "$n samples in parent_work" && [ "$n" -ge 20 ]
