@@ -244,6 +244,10 @@ static int setup(const char *cmd0, struct pymethod_setup *s, struct notes *said,
 	bool asked = s->own && py.perf_trampoline && !s->frames;
 	if (asked)
 		c.env = NULL;
+	/* the paused threads give their registers and stack, which DWARF unwinds: a build with
+	 * frame pointers is unwound so too where the threads would be paused */
+	if (c.method == PYMETHOD_FRAMES && c.frame_pointers && s->pausable && pause_allowed() && !bpf_loads())
+		c.frame_pointers = false;
 	if (c.env)
 		setenv(c.env, "1", 1);
 	if (c.method != PYMETHOD_NONE && s->unwind == PYMETHOD_UNWIND_NONE) {

@@ -23,7 +23,7 @@ cleanup() {
 }
 trap cleanup EXIT
 chmod 755 "$PUB"
-for f in py_shares.py py_threads.py py_fork.py; do
+for f in py_shares.py py_threads.py py_fork.py py_cfuncs.py; do
 	cp "$TEST_ROOT/tests/workloads/$f" "$PUB/$f" && chmod 644 "$PUB/$f"
 done
 W="$PUB/py_shares.py"
@@ -56,6 +56,23 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && [ -x /usr/bin/python3.
 	mkdir -p "$PUB/nb" && chmod 777 "$PUB/nb"
 fi
 nb() { $NOBODY env -C "$PUB/nb" "$@"; }
+
+# cfuncs FOLDED: CPython's own C code of py_cfuncs.py under its Python caller: of the samples in
+# list_sort (at least 20), >= 95% with sort_them as their innermost Python frame; of those in the
+# json module's C encoder (at least 20), >= 95% with JSONEncoder.iterencode innermost and
+# encode_them among the Python frames.
+cfuncs() {
+	awk '{
+		n = $NF; s = $0; sub(/ [0-9]+$/, "", s); k = split(s, fr, ";"); inner = ""; enc = 0
+		for (i = 1; i <= k; i++) if (fr[i] ~ /^py::/) { inner = fr[i]; if (fr[i] ~ /^py::encode_them:/) enc = 1 }
+		sub(/:.*/, "", inner)
+		if (s ~ /;list_sort;/) { st += n; if (inner == "py::sort_them") sr += n }
+		if (s ~ /;encoder_listencode_/) { jt += n; if (inner == "py::JSONEncoder.iterencode" && enc) jr += n }
+	} END {
+		printf "list_sort under sort_them: %d of %d; the json encoder under iterencode and encode_them: %d of %d\n", sr, st, jr, jt
+		exit !(st >= 20 && sr >= 0.95 * st && jt >= 20 && jr >= 0.95 * jt)
+	}' "$1"
+}
 
 if $NB; then
 	test_expect_success "nobody: said paused and exact, the known answer, whole chains, lines, C under its caller" '
@@ -116,8 +133,14 @@ for v in $VERSIONS; do
 		lperf report -i p.data --python --folded >pf.txt 2>/dev/null &&
 		$PYTHON "$CHECK" pf.txt lines
 	'
-	if [ $v = 3.11 ] && ! lperf record -q --python -o "$SCRATCH/probe.data" -- "$py" -c pass 2>&1 | grep -q "no BPF"; then
-		test_expect_success "3.11: the paused shares agree with the BPF reader's" '
+	case $v in 3.1[23])
+		test_expect_success "$v with LPERF_NO_BPF=1: sorted and the json encoder (C) under their Python callers" '
+			LPERF_NO_BPF=1 lperf record -q --python -o c.data -- "$py" "$PUB/py_cfuncs.py" 60 &&
+			lperf report -i c.data --folded >cf.txt 2>/dev/null && cfuncs cf.txt
+		' ;;
+	esac
+	if [ $v != 3.8 ] && ! lperf record -q --python -o "$SCRATCH/probe.data" -- "$py" -c pass 2>&1 | grep -q "no BPF"; then
+		test_expect_success "$v: the paused shares agree with the BPF reader's" '
 			lperf record -q --python -o b.data -- "$py" "$W" $ROUNDS 2>/dev/null &&
 			lperf report -i b.data --folded >bf.txt 2>/dev/null &&
 			$PYTHON "$CHECK" bf.txt exact >bpf.txt; cat bpf.txt &&
