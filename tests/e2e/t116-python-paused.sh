@@ -65,7 +65,7 @@ cfuncs() {
 	awk '{
 		n = $NF; s = $0; sub(/ [0-9]+$/, "", s); k = split(s, fr, ";"); inner = ""; enc = 0
 		for (i = 1; i <= k; i++) if (fr[i] ~ /^py::/) { inner = fr[i]; if (fr[i] ~ /^py::encode_them:/) enc = 1 }
-		sub(/:.*/, "", inner)
+		sub(/:\/.*/, "", inner)
 		if (s ~ /;list_sort;/) { st += n; if (inner == "py::sort_them") sr += n }
 		if (s ~ /;encoder_listencode_/) { jt += n; if (inner == "py::JSONEncoder.iterencode" && enc) jr += n }
 	} END {
