@@ -470,8 +470,8 @@ char **sample_parse_options(struct sample_opts *o, int argc, char **argv, const 
 		SAMPLE_NOLINENO_OPT(o),
 		{ OPT_CALLBACK, 'z', "compression-level", o, "N", "zstd-compressed records (level 1..22, "
 		  "default 1; 0: none), as perf record -z; on by default with --python", opt_compress, OPT_NUMERIC_OPT },
-		{ OPT_BOOL, 0, "python", &o->python, NULL, "Python stacks: CPython 3.12+'s perf support in the "
-		  "command, else frames read from the interpreter (2.7, 3.6+, also -p)" },
+		{ OPT_BOOL, 0, "python", &o->python, NULL, "Python stacks: frames read from the interpreter at "
+		  "each sample (CPython 2.7, 3.6+, also -p); else CPython 3.12+'s -X perf" },
 		{ OPT_BOOL, 0, "python-frames", &o->python_frames, NULL, "Python stacks read from the "
 		  "interpreter (BPF), with no -X perf, on any CPython 2.7, 3.6-3.13" },
 		{ OPT_INT, 0, "python-depth", &o->python_depth, "N", "Python frames kept per stack read "
