@@ -11,6 +11,7 @@
 #include "symbols/dso.h"
 #include "symbols/elf.h"
 #include "symbols/jitdump.h"
+#include "symbols/ksnap.h"
 #include "symbols/perfmap.h"
 #include "util/error.h"
 #include "util/xalloc.h"
@@ -183,11 +184,26 @@ static void add_buildids(struct recorder *c, bool kernel)
 	}
 }
 
+/* Kernel code was sampled: the report will want the kernel's symbols. */
+static bool kernel_hit(const struct recorder *c)
+{
+	for (size_t i = 0; i < c->hits.ndsos; i++)
+		if (c->hits.dsos[i].cpumode == PERF_RECORD_MISC_KERNEL && c->hits.dsos[i].hit)
+			return true;
+	return false;
+}
+
 void recorder_finish(struct recorder *c, bool force)
 {
 	if (c->buildids != RECORDER_BUILDIDS_NONE) { /* the kernel first, as perf writes them */
 		add_buildids(c, true);
 		add_buildids(c, false);
+	}
+	/* The kernel symbol snapshot a report reads instead of /proc/kallsyms, as perf record
+	 * stores kallsyms: its first report then starts from it. */
+	if (c->buildid_cache && c->buildids != RECORDER_BUILDIDS_NONE && !c->ksnap_checked && kernel_hit(c)) {
+		c->ksnap_checked = true;
+		ksnap_refresh();
 	}
 	store_jit_sources(c, force);
 	perfdata_writer_set_sample_times(c->w, c->first_time, c->last_time);

@@ -22,7 +22,9 @@ struct recorder {
 	uint64_t first_time, last_time;
 	struct dsohits hits;          /* DSOs mapped and hit: their build-ids go in the header */
 	enum recorder_buildids buildids;
-	bool buildid_cache;           /* and copies of them into the build-id cache */
+	bool buildid_cache;           /* and copies of them into the build-id cache (and lperf's
+				       * kernel symbol snapshot, symbols/ksnap.h) */
+	bool ksnap_checked;           /* the snapshot was checked (once per recorder) */
 	pid_t *pids;                  /* processes seen: their perf maps are stored at the end */
 	size_t npids, pidcap;
 	char **dumps;                 /* jitdump marker paths, and their processes */
@@ -45,7 +47,8 @@ int recorder_record(const struct perf_event_header *h, void *arg);
 /* Adds the build-ids of the DSOs hit (all mapped with RECORDER_BUILDIDS_ALL, none with _NONE;
  * the kernel's as [kernel.kallsyms], the vDSO's as [vdso]) and, when buildid_cache, copies
  * them into the build-id cache (symbols/buildid_cache.h; failures are left out silently, as
- * perf does), the build-ids of the executables mapped, the JIT sources of the processes seen (read as
+ * perf does; with kernel samples, the kernel symbol snapshot is written when the cache has no
+ * usable one: symbols/ksnap.h's ksnap_refresh), the build-ids of the executables mapped, the JIT sources of the processes seen (read as
  * their owner allows unless force; refusals go to warnings) and the first and last sample times.
  * Call before perfdata_writer_close. */
 void recorder_finish(struct recorder *c, bool force);

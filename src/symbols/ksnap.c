@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "symbols/buildid_cache.h"
+#include "symbols/kallsyms.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
@@ -280,18 +281,14 @@ static bool usable(struct ksnap_key *k, char hex[BUILDID_HEX])
 	return true;
 }
 
-struct ksnap *ksnap_load(void)
+static struct ksnap *load_for(const struct ksnap_key *k, const char *hex)
 {
-	struct ksnap_key k;
-	char hex[BUILDID_HEX];
-	if (!usable(&k, hex))
-		return NULL;
 	size_t len = 0;
 	void *map = buildid_cache_map(KSNAP_DIR, hex, KSNAP_MAX, &len);
 	if (!map)
 		return NULL;
 	struct ksnap *s = xcalloc(1, sizeof(*s));
-	if (parse(map, len, &k, s, true) < 0) {
+	if (parse(map, len, k, s, true) < 0) {
 		munmap(map, len);
 		free(s);
 		return NULL;
@@ -302,6 +299,13 @@ struct ksnap *ksnap_load(void)
 	 * back (its read-only file mapping refaults them). */
 	madvise(map, len, MADV_DONTNEED);
 	return s;
+}
+
+struct ksnap *ksnap_load(void)
+{
+	struct ksnap_key k;
+	char hex[BUILDID_HEX];
+	return usable(&k, hex) ? load_for(&k, hex) : NULL;
 }
 
 static bool same_syms(const struct symbol *a, const struct symbol *b, size_t n)
@@ -328,4 +332,32 @@ void ksnap_save(const struct symbol *syms, size_t nsyms, const struct ksnap *old
 	free(buf);
 	err_clear();
 	errno = err;
+}
+
+int ksnap_refresh(void)
+{
+	struct ksnap_key k;
+	char hex[BUILDID_HEX];
+	if (getenv("LPERF_KALLSYMS") || !usable(&k, hex))
+		return 0;
+	struct ksnap *old = load_for(&k, hex);
+	if (old) { /* checked whole: this kernel, this boot, undamaged */
+		ksnap_free(old);
+		return 0;
+	}
+	struct symtab_load r = { 0 };
+	kallsyms_load("/proc/kallsyms", &r);
+	int written = 0;
+	if (r.nsyms) {
+		int err = errno;
+		size_t len;
+		void *buf = ksnap_build(&k, r.syms, r.nsyms, &len);
+		written = buildid_cache_store(KSNAP_DIR, hex, buf, len, 0600) == 0;
+		free(buf);
+		err_clear();
+		errno = err;
+	}
+	symtab_free(r.syms, r.nsyms);
+	notes_clear(&r.notes);
+	return written;
 }

@@ -68,5 +68,12 @@ struct ksnap *ksnap_load(void);
  * the same symbols; failures are silent (a report does not fail for want of a cache). */
 void ksnap_save(const struct symbol *syms, size_t nsyms, const struct ksnap *old);
 void ksnap_free(struct ksnap *s);
+/* For `lperf record`, as perf record stores kallsyms in its build-id cache: makes sure the cache
+ * holds a usable snapshot of the running kernel (this build-id and boot, checked whole as
+ * ksnap_load checks it), writing one from /proc/kallsyms when it is missing, another boot's,
+ * another version's or damaged, so that the first report after a record does not read
+ * /proc/kallsyms. Nothing when $LPERF_KALLSYMS is set or kernel addresses are hidden from this
+ * user. 1 when it wrote a snapshot, else 0; failures are silent, as ksnap_save's. */
+int ksnap_refresh(void);
 
 #endif

@@ -1,9 +1,11 @@
 #!/bin/sh
-# The kernel symbol snapshot (symbols/ksnap.h): the first report of a session with kernel samples
-# writes $PERF_BUILDID_DIR/.lperf/ksyms/BUILDID, later reports read it instead of /proc/kallsyms,
-# and every report prints the same bytes as one that reads /proc/kallsyms itself. A damaged
-# snapshot is rebuilt, a symlink planted at its name is never written through, and reports
-# running at once leave one valid file. Needs root (kernel addresses) and the kernel's build-id.
+# The kernel symbol snapshot (symbols/ksnap.h): `lperf record` of kernel samples writes
+# $PERF_BUILDID_DIR/.lperf/ksyms/BUILDID when the cache has no usable one (as perf record stores
+# kallsyms), else the first report that needs it does; later reports read it instead of
+# /proc/kallsyms, and every report prints the same bytes as one that reads /proc/kallsyms itself.
+# A damaged or another kernel's snapshot is rebuilt (by record or report), a symlink planted at
+# its name is never written through, and reports running at once leave one valid file. Needs
+# root (kernel addresses) and the kernel's build-id.
 . "$(dirname "$0")/lib.sh"
 
 KID=$(lperf buildid-list -k 2>/dev/null)
@@ -25,16 +27,59 @@ traced() {
 # Did the traced report read /proc/kallsyms? (Without strace both hold.)
 read_kallsyms() { [ -z "$HAVE_STRACE" ] || grep -q "/proc/kallsyms" trace; }
 not_read_kallsyms() { [ -z "$HAVE_STRACE" ] || ! grep -q "/proc/kallsyms" trace; }
-# dd spends its time copying zeros in the kernel: kernel samples for certain.
+# blind CMD...: CMD with /proc/kallsyms empty (an empty file mounted over it in a mount
+# namespace of its own), so that only the snapshot can name kernel symbols; "" when the machine
+# cannot (no unshare, no mount namespaces).
+BLIND=$(unshare -m sh -c 'mount --bind /dev/null /proc/kallsyms && test ! -s /proc/kallsyms && echo 1' 2>/dev/null)
+blind() { unshare -m sh -c 'mount --bind /dev/null /proc/kallsyms && exec "$@"' blind "$@"; }
+# dd spends its time copying zeros in the kernel: kernel samples for certain. -N: this recording
+# leaves the cache alone (no snapshot), for the report's own tests below.
+record_dd() { lperf record -q -e cpu-clock -F 4999 "$@" -- dd if=/dev/zero of=/dev/null bs=64k count=40000 2>/dev/null; }
 test_expect_success 'setup: a recording with kernel samples, and its report from /proc/kallsyms' '
-	lperf record -q -e cpu-clock -F 4999 -o k.data -- dd if=/dev/zero of=/dev/null bs=64k count=40000 2>/dev/null &&
+	record_dd -N -o k.data &&
 	LPERF_KALLSYMS=/proc/kallsyms lperf report -i k.data --stdio --sort dso,sym >want &&
 	expect_grep "\[k\]" want && test ! -e "$SNAP" &&
 	cp k.data "$SCRATCH/k.data" && cp want "$SCRATCH/want"
 '
 
+test_expect_success 'record writes the snapshot: the first report after it reads no /proc/kallsyms, same bytes' '
+	cp "$SCRATCH/k.data" "$SCRATCH/want" . &&
+	rm -rf "$PERF_BUILDID_DIR/.lperf" &&
+	record_dd -o r.data && test -f "$SNAP" && test "$(stat -c %a "$SNAP")" = 600 &&
+	traced r1 && not_read_kallsyms && cmp want r1 &&
+	if test -n "$BLIND"; then blind "$LPERF" report -i k.data --stdio --sort dso,sym >r2 && cmp want r2; fi
+'
+
+test_expect_success 'record keeps a good snapshot, -N and -B write none, --buildid-dir is honoured' '
+	cp "$SCRATCH/k.data" "$SCRATCH/want" . &&
+	rm -rf "$PERF_BUILDID_DIR/.lperf" &&
+	record_dd -o r.data && ino=$(stat -c %i "$SNAP") &&
+	record_dd -o r.data && test "$(stat -c %i "$SNAP")" = "$ino" &&
+	rm -f "$SNAP" && record_dd -N -o r.data && test ! -e "$SNAP" &&
+	record_dd -B -o r.data && test ! -e "$SNAP" &&
+	lperf --buildid-dir "$PWD/other" record -q -e cpu-clock -F 4999 -o r.data -- \
+		dd if=/dev/zero of=/dev/null bs=64k count=40000 2>/dev/null &&
+	test ! -e "$SNAP" && test -f "other/.lperf/ksyms/$KID" &&
+	lperf --buildid-dir "$PWD/other" report -i k.data --stdio --sort dso,sym >r1 && cmp want r1
+'
+
+test_expect_success 'record rebuilds a damaged, truncated or another kernel'"'"'s snapshot' '
+	cp "$SCRATCH/k.data" "$SCRATCH/want" . &&
+	rm -rf "$PERF_BUILDID_DIR/.lperf" &&
+	record_dd -o r.data && size=$(stat -c %s "$SNAP") &&
+	printf "\377\377\377\377" | dd of="$SNAP" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null &&
+	record_dd -o r.data && traced r1 && not_read_kallsyms && cmp want r1 &&
+	truncate -s $((size - 1)) "$SNAP" &&
+	record_dd -o r.data && test "$(stat -c %s "$SNAP")" -gt $((size / 2)) &&
+	traced r2 && not_read_kallsyms && cmp want r2 &&
+	printf "\377\377\377\377" | dd of="$SNAP" bs=1 seek=16 conv=notrunc 2>/dev/null &&
+	record_dd -o r.data && traced r3 && not_read_kallsyms && cmp want r3 &&
+	if test -n "$BLIND"; then blind "$LPERF" report -i k.data --stdio --sort dso,sym >r4 && cmp want r4; fi
+'
+
 test_expect_success 'the first report writes the snapshot (mode 0600), the second reads it: same bytes' '
 	cp "$SCRATCH/k.data" "$SCRATCH/want" . &&
+	rm -rf "$PERF_BUILDID_DIR/.lperf" &&
 	lperf report -i k.data --stdio --sort dso,sym >r1 && cmp want r1 &&
 	test -f "$SNAP" && test "$(stat -c %a "$SNAP")" = 600 &&
 	traced r2 && not_read_kallsyms && cmp want r2 &&
