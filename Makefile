@@ -7,8 +7,15 @@ VERSION := 0.1.0
 GITREV  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 
 PKGS     := libelf libdw capstone zlib libzstd libtraceevent json-c ncursesw
+# libcapstone and libpfm4 are not linked into lperf but loaded on first use (src/util/dynlib.h):
+# compiled against their headers, loaded by the soname of the library found here. The unit
+# tests that call them directly link them (DL_LIBS).
+LINK_PKGS  := $(filter-out capstone,$(PKGS))
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(LINK_PKGS) 2>/dev/null)
+DL_LIBS    := $(shell pkg-config --libs capstone 2>/dev/null) -lpfm
+CAPSTONE_SO = $(shell $(CC) -print-file-name=libcapstone.so)
+PFM_SO      = $(shell $(CC) -print-file-name=libpfm.so)
 # make ARCH=arm64: cross build into build/arm64 (scripts/arm64.mk, docs/arm64.md).
 ifeq ($(ARCH),arm64)
 include scripts/arm64.mk
@@ -18,7 +25,8 @@ endif
 CFLAGS  ?= -O2 -g
 LPERF_CFLAGS := -std=gnu11 -D_GNU_SOURCE -pthread -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wno-missing-field-initializers \
            -Isrc $(PKG_CFLAGS) -MMD -MP
-LDLIBS  += $(PKG_LIBS) -lpfm -liberty -lm -pthread
+LDLIBS  += $(PKG_LIBS) -liberty -lm -pthread -ldl
+soname   = $(shell readelf -d $(1) 2>/dev/null | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -117,6 +125,8 @@ $(BUILD)/src/workload/leafloop.o: LPERF_CFLAGS += -O0 -fno-inline -fno-omit-fram
 # --off-cpu) reach the workers' functions.
 $(BUILD)/src/workload/messaging.o: LPERF_CFLAGS += -fno-omit-frame-pointer
 $(BUILD)/src/sysinfo/buildinfo.o: LPERF_CFLAGS += -DLPERF_VERSION='"$(VERSION)"' -DLPERF_GITREV='"$(GITREV)"'
+$(BUILD)/src/util/dynlib.o: LPERF_CFLAGS += -DLPERF_CAPSTONE_SONAME='"$(call soname,$(CAPSTONE_SO))"' \
+	-DLPERF_PFM_SONAME='"$(call soname,$(PFM_SO))"'
 
 
 deps:
@@ -139,7 +149,7 @@ $(BUILD)/wperf: $(BUILD)/lperf
 
 $(BUILD)/tests/test_%: tests/unit/test_%.c $(BUILD)/liblperf.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LPERF_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/liblperf.a $(LDFLAGS) $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) $(LPERF_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/liblperf.a $(LDFLAGS) $(LDLIBS) $(DL_LIBS) -lcmocka
 
 $(BUILD)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)

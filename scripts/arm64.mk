@@ -17,7 +17,10 @@ PKG_CFLAGS := -I$(SYSROOT)/usr/include $(shell $(PKG_ENV) pkg-config --cflags $(
 # which bookworm installs in /lib (ld looks for a script's inputs in the -L directories only).
 PKG_LIBS   := -L$(SYSLIB) -L$(SYSROOT)/lib/aarch64-linux-gnu \
               -Wl,-rpath-link,$(SYSLIB) -Wl,-rpath-link,$(SYSROOT)/lib/aarch64-linux-gnu \
-              $(shell $(PKG_ENV) pkg-config --libs $(PKGS))
+              $(shell $(PKG_ENV) pkg-config --libs $(LINK_PKGS))
+DL_LIBS    := $(shell $(PKG_ENV) pkg-config --libs capstone) -lpfm
+CAPSTONE_SO = $(SYSLIB)/libcapstone.so
+PFM_SO      = $(SYSLIB)/libpfm.so
 # Frame pointers everywhere, so that lperf's own frame-pointer call graphs can be checked.
 CFLAGS  ?= -O2 -g
 CFLAGS  += -fno-omit-frame-pointer

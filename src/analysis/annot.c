@@ -1,7 +1,6 @@
 /* Annotation: samples per instruction and per source line of hot functions. See annot.h. */
 #include "analysis/annot.h"
 
-#include <capstone/capstone.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -14,6 +13,7 @@
 #include "symbols/elf.h"
 #include "symbols/jitdump.h"
 #include "symbols/srcline.h"
+#include "util/dynlib.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/hashmap.h"
@@ -306,28 +306,29 @@ static int get_code(struct annot *a, struct annot_func *f, struct code *c)
 	}
 }
 
-static bool open_capstone(unsigned e_machine, csh *h)
+static bool open_capstone(const struct dynlib_cs *cs, unsigned e_machine, csh *h)
 {
 	cs_err e;
 	if (e_machine == EM_X86_64) {
-		e = cs_open(CS_ARCH_X86, CS_MODE_64, h);
+		e = cs->open(CS_ARCH_X86, CS_MODE_64, h);
 		if (e == CS_ERR_OK)
-			cs_option(*h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+			cs->option(*h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
 	} else if (e_machine == EM_AARCH64) {
-		e = cs_open(CS_ARCH_ARM64, CS_MODE_ARM, h);
+		e = cs->open(CS_ARCH_ARM64, CS_MODE_ARM, h);
 	} else {
 		return false;
 	}
 	if (e != CS_ERR_OK)
 		return false;
-	cs_option(*h, CS_OPT_DETAIL, CS_OPT_ON);
+	cs->option(*h, CS_OPT_DETAIL, CS_OPT_ON);
 	return true;
 }
 
 /* A direct branch's or call's target, from capstone's operand details. */
-static bool branch_target(csh h, const cs_insn *in, unsigned e_machine, uint64_t *target)
+static bool branch_target(const struct dynlib_cs *cs, csh h, const cs_insn *in, unsigned e_machine,
+			  uint64_t *target)
 {
-	if (!in->detail || !(cs_insn_group(h, in, CS_GRP_JUMP) || cs_insn_group(h, in, CS_GRP_CALL)))
+	if (!in->detail || !(cs->insn_group(h, in, CS_GRP_JUMP) || cs->insn_group(h, in, CS_GRP_CALL)))
 		return false;
 	if (e_machine == EM_X86_64) {
 		const cs_x86 *x = &in->detail->x86;
@@ -428,8 +429,14 @@ int annot_func_disassemble(struct annot *a, struct annot_func *f)
 	struct code c;
 	if (get_code(a, f, &c) < 0)
 		return err_set("%s", f->note);
+	const struct dynlib_cs *cs = dynlib_capstone();
+	if (!cs) {
+		f->note = srcline_intern(err_msg()); /* interned: notes are not freed */
+		free(c.owned);
+		return err_set("%s", f->note);
+	}
 	csh h;
-	if (!open_capstone(c.e_machine, &h)) {
+	if (!open_capstone(cs, c.e_machine, &h)) {
 		f->note = "its architecture is not one lperf disassembles (x86-64, AArch64)";
 		free(c.owned);
 		return err_set("%s", f->note);
@@ -438,13 +445,13 @@ int annot_func_disassemble(struct annot *a, struct annot_func *f)
 	size_t left = c.size;
 	uint64_t addr = c.start;
 	size_t cap = 0, hit = 0;
-	cs_insn *in = cs_malloc(h);
+	cs_insn *in = cs->malloc(h);
 	while (left) {
 		ALLOC_GROW(f->insns, f->ninsns + 1, cap);
 		struct annot_insn *ai = &f->insns[f->ninsns];
 		memset(ai, 0, sizeof(*ai));
 		ai->addr = addr;
-		if (cs_disasm_iter(h, &p, &left, &addr, in)) {
+		if (cs->disasm_iter(h, &p, &left, &addr, in)) {
 			ai->size = in->size;
 			size_t m = strlen(in->mnemonic);
 			if (m >= sizeof(ai->text))
@@ -457,7 +464,7 @@ int annot_func_disassemble(struct annot *a, struct annot_func *f)
 				m += o;
 			}
 			ai->text[m] = 0;
-			ai->has_target = branch_target(h, in, c.e_machine, &ai->target);
+			ai->has_target = branch_target(cs, h, in, c.e_machine, &ai->target);
 		} else {
 			/* Data or an encoding capstone does not know: one byte, shown as such. */
 			ai->size = 1;
@@ -482,8 +489,8 @@ int annot_func_disassemble(struct annot *a, struct annot_func *f)
 	}
 	for (; hit < f->nhits; hit++)
 		f->unplaced += f->hits[hit].samples;
-	cs_free(in, 1);
-	cs_close(&h);
+	cs->free(in, 1);
+	cs->close(&h);
 	free(c.owned);
 	/* Jump targets inside the function (instructions are sorted by address). */
 	for (size_t i = 0; i < f->ninsns; i++) {

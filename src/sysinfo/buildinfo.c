@@ -1,9 +1,7 @@
 /* lperf's version and git revision, and the libraries it is built with (lperf version, wperf
  * --version, lperf test). The only object compiled with LPERF_VERSION/LPERF_GITREV (the Makefile
  * passes them to it alone), so a new HEAD rebuilds one file. */
-#include <capstone/capstone.h>
 #include <elfutils/libdwfl.h>
-#include <perfmon/pfmlib.h>
 #include <stdio.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -13,6 +11,7 @@
 
 #include "sysinfo/buildinfo.h"
 #include "sysinfo/sysinfo.h"
+#include "util/dynlib.h"
 
 #ifndef LPERF_VERSION
 #define LPERF_VERSION "unknown"
@@ -42,20 +41,30 @@ const char *sysinfo_gitrev(void)
 size_t sysinfo_components(struct sysinfo_component *c)
 {
 	int maj = 0, min = 0;
-	unsigned pfm = (unsigned)pfm_get_version();
+	const struct dynlib_pfm *lp = dynlib_pfm();
+	const struct dynlib_cs *cs = dynlib_capstone();
+	unsigned pfm = lp ? (unsigned)lp->get_version() : 0;
 	const char *dw = dwfl_version(NULL);
 	size_t n = 0;
 
 	c[n] = (struct sysinfo_component){ "lperf", "", sysinfo_gitrev(), FEATURES };
 	snprintf(c[n++].version, sizeof(c->version), "%s", sysinfo_version());
 	c[n] = (struct sysinfo_component){ "libpfm4", "", "", "+pfm" };
-	snprintf(c[n++].version, sizeof(c->version), "%u.%u", PFM_MAJ_VERSION(pfm),
-		 PFM_MIN_VERSION(pfm));
+	if (lp)
+		snprintf(c[n].version, sizeof(c->version), "%u.%u", PFM_MAJ_VERSION(pfm), PFM_MIN_VERSION(pfm));
+	else /* loaded on first use (util/dynlib.h), and not loadable now */
+		snprintf(c[n].version, sizeof(c->version), "missing");
+	n++;
 	c[n] = (struct sysinfo_component){ "elfutils", "", "", "+dw" };
 	snprintf(c[n++].version, sizeof(c->version), "%s", dw ? dw : "unknown");
-	cs_version(&maj, &min);
+	if (cs)
+		cs->version(&maj, &min);
 	c[n] = (struct sysinfo_component){ "capstone", "", "", "+capstone" };
-	snprintf(c[n++].version, sizeof(c->version), "%d.%d", maj, min);
+	if (cs)
+		snprintf(c[n].version, sizeof(c->version), "%d.%d", maj, min);
+	else
+		snprintf(c[n].version, sizeof(c->version), "missing");
+	n++;
 	c[n] = (struct sysinfo_component){ "zlib", "", "", "+zlib" };
 	snprintf(c[n++].version, sizeof(c->version), "%s", zlibVersion());
 	c[n] = (struct sysinfo_component){ "zstd", "", "", "+zstd" };

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <linux/capability.h>
 #include <linux/perf_event.h>
-#include <perfmon/pfmlib.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 #include <unistd.h>
 
 #include "util/cpuset.h"
+#include "util/dynlib.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/parse.h"
@@ -423,9 +423,14 @@ static void collect_pmus(struct sysinfo *si)
 
 static void collect_pfm(struct sysinfo *si)
 {
-	int r = pfm_initialize();
+	const struct dynlib_pfm *lp = dynlib_pfm();
+	if (!lp) {
+		si->pfm_error = xstrdup(err_msg());
+		return;
+	}
+	int r = lp->initialize();
 	if (r != PFM_SUCCESS) {
-		si->pfm_error = xstrdup(pfm_strerror(r));
+		si->pfm_error = xstrdup(lp->strerror(r));
 		return;
 	}
 	si->pfm_ok = true;
@@ -435,7 +440,7 @@ static void collect_pfm(struct sysinfo *si)
 		pfm_pmu_info_t info;
 		memset(&info, 0, sizeof(info));
 		info.size = sizeof(info);
-		if (pfm_get_pmu_info(p, &info) != PFM_SUCCESS || !info.is_present)
+		if (lp->get_pmu_info(p, &info) != PFM_SUCCESS || !info.is_present)
 			continue;
 		ALLOC_GROW(si->pfm, si->npfm + 1, cap);
 		struct sysinfo_pfm_pmu *m = &si->pfm[si->npfm++];
