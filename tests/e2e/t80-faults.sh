@@ -87,12 +87,12 @@ small="$SCRATCH/small"
 if is_root && mkdir "$small" && mount -t tmpfs -o size=200k lperf-t80 "$small" 2>/dev/null; then
 test_expect_success 'record -o on a full filesystem: exit 1, one error, previous file intact, no temporary file' '
 	echo previous >"$small/perf.data" &&
-	expect_exit 1 "$LPERF" record -e cpu-clock -F 1000 --call-graph dwarf,8192 -o "$small/perf.data" -- "$busy" >out 2>err &&
+	expect_exit 1 "$LPERF" record -e cpu-clock -F 1000 --call-graph dwarf,8192 -o "$small/perf.data" -- "$busy" 100000 >out 2>err &&
 	expect_lines 1 err && expect_grep "No space left on device; the recording was not saved" err &&
 	expect_no_grep "Captured" err &&
 	test "$(cat "$small/perf.data")" = previous && ls "$small" >files && expect_lines 1 files &&
 	if have_perf; then rm -f "$small"/*; ! perf record -e cpu-clock -F 1000 --call-graph dwarf,8192 \
-		-o "$small/p.data" -- "$busy" >pout 2>&1 && expect_grep "No space left on device" pout; fi
+		-o "$small/p.data" -- "$busy" 100000 >pout 2>&1 && expect_grep "No space left on device" pout; fi
 '
 umount "$small"
 else
@@ -114,7 +114,11 @@ test_expect_success 'record killed with SIGKILL: previous file intact, temporary
 	echo previous >k.data &&
 	{ BUSY_PIDFILE=$PWD/busy.pid "$LPERF" record -q -e cpu-clock -F 1000 --call-graph dwarf,8192 -o k.data \
 		-- "$busy" 3000000 & } &&
-	pid=$! && sleep 2 && kill -KILL $pid && { wait $pid; true; } &&
+	pid=$! &&
+	# in the middle: once the temporary file holds 256 KiB of samples (30 s at most)
+	n=0; until [ "$(cat k.data.tmp.$pid.* 2>/dev/null | wc -c)" -ge 262144 ] || [ $n -ge 300 ]; do
+		sleep 0.1; n=$((n + 1)); done
+	kill -KILL $pid && { wait $pid; true; } &&
 	{ kill -KILL "$(cat busy.pid)"; true; } &&
 	test "$(cat k.data)" = previous && tmpf=$(ls k.data.tmp.$pid.*) && ls -l "$tmpf" &&
 	lperf report -i "$tmpf" --stdio >out 2>err && cat err &&
