@@ -116,6 +116,17 @@ int perfdata_open_mem(struct perfdata_reader *r, const char *name, const void *b
  * and valid only during the call. AUXTRACE and TRACING_DATA records are followed by data that
  * header.size does not count; it lies right after the record in memory. */
 int perfdata_for_each(struct perfdata_reader *r, record_cb cb, void *arg);
+/* A record perfdata_for_each_peek read only the start of: at is where it lies in the mapping
+ * (not read yet), head a copy of its first len bytes (8-aligned, valid during the call): the
+ * whole record when len == at's size, else at least 256 bytes of a sample. */
+typedef int (*record_peek_cb)(const struct perf_event_header *at, const struct perf_event_header *head, size_t len,
+			      void *arg);
+/* perfdata_for_each for a caller that reads most records later through the mapping (the time
+ * ordering of a file without FINISHED_ROUND): after a large record (a DWARF sample's stack copy)
+ * the next record's start is read with pread, not faulted in with the pages around it, which
+ * the later reading would map a second time; such records go to peek, the others to cb. A file
+ * that is not mapped (a pipe, a buffer) is walked by perfdata_for_each. */
+int perfdata_for_each_peek(struct perfdata_reader *r, record_cb cb, record_peek_cb peek, void *arg);
 void perfdata_close(struct perfdata_reader *r);
 /* A pipe's BUILD_ID record (perf inject -b writes them ahead of samples), added to info. */
 int perfdata_buildid_record(struct perfdata_info *info, const struct perf_event_header *h);

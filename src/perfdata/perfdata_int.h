@@ -43,4 +43,8 @@ void perfdata_info_free(struct perfdata_info *info);
 /* Keeps a copy of the first tracing data seen (file_off: where it lies, for messages). */
 void perfdata_keep_tracing(struct perfdata_info *info, const uint8_t *data, size_t size, uint64_t file_off);
 
+/* 1 when h is a pipe-mode record describing the recording (HEADER_ATTR, HEADER_FEATURE,
+ * EVENT_UPDATE: perfdata_pipe.c), taken into r; 0 for any other record; -1 after err_set. */
+int perfdata_consume(struct perfdata_reader *r, const struct perf_event_header *h);
+
 #endif

@@ -447,90 +447,6 @@ void perfdata_close(struct perfdata_reader *r)
 	r->fd = -1;
 }
 
-/* HEADER_ATTR (pipe mode): an event, its attr and its ids. */
-static int consume_attr(struct perfdata_reader *r, const struct perf_event_header *h)
-{
-	const uint8_t *p = (const uint8_t *)h;
-	uint32_t asz = h->size >= 16 ? ld32(p + 12) : 0;
-	if (!asz)
-		asz = PERF_ATTR_SIZE_VER0;
-	if (asz < PERF_ATTR_SIZE_VER0 || asz > h->size - sizeof(*h))
-		return err_set("%s: HEADER_ATTR record at offset 0x%" PRIx64 ": attr size %u does not fit the "
-			       "record's %u bytes", r->path, r->offset, asz, h->size);
-	struct perf_event_attr attr = { 0 };
-	memcpy(&attr, p + 8, asz < sizeof(attr) ? asz : sizeof(attr));
-	attr.size = sizeof(attr);
-	size_t nids = (h->size - sizeof(*h) - asz) / 8;
-	uint64_t *ids = xmalloc((nids ? nids : 1) * sizeof(*ids));
-	memcpy(ids, p + 8 + asz, nids * 8);
-	if (r->evsels.n >= PERFDATA_MAX_EVENTS)
-		return err_set("%s: HEADER_ATTR record at offset 0x%" PRIx64 ": more than %d events", r->path,
-			       r->offset, PERFDATA_MAX_EVENTS);
-	evsel_set_add(&r->evsels, &attr, "", ids, nids);
-	free(ids);
-	return 0;
-}
-
-/* EVENT_UPDATE: only the name matters to lperf (unit, scale and cpus are for stat). */
-static void consume_update(struct perfdata_reader *r, const struct perf_event_header *h)
-{
-	const uint8_t *p = (const uint8_t *)h;
-	if (h->size < 24 || ld64(p + 8) != PERFDATA_EVENT_UPDATE_NAME)
-		return;
-	const char *name = (const char *)p + 24;
-	if (h->size == 24 || !memchr(name, 0, h->size - 24u) || !name[0])
-		return;
-	uint64_t id = ld64(p + 16);
-	for (size_t i = 0; i < r->evsels.n; i++) {
-		struct evsel *e = &r->evsels.v[i];
-		for (size_t j = 0; j < e->nids; j++) {
-			if (e->ids[j] == id) {
-				free(e->name);
-				e->name = xstrdup(name);
-				return;
-			}
-		}
-	}
-}
-
-/* 1 when the record was perf's own description of the recording, 0 to pass it on. */
-static int consume(struct perfdata_reader *r, const struct perf_event_header *h)
-{
-	bool again = r->offset < r->seen_end;
-	/* A pipe's tracing data follows its record (deliver() holds both); the record still goes
-	 * on to cb, so that inject passes it through. */
-	if (h->type == REC_TRACING_DATA && h->size >= 12 && !again)
-		perfdata_keep_tracing(&r->info, (const uint8_t *)h + h->size, ld32((const uint8_t *)h + 8),
-				      r->offset + h->size);
-	switch (h->type) {
-	case REC_HEADER_ATTR:
-	case REC_HEADER_FEATURE:
-	case REC_EVENT_UPDATE:
-		r->consumed[h->type - REC_HEADER_ATTR]++;
-		if (again)
-			return 1;
-		break;
-	default:
-		return 0;
-	}
-	switch (h->type) {
-	case REC_HEADER_ATTR:
-		return consume_attr(r, h) < 0 ? -1 : 1;
-	case REC_HEADER_FEATURE:
-		if (h->size >= 16) {
-			uint64_t feat = ld64((const uint8_t *)h + 8);
-			if (feat < FEAT_MAX)
-				perfdata_feat_parse(r, (int)feat, (const uint8_t *)h + 16, h->size - 16u, r->offset + 16);
-		}
-		return 1;
-	case REC_EVENT_UPDATE:
-		consume_update(r, h);
-		return 1;
-	default:
-		return 0;
-	}
-}
-
 /* Bytes that follow a record without being counted in its size. */
 static int trailing_data(const struct perfdata_reader *r, uint64_t off, const struct perf_event_header *nh,
 			 uint64_t *extra)
@@ -563,7 +479,7 @@ static int deliver(struct perfdata_reader *r, const struct perf_event_header *h,
 		h = (const struct perf_event_header *)r->bounce;
 	}
 	r->offset = off;
-	int c = consume(r, h);
+	int c = perfdata_consume(r, h);
 	if (c < 0)
 		return -1;
 	if (!c) {
@@ -646,19 +562,48 @@ static int stream_for_each(struct perfdata_reader *r, record_cb cb, void *arg)
 	}
 }
 
-int perfdata_for_each(struct perfdata_reader *r, record_cb cb, void *arg)
+/* perfdata_for_each_peek: after a record this large the next one starts on a page the walk
+ * has not mapped yet, so its start is read (pread) rather than faulted in (with the pages around
+ * it, which the later pass maps again); PEEK_BYTES of it, or the whole record when shorter. */
+#define PEEK_AFTER 2048
+#define PEEK_BYTES 256
+
+/* A record read into pk (got bytes) that may go to peek: one the reader need not see whole
+ * (neither consumed here, compressed nor followed by data), at an aligned offset; a sample whose
+ * start is there, any other record whole (its time is at its end). */
+static bool peekable(const struct perfdata_reader *r, uint64_t off, const struct perf_event_header *nh, size_t got)
 {
-	perfdata_decomp_free(r->decomp);
-	r->decomp = NULL;
-	if (r->stream)
-		return stream_for_each(r, cb, arg);
+	if ((off & 7) || r->swap)
+		return false;
+	switch (nh->type) {
+	case REC_HEADER_ATTR:
+	case REC_HEADER_FEATURE:
+	case REC_EVENT_UPDATE:
+	case REC_COMPRESSED:
+	case REC_AUXTRACE:
+	case REC_TRACING_DATA:
+		return false;
+	default:
+		return nh->size <= got || (nh->type == PERF_RECORD_SAMPLE && got == PEEK_BYTES);
+	}
+}
+
+static int walk(struct perfdata_reader *r, record_cb cb, record_peek_cb peek, void *arg)
+{
 	uint64_t off = r->data_offset, end = r->data_offset + r->data_size;
+	uint64_t pk[PEEK_BYTES / 8];
+	bool by_read = false;
 	while (off < end) {
 		struct perf_event_header nh;
+		size_t got = 0;
+		if (by_read) {
+			ssize_t n = pread(r->fd, pk, end - off < PEEK_BYTES ? (size_t)(end - off) : PEEK_BYTES, (off_t)off);
+			got = n > 0 ? (size_t)n : 0;
+		}
 		if (end - off < sizeof(nh))
 			return err_set("%s: record at offset 0x%" PRIx64 ": the %" PRIu64 " bytes left in the data "
 				       "section cannot hold a record header", r->path, off, end - off);
-		memcpy(&nh, r->map + off, sizeof(nh));
+		memcpy(&nh, got >= sizeof(nh) ? (const void *)pk : (const void *)(r->map + off), sizeof(nh));
 		if (r->swap)
 			swap_header(&nh);
 		if (nh.size < sizeof(nh))
@@ -675,13 +620,43 @@ int perfdata_for_each(struct perfdata_reader *r, record_cb cb, void *arg)
 				       "this %s record run past the end of the data section", r->path, off, extra,
 				       record_type_name(nh.type));
 		size_t total = nh.size + (size_t)extra;
-		int ret = deliver(r, (const struct perf_event_header *)(r->map + off), total, off, cb, arg);
+		int ret;
+		if (got && peekable(r, off, &nh, got)) {
+			r->offset = off;
+			if (r->evsels.byid_nev != r->evsels.n)
+				events_ready(r);
+			ret = peek((const struct perf_event_header *)(r->map + off), (const struct perf_event_header *)pk,
+				   got < total ? got : total, arg);
+			if (off + total > r->seen_end)
+				r->seen_end = off + total;
+		} else {
+			ret = deliver(r, (const struct perf_event_header *)(r->map + off), total, off, cb, arg);
+		}
 		if (ret)
 			return ret;
 		off += total;
 		release_behind(r, off);
+		by_read = peek && total >= PEEK_AFTER;
 	}
 	return 0;
+}
+
+int perfdata_for_each(struct perfdata_reader *r, record_cb cb, void *arg)
+{
+	perfdata_decomp_free(r->decomp);
+	r->decomp = NULL;
+	if (r->stream)
+		return stream_for_each(r, cb, arg);
+	return walk(r, cb, NULL, arg);
+}
+
+int perfdata_for_each_peek(struct perfdata_reader *r, record_cb cb, record_peek_cb peek, void *arg)
+{
+	if (r->stream || !r->mapped || r->fd < 0)
+		return perfdata_for_each(r, cb, arg);
+	perfdata_decomp_free(r->decomp);
+	r->decomp = NULL;
+	return walk(r, cb, peek, arg);
 }
 
 /* ---- perf record -z: records inside COMPRESSED records ---- */
@@ -709,7 +684,7 @@ static int deliver_inner(const struct perf_event_header *h, void *arg)
 		swap_record(&r->evsels, in->swapped, nh.size, true);
 		h = (const struct perf_event_header *)in->swapped;
 	}
-	int c = consume(r, h);
+	int c = perfdata_consume(r, h);
 	if (c < 0)
 		return -1;
 	if (c)

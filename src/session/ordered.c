@@ -147,19 +147,13 @@ static size_t record_total(const struct perf_event_header *h)
 	return h->size;
 }
 
-int ordered_push(struct ordered_queue *q, const struct perf_event_header *h)
+/* Queues record h of size bytes, whose time is t (0: none). */
+static int queue(struct ordered_queue *q, const struct perf_event_header *h, size_t size, uint64_t t)
 {
-	if (h->type == REC_FINISHED_ROUND) {
-		int ret = release_upto(q, q->next_flush);
-		q->next_flush = q->max_time;
-		return ret ? ret : q->cb(h, q->arg);
-	}
-	uint64_t t = record_time(q->s, h);
 	if (!t)
 		t = q->max_time;
 	if (t > q->max_time)
 		q->max_time = t;
-	size_t size = record_total(h);
 	const uint8_t *p = (const uint8_t *)h;
 	struct oentry e = { t, q->seq++, h, size, false };
 	if (!(p >= q->stable_lo && p < q->stable_hi && size <= (size_t)(q->stable_hi - p))) {
@@ -178,6 +172,36 @@ int ordered_push(struct ordered_queue *q, const struct perf_event_header *h)
 		}
 	}
 	return 0;
+}
+
+int ordered_push(struct ordered_queue *q, const struct perf_event_header *h)
+{
+	if (h->type == REC_FINISHED_ROUND) {
+		int ret = release_upto(q, q->next_flush);
+		q->next_flush = q->max_time;
+		return ret ? ret : q->cb(h, q->arg);
+	}
+	return queue(q, h, record_total(h), record_time(q->s, h));
+}
+
+int ordered_push_at(struct ordered_queue *q, const struct perf_event_header *at, const struct perf_event_header *head,
+		    size_t len)
+{
+	const uint8_t *p = (const uint8_t *)at;
+	size_t size = head->size;
+	if (head->type == REC_FINISHED_ROUND || !(p >= q->stable_lo && p < q->stable_hi && size <= (size_t)(q->stable_hi - p)))
+		return ordered_push(q, len >= size ? head : at);
+	if (len >= size)
+		return queue(q, at, size, record_time(q->s, head));
+	/* the sample's start, as a record of its own that ends there (its time is near the start) */
+	union {
+		struct perf_event_header h;
+		uint64_t words[32];
+	} cut;
+	size_t n = len < sizeof(cut) ? len : sizeof(cut);
+	memcpy(&cut, head, n);
+	cut.h.size = (uint16_t)n;
+	return queue(q, at, size, record_time(q->s, &cut.h));
 }
 
 void ordered_hold(struct ordered_queue *q, const void *from)

@@ -18,6 +18,11 @@ struct ordered_queue *ordered_new(const struct evsel_set *s, record_cb cb, void 
  * far, so they keep their place after what came before them. Equal times keep arrival order.
  * A queue holding more than 256 MiB releases its older half early. Returns cb's non-zero. */
 int ordered_push(struct ordered_queue *q, const struct perf_event_header *h);
+/* The same for a record at `at` in the stable range (ordered_set_stable) that is not read now:
+ * head is a copy of its first len bytes (perfdata_for_each_peek's), its whole or a sample's start
+ * (the time is read there). The record itself is first read when it is delivered. */
+int ordered_push_at(struct ordered_queue *q, const struct perf_event_header *at, const struct perf_event_header *head,
+		    size_t len);
 /* Records lying in [base, base + len) are queued by reference, not copied (and do not count
  * towards the 256 MiB): the caller keeps that memory mapped and unchanged until the queue is
  * flushed. A report of a perf.data file maps it read-only, so only swapped, realigned and

@@ -390,6 +390,18 @@ static int push_cb(const struct perf_event_header *h, void *arg)
 	return session_push(ss, h);
 }
 
+/* A record the reader read only the start of (perfdata_for_each_peek): queued by reference. */
+static int peek_cb(const struct perf_event_header *at, const struct perf_event_header *head, size_t len, void *arg)
+{
+	struct session *ss = arg;
+	if (!ss->started) {
+		int rc = start(ss);
+		if (rc)
+			return rc;
+	}
+	return ordered_push_at(ss->oq, at, head, len);
+}
+
 int session_process_file(struct session *ss, struct perfdata_reader *r)
 {
 	/* The whole file in memory (mapped read-only, or read whole) stays until the reader is
@@ -399,7 +411,10 @@ int session_process_file(struct session *ss, struct perfdata_reader *r)
 		ss->stable_base = r->map;
 		ss->stable_len = r->size;
 	}
-	int rc = perfdata_for_each(r, push_cb, ss);
+	/* The records wait in the queue by reference and are read when delivered: the walk reads
+	 * only their starts. */
+	int rc = ss->stable_base && r->mapped ? perfdata_for_each_peek(r, push_cb, peek_cb, ss)
+					      : perfdata_for_each(r, push_cb, ss);
 	if (!rc && r->truncated) /* cut between two records: as damaged as one cut inside a record */
 		rc = err_set("%s: the file ends at offset 0x%zx, inside its data section: the records after "
 			     "it are lost", r->path, r->size);

@@ -1,0 +1,217 @@
+/* perfdata_for_each_peek (the walk of a time-ordered report) against perfdata_for_each on the
+ * same file: the same records in the same order, the ones after a large record given by their
+ * start read with pread (a copy equal to the mapping's bytes: the whole record, or a sample's
+ * first 256 bytes), the others as perfdata_for_each gives them; and the time ordering of such
+ * starts (ordered_push_at) is ordered_push's. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "perfdata/perfdata.h"
+#include "session/ordered.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+static struct perf_event_attr attr;
+static char path[64];
+
+enum { NREC = 400 };
+
+/* What a walk saw, record by record. */
+struct seen {
+	uint64_t off[NREC];
+	uint32_t type[NREC], size[NREC];
+	uint64_t sum[NREC];   /* of the record's bytes in the mapping */
+	bool peeked[NREC];
+	size_t n;
+	const struct perfdata_reader *r;
+};
+
+static uint64_t sum_of(const uint8_t *p, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 1099511628211ull;
+	return h;
+}
+
+static void note(struct seen *s, const struct perf_event_header *h, bool peeked)
+{
+	assert_true(s->n < NREC);
+	s->off[s->n] = s->r->offset;
+	s->type[s->n] = h->type;
+	s->size[s->n] = h->size;
+	s->sum[s->n] = sum_of((const uint8_t *)h, h->size);
+	s->peeked[s->n++] = peeked;
+}
+
+static int whole_cb(const struct perf_event_header *h, void *arg)
+{
+	note(arg, h, false);
+	return 0;
+}
+
+static int peek_cb(const struct perf_event_header *at, const struct perf_event_header *head, size_t len, void *arg)
+{
+	struct seen *s = arg;
+	assert_ptr_equal(at, s->r->map + s->r->offset);
+	assert_int_equal(head->size, at->size);
+	assert_true(len == head->size || (head->type == PERF_RECORD_SAMPLE && len >= 256 && len < head->size));
+	assert_memory_equal(head, at, len);
+	note(s, at, true);
+	return 0;
+}
+
+/* Large DWARF-like samples (a 3 KB raw part), small samples, COMMs and FINISHED_ROUNDs mixed, times
+ * out of order; returns the number of records written. */
+static size_t write_file(void)
+{
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_RAW;
+	attr.sample_id_all = 1;
+	snprintf(path, sizeof(path), "/tmp/lperf-peek-%d.data", (int)getpid());
+	struct perfdata_writer *w = perfdata_writer_open(path);
+	assert_non_null(w);
+	uint64_t id = 7;
+	perfdata_writer_add_event(w, &attr, "cpu-clock", &id, 1);
+	static uint8_t raw[3000], rec[4096] __attribute__((aligned(8)));
+	size_t n = 0;
+	for (size_t i = 0; i < NREC; i++) {
+		for (size_t k = 0; k < sizeof(raw); k++)
+			raw[k] = (uint8_t)(i * 31 + k);
+		size_t len;
+		unsigned kind = (unsigned)(i * 7919 % 10);
+		if (kind == 0) {
+			len = record_build_comm(rec, sizeof(rec), &attr, 1, 1, i % 2 ? "a" : "bb", false);
+		} else if (kind == 1) {
+			len = record_build_marker(rec, sizeof(rec), REC_FINISHED_ROUND);
+		} else {
+			struct perf_sample s = { .ip = i, .pid = 1, .tid = 1, .time = 1000 + (i * 37) % 500,
+						 .raw = raw, .raw_size = kind < 4 ? 4 : (uint32_t)sizeof(raw) - (uint32_t)i };
+			len = record_build_sample(rec, sizeof(rec), &attr, &s);
+		}
+		assert_true(len > 0);
+		assert_int_equal(perfdata_writer_write(w, rec, len), 0);
+		n++;
+	}
+	assert_int_equal(perfdata_writer_close(w, true, false), 0);
+	return n;
+}
+
+static void test_peek_walk_is_the_walk(void **state)
+{
+	(void)state;
+	size_t n = write_file();
+	struct perfdata_reader r;
+	if (perfdata_open(&r, path) < 0)
+		fail_msg("%s", err_msg());
+	struct seen *a = xcalloc(1, sizeof(*a)), *b = xcalloc(1, sizeof(*b));
+	a->r = b->r = &r;
+	assert_int_equal(perfdata_for_each(&r, whole_cb, a), 0);
+	assert_int_equal(perfdata_for_each_peek(&r, whole_cb, peek_cb, b), 0);
+	assert_int_equal(a->n, n);
+	assert_int_equal(b->n, n);
+	size_t peeked = 0, after_large = 0;
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(a->off[i], b->off[i]);
+		assert_int_equal(a->type[i], b->type[i]);
+		assert_int_equal(a->size[i], b->size[i]);
+		if (a->sum[i] != b->sum[i])
+			fail_msg("record %zu at offset %lu differs", i, (unsigned long)a->off[i]);
+		peeked += b->peeked[i];
+		after_large += i && a->size[i - 1] >= 2048;
+		/* exactly the records after a large one */
+		assert_int_equal(b->peeked[i], i && a->size[i - 1] >= 2048);
+	}
+	print_message("%zu records, %zu read by their start\n", n, peeked);
+	assert_true(peeked > n / 3);
+	assert_int_equal(peeked, after_large);
+	free(a);
+	free(b);
+	perfdata_close(&r);
+	unlink(path);
+}
+
+/* The queue's releases: the records' addresses. */
+struct released {
+	const void *at[NREC];
+	size_t n;
+};
+
+static int released_cb(const struct perf_event_header *h, void *arg)
+{
+	struct released *o = arg;
+	assert_true(o->n < NREC);
+	o->at[o->n++] = h;
+	return 0;
+}
+
+struct both {
+	struct ordered_queue *whole, *peek;
+};
+
+static int push_whole(const struct perf_event_header *h, void *arg)
+{
+	struct both *b = arg;
+	int rc = ordered_push(b->whole, h);
+	return rc ? rc : ordered_push(b->peek, h);
+}
+
+static int push_peek(const struct perf_event_header *at, const struct perf_event_header *head, size_t len, void *arg)
+{
+	struct both *b = arg;
+	int rc = ordered_push(b->whole, at);
+	return rc ? rc : ordered_push_at(b->peek, at, head, len);
+}
+
+static void test_ordered_starts(void **state)
+{
+	(void)state;
+	write_file();
+	struct perfdata_reader r;
+	if (perfdata_open(&r, path) < 0)
+		fail_msg("%s", err_msg());
+	struct released *x = xcalloc(1, sizeof(*x)), *y = xcalloc(1, sizeof(*y));
+	struct both b = { ordered_new(&r.evsels, released_cb, x), ordered_new(&r.evsels, released_cb, y) };
+	ordered_set_stable(b.whole, r.map, r.size, false);
+	ordered_set_stable(b.peek, r.map, r.size, false);
+	assert_int_equal(perfdata_for_each_peek(&r, push_whole, push_peek, &b), 0);
+	assert_int_equal(ordered_flush(b.whole), 0);
+	assert_int_equal(ordered_flush(b.peek), 0);
+	assert_int_equal(x->n, y->n);
+	assert_true(x->n > NREC / 2);
+	size_t in_map = 0;
+	for (size_t i = 0; i < x->n; i++) {
+		const struct perf_event_header *hx = x->at[i], *hy = y->at[i];
+		/* FINISHED_ROUND goes through at once, from wherever the walk had it */
+		if (hx->type == REC_FINISHED_ROUND) {
+			assert_int_equal(hy->type, REC_FINISHED_ROUND);
+			continue;
+		}
+		assert_ptr_equal(hx, hy);
+		in_map += (const uint8_t *)hy >= r.map && (const uint8_t *)hy < r.map + r.size;
+	}
+	assert_true(in_map > NREC / 2);
+	ordered_free(b.whole);
+	ordered_free(b.peek);
+	free(x);
+	free(y);
+	perfdata_close(&r);
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_peek_walk_is_the_walk),
+		cmocka_unit_test(test_ordered_starts),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
