@@ -25,6 +25,7 @@
 #include "spe/spe_view.h"
 #include "symbols/demangle.h"
 #include "tui/report_browse.h"
+#include "util/cpuset.h"
 #include "util/error.h"
 #include "util/notes.h"
 #include "util/opt.h"
@@ -178,7 +179,7 @@ struct report_args {
 	enum colour_mode colour;
 	char *fields_sort;     /* -F: the sort keys among the fields */
 	int verbose;
-	unsigned threads;      /* -j: resolve samples on this many threads (default: online CPUs) */
+	unsigned threads;      /* -j: threads for the walk (default: the online CPUs the load leaves) */
 	enum hist_key keys[HK_NKEYS];
 	size_t nkeys;
 	struct pictures_req pr;
@@ -275,13 +276,12 @@ static void parse_report_options(struct report_args *a, struct profile *pr, int 
 		{ OPT_BOOL, 0, "nolineno", &a->nolineno, NULL, "with --python: one frame per function, "
 		  "func (file.py), its lines merged (py-spy's spelling)" },
 		{ OPT_CALLBACK, 'j', "threads", &a->threads, "N", "N threads: the file's walk and N - 1 "
-		  "workers resolving samples (default: the online CPUs; 1: no workers); the output is the same", opt_threads },
+		  "workers resolving samples (default: the online CPUs less the load average; 1: no workers); the output is the same", opt_threads },
 		{ OPT_BOOL, 'q', "quiet", &a->quiet, NULL, "no notes or warnings" },
 		{ OPT_COUNT, 'v', "verbose", &a->verbose, NULL, "more detail" },
 		OPT_END_(),
 	};
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	a->threads = cpus < 1 ? 1 : cpus > 64 ? 64 : (unsigned)cpus;
+	a->threads = cpuset_spare_now(64);
 	struct opt_ctx ctx = { "report", usage, opts, false };
 	int i = opt_parse(&ctx, argc, argv);
 	if (i < argc)

@@ -93,3 +93,16 @@ int cpuset_online(struct cpuset *set)
 	free(text);
 	return r;
 }
+
+unsigned cpuset_spare(long online, double load, unsigned max)
+{
+	long busy = load > 0 ? (long)load : 0;
+	long n = online > busy ? online - busy : 1;
+	return n > (long)max ? max : (unsigned)n;
+}
+
+unsigned cpuset_spare_now(unsigned max)
+{
+	double load;
+	return cpuset_spare(sysconf(_SC_NPROCESSORS_ONLN), getloadavg(&load, 1) == 1 ? load : 0, max);
+}

@@ -18,5 +18,11 @@ void cpuset_free(struct cpuset *set);
  * without it, 0..the configured count - 1). */
 int cpuset_online(struct cpuset *set);
 bool cpuset_has(const struct cpuset *set, int cpu);
+/* Threads worth running now, for work that can use them all: the online CPUs (online) less those
+ * the machine's load keeps busy (load: its 1-minute average, rounded down), at least 1, at most
+ * max. On a loaded machine another thread only adds handing work over and switching. */
+unsigned cpuset_spare(long online, double load, unsigned max);
+/* The same for this machine now (without a load figure: all its online CPUs). */
+unsigned cpuset_spare_now(unsigned max);
 
 #endif

@@ -2,7 +2,7 @@
 # report --threads N (issue 27): the samples are resolved (call chains, DWARF unwinding, symbols,
 # inline frames) by N - 1 worker threads and handed to the report in the recording's order, so every
 # view is the one-thread run's byte for byte: -j1 (no workers) against -j2 (one) and -j3 (two) and the default
-# (the online CPUs), on recordings of each kind the suite makes: lperf's DWARF and frame-pointer
+# (the online CPUs the load leaves), on recordings of each kind the suite makes: lperf's DWARF and frame-pointer
 # stacks, two events in one file, perf's DWARF recording, a Python one (--python).
 . "$(dirname "$0")/lib.sh"
 BIN="$SCRATCH/bin"

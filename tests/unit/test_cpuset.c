@@ -66,12 +66,29 @@ static void online_from_sysfs(void **state)
 	unsetenv("LPERF_SYSFS_ROOT");
 }
 
+/* report -j's default: the online CPUs the load leaves, at least one, at most the bound. */
+static void spare_threads(void **state)
+{
+	assert_int_equal(cpuset_spare(2, 0.0, 64), 2);
+	assert_int_equal(cpuset_spare(2, 0.99, 64), 2);
+	assert_int_equal(cpuset_spare(2, 1.0, 64), 1);
+	assert_int_equal(cpuset_spare(2, 30.0, 64), 1);
+	assert_int_equal(cpuset_spare(8, 3.5, 64), 5);
+	assert_int_equal(cpuset_spare(128, 0.0, 64), 64);
+	assert_int_equal(cpuset_spare(0, 0.0, 64), 1);
+	assert_int_equal(cpuset_spare(-1, 0.0, 64), 1);
+	assert_int_equal(cpuset_spare(4, -1.0, 64), 4);
+	unsigned now = cpuset_spare_now(64);
+	assert_true(now >= 1 && now <= 64);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parse_lists),
 		cmocka_unit_test(parse_refuses),
 		cmocka_unit_test(online_from_sysfs),
+		cmocka_unit_test(spare_threads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
