@@ -10,8 +10,15 @@ BUSY='end=$(($(date +%s)+3)); while [ $(date +%s) -lt $end ]; do :; done'
 # has opened its events and taken its signals): SIGUSR2 is sent only after that, not after a
 # sleep that a loaded machine may outlast.
 BUSY_SAY='touch started; end=$(($(date +%s)+3)); while [ $(date +%s) -lt $end ]; do :; done'
+# The same, busy until told to stop (./stop; 60 s at most).
+BUSY_STOP='touch started; end=$(($(date +%s)+60)); while [ ! -e stop ] && [ $(date +%s) -lt $end ]; do :; done'
 # started: waits (20 s at most) until the workload has started
 started() { i=0; while [ ! -e started ]; do i=$((i + 1)); [ $i -lt 200 ] || return 1; sleep 0.1; done; }
+# switched N: waits (20 s at most) until N rotated files are there, the last signal's switch done
+switched() {
+	i=0; while [ "$(ls | grep -c "^perf\.data\.[0-9]\{16\}$")" -lt "$1" ]; do
+		i=$((i + 1)); [ $i -lt 200 ] || return 1; sleep 0.1; done
+}
 
 # ack: the answer on the ack FIFO (standard input), waiting at most 20 s
 ack() { timeout 20 sh -c 'read -r a && echo "$a"'; }
@@ -56,8 +63,9 @@ test_expect_success '--switch-output=SIZE with --switch-max-files 2: at most two
 '
 
 test_expect_success '--switch-output (signal): a file per SIGUSR2 and one at the end' '
-	"$LPERF" record -q -e cpu-clock --switch-output -- sh -c "$BUSY_SAY" & pid=$! &&
-	started && sleep 0.5 && kill -USR2 $pid && sleep 0.5 && kill -USR2 $pid && wait $pid &&
+	"$LPERF" record -q -e cpu-clock --switch-output -- sh -c "$BUSY_STOP" & pid=$! &&
+	started && sleep 0.5 && kill -USR2 $pid && switched 1 && sleep 0.5 && kill -USR2 $pid && switched 2
+	rc=$?; touch stop; wait $pid && [ $rc = 0 ] &&
 	[ $(ls | grep -c "^perf\.data\.") = 3 ] &&
 	all_read_by_perf perf.data.*
 '
