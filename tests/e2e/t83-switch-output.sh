@@ -54,9 +54,13 @@ test_expect_success '--switch-output=1s: a file a second, each one perf reads' '
 	all_read_by_perf perf.data.*
 '
 
+# The workload runs until the third switch (a loaded machine gives it a smaller share of a CPU:
+# 3 s of it once wrote less than 300 KB).
 test_expect_success '--switch-output=SIZE with --switch-max-files 2: at most two files stay' '
-	mkdir t2 && cd t2 &&
-	"$LPERF" record -e cpu-clock --switch-output=100K --switch-max-files 2 -- sh -c "$BUSY" 2>err &&
+	mkdir t2 && cd t2 || exit 1
+	"$LPERF" record -e cpu-clock --switch-output=100K --switch-max-files 2 -- sh -c "$BUSY_STOP" 2>err & pid=$!
+	started && i=0 && while [ "$(grep -c "Dump perf.data" err)" -lt 3 ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	touch stop; wait $pid &&
 	[ $(grep -c "Dump perf.data" err) -ge 3 ] &&
 	[ $(ls | grep -c "^perf\.data\.") = 2 ] &&
 	all_read_by_perf perf.data.*
