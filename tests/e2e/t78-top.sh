@@ -96,7 +96,7 @@ test_expect_success 'top --python -p PID: Python functions with their lines, own
 '
 
 test_expect_success 'top on Python: the --python hint says how to run top; none with --python' '
-	printf "import time\nopen(\"ready\", \"w\").close()\nend = time.time() + 8\nwhile time.time() < end:\n    sum(i * i for i in range(1000))\n" >spin.py || exit 1
+	printf "import time\nopen(\"ready\", \"w\").close()\nend = time.time() + 60\nwhile time.time() < end:\n    sum(i * i for i in range(1000))\n" >spin.py || exit 1
 	python3 spin.py & w=$!
 	ready &&
 	lperf top --stdio -g -p $w -d 1 --timeout 2.5 >out 2>err &&
