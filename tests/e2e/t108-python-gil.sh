@@ -87,9 +87,10 @@ holder_dump() {
 RUN=1
 # The sanitizer build checks lperf's own code, which is the same for every version: one
 # interpreter per way the holder is found (2.7's global, 3.11's _PyRuntime, 3.13's debug
-# offsets) there; the normal build takes every version.
+# offsets) there, pyenv's 3.11 standing for Debian's too; the normal build takes every version.
 VERSIONS="2.7 3.6 3.7 3.8 3.9 3.10 3.11 3.12 3.13"
-ldd "$LPERF" 2>/dev/null | grep -q libasan && VERSIONS="2.7 3.11 3.13"
+SAN=""
+ldd "$LPERF" 2>/dev/null | grep -q libasan && SAN=1 VERSIONS="2.7 3.11 3.13"
 pys=""
 for v in $VERSIONS; do
 	py=$(py_for $v)
@@ -99,7 +100,9 @@ for v in $VERSIONS; do
 	fi
 	pys="$pys $py"
 done
-[ -x /usr/bin/python3.11 ] && pys="$pys /usr/bin/python3.11"
+if [ -x /usr/bin/python3.11 ] && { [ -z "$SAN" ] || [ -z "$(py_for 3.11)" ]; }; then
+	pys="$pys /usr/bin/python3.11"
+fi
 
 for py in $pys; do
 	# BPF reads the holder where the layout says (test_pyread checks every version's against its
