@@ -143,7 +143,7 @@ def compare_reports(path, n, targets):
                   f"{k / fig['perf']['kib']:6.2f}") if key != "perf" else f"{'':12} {'':5} {'':6}"
         tgt = ""
         if key in targets or key == "recorded":
-            tgt = f"time <= {targets.get(key, targets['first'])}"
+            tgt = f"time <= {targets.get(key, targets.get('first'))}"
             if key == "second" and "memory" in targets:
                 tgt += f", memory <= {targets['memory']}"
         print(f"   {label:24} {m['wall']:7.3f} {m['cpu']:7.3f} {k:9d}  {ratios}  {tgt}")
