@@ -34,7 +34,8 @@ static bool compressed_size(Elf_Scn *scn, const GElf_Shdr *sh, const char *name,
 
 /* Calls fn on each compressed debug section of elf with its packed and inflated sizes; stops
  * at fn's first nonzero answer and returns it (-1 if elf cannot be read). */
-static int each_compressed(Elf *elf, int (*fn)(Elf_Scn *, GElf_Shdr *, uint64_t, void *), void *arg)
+static int each_compressed(Elf *elf, int (*fn)(Elf_Scn *, GElf_Shdr *, const char *, uint64_t, void *),
+			   void *arg)
 {
 	size_t shstrndx;
 	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx) < 0)
@@ -45,7 +46,7 @@ static int each_compressed(Elf *elf, int (*fn)(Elf_Scn *, GElf_Shdr *, uint64_t,
 		uint64_t size;
 		if (!name || sh.sh_type == SHT_NOBITS || !compressed_size(scn, &sh, name, &size))
 			continue;
-		int r = fn(scn, &sh, size, arg);
+		int r = fn(scn, &sh, name, size, arg);
 		if (r)
 			return r;
 	}
@@ -56,9 +57,9 @@ struct totals {
 	uint64_t packed, inflated;
 };
 
-static int add_sizes(Elf_Scn *scn, GElf_Shdr *sh, uint64_t size, void *arg)
+static int add_sizes(Elf_Scn *scn, GElf_Shdr *sh, const char *name, uint64_t size, void *arg)
 {
-	(void)scn;
+	(void)scn, (void)name;
 	struct totals *t = arg;
 	t->packed += sh->sh_size;
 	t->inflated = t->inflated + size < t->inflated ? UINT64_MAX : t->inflated + size;
@@ -77,9 +78,21 @@ char *dwarfcap_refusal(Elf *elf)
 			 t.inflated >> 20, t.packed >> 10, DWARFCAP_RATIO, DWARFCAP_MAX >> 20);
 }
 
-static int hide_one(Elf_Scn *scn, GElf_Shdr *sh, uint64_t size, void *arg)
+/* Hides scn; with a counter in arg, only a section that lines and inline chains never read. */
+static int hide_one(Elf_Scn *scn, GElf_Shdr *sh, const char *name, uint64_t size, void *arg)
 {
-	(void)size, (void)arg;
+	(void)size;
+	size_t *hidden = arg;
+	if (hidden) {
+		static const char *const unread[] = { "loclists", "loc", "frame", "macro", "macinfo", "pubnames" };
+		const char *base = name + (name[1] == 'z' ? 8 : 7); /* after ".zdebug_" or ".debug_" */
+		bool drop = false;
+		for (size_t i = 0; i < sizeof(unread) / sizeof(unread[0]); i++)
+			drop |= !strcmp(base, unread[i]);
+		if (!drop)
+			return 0;
+		(*hidden)++;
+	}
 	sh->sh_type = SHT_NOBITS;
 	return gelf_update_shdr(scn, sh) ? 0 : -1;
 }
@@ -87,4 +100,12 @@ static int hide_one(Elf_Scn *scn, GElf_Shdr *sh, uint64_t size, void *arg)
 int dwarfcap_hide(Elf *elf)
 {
 	return each_compressed(elf, hide_one, NULL) < 0 ? -1 : 0;
+}
+
+int dwarfcap_hide_unread(Elf *elf)
+{
+	size_t hidden = 0;
+	if (each_compressed(elf, hide_one, &hidden) < 0)
+		return -1;
+	return hidden > INT32_MAX ? INT32_MAX : (int)hidden;
 }

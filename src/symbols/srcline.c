@@ -5,6 +5,7 @@
 #include "symbols/dwarf_funcs.h"
 #include "symbols/dwarfcap.h"
 #include "symbols/elf.h"
+#include "symbols/srcline_split.h"
 #include "symbols/srcline_store.h"
 
 #include <dwarf.h>
@@ -209,6 +210,13 @@ static const Dwfl_Callbacks offline_callbacks = {
 	.debuginfo_path = &debuginfo_path,
 };
 
+/* A file whose DWARF is in a separate debug file with compressed sections (srcline_split.h). */
+static const Dwfl_Callbacks split_callbacks = {
+	.find_elf = srcline_split_find_elf,
+	.find_debuginfo = find_debuginfo, /* only for a dwz alternate file there */
+	.debuginfo_path = &debuginfo_path,
+};
+
 /* Opens the file on first use: libdwfl finds the DWARF in it or in its separate debug file. */
 static void file_open(struct sl_file *f, struct dso *d)
 {
@@ -222,8 +230,9 @@ static void file_open(struct sl_file *f, struct dso *d)
 	free(debuginfo_path);
 	debuginfo_path = d->root ? xasprintf(":.debug:%s/usr/lib/debug", d->root) : NULL;
 	debug_root = d->root;
-	f->dwfl = dwfl_begin(&offline_callbacks);
-	if (f->dwfl) {
+	f->dwfl = srcline_split_open(&split_callbacks, d->root, path, d->build_id, d->build_id_size,
+				     d->short_name ? d->short_name : "", &f->mod);
+	if (!f->dwfl && (f->dwfl = dwfl_begin(&offline_callbacks))) {
 		f->mod = dwfl_report_offline(f->dwfl, d->short_name ? d->short_name : "", path, -1);
 		dwfl_report_end(f->dwfl, NULL, NULL);
 	}

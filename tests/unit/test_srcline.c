@@ -3,16 +3,20 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "analysis/annot.h"
 #include "elf_test.h"
 #include "symbols/dso.h"
+#include "symbols/dwarfcap.h"
 #include "symbols/srcline.h"
 #include "util/xalloc.h"
 
@@ -290,6 +294,78 @@ static void test_annotate_aarch64(void **state)
 	free(arm);
 }
 
+/* A program whose DWARF is in a separate debug file with zlib-compressed sections, as Debian's
+ * -dbg packages ship them (symbols/srcline_split.h): its lines and inline chains are the ones
+ * addr2line reads from the whole program, though the sections they never read are not
+ * inflated. (Another source than prog's: the same code would share prog's build-id, and so
+ * its entry.) */
+static void test_split_debug_file(void **state)
+{
+	if (et_write("split.c", prog_c) || et_sh("echo 'int split_marker = 3;' >> split.c") ||
+	    et_sh("cc -O2 -g -o split.full split.c && cp split.full split") ||
+	    et_sh("objcopy --only-keep-debug --compress-debug-sections=zlib split split.debug") ||
+	    et_sh("objcopy --strip-debug --add-gnu-debuglink=split.debug split"))
+		fail_msg("cannot build the split program");
+	char *full = et_path("split.full"), *split = et_path("split"), *dbg = et_path("split.debug");
+	/* The debug file has compressed sections to hide, and hiding leaves the rest. */
+	int fd = open(dbg, O_RDONLY);
+	assert_true(fd >= 0);
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);
+	assert_non_null(e);
+	assert_true(dwarfcap_hide_unread(e) > 0);
+	size_t shstrndx;
+	assert_int_equal(elf_getshdrstrndx(e, &shstrndx), 0);
+	int kept = 0;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
+		GElf_Shdr sh;
+		assert_non_null(gelf_getshdr(scn, &sh));
+		const char *name = elf_strptr(e, shstrndx, sh.sh_name);
+		if (!strcmp(name, ".debug_loclists") || !strcmp(name, ".debug_frame") || !strcmp(name, ".debug_loc"))
+			assert_int_equal(sh.sh_type, SHT_NOBITS);
+		if (!strcmp(name, ".debug_info") || !strcmp(name, ".debug_line") || !strcmp(name, ".debug_abbrev"))
+			kept += sh.sh_type == SHT_PROGBITS;
+	}
+	assert_int_equal(kept, 3);
+	elf_end(e);
+	close(fd);
+	/* Every byte of hot's first 96: lines as addr2line's on the whole program, inline chains as
+	 * its -i chains. */
+	struct dso *d = dso_cache_get(&cache, split, NULL, 0);
+	uint64_t hot = et_nm(full, "hot");
+	assert_true(hot != 0);
+	int lines = 0, chains = 0;
+	for (uint64_t a = hot; a < hot + 96; a++) {
+		char *want = a2l(full, a);
+		const char *file;
+		unsigned line;
+		if (want && strcmp(want, "??:0") && strcmp(want, "??:?")) {
+			assert_true(srcline_find(d, a, &file, &line));
+			char got[256];
+			snprintf(got, sizeof(got), "%s:%u", srcline_basename(file), line);
+			assert_int_equal(strncmp(got, want, strlen(got)), 0);
+			lines++;
+		}
+		free(want);
+		char *fn = et_out("addr2line -i -f -e '%s' 0x%" PRIx64 " | sed -n 1p", full, a);
+		char *outer = et_out("addr2line -i -f -e '%s' 0x%" PRIx64 " | sed -n 3p", full, a);
+		const struct srcline_inline *v;
+		size_t n = srcline_inlines(d, a, &v);
+		if (outer && !strcmp(outer, "hot")) {
+			assert_int_equal(n, 2);
+			assert_string_equal(v[0].func, fn);
+			assert_string_equal(v[1].func, "hot");
+			chains++;
+		}
+		free(fn);
+		free(outer);
+	}
+	assert_true(lines > 0);
+	assert_true(chains > 0);
+	free(full);
+	free(split);
+	free(dbg);
+}
+
 int main(void)
 {
 	(void)et_load_of;
@@ -300,6 +376,7 @@ int main(void)
 		cmocka_unit_test(test_annotate_function),
 		cmocka_unit_test(test_annotate_mismatch),
 		cmocka_unit_test(test_annotate_aarch64),
+		cmocka_unit_test(test_split_debug_file),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

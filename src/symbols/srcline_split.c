@@ -1,0 +1,133 @@
+/* Separate debug files with compressed sections for source lines (see srcline_split.h). */
+#include "symbols/srcline_split.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "symbols/dwarfcap.h"
+#include "symbols/elf.h"
+#include "util/xalloc.h"
+
+/* What srcline_split_find_elf hands to libdwfl: the debug file and its path (both its then). */
+struct handoff {
+	Elf *elf;
+	char *path;
+};
+
+int srcline_split_find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			   char **file_name, Elf **elfp)
+{
+	struct handoff *h = *userdata;
+	*elfp = NULL;
+	if (!h)
+		return -1;
+	*elfp = h->elf;
+	if (!*file_name) /* the module's file name: where its DWARF was read (the line stores') */
+		*file_name = h->path;
+	else
+		free(h->path);
+	free(h);
+	*userdata = NULL;
+	return -1;
+}
+
+/* The lowest page-aligned PT_LOAD address and the end of the highest, as libdwfl lays out a
+ * module; false when elf has no PT_LOAD. */
+static bool load_range(Elf *elf, GElf_Addr *lo, GElf_Addr *hi)
+{
+	size_t n;
+	bool any = false;
+	*lo = *hi = 0;
+	if (elf_getphdrnum(elf, &n) != 0)
+		return false;
+	for (size_t i = 0; i < n && i <= INT32_MAX; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD || ph.p_vaddr + ph.p_memsz < ph.p_vaddr)
+			continue;
+		GElf_Addr a = ph.p_align > 1 && !(ph.p_align & (ph.p_align - 1)) ? ph.p_align : 1;
+		if (!any || (ph.p_vaddr & ~(a - 1)) < *lo)
+			*lo = ph.p_vaddr & ~(a - 1);
+		if (ph.p_vaddr + ph.p_memsz > *hi)
+			*hi = ph.p_vaddr + ph.p_memsz;
+		any = true;
+	}
+	return any && *hi > *lo;
+}
+
+static bool has_section(Elf *elf, const char *want)
+{
+	size_t shstrndx;
+	if (elf_getshdrstrndx(elf, &shstrndx) < 0)
+		return false;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		GElf_Shdr sh;
+		const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+		if (name && sh.sh_type != SHT_NOBITS && !strcmp(name, want))
+			return true;
+	}
+	return false;
+}
+
+/* The module for priv, the debug file at path (both handed over on success), laid out over
+ * [lo, hi). */
+static Dwfl *report(const Dwfl_Callbacks *cb, const char *name, Elf *priv, const char *path, GElf_Addr lo,
+		    GElf_Addr hi, Dwfl_Module **mod)
+{
+	Dwfl *dwfl = dwfl_begin(cb);
+	if (!dwfl)
+		return NULL;
+	*mod = dwfl_report_module(dwfl, name, lo, hi);
+	void **ud = NULL;
+	bool handed = false;
+	if (*mod && dwfl_module_info(*mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL) && ud) {
+		struct handoff *h = xmalloc(sizeof(*h));
+		*h = (struct handoff){ priv, xstrdup(path) };
+		*ud = h;
+		handed = true;
+	}
+	dwfl_report_end(dwfl, NULL, NULL);
+	if (handed)
+		return dwfl;
+	dwfl_end(dwfl);
+	*mod = NULL;
+	return NULL;
+}
+
+Dwfl *srcline_split_open(const Dwfl_Callbacks *cb, const char *root, const char *path, const uint8_t *bid,
+			 size_t bid_size, const char *name, Dwfl_Module **mod)
+{
+	*mod = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), dfd = -1;
+	Elf *main_elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL, *dbg = NULL, *priv = NULL;
+	GElf_Ehdr eh;
+	char *found = NULL, *why = NULL;
+	GElf_Addr lo, hi;
+	Dwfl *dwfl = NULL;
+	if (main_elf && gelf_getehdr(main_elf, &eh) && (eh.e_type == ET_DYN || eh.e_type == ET_EXEC) &&
+	    !has_section(main_elf, ".debug_info"))
+		dbg = debuginfo_open(root, path, main_elf, bid, bid_size, &dfd, &found);
+	/* Private: dwarfcap_hide_unread changes its section headers in memory. */
+	if (dbg)
+		priv = elf_begin(dfd, ELF_C_READ_MMAP_PRIVATE, NULL);
+	if (priv && !(why = dwarfcap_refusal(priv)) && has_section(priv, ".debug_info") &&
+	    load_range(priv, &lo, &hi) && dwarfcap_hide_unread(priv) > 0 &&
+	    (dwfl = report(cb, name, priv, found, lo, hi, mod)))
+		priv = NULL; /* libdwfl's now */
+	free(why);
+	free(found);
+	if (priv)
+		elf_end(priv);
+	if (dbg)
+		elf_end(dbg);
+	if (dfd >= 0)
+		close(dfd);
+	if (main_elf)
+		elf_end(main_elf);
+	if (fd >= 0)
+		close(fd);
+	return dwfl;
+}
