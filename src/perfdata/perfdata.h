@@ -124,7 +124,8 @@ typedef int (*record_peek_cb)(const struct perf_event_header *at, const struct p
 /* perfdata_for_each for a caller that reads most records later through the mapping (the time
  * ordering of a file without FINISHED_ROUND): after a large record (a DWARF sample's stack copy)
  * the next record's start is read with pread, not faulted in with the pages around it, which
- * the later reading would map a second time; such records go to peek, the others to cb. A file
+ * the later reading would map a second time; such records go to peek, the others to cb. Only
+ * until the first FINISHED_ROUND: records then go out soon after the walk passes them. A file
  * that is not mapped (a pipe, a buffer) is walked by perfdata_for_each. */
 int perfdata_for_each_peek(struct perfdata_reader *r, record_cb cb, record_peek_cb peek, void *arg);
 void perfdata_close(struct perfdata_reader *r);

@@ -592,7 +592,7 @@ static int walk(struct perfdata_reader *r, record_cb cb, record_peek_cb peek, vo
 {
 	uint64_t off = r->data_offset, end = r->data_offset + r->data_size;
 	uint64_t pk[PEEK_BYTES / 8];
-	bool by_read = false;
+	bool by_read = false, rounds = false;
 	while (off < end) {
 		struct perf_event_header nh;
 		size_t got = 0;
@@ -636,7 +636,10 @@ static int walk(struct perfdata_reader *r, record_cb cb, record_peek_cb peek, vo
 			return ret;
 		off += total;
 		release_behind(r, off);
-		by_read = peek && total >= PEEK_AFTER;
+		/* With FINISHED_ROUND the records go out a round or two after the walk passed them,
+		 * while their pages are still mapped: faulting them in now costs nothing more. */
+		rounds |= nh.type == REC_FINISHED_ROUND;
+		by_read = peek && !rounds && total >= PEEK_AFTER;
 	}
 	return 0;
 }
