@@ -639,7 +639,7 @@ static int walk(struct perfdata_reader *r, record_cb cb, record_peek_cb peek, vo
 		/* With FINISHED_ROUND the records go out a round or two after the walk passed them,
 		 * while their pages are still mapped: faulting them in now costs nothing more. */
 		rounds |= nh.type == REC_FINISHED_ROUND;
-		by_read = peek && !rounds && total >= PEEK_AFTER;
+		by_read = peek && !rounds && !r->swap && total >= PEEK_AFTER;
 	}
 	return 0;
 }
