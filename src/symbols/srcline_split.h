@@ -4,8 +4,9 @@
  * it knows, .debug_loclists and .debug_frame included, which lines and inline chains never read
  * (libc6-dbg's libc: 1.4 of its 10.4 MB). So the debug file is opened here, found as
  * srcline.c's find_debuginfo finds it (symbols/debuginfo.c), those sections hidden
- * (dwarfcap_hide_unread), and it is handed to libdwfl as the module's own file, laid out at its
- * load address (a debug file keeps the program headers of its file). */
+ * (dwarfcap_hide_unread), the others inflated here and their compressed pages handed back to
+ * the page cache, and it is handed to libdwfl as the module's own file, laid out at its load
+ * address (a debug file keeps the program headers of its file). */
 #ifndef LPERF_SYMBOLS_SRCLINE_SPLIT_H
 #define LPERF_SYMBOLS_SRCLINE_SPLIT_H
 
