@@ -16,7 +16,8 @@ export LPERF FIXTURES HELPERS TEST_ROOT PYTHON
 unset LPERF_SYSFS_ROOT LIBPFM_FORCE_PMU
 test_count=0 test_failed=0 test_skipped=0
 SCRATCH=$(mktemp -d /tmp/lperf-e2e.XXXXXX)
-trap 'rm -rf "$SCRATCH"' EXIT
+NOBODY_DIR=
+trap 'rm -rf "$SCRATCH" ${NOBODY_DIR:+"$NOBODY_DIR"}' EXIT
 # record (lperf's and perf's) copies the binaries it sampled into the build-id cache: the
 # test run's own, not the user's ~/.debug.
 PERF_BUILDID_DIR="$SCRATCH/.debug"
@@ -132,6 +133,34 @@ py_depth() {
 		printf "%d of %d samples in leaf have %d frames of deep%s\n", ok, all, want, cut ? ", cut" : " and <module>"
 		exit !(all >= 50 && ok >= pct / 100 * all)
 	}' "$1"
+}
+
+# nobody_run CMD...: CMD as nobody (uid and gid 65534, no groups, no capabilities), in the current
+# directory, in a mount namespace of its own in which /root is a fresh 0755 tmpfs holding only
+# /root/.pyenv (bound from the real one): pyenv's interpreters, which find their libpython under
+# /root/.pyenv by RUNPATH, run at their own paths, while the host's /root stays mode 700 and
+# nothing is changed or left behind (the namespace ends with CMD). Needs root and unshare. The
+# build-id cache goes to ./.debug (the current directory must be nobody's: nobody_cd).
+nobody_run() {
+	unshare -m sh -c '
+		if [ -d /root/.pyenv ]; then
+			cd /root/.pyenv && mount -t tmpfs -o mode=0755,size=64k lperf-root /root &&
+				mkdir /root/.pyenv && mount -c --bind . /root/.pyenv || exit 125
+		fi
+		cd "$1" && shift && PERF_BUILDID_DIR="$PWD/.debug" exec setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+	' nobody_run "$PWD" "$@"
+}
+# nobody_can CMD...: whether nobody_run works here (root, unshare, setpriv) and runs CMD (from /);
+# if so, makes NOBODY_DIR (removed at exit) for nobody_cd. Call it outside the snippets.
+nobody_can() {
+	[ "$(id -u)" = 0 ] && command -v unshare >/dev/null && command -v setpriv >/dev/null &&
+		(cd / && nobody_run "$@") >/dev/null 2>&1 || return 1
+	[ -n "$NOBODY_DIR" ] || { NOBODY_DIR=$(mktemp -d /tmp/lperf-nobody.XXXXXX) && chmod 755 "$NOBODY_DIR"; }
+}
+# nobody_cd: (in a snippet) into a fresh directory of nobody's under NOBODY_DIR.
+nobody_cd() {
+	[ -n "$NOBODY_DIR" ] && mkdir -p "$NOBODY_DIR/t$test_count" &&
+		chown 65534:65534 "$NOBODY_DIR/t$test_count" && cd "$NOBODY_DIR/t$test_count"
 }
 
 test_done() {

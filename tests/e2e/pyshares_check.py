@@ -25,7 +25,10 @@ import sys
 
 KNOWN = {"a": 60.0, "b": 30.0, "c": 10.0}
 LEAVES = {"spin", "digest", "squeeze", "a", "b", "c"}
-CLIBS = (("libcrypto", "digest"), ("libz.so", "squeeze"))
+# each C library (as its samples' native frames name it) and its caller: SHA-256 is OpenSSL's
+# (libcrypto) where CPython was built with it, else CPython's own _sha256 module (pyenv's 2.7, 3.6)
+CLIBS = (("libcrypto", re.compile(r"libcrypto|sha_transform|sha256_transform"), "digest"),
+         ("libz.so", re.compile(r"libz\.so"), "squeeze"))
 
 
 def name(frame):
@@ -80,7 +83,7 @@ def main():
         spread = float(sys.argv[4])
     loop = {k: 0 for k in KNOWN}
     ours = full = 0
-    clib = {lib: [0, 0] for lib, _ in CLIBS}
+    clib = {lib: [0, 0] for lib, _, _ in CLIBS}
     for line in open(path, encoding="utf-8", errors="replace"):
         line = line.rstrip("\n")
         if " " not in line:
@@ -102,8 +105,8 @@ def main():
         elif len(names) == 3 and names[:2] == ["<module>", "main"] and names[2] in ("digest", "squeeze"):
             full += n
         after = ";".join(frames[pyidx[-1] + 1:])
-        for lib, caller in CLIBS:
-            if lib in after:
+        for lib, rx, caller in CLIBS:
+            if rx.search(after):
                 clib[lib][0] += n
                 clib[lib][1] += n if names[-1] == caller else 0
     nloop = sum(loop.values())
@@ -113,7 +116,7 @@ def main():
           % (shares["a"], shares["b"], shares["c"], nloop, KNOWN["a"], KNOWN["b"], KNOWN["c"]))
     pfull = 100.0 * full / ours if ours else 0.0
     print("full chains: %d of %d (%.1f%%)" % (full, ours, pfull))
-    for lib, caller in CLIBS:
+    for lib, _, caller in CLIBS:
         print("%s under %s: %d of %d" % (lib, caller, clib[lib][1], clib[lib][0]))
     if mode == "exact":
         if nloop < 300:
@@ -127,7 +130,7 @@ def main():
             if abs(shares[k] - want) > tol:
                 print("%s: %.1f%%, known %.1f%% (+-%.1f)" % (k, shares[k], want, tol))
                 ok = False
-        for lib, caller in CLIBS:
+        for lib, _, caller in CLIBS:
             seen, right = clib[lib]
             if seen < 20 or right < 0.95 * seen:
                 print("%s: %d of %d samples under %s" % (lib, right, seen, caller))

@@ -22,5 +22,5 @@ def deep(d, n):
 D = int(sys.argv[1]) if len(sys.argv) > 1 else 124
 N = int(sys.argv[2]) if len(sys.argv) > 2 else 20000000
 STAY = float(sys.argv[3]) if len(sys.argv) > 3 else 0
-sys.setrecursionlimit(D + 100)
+sys.setrecursionlimit(D + 100); range = getattr(__builtins__, "xrange", range)  # 2.7: no list of N
 deep(D, N)

@@ -9,7 +9,7 @@ import time
 import zlib
 
 UNIT = 20000
-DATA = bytes(range(256)) * 4096
+DATA = bytes(bytearray(range(256))) * 4096
 
 
 def spin(n):
@@ -41,7 +41,7 @@ def squeeze():
 
 def main(rounds):
     t = {"a": 0.0, "b": 0.0, "c": 0.0}
-    clock = time.thread_time
+    clock = getattr(time, "thread_time", None) or time.clock  # 2.7, 3.6: process CPU time
     for _ in range(rounds):
         s = clock()
         a()
