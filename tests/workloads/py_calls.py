@@ -10,7 +10,7 @@ import zlib
 DATA = b"0123456789abcdef" * 524288
 ZDATA = b"0123456789abcdef" * 131072
 NUMBERS = [(i * 7919) % 100003 for i in range(150000)]
-RECORDS = [{"id": i, "name": "item%d" % i, "tags": ["x", "y", "z"], "ok": i % 2 == 0} for i in range(5000)]
+RECORDS = [{"id": i, "name": "item%d" % i, "tags": ["x", "y", "z"], "ok": i % 2 == 0} for i in range(10000)]
 
 
 def digest():
