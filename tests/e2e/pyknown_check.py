@@ -10,11 +10,10 @@ deep: PYFOLDED is `report --python --folded` of tests/workloads/py_deep.py DEPTH
   deep, one <module>, no [truncated] after it) with every frame's line right: leaf 10 or 11 (its loop),
   the innermost deep 16 (the call of leaf), the other deep 19, <module> 26.
 calls: FOLDED is `report --folded` (CPython's frames as py::func:file) of
-  tests/workloads/py_calls.py. The samples in each C code (SHA-256, deflate, the list sort,
-  json's C encoder; at least 20 each; those under main, not the imports') have its Python
-  caller as their innermost Python frame (digest, squeeze, do_sort; JSONEncoder.iterencode
-  under do_json, or JSONEncoder.encode for the encoder's release as iterencode returns) in at
-  least 99%. stripped: an interpreter without the symbols of its own
+  tests/workloads/py_cfuncs.py. The samples in each C code (sorted's list sort, json's C
+  encoder; at least 20 each; those under main, not the imports') have its Python caller as
+  their innermost Python frame (sort_them; JSONEncoder.iterencode under encode_them, or
+  JSONEncoder.encode for the encoder's release as iterencode returns) in at least 99%. stripped: an interpreter without the symbols of its own
   functions (Debian's python3.11), where the list sort cannot be told apart: not checked.
 threads: PYFOLDED is `report --python --folded` (the thread's Python name first, spaces as _)
   of tests/workloads/py_threads_fork.py: each of spin_a, spin_b, parent_work and child_work has
@@ -73,9 +72,7 @@ def deep(path, depth):
 
 
 # C code (a native frame after the innermost Python frame) and its Python caller
-CALLS = (("SHA-256", re.compile(r"sha256|sha_transform|sha_update|SHA256|libcrypto"), "digest"),
-         ("deflate", re.compile(r"^deflate|libz\.so"), "squeeze"),
-         ("sort", re.compile(r"^(list_?sort|builtin_sorted|binarysort|merge_at|count_run)"), "do_sort"),
+CALLS = (("sort", re.compile(r"^(list_?sort|builtin_sorted|binarysort|merge_at|count_run)"), "sort_them"),
          ("json", re.compile(r"^(encoder_|c_make_encoder|py_encode_basestring)|^\[_json[.]"), "iterencode"))
 
 
@@ -87,7 +84,7 @@ def calls(path, stripped):
         if not pyidx:
             continue
         names = [re.sub(r"^py::([^:]+):.*", r"\1", frames[i]).split(".")[-1] for i in pyidx]
-        if "main" not in names:  # the imports' own hashing (random's SHA-512) and the like
+        if "main" not in names:  # the imports' own C code
             continue
         after = frames[pyidx[-1] + 1:]
         for k, rx, caller in CALLS:
@@ -99,7 +96,7 @@ def calls(path, stripped):
                     # a stripped build's _json frames cannot be told apart from it
                     freed = any(re.match(r"encoder_(dealloc|clear)", f) for f in after) or \
                         (stripped and not any(f.startswith("encoder_") for f in after))
-                    right = "do_json" in names and (right or (names[-1] == "encode" and freed))
+                    right = "encode_them" in names and (right or (names[-1] == "encode" and freed))
                 if right:
                     seen[k][1] += n
                 else:
