@@ -129,7 +129,7 @@ own_lines() {
 for v in 3.12 3.13; do
 	py=$(py_for $v)
 	[ -z "$py" ] && continue
-	xopt=perf && [ $v = 3.13 ] && xopt=perf_jit
+	case $v in 3.13) xopt=perf_jit ;; *) xopt=perf ;; esac
 	export v py xopt
 	# without BPF the default reads the frames with the threads paused at each sample: every line
 	test_expect_success "$v, LPERF_NO_BPF=1 --python: paused in place of -X perf, every frame's line right in >= 99% of samples" '

@@ -124,7 +124,7 @@ for v in 3.12 3.13; do
 		lperf report -i m.data --folded >f.txt 2>/dev/null && py_depth f.txt 124 0 99 && no_cut f.txt &&
 		lperf script -i m.data >s.txt 2>/dev/null && deep_lines s.txt 124
 	'
-	xopt=perf && [ $v = 3.13 ] && xopt=perf_jit
+	case $v in 3.13) xopt=perf_jit ;; *) xopt=perf ;; esac
 	export xopt
 	# -X perf asked for: CPython's own support, exact but as deep as the stack copy reaches (about 30
 	# frames here); the frames beyond come from the interpreter's, read at each batch, where

@@ -412,7 +412,7 @@ for v in $SHARES; do
 	# where a 2-point bound failed one run in ten). About 3,000 samples each make 2 points three
 	# deviations; the bound is 2 points or three deviations, whichever is larger.
 	test_expect_success "$v: per-function shares read from the frames agree with -X perf's within 2 points" '
-		xopt=perf && [ $v = 3.13 ] && xopt=perf_jit &&
+		case $v in 3.13) xopt=perf_jit ;; *) xopt=perf ;; esac &&
 		LPERF_NO_BPF=1 lperf record -q -F 4000 --python -o x.data -- "$py" -X $xopt "$W" 32000000 2>/dev/null &&
 		lperf report -i x.data --folded >x.txt && shares x.txt >xs.txt &&
 		lperf record -q -F 4000 --python-frames -o b.data -- "$py" "$W" 32000000 &&
