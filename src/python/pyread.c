@@ -334,6 +334,16 @@ int pyread_threads(struct pyread *r, struct py_thread *out, size_t max)
 	return (int)n;
 }
 
+int pyread_threads_all(struct pyread *r, struct py_thread **buf, size_t *cap)
+{
+	int n;
+	if (!*cap)
+		*buf = xcalloc((*cap = 64), sizeof(**buf));
+	while ((n = pyread_threads(r, *buf, *cap)) == (int)*cap && *cap < 65536)
+		*buf = xrealloc(*buf, (*cap *= 2) * sizeof(**buf));
+	return n;
+}
+
 size_t pyread_stack(struct pyread *r, uint64_t tstate, struct py_rawframe *out, size_t max, bool *truncated)
 {
 	const struct py_layout *l = &r->proc.layout;

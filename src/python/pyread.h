@@ -97,6 +97,8 @@ struct py_thread {
 };
 /* Up to max threads; -1 with err_set() when the interpreter cannot be read. */
 int pyread_threads(struct pyread *r, struct py_thread *out, size_t max);
+/* Every thread (up to 65,536) into *buf, grown as needed (*cap its size; 0 and NULL at first). */
+int pyread_threads_all(struct pyread *r, struct py_thread **buf, size_t *cap);
 /* The kernel tid of a thread state: native_thread_id (3.11+), else the tid field of glibc's
  * struct pthread that pthread_t points to (its offset found once in lperf's own thread: the
  * process normally uses the same glibc). 0 when unknown. */

@@ -78,6 +78,9 @@ struct pyrec {
 	/* Without BPF: the threads paused at each tick (python/pysampler.h), unless --nonblocking */
 	struct pysampler *sampler;
 	uint64_t next_pause;      /* ns */
+	bool stopped;             /* the sampler's wait ended on a thread's stop (finder thread's) */
+	struct py_thread *th;     /* read_stacks' threads */
+	size_t thcap;
 	char method[96];
 	char *pause_problem;      /* why a process could not be paused (the first) */
 };
@@ -466,8 +469,8 @@ static void ran_sweep(struct rproc *p)
  * last tick (the others' last stack still holds); only (n of them): those threads' alone. */
 static void read_stacks(struct pyrec *r, struct rproc *p, uint64_t now, bool tick, const int32_t *only, size_t n_only)
 {
-	struct py_thread th[64];
-	int nt = pyread_threads(&p->rd, th, 64);
+	int nt = pyread_threads_all(&p->rd, &r->th, &r->thcap);
+	struct py_thread *th = r->th;
 	uint64_t holder = nt > 0 ? pygil_holder(&p->rd.proc) : 0;
 	for (int t = 0; t < nt; t++) {
 		int32_t tid = pyread_tid(&p->rd, &th[t]);
@@ -576,7 +579,10 @@ static void *finder_main(void *arg)
 		if (pausing && now >= r->next_pause) {
 			pausing = pause_tick(r, now);
 			r->next_pause = now_ns() + pysampler_next_wait(r->sampler);
+		} else if (pausing && r->stopped) { /* a thread stopped at its CPU-time alarm */
+			pysampler_events(r->sampler, paused_read, r);
 		}
+		r->stopped = false;
 		for (size_t i = 0; !stop && !r->bpf && !r->sampler && i < r->n; i++)
 			if (r->p[i].state == P_PYTHON) {
 				read_stacks(r, &r->p[i], now_ns(), true, NULL, 0);
@@ -607,6 +613,10 @@ static void *finder_main(void *arg)
 			wait = 100000000;
 		if (pausing && until_pause < wait) /* pauses take half the time at most */
 			wait = until_pause > took ? until_pause : took;
+		if (pausing) {
+			r->stopped = pysampler_block(r->sampler, wait);
+			continue;
+		}
 		struct timespec ts = { 0, (long)wait };
 		nanosleep(&ts, NULL);
 	}
@@ -790,5 +800,6 @@ void pyrec_free(struct pyrec *r)
 	free(r->problem);
 	free(r->pause_problem);
 	pysampler_free(r->sampler);
+	free(r->th);
 	free(r);
 }

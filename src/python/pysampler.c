@@ -18,6 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "python/pyclock.h"
+#include "python/pytrace.h"
 #include "python/pysample.h"
 #include "util/error.h"
 #include "util/xalloc.h"
@@ -25,28 +27,9 @@
 /* How long a thread asked to stop may take to stop before this tick leaves it (a thread in an
  * uninterruptible wait: it stops later, and the next tick lets it go). */
 #define STOP_WAIT_NS 50000000ull
-
-struct sthread {
-	pid_t tid;
-	int schedstat_fd, stat_fd;
-	uint64_t cpu_ns;          /* its CPU time at its last sample (or when it was seized) */
-	uint64_t due_ns;          /* the CPU time it runs between that and its next sample */
-	uint64_t tick_cpu;        /* its CPU time at the last tick */
-	bool seen;
-	bool stopped;             /* stopped now (by this tick, or found stopped by a signal) */
-	int sig;                  /* a signal its stop caught, given back when it goes on */
-	bool group_stop;          /* stopped by SIGSTOP & co: kept stopped (PTRACE_LISTEN) */
-	bool sample;              /* stopped by this tick after it ran: sampled */
-};
-
-struct sproc {
-	pid_t pid;
-	bool own_child;           /* lperf's child: its leader is reaped by lperf's wait */
-	bool ticked;
-	bool traced;              /* some of its threads were seized: a failure later is its end */
-	struct sthread *t;
-	size_t n, cap;
-};
+/* How often the threads without a CPU-time alarm (or whose alarm has not come for a long time:
+ * the signal blocked) are looked at: every tick for the former, every 25th for the latter. */
+#define CHECK_EVERY 25
 
 struct drop {
 	uint32_t pid;
@@ -60,10 +43,16 @@ struct pysampler {
 	uint64_t interval_ns;
 	unsigned hz, seed;
 	bool timer_tried, have_timer;
+	bool stuck;               /* a report the tracer cannot take (an own child's leader's exit,
+				   * left to lperf's wait): each thread looked at by itself */
+	unsigned ticks;
 	int wake_sig;
 	timer_t timer;
-	struct sproc *p;          /* the tracer thread's own */
+	struct pytrace_proc **p;         /* the tracer thread's own */
 	size_t n, cap;
+	struct pytrace_table threads;  /* every thread traced */
+	struct pytrace_thread **held;    /* the threads stopped in this batch */
+	size_t nheld, heldcap;
 	uint8_t *stack;
 	int32_t *tids;
 	size_t ntids, tidcap;
@@ -125,9 +114,14 @@ static uint64_t next_due(struct pysampler *s)
 
 uint64_t pysampler_next_wait(struct pysampler *s)
 {
-	/* ticks at twice the rate, a quarter to three quarters of the interval apart: a thread is
-	 * sampled at the first tick after its due CPU time */
-	return s->interval_ns / 4 + (uint64_t)rand_r(&s->seed) % (s->interval_ns / 2 + 1);
+	/* ticks at twice the rate, a quarter to three quarters of the interval apart, while a
+	 * thread has no alarm (it is sampled at the first tick after its due CPU time); else five
+	 * times slower (they seize new processes, and sample a thread whose alarm does not come) */
+	uint64_t wait = s->interval_ns / 4 + (uint64_t)rand_r(&s->seed) % (s->interval_ns / 2 + 1);
+	bool all = true;
+	for (size_t i = 0; i < s->threads.n && all; i++)
+		all = s->threads.v[i]->clock_fd >= 0;
+	return all ? 10 * wait : wait;
 }
 
 unsigned pysampler_hz(const struct pysampler *s)
@@ -135,72 +129,23 @@ unsigned pysampler_hz(const struct pysampler *s)
 	return s->hz;
 }
 
-static void thread_close(struct sthread *t)
-{
-	if (t->schedstat_fd >= 0)
-		close(t->schedstat_fd);
-	if (t->stat_fd >= 0)
-		close(t->stat_fd);
-}
-
-/* The thread's CPU time (ns), or UINT64_MAX when it cannot be read (gone). */
-static uint64_t cpu_time(const struct sthread *t)
-{
-	char buf[96];
-	ssize_t n = t->schedstat_fd >= 0 ? pread(t->schedstat_fd, buf, sizeof(buf) - 1, 0) : -1;
-	if (n <= 0)
-		return UINT64_MAX;
-	buf[n] = 0;
-	return strtoull(buf, NULL, 10);
-}
-
-/* Its state (/proc's stat, field 3: 'R' running or runnable, '?' unreadable) and the CPU it ran
- * on last (field 39). */
-static char thread_state(const struct sthread *t, uint32_t *cpu)
-{
-	char buf[1024];
-	*cpu = 0;
-	ssize_t n = t->stat_fd >= 0 ? pread(t->stat_fd, buf, sizeof(buf) - 1, 0) : -1;
-	if (n <= 0)
-		return '?';
-	buf[n] = 0;
-	char *p = strrchr(buf, ')');
-	if (!p || p[1] != ' ' || !p[2])
-		return '?';
-	char state = p[2];
-	/* fields from 3 (state) on follow the command's closing parenthesis */
-	for (int field = 2; p && field < 39; field++)
-		p = strchr(p + 1, ' ');
-	*cpu = p ? (uint32_t)strtoul(p + 1, NULL, 10) : 0;
-	return state;
-}
-
-static pid_t parent_of(pid_t pid)
-{
-	char path[64], buf[512];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	char *p = strrchr(buf, ')');
-	int ppid = 0;
-	return p && sscanf(p + 1, " %*c %d", &ppid) == 1 ? (pid_t)ppid : 0;
-}
-
-static struct sproc *proc_of(struct pysampler *s, pid_t pid)
+static struct pytrace_proc *proc_find(const struct pysampler *s, pid_t pid)
 {
 	for (size_t i = 0; i < s->n; i++)
-		if (s->p[i].pid == pid)
-			return &s->p[i];
+		if (s->p[i]->pid == pid)
+			return s->p[i];
+	return NULL;
+}
+
+static struct pytrace_proc *proc_of(struct pysampler *s, pid_t pid)
+{
+	struct pytrace_proc *p = proc_find(s, pid);
+	if (p)
+		return p;
 	ALLOC_GROW(s->p, s->n + 1, s->cap);
-	struct sproc *p = &s->p[s->n++];
-	memset(p, 0, sizeof(*p));
+	p = s->p[s->n++] = xcalloc(1, sizeof(*p));
 	p->pid = pid;
-	p->own_child = parent_of(pid) == getpid();
+	p->own_child = pytrace_parent(pid) == getpid();
 	return p;
 }
 
@@ -233,9 +178,9 @@ bool pysampler_replaces(struct pysampler *s, uint32_t pid, uint64_t time)
 }
 
 /* Reaps an exited traced thread (not the leader of lperf's own child: lperf's wait does). */
-static void reap(const struct sproc *p, pid_t tid)
+static void reap(const struct pytrace_proc *p, pid_t tid)
 {
-	if (p->own_child && tid == p->pid)
+	if (p && p->own_child && tid == p->pid)
 		return;
 	int st;
 	while (waitpid(tid, &st, WNOHANG | __WALL) < 0 && errno == EINTR)
@@ -249,7 +194,7 @@ static void on_wake(int sig)
 	(void)sig;
 }
 
-/* The tracer's wait for a stop blocks in waitid, woken by the stop itself (polling with short
+/* The tracer's waits for a stop block in waitid, woken by the stop itself (polling with short
  * sleeps took 3 times as long on a loaded machine: each sleep's end waits for a CPU), bounded by
  * a timer of the tracer thread's own that interrupts it (a thread in an uninterruptible wait
  * stops only when it ends). */
@@ -271,27 +216,58 @@ static void timer_setup(struct pysampler *s)
 	s->have_timer = timer_create(CLOCK_MONOTONIC, &ev, &s->timer) == 0;
 }
 
-/* Waits until tid has something to report or deadline (CLOCK_MONOTONIC ns) passes; without the
- * timer, a short sleep. */
-static void block(struct pysampler *s, pid_t tid, uint64_t deadline)
+/* Waits until idtype/id (P_PID tid, or P_ALL: any thread this thread traces) has something to
+ * report or deadline (CLOCK_MONOTONIC ns) passes: whether something was reported. */
+static bool block(struct pysampler *s, idtype_t idtype, pid_t id, uint64_t deadline)
 {
-	if (!s->have_timer) {
-		struct timespec ts = { 0, 50000 };
-		nanosleep(&ts, NULL);
-		return;
-	}
 	struct itimerspec at = { { 0, 0 }, { (time_t)(deadline / 1000000000ull), (long)(deadline % 1000000000ull) } };
 	struct itimerspec off = { { 0, 0 }, { 0, 0 } };
 	timer_settime(s->timer, TIMER_ABSTIME, &at, NULL);
 	siginfo_t si;
-	waitid(P_PID, (id_t)tid, &si, WEXITED | WSTOPPED | WNOWAIT | __WALL);
+	memset(&si, 0, sizeof(si));
+	int rc = waitid(idtype, (id_t)id, &si, WEXITED | WSTOPPED | WNOWAIT | __WALL | __WNOTHREAD);
 	timer_settime(s->timer, 0, &off, NULL);
+	return rc == 0 && si.si_pid != 0;
 }
 
-/* Whether tid is in a ptrace stop now: its notification is peeked (WNOWAIT: PTRACE_CONT clears
+static void sleep_until(uint64_t deadline)
+{
+	uint64_t now = clock_ns(CLOCK_MONOTONIC);
+	struct timespec ts = { 0, 50000 };
+	if (deadline > now && deadline - now < 1000000000ull)
+		ts.tv_nsec = (long)(deadline - now);
+	nanosleep(&ts, NULL);
+}
+
+static bool exited(const siginfo_t *si)
+{
+	return si->si_code != CLD_TRAPPED && si->si_code != CLD_STOPPED && si->si_code != CLD_CONTINUED;
+}
+
+static void thread_add_clone(struct pysampler *s, struct pytrace_thread *parent);
+
+/* What t's stop is, from its siginfo: its alarm (a sample's instant; the signal suppressed), a
+ * clone's report (the new thread taken on), an interrupt's stop, a group stop or a signal that
+ * goes on with it when t does. */
+static void classify(struct pysampler *s, struct pytrace_thread *t, const siginfo_t *why)
+{
+	int event = why->si_code >> 8;
+	t->sig = 0;
+	t->group_stop = false;
+	if (pyclock_is(why, t->clock_fd))
+		t->sample = true;
+	else if (why->si_signo == SIGTRAP && event == PTRACE_EVENT_CLONE)
+		thread_add_clone(s, t);
+	else if (event != PTRACE_EVENT_STOP)
+		t->sig = why->si_signo; /* a signal-delivery stop: the signal goes on with it */
+	else if (why->si_signo != SIGTRAP)
+		t->group_stop = true;  /* SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU */
+}
+
+/* Whether t is in a ptrace stop now: its notification is peeked (WNOWAIT: PTRACE_CONT clears
  * it), never consumed, so that lperf's wait for its child and this one do not take it from
- * each other. A stop's kind is read from its siginfo. */
-static enum stop_kind peek(const struct sproc *p, struct sthread *t)
+ * each other. */
+static enum stop_kind peek(struct pysampler *s, struct pytrace_thread *t)
 {
 	siginfo_t si;
 	memset(&si, 0, sizeof(si));
@@ -303,25 +279,20 @@ static enum stop_kind peek(const struct sproc *p, struct sthread *t)
 		return S_GONE;
 	if (si.si_pid != t->tid)
 		return S_NONE;
-	if (si.si_code != CLD_TRAPPED && si.si_code != CLD_STOPPED) {
-		reap(p, t->tid);
+	if (exited(&si)) {
+		reap(t->p, t->tid);
 		return S_GONE;
 	}
 	siginfo_t why;
 	if (ptrace(PTRACE_GETSIGINFO, t->tid, NULL, &why) < 0)
 		return errno == ESRCH ? S_NONE : S_GONE;
-	t->sig = 0;
-	t->group_stop = false;
-	if ((why.si_code >> 8) != PTRACE_EVENT_STOP)
-		t->sig = why.si_signo; /* a signal-delivery stop: the signal goes on with it */
-	else if (why.si_signo != SIGTRAP)
-		t->group_stop = true;  /* SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU */
+	classify(s, t, &why);
 	return S_STOPPED;
 }
 
 /* Lets a stopped thread go on (with the signal its stop caught; a group stop stays stopped,
  * listening for SIGCONT). */
-static void let_go(struct sthread *t)
+static void let_go(struct pytrace_thread *t)
 {
 	if (!t->stopped)
 		return;
@@ -329,17 +300,17 @@ static void let_go(struct sthread *t)
 		ptrace(PTRACE_LISTEN, t->tid, NULL, NULL);
 	else
 		ptrace(PTRACE_CONT, t->tid, NULL, (void *)(uintptr_t)t->sig);
-	t->stopped = t->group_stop = false;
+	t->stopped = t->group_stop = t->sample = false;
 	t->sig = 0;
 }
 
 /* Waits (bounded) for the stop that PTRACE_INTERRUPT asked of t; a signal that stops it first
  * is delivered and the interrupt asked again. S_STOPPED with t->stopped, S_NONE when it did
- * not stop in time (it stops later: the next tick lets it go), S_GONE. */
-static enum stop_kind wait_stop(struct pysampler *s, const struct sproc *p, struct sthread *t, uint64_t deadline)
+ * not stop in time (it stops later: an event or the next tick lets it go), S_GONE. */
+static enum stop_kind wait_stop(struct pysampler *s, struct pytrace_thread *t, uint64_t deadline)
 {
 	for (int signals = 0;;) {
-		enum stop_kind k = peek(p, t);
+		enum stop_kind k = peek(s, t);
 		if (k == S_GONE)
 			return k;
 		if (k == S_STOPPED && !t->sig) {
@@ -359,75 +330,52 @@ static enum stop_kind wait_stop(struct pysampler *s, const struct sproc *p, stru
 		}
 		if (clock_ns(CLOCK_MONOTONIC) > deadline)
 			return S_NONE;
-		block(s, t->tid, deadline);
+		if (s->have_timer)
+			block(s, P_PID, t->tid, deadline);
+		else
+			sleep_until(clock_ns(CLOCK_MONOTONIC) + 50000);
 	}
 }
 
-static void thread_drop(struct sproc *p, size_t i)
+/* A clone of parent (PTRACE_O_TRACECLONE traces it already): taken on when it is a thread of
+ * the same process (its first stop, an interrupt's, lets it go). */
+static void thread_add_clone(struct pysampler *s, struct pytrace_thread *parent)
 {
-	thread_close(&p->t[i]);
-	p->t[i] = p->t[--p->n];
+	unsigned long msg = 0;
+	if (ptrace(PTRACE_GETEVENTMSG, parent->tid, NULL, &msg) < 0 || !msg || pytrace_find(&s->threads, (pid_t)msg))
+		return;
+	if (pytrace_tgid((pid_t)msg) == parent->p->pid)
+		pytrace_add(&s->threads, parent->p, (pid_t)msg, false, next_due(s));
 }
 
-/* Seizes the threads of p not seized yet; forgets those gone. -1 with err_set when the first
- * thread cannot be seized (nothing of p is traced then); a later thread that cannot be seized is
- * left out. */
-static int seize_new(struct pysampler *s, struct sproc *p)
+/* Seizes every thread of p (a pass over /proc/PID/task until one finds none new: a thread that
+ * starts later is a clone of one traced, traced with it). -1 with err_set when the first thread
+ * cannot be seized (nothing of p is traced then); a later thread that cannot be seized is left
+ * out. */
+static int seize_all(struct pysampler *s, struct pytrace_proc *p)
 {
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)p->pid);
-	DIR *d = opendir(path);
-	for (size_t i = 0; i < p->n; i++)
-		p->t[i].seen = false;
-	if (!d && errno != ENOENT && errno != ESRCH)
-		return err_set("%s: %s", path, strerror(errno));
-	if (!d) { /* gone: its threads were reaped */
-		while (p->n)
-			thread_drop(p, p->n - 1);
-		return 0;
-	}
-	struct dirent *de;
 	int err = 0;
-	while ((de = readdir(d))) {
-		char *end;
-		long tid = strtol(de->d_name, &end, 10);
-		if (*end || tid <= 0)
-			continue;
-		struct sthread *t = NULL;
-		for (size_t i = 0; i < p->n && !t; i++)
-			if (p->t[i].tid == (pid_t)tid)
-				t = &p->t[i];
-		if (t) {
-			t->seen = true;
-			continue;
-		}
-		if (ptrace(PTRACE_SEIZE, (pid_t)tid, NULL, NULL) < 0) {
-			if (errno != ESRCH && !p->n && !err)
+	for (int round = 0, added = 1; added && round < 64; round++) {
+		DIR *d = opendir(path);
+		if (!d)
+			return errno == ENOENT || errno == ESRCH ? 0 : err_set("%s: %s", path, strerror(errno));
+		struct dirent *de;
+		added = 0;
+		while ((de = readdir(d))) {
+			char *end;
+			long tid = strtol(de->d_name, &end, 10);
+			if (*end || tid <= 0 || pytrace_find(&s->threads, (pid_t)tid))
+				continue;
+			if (pytrace_add(&s->threads, p, (pid_t)tid, true, next_due(s)))
+				added++;
+			else if (errno != ESRCH && !p->n && !err)
 				err = errno;
-			continue;
 		}
-		ALLOC_GROW(p->t, p->n + 1, p->cap);
-		p->traced = true;
-		t = &p->t[p->n++];
-		memset(t, 0, sizeof(*t));
-		t->tid = (pid_t)tid;
-		t->seen = true;
-		snprintf(path, sizeof(path), "/proc/%d/task/%ld/schedstat", (int)p->pid, tid);
-		t->schedstat_fd = open(path, O_RDONLY | O_CLOEXEC);
-		snprintf(path, sizeof(path), "/proc/%d/task/%ld/stat", (int)p->pid, tid);
-		t->stat_fd = open(path, O_RDONLY | O_CLOEXEC);
-		t->cpu_ns = t->tick_cpu = cpu_time(t);
-		t->due_ns = next_due(s);
+		closedir(d);
 	}
-	closedir(d);
-	for (size_t i = p->n; i-- > 0;)
-		if (!p->t[i].seen) {
-			reap(p, p->t[i].tid);
-			thread_drop(p, i);
-		}
-	/* (a process that was traced and has no thread left to seize is ending: EPERM on its
-	 * exiting leader) */
-	if (err && !p->n && !p->traced) {
+	if (err && !p->n) {
 		if (err == EPERM)
 			return err_set("pid %d cannot be paused (PTRACE_SEIZE: %s: another user's process, one "
 				       "traced already by a debugger or strace, or Yama's ptrace_scope)", (int)p->pid,
@@ -436,30 +384,33 @@ static int seize_new(struct pysampler *s, struct sproc *p)
 	}
 	return 0;
 }
-
 /* The sample of a stopped thread into the queue. */
-static void write_sample(struct pysampler *s, const struct sproc *p, struct sthread *t, uint64_t time)
+static void write_sample(struct pysampler *s, struct pytrace_thread *t, uint64_t time)
 {
 	struct pysample_in in;
 	memset(&in, 0, sizeof(in));
 	struct iovec iov = { in.regs, sizeof(in.regs) };
 	if (ptrace(PTRACE_GETREGSET, t->tid, (void *)NT_PRSTATUS, &iov) < 0)
 		return;
-	in.pid = (uint32_t)p->pid;
+	in.pid = (uint32_t)t->p->pid;
 	in.tid = (uint32_t)t->tid;
 	in.time = time;
 	in.id = s->id;
-	thread_state(t, &in.cpu);
-	uint64_t cpu = cpu_time(t);
+	pytrace_state(t, &in.cpu);
+	uint64_t cpu = pytrace_cpu(t);
 	in.period = cpu != UINT64_MAX && cpu > t->cpu_ns ? cpu - t->cpu_ns : 1;
 	if (cpu != UINT64_MAX)
 		t->cpu_ns = cpu;
 	t->due_ns = next_due(s);
+	if (t->clock_fd >= 0 && pyclock_set(t->clock_fd, t->due_ns) < 0) {
+		close(t->clock_fd); /* the ticks sample it from now on */
+		t->clock_fd = -1;
+	}
 #if defined(__x86_64__)
 	uint64_t sp = in.regs[19];
 	struct iovec local = { s->stack, s->attr.sample_stack_user }, remote = { (void *)(uintptr_t)sp,
 										  s->attr.sample_stack_user };
-	ssize_t got = sp ? process_vm_readv(p->pid, &local, 1, &remote, 1, 0) : -1;
+	ssize_t got = sp ? process_vm_readv(t->p->pid, &local, 1, &remote, 1, 0) : -1;
 	in.stack = s->stack;
 	in.stack_len = got > 0 ? (size_t)got : 0;
 #endif
@@ -474,62 +425,199 @@ static void write_sample(struct pysampler *s, const struct sproc *p, struct sthr
 	pthread_mutex_unlock(&s->lock);
 }
 
-/* Detaches every thread of p (each stopped first: PTRACE_DETACH wants a stopped tracee). */
-static void proc_release(struct pysampler *s, struct sproc *p)
+/* Detaches every thread of p (each stopped first: PTRACE_DETACH wants a stopped tracee), its
+ * alarms closed first (a signal of one sent meanwhile is SIGURG's: ignored). */
+static void proc_release(struct pysampler *s, struct pytrace_proc *p)
 {
+	for (size_t i = 0; i < p->n; i++)
+		if (p->t[i]->clock_fd >= 0) {
+			close(p->t[i]->clock_fd);
+			p->t[i]->clock_fd = -1;
+		}
 	uint64_t deadline = clock_ns(CLOCK_MONOTONIC) + STOP_WAIT_NS;
 	for (size_t i = 0; i < p->n; i++) {
-		struct sthread *t = &p->t[i];
+		struct pytrace_thread *t = p->t[i];
 		if (!t->stopped && ptrace(PTRACE_INTERRUPT, t->tid, NULL, NULL) == 0)
-			wait_stop(s, p, t, deadline);
+			wait_stop(s, t, deadline);
 		if (t->stopped)
 			ptrace(PTRACE_DETACH, t->tid, NULL, (void *)(uintptr_t)(t->group_stop ? 0 : t->sig));
-		thread_close(t);
 	}
 	/* one that did not stop in time stays traced until the tracer thread ends */
+	while (p->n)
+		pytrace_forget(&s->threads, p->t[p->n - 1]);
 	free(p->t);
 	drop_mark(s, p->pid, false);
-	*p = s->p[--s->n];
+	for (size_t i = 0; i < s->n; i++)
+		if (s->p[i] == p) {
+			s->p[i] = s->p[--s->n];
+			break;
+		}
+	free(p);
 }
 
-/* Stops the threads of p that ran since the last tick; the stopped ones' tids in s->tids. */
-static void stop_ran(struct pysampler *s, struct sproc *p)
+static void hold(struct pysampler *s, struct pytrace_thread *t)
 {
-	s->ntids = 0;
-	for (size_t i = p->n; i-- > 0;) {
-		struct sthread *t = &p->t[i];
-		enum stop_kind k = peek(p, t); /* a signal (or a late stop) since the last tick */
-		if (k == S_GONE) {
-			thread_drop(p, i);
-			continue;
+	ALLOC_GROW(s->held, s->nheld + 1, s->heldcap);
+	s->held[s->nheld++] = t;
+}
+
+/* Takes tid's report (peeked in si): an exit is reaped (false: one left to lperf's wait), a
+ * stop is taken (consumed: its thread is held until the batch's end). A stop of a thread not
+ * known yet is a clone reporting before its parent: taken on, or let go when it is not a thread
+ * of a process sampled here. */
+static bool take(struct pysampler *s, const siginfo_t *si)
+{
+	pid_t tid = si->si_pid;
+	struct pytrace_thread *t = pytrace_find(&s->threads, tid);
+	if (exited(si)) {
+		struct pytrace_proc *p = t ? t->p : proc_find(s, tid);
+		if (t) {
+			for (size_t i = 0; i < s->nheld; i++)
+				if (s->held[i] == t)
+					s->held[i] = s->held[--s->nheld];
+			pytrace_forget(&s->threads, t);
 		}
-		t->stopped = k == S_STOPPED;
-		/* on a CPU now, having run its due CPU time since its last sample: its state 'R'
-		 * and its CPU time grown since the last tick (a thread asleep, or runnable but
-		 * waiting for a CPU, is not sampled: the kernel's cpu-clock would not sample it
-		 * either, and a thread that woke another at a GIL handoff and waits to run again
-		 * was sampled there a hundred times too often); the CPU time it ran meanwhile goes
-		 * to its next sample's period */
-		uint64_t cpu = cpu_time(t);
+		/* lperf's own child's leader (known or released already) is left to lperf's wait */
+		if ((p && p->own_child && tid == p->pid) ||
+		    (!t && pytrace_tgid(tid) == tid && pytrace_parent(tid) == getpid()))
+			return false;
+		reap(NULL, tid);
+		return true;
+	}
+	siginfo_t st, why;
+	if (waitid(P_PID, (id_t)tid, &st, WSTOPPED | WNOHANG | __WALL) < 0 ||
+	    ptrace(PTRACE_GETSIGINFO, tid, NULL, &why) < 0)
+		return true; /* gone meanwhile: its exit comes next */
+	if (!t) {
+		struct pytrace_proc *p = proc_find(s, pytrace_tgid(tid));
+		if (!p || !(t = pytrace_add(&s->threads, p, tid, false, next_due(s)))) {
+			ptrace(PTRACE_DETACH, tid, NULL, NULL);
+			return true;
+		}
+	}
+	classify(s, t, &why);
+	if (!t->stopped) {
+		t->stopped = true;
+		hold(s, t);
+	}
+	return true;
+}
+
+/* Every report of the threads traced (their alarms' stops, clones, signals, exits): taken, and
+ * the threads stopped at their alarm sampled. A report that cannot be taken (an own child's
+ * leader's exit) would hide the others behind it: then each thread is peeked by itself. */
+static void take_all(struct pysampler *s)
+{
+	s->stuck = false;
+	pid_t last = 0;
+	for (size_t n = 0; n < 4 * s->threads.n + 64; n++) {
+		siginfo_t si;
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_ALL, 0, &si, WEXITED | WSTOPPED | WNOHANG | WNOWAIT | __WALL | __WNOTHREAD) < 0 ||
+		    !si.si_pid)
+			return;
+		/* (one reported again after it was taken would be peeked for ever) */
+		if (si.si_pid == last || !take(s, &si)) {
+			s->stuck = true;
+			break;
+		}
+		last = si.si_pid;
+	}
+	if (!s->stuck)
+		return;
+	s->ntids = 0; /* the table changes as they are taken (clones, exits) */
+	for (size_t i = 0; i < s->threads.n; i++)
+		if (!s->threads.v[i]->stopped) {
+			ALLOC_GROW(s->tids, s->ntids + 1, s->tidcap);
+			s->tids[s->ntids++] = (int32_t)s->threads.v[i]->tid;
+		}
+	for (size_t i = 0; i < s->ntids; i++) {
+		struct pytrace_thread *t = pytrace_find(&s->threads, (pid_t)s->tids[i]);
+		enum stop_kind k = t && !t->stopped ? peek(s, t) : S_NONE;
+		if (k == S_GONE)
+			pytrace_forget(&s->threads, t);
+		else if (k == S_STOPPED) {
+			t->stopped = true;
+			hold(s, t);
+		}
+	}
+}
+
+/* The threads held: the stacks of those at a sample's instant read (fn, a process at a time)
+ * and their samples written, then every one let go. */
+static void sample_held(struct pysampler *s, pysampler_py_fn fn, void *arg, uint64_t t0)
+{
+	if (!s->nheld)
+		return;
+	uint64_t time = clock_ns(s->clock);
+	size_t nsampled = 0;
+	for (size_t i = 0; i < s->nheld; i++) {
+		struct pytrace_proc *p = s->held[i]->p;
+		bool seen = false; /* p's samples were taken at its first held thread */
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = s->held[j]->p == p;
+		s->ntids = 0;
+		for (size_t k = i; k < s->nheld && !seen; k++)
+			if (s->held[k]->p == p && s->held[k]->sample) {
+				ALLOC_GROW(s->tids, s->ntids + 1, s->tidcap);
+				s->tids[s->ntids++] = (int32_t)s->held[k]->tid;
+			}
+		if (!s->ntids)
+			continue;
+		fn(arg, p->pid, s->tids, s->ntids, time);
+		for (size_t k = i; k < s->nheld; k++)
+			if (s->held[k]->p == p && s->held[k]->sample)
+				write_sample(s, s->held[k], time);
+		nsampled += s->ntids;
+	}
+	for (size_t i = 0; i < s->nheld; i++)
+		let_go(s->held[i]);
+	s->nheld = 0;
+	uint64_t took = clock_ns(CLOCK_MONOTONIC) - t0;
+	pthread_mutex_lock(&s->lock);
+	s->st.ticks += nsampled > 0;
+	if (nsampled) {
+		s->st.pause_ns += took;
+		if (took > s->st.pause_max_ns)
+			s->st.pause_max_ns = took;
+	}
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* The threads of p the alarms do not sample (none could be opened: perf_event_open refused; or
+ * the alarm has not come for four intervals past its due CPU time: its signal blocked, or
+ * kernel time left out), stopped when they ran their due CPU time since their last sample, are
+ * on a CPU (their state 'R' and their CPU time grown since the last look) and not in a group
+ * stop; held. */
+static void stop_due(struct pysampler *s, struct pytrace_proc *p)
+{
+	size_t from = s->nheld;
+	for (size_t i = 0; i < p->n; i++) {
+		struct pytrace_thread *t = p->t[i];
+		if (t->stopped)
+			continue;
+		uint64_t cpu = pytrace_cpu(t), late = t->clock_fd >= 0 ? 4 * s->interval_ns : 0;
 		uint32_t on;
 		bool ran = cpu != UINT64_MAX && cpu != t->tick_cpu;
 		t->tick_cpu = cpu;
-		t->sample = ran && cpu >= t->cpu_ns + t->due_ns && !t->group_stop &&
-			    (t->stopped || thread_state(t, &on) == 'R');
-		if (t->sample && !t->stopped && ptrace(PTRACE_INTERRUPT, t->tid, NULL, NULL) < 0)
-			t->sample = false;
+		if (ran && cpu >= t->cpu_ns + t->due_ns + late && pytrace_state(t, &on) == 'R' &&
+		    ptrace(PTRACE_INTERRUPT, t->tid, NULL, NULL) == 0)
+			hold(s, t);
 	}
 	uint64_t deadline = clock_ns(CLOCK_MONOTONIC) + STOP_WAIT_NS;
-	for (size_t i = 0; i < p->n; i++) {
-		struct sthread *t = &p->t[i];
-		if (!t->sample)
-			continue;
-		if (!t->stopped && wait_stop(s, p, t, deadline) != S_STOPPED) {
-			t->sample = false;
+	for (size_t i = from; i < s->nheld;) {
+		struct pytrace_thread *t = s->held[i];
+		enum stop_kind k = wait_stop(s, t, deadline);
+		if (k == S_STOPPED && !t->group_stop) {
+			t->sample = true;
+			i++;
 			continue;
 		}
-		ALLOC_GROW(s->tids, s->ntids + 1, s->tidcap);
-		s->tids[s->ntids++] = (int32_t)t->tid;
+		s->held[i] = s->held[--s->nheld];
+		if (k == S_GONE)
+			pytrace_forget(&s->threads, t);
+		else if (k == S_STOPPED)
+			let_go(t);
 	}
 }
 
@@ -539,9 +627,9 @@ int pysampler_tick(struct pysampler *s, pid_t pid, pysampler_py_fn fn, void *arg
 		s->timer_tried = true;
 		timer_setup(s);
 	}
-	struct sproc *p = proc_of(s, pid);
+	struct pytrace_proc *p = proc_of(s, pid);
 	bool first = !p->traced;
-	if (seize_new(s, p) < 0) {
+	if (first && seize_all(s, p) < 0) {
 		char *why = xstrdup(err_msg());
 		proc_release(s, p);
 		err_set("%s", why);
@@ -554,42 +642,44 @@ int pysampler_tick(struct pysampler *s, pid_t pid, pysampler_py_fn fn, void *arg
 	if (first)
 		drop_mark(s, pid, true);
 	uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
-	stop_ran(s, p);
-	if (s->ntids) {
-		uint64_t time = clock_ns(s->clock);
-		fn(arg, pid, s->tids, s->ntids, time);
-		for (size_t i = 0; i < p->n; i++)
-			if (p->t[i].sample && p->t[i].stopped)
-				write_sample(s, p, &p->t[i], time);
-	}
-	for (size_t i = 0; i < p->n; i++)
-		let_go(&p->t[i]);
-	uint64_t took = clock_ns(CLOCK_MONOTONIC) - t0;
-	pthread_mutex_lock(&s->lock);
-	s->st.ticks += s->ntids > 0;
-	if (s->ntids) {
-		s->st.pause_ns += took;
-		if (took > s->st.pause_max_ns)
-			s->st.pause_max_ns = took;
-	}
-	pthread_mutex_unlock(&s->lock);
+	take_all(s);
+	if ((p = proc_find(s, pid)))
+		stop_due(s, p);
+	sample_held(s, fn, arg, t0);
 	return 0;
+}
+
+void pysampler_events(struct pysampler *s, pysampler_py_fn fn, void *arg)
+{
+	uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
+	take_all(s);
+	sample_held(s, fn, arg, t0);
+}
+
+bool pysampler_block(struct pysampler *s, uint64_t ns)
+{
+	uint64_t deadline = clock_ns(CLOCK_MONOTONIC) + ns;
+	if (s->threads.n && s->have_timer && !s->stuck && block(s, P_ALL, 0, deadline))
+		return true;
+	if (clock_ns(CLOCK_MONOTONIC) < deadline)
+		sleep_until(deadline);
+	return false;
 }
 
 void pysampler_sweep(struct pysampler *s)
 {
 	for (size_t i = s->n; i-- > 0;) {
-		if (!s->p[i].ticked)
-			proc_release(s, &s->p[i]);
+		if (!s->p[i]->ticked)
+			proc_release(s, s->p[i]);
 		else
-			s->p[i].ticked = false;
+			s->p[i]->ticked = false;
 	}
 }
 
 void pysampler_release_all(struct pysampler *s)
 {
 	while (s->n)
-		proc_release(s, &s->p[s->n - 1]);
+		proc_release(s, s->p[s->n - 1]);
 }
 
 int pysampler_drain(struct pysampler *s, record_cb cb, void *arg)
@@ -622,11 +712,16 @@ void pysampler_free(struct pysampler *s)
 	if (!s)
 		return;
 	for (size_t i = 0; i < s->n; i++) {
-		for (size_t k = 0; k < s->p[i].n; k++)
-			thread_close(&s->p[i].t[k]);
-		free(s->p[i].t);
+		for (size_t k = 0; k < s->p[i]->n; k++) {
+			pytrace_close(s->p[i]->t[k]);
+			free(s->p[i]->t[k]);
+		}
+		free(s->p[i]->t);
+		free(s->p[i]);
 	}
 	free(s->p);
+	free(s->threads.v);
+	free(s->held);
 	free(s->stack);
 	free(s->tids);
 	free(s->q);

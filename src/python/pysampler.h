@@ -1,20 +1,24 @@
-/* Exact Python stacks without BPF (docs/python.md, "Without BPF"): a sampler that, at each tick,
- * pauses the threads of a process that ran since the last tick (PTRACE_SEIZE once per thread,
- * PTRACE_INTERRUPT per tick, PTRACE_CONT after, as py-spy pauses), and while they are stopped
- * reads, for each, its Python stack (the caller's hook, stored with the tick's time), its user
- * registers (PTRACE_GETREGSET) and a copy of its user stack (process_vm_readv), which become a
- * sample of the recording's own event (python/pysample.h): the native and the Python part of a
- * sample are of one instant. Its period is the thread's CPU time since its last sample (its
- * schedstat), so report's shares are shares of CPU time, as the kernel's cpu-clock samples are.
+/* Exact Python stacks without BPF (docs/python.md, "Without BPF"): a sampler that stops each
+ * thread of a process at its own CPU-time alarm (python/pyclock.h: PTRACE_SEIZE once per thread
+ * with PTRACE_O_TRACECLONE, so that the threads it starts are traced from their start; the
+ * alarm's signal stops the thread at that instant, the tracer takes the stop and suppresses the
+ * signal; a thread without an alarm is stopped by PTRACE_INTERRUPT at a tick, as py-spy pauses),
+ * and while it is stopped reads its Python stack (the caller's hook, stored with the sample's
+ * time), its user registers (PTRACE_GETREGSET) and a copy of its user stack (process_vm_readv),
+ * which become a sample of the recording's own event (python/pysample.h): the native and the
+ * Python part of a sample are of one instant. Its period is the thread's CPU time since its last
+ * sample (its schedstat), so report's shares are shares of CPU time, as the kernel's cpu-clock
+ * samples are.
  * The kernel's samples of a process sampled here are to be dropped (pysampler_replaces), so
  * that each instant is counted once.
  *
  * Contract:
- * - pysampler_tick, pysampler_sweep and pysampler_release_all are called from one thread only,
- *   the tracer (ptrace ties a tracee to the thread that seized it). When that thread ends, the
- *   kernel detaches every tracee (also when lperf is killed): no thread is ever left stopped.
- *   Between ticks no thread is stopped by the sampler; a signal that reaches a traced thread
- *   stops it until the next tick, which delivers it.
+ * - pysampler_tick, pysampler_events, pysampler_block, pysampler_sweep and
+ *   pysampler_release_all are called from one thread only, the tracer (ptrace ties a tracee to
+ *   the thread that seized it; it waits for its tracees' stops with __WNOTHREAD). When that
+ *   thread ends, the kernel detaches every tracee (also when lperf is killed): no thread is ever
+ *   left stopped. A thread is held only while it is read; a signal that reaches a traced thread
+ *   stops it until pysampler_events, which delivers it.
  * - pysampler_drain, pysampler_replaces and pysampler_stats may be called from any thread.
  * - A traced process that is lperf's own child (a started command) is reaped by lperf's wait,
  *   which must not consume its stop notifications (target/target.c peeks with WNOWAIT); its
@@ -43,20 +47,27 @@ struct pysampler;
  * x86-64). */
 struct pysampler *pysampler_new(const struct perf_event_attr *attr, uint64_t id, unsigned hz);
 void pysampler_free(struct pysampler *s);
-/* ns to the next tick (twice the rate, jittered): a thread is sampled at the first tick after
- * it ran its due CPU time since its last sample, a quarter of the interval plus an exponential
- * time of mean three quarters, so that successive samples fall at nearly independent places of
- * a loop, in the thread's CPU time as cpu-clock's do. */
+/* ns to the next tick (twice the rate, jittered, while a thread has no alarm; ten times longer
+ * else): a thread without an alarm is sampled at the first tick after it ran its due CPU time
+ * since its last sample, the alarm's period: a quarter of the interval plus an exponential time
+ * of mean three quarters, so that successive samples fall at nearly independent places of a
+ * loop, in the thread's CPU time as cpu-clock's do. The ticks also seize new processes. */
 uint64_t pysampler_next_wait(struct pysampler *s);
 /* The rate of the ticks. */
 unsigned pysampler_hz(const struct pysampler *s);
 
 /* The Python stacks of the n threads tids of pid, stopped now, stored with time. */
 typedef void (*pysampler_py_fn)(void *arg, pid_t pid, const int32_t *tids, size_t n, uint64_t time);
-/* One tick of pid (seizing its threads on the first and any new thread after). -1 with err_set
+/* One tick of pid (seizing its threads on the first; the stops reported taken). -1 with err_set
  * when its threads cannot be paused (another user's, already traced, Yama): pid is released
  * (nothing stays traced) and its kernel samples are kept from then on. */
 int pysampler_tick(struct pysampler *s, pid_t pid, pysampler_py_fn fn, void *arg);
+/* Between ticks: the stops of the threads traced (their CPU-time alarms, clones, signals, exits)
+ * taken, the threads at an alarm sampled (fn as for a tick). */
+void pysampler_events(struct pysampler *s, pysampler_py_fn fn, void *arg);
+/* Waits ns at most, until a thread traced has stopped (or ended); whether one has (then
+ * pysampler_events). From the tracer thread. */
+bool pysampler_block(struct pysampler *s, uint64_t ns);
 /* Releases (detaches) the processes not ticked since the last sweep. */
 void pysampler_sweep(struct pysampler *s);
 void pysampler_release_all(struct pysampler *s);
