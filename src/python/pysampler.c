@@ -425,20 +425,17 @@ static void write_sample(struct pysampler *s, struct pytrace_thread *t, uint64_t
 	pthread_mutex_unlock(&s->lock);
 }
 
-/* Detaches every thread of p (each stopped first: PTRACE_DETACH wants a stopped tracee), its
- * alarms closed first (a signal of one sent meanwhile is SIGURG's: ignored). */
+/* Detaches every thread of p (each stopped first: PTRACE_DETACH wants a stopped tracee; a stop
+ * at its alarm is told by the alarm's fd, closed after: a signal of one sent meanwhile is
+ * SIGURG's, ignored unless the program handles it). */
 static void proc_release(struct pysampler *s, struct pytrace_proc *p)
 {
-	for (size_t i = 0; i < p->n; i++)
-		if (p->t[i]->clock_fd >= 0) {
-			close(p->t[i]->clock_fd);
-			p->t[i]->clock_fd = -1;
-		}
 	uint64_t deadline = clock_ns(CLOCK_MONOTONIC) + STOP_WAIT_NS;
 	for (size_t i = 0; i < p->n; i++) {
 		struct pytrace_thread *t = p->t[i];
 		if (!t->stopped && ptrace(PTRACE_INTERRUPT, t->tid, NULL, NULL) == 0)
 			wait_stop(s, t, deadline);
+		pytrace_close(t);
 		if (t->stopped)
 			ptrace(PTRACE_DETACH, t->tid, NULL, (void *)(uintptr_t)(t->group_stop ? 0 : t->sig));
 	}
