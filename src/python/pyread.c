@@ -48,6 +48,7 @@ void pyread_free(struct pyread *r)
 		free(r->codes[i]);
 	}
 	free(r->codes);
+	free(r->th);
 	hashmap_free(&r->index);
 	memset(r, 0, sizeof(*r));
 }
@@ -334,13 +335,13 @@ int pyread_threads(struct pyread *r, struct py_thread *out, size_t max)
 	return (int)n;
 }
 
-int pyread_threads_all(struct pyread *r, struct py_thread **buf, size_t *cap)
+int pyread_threads_all(struct pyread *r)
 {
 	int n;
-	if (!*cap)
-		*buf = xcalloc((*cap = 64), sizeof(**buf));
-	while ((n = pyread_threads(r, *buf, *cap)) == (int)*cap && *cap < 65536)
-		*buf = xrealloc(*buf, (*cap *= 2) * sizeof(**buf));
+	if (!r->thcap)
+		r->th = xcalloc((r->thcap = 64), sizeof(*r->th));
+	while ((n = pyread_threads(r, r->th, r->thcap)) == (int)r->thcap && r->thcap < 65536)
+		r->th = xrealloc(r->th, (r->thcap *= 2) * sizeof(*r->th));
 	return n;
 }
 

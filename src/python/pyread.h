@@ -68,6 +68,8 @@ struct pyread {
 	/* A forked child's: the parent's reader (set by the caller around pyread_cook), which
 	 * names the inherited code objects the child can no longer be asked about. */
 	struct pyread *parent;
+	struct py_thread *th;    /* pyread_threads_all's */
+	size_t thcap;
 };
 
 void pyread_init(struct pyread *r, const struct py_proc *p);
@@ -97,8 +99,9 @@ struct py_thread {
 };
 /* Up to max threads; -1 with err_set() when the interpreter cannot be read. */
 int pyread_threads(struct pyread *r, struct py_thread *out, size_t max);
-/* Every thread (up to 65,536) into *buf, grown as needed (*cap its size; 0 and NULL at first). */
-int pyread_threads_all(struct pyread *r, struct py_thread **buf, size_t *cap);
+/* Every thread (up to 65,536) into r->th, grown as needed (64 at first: a 64-thread program's
+ * 65th thread had no stacks); valid until the next call. */
+int pyread_threads_all(struct pyread *r);
 /* The kernel tid of a thread state: native_thread_id (3.11+), else the tid field of glibc's
  * struct pthread that pthread_t points to (its offset found once in lperf's own thread: the
  * process normally uses the same glibc). 0 when unknown. */

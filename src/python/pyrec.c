@@ -79,8 +79,6 @@ struct pyrec {
 	struct pysampler *sampler;
 	uint64_t next_pause;      /* ns */
 	bool stopped;             /* the sampler's wait ended on a thread's stop (finder thread's) */
-	struct py_thread *th;     /* read_stacks' threads */
-	size_t thcap;
 	char method[96];
 	char *pause_problem;      /* why a process could not be paused (the first) */
 };
@@ -469,8 +467,8 @@ static void ran_sweep(struct rproc *p)
  * last tick (the others' last stack still holds); only (n of them): those threads' alone. */
 static void read_stacks(struct pyrec *r, struct rproc *p, uint64_t now, bool tick, const int32_t *only, size_t n_only)
 {
-	int nt = pyread_threads_all(&p->rd, &r->th, &r->thcap);
-	struct py_thread *th = r->th;
+	int nt = pyread_threads_all(&p->rd);
+	struct py_thread *th = p->rd.th;
 	uint64_t holder = nt > 0 ? pygil_holder(&p->rd.proc) : 0;
 	for (int t = 0; t < nt; t++) {
 		int32_t tid = pyread_tid(&p->rd, &th[t]);
@@ -579,9 +577,8 @@ static void *finder_main(void *arg)
 		if (pausing && now >= r->next_pause) {
 			pausing = pause_tick(r, now);
 			r->next_pause = now_ns() + pysampler_next_wait(r->sampler);
-		} else if (pausing && r->stopped) { /* a thread stopped at its CPU-time alarm */
+		} else if (pausing && r->stopped) /* a thread stopped at its CPU-time alarm */
 			pysampler_events(r->sampler, paused_read, r);
-		}
 		r->stopped = false;
 		for (size_t i = 0; !stop && !r->bpf && !r->sampler && i < r->n; i++)
 			if (r->p[i].state == P_PYTHON) {
@@ -613,12 +610,11 @@ static void *finder_main(void *arg)
 			wait = 100000000;
 		if (pausing && until_pause < wait) /* pauses take half the time at most */
 			wait = until_pause > took ? until_pause : took;
-		if (pausing) {
-			r->stopped = pysampler_block(r->sampler, wait);
-			continue;
-		}
 		struct timespec ts = { 0, (long)wait };
-		nanosleep(&ts, NULL);
+		if (pausing) /* woken early by a stop of a thread it traces */
+			r->stopped = pysampler_block(r->sampler, wait);
+		else
+			nanosleep(&ts, NULL);
 	}
 }
 
@@ -800,6 +796,5 @@ void pyrec_free(struct pyrec *r)
 	free(r->problem);
 	free(r->pause_problem);
 	pysampler_free(r->sampler);
-	free(r->th);
 	free(r);
 }
