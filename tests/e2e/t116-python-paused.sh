@@ -5,7 +5,8 @@
 # python3.11, which nobody may run, the workload copied where nobody reads it): the 60/30/10 known
 # answer of tests/workloads/py_shares.py (as the workload measures it with time.thread_time: 3.11
 # gives about 61.6/28.6/9.8) with each share within four binomial standard deviations of its
-# count (tests/e2e/pyshares_check.py), whole chains >= 99%, every frame's line right >= 99%, SHA-256 and deflate under their Python caller >= 95%; the
+# count (tests/e2e/pyshares_check.py), whole chains >= 99%, every frame's line right >= 99%,
+# SHA-256 and deflate under their Python caller >= 95%; the
 # threads of py_threads.py named; a forked child's stacks. As root with LPERF_NO_BPF=1 on pyenv's
 # 3.8, 3.11, 3.12 and 3.13 the same answer (every version's shares bounded; 3.12 and 3.13 paused
 # too, in place of -X perf: every frame's line right >= 99%, where -X perf gave all lines in 10%),
