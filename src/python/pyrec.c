@@ -521,9 +521,9 @@ static void paused_read(void *arg, pid_t pid, const int32_t *tids, size_t n, uin
 		read_stacks(r, p, time, false, tids, n);
 }
 
-/* A tick of the sampler over every Python process it may pause; those it cannot are read
- * without pausing from then on (said once, at the end). Whether any was read either way. */
-static bool pause_tick(struct pyrec *r, uint64_t now)
+/* A tick of the sampler over every Python process it may pause; those it cannot (and -X perf's)
+ * are read here, without pausing (said once, at the end): *reads then. Whether any was read. */
+static bool pause_tick(struct pyrec *r, uint64_t now, bool *reads)
 {
 	bool any = false;
 	for (size_t i = 0; i < r->n; i++) {
@@ -544,7 +544,7 @@ static bool pause_tick(struct pyrec *r, uint64_t now)
 				r->pause_problem = xasprintf("%s: its Python stacks were read without pausing "
 							     "(approximate)", err_msg());
 		}
-		if (p->unpaused)
+		if ((*reads |= p->unpaused))
 			read_stacks(r, p, now, true, NULL, 0);
 	}
 	pysampler_sweep(r->sampler);
@@ -569,14 +569,14 @@ static void *finder_main(void *arg)
 	for (;;) {
 		pthread_mutex_lock(&r->lock);
 		uint64_t now = now_ns();
-		bool stop = r->stop, looking = !stop && look_all(r, now), reading = false;
+		bool stop = r->stop, looking = !stop && look_all(r, now), reading = false, reads = false;
 		/* Without BPF, the tick: the stacks of the threads that ran, every millisecond (as
 		 * --python's 999 Hz samples come), so that a sample is joined with a stack read a
 		 * millisecond or so from it rather than at the batch (~100 ms). */
 		bool pausing = !stop && r->sampler;
-		if (pausing && now >= r->next_pause) {
-			pausing = pause_tick(r, now);
-			r->next_pause = now_ns() + pysampler_next_wait(r->sampler);
+		if (pausing && now >= r->next_pause) { /* fast ticks while they read a process */
+			pausing = pause_tick(r, now, &reads);
+			r->next_pause = now_ns() + pysampler_next_wait(r->sampler, reads);
 		} else if (pausing && r->stopped) /* a thread stopped at its CPU-time alarm */
 			pysampler_events(r->sampler, paused_read, r);
 		r->stopped = false;

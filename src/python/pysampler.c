@@ -112,13 +112,13 @@ static uint64_t next_due(struct pysampler *s)
 	return (uint64_t)(w < most ? w : most);
 }
 
-uint64_t pysampler_next_wait(struct pysampler *s)
+uint64_t pysampler_next_wait(struct pysampler *s, bool reads)
 {
 	/* ticks at twice the rate, a quarter to three quarters of the interval apart, while a
 	 * thread has no alarm (it is sampled at the first tick after its due CPU time); else five
 	 * times slower (they seize new processes, and sample a thread whose alarm does not come) */
 	uint64_t wait = s->interval_ns / 4 + (uint64_t)rand_r(&s->seed) % (s->interval_ns / 2 + 1);
-	bool all = true;
+	bool all = !reads && s->threads.n;
 	for (size_t i = 0; i < s->threads.n && all; i++)
 		all = s->threads.v[i]->clock_fd >= 0;
 	return all ? 10 * wait : wait;

@@ -47,12 +47,12 @@ struct pysampler;
  * x86-64). */
 struct pysampler *pysampler_new(const struct perf_event_attr *attr, uint64_t id, unsigned hz);
 void pysampler_free(struct pysampler *s);
-/* ns to the next tick (twice the rate, jittered, while a thread has no alarm; ten times longer
- * else): a thread without an alarm is sampled at the first tick after it ran its due CPU time
+/* ns to the next tick (twice the rate, jittered, while a thread has no alarm or READS: the
+ * ticks also read a process that is not paused, as -X perf's; ten times longer else): a thread without an alarm is sampled at the first tick after it ran its due CPU time
  * since its last sample, the alarm's period: a quarter of the interval plus an exponential time
  * of mean three quarters, so that successive samples fall at nearly independent places of a
  * loop, in the thread's CPU time as cpu-clock's do. The ticks also seize new processes. */
-uint64_t pysampler_next_wait(struct pysampler *s);
+uint64_t pysampler_next_wait(struct pysampler *s, bool reads);
 /* The rate of the ticks. */
 unsigned pysampler_hz(const struct pysampler *s);
 
