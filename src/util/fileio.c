@@ -105,6 +105,25 @@ char *sysfs_read(const char *rel)
 	return s;
 }
 
+bool mounts_has(const char *path, const char *dir, const char *type)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return true;
+	char *line = NULL;
+	size_t cap = 0;
+	bool found = false;
+	while (!found && getline(&line, &cap, f) > 0) {
+		/* source, mount point, type: the fields are space-free (octal escapes) */
+		char *save = NULL, *src = strtok_r(line, " ", &save), *mnt = src ? strtok_r(NULL, " ", &save) : NULL;
+		char *t = mnt ? strtok_r(NULL, " ", &save) : NULL;
+		found = t && !strcmp(mnt, dir) && !strcmp(t, type);
+	}
+	free(line);
+	fclose(f);
+	return found;
+}
+
 const char *tracefs_denied(void)
 {
 	static const char *const rel[] = { "kernel/tracing", "kernel/debug/tracing" };
@@ -116,7 +135,8 @@ const char *tracefs_denied(void)
 			return NULL;
 		if (errno == EACCES) {
 			dir[strlen(dir) - strlen("/events")] = 0;
-			return dir;
+			if (strcmp(sysfs_root(), "/sys") || mounts_has("/proc/self/mounts", dir, "tracefs"))
+				return dir;
 		}
 	}
 	return NULL;

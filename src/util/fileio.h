@@ -22,8 +22,13 @@ const char *sysfs_root(void);
 char *sysfs_read(const char *rel);
 /* A tracefs under the sysfs root (kernel/tracing, then kernel/debug/tracing) that is mounted but
  * that this user may not search (perf's "No permissions to read"; mounted mode 0700 and lperf not
- * root): its directory, in a static buffer; NULL when each is readable or absent. */
+ * root): its directory, in a static buffer; NULL when each is readable or absent. Under /sys a
+ * denied path counts only where MOUNTS (/proc/self/mounts) has a tracefs mounted: a debugfs of
+ * mode 0700 denies kernel/debug/tracing whether or not a tracefs is there. */
 const char *tracefs_denied(void);
+/* Whether the mounts table at path (the /proc/self/mounts format) has a TYPE mounted at dir;
+ * true when it cannot be read (nothing known against it). */
+bool mounts_has(const char *path, const char *dir, const char *type);
 
 /* The names of dir's entries, dot files left out, that pass keep (NULL: all), at most max, sorted
  * by cmp over char ** elements (NULL: strcmp order); NULL (n = 0) when dir cannot be read. */
