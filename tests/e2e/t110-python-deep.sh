@@ -53,9 +53,10 @@ deep_lines() {
 }
 
 # shares SCRIPT ANSWER: the samples whose innermost Python frame is a work function (at least
-# 1,000): work_a, work_b and work_c each within three standard deviations (binomial, from the
+# 1,000): work_a, work_b and work_c each within four standard deviations (binomial, from the
 # count) of the share of CPU time the workload measured itself (ANSWER; about 60%, 30%, 10%), and
-# at least 99% of them with the loop's line and <module>'s call line.
+# at least 99% of them with the loop's line and <module>'s call line. Four, as t116: at three,
+# the six shares of a run would fail about one run in sixty by chance (work_c once at 3.4).
 shares() {
 	py_chains "$1" | awk '
 	BEGIN {
@@ -68,7 +69,7 @@ shares() {
 	END {
 		bad = all < 1000 || length(want) != 3
 		for (f in want) {
-			p = want[f]; got = c[f] / (all ? all : 1); tol = 3 * sqrt(p * (1 - p) / (all ? all : 1))
+			p = want[f]; got = c[f] / (all ? all : 1); tol = 4 * sqrt(p * (1 - p) / (all ? all : 1))
 			printf "%s: %.2f%% of %d samples (measured %.2f%% +- %.2f)\n", f, 100 * got, all, 100 * p, 100 * tol
 			if (got - p > tol || p - got > tol) bad = 1
 		}
@@ -114,7 +115,7 @@ for v in 3.12 3.13; do
 	'
 	# (the sanitizer build: 3.13's, the same code reads 3.12's frames in the tests around it)
 	[ "$v" = 3.12 ] && ldd "$LPERF" 2>/dev/null | grep -q libasan ||
-	test_expect_success "$v: the 60/30/10 known answer, each share within its 3 sigma, lines right" '
+	test_expect_success "$v: the 60/30/10 known answer, each share within its 4 sigma, lines right" '
 		lperf record -q --python -o e.data -- "$py" "$SHARES" 600 20000 answer.txt &&
 		lperf script -i e.data >s.txt 2>/dev/null && shares s.txt answer.txt
 	'
