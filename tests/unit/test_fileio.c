@@ -4,34 +4,70 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "util/fileio.h"
 
-#define FIX "tests/fixtures/mounts/"
+/* The tables are written here (the emulated Arm machine runs the unit tests without fixtures). */
+static char both[64], debugfs[64], missing[64];
+
+static void table(char *path, const char *text)
+{
+	snprintf(path, 64, "/tmp/lperf-mounts.XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static int setup(void **state)
+{
+	table(both, "nodev /sys/kernel/tracing tracefs rw,relatime 0 0\n"
+		    "none /sys/kernel/debug debugfs rw,relatime 0 0\n"
+		    "tracefs /sys/kernel/debug/tracing tracefs rw,relatime 0 0\n"
+		    "/dev/vda /mnt/with\\040space ext4 rw 0 0\n");
+	table(debugfs, "sysfs /sys sysfs rw,nosuid,nodev,noexec,relatime 0 0\n"
+		       "none /sys/kernel/debug debugfs rw,relatime 0 0\n"
+		       "proc /proc proc rw,relatime 0 0\n");
+	table(missing, "");
+	unlink(missing);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	unlink(both);
+	unlink(debugfs);
+	return 0;
+}
 
 static void test_tracefs_mounted(void **state)
 {
-	assert_true(mounts_has(FIX "both-tracefs", "/sys/kernel/tracing", "tracefs"));
-	assert_true(mounts_has(FIX "both-tracefs", "/sys/kernel/debug/tracing", "tracefs"));
-	assert_false(mounts_has(FIX "both-tracefs", "/sys/kernel/debug", "tracefs"));
-	assert_true(mounts_has(FIX "both-tracefs", "/sys/kernel/debug", "debugfs"));
-	assert_true(mounts_has(FIX "both-tracefs", "/mnt/with\\040space", "ext4"));
+	assert_true(mounts_has(both, "/sys/kernel/tracing", "tracefs"));
+	assert_true(mounts_has(both, "/sys/kernel/debug/tracing", "tracefs"));
+	assert_false(mounts_has(both, "/sys/kernel/debug", "tracefs"));
+	assert_true(mounts_has(both, "/sys/kernel/debug", "debugfs"));
+	assert_true(mounts_has(both, "/mnt/with\\040space", "ext4"));
 }
 
 static void test_debugfs_alone(void **state)
 {
 	/* a debugfs of mode 0700 denies kernel/debug/tracing: no tracefs there all the same */
-	assert_false(mounts_has(FIX "debugfs-no-tracefs", "/sys/kernel/debug/tracing", "tracefs"));
-	assert_false(mounts_has(FIX "debugfs-no-tracefs", "/sys/kernel/tracing", "tracefs"));
-	assert_false(mounts_has(FIX "debugfs-no-tracefs", "/sys", "proc"));
+	assert_false(mounts_has(debugfs, "/sys/kernel/debug/tracing", "tracefs"));
+	assert_false(mounts_has(debugfs, "/sys/kernel/tracing", "tracefs"));
+	assert_false(mounts_has(debugfs, "/sys", "proc"));
 }
 
 static void test_unreadable_table(void **state)
 {
 	/* nothing known against it: as before the check, the denial stands */
-	assert_true(mounts_has(FIX "no-such-table", "/sys/kernel/tracing", "tracefs"));
+	assert_true(mounts_has(missing, "/sys/kernel/tracing", "tracefs"));
 }
 
 int main(void)
@@ -41,5 +77,5 @@ int main(void)
 		cmocka_unit_test(test_debugfs_alone),
 		cmocka_unit_test(test_unreadable_table),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, setup, teardown);
 }
