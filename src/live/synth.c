@@ -405,20 +405,8 @@ static bool read_comm(pid_t pid, pid_t tid, char *buf, size_t size)
 /* Tgid from /proc/PID/status (pid may name a thread); pid itself when unreadable. */
 static pid_t read_tgid(pid_t pid)
 {
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	char *st = file_read(path, 1 << 16, NULL);
-	if (!st) {
-		err_clear();
-		return pid;
-	}
-	pid_t tgid = pid;
-	char *p = strstr(st, "\nTgid:");
-	long v;
-	if (p && sscanf(p + 6, "%ld", &v) == 1 && v > 0 && v <= INT32_MAX)
-		tgid = (pid_t)v;
-	free(st);
-	return tgid;
+	pid_t tgid = proc_tgid(pid);
+	return tgid ? tgid : pid;
 }
 
 static int cmp_pid(const void *a, const void *b)

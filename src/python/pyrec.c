@@ -18,6 +18,7 @@
 #include "python/pystore.h"
 #include "python/pythname.h"
 #include "util/error.h"
+#include "util/fileio.h"
 #include "util/xalloc.h"
 
 /* A watched process: unknown until its interpreter is found (looked for at each batch for 3 s
@@ -161,19 +162,8 @@ static uint64_t now_ns(void)
 /* The process a thread belongs to (-p and -t give threads); pid itself when unknown. */
 static pid_t tgid_of(pid_t pid)
 {
-	char path[64], line[128];
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	FILE *f = fopen(path, "re");
-	pid_t tg = pid;
-	if (!f)
-		return pid;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "Tgid:", 5)) {
-			tg = (pid_t)atoi(line + 5);
-			break;
-		}
-	fclose(f);
-	return tg > 0 ? tg : pid;
+	pid_t tg = proc_tgid(pid);
+	return tg ? tg : pid;
 }
 
 static void *finder_main(void *arg);

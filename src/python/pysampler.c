@@ -22,6 +22,7 @@
 #include "python/pytrace.h"
 #include "python/pysample.h"
 #include "util/error.h"
+#include "util/fileio.h"
 #include "util/xalloc.h"
 
 /* How long a thread asked to stop may take to stop before this tick leaves it (a thread in an
@@ -145,7 +146,7 @@ static struct pytrace_proc *proc_of(struct pysampler *s, pid_t pid)
 	ALLOC_GROW(s->p, s->n + 1, s->cap);
 	p = s->p[s->n++] = xcalloc(1, sizeof(*p));
 	p->pid = pid;
-	p->own_child = pytrace_parent(pid) == getpid();
+	p->own_child = proc_ppid(pid) == getpid();
 	return p;
 }
 
@@ -344,7 +345,7 @@ static void thread_add_clone(struct pysampler *s, struct pytrace_thread *parent)
 	unsigned long msg = 0;
 	if (ptrace(PTRACE_GETEVENTMSG, parent->tid, NULL, &msg) < 0 || !msg || pytrace_find(&s->threads, (pid_t)msg))
 		return;
-	if (pytrace_tgid((pid_t)msg) == parent->p->pid)
+	if (proc_tgid((pid_t)msg) == parent->p->pid)
 		pytrace_add(&s->threads, parent->p, (pid_t)msg, false, next_due(s));
 }
 
@@ -476,7 +477,7 @@ static bool take(struct pysampler *s, const siginfo_t *si)
 		}
 		/* lperf's own child's leader (known or released already) is left to lperf's wait */
 		if ((p && p->own_child && tid == p->pid) ||
-		    (!t && pytrace_tgid(tid) == tid && pytrace_parent(tid) == getpid()))
+		    (!t && proc_tgid(tid) == tid && proc_ppid(tid) == getpid()))
 			return false;
 		reap(NULL, tid);
 		return true;
@@ -486,7 +487,7 @@ static bool take(struct pysampler *s, const siginfo_t *si)
 	    ptrace(PTRACE_GETSIGINFO, tid, NULL, &why) < 0)
 		return true; /* gone meanwhile: its exit comes next */
 	if (!t) {
-		struct pytrace_proc *p = proc_find(s, pytrace_tgid(tid));
+		struct pytrace_proc *p = proc_find(s, proc_tgid(tid));
 		if (!p || !(t = pytrace_add(&s->threads, p, tid, false, next_due(s)))) {
 			ptrace(PTRACE_DETACH, tid, NULL, NULL);
 			return true;

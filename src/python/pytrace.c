@@ -54,21 +54,6 @@ char pytrace_state(const struct pytrace_thread *t, uint32_t *cpu)
 	return state;
 }
 
-pid_t pytrace_parent(pid_t pid)
-{
-	char path[64], buf[512];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	char *p = strrchr(buf, ')');
-	int ppid = 0;
-	return p && sscanf(p + 1, " %*c %d", &ppid) == 1 ? (pid_t)ppid : 0;
-}
 
 /* The threads traced, sorted by tid: where tid is or would go. */
 static size_t pos(const struct pytrace_table *tab, pid_t tid)
@@ -137,19 +122,4 @@ void pytrace_forget(struct pytrace_table *tab, struct pytrace_thread *t)
 	free(t);
 }
 
-/* The thread group of tid (its /proc status), 0 when unknown. */
-pid_t pytrace_tgid(pid_t tid)
-{
-	char path[64], buf[1024];
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	const char *l = strstr(buf, "\nTgid:");
-	return l ? (pid_t)strtol(l + 6, NULL, 10) : 0;
-}
 

@@ -58,8 +58,5 @@ uint64_t pytrace_cpu(const struct pytrace_thread *t);
 /* Its state (/proc's stat, field 3: 'R' running or runnable, '?' unreadable) and the CPU it ran
  * on last (field 39). */
 char pytrace_state(const struct pytrace_thread *t, uint32_t *cpu);
-/* A process's parent, and a thread's thread group (0 when unknown). */
-pid_t pytrace_parent(pid_t pid);
-pid_t pytrace_tgid(pid_t tid);
 
 #endif

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -89,6 +90,37 @@ int file_read_int(const char *path, long *v)
 		return err_set("%s: not an integer", path);
 	*v = x;
 	return 0;
+}
+
+/* Reads /proc/ID/NAME, NULL (no error left set) when it cannot. */
+static char *proc_read(pid_t id, const char *name)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)id, name);
+	char *s = file_read(path, 1 << 16, NULL);
+	if (!s)
+		err_clear();
+	return s;
+}
+
+pid_t proc_tgid(pid_t tid)
+{
+	char *st = proc_read(tid, "status");
+	const char *l = st ? strstr(st, "\nTgid:") : NULL;
+	long v = l ? strtol(l + 6, NULL, 10) : 0;
+	free(st);
+	return v > 0 && v <= INT32_MAX ? (pid_t)v : 0;
+}
+
+pid_t proc_ppid(pid_t pid)
+{
+	char *st = proc_read(pid, "stat");
+	const char *p = st ? strrchr(st, ')') : NULL;
+	int ppid = 0;
+	if (!p || sscanf(p + 1, " %*c %d", &ppid) != 1 || ppid < 0)
+		ppid = 0;
+	free(st);
+	return (pid_t)ppid;
 }
 
 const char *sysfs_root(void)

@@ -16,6 +16,12 @@ char *file_read(const char *path, size_t max, size_t *len);
 int file_read_u64(const char *path, uint64_t *v);
 int file_read_int(const char *path, long *v);
 
+/* The thread group of thread tid (Tgid of /proc/TID/status), 0 when unknown (gone, unreadable). */
+pid_t proc_tgid(pid_t tid);
+/* The parent of process pid (/proc/PID/stat's ppid, after the command's closing parenthesis), 0
+ * when unknown. */
+pid_t proc_ppid(pid_t pid);
+
 /* The sysfs root: $LPERF_SYSFS_ROOT, else "/sys". Fixture trees replace /sys in tests. */
 const char *sysfs_root(void);
 /* Reads "<sysfs_root>/<rel>" as a string; NULL when absent. */

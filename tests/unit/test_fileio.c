@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <pthread.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -70,12 +72,33 @@ static void test_unreadable_table(void **state)
 	assert_true(mounts_has(missing, "/sys/kernel/tracing", "tracefs"));
 }
 
+static void *own_tid(void *arg)
+{
+	*(pid_t *)arg = proc_tgid((pid_t)syscall(SYS_gettid)); /* asked while the thread runs */
+	return NULL;
+}
+
+/* proc_tgid, proc_ppid: this process's, a thread's of it, and a pid that is not there (0). */
+static void test_proc_ids(void **state)
+{
+	assert_int_equal(proc_tgid(getpid()), getpid());
+	assert_int_equal(proc_ppid(getpid()), getppid());
+	pthread_t th;
+	pid_t tg = 0;
+	assert_int_equal(pthread_create(&th, NULL, own_tid, &tg), 0);
+	pthread_join(th, NULL);
+	assert_int_equal(tg, getpid());
+	assert_int_equal(proc_tgid(-5), 0);
+	assert_int_equal(proc_ppid(-5), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tracefs_mounted),
 		cmocka_unit_test(test_debugfs_alone),
 		cmocka_unit_test(test_unreadable_table),
+		cmocka_unit_test(test_proc_ids),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
