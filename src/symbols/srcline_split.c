@@ -81,15 +81,20 @@ static bool has_section(Elf *elf, const char *want)
  * reads back from the file unchanged. */
 static void inflate_kept(Elf *elf)
 {
-	size_t shstrndx, size = 0, page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t shstrndx, shnum, size = 0, page = (size_t)sysconf(_SC_PAGESIZE);
 	char *base = elf_rawfile(elf, &size);
 	GElf_Ehdr eh;
-	if (!base || (uintptr_t)base % page || !gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &shstrndx) < 0)
+	if (!base || (uintptr_t)base % page || !gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &shstrndx) < 0 ||
+	    elf_getshdrnum(elf, &shnum) < 0)
 		return;
-	/* the header, program and section headers, page-rounded: never handed back */
+	/* the header, program and section headers, page-rounded: never handed back (the count of
+	 * section headers from libelf: e_shnum is 0 where a file has SHN_LORESERVE or more; a header
+	 * table past the file's end keeps everything) */
 	uint64_t hdr_end = eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize;
 	uint64_t sh_lo = eh.e_shoff & ~(uint64_t)(page - 1);
-	uint64_t sh_hi = eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize + page;
+	uint64_t sh_hi = eh.e_shoff + (uint64_t)shnum * eh.e_shentsize + page;
+	if (eh.e_phoff > size || hdr_end > size || eh.e_shoff > size || sh_hi < eh.e_shoff)
+		return;
 	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
 		GElf_Shdr sh;
 		const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
