@@ -62,10 +62,12 @@ void cfa_rule_make(Dwarf_CFI *cfi, uint64_t look, const struct unwind_arch *a, s
 	out->cfa_reg = (uint8_t)ops[0].number;
 	out->cfa_off = (int64_t)ops[0].number2;
 	for (unsigned r = 0; r < a->ndwarf; r++) {
-		if (!reg_rule(fr, (int)r, a->ndwarf, &out->r[r]))
+		struct cfa_reg_rule rr;
+		if (!reg_rule(fr, (int)r, a->ndwarf, &rr))
 			goto out;
-		if (out->r[r].how != CFA_UNDEF || r == out->ra)
-			out->live[out->nlive++] = (uint8_t)r;
+		if (rr.how == CFA_UNDEF && r != out->ra)
+			continue;
+		out->live[out->nlive++] = (struct cfa_op){ (uint8_t)r, rr.how, rr.reg, rr.off };
 	}
 	out->kind = CFA_PLAIN;
 out:
@@ -89,6 +91,16 @@ static int pc_column(const struct unwind_arch *a)
 	return col;
 }
 
+/* f's word at addr: from the stack copy itself when it holds it, else through f's reader. */
+static inline bool read_at(const struct jitstep_frame *f, uint64_t addr, uint64_t *v)
+{
+	if (f->stack && addr >= f->stack_base && f->stack_len >= 8 && addr - f->stack_base <= f->stack_len - 8) {
+		memcpy(v, f->stack + (addr - f->stack_base), 8);
+		return true;
+	}
+	return f->read(addr, v, f->arg);
+}
+
 enum jitstep_result cfa_rule_step(const struct cfa_rule *rule, const struct jitstep_frame *f,
 				  struct unwind_regs *out)
 {
@@ -97,57 +109,69 @@ enum jitstep_result cfa_rule_step(const struct cfa_rule *rule, const struct jits
 	if (rule->kind != CFA_PLAIN || !(in->present >> rule->cfa_reg & 1))
 		return JITSTEP_FAIL;
 	uint64_t cfa = in->dwarf[rule->cfa_reg] + (uint64_t)rule->cfa_off;
-	memset(out, 0, sizeof(*out));
-	/* Registers whose rule is CFA_UNDEF, other than the return address, are left out: absent. */
+	/* Everything is read before *out (which may be *in) is written. Registers whose rule is
+	 * CFA_UNDEF, other than the return address, are left out: absent. */
+	uint64_t v[UNWIND_MAX_DWARF_REGS];
+	uint64_t pc = 0, sp = cfa;
+	uint32_t got = 0;
 	for (unsigned k = 0; k < rule->nlive; k++) {
-		unsigned r = rule->live[k];
-		const struct cfa_reg_rule *rr = &rule->r[r];
-		uint64_t v = 0;
+		const struct cfa_op *op = &rule->live[k];
+		unsigned r = op->reg;
+		uint64_t val = 0;
 		bool ok = false;
-		switch (rr->how) {
+		switch (op->how) {
 		case CFA_UNDEF:
 			if (r == rule->ra)
 				return JITSTEP_END;
 			break;
 		case CFA_SAME:
 			ok = in->present >> r & 1;
-			v = in->dwarf[r];
+			val = in->dwarf[r];
 			break;
 		case CFA_AT:
-			ok = f->read(cfa + (uint64_t)(int64_t)rr->off, &v, f->arg);
+			ok = read_at(f, cfa + (uint64_t)(int64_t)op->off, &val);
 			break;
 		case CFA_VAL:
 			ok = true;
-			v = cfa + (uint64_t)(int64_t)rr->off;
+			val = cfa + (uint64_t)(int64_t)op->off;
 			break;
 		case CFA_REG:
-			ok = in->present >> rr->reg & 1;
-			v = in->dwarf[rr->reg];
+			ok = in->present >> op->src & 1;
+			val = in->dwarf[op->src];
 			break;
 		}
+		v[k] = val;
 		if (ok) {
-			out->dwarf[r] = v;
-			out->present |= 1U << r;
+			got |= 1U << r;
+			if (r == rule->ra)
+				pc = val;
+			/* The psABIs' rule: without a rule of its own, the caller's stack pointer is
+			 * the CFA. */
+			if (r == a->dwarf_sp)
+				sp = val;
 		} else if (r == rule->ra) {
 			return JITSTEP_FAIL;
 		}
 	}
-	out->pc = out->dwarf[rule->ra];
-	out->has_pc = true;
-	if (!(out->present >> a->dwarf_sp & 1)) {
-		/* The psABIs' rule: the caller's stack pointer is the CFA. */
-		out->dwarf[a->dwarf_sp] = cfa;
-		out->present |= 1U << a->dwarf_sp;
+	if (!pc)
+		return JITSTEP_END;
+	if (sp < in->sp || (sp == in->sp && pc == in->pc))
+		return JITSTEP_FAIL; /* callers live further out: garbage */
+	for (unsigned k = 0; k < rule->nlive; k++) {
+		unsigned r = rule->live[k].reg;
+		if (got >> r & 1)
+			out->dwarf[r] = v[k];
 	}
-	out->sp = out->dwarf[a->dwarf_sp];
-	out->has_sp = true;
+	out->dwarf[a->dwarf_sp] = sp;
+	got |= 1U << a->dwarf_sp;
 	int pcc = pc_column(a);
 	if (pcc >= 0)
-		out->present &= ~(1U << pcc);
-	if (!out->pc)
-		return JITSTEP_END;
-	if (out->sp < in->sp || (out->sp == in->sp && out->pc == in->pc))
-		return JITSTEP_FAIL; /* callers live further out: garbage */
+		got &= ~(1U << pcc);
+	out->present = got;
+	out->pc = pc;
+	out->has_pc = true;
+	out->sp = sp;
+	out->has_sp = true;
 	return JITSTEP_STEP;
 }
 

@@ -35,16 +35,25 @@ enum cfa_kind {
 	CFA_PLAIN,               /* the rules below apply */
 };
 
+/* One register's rule in a reduced row. */
+struct cfa_op {
+	uint8_t reg;             /* the caller's register it gives */
+	uint8_t how;             /* enum cfa_how */
+	uint8_t src;             /* CFA_REG: the callee's register */
+	int32_t off;             /* CFA_AT, CFA_VAL: from the CFA */
+};
+
+/* A row as cfa_rule_step reads it: the few registers it looks at packed at the front (a row is
+ * read at every step over its pc, and the rows of a deep stack are many). */
 struct cfa_rule {
 	uint8_t kind;            /* enum cfa_kind */
 	uint8_t cfa_reg;         /* CFA = cfa_reg + cfa_off */
 	uint8_t ra;              /* the return address column */
+	uint8_t nlive;
 	int64_t cfa_off;
-	struct cfa_reg_rule r[UNWIND_MAX_DWARF_REGS];
 	/* The registers cfa_rule_step looks at, in ascending order: every one whose rule is not
 	 * CFA_UNDEF, and the return address column. */
-	uint8_t nlive;
-	uint8_t live[UNWIND_MAX_DWARF_REGS];
+	struct cfa_op live[UNWIND_MAX_DWARF_REGS];
 };
 
 /* Register numbers a CFI may name. libdw sizes a row by the largest register number its
@@ -68,9 +77,11 @@ bool cfa_elf_has_debug_frame(Elf *elf);
 
 /* The row of cfi at look (a pc, or a return address - 1), reduced. */
 void cfa_rule_make(Dwarf_CFI *cfi, uint64_t look, const struct unwind_arch *a, struct cfa_rule *out);
-/* Steps over the frame f with a CFA_PLAIN rule: the caller's registers in *out. JITSTEP_END when
- * the return address is undefined or 0, JITSTEP_FAIL when a register or a read is missing or the
- * stack would not move outwards. */
+/* Steps over the frame f with a CFA_PLAIN rule: the caller's registers in *out, which may be
+ * f->regs itself (stepped in place). *out is written only for JITSTEP_STEP, and then only its
+ * present registers (the others' values are left as they were). JITSTEP_END when the return
+ * address is undefined or 0, JITSTEP_FAIL when a register or a read is missing or the stack
+ * would not move outwards. */
 enum jitstep_result cfa_rule_step(const struct cfa_rule *rule, const struct jitstep_frame *f,
 				  struct unwind_regs *out);
 

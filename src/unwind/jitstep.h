@@ -46,6 +46,10 @@ struct jitstep_frame {
 	bool activation;
 	jitstep_read_fn read;
 	void *arg;
+	/* Optional (NULL: none): the stack copy of [stack_base, stack_base + stack_len), whose
+	 * words read gives as they are there, so that a step may read them itself. */
+	const uint8_t *stack;
+	uint64_t stack_base, stack_len;
 };
 
 struct jitstep;

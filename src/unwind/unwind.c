@@ -63,8 +63,7 @@ struct cur {
 	struct unwind_regs regs;  /* where the current libdwfl pass starts */
 	uint64_t init_pc;         /* the pc handed to libdwfl for it */
 	bool pass_caller;         /* regs.pc is a return address (a pass after a JIT step): libdwfl
-				   * gets pc - 1, so that it takes the call's CFI row, and the
-				   * pass's first frame is given back as pc */
+				   * gets pc - 1 (the call's CFI row), the first frame is given pc */
 	bool pass_first;          /* the next frame libdwfl reports is the pass's first */
 	unsigned pass_frames;
 	enum jitstep_result jit;  /* a JIT frame ended the pass: its step */
@@ -656,7 +655,7 @@ static const struct cfa_rule *step_rule(struct unwinder *u, uint64_t look)
  * (cfa.c): no libdwfl state and no allocation per frame. JITSTEP_NONE for what libdwfl should
  * take: no file, no row (.debug_frame only, or none: its frame-pointer fallback), a signal
  * frame, an expression, or a rule that cannot be applied (libdwfl then tells a stack copy that
- * ran out from the outermost frame, as for every other frame). */
+ * ran out from the outermost frame). out may be r: written only for JITSTEP_STEP. */
 static enum jitstep_result native_step(struct unwinder *u, const struct unwind_regs *r, bool activation,
 				       struct unwind_regs *out)
 {
@@ -678,7 +677,11 @@ static enum jitstep_result native_step(struct unwinder *u, const struct unwind_r
 	}
 	if (!rule)
 		return JITSTEP_NONE;
-	const struct jitstep_frame fr = { c->arch, r, activation, read_word_pac, u };
+	/* read_word_pac gives the stack copy's words as they are, but for PAC-signed return
+	 * addresses: the step reads them itself where no code is stripped. */
+	bool plain = c->arch->e_machine != EM_AARCH64;
+	const struct jitstep_frame fr = { c->arch, r, activation, read_word_pac, u, plain ? c->stack : NULL,
+					  c->stack_base, c->stack_len };
 	enum jitstep_result res = cfa_rule_step(rule, &fr, out);
 	return res == JITSTEP_FAIL ? JITSTEP_NONE : res;
 }
@@ -700,15 +703,20 @@ static int run_passes(struct unwinder *u, pid_t tid)
 		 * here; libdwfl takes the first other frame and goes on from there. */
 		enum jitstep_result j;
 		struct unwind_regs next;
-		while ((j = native_step(u, &c->regs, activation, &next)) != JITSTEP_NONE ||
-		       (j = jit_step(u, &c->regs, activation, &next)) != JITSTEP_NONE) {
-			if (!deliver(c, c->regs.pc, true, c->regs.sp, activation, regs_fp_zero(c, &c->regs)))
+		for (;;) {
+			uint64_t pc = c->regs.pc, sp = c->regs.sp; /* a native step is made in place */
+			bool fp_zero = regs_fp_zero(c, &c->regs);
+			bool native = (j = native_step(u, &c->regs, activation, &c->regs)) != JITSTEP_NONE;
+			if (!native && (j = jit_step(u, &c->regs, activation, &next)) == JITSTEP_NONE)
+				break;
+			if (!deliver(c, pc, true, sp, activation, fp_zero))
 				return -1;
 			if (j != JITSTEP_STEP) {
 				jit_end(c, j);
 				return -1;
 			}
-			c->regs = next;
+			if (!native)
+				c->regs = next;
 			activation = false;
 		}
 		c->pass_caller = !activation;
@@ -753,7 +761,6 @@ int unwind_user(struct unwinder *u, struct thread *t, const struct perf_sample *
 	if (!c->regs.has_pc)
 		return 0;
 	u->st.samples++;
-
 	int r = -1;
 	if (c->regs.has_sp && sp && sp->dwfl) {
 		c->t = t;
