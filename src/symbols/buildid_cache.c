@@ -7,13 +7,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "symbols/elf.h"
 #include "util/error.h"
@@ -23,8 +23,33 @@
 
 static char *cache_dir;
 
+/* The directories buildid_cache_map reads from, opened once (a report looks up a store for each
+ * of its files: perf inject's output maps one file per JIT function, hundreds of them, and each
+ * walk from the cache's root took six system calls), keyed by the cache's root and rel. */
+#define MAP_DIRS 4
+
+static struct map_dir {
+	char *root, *rel;
+	int fd;
+} map_dirs[MAP_DIRS];
+static pthread_mutex_t map_dirs_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void map_dirs_close(void)
+{
+	pthread_mutex_lock(&map_dirs_mu);
+	for (size_t i = 0; i < MAP_DIRS; i++) {
+		if (map_dirs[i].root)
+			close(map_dirs[i].fd);
+		free(map_dirs[i].root);
+		free(map_dirs[i].rel);
+		map_dirs[i] = (struct map_dir){ NULL, NULL, -1 };
+	}
+	pthread_mutex_unlock(&map_dirs_mu);
+}
+
 void buildid_cache_set_dir(const char *dir)
 {
+	map_dirs_close();
 	free(cache_dir);
 	cache_dir = dir ? xstrdup(dir) : NULL;
 }
@@ -310,13 +335,39 @@ static int open_dir(const char *rel, bool create)
 	return fd;
 }
 
+/* Opens rel/name for buildid_cache_map, through the directory kept for rel (opened on first
+ * use; a directory missing is looked for again next time). -1 with errno when the file is not
+ * there, -2 with err_set() when the directory is not. */
+static int map_open(const char *rel, const char *name)
+{
+	const char *root = buildid_cache_dir();
+	pthread_mutex_lock(&map_dirs_mu);
+	struct map_dir *m = NULL, *free_slot = NULL;
+	for (size_t i = 0; i < MAP_DIRS && !m; i++) {
+		if (!map_dirs[i].root)
+			free_slot = free_slot ? free_slot : &map_dirs[i];
+		else if (!strcmp(map_dirs[i].rel, rel) && !strcmp(map_dirs[i].root, root))
+			m = &map_dirs[i];
+	}
+	int dir = m ? m->fd : open_dir(rel, false);
+	int fd = dir < 0 ? -1 : openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	int e = errno;
+	if (!m && dir >= 0) {
+		if (free_slot)
+			*free_slot = (struct map_dir){ xstrdup(root), xstrdup(rel), dir };
+		else
+			close(dir);
+	}
+	pthread_mutex_unlock(&map_dirs_mu);
+	errno = e;
+	return dir < 0 ? -2 : fd;
+}
+
 void *buildid_cache_map(const char *rel, const char *name, size_t max, size_t *len)
 {
-	int dir = open_dir(rel, false);
-	if (dir < 0)
+	int fd = map_open(rel, name);
+	if (fd == -2)
 		return NULL;
-	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	close(dir);
 	if (fd < 0) {
 		err_set("build-id cache: %s/%s: %s", rel, name, strerror(errno));
 		return NULL;
@@ -368,6 +419,7 @@ static void remove_own(int root, const char *rel)
 
 void buildid_cache_purge_own(void)
 {
+	map_dirs_close(); /* the directories kept are removed */
 	int root = open_root(false);
 	if (root < 0) {
 		err_clear();
@@ -379,61 +431,6 @@ void buildid_cache_purge_own(void)
 	unlinkat(root, ".lperf", AT_REMOVEDIR);
 	close(root);
 	err_clear();
-}
-
-int buildid_cache_check_head(const void *buf, const char magic[8], uint32_t version, const uint8_t *id, size_t idn)
-{
-	const uint8_t *b = buf;
-	uint32_t v, n;
-	memcpy(&v, b + 8, 4);
-	memcpy(&n, b + 12, 4);
-	if (memcmp(b, magic, 8))
-		return err_set("offset 0: bad magic");
-	if (v != version)
-		return err_set("offset 8: version %u, not %u", v, version);
-	if (n != idn || idn > BUILDID_SIZE || memcmp(b + 16, id, idn))
-		return err_set("offset 12: another file's build-id");
-	return 0;
-}
-
-bool buildid_cache_file_now(const char *path, uint64_t *size, int64_t *mtime)
-{
-	struct stat st;
-	if (!path || stat(path, &st) < 0 || !S_ISREG(st.st_mode))
-		return false;
-	*size = (uint64_t)st.st_size;
-	*mtime = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-	return true;
-}
-
-uint32_t buildid_cache_crc(const void *buf, size_t len, size_t crc_off)
-{
-	static const uint8_t zero[4];
-	uLong c = crc32(0, buf, (uInt)crc_off);
-	c = crc32(c, zero, sizeof(zero));
-	return (uint32_t)crc32(c, (const Bytef *)buf + crc_off + 4, (uInt)(len - crc_off - 4));
-}
-
-#define CRC_STEP (1u << 20)
-
-uint32_t buildid_cache_crc_mapped(const void *map, size_t len, size_t crc_off)
-{
-	static const uint8_t zero[4];
-	const uint8_t *b = map;
-	uLong c = crc32(0, b, (uInt)crc_off);
-	c = crc32(c, zero, sizeof(zero));
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), done = 0;
-	for (size_t off = crc_off + 4; off < len;) {
-		size_t n = len - off < CRC_STEP ? len - off : CRC_STEP;
-		c = crc32(c, b + off, (uInt)n);
-		off += n;
-		size_t upto = off / page * page;
-		if (upto > done) {
-			madvise((void *)(b + done), upto - done, MADV_DONTNEED);
-			done = upto;
-		}
-	}
-	return (uint32_t)c;
 }
 
 /* The content of an entry: the file itself (checked to carry id), kallsyms or the vDSO. */

@@ -67,7 +67,8 @@ int buildid_cache_path(const uint8_t *id, size_t n, char **file);
  * DIR/REL ("a/b", no "." or ".." components), whose directories are opened one component at a
  * time without following a symlink and must be this user's (or root's).
  * buildid_cache_map: REL/NAME mapped read-only when it is this user's regular file (not a
- * symlink), not writable by others, 1..max bytes; NULL with err_set() otherwise.
+ * symlink), not writable by others, 1..max bytes; NULL with err_set() otherwise. The directory
+ * REL is opened once and kept (until buildid_cache_set_dir or buildid_cache_purge_own).
  * buildid_cache_store: REL (created 0755 as needed)/NAME written through an O_EXCL|O_NOFOLLOW
  * temporary in the same directory renamed into place, so readers see the old file or the whole
  * new one; 0, or -1 with err_set().

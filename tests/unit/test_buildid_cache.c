@@ -313,6 +313,54 @@ static void test_crc_mapped(void **state)
 	free(data);
 }
 
+/* buildid_cache_map keeps the directories it reads from: a file stored after a miss is found,
+ * one in another cache root is that root's, and one stored after purge_own removed the kept
+ * directory is found in the new one. */
+static void test_map_kept_dirs(void **state)
+{
+	(void)state;
+	char *a = tmpdir(), *b = tmpdir();
+	size_t len = 0;
+	buildid_cache_set_dir(a);
+	assert_null(buildid_cache_map(".lperf/t", "f", 100, &len)); /* no directory yet */
+	assert_int_equal(buildid_cache_store(".lperf/t", "f", "one", 3, 0644), 0);
+	assert_null(buildid_cache_map(".lperf/t", "g", 100, &len)); /* directory kept, no file */
+	assert_int_equal(buildid_cache_store(".lperf/t", "g", "two!", 4, 0644), 0);
+	char *m = buildid_cache_map(".lperf/t", "g", 100, &len);
+	assert_non_null(m);
+	assert_int_equal(len, 4);
+	assert_memory_equal(m, "two!", 4);
+	munmap(m, len);
+	setenv("PERF_BUILDID_DIR", b, 1); /* another root: not the directory kept for a */
+	buildid_cache_set_dir(NULL);
+	assert_null(buildid_cache_map(".lperf/t", "f", 100, &len));
+	assert_int_equal(buildid_cache_store(".lperf/t", "f", "three", 5, 0644), 0);
+	m = buildid_cache_map(".lperf/t", "f", 100, &len);
+	assert_non_null(m);
+	assert_memory_equal(m, "three", 5);
+	munmap(m, len);
+	unsetenv("PERF_BUILDID_DIR");
+	buildid_cache_set_dir(a);
+	m = buildid_cache_map(".lperf/t", "f", 100, &len);
+	assert_non_null(m);
+	assert_memory_equal(m, "one", 3);
+	munmap(m, len);
+	char *t = xasprintf("%s/.lperf/t", a);
+	rm_rf(t); /* as buildid_cache_purge_own does, then stored anew */
+	buildid_cache_purge_own();
+	assert_int_equal(buildid_cache_store(".lperf/t", "f", "four", 4, 0644), 0);
+	m = buildid_cache_map(".lperf/t", "f", 100, &len);
+	assert_non_null(m);
+	assert_memory_equal(m, "four", 4);
+	munmap(m, len);
+	buildid_cache_set_dir(NULL);
+	rm_rf(a);
+	rm_rf(b);
+	free(t);
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -324,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_refused_inputs),
 		cmocka_unit_test(test_locate),
 		cmocka_unit_test(test_default_dir),
+		cmocka_unit_test(test_map_kept_dirs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
