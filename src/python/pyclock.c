@@ -5,6 +5,7 @@
 #include <linux/perf_event.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -52,4 +53,25 @@ bool pyclock_is(const siginfo_t *si, int fd)
 	/* F_SETSIG's siginfo: the fd and a POLL_ code (a socket's SIGURG is SI_KERNEL, kill's SI_USER) */
 	return fd >= 0 && si->si_signo == PYCLOCK_SIG && (si->si_code == POLL_IN || si->si_code == POLL_HUP) &&
 	       si->si_fd == fd;
+}
+
+int pyclock_stop(int fd)
+{
+	return ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+}
+
+bool pyclock_queued(pid_t tid, int fd)
+{
+	/* the thread's own queue (the alarm is sent to the thread): a standard signal is queued once */
+	siginfo_t si[8];
+	for (int off = 0; off < 64; off += 8) {
+		struct __ptrace_peeksiginfo_args a = { .off = (uint64_t)off, .flags = 0, .nr = 8 };
+		long n = ptrace(PTRACE_PEEKSIGINFO, tid, &a, si);
+		for (long i = 0; i < n; i++)
+			if (pyclock_is(&si[i], fd))
+				return true;
+		if (n < 8)
+			return false;
+	}
+	return false;
 }

@@ -13,8 +13,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* SIGURG: ignored by default, so that one left pending when lperf lets the process go (the
- * alarm fired as it was being released) does nothing. */
+/* SIGURG: ignored by default (one left queued when a thread is let go is taken by the tracer
+ * first all the same: python/pysampler.c settle). */
 #define PYCLOCK_SIG SIGURG
 
 /* The alarm of thread tid every period ns of its CPU time; *user_only: kernel time left out
@@ -25,5 +25,10 @@ int pyclock_open(pid_t tid, uint64_t period, bool *user_only);
 int pyclock_set(int fd, uint64_t period);
 /* Whether a signal-delivery stop's siginfo is fd's alarm. */
 bool pyclock_is(const siginfo_t *si, int fd);
+/* Stops fd's alarm for good (no signal is raised after; one raised before may be queued). */
+int pyclock_stop(int fd);
+/* Whether tid (traced by the caller and stopped) has fd's alarm signal queued, raised before it
+ * stopped: a thread asked to stop takes the interrupt's stop before its pending signals. */
+bool pyclock_queued(pid_t tid, int fd);
 
 #endif

@@ -426,9 +426,41 @@ static void write_sample(struct pysampler *s, struct pytrace_thread *t, uint64_t
 	pthread_mutex_unlock(&s->lock);
 }
 
-/* Detaches every thread of p (each stopped first: PTRACE_DETACH wants a stopped tracee; a stop
- * at its alarm is told by the alarm's fd, closed after: a signal of one sent meanwhile is
- * SIGURG's, ignored unless the program handles it). */
+/* A stopped thread about to be let go: its alarm stopped, and the alarm's signal still queued
+ * (raised as the thread was asked to stop, often on a loaded machine: the interrupt's stop comes
+ * before a pending signal's) taken here and suppressed, so that a program that handles SIGURG
+ * never sees one of lperf's. The thread goes on with every signal but SIGURG blocked (its own
+ * mask is put back): it stops at once, at the alarm's signal-delivery stop. */
+static void settle(struct pysampler *s, struct pytrace_thread *t, uint64_t deadline)
+{
+	uint64_t mask, only = ~(1ull << (PYCLOCK_SIG - 1));
+	if (t->clock_fd < 0 || pyclock_stop(t->clock_fd) < 0 || t->group_stop || !pyclock_queued(t->tid, t->clock_fd) ||
+	    ptrace(PTRACE_GETSIGMASK, t->tid, (void *)sizeof(mask), &mask) < 0 ||
+	    ptrace(PTRACE_SETSIGMASK, t->tid, (void *)sizeof(only), &only) < 0)
+		return;
+	for (int n = 0; n < 4 && t->stopped && !t->sample; n++) {
+		if (ptrace(PTRACE_CONT, t->tid, NULL, (void *)(uintptr_t)t->sig) < 0)
+			break;
+		t->stopped = false;
+		enum stop_kind k;
+		while ((k = peek(s, t)) == S_NONE && clock_ns(CLOCK_MONOTONIC) < deadline) {
+			if (s->have_timer)
+				block(s, P_PID, t->tid, deadline);
+			else
+				sleep_until(clock_ns(CLOCK_MONOTONIC) + 50000);
+		}
+		if (k == S_GONE)
+			return;
+		if (k == S_NONE) /* it stops later, and stays traced until the tracer thread ends */
+			ptrace(PTRACE_INTERRUPT, t->tid, NULL, NULL);
+		t->stopped = k == S_STOPPED;
+	}
+	if (t->stopped)
+		ptrace(PTRACE_SETSIGMASK, t->tid, (void *)sizeof(mask), &mask);
+}
+
+/* Detaches every thread of p (each stopped first: PTRACE_DETACH wants a stopped tracee; its
+ * alarm's signal queued meanwhile taken and suppressed: settle). */
 static void proc_release(struct pysampler *s, struct pytrace_proc *p)
 {
 	uint64_t deadline = clock_ns(CLOCK_MONOTONIC) + STOP_WAIT_NS;
@@ -436,6 +468,8 @@ static void proc_release(struct pysampler *s, struct pytrace_proc *p)
 		struct pytrace_thread *t = p->t[i];
 		if (!t->stopped && ptrace(PTRACE_INTERRUPT, t->tid, NULL, NULL) == 0)
 			wait_stop(s, t, deadline);
+		if (t->stopped)
+			settle(s, t, deadline);
 		pytrace_close(t);
 		if (t->stopped)
 			ptrace(PTRACE_DETACH, t->tid, NULL, (void *)(uintptr_t)(t->group_stop ? 0 : t->sig));
