@@ -1,8 +1,9 @@
 #!/bin/sh
-# Issue 24's known answers as a normal user, on every pyenv CPython (2.7, 3.6-3.13) and Debian's
-# 3.11: lperf runs as nobody (no BPF: the threads are paused with ptrace at each sample, docs/
-# python.md "Without BPF") in a mount namespace where pyenv's interpreters under /root/.pyenv are
-# reachable at their own paths (lib.sh's nobody_run; the host's /root stays mode 700). Per version:
+# Issue 24's known answers as a normal user, on pyenv's CPythons (2.7, 3.6-3.13: one per layout
+# family unless T117_VERSIONS=all, see below) and Debian's 3.11: lperf runs as nobody (no BPF: the
+# threads are paused with ptrace at each sample, docs/python.md "Without BPF") in a mount namespace
+# where pyenv's interpreters under /root/.pyenv are reachable at their own paths (lib.sh's
+# nobody_run; the host's /root stays mode 700). Per version:
 # - py_shares.py: a, b, c within three standard deviations of the split the workload measured
 #   itself (SPREAD times the binomial one, as t116), whole chains >= 99%, SHA-256 and deflate under
 #   their caller, every frame's line right >= 99% (pyshares_check.py);
@@ -15,7 +16,7 @@
 # 3.12 and 3.13 take CPython's own -X perf/-X perf_jit by default without BPF, whose stacks
 # stop where the stack copy does and whose lines come from reads around the sample; there the
 # test says so and asks for the frames (--python-frames) until the default reads them.
-# The ASan build runs three versions (old layout, new layout, Debian's static python3.11).
+# The ASan build runs two versions (the oldest layout, Debian's static python3.11).
 . "$(dirname "$0")/lib.sh"
 SHARES="$TEST_ROOT/tests/e2e/pyshares_check.py"
 KNOWN="$TEST_ROOT/tests/e2e/pyknown_check.py"
@@ -43,10 +44,21 @@ mkdir "$W" && chmod 755 "$W" &&
 	done
 export W
 
-VERSIONS=${T117_VERSIONS:-"2.7 3.6 3.7 3.8 3.9 3.10 3.11 3.12 3.13 debian"}
-ASAN=false
+# The normal build: one version per layout family of the frame reader (src/python/pylayout.c):
+# 2.7 (byte strings, interp_head), 3.6 (interp_head, lnotab), 3.10 (_PyRuntime, 3.10's line
+# table; 3.7-3.9 are _PyRuntime with 3.6's lnotab), 3.11's interpreter frames, 3.12, 3.13's debug
+# offsets and Debian's stripped 3.11. Every version's offsets are checked against its DWARF by
+# tests/unit/test_pyread.c and every version is read end to end by t64 and t107 (t116 pauses 3.8
+# as root). T117_VERSIONS=all takes every version, T117_VERSIONS="3.8 3.9" those, in either build.
+ALL="2.7 3.6 3.7 3.8 3.9 3.10 3.11 3.12 3.13 debian"
+VERSIONS="2.7 3.6 3.10 3.11 3.12 3.13 debian"
 # the sanitizer build: the oldest layout and Debian's stripped 3.11 (t116 runs 3.13 paused under it)
-ldd "$LPERF" 2>/dev/null | grep -q libasan && ASAN=true VERSIONS="2.7 debian"
+ldd "$LPERF" 2>/dev/null | grep -q libasan && VERSIONS="2.7 debian"
+case ${T117_VERSIONS:-} in
+"") ;;
+all) VERSIONS=$ALL ;;
+*) VERSIONS=$T117_VERSIONS ;;
+esac
 for v in $VERSIONS; do
 	case $v in
 	debian) py=/usr/bin/python3.11 name="Debian's 3.11" rounds=1100 stripped=stripped ;;
