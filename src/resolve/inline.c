@@ -5,13 +5,13 @@
 #include "symbols/srcline.h"
 #include "util/xalloc.h"
 
-void resolve_expand_inline(struct frame **buf, size_t *cap, size_t *n, size_t at)
+void resolve_expand_inline(struct frame **buf, size_t *cap, size_t *n, size_t at, bool lines)
 {
 	const struct symbol *syms[32];
-	const char *lines[32];
+	const char *levels[32];
 	bool inl[32];
 	struct frame f = (*buf)[at];
-	size_t k = srcline_inline_frames(f.loc.dso, f.loc.sym, f.loc.addr, syms, inl, lines, 32);
+	size_t k = srcline_inline_frames(f.loc.dso, f.loc.sym, f.loc.addr, syms, inl, lines ? levels : NULL, 32);
 	if (k == 0) {
 		/* perf's addr2line still answers "??:0" for a named function without DWARF. */
 		if (f.loc.sym)
@@ -23,7 +23,7 @@ void resolve_expand_inline(struct frame **buf, size_t *cap, size_t *n, size_t at
 		(*buf)[at + i] = f;
 		(*buf)[at + i].loc.sym = syms[i];
 		(*buf)[at + i].inlined = inl[i];
-		(*buf)[at + i].srcline = lines[i];
+		(*buf)[at + i].srcline = lines ? levels[i] : NULL;
 	}
 	*n = at + k;
 }

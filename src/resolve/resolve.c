@@ -190,7 +190,7 @@ static void add_user(uint64_t ip, bool activation, void *arg)
 	if (r->inline_frames && *a->n == at + 1) {
 		if (r->shared)
 			resolve_lock();
-		resolve_expand_inline(&r->fbuf, &r->fcap, a->n, at);
+		resolve_expand_inline(&r->fbuf, &r->fcap, a->n, at, r->srclines);
 		if (r->shared)
 			resolve_unlock();
 	}

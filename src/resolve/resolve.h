@@ -125,8 +125,9 @@ void resolve_python_labels_free(struct resolver *r);
 
 /* Replaces frame (*buf)[at], the last of *n, with the inlined functions at its address, as perf
  * 6.1 expands DWARF stacks (inline.c; a caller's frame is already at its call instruction, the
- * return address - 1). */
-void resolve_expand_inline(struct frame **buf, size_t *cap, size_t *n, size_t at);
+ * return address - 1); with lines, each frame's srcline is its level's line (script's srcline
+ * field: looking lines up decodes whole line tables, which the other views never read). */
+void resolve_expand_inline(struct frame **buf, size_t *cap, size_t *n, size_t at, bool lines);
 
 /* ---- Addresses (addr.c) ---- */
 

@@ -22,10 +22,14 @@
 #include "util/hashmap.h"
 #include "util/xalloc.h"
 
-/* One address's answers, filled as they are asked for. */
+/* One address's answers, filled as they are asked for: its line, its inline chain (the levels'
+ * functions), and the levels' files and lines (the call sites), each only when asked for. The
+ * lines come from the unit's whole line table, which libdw decodes and keeps until the file is
+ * closed (21 MB for the units of libpython a Python report touches): the call-graph reports
+ * need the chains only. */
 struct sl_addr {
 	uint64_t addr;
-	bool line_done, inl_done;
+	bool line_done, inl_done, inl_lines_done;
 	const char *file;
 	unsigned line;
 	const char *str;      /* "base.c:12" */
@@ -324,13 +328,14 @@ static struct sl_addr *stored(struct sl_file *f, struct dso *d, uint64_t addr)
 	if (!e)
 		return NULL;
 	struct sl_addr *a = addr_slot(f, addr);
-	if (!a->line_done) {
+	if (!a->line_done && !e->no_line) {
 		a->line_done = true;
 		a->file = e->file ? srcline_intern(e->file) : NULL;
 		a->line = e->line;
 	}
 	if (!a->inl_done && e->has_inl) {
 		a->inl_done = true;
+		a->inl_lines_done = !e->no_inl_lines;
 		a->ninl = e->ninl;
 		a->inl = e->ninl ? xcalloc(e->ninl, sizeof(*a->inl)) : NULL;
 		for (size_t i = 0; i < e->ninl; i++) {
@@ -342,28 +347,43 @@ static struct sl_addr *stored(struct sl_file *f, struct dso *d, uint64_t addr)
 	return a;
 }
 
-/* addr's slot with what is asked (its line, and its inline chain when inl) looked up: from this
+static void find_inline_lines(struct sl_file *f, struct sl_addr *a);
+
+/* What answered() looks up: the address's line, its inline chain, the chain's lines. */
+enum { ASK_LINE = 1, ASK_CHAIN = 2, ASK_CHAIN_LINES = 4 };
+
+static bool has_answers(const struct sl_addr *a, unsigned ask)
+{
+	return a && (!(ask & ASK_LINE) || a->line_done) && (!(ask & ASK_CHAIN) || a->inl_done) &&
+	       (!(ask & ASK_CHAIN_LINES) || a->inl_lines_done);
+}
+
+/* addr's slot with what is asked (ASK_*; ASK_CHAIN_LINES with ASK_CHAIN) looked up: from this
  * run, else an earlier one, else the DWARF (opened then). NULL when d has no DWARF. */
-static struct sl_addr *answered(struct dso *d, uint64_t addr, bool inl)
+static struct sl_addr *answered(struct dso *d, uint64_t addr, unsigned ask)
 {
 	struct sl_file *f = d ? file_of(d) : NULL;
 	if (!f)
 		return NULL;
 	struct hashmap_entry *e = hashmap_find_u64(&f->addrs, addr);
 	struct sl_addr *a = e ? e->value : NULL;
-	if (!a || !a->line_done || (inl && !a->inl_done))
+	if (!has_answers(a, ask))
 		a = stored(f, d, addr);
-	if (a && a->line_done && (!inl || a->inl_done))
+	if (has_answers(a, ask))
 		return a;
 	a = lookup(d, addr);
 	if (!a)
 		return NULL;
-	if (!a->line_done) {
+	if ((ask & ASK_LINE) && !a->line_done) {
 		find_line(f, a);
 		f->dirty = true;
 	}
-	if (inl && !a->inl_done) {
+	if ((ask & ASK_CHAIN) && !a->inl_done) {
 		find_inlines(f, a);
+		f->dirty = true;
+	}
+	if ((ask & ASK_CHAIN_LINES) && !a->inl_lines_done) {
+		find_inline_lines(f, a);
 		f->dirty = true;
 	}
 	return a;
@@ -382,8 +402,9 @@ static struct slstore_ent *merged_lines(const struct sl_file *f, size_t *n)
 	struct slstore_ent *v = xcalloc(cap ? cap : 1, sizeof(*v));
 	for (size_t i = 0; i < f->addrs.n; i++) {
 		const struct sl_addr *a = f->addrs.v[i].value;
-		if (a->line_done)
-			v[k++] = (struct slstore_ent){ a->addr, a->file, a->line, a->inl_done, a->inl, a->ninl };
+		if (a->line_done || a->inl_done)
+			v[k++] = (struct slstore_ent){ a->addr, a->file, a->line, a->inl_done, a->inl, a->ninl,
+						       !a->line_done, a->inl_done && !a->inl_lines_done };
 	}
 	for (size_t i = 0; f->store && i < f->store->n; i++)
 		if (!hashmap_find_u64(&f->addrs, f->store->v[i].addr))
@@ -409,7 +430,7 @@ void srcline_cache_save(void)
 
 bool srcline_find(struct dso *d, uint64_t addr, const char **file, unsigned *line)
 {
-	struct sl_addr *a = answered(d, addr, false);
+	struct sl_addr *a = answered(d, addr, ASK_LINE);
 	if (!a)
 		return false;
 	if (!a->file)
@@ -472,11 +493,11 @@ static const struct dwarf_funcs *unit_funcs(struct sl_file *f, Dwarf_Die *cu)
 	return e->value;
 }
 
+/* addr's inline chain: each level's function (its file and line are find_inline_lines'). */
 static void find_inlines(struct sl_file *f, struct sl_addr *a)
 {
 	a->inl_done = true;
-	if (!a->line_done)
-		find_line(f, a);
+	a->inl_lines_done = false;
 	Dwarf_Addr bias = 0;
 	Dwarf_Die *cu = dwfl_module_addrdie(f->mod, a->addr + f->bias, &bias);
 	Dwarf *dbg = cu ? dwarf_cu_getdwarf(cu->cu) : NULL;
@@ -490,11 +511,11 @@ static void find_inlines(struct sl_file *f, struct sl_addr *a)
 			nc = i;
 			break;
 		}
-	if (nc <= 0)
+	if (nc <= 0) {
+		a->inl_lines_done = true;
 		return;
+	}
 	size_t cap = 0;
-	const char *file = a->file;
-	unsigned line = a->line;
 	int lang = dwarf_srclang(cu);
 	bool cplusplus = lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
 			 lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14;
@@ -510,25 +531,50 @@ static void find_inlines(struct sl_file *f, struct sl_addr *a)
 		s->linkage = linkage || !cplusplus;
 		s->die = dwarf_dieoffset(&chain[i]);
 		s->low = die_low(&chain[i], f->bias - bias);
-		s->file = file;
-		s->line = line;
+		s->file = NULL;
+		s->line = 0;
 		if (tag == DW_TAG_subprogram)
 			break;
+	}
+	a->inl_lines_done = !a->ninl;
+}
+
+/* The files and lines of a's inline levels: the address's own line for the innermost, each
+ * level's call site in the next level out (from the DIEs the chain names: a chain kept by an
+ * earlier run has the same DIEs, the store being tied to this DWARF file). */
+static void find_inline_lines(struct sl_file *f, struct sl_addr *a)
+{
+	a->inl_lines_done = true;
+	if (!a->ninl)
+		return;
+	if (!a->line_done)
+		find_line(f, a);
+	const char *file = a->file;
+	unsigned line = a->line;
+	Dwarf_Addr bias = 0;
+	Dwarf_Die *cu = dwfl_module_addrdie(f->mod, a->addr + f->bias, &bias);
+	Dwarf *dbg = cu ? dwarf_cu_getdwarf(cu->cu) : NULL;
+	for (size_t i = 0; i < a->ninl; i++) {
+		a->inl[i].file = file;
+		a->inl[i].line = line;
 		/* The next level out is at this one's call site. */
+		Dwarf_Die die;
 		Dwarf_Attribute at;
 		Dwarf_Word w = 0;
 		file = NULL;
 		line = 0;
-		if (dwarf_attr(&chain[i], DW_AT_call_file, &at) && dwarf_formudata(&at, &w) == 0)
+		if (!dbg || !dwarf_offdie(dbg, a->inl[i].die, &die))
+			continue;
+		if (dwarf_attr(&die, DW_AT_call_file, &at) && dwarf_formudata(&at, &w) == 0)
 			file = call_file(cu, w);
-		if (dwarf_attr(&chain[i], DW_AT_call_line, &at) && dwarf_formudata(&at, &w) == 0)
+		if (dwarf_attr(&die, DW_AT_call_line, &at) && dwarf_formudata(&at, &w) == 0)
 			line = (unsigned)w;
 	}
 }
 
 size_t srcline_inlines(struct dso *d, uint64_t addr, const struct srcline_inline **out)
 {
-	struct sl_addr *a = answered(d, addr, true);
+	struct sl_addr *a = answered(d, addr, ASK_LINE | ASK_CHAIN | ASK_CHAIN_LINES);
 	if (!a)
 		return 0;
 	*out = a->inl;
@@ -540,7 +586,7 @@ const char *srcline_string(struct dso *d, const struct symbol *sym, uint64_t add
 	if (!d)
 		return srcline_intern("??:0");
 	char buf[4096];
-	struct sl_addr *a = answered(d, addr, false);
+	struct sl_addr *a = answered(d, addr, ASK_LINE);
 	if (a && a->str)
 		return a->str;
 	if (a && a->file) {
@@ -714,7 +760,7 @@ size_t srcline_inline_frames(struct dso *d, const struct symbol *base, uint64_t 
 {
 	if (!d || !base || d->kind != DSO_ELF)
 		return 0;
-	struct sl_addr *a = answered(d, addr, true);
+	struct sl_addr *a = answered(d, addr, ASK_CHAIN | (lines ? ASK_CHAIN_LINES : 0));
 	if (!a)
 		return 0;
 	struct sl_file *f = file_of(d);

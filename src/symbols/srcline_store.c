@@ -1,9 +1,10 @@
 /* Source lines that outlive a run (see srcline_store.h). Layout, native byte order:
  *
  *   header (struct sls_hdr, 96 bytes)
- *   n entries (struct sls_ent, 24 bytes): address, file name offset (0: no line), line, and its
- *     inline chain's first level and count (count ~0: not kept)
- *   nlev inline levels (struct sls_lev, 32 bytes): function, file, line, linkage, DIE, low
+ *   n entries (struct sls_ent, 24 bytes): address, file name offset (0: no line), line (~0, with
+ *     file 0: not looked up), and its inline chain's first level and count (count ~0: not kept)
+ *   nlev inline levels (struct sls_lev, 32 bytes): function, file, line (~0, with file 0: the
+ *     entry's levels' lines not looked up; all of its levels or none), linkage, DIE, low
  *   string table (strsize bytes: offset 0 is the empty string, then NUL-terminated strings)
  *
  * The CRC-32 covers the whole file, its own field taken as 0. */
@@ -22,6 +23,7 @@
 #define SLS_DIR ".lperf/lines"
 #define SLS_MAX (256u << 20)
 #define NO_INL UINT32_MAX
+#define NO_LINE UINT32_MAX
 #define MAX_LEVELS 64
 
 static const char sls_magic[8] = { 'L', 'P', 'L', 'I', 'N', 'E', 'S', '\n' };
@@ -102,6 +104,8 @@ void *slstore_build(const uint8_t *id, size_t idn, const struct slstore_dwarf *d
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		ents[i] = (struct sls_ent){ v[i].addr, add_str(&t, v[i].file), v[i].line, (uint32_t)k, NO_INL };
+		if (v[i].no_line)
+			ents[i].file = 0, ents[i].line = NO_LINE;
 		if (!v[i].has_inl)
 			continue;
 		ents[i].nlev = (uint32_t)v[i].ninl;
@@ -109,6 +113,8 @@ void *slstore_build(const uint8_t *id, size_t idn, const struct slstore_dwarf *d
 			const struct srcline_inline *l = &v[i].inl[j];
 			levs[k] = (struct sls_lev){ add_str(&t, l->func), add_str(&t, l->file), l->line, l->linkage,
 						    l->die, l->low };
+			if (v[i].no_inl_lines)
+				levs[k].file = 0, levs[k].line = NO_LINE;
 		}
 	}
 	hashmap_free(&t.seen);
@@ -161,15 +167,19 @@ static int check_entries(const struct sls_hdr *h, const struct sls_ent *e, const
 		return err_set("offset 40: the DWARF file's name is outside the string table");
 	for (size_t i = 0; i < h->n; i++) {
 		size_t off = sizeof(*h) + i * sizeof(*e);
-		if (!str_ok(h, str, e[i].file))
+		if (!str_ok(h, str, e[i].file) || (e[i].line == NO_LINE && e[i].file))
 			return err_set("offset %zu: entry %zu's file is outside the string table", off, i);
 		if (i + 1 < h->n && e[i + 1].addr <= e[i].addr)
 			return err_set("offset %zu: entry %zu is out of order", off, i);
 		if (e[i].nlev != NO_INL && (e[i].nlev > MAX_LEVELS || e[i].lev > h->nlev || e[i].nlev > h->nlev - e[i].lev))
 			return err_set("offset %zu: entry %zu's inline levels are outside the table", off + 16, i);
+		for (uint32_t j = 1; e[i].nlev != NO_INL && j < e[i].nlev; j++)
+			if ((l[e[i].lev + j].line == NO_LINE) != (l[e[i].lev].line == NO_LINE))
+				return err_set("offset %zu: entry %zu's inline levels are partly looked up", off + 16, i);
 	}
 	for (size_t i = 0; i < h->nlev; i++)
-		if (!str_ok(h, str, l[i].func) || !str_ok(h, str, l[i].file) || l[i].linkage > 1)
+		if (!str_ok(h, str, l[i].func) || !str_ok(h, str, l[i].file) || l[i].linkage > 1 ||
+		    (l[i].line == NO_LINE && l[i].file))
 			return err_set("offset %zu: inline level %zu: bad name, file or flag",
 				       sizeof(*h) + h->n * sizeof(*e) + i * sizeof(*l), i);
 	return 0;
@@ -201,13 +211,17 @@ int slstore_parse(const void *buf, size_t len, const uint8_t *id, size_t idn, st
 	s->v = xcalloc(h.n ? h.n : 1, sizeof(*s->v));
 	s->levels = xcalloc(h.nlev ? h.nlev : 1, sizeof(*s->levels));
 	for (size_t i = 0; i < h.nlev; i++)
-		s->levels[i] = (struct srcline_inline){ str_at(str, l[i].func), str_at(str, l[i].file), l[i].line,
-							l[i].linkage, l[i].die, l[i].low };
+		s->levels[i] = (struct srcline_inline){ str_at(str, l[i].func), str_at(str, l[i].file),
+							l[i].line == NO_LINE ? 0 : l[i].line, l[i].linkage, l[i].die,
+							l[i].low };
 	for (size_t i = 0; i < h.n; i++) {
 		s->v[i] = (struct slstore_ent){ e[i].addr, str_at(str, e[i].file), e[i].line, e[i].nlev != NO_INL, NULL, 0 };
+		if (e[i].line == NO_LINE)
+			s->v[i].no_line = true, s->v[i].line = 0;
 		if (s->v[i].has_inl) {
 			s->v[i].inl = s->levels + e[i].lev;
 			s->v[i].ninl = e[i].nlev;
+			s->v[i].no_inl_lines = e[i].nlev && l[e[i].lev].line == NO_LINE;
 		}
 	}
 	s->n = h.n;

@@ -25,10 +25,12 @@
 
 /* Raise it whenever the format or what srcline.c answers for an address (lines, inline chains,
  * names) changes: stores of other versions are ignored and rewritten. */
-#define SLSTORE_VERSION 2
+#define SLSTORE_VERSION 3
 
 /* One address's answers: file NULL when the DWARF has no line there; its inline chain when it
- * was asked for (has_inl; ninl 0: no DWARF function there). */
+ * was asked for (has_inl; ninl 0: no DWARF function there). Each is kept only once looked up:
+ * the line (no_line: not looked up, file and line unset), the chain's functions, and its levels'
+ * files and lines (no_inl_lines: not looked up, the levels' file and line unset). */
 struct slstore_ent {
 	uint64_t addr;
 	const char *file;
@@ -36,6 +38,7 @@ struct slstore_ent {
 	bool has_inl;
 	const struct srcline_inline *inl;
 	size_t ninl;
+	bool no_line, no_inl_lines;
 };
 
 /* The file the DWARF was read from, as it was then. */

@@ -82,6 +82,21 @@ test_expect_success 'inline frames of DWARF call chains are kept too: the same b
 	fi
 '
 
+# A call-graph report needs the chains' functions only: it keeps them without the lines (no line
+# table decoded); a later source-line view or script's srcline looks the lines up then.
+test_expect_success 'chains kept without their lines: later srcline views print the same bytes' '
+	lperf record -q -e cpu-clock -F 999 --call-graph dwarf -o d.data -- "$SCRATCH/annot" 2 &&
+	(PERF_BUILDID_DIR="$PWD/g" && export PERF_BUILDID_DIR &&
+	 lperf report -i d.data --stdio >g0 && expect_grep "hot_loop" g0 &&
+	 lperf script -i d.data -F ip,sym,srcline >g1 &&
+	 lperf report -i d.data --stdio --no-children --sort srcline >g2 &&
+	 lperf script -i d.data -F ip,sym,srcline >g3) &&
+	(PERF_BUILDID_DIR="$PWD/h" && export PERF_BUILDID_DIR &&
+	 lperf script -i d.data -F ip,sym,srcline >h1 &&
+	 lperf report -i d.data --stdio --no-children --sort srcline >h2) &&
+	cmp h1 g1 && cmp h1 g3 && cmp h2 g2 && expect_grep "annot.c:" h1
+'
+
 test_expect_success 'stripped in place (same build-id): the kept lines are not used' '
 	cp "$SCRATCH/annot" annot.keep && views v0 && test -f "$STORE" &&
 	objcopy --strip-debug "$SCRATCH/annot" &&

@@ -128,9 +128,8 @@ static void test_no_dwarf_spellings(void **state)
 }
 
 /* The first address in hot whose addr2line -i chain has two functions: mix inlined into hot. */
-static void test_inline_chain(void **state)
+static uint64_t first_inlined(void)
 {
-	struct dso *d = dso_cache_get(&cache, prog, NULL, 0);
 	uint64_t hot = et_nm(prog, "hot");
 	uint64_t found = 0;
 	for (uint64_t a = hot; a < hot + 96 && !found; a++) {
@@ -140,6 +139,13 @@ static void test_inline_chain(void **state)
 		free(n);
 	}
 	assert_true(found != 0);
+	return found;
+}
+
+static void test_inline_chain(void **state)
+{
+	struct dso *d = dso_cache_get(&cache, prog, NULL, 0);
+	uint64_t found = first_inlined();
 	const struct srcline_inline *v;
 	size_t n = srcline_inlines(d, found, &v);
 	assert_int_equal(n, 2);
@@ -163,6 +169,32 @@ static void test_inline_chain(void **state)
 	const struct symbol *again[4];
 	srcline_inline_frames(d, base, found, again, inl, NULL, 4);
 	assert_ptr_equal(again[0], syms[0]);
+}
+
+/* A chain asked for without its lines (a call-graph report's frames) looks no line up; its
+ * lines, asked for after, are addr2line's as when asked for first. */
+static void test_chain_then_lines(void **state)
+{
+	srcline_cache_free();
+	struct dso *d = dso_cache_get(&cache, prog, NULL, 0);
+	uint64_t found = first_inlined();
+	const struct symbol *base = dso_find_symbol(d, found);
+	const struct symbol *syms[4];
+	bool inl[4];
+	const char *lines[4] = { NULL, NULL, NULL, NULL };
+	assert_int_equal(srcline_inline_frames(d, base, found, syms, inl, NULL, 4), 2);
+	assert_string_equal(syms[0]->name, "mix");
+	assert_int_equal(srcline_inline_frames(d, base, found, syms, inl, lines, 4), 2);
+	char *want = et_out("addr2line -i -e prog 0x%" PRIx64 " | sed 's|.*/||;s| .*||' | paste -sd,", found);
+	assert_non_null(want);
+	char got[256];
+	snprintf(got, sizeof(got), "%s,%s", lines[0], lines[1]);
+	assert_string_equal(got, want);
+	free(want);
+	const struct srcline_inline *v;
+	assert_int_equal(srcline_inlines(d, found, &v), 2);
+	assert_non_null(v[0].file);
+	assert_non_null(v[1].file);
 }
 
 /* Annotation: instruction boundaries as objdump's, hits placed at their instruction, a hit in
@@ -373,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_lines_match_addr2line),
 		cmocka_unit_test(test_no_dwarf_spellings),
 		cmocka_unit_test(test_inline_chain),
+		cmocka_unit_test(test_chain_then_lines),
 		cmocka_unit_test(test_annotate_function),
 		cmocka_unit_test(test_annotate_mismatch),
 		cmocka_unit_test(test_annotate_aarch64),

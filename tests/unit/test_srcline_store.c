@@ -34,15 +34,22 @@ static const struct srcline_inline chain[] = {
 	{ "qsort_r", "/src/glibc/stdlib/msort.c", 297, true, 0x80, 0xf00 },
 };
 static const struct srcline_inline unnamed[] = { { NULL, NULL, 0, false, 0x200, 0 } };
+/* A chain whose levels' files and lines were not looked up (a call-graph report's). */
+static const struct srcline_inline names_only[] = {
+	{ "msort_with_tmp", NULL, 0, true, 0x100, 0x1000 },
+	{ "qsort_r", NULL, 0, true, 0x80, 0xf00 },
+};
 
 static const struct slstore_ent ents[] = {
 	{ 0x1000, "/src/glibc/stdlib/msort.c", 297, false, NULL, 0 }, /* its line only */
 	{ 0x1010, "/src/glibc/stdlib/msort.c", 301, true, chain, 2 },
 	{ 0x2000, NULL, 0, true, NULL, 0 },                          /* no line, no function */
 	{ 0x2040, "/src/annot.c", 12, true, unnamed, 1 },
+	{ 0x3000, NULL, 0, true, names_only, 2, true, true },         /* its chain's functions only */
+	{ 0x3010, "/src/annot.c", 14, true, names_only, 2, false, true }, /* ... and its own line */
 };
 #define NENTS (sizeof(ents) / sizeof(ents[0]))
-#define NLEV 3
+#define NLEV 7
 static const struct slstore_dwarf dw = { "/usr/lib/debug/x.debug", 123, 456 };
 
 static int parse_copy(const char *buf, size_t len)
@@ -88,6 +95,8 @@ static void test_round_trip(void **state)
 			assert_null(e->file);
 		assert_int_equal(e->line, ents[i].line);
 		assert_int_equal(e->has_inl, ents[i].has_inl);
+		assert_int_equal(e->no_line, ents[i].no_line);
+		assert_int_equal(e->no_inl_lines, ents[i].no_inl_lines);
 		assert_int_equal(e->ninl, ents[i].ninl);
 		for (size_t j = 0; j < e->ninl; j++) {
 			const struct srcline_inline *a = &e->inl[j], *b = &ents[i].inl[j];
@@ -107,7 +116,7 @@ static void test_round_trip(void **state)
 	}
 	assert_null(slstore_find(&s, 0x1001));
 	assert_null(slstore_find(&s, 0));
-	assert_null(slstore_find(&s, 0x3000));
+	assert_null(slstore_find(&s, 0x4000));
 	free(s.levels);
 	free(s.v);
 	/* Another file's build-id. */
@@ -160,6 +169,9 @@ static void test_crafted(void **state)
 		{ lev0, 4, (uint32_t)strsize },              /* a function past the table */
 		{ lev0 + 4, 4, (uint32_t)strsize + 1 },      /* a level's file past the table */
 		{ lev0 + 12, 4, 2 },                         /* linkage is 0 or 1 */
+		{ HDR + ENT + 12, 4, UINT32_MAX },           /* a line not looked up, with a file */
+		{ lev0 + 8, 4, UINT32_MAX },                 /* ... a level's */
+		{ lev0 + 4 * LEV + 8, 4, 5 },                /* a chain's lines partly looked up */
 		{ lev0 + NLEV * LEV, 1, 'x' },               /* string table must start with "" */
 		{ len - 1, 1, 'x' },                         /* ... and end with a NUL */
 	};
