@@ -22,11 +22,9 @@
 #include "util/hashmap.h"
 #include "util/xalloc.h"
 
-/* One address's answers, filled as they are asked for: its line, its inline chain (the levels'
- * functions), and the levels' files and lines (the call sites), each only when asked for. The
- * lines come from the unit's whole line table, which libdw decodes and keeps until the file is
- * closed (21 MB for the units of libpython a Python report touches): the call-graph reports
- * need the chains only. */
+/* One address's answers, each filled when asked for: its line, its inline chain's functions, the
+ * chain's files and lines (the lines need the unit's whole line table, which libdw decodes and
+ * keeps: 21 MB for libpython's units in a Python report, whose call graphs need none). */
 struct sl_addr {
 	uint64_t addr;
 	bool line_done, inl_done, inl_lines_done;
@@ -56,6 +54,7 @@ struct sl_file {
 	Dwarf_Addr bias;      /* Dwfl address = file address + bias (offline layouts may move it) */
 	bool has_dwarf;
 	bool refused;         /* its DWARF would inflate past the caps (note says how much) */
+	signed char handback; /* whether its DWARF's pages can be handed back (srcline_split_hand_back) */
 	const char *note;
 	struct hashmap addrs; /* address -> struct sl_addr */
 	struct hashmap dies;  /* DIE offset -> struct sl_die */
@@ -277,9 +276,8 @@ static struct sl_addr *addr_slot(struct sl_file *f, uint64_t addr)
 	bool found;
 	struct hashmap_entry *e = hashmap_insert_u64(&f->addrs, addr, &found);
 	if (!found) {
-		struct sl_addr *a = xcalloc(1, sizeof(*a));
-		a->addr = addr;
-		e->value = a;
+		e->value = xcalloc(1, sizeof(struct sl_addr));
+		((struct sl_addr *)e->value)->addr = addr;
 	}
 	return e->value;
 }
@@ -349,8 +347,7 @@ static struct sl_addr *stored(struct sl_file *f, struct dso *d, uint64_t addr)
 
 static void find_inline_lines(struct sl_file *f, struct sl_addr *a);
 
-/* What answered() looks up: the address's line, its inline chain, the chain's lines. */
-enum { ASK_LINE = 1, ASK_CHAIN = 2, ASK_CHAIN_LINES = 4 };
+enum { ASK_LINE = 1, ASK_CHAIN = 2, ASK_CHAIN_LINES = 4 }; /* what answered() looks up */
 
 static bool has_answers(const struct sl_addr *a, unsigned ask)
 {
@@ -483,13 +480,16 @@ static const char *call_file(Dwarf_Die *cu, Dwarf_Word idx)
 	return name ? srcline_intern(name) : NULL;
 }
 
-/* The unit's function index, built on the first query in it. */
+/* The unit's function index, built on the first query in it; the walk read the whole unit, whose
+ * pages go back to the page cache (libpython's: 12 MB of a Python report's peak otherwise). */
 static const struct dwarf_funcs *unit_funcs(struct sl_file *f, Dwarf_Die *cu)
 {
 	bool found;
 	struct hashmap_entry *e = hashmap_insert_u64(&f->units, dwarf_dieoffset(cu), &found);
-	if (!found)
+	if (!found) {
 		e->value = dwarf_funcs_build(cu);
+		srcline_split_hand_back(dwarf_getelf(dwarf_cu_getdwarf(cu->cu)), &f->handback);
+	}
 	return e->value;
 }
 

@@ -11,6 +11,7 @@
 
 #include "symbols/dwarfcap.h"
 #include "symbols/elf.h"
+#include "util/fileio.h"
 #include "util/xalloc.h"
 
 /* What srcline_split_find_elf hands to libdwfl: the debug file and its path (both its then). */
@@ -73,43 +74,108 @@ static bool has_section(Elf *elf, const char *want)
 	return false;
 }
 
-/* Inflates elf's compressed .debug_* sections (SHF_COMPRESSED: those not hidden), as libdw
- * would when it opens them, and hands the compressed bytes' pages back to the page cache (libc's
- * debug file: 3.7 MB of the report's resident memory otherwise, never read again). Only pages
- * wholly inside a section's compressed bytes: elf is a private mapping, and the pages libelf
- * writes (the section headers it updates) must stay; a page dropped that was never written
- * reads back from the file unchanged. */
-static void inflate_kept(Elf *elf)
+/* elf's image, its header and the bounds of its section header table, page-rounded (libelf
+ * writes the section headers of a private mapping when it inflates a section, and such pages
+ * must stay); false when the image is not a page-aligned mapping or its tables lie outside it
+ * (the count of section headers from libelf: e_shnum is 0 where a file has SHN_LORESERVE or
+ * more). */
+struct image {
+	char *base;
+	size_t size, page;
+	uint64_t keep_to, sh_lo, sh_hi;
+};
+
+static bool image_of(Elf *elf, struct image *im)
 {
-	size_t shstrndx, shnum, size = 0, page = (size_t)sysconf(_SC_PAGESIZE);
-	char *base = elf_rawfile(elf, &size);
+	size_t shnum;
 	GElf_Ehdr eh;
-	if (!base || (uintptr_t)base % page || !gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &shstrndx) < 0 ||
-	    elf_getshdrnum(elf, &shnum) < 0)
-		return;
-	/* the header, program and section headers, page-rounded: never handed back (the count of
-	 * section headers from libelf: e_shnum is 0 where a file has SHN_LORESERVE or more; a header
-	 * table past the file's end keeps everything) */
+	im->page = (size_t)sysconf(_SC_PAGESIZE);
+	im->base = elf_rawfile(elf, &im->size);
+	if (!im->base || (uintptr_t)im->base % im->page || !gelf_getehdr(elf, &eh) || elf_getshdrnum(elf, &shnum) < 0)
+		return false;
 	uint64_t hdr_end = eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize;
-	uint64_t sh_lo = eh.e_shoff & ~(uint64_t)(page - 1);
-	uint64_t sh_hi = eh.e_shoff + (uint64_t)shnum * eh.e_shentsize + page;
-	if (eh.e_phoff > size || hdr_end > size || eh.e_shoff > size || sh_hi < eh.e_shoff)
+	im->keep_to = (hdr_end + im->page) & ~(uint64_t)(im->page - 1);
+	im->sh_lo = eh.e_shoff & ~(uint64_t)(im->page - 1);
+	im->sh_hi = eh.e_shoff + (uint64_t)shnum * eh.e_shentsize + im->page;
+	return eh.e_phoff <= im->size && hdr_end <= im->size && eh.e_shoff <= im->size && im->sh_hi >= eh.e_shoff;
+}
+
+/* Hands back the pages wholly inside [off, off + len) of the image, but for the header's and the
+ * section headers': a page dropped that was never written reads back from the file unchanged. */
+static void drop_range(const struct image *im, uint64_t off, uint64_t len)
+{
+	if (off > im->size)
+		return;
+	if (len > im->size - off)
+		len = im->size - off;
+	uint64_t lo = (off + im->page - 1) & ~(uint64_t)(im->page - 1);
+	uint64_t hi = (off + len) & ~(uint64_t)(im->page - 1);
+	if (lo < im->keep_to)
+		lo = im->keep_to;
+	if (hi > lo && !(hi > im->sh_lo && lo < im->sh_hi))
+		madvise(im->base + lo, hi - lo, MADV_DONTNEED);
+}
+
+/* Calls fn on each .debug_* section of elf that has bytes in the file. */
+static void each_debug(Elf *elf, void (*fn)(Elf_Scn *, const GElf_Shdr *, void *), void *arg)
+{
+	size_t shstrndx;
+	if (elf_getshdrstrndx(elf, &shstrndx) < 0)
 		return;
 	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
 		GElf_Shdr sh;
 		const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
-		if (!name || strncmp(name, ".debug_", 7) || sh.sh_type == SHT_NOBITS || !(sh.sh_flags & SHF_COMPRESSED) ||
-		    sh.sh_offset > size || sh.sh_size > size - sh.sh_offset || elf_compress(scn, 0, 0) < 0)
-			continue;
-		uint64_t lo = (sh.sh_offset + page - 1) & ~(uint64_t)(page - 1);
-		uint64_t hi = (sh.sh_offset + sh.sh_size) & ~(uint64_t)(page - 1);
-		if (lo < hdr_end + page)
-			lo = (hdr_end + page) & ~(uint64_t)(page - 1);
-		if (hi > sh_lo && lo < sh_hi)
-			continue;
-		if (hi > lo)
-			madvise(base + lo, hi - lo, MADV_DONTNEED);
+		if (name && !strncmp(name, ".debug_", 7) && sh.sh_type != SHT_NOBITS)
+			fn(scn, &sh, arg);
 	}
+}
+
+/* Inflates a compressed section (libdw's work when it opens it, done here) and hands its
+ * compressed bytes' pages back: libc's debug file, 3.7 MB never read again. */
+static void inflate_one(Elf_Scn *scn, const GElf_Shdr *sh, void *arg)
+{
+	const struct image *im = arg;
+	if ((sh->sh_flags & SHF_COMPRESSED) && sh->sh_offset <= im->size && sh->sh_size <= im->size - sh->sh_offset &&
+	    elf_compress(scn, 0, 0) >= 0)
+		drop_range(im, sh->sh_offset, sh->sh_size);
+}
+
+/* Inflates elf's compressed .debug_* sections (SHF_COMPRESSED: those not hidden), as libdw
+ * would when it opens them, and hands the compressed bytes' pages back to the page cache. */
+static void inflate_kept(Elf *elf)
+{
+	struct image im;
+	if (image_of(elf, &im))
+		each_debug(elf, inflate_one, &im);
+}
+
+static void drop_one(Elf_Scn *scn, const GElf_Shdr *sh, void *arg)
+{
+	(void)scn;
+	drop_range(arg, sh->sh_offset, sh->sh_size);
+}
+
+void srcline_split_hand_back(Elf *elf, signed char *state)
+{
+	struct image im;
+	GElf_Ehdr eh;
+	if (!elf || *state < 0)
+		return;
+	if (!image_of(elf, &im)) {
+		*state = -1;
+		return;
+	}
+	if (!*state) {
+		/* A private mapping of a file (libdwfl's ELF_C_READ_MMAP_PRIVATE, or the debug file
+		 * above), not relocated in place (ET_REL) nor converted from another byte order. */
+		struct self_mapping m;
+		bool mine = gelf_getehdr(elf, &eh) && eh.e_type != ET_REL &&
+			    eh.e_ident[EI_DATA] == (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB : ELFDATA2MSB);
+		*state = mine && proc_self_mapping((uintptr_t)im.base, &m) && m.inode && m.perms[3] == 'p' &&
+				 m.start <= (uintptr_t)im.base && (uintptr_t)im.base + im.size <= m.end ? 1 : -1;
+	}
+	if (*state > 0)
+		each_debug(elf, drop_one, &im);
 }
 
 /* The module for priv, the debug file at path (both handed over on success), laid out over

@@ -26,4 +26,10 @@ int srcline_split_find_elf(Dwfl_Module *mod, void **userdata, const char *modnam
 Dwfl *srcline_split_open(const Dwfl_Callbacks *cb, const char *root, const char *path, const uint8_t *bid,
 			 size_t bid_size, const char *name, Dwfl_Module **mod);
 
+/* Hands the pages of elf's image back to the page cache when the image is a read-only mapping
+ * of a file (as libdwfl opens a file with its own DWARF, libpython's: ELF_C_READ_MMAP), which
+ * libdw reads again on demand; other images (copies in memory, the private mappings above) are
+ * left alone. *state keeps what the check of elf's mapping found (0 before the first call). */
+void srcline_split_hand_back(Elf *elf, signed char *state);
+
 #endif

@@ -15,17 +15,8 @@
 /* The size of the mapping that starts at base, from /proc/self/maps; 0 when not found. */
 static size_t mapping_size(uintptr_t base)
 {
-	char *maps = file_read("/proc/self/maps", 64u << 20, NULL);
-	size_t size = 0;
-	for (char *line = maps; line && *line && !size;) {
-		uint64_t start, end;
-		if (sscanf(line, "%" SCNx64 "-%" SCNx64, &start, &end) == 2 && start == base && end > start)
-			size = (size_t)(end - start);
-		char *nl = strchr(line, '\n');
-		line = nl ? nl + 1 : NULL;
-	}
-	free(maps);
-	return size;
+	struct self_mapping m;
+	return proc_self_mapping(base, &m) && m.start == base ? (size_t)(m.end - m.start) : 0;
 }
 
 void *vdso_image(size_t *size)

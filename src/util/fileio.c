@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
@@ -121,6 +122,24 @@ pid_t proc_ppid(pid_t pid)
 		ppid = 0;
 	free(st);
 	return (pid_t)ppid;
+}
+
+bool proc_self_mapping(uintptr_t addr, struct self_mapping *m)
+{
+	char *maps = file_read("/proc/self/maps", 64u << 20, NULL);
+	bool found = false;
+	for (char *line = maps; line && *line && !found;) {
+		uint64_t off;
+		unsigned dmaj, dmin;
+		memset(m, 0, sizeof(*m));
+		int k = sscanf(line, "%" SCNx64 "-%" SCNx64 " %4s %" SCNx64 " %x:%x %" SCNu64, &m->start, &m->end,
+			       m->perms, &off, &dmaj, &dmin, &m->inode);
+		found = k == 7 && m->start <= addr && addr < m->end;
+		char *nl = strchr(line, '\n');
+		line = nl ? nl + 1 : NULL;
+	}
+	free(maps);
+	return found;
 }
 
 const char *sysfs_root(void)

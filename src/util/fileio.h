@@ -22,6 +22,14 @@ pid_t proc_tgid(pid_t tid);
  * when unknown. */
 pid_t proc_ppid(pid_t pid);
 
+/* This process's mapping that contains addr, from /proc/self/maps: its bounds, permissions
+ * ("r-xp") and the inode of the file it maps (0: anonymous). false when none does. */
+struct self_mapping {
+	uint64_t start, end, inode;
+	char perms[5];
+};
+bool proc_self_mapping(uintptr_t addr, struct self_mapping *m);
+
 /* The sysfs root: $LPERF_SYSFS_ROOT, else "/sys". Fixture trees replace /sys in tests. */
 const char *sysfs_root(void);
 /* Reads "<sysfs_root>/<rel>" as a string; NULL when absent. */

@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <pthread.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -79,6 +82,36 @@ static void *own_tid(void *arg)
 }
 
 /* proc_tgid, proc_ppid: this process's, a thread's of it, and a pid that is not there (0). */
+/* A private read-only mapping of a file, an anonymous one, and an address in neither. */
+static void test_self_mapping(void **state)
+{
+	char path[] = "/tmp/lperf-fileio-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	char page[8192] = { 1 };
+	assert_int_equal(write(fd, page, sizeof(page)), sizeof(page));
+	struct stat st;
+	assert_int_equal(fstat(fd, &st), 0);
+	char *p = mmap(NULL, sizeof(page), PROT_READ, MAP_PRIVATE, fd, 0);
+	assert_true(p != MAP_FAILED);
+	struct self_mapping m;
+	assert_true(proc_self_mapping((uintptr_t)p + 5000, &m));
+	assert_int_equal(m.start, (uintptr_t)p);
+	assert_true(m.end >= (uintptr_t)p + sizeof(page));
+	assert_string_equal(m.perms, "r--p");
+	assert_int_equal(m.inode, st.st_ino);
+	char *a = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(a != MAP_FAILED);
+	assert_true(proc_self_mapping((uintptr_t)a, &m));
+	assert_int_equal(m.inode, 0);
+	assert_string_equal(m.perms, "rw-p");
+	munmap(a, 4096);
+	assert_false(proc_self_mapping((uintptr_t)a, &m));
+	munmap(p, sizeof(page));
+	close(fd);
+	unlink(path);
+}
+
 static void test_proc_ids(void **state)
 {
 	assert_int_equal(proc_tgid(getpid()), getpid());
@@ -99,6 +132,7 @@ int main(void)
 		cmocka_unit_test(test_debugfs_alone),
 		cmocka_unit_test(test_unreadable_table),
 		cmocka_unit_test(test_proc_ids),
+		cmocka_unit_test(test_self_mapping),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -18,6 +19,7 @@
 #include "symbols/dso.h"
 #include "symbols/dwarfcap.h"
 #include "symbols/srcline.h"
+#include "symbols/srcline_split.h"
 #include "util/xalloc.h"
 
 static const char prog_c[] =
@@ -398,6 +400,69 @@ static void test_split_debug_file(void **state)
 	free(dbg);
 }
 
+/* The debug sections' bytes of elf as a checksum (to compare before and after a hand-back). */
+static uint64_t debug_sum(Elf *e)
+{
+	size_t shstrndx;
+	uint64_t sum = 0;
+	assert_int_equal(elf_getshdrstrndx(e, &shstrndx), 0);
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
+		GElf_Shdr sh;
+		assert_non_null(gelf_getshdr(scn, &sh));
+		Elf_Data *data = strncmp(elf_strptr(e, shstrndx, sh.sh_name), ".debug_", 7) ? NULL : elf_getdata(scn, NULL);
+		for (size_t i = 0; data && i < data->d_size; i++)
+			sum = sum * 31 + ((const unsigned char *)data->d_buf)[i];
+	}
+	return sum;
+}
+
+/* Handing back a mapped file's DWARF pages keeps its bytes (they read back from the file), also
+ * its inflated sections' and its section headers once written; an image in memory (or a private
+ * copy) is never handed back. */
+static void test_hand_back(void **state)
+{
+	const char *files[] = { "prog", "split.debug" };
+	for (size_t k = 0; k < 2; k++) {
+		char *path = et_path(files[k]);
+		int fd = open(path, O_RDONLY);
+		assert_true(fd >= 0);
+		Elf *e = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);
+		assert_non_null(e);
+		if (k == 1)
+			assert_true(dwarfcap_hide_unread(e) > 0); /* writes section headers */
+		for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
+			GElf_Shdr sh;
+			if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS && (sh.sh_flags & SHF_COMPRESSED))
+				assert_true(elf_compress(scn, 0, 0) >= 0);
+		}
+		uint64_t before = debug_sum(e);
+		signed char st = 0;
+		srcline_split_hand_back(e, &st);
+		assert_int_equal(st, 1);
+		assert_true(debug_sum(e) == before);
+		srcline_split_hand_back(e, &st);
+		assert_true(debug_sum(e) == before);
+		/* The file read into page-aligned anonymous memory: its bytes would be lost. */
+		size_t size;
+		elf_rawfile(e, &size);
+		elf_end(e);
+		char *copy = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		assert_true(copy != MAP_FAILED);
+		assert_int_equal(pread(fd, copy, size, 0), (ssize_t)size);
+		close(fd);
+		Elf *m = elf_memory(copy, size);
+		assert_non_null(m);
+		before = debug_sum(m);
+		st = 0;
+		srcline_split_hand_back(m, &st);
+		assert_int_equal(st, -1);
+		assert_true(debug_sum(m) == before);
+		elf_end(m);
+		munmap(copy, size);
+		free(path);
+	}
+}
+
 int main(void)
 {
 	(void)et_load_of;
@@ -410,6 +475,7 @@ int main(void)
 		cmocka_unit_test(test_annotate_mismatch),
 		cmocka_unit_test(test_annotate_aarch64),
 		cmocka_unit_test(test_split_debug_file),
+		cmocka_unit_test(test_hand_back),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
