@@ -65,8 +65,11 @@ void cfa_rule_make(Dwarf_CFI *cfi, uint64_t look, const struct unwind_arch *a, s
 		struct cfa_reg_rule rr;
 		if (!reg_rule(fr, (int)r, a->ndwarf, &rr))
 			goto out;
-		if (rr.how == CFA_UNDEF && r != out->ra)
+		if ((rr.how == CFA_UNDEF || rr.how == CFA_SAME) && r != out->ra) {
+			if (rr.how == CFA_SAME)
+				out->same |= 1U << r;
 			continue;
+		}
 		out->live[out->nlive++] = (struct cfa_op){ (uint8_t)r, rr.how, rr.reg, rr.off };
 	}
 	out->kind = CFA_PLAIN;
@@ -110,10 +113,13 @@ enum jitstep_result cfa_rule_step(const struct cfa_rule *rule, const struct jits
 		return JITSTEP_FAIL;
 	uint64_t cfa = in->dwarf[rule->cfa_reg] + (uint64_t)rule->cfa_off;
 	/* Everything is read before *out (which may be *in) is written. Registers whose rule is
-	 * CFA_UNDEF, other than the return address, are left out: absent. */
+	 * CFA_UNDEF, other than the return address, are left out: absent; those whose rule is
+	 * CFA_SAME are kept as they are. */
 	uint64_t v[UNWIND_MAX_DWARF_REGS];
 	uint64_t pc = 0, sp = cfa;
-	uint32_t got = 0;
+	uint32_t got = in->present & rule->same;
+	if (got >> a->dwarf_sp & 1)
+		sp = in->dwarf[a->dwarf_sp];
 	for (unsigned k = 0; k < rule->nlive; k++) {
 		const struct cfa_op *op = &rule->live[k];
 		unsigned r = op->reg;
@@ -157,6 +163,9 @@ enum jitstep_result cfa_rule_step(const struct cfa_rule *rule, const struct jits
 		return JITSTEP_END;
 	if (sp < in->sp || (sp == in->sp && pc == in->pc))
 		return JITSTEP_FAIL; /* callers live further out: garbage */
+	if (out != in)
+		for (uint32_t m = got & rule->same; m; m &= m - 1)
+			out->dwarf[__builtin_ctz(m)] = in->dwarf[__builtin_ctz(m)];
 	for (unsigned k = 0; k < rule->nlive; k++) {
 		unsigned r = rule->live[k].reg;
 		if (got >> r & 1)

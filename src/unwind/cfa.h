@@ -51,8 +51,11 @@ struct cfa_rule {
 	uint8_t ra;              /* the return address column */
 	uint8_t nlive;
 	int64_t cfa_off;
-	/* The registers cfa_rule_step looks at, in ascending order: every one whose rule is not
-	 * CFA_UNDEF, and the return address column. */
+	/* The registers whose rule is CFA_SAME, other than the return address: a step keeps them
+	 * as they are (in place, it need not touch them). */
+	uint32_t same;
+	/* The other registers cfa_rule_step looks at, in ascending order: every one whose rule is
+	 * neither CFA_UNDEF nor CFA_SAME, and the return address column. */
 	struct cfa_op live[UNWIND_MAX_DWARF_REGS];
 };
 
