@@ -182,3 +182,26 @@ bool ufile_map_bias(const struct ufile *f, const struct map *mp, uint64_t *bias)
 	*bias = mp->start - (best->vaddr - best->offset + mp->pgoff);
 	return true;
 }
+
+/* Whether libdwfl has CFI for pc (a return address unless initial). */
+bool ufile_has_cfi(Dwfl *dwfl, Dwarf_Addr pc, bool initial)
+{
+	if (!initial)
+		pc--;
+	Dwfl_Module *mod = dwfl_addrmodule(dwfl, pc);
+	if (!mod)
+		return false;
+	Dwarf_Addr bias;
+	Dwarf_CFI *cfi[2];
+	cfi[0] = dwfl_module_eh_cfi(mod, &bias);
+	Dwarf_Addr bias0 = bias;
+	cfi[1] = dwfl_module_dwarf_cfi(mod, &bias);
+	for (int i = 0; i < 2; i++) {
+		Dwarf_Frame *fr;
+		if (cfi[i] && dwarf_cfi_addrframe(cfi[i], pc - (i ? bias : bias0), &fr) == 0) {
+			free(fr);
+			return true;
+		}
+	}
+	return false;
+}

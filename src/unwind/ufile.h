@@ -5,6 +5,7 @@
 #define LPERF_UNWIND_UFILE_H
 
 #include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -60,5 +61,8 @@ bool ufile_map_bias(const struct ufile *f, const struct map *mp, uint64_t *bias)
 const struct cfa_rule *ufile_cfa_rule(struct ufile *f, uint64_t vaddr, const struct unwind_arch *a);
 /* CPython's trampoline template in f (searched once), or NULL. */
 const uint8_t *ufile_py_template(struct ufile *f, size_t *len);
+
+/* Whether dwfl has CFI (.eh_frame or .debug_frame) for pc, a return address unless initial. */
+bool ufile_has_cfi(Dwfl *dwfl, Dwarf_Addr pc, bool initial);
 
 #endif

@@ -69,6 +69,7 @@ struct cur {
 	enum jitstep_result jit;  /* a JIT frame ended the pass: its step */
 	struct unwind_regs jit_next;
 	const uint8_t *stack;     /* the copy of [stack_base, stack_base + stack_len) */
+	uint32_t *sp_log;         /* where deliver notes each frame's stack pointer (or NULL) */
 	uint64_t stack_base, stack_len;
 	void (*add)(uint64_t ip, bool activation, void *arg);
 	void *arg;
@@ -103,6 +104,12 @@ struct unwinder {
 	struct jitstep *js;
 	struct unwind_stats st;
 	struct step_ent *steps;   /* UNWIND_STEP_SLOTS, allocated on first use */
+	/* The stack pointers of the last unwind's frames (from its stack copy's start), and this
+	 * one's: the next sample's are mostly at the same places (the same calls), so their words
+	 * are fetched all at once before the steps, which would wait for them one by one. */
+	uint32_t sp_at[2][UNWIND_MAX_FRAMES];
+	unsigned sp_cur;          /* sp_at[sp_cur] is this unwind's, the other the last one's */
+	unsigned sp_n;            /* the last one's count */
 };
 
 static bool is_file_map(const struct map *mp)
@@ -315,6 +322,8 @@ static bool deliver(struct cur *c, uint64_t pc, bool have_sp, uint64_t sp, bool 
 		c->stopped = true;
 		return false;
 	}
+	if (c->sp_log && have_sp && sp >= c->stack_base && sp - c->stack_base < c->stack_len)
+		c->sp_log[c->nframes] = (uint32_t)(sp - c->stack_base);
 	c->add(pc, activation, c->arg);
 	c->nframes++;
 	c->pass_frames++;
@@ -457,46 +466,15 @@ static int frame_cb(Dwfl_Frame *fr, void *arg)
 	return DWARF_CB_OK;
 }
 
-/* Whether libdwfl has CFI for pc (a return address unless initial). */
-static bool has_cfi(Dwfl *dwfl, Dwarf_Addr pc, bool initial)
-{
-	if (!initial)
-		pc--;
-	Dwfl_Module *mod = dwfl_addrmodule(dwfl, pc);
-	if (!mod)
-		return false;
-	Dwarf_Addr bias;
-	Dwarf_CFI *cfi[2];
-	cfi[0] = dwfl_module_eh_cfi(mod, &bias);
-	Dwarf_Addr bias0 = bias;
-	cfi[1] = dwfl_module_dwarf_cfi(mod, &bias);
-	for (int i = 0; i < 2; i++) {
-		Dwarf_Frame *fr;
-		if (cfi[i] && dwarf_cfi_addrframe(cfi[i], pc - (i ? bias : bias0), &fr) == 0) {
-			free(fr);
-			return true;
-		}
-	}
-	return false;
-}
-
 /* libdwfl failed to go past the last frame: is that the outermost frame all the same? Code
  * without CFI (such as ld.so's _start) marks it by a frame pointer of 0, as the psABIs ask
  * of process and thread entry points, which the frame-pointer fallback cannot follow. */
 static bool outermost_without_cfi(const struct cur *c)
 {
-	return c->last_fp_zero && !c->read_failed && !has_cfi(c->dwfl, c->last_pc, c->last_activation);
+	return c->last_fp_zero && !c->read_failed && !ufile_has_cfi(c->dwfl, c->last_pc, c->last_activation);
 }
 
 /* ---- per-address-space Dwfl ---- */
-
-static uint64_t mix64(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
 
 /* What a Dwfl is built from: the file mappings (anonymous and JIT maps do not matter). */
 static uint64_t maps_fingerprint(const struct maps *ms)
@@ -507,10 +485,10 @@ static uint64_t maps_fingerprint(const struct maps *ms)
 		const struct map *mp = &v[i];
 		if (!is_file_map(mp))
 			continue;
-		h = mix64(h ^ mp->start);
-		h = mix64(h ^ mp->end);
-		h = mix64(h ^ mp->pgoff);
-		h = mix64(h ^ (uint64_t)(uintptr_t)mp->dso);
+		h = hashmap_hash_u64(h ^ mp->start);
+		h = hashmap_hash_u64(h ^ mp->end);
+		h = hashmap_hash_u64(h ^ mp->pgoff);
+		h = hashmap_hash_u64(h ^ (uint64_t)(uintptr_t)mp->dso);
 	}
 	return h;
 }
@@ -667,7 +645,7 @@ static enum jitstep_result native_step(struct unwinder *u, const struct unwind_r
 	uint64_t gen = c->t->maps->gen;
 	if (!u->steps)
 		u->steps = xcalloc(UNWIND_STEP_SLOTS, sizeof(*u->steps));
-	struct step_ent *se = &u->steps[(mix64(look ^ gen * 0x9e3779b97f4a7c15ULL) >> 32) % UNWIND_STEP_SLOTS];
+	struct step_ent *se = &u->steps[(hashmap_hash_u64(look ^ gen * 0x9e3779b97f4a7c15ULL) >> 32) % UNWIND_STEP_SLOTS];
 	const struct cfa_rule *rule;
 	if (gen && se->gen == gen && se->pc == look) {
 		rule = se->rule;
@@ -741,6 +719,18 @@ static int run_passes(struct unwinder *u, pid_t tid)
 	}
 }
 
+/* Fetches the words the last unwind's frames read (return addresses and saved registers just
+ * below each caller's stack pointer) in this sample's stack copy, and logs this one's. */
+static void prefetch_frames(struct unwinder *u)
+{
+	struct cur *c = &u->cur;
+	const uint32_t *last = u->sp_at[u->sp_cur ^ 1];
+	for (unsigned k = 0; c->stack && k < u->sp_n; k++)
+		if (last[k] >= 16 && last[k] < c->stack_len)
+			__builtin_prefetch(c->stack + last[k] - 16);
+	c->sp_log = u->sp_at[u->sp_cur];
+}
+
 int unwind_user(struct unwinder *u, struct thread *t, const struct perf_sample *s,
 		void (*add)(uint64_t ip, bool activation, void *arg), void *arg, bool *truncated)
 {
@@ -774,6 +764,7 @@ int unwind_user(struct unwinder *u, struct thread *t, const struct perf_sample *
 										     : s->user_stack_size;
 		}
 		c->stack_base = c->regs.sp;
+		prefetch_frames(u);
 		c->space = sp;
 		c->time = s->time;
 		r = run_passes(u, s->tid > 0 ? (pid_t)s->tid : t->tid > 0 ? t->tid : 1);
@@ -796,5 +787,9 @@ int unwind_user(struct unwinder *u, struct thread *t, const struct perf_sample *
 	*truncated = trunc;
 	u->st.truncated += trunc;
 	u->st.frames += c->nframes;
+	if (c->sp_log) {
+		u->sp_n = c->nframes;
+		u->sp_cur ^= 1;
+	}
 	return (int)c->nframes;
 }
