@@ -19,6 +19,8 @@ struct recorder {
 	struct perfdata_writer *w;
 	struct evsel_set evsels;
 	uint64_t samples, lost, lost_samples, records;
+	uint64_t lost_replaced;       /* of lost, samples the caller said it replaces anyway (record
+				       * --python's paused processes: session/recording.c) */
 	uint64_t first_time, last_time;
 	struct dsohits hits;          /* DSOs mapped and hit: their build-ids go in the header */
 	enum recorder_buildids buildids;

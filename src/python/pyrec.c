@@ -756,11 +756,20 @@ int pyrec_flush(struct pyrec *r, record_cb cb, void *arg)
 bool pyrec_replaced(struct pyrec *r, const struct evsel_set *s, const struct perf_event_header *h)
 {
 	struct perf_sample smp;
-	if (!r->sampler || h->type != PERF_RECORD_SAMPLE || sample_parse(s, h, &smp) < 0) {
-		err_clear();
-		return false;
-	}
-	return pysampler_replaces(r->sampler, smp.pid, smp.time);
+	if (r->sampler && h->type == PERF_RECORD_SAMPLE && sample_parse(s, h, &smp) == 0)
+		return pysampler_replaces_on(r->sampler, smp.pid, smp.time, smp.cpu);
+	err_clear();
+	return false;
+}
+
+uint64_t pyrec_lost_replaced(struct pyrec *r, const struct evsel_set *s, const struct perf_event_header *h)
+{
+	struct perf_sample id;
+	struct rec_lost l;
+	if (r->sampler && h->type == PERF_RECORD_LOST && record_parse_lost(h, &l) == 0 && sample_id_parse(s, h, &id) == 0)
+		return pysampler_lost(r->sampler, id.pid, id.time, id.cpu) ? l.lost : 0;
+	err_clear();
+	return 0;
 }
 
 void pyrec_free(struct pyrec *r)

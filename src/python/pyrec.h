@@ -84,5 +84,12 @@ int pyrec_flush(struct pyrec *r, record_cb cb, void *arg);
 /* Whether h is a kernel sample of a process whose threads are paused (the sampler's replace it:
  * drop it). */
 bool pyrec_replaced(struct pyrec *r, const struct evsel_set *s, const struct perf_event_header *h);
+/* Of a PERF_RECORD_LOST h (the kernel's samples a ring buffer had no room for), how many were of
+ * the paused processes, whose kernel samples are replaced anyway: all of them when the buffer's
+ * sample before the loss and the one its trailer names (the task whose record came next, at its
+ * time) are both replaced ones (every sample in between was taken on that CPU while that process
+ * ran, or ended there: a third process would have had to start and end within the loss); else
+ * 0. Fed every record of the buffers in order (pyrec_replaced notes each sample's CPU). */
+uint64_t pyrec_lost_replaced(struct pyrec *r, const struct evsel_set *s, const struct perf_event_header *h);
 
 #endif

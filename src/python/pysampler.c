@@ -63,6 +63,8 @@ struct pysampler {
 	size_t qlen, qcap;
 	struct drop *drop;
 	size_t ndrop, dcap;
+	uint8_t *cpu_last;        /* per CPU: its buffer's last sample read 1 kept, 2 replaced (0 none) */
+	size_t ncpu_last;
 	struct pysampler_stats st;
 };
 
@@ -176,6 +178,30 @@ bool pysampler_replaces(struct pysampler *s, uint32_t pid, uint64_t time)
 		yes = s->drop[i].pid == pid && time >= s->drop[i].from && time < s->drop[i].to;
 	pthread_mutex_unlock(&s->lock);
 	return yes;
+}
+
+bool pysampler_replaces_on(struct pysampler *s, uint32_t pid, uint64_t time, uint32_t cpu)
+{
+	bool yes = pysampler_replaces(s, pid, time);
+	if (cpu >= 65536)
+		return yes;
+	pthread_mutex_lock(&s->lock);
+	if (cpu >= s->ncpu_last) {
+		s->cpu_last = xrealloc(s->cpu_last, (size_t)cpu + 1);
+		memset(s->cpu_last + s->ncpu_last, 0, (size_t)cpu + 1 - s->ncpu_last);
+		s->ncpu_last = (size_t)cpu + 1;
+	}
+	s->cpu_last[cpu] = yes ? 2 : 1;
+	pthread_mutex_unlock(&s->lock);
+	return yes;
+}
+
+bool pysampler_lost(struct pysampler *s, uint32_t pid, uint64_t time, uint32_t cpu)
+{
+	pthread_mutex_lock(&s->lock);
+	bool before = cpu < s->ncpu_last && s->cpu_last[cpu] == 2;
+	pthread_mutex_unlock(&s->lock);
+	return before && pysampler_replaces(s, pid, time);
 }
 
 /* Reaps an exited traced thread (not the leader of lperf's own child: lperf's wait does). */
@@ -758,6 +784,7 @@ void pysampler_free(struct pysampler *s)
 	free(s->tids);
 	free(s->q);
 	free(s->drop);
+	free(s->cpu_last);
 	pthread_mutex_destroy(&s->lock);
 	if (s->have_timer)
 		timer_delete(s->timer);

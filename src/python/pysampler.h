@@ -78,6 +78,13 @@ int pysampler_drain(struct pysampler *s, record_cb cb, void *arg);
 /* Whether the kernel's sample of pid at time is replaced by the sampler's (pid was being
  * sampled here then). */
 bool pysampler_replaces(struct pysampler *s, uint32_t pid, uint64_t time);
+/* The same for a kernel sample read from CPU cpu's ring buffer, noted (in the buffer's order)
+ * for pysampler_lost. */
+bool pysampler_replaces_on(struct pysampler *s, uint32_t pid, uint64_t time, uint32_t cpu);
+/* Whether the samples a loss of CPU cpu's ring buffer dropped (its PERF_RECORD_LOST naming pid
+ * at time: the task whose record came next) were of the processes sampled here: the buffer's
+ * sample before it (pysampler_replaces_on) and pid at time are both replaced ones. */
+bool pysampler_lost(struct pysampler *s, uint32_t pid, uint64_t time, uint32_t cpu);
 
 struct pysampler_stats {
 	uint64_t ticks, samples;

@@ -184,7 +184,9 @@ static int file_close(struct recording *r, struct pyrec *py, struct recording_re
 	res->why = c->error ? xstrdup(err_msg()) : NULL;
 	res->error = c->error;
 	res->samples = c->samples;
-	res->lost = c->lost > c->lost_samples ? c->lost : c->lost_samples;
+	uint64_t lost = c->lost > c->lost_samples ? c->lost : c->lost_samples;
+	res->lost_replaced = c->lost_replaced < lost ? c->lost_replaced : lost;
+	res->lost = lost - res->lost_replaced;
 	int rc = perfdata_writer_close(r->w, true, r->o->sw.mode == SWITCH_NONE);
 	if (rc < 0 && res->why)
 		err_set("%s", res->why);
@@ -291,6 +293,8 @@ static int file_record(const struct perf_event_header *h, void *arg)
 		return -1;
 	if (r->py && pyrec_replaced(r->py, &r->run.evsels, h)) /* its own sample of that instant */
 		return 0;
+	if (r->py && h->type == PERF_RECORD_LOST) /* written all the same: the buffer's truth */
+		r->c->lost_replaced += pyrec_lost_replaced(r->py, &r->run.evsels, h);
 	return file_write(h, r);
 }
 
@@ -410,6 +414,11 @@ void recording_notes(const struct recording *r, const struct recording_result *r
 	if (res->lost)
 		notes_add(ns, "%" PRIu64 " samples lost (%.2f%%): the ring buffers filled up; use a larger -m "
 			  "or a lower -F", res->lost, 100.0 * (double)res->lost / (double)(res->lost + res->samples));
+	if (res->lost_replaced)
+		notes_add_level(ns, NOTES_NOTE, "%" PRIu64 " of the kernel's samples of the paused Python processes "
+				"were lost (the ring buffers filled up): none of the profile's, lperf writes those "
+				"processes' samples itself (the recording's LOST records count them, as perf's "
+				"would)", res->lost_replaced);
 	if (r->run_open)
 		live_open_notes(&r->run.live, ns);
 }

@@ -74,7 +74,10 @@ struct recording {
 /* What the end of the recording found. */
 struct recording_result {
 	uint64_t bytes, raw, packed;      /* the last file's size; compressed: before and after */
-	uint64_t samples, lost;
+	uint64_t samples, lost;           /* lost: those the profile lost (lost_replaced not) */
+	uint64_t lost_replaced;           /* the kernel's samples of paused Python processes lost: lperf
+					   * writes their samples itself (the file's LOST records count
+					   * them, as perf's would) */
 	bool error;                       /* recording failed on the way */
 	char *why;                        /* and why (free it) */
 };
