@@ -111,7 +111,11 @@ struct dwarf_funcs *dwarf_funcs_build(Dwarf_Die *cu)
 {
 	struct dwarf_funcs *f = xcalloc(1, sizeof(*f));
 	walk(f, cu);
+	/* Kept for the run: the arrays shrink to their size (they grew by doubling). */
+	if (f->ndies)
+		f->dies = xrealloc(f->dies, (f->dcap = f->ndies) * sizeof(*f->dies));
 	if (f->nranges) {
+		f->own = xrealloc(f->own, (f->rcap = f->nranges) * sizeof(*f->own));
 		f->ranges = xmalloc(f->nranges * sizeof(*f->ranges));
 		memcpy(f->ranges, f->own, f->nranges * sizeof(*f->ranges));
 		qsort(f->ranges, f->nranges, sizeof(*f->ranges), range_cmp);
