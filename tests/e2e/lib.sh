@@ -15,6 +15,7 @@ if [ -x /usr/bin/python3 ]; then PYTHON=/usr/bin/python3; else PYTHON=python3; f
 export LPERF FIXTURES HELPERS TEST_ROOT PYTHON
 unset LPERF_SYSFS_ROOT LIBPFM_FORCE_PMU
 test_count=0 test_failed=0 test_skipped=0
+LPERF_TEST_MARK= _lp_probing=0
 SCRATCH=$(mktemp -d /tmp/lperf-e2e.XXXXXX)
 NOBODY_DIR=
 trap 'rm -rf "$SCRATCH" ${NOBODY_DIR:+"$NOBODY_DIR"}' EXIT
@@ -25,19 +26,65 @@ export PERF_BUILDID_DIR
 
 lperf() { "$LPERF" "$@"; }
 
+# A case fails by its snippet's exit status, or by a check that failed anywhere in it: every
+# failing check (fail, expect_*, within, validate_json, same_syms, py_depth) also appends its
+# message to the case's mark file, $LPERF_TEST_MARK (exported: marks from subshells, pipelines,
+# command substitutions and background jobs count too), so a check whose status is lost (not
+# chained with &&, in a loop, a function, a pipeline or a backgrounded list) still fails the case.
+# A check used as a condition, whose failure is an answer and not an error (if, while, until, !,
+# the left of ||), goes through probe, which leaves no mark. Background jobs the snippet left
+# running are waited for (at most LPERF_TEST_BG_WAIT seconds, default 120) before the mark is read;
+# one still running then is named in a comment line.
 test_expect_success() {
 	title=$1 body=$2
 	test_count=$((test_count + 1))
 	dir="$SCRATCH/t$test_count"
 	mkdir -p "$dir"
-	if (cd "$dir" && eval "$body") >"$dir/.log" 2>&1; then
+	LPERF_TEST_MARK="$dir/.failed"
+	export LPERF_TEST_MARK
+	rm -f "$LPERF_TEST_MARK"
+	_lp_probing=0
+	(
+		cd "$dir" && eval "$body"
+		_lp_rc=$?
+		jobs -p >"$LPERF_TEST_MARK.jobs" 2>/dev/null
+		test_reap_jobs "$LPERF_TEST_MARK.jobs"
+		exit $_lp_rc
+	) >"$dir/.log" 2>&1
+	_lp_rc=$?
+	if [ $_lp_rc = 0 ] && [ -e "$LPERF_TEST_MARK" ]; then
+		echo "# the snippet ended with status 0, but these checks in it failed:" >>"$dir/.log"
+		sed 's/^/#   /' "$LPERF_TEST_MARK" >>"$dir/.log"
+		_lp_rc=1
+	fi
+	if [ $_lp_rc = 0 ]; then
 		echo "ok $test_count - $title"
 	else
 		test_failed=$((test_failed + 1))
 		echo "not ok $test_count - $title"
 		sed 's/^/#   /' "$dir/.log" | tail -n 40
 	fi
+	[ ! -e "$LPERF_TEST_MARK.left" ] || cat "$LPERF_TEST_MARK.left"
+	LPERF_TEST_MARK=
 }
+
+# test_reap_jobs FILE: waits for the jobs whose pids FILE lists (what jobs -p printed at the end of
+# a snippet) to end, at most LPERF_TEST_BG_WAIT seconds in all; one still running then is named.
+test_reap_jobs() {
+	_lp_t=$(( ${LPERF_TEST_BG_WAIT:-120} * 10 ))
+	while read -r _lp_p; do
+		while test_job_running "$_lp_p" && [ "$_lp_t" -gt 0 ]; do
+			sleep 0.1
+			_lp_t=$((_lp_t - 1))
+		done
+		if test_job_running "$_lp_p"; then
+			echo "# background job $_lp_p ($(tr '\0' ' ' <"/proc/$_lp_p/cmdline" 2>/dev/null)) still running after the snippet" >>"$LPERF_TEST_MARK.left"
+		else
+			wait "$_lp_p"
+		fi
+	done <"$1"
+}
+test_job_running() { [ -r "/proc/$1/stat" ] && [ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1)" != Z ]; }
 
 test_skip() {
 	test_count=$((test_count + 1))
@@ -45,28 +92,42 @@ test_skip() {
 	echo "ok $test_count - $1 # skip $2"
 }
 
-# Helpers for snippets.
-fail() { echo "FAIL: $*" >&2; return 1; }
+# Helpers for snippets: checks, which print why they failed, return 1 and mark the case failed.
+test_mark() { # test_mark MESSAGE: the current case fails (no-op outside a case and in a probe)
+	[ -n "${LPERF_TEST_MARK:-}" ] && [ "${_lp_probing:-0}" = 0 ] && echo "$*" >>"$LPERF_TEST_MARK"
+	return 0
+}
+# probe CHECK ARGS...: CHECK (any of the checks, or a function using them) as a condition: its
+# status only, no mark. For a bare file test, grep -q / test are the plain forms.
+probe() {
+	_lp_probing=$((${_lp_probing:-0} + 1))
+	"$@"
+	_lp_st=$?
+	_lp_probing=$((_lp_probing - 1))
+	return $_lp_st
+}
+fail() { echo "FAIL: $*" >&2; test_mark "FAIL: $*"; return 1; }
 expect_exit() { # expect_exit CODE cmd args...
 	want=$1; shift
 	"$@"; got=$?
-	[ "$got" -eq "$want" ] || { echo "exit status $got, expected $want: $*" >&2; return 1; }
+	[ "$got" -eq "$want" ] || { fail "exit status $got, expected $want: $*"; return 1; }
 }
 expect_grep() { # expect_grep PATTERN FILE
-	grep -qE -- "$1" "$2" || { echo "no line matching '$1' in $2:" >&2; cat "$2" >&2; return 1; }
+	grep -qE -- "$1" "$2" || { fail "no line matching '$1' in $2:"; cat "$2" >&2; return 1; }
 }
 expect_no_grep() {
-	! grep -qE -- "$1" "$2" || { echo "unexpected line matching '$1' in $2:" >&2; cat "$2" >&2; return 1; }
+	! grep -qE -- "$1" "$2" || { fail "unexpected line matching '$1' in $2:"; cat "$2" >&2; return 1; }
 }
 within() { # within A B PERCENT: |A-B| <= PERCENT% of B
 	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100) }' ||
-		{ echo "$1 is not within $3% of $2" >&2; return 1; }
+		{ fail "$1 is not within $3% of $2"; return 1; }
 }
 expect_lines() { # expect_lines N FILE
-	n=$(wc -l <"$2"); [ "$n" -eq "$1" ] || { echo "$2 has $n lines, expected $1" >&2; cat "$2" >&2; return 1; }
+	n=$(wc -l <"$2"); [ "$n" -eq "$1" ] || { fail "$2 has $n lines, expected $1"; cat "$2" >&2; return 1; }
 }
 validate_json() { # validate_json SCHEMA FILE
-	"$PYTHON" "$TEST_ROOT/tests/e2e/validate_json.py" "$TEST_ROOT/docs/schemas/$1" "$2"
+	"$PYTHON" "$TEST_ROOT/tests/e2e/validate_json.py" "$TEST_ROOT/docs/schemas/$1" "$2" ||
+		{ fail "$2 does not validate against $1"; return 1; }
 }
 
 # perf_record_unsplit OUT SORTS -- COMMAND...: perf record --call-graph dwarf of COMMAND into OUT,
@@ -111,8 +172,9 @@ sym_counts() { awk '$1 ~ /%$/ && NF >= 4 { n = $NF; if (n ~ /@plt$/) n = "@plt";
 # same_syms PERF LPERF: the files of symbol names (one a line, in sample order) name the same
 # symbols line by line, a PLT slot perf leaves unnamed ("@plt") being lperf's NAME@plt.
 same_syms() {
-	test "$(wc -l <"$1")" -eq "$(wc -l <"$2")" &&
-		paste -d" " "$1" "$2" | awk '$1 != $2 && !($1 == "@plt" && $2 ~ /@plt$/) { print; bad = 1 } END { exit bad }'
+	{ test "$(wc -l <"$1")" -eq "$(wc -l <"$2")" &&
+		paste -d" " "$1" "$2" | awk '$1 != $2 && !($1 == "@plt" && $2 ~ /@plt$/) { print; bad = 1 } END { exit bad }'; } ||
+		{ fail "$1 and $2 do not name the same symbols"; return 1; }
 }
 
 # py_depth FOLDED DEEP CUT PERCENT: of the samples in leaf of tests/workloads/py_deep.py (at
@@ -132,7 +194,7 @@ py_depth() {
 	} END {
 		printf "%d of %d samples in leaf have %d frames of deep%s\n", ok, all, want, cut ? ", cut" : " and <module>"
 		exit !(all >= 50 && ok >= pct / 100 * all)
-	}' "$1"
+	}' "$1" || { fail "py_depth $*"; return 1; }
 }
 
 # nobody_run CMD...: CMD as nobody (uid and gid 65534, no groups, no capabilities), in the current

@@ -109,7 +109,7 @@ test_expect_success 'a symlink at the snapshot name is replaced, never written t
 test_expect_success 'four reports at once: the same output, one valid snapshot, no temporary left' '
 	cp "$SCRATCH/k.data" "$SCRATCH/want" . &&
 	rm -f "$SNAP" &&
-	for i in 1 2 3 4; do lperf report -i k.data --stdio --sort dso,sym >p$i & done; wait &&
+	for i in 1 2 3 4; do { lperf report -i k.data --stdio --sort dso,sym >p$i || fail "report $i: exit $?"; } & done; wait &&
 	for i in 1 2 3 4; do cmp want p$i || return 1; done &&
 	test -f "$SNAP" && ! ls -A "$(dirname "$SNAP")" | grep -q tmp &&
 	traced r1 && not_read_kallsyms && cmp want r1

@@ -75,7 +75,7 @@ if [ -n "$CHROME" ]; then
 	test_expect_success 'Chromium: the check fails on an SVG holding one raw 0xFF byte (as lperf wrote them before)' '
 		lperf report -q -i "$A" --flamegraph good.svg &&
 		sed "s/data-n=\"hot_/data-n=\"\\xffhot_/" good.svg >broken.svg && ! cmp -s good.svg broken.svg &&
-		! chrome_check broken.svg svg && expect_grep "^CHECK FAIL" check.txt
+		! probe chrome_check broken.svg svg && expect_grep "^CHECK FAIL" check.txt
 	'
 else
 	test_skip "Chromium draws, zooms and searches the pictures" \

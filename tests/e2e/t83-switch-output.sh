@@ -79,7 +79,7 @@ test_expect_success '--control fifo: ping is acknowledged, stop ends the recordi
 	"$LPERF" record -q -e cpu-clock --control=fifo:ctl,ack -- sleep 20 & pid=$! &&
 	exec 8<>ack && timeout 20 sh -c "echo ping >ctl" && [ "$(ack <&8)" = ack ] &&
 	echo stop >ctl && [ "$(ack <&8)" = ack ] &&
-	wait $pid; exec 8>&- &&
+	wait $pid; rc=$?; exec 8>&- && [ $rc = 0 ] &&
 	perf report -i perf.data --stdio >out 2>&1 || { cat out; exit 1; }
 '
 
