@@ -28,6 +28,9 @@
 /* How long a thread asked to stop may take to stop before this tick leaves it (a thread in an
  * uninterruptible wait: it stops later, and the next tick lets it go). */
 #define STOP_WAIT_NS 50000000ull
+/* The same at the end (every process let go): one not stopped in time stays traced until the
+ * tracer thread ends, and an alarm's signal still queued then reaches the program. */
+#define END_WAIT_NS 1000000000ull
 /* How often the threads without a CPU-time alarm (or whose alarm has not come for a long time:
  * the signal blocked) are looked at: every tick for the former, every 25th for the latter. */
 #define CHECK_EVERY 25
@@ -487,9 +490,9 @@ static void settle(struct pysampler *s, struct pytrace_thread *t, uint64_t deadl
 
 /* Detaches every thread of p (each stopped first: PTRACE_DETACH wants a stopped tracee; its
  * alarm's signal queued meanwhile taken and suppressed: settle). */
-static void proc_release(struct pysampler *s, struct pytrace_proc *p)
+static void proc_release(struct pysampler *s, struct pytrace_proc *p, uint64_t wait_ns)
 {
-	uint64_t deadline = clock_ns(CLOCK_MONOTONIC) + STOP_WAIT_NS;
+	uint64_t deadline = clock_ns(CLOCK_MONOTONIC) + wait_ns;
 	for (size_t i = 0; i < p->n; i++) {
 		struct pytrace_thread *t = p->t[i];
 		if (!t->stopped && ptrace(PTRACE_INTERRUPT, t->tid, NULL, NULL) == 0)
@@ -689,7 +692,7 @@ int pysampler_tick(struct pysampler *s, pid_t pid, pysampler_py_fn fn, void *arg
 	bool first = !p->traced;
 	if (first && seize_all(s, p) < 0) {
 		char *why = xstrdup(err_msg());
-		proc_release(s, p);
+		proc_release(s, p, STOP_WAIT_NS);
 		err_set("%s", why);
 		free(why);
 		return -1;
@@ -728,7 +731,7 @@ void pysampler_sweep(struct pysampler *s)
 {
 	for (size_t i = s->n; i-- > 0;) {
 		if (!s->p[i]->ticked)
-			proc_release(s, s->p[i]);
+			proc_release(s, s->p[i], STOP_WAIT_NS);
 		else
 			s->p[i]->ticked = false;
 	}
@@ -737,7 +740,7 @@ void pysampler_sweep(struct pysampler *s)
 void pysampler_release_all(struct pysampler *s)
 {
 	while (s->n)
-		proc_release(s, s->p[s->n - 1]);
+		proc_release(s, s->p[s->n - 1], END_WAIT_NS);
 }
 
 int pysampler_drain(struct pysampler *s, record_cb cb, void *arg)
