@@ -59,8 +59,9 @@ test_expect_success "$N switches: memory, descriptors and files bounded, every p
 			perf script -i $(rotated | sed -n "$((K / 2))p") >/dev/null 2>>perr || { cat perr; exit 1; }
 		esac
 	done &&
-	cmd stop && { wait $pid; kill $watch 2>/dev/null; exec 8>&- 9>&-; } &&
-	t1=$(date +%s) &&
+	# stop ends the command by SIGTERM: record exits with its status, 143, as perf 6.1 does
+	cmd stop && { wait $pid; rc=$?; kill $watch 2>/dev/null; exec 8>&- 9>&-; } &&
+	t1=$(date +%s) && echo "record: exit $rc" && [ $rc = 143 ] &&
 	check_new && c=$(wc -l <checked) && echo "$c files read back, in $((t1 - t0)) s" &&
 	# the N periods and the last one, renamed at the end: each read once, none removed unread
 	[ "$c" = $((N + 1)) ] && [ $(rotated | wc -l) = $K ] && [ ! -e perf.data ] &&

@@ -63,7 +63,7 @@ test_expect_success 'buildid-list agrees with perf buildid-list on perf and lper
 	comm -13 pl ll >extra && test ! -s extra && expect_grep "^$ID $SCRATCH/prog\$" ll &&
 	lperf record -q --buildid-all -N -e task-clock -o l.data "$SCRATCH/prog" &&
 	perf buildid-list -i l.data 2>/dev/null | sort -u >pl && lperf buildid-list -i l.data | sort -u >ll &&
-	comm -13 pl ll >extra && test ! -s extra &&
+	comm -13 pl ll >extra && test ! -s extra && expect_grep "^$ID $SCRATCH/prog\$" ll &&
 	lperf buildid-list -k >k && perf buildid-list -k >pk 2>/dev/null && cmp k pk &&
 	mkdir m && lperf --buildid-dir "$PWD/m" buildid-cache -a "$SCRATCH/prog" &&
 	perf --buildid-dir "$PWD/m" buildid-cache -M p.data >pm 2>/dev/null &&
