@@ -78,34 +78,51 @@ char *dwarfcap_refusal(Elf *elf)
 			 t.inflated >> 20, t.packed >> 10, DWARFCAP_RATIO, DWARFCAP_MAX >> 20);
 }
 
-/* Hides scn; with a counter in arg, only a section that lines and inline chains never read. */
+/* Which sections hide_one hides (names after ".debug_" or ".zdebug_"; NULL: all), and how many. */
+struct hiding {
+	const char *const *names;
+	size_t nnames, hidden;
+};
+
+/* Hides scn when its name is one of arg's. */
 static int hide_one(Elf_Scn *scn, GElf_Shdr *sh, const char *name, uint64_t size, void *arg)
 {
 	(void)size;
-	size_t *hidden = arg;
-	if (hidden) {
-		static const char *const unread[] = { "loclists", "loc", "frame", "macro", "macinfo", "pubnames" };
+	struct hiding *h = arg;
+	if (h->names) {
 		const char *base = name + (name[1] == 'z' ? 8 : 7); /* after ".zdebug_" or ".debug_" */
 		bool drop = false;
-		for (size_t i = 0; i < sizeof(unread) / sizeof(unread[0]); i++)
-			drop |= !strcmp(base, unread[i]);
+		for (size_t i = 0; i < h->nnames; i++)
+			drop |= !strcmp(base, h->names[i]);
 		if (!drop)
 			return 0;
-		(*hidden)++;
 	}
+	h->hidden++;
 	sh->sh_type = SHT_NOBITS;
 	return gelf_update_shdr(scn, sh) ? 0 : -1;
 }
 
+static int hide(Elf *elf, const char *const *names, size_t n)
+{
+	struct hiding h = { names, n, 0 };
+	if (each_compressed(elf, hide_one, &h) < 0)
+		return -1;
+	return h.hidden > INT32_MAX ? INT32_MAX : (int)h.hidden;
+}
+
 int dwarfcap_hide(Elf *elf)
 {
-	return each_compressed(elf, hide_one, NULL) < 0 ? -1 : 0;
+	return hide(elf, NULL, 0) < 0 ? -1 : 0;
 }
 
 int dwarfcap_hide_unread(Elf *elf)
 {
-	size_t hidden = 0;
-	if (each_compressed(elf, hide_one, &hidden) < 0)
-		return -1;
-	return hidden > INT32_MAX ? INT32_MAX : (int)hidden;
+	static const char *const unread[] = { "loclists", "loc", "frame", "macro", "macinfo", "pubnames" };
+	return hide(elf, unread, sizeof(unread) / sizeof(unread[0]));
+}
+
+int dwarfcap_hide_lines(Elf *elf)
+{
+	static const char *const lines[] = { "line" };
+	return hide(elf, lines, 1);
 }

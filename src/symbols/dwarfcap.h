@@ -23,5 +23,8 @@ int dwarfcap_hide(Elf *elf);
  * which libdw would otherwise inflate with the rest (libc6-dbg's libc: 1.4 of its 10.4 MB).
  * Returns how many it hid, -1 if elf cannot be read or a header could not be changed. */
 int dwarfcap_hide_unread(Elf *elf);
+/* The same for the compressed line tables (.debug_line), which inline chains never read: lines
+ * asked for later need the file opened again. */
+int dwarfcap_hide_lines(Elf *elf);
 
 #endif

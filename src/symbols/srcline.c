@@ -55,6 +55,7 @@ struct sl_file {
 	bool has_dwarf;
 	bool refused;         /* its DWARF would inflate past the caps (note says how much) */
 	signed char handback; /* whether its DWARF's pages can be handed back (srcline_split_hand_back) */
+	bool lines_hidden;    /* its line tables were left compressed (srcline_split_open) */
 	const char *note;
 	struct hashmap addrs; /* address -> struct sl_addr */
 	struct hashmap dies;  /* DIE offset -> struct sl_die */
@@ -77,7 +78,6 @@ static struct {
 	struct hashmap strs;  /* interned strings: key and value are the copy */
 	struct hashmap files; /* key -> struct sl_file */
 	struct hashmap dsos;  /* dso pointer -> struct sl_file (NULL: not an ELF file) */
-	struct hashmap isyms; /* (base, name) -> struct sl_isym */
 	const struct dso *last_dso;
 	struct sl_file *last_file;
 } C;
@@ -220,8 +220,9 @@ static const Dwfl_Callbacks split_callbacks = {
 	.debuginfo_path = &debuginfo_path,
 };
 
-/* Opens the file on first use: libdwfl finds the DWARF in it or in its separate debug file. */
-static void file_open(struct sl_file *f, struct dso *d)
+/* Opens the file on first use: libdwfl finds the DWARF in it or in its separate debug file (a
+ * compressed one's line tables left compressed unless lines are asked for). */
+static void file_open(struct sl_file *f, struct dso *d, bool lines)
 {
 	f->opened = true;
 	if (d->mismatch || d->deleted) {
@@ -234,7 +235,7 @@ static void file_open(struct sl_file *f, struct dso *d)
 	debuginfo_path = d->root ? xasprintf(":.debug:%s/usr/lib/debug", d->root) : NULL;
 	debug_root = d->root;
 	f->dwfl = srcline_split_open(&split_callbacks, d->root, path, d->build_id, d->build_id_size,
-				     d->short_name ? d->short_name : "", &f->mod);
+				     d->short_name ? d->short_name : "", lines, &f->lines_hidden, &f->mod);
 	if (!f->dwfl && (f->dwfl = dwfl_begin(&offline_callbacks))) {
 		f->mod = dwfl_report_offline(f->dwfl, d->short_name ? d->short_name : "", path, -1);
 		dwfl_report_end(f->dwfl, NULL, NULL);
@@ -282,15 +283,20 @@ static struct sl_addr *addr_slot(struct sl_file *f, uint64_t addr)
 	return e->value;
 }
 
-static struct sl_addr *lookup(struct dso *d, uint64_t addr)
+static struct sl_addr *lookup(struct dso *d, uint64_t addr, bool lines)
 {
-	if (!d)
-		return NULL;
-	struct sl_file *f = file_of(d);
+	struct sl_file *f = d ? file_of(d) : NULL;
 	if (!f)
 		return NULL;
+	if (f->opened && lines && f->lines_hidden) { /* opened again, with its line tables */
+		dwfl_end(f->dwfl);
+		free(f->dwarf_path);
+		f->dwfl = NULL, f->mod = NULL, f->dwarf_path = NULL;
+		f->opened = f->has_dwarf = false;
+		f->handback = 0;
+	}
 	if (!f->opened)
-		file_open(f, d);
+		file_open(f, d, lines);
 	if (!f->has_dwarf)
 		return NULL;
 	return addr_slot(f, addr);
@@ -368,7 +374,7 @@ static struct sl_addr *answered(struct dso *d, uint64_t addr, unsigned ask)
 		a = stored(f, d, addr);
 	if (has_answers(a, ask))
 		return a;
-	a = lookup(d, addr);
+	a = lookup(d, addr, (ask & (ASK_LINE | ASK_CHAIN_LINES)) != 0);
 	if (!a)
 		return NULL;
 	if ((ask & ASK_LINE) && !a->line_done) {
@@ -627,8 +633,6 @@ const char *srcline_note(struct dso *d)
 	return f ? f->note : NULL;
 }
 
-void srcline_inline_symbols_free(void);
-
 void srcline_cache_free(void)
 {
 	srcline_inline_symbols_free();
@@ -663,45 +667,6 @@ void srcline_cache_free(void)
 	free(debuginfo_path);
 	debuginfo_path = NULL;
 	memset(&C, 0, sizeof(C));
-}
-
-/* Inline frames: synthetic symbols, one per (base symbol, name), so that every frame of one
- * inlined function in one caller is the same symbol (call trees merge them, as perf merges
- * inlined frames by name). */
-struct sl_isym {
-	const struct symbol *base;
-	const char *name;        /* interned */
-	struct symbol sym;
-};
-
-static uint64_t isym_hash(const struct symbol *base, const char *name)
-{
-	return hashmap_hash_u64((uintptr_t)base ^ hashmap_hash_u64((uintptr_t)name));
-}
-
-static bool isym_eq(const void *value, const void *key)
-{
-	const struct sl_isym *v = value, *k = key;
-	return v->base == k->base && v->name == k->name;
-}
-
-static const struct symbol *inline_symbol(const struct symbol *base, const char *name)
-{
-	if (!C.isyms.eq)
-		hashmap_init_custom(&C.isyms, isym_eq);
-	struct sl_isym probe = { base, name, { 0 } };
-	bool found;
-	struct hashmap_entry *e = hashmap_insert_custom(&C.isyms, isym_hash(base, name), &probe, &found);
-	if (!found) {
-		struct sl_isym *is = xcalloc(1, sizeof(*is));
-		is->base = base;
-		is->name = name;
-		is->sym.start = base->start;
-		is->sym.size = base->size;
-		is->sym.name = (char *)name;
-		e->value = is;
-	}
-	return &((struct sl_isym *)e->value)->sym;
 }
 
 /* The names perf's addr2line (binutils) gives an address's inline levels, the first time it is
@@ -777,24 +742,9 @@ size_t srcline_inline_frames(struct dso *d, const struct symbol *base, uint64_t 
 			syms[out] = base;
 			inlined[out++] = false;
 		} else {
-			syms[out] = inline_symbol(base, name);
+			syms[out] = srcline_inline_symbol(base, name);
 			inlined[out++] = true;
 		}
 	}
 	return out;
-}
-
-const struct symbol *srcline_inline_base(const struct symbol *s)
-{
-	/* s is the sym member of an sl_isym (only inline frames carry such symbols). */
-	const struct sl_isym *is = (const struct sl_isym *)(const void *)((const char *)s -
-									  offsetof(struct sl_isym, sym));
-	return is->base;
-}
-
-void srcline_inline_symbols_free(void)
-{
-	for (size_t i = 0; i < C.isyms.n; i++)
-		free(C.isyms.v[i].value);
-	hashmap_free(&C.isyms);
 }

@@ -54,6 +54,10 @@ size_t srcline_inline_frames(struct dso *d, const struct symbol *base, uint64_t 
 
 /* The ELF symbol an inline frame's symbol (inlined[i] true above) stands in. */
 const struct symbol *srcline_inline_base(const struct symbol *s);
+/* The symbol the frames of the inlined function name take in base: one per (base, name), so that
+ * call trees merge them as perf merges inlined frames by name (srcline_isym.c; name interned). */
+const struct symbol *srcline_inline_symbol(const struct symbol *base, const char *name);
+void srcline_inline_symbols_free(void);
 
 /* Keeps the source lines and inline chains looked up in DWARF this run, per file with a build-id,
  * for the next run (symbols/srcline_store.h); failures are silent. Sessions call it when they

@@ -204,9 +204,11 @@ static Dwfl *report(const Dwfl_Callbacks *cb, const char *name, Elf *priv, const
 }
 
 Dwfl *srcline_split_open(const Dwfl_Callbacks *cb, const char *root, const char *path, const uint8_t *bid,
-			 size_t bid_size, const char *name, Dwfl_Module **mod)
+			 size_t bid_size, const char *name, bool lines, bool *lines_hidden, Dwfl_Module **mod)
 {
 	*mod = NULL;
+	*lines_hidden = false;
+	int hid = 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), dfd = -1;
 	Elf *main_elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL, *dbg = NULL, *priv = NULL;
 	GElf_Ehdr eh;
@@ -221,7 +223,8 @@ Dwfl *srcline_split_open(const Dwfl_Callbacks *cb, const char *root, const char 
 		priv = elf_begin(dfd, ELF_C_READ_MMAP_PRIVATE, NULL);
 	if (priv && !(why = dwarfcap_refusal(priv)) && has_section(priv, ".debug_info") &&
 	    load_range(priv, &lo, &hi) && dwarfcap_hide_unread(priv) > 0 &&
-	    (dwfl = report(cb, name, priv, found, lo, hi, mod))) {
+	    (lines || (hid = dwarfcap_hide_lines(priv)) >= 0) && (dwfl = report(cb, name, priv, found, lo, hi, mod))) {
+		*lines_hidden = hid > 0;
 		inflate_kept(priv); /* libdwfl's now, its DWARF opened right after */
 		priv = NULL;
 	}

@@ -11,6 +11,7 @@
 #define LPERF_SYMBOLS_SRCLINE_SPLIT_H
 
 #include <elfutils/libdwfl.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,11 +21,12 @@ int srcline_split_find_elf(Dwfl_Module *mod, void **userdata, const char *modnam
 
 /* A Dwfl (cb: find_elf srcline_split_find_elf, find_debuginfo for a dwz alternate file) with
  * one module, name, whose file is path's separate debug file (under root, NULL for /; bid: the
- * recorded build-id) with the unread sections hidden; NULL when path is not such a file (its
- * own DWARF, no debug file, a relocatable object, a debug file past dwarfcap's caps or with
- * nothing to hide), and the caller takes libdwfl's own path. */
+ * recorded build-id) with the unread sections hidden, and without lines its compressed line
+ * tables too (*lines_hidden: some were: a line needs the file opened again); NULL when path is
+ * not such a file (its own DWARF, no debug file, a relocatable object, a debug file past
+ * dwarfcap's caps or with nothing to hide), and the caller takes libdwfl's own path. */
 Dwfl *srcline_split_open(const Dwfl_Callbacks *cb, const char *root, const char *path, const uint8_t *bid,
-			 size_t bid_size, const char *name, Dwfl_Module **mod);
+			 size_t bid_size, const char *name, bool lines, bool *lines_hidden, Dwfl_Module **mod);
 
 /* Hands the pages of elf's image back to the page cache when the image is a read-only mapping
  * of a file (as libdwfl opens a file with its own DWARF, libpython's: ELF_C_READ_MMAP), which

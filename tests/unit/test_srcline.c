@@ -333,6 +333,23 @@ static void test_annotate_aarch64(void **state)
  * addr2line reads from the whole program, though the sections they never read are not
  * inflated. (Another source than prog's: the same code would share prog's build-id, and so
  * its entry.) */
+/* Checks addr's line in d against addr2line's on the whole program; 1 when addr2line has one. */
+static int line_as_addr2line(struct dso *d, const char *full, uint64_t a)
+{
+	char *want = a2l(full, a);
+	int checked = want && strcmp(want, "??:0") && strcmp(want, "??:?");
+	if (checked) {
+		const char *file;
+		unsigned line;
+		assert_true(srcline_find(d, a, &file, &line));
+		char got[256];
+		snprintf(got, sizeof(got), "%s:%u", srcline_basename(file), line);
+		assert_int_equal(strncmp(got, want, strlen(got)), 0);
+	}
+	free(want);
+	return checked;
+}
+
 static void test_split_debug_file(void **state)
 {
 	if (et_write("split.c", prog_c) || et_sh("echo 'int split_marker = 3;' >> split.c") ||
@@ -369,17 +386,7 @@ static void test_split_debug_file(void **state)
 	assert_true(hot != 0);
 	int lines = 0, chains = 0;
 	for (uint64_t a = hot; a < hot + 96; a++) {
-		char *want = a2l(full, a);
-		const char *file;
-		unsigned line;
-		if (want && strcmp(want, "??:0") && strcmp(want, "??:?")) {
-			assert_true(srcline_find(d, a, &file, &line));
-			char got[256];
-			snprintf(got, sizeof(got), "%s:%u", srcline_basename(file), line);
-			assert_int_equal(strncmp(got, want, strlen(got)), 0);
-			lines++;
-		}
-		free(want);
+		lines += line_as_addr2line(d, full, a);
 		char *fn = et_out("addr2line -i -f -e '%s' 0x%" PRIx64 " | sed -n 1p", full, a);
 		char *outer = et_out("addr2line -i -f -e '%s' 0x%" PRIx64 " | sed -n 3p", full, a);
 		const struct srcline_inline *v;
@@ -395,6 +402,20 @@ static void test_split_debug_file(void **state)
 	}
 	assert_true(lines > 0);
 	assert_true(chains > 0);
+	/* Chains first (the file opened with its line tables left compressed), then lines: the file
+	 * is opened again with them, and they are addr2line's. */
+	srcline_cache_free();
+	d = dso_cache_get(&cache, split, NULL, 0);
+	lines = 0;
+	for (uint64_t a = hot; a < hot + 96; a++) {
+		const struct symbol *base = dso_find_symbol(d, a), *syms[8];
+		bool inl[8];
+		if (base)
+			srcline_inline_frames(d, base, a, syms, inl, NULL, 8);
+	}
+	for (uint64_t a = hot; a < hot + 96; a++)
+		lines += line_as_addr2line(d, full, a);
+	assert_true(lines > 0);
 	free(full);
 	free(split);
 	free(dbg);
