@@ -7,9 +7,12 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "util/xalloc.h"
 
 #ifndef NT_GNU_BUILD_ID
 #define NT_GNU_BUILD_ID 3
@@ -66,6 +69,33 @@ size_t buildid_of_elf(Elf *elf, uint8_t id[20])
 	return found;
 }
 
+/* Past this size a file is left to libelf's reads on demand; below it, reading the whole file at
+ * once is one system call where libelf's reads of its headers and sections are several (perf
+ * inject's JIT files are about 1 KB each, and a report opens hundreds of them). */
+#define ELF_SMALL (64u << 10)
+
+Elf *buildid_elf_begin(int fd, const struct stat *st, Elf_Cmd cmd, void **image)
+{
+	*image = NULL;
+	if (st->st_size <= 0 || (uint64_t)st->st_size > ELF_SMALL)
+		return elf_begin(fd, cmd, NULL);
+	size_t len = (size_t)st->st_size, got = 0;
+	char *buf = xmalloc(len);
+	while (got < len) {
+		ssize_t r = pread(fd, buf + got, len - got, (off_t)got);
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	Elf *elf = got == len ? elf_memory(buf, len) : NULL;
+	if (!elf) {
+		free(buf);
+		return elf_begin(fd, cmd, NULL);
+	}
+	*image = buf;
+	return elf;
+}
+
 size_t buildid_of_file(const char *path, uint8_t id[20])
 {
 	buildid_libelf_init();
@@ -76,10 +106,12 @@ size_t buildid_of_file(const char *path, uint8_t id[20])
 	struct stat st;
 	size_t n = 0;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-		Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+		void *image;
+		Elf *elf = buildid_elf_begin(fd, &st, ELF_C_READ, &image);
 		if (elf && elf_kind(elf) == ELF_K_ELF)
 			n = buildid_of_elf(elf, id);
 		elf_end(elf);
+		free(image);
 	}
 	close(fd);
 	return n;

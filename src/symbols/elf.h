@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "symbols/symtab.h"
 
@@ -36,6 +37,9 @@ void elfsym_add_plt(struct symtab_builder *b, Elf *elf);
 void buildid_libelf_init(void);
 /* The GNU build-id note of elf; its size, 0 when none (ids longer than 20 bytes are cut to 20). */
 size_t buildid_of_elf(Elf *elf, uint8_t id[20]);
+/* An Elf over the regular file fd (st its fstat): a small file read whole into memory (*image,
+ * which the caller frees after elf_end; NULL otherwise), else elf_begin(fd, cmd). */
+Elf *buildid_elf_begin(int fd, const struct stat *st, Elf_Cmd cmd, void **image);
 /* Reads a file's GNU build-id note; returns its size (0 when none, or the file cannot be read;
  * ids longer than 20 bytes are cut to 20). */
 size_t buildid_of_file(const char *path, uint8_t id[20]);

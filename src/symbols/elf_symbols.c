@@ -376,12 +376,14 @@ void elfsym_load_file(const struct elf_want *w, struct symtab_load *out)
 	} else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		notes_add(&out->notes, "'%s' is not a regular file", path);
 	} else {
-		Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+		void *image;
+		Elf *elf = buildid_elf_begin(fd, &st, ELF_C_READ, &image);
 		if (!elf || elf_kind(elf) != ELF_K_ELF)
 			notes_add(&out->notes, "'%s' is not an ELF file", path);
 		else
 			elfsym_load_elf(w, elf, out);
 		elf_end(elf);
+		free(image);
 	}
 	if (fd >= 0)
 		close(fd);

@@ -36,10 +36,11 @@ static Elf *file_elf(struct ufile *f)
 	struct stat st;
 	Elf *elf = NULL;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-		/* Private: dwarfcap_hide may change its section headers in memory. */
-		elf = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);
+		/* Private: dwarfcap_hide may change its section headers in memory (a small file is
+		 * read whole into f->image, the unwinder's own). */
+		elf = buildid_elf_begin(fd, &st, ELF_C_READ_MMAP_PRIVATE, &f->image);
 		/* The whole file in memory, so that no descriptor stays open per DSO. */
-		if (elf && elf_cntl(elf, ELF_C_FDREAD) != 0) {
+		if (elf && !f->image && elf_cntl(elf, ELF_C_FDREAD) != 0) {
 			elf_end(elf);
 			elf = NULL;
 		}

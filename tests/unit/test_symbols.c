@@ -26,6 +26,7 @@
 #include "symbols/demangle.h"
 #include "symbols/elf.h"
 #include "symbols/kallsyms.h"
+#include "util/fileio.h"
 #include "util/xalloc.h"
 
 static const char prog_c[] =
@@ -323,6 +324,47 @@ static void hex(const uint8_t *id, size_t n, char *out)
 	for (size_t i = 0; i < n; i++)
 		sprintf(out + 2 * i, "%02x", id[i]);
 	out[2 * n] = 0;
+}
+
+/* A small file is read whole into memory (buildid_elf_begin), a large one by libelf on demand:
+ * the same program padded past the limit (64 KiB) gives the same build-id and symbols. */
+static void small_and_large_files_read_alike(void **state)
+{
+	(void)state;
+	char *p = et_path("pie");
+	size_t len;
+	char *img = file_read(p, 64u << 20, &len);
+	assert_non_null(img);
+	assert_true(len < (64u << 10));
+	char *big = xasprintf("%s.padded", p);
+	FILE *out = fopen(big, "wb");
+	assert_non_null(out);
+	assert_int_equal(fwrite(img, 1, len, out), len);
+	for (size_t i = len; i < (80u << 10); i++)
+		fputc(0, out);
+	assert_int_equal(fclose(out), 0);
+	uint8_t a[20], b[20];
+	size_t na = buildid_of_file(p, a), nb = buildid_of_file(big, b);
+	assert_true(na > 0);
+	assert_int_equal(na, nb);
+	assert_memory_equal(a, b, na);
+	struct dso_cache c;
+	dso_cache_init(&c);
+	struct dso *ds = dso_cache_get(&c, p, NULL, 0), *dl = dso_cache_get(&c, big, NULL, 0);
+	dso_load(ds);
+	dso_load(dl);
+	assert_true(ds->nsyms > 5);
+	assert_int_equal(ds->nsyms, dl->nsyms);
+	for (size_t i = 0; i < ds->nsyms; i++) {
+		assert_int_equal(ds->syms[i].start, dl->syms[i].start);
+		assert_int_equal(ds->syms[i].size, dl->syms[i].size);
+		assert_string_equal(ds->syms[i].name, dl->syms[i].name);
+	}
+	dso_cache_free(&c);
+	unlink(big);
+	free(big);
+	free(img);
+	free(p);
 }
 
 static void build_id_matches_readelf(void **state)
@@ -843,6 +885,7 @@ int main(void)
 		cmocka_unit_test(plt_sec_entries),
 		cmocka_unit_test(plt_header_is_init),
 		cmocka_unit_test(build_id_matches_readelf),
+		cmocka_unit_test(small_and_large_files_read_alike),
 		cmocka_unit_test(build_id_mismatch),
 		cmocka_unit_test(rebuilt_read_from_cache),
 		cmocka_unit_test(debuglink_beside),
