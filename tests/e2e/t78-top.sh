@@ -46,7 +46,9 @@ test_expect_success 'top -e task-clock -z: the event named, each table its own i
 test_expect_success 'top is system-wide by default and reports its own cost each refresh' '
 	"$BIN/tui_work" 60 & w=$!
 	"$LPERF" top --stdio -q -d 1 >out 2>err & t=$!
-	i=0; while [ "$(grep -c "^Samples:" out)" -lt 3 ] && [ $i -lt 600 ]; do i=$((i + 1)); sleep 0.1; done;
+	# (counted from standard input: before the shell of top had opened out, grep -c out printed
+	# nothing, [ failed on it and ended the wait at once, and top was killed before it started)
+	i=0; while [ "$(cat out 2>/dev/null | grep -c "^Samples:")" -lt 3 ] && [ $i -lt 600 ]; do i=$((i + 1)); sleep 0.1; done;
 	kill $t; wait $t; kill $w 2>/dev/null; wait $w;
 	expect_grep "target: system-wide" out &&
 	expect_grep "\\[\\.\\] hot_(alpha|beta|gamma)" out &&
