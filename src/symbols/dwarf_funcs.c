@@ -29,6 +29,8 @@ struct dwarf_funcs {
 	struct df_range *own;    /* each DIE's ranges together, in walk order */
 	struct df_range *ranges; /* the same by low, then by high descending (an outer range first) */
 	size_t nranges, rcap;
+	bool built;
+	unsigned asked;          /* queries answered by pruned walks before the index was built */
 };
 
 /* Adds die if it has address ranges; returns its index, or NONE. */
@@ -97,6 +99,98 @@ static void walk(struct dwarf_funcs *f, Dwarf_Die *cu)
 	free(stack);
 }
 
+/* Whether die has address ranges: 1 when one contains addr (*low, *high: the last such), 0 when
+ * none does, -1 when it has none. */
+static int die_has(Dwarf_Die *die, Dwarf_Addr addr, Dwarf_Addr *low, Dwarf_Addr *high)
+{
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+	int r = -1;
+	while ((off = dwarf_ranges(die, off, &base, &start, &end)) > 0) {
+		if (end <= start)
+			continue;
+		if (r < 0)
+			r = 0;
+		if (start <= addr && addr < end)
+			r = 1, *low = start, *high = end;
+	}
+	return r;
+}
+
+/* A function DIE around addr met by the pruned walk, and the one around it (NONE: none). */
+struct df_cand {
+	Dwarf_Off off;
+	Dwarf_Addr low, high;
+	uint32_t parent;
+	bool subprogram;
+};
+
+/* Whether the pruned walk goes into a DIE of this tag that has no ranges (has < 0) or ranges
+ * around addr (has > 0): the scopes libdw's dwarf_getscopes goes into. */
+static bool descends(int tag, int has)
+{
+	switch (tag) {
+	case DW_TAG_subprogram:
+	case DW_TAG_inlined_subroutine:
+		return has > 0;
+	case DW_TAG_lexical_block:
+	case DW_TAG_try_block:
+	case DW_TAG_catch_block:
+	case DW_TAG_with_stmt:
+	case DW_TAG_namespace:
+	case DW_TAG_module:
+		return has != 0;
+	default:
+		return false;
+	}
+}
+
+size_t dwarf_funcs_chain_at(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Off *out, size_t max)
+{
+	struct df_cand cand[64];
+	struct walk_item stack[64];
+	size_t nc = 0, n = 0;
+	if (dwarf_child(cu, &stack[0].die) != 0)
+		return 0;
+	stack[0].fn = NONE;
+	n = 1;
+	Dwarf_Off last = dwarf_dieoffset(cu);
+	while (n) {
+		struct walk_item it = stack[--n];
+		Dwarf_Off off = dwarf_dieoffset(&it.die);
+		if (off <= last || n + 2 > 64)
+			break;
+		last = off;
+		if (dwarf_siblingof(&it.die, &stack[n].die) == 0)
+			stack[n++].fn = it.fn;
+		int tag = dwarf_tag(&it.die), has = 0;
+		Dwarf_Addr low = 0, high = 0;
+		if (descends(tag, -1) || descends(tag, 1))
+			has = die_has(&it.die, addr, &low, &high);
+		uint32_t inner = it.fn;
+		if ((tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) && has > 0 && nc < 64) {
+			cand[nc] = (struct df_cand){ off, low, high, it.fn, tag == DW_TAG_subprogram };
+			inner = (uint32_t)nc++;
+		}
+		if (descends(tag, has) && dwarf_haschildren(&it.die) > 0 && dwarf_child(&it.die, &stack[n].die) == 0)
+			stack[n++].fn = inner;
+	}
+	/* The innermost as the index finds it: the greatest start, then the smallest end, then the
+	 * last in the unit. */
+	uint32_t best = NONE;
+	for (uint32_t c = 0; c < nc; c++)
+		if (best == NONE || cand[c].low > cand[best].low ||
+		    (cand[c].low == cand[best].low && cand[c].high <= cand[best].high))
+			best = c;
+	size_t k = 0;
+	for (uint32_t c = best; c != NONE && k < max; c = cand[c].parent) {
+		out[k++] = cand[c].off;
+		if (cand[c].subprogram)
+			break;
+	}
+	return k;
+}
+
 static int range_cmp(const void *pa, const void *pb)
 {
 	const struct df_range *a = pa, *b = pb;
@@ -107,9 +201,9 @@ static int range_cmp(const void *pa, const void *pb)
 	return a->die < b->die ? -1 : a->die > b->die;
 }
 
-struct dwarf_funcs *dwarf_funcs_build(Dwarf_Die *cu)
+static void build(struct dwarf_funcs *f, Dwarf_Die *cu)
 {
-	struct dwarf_funcs *f = xcalloc(1, sizeof(*f));
+	f->built = true;
 	walk(f, cu);
 	/* Kept for the run: the arrays shrink to their size (they grew by doubling). */
 	if (f->ndies)
@@ -120,7 +214,30 @@ struct dwarf_funcs *dwarf_funcs_build(Dwarf_Die *cu)
 		memcpy(f->ranges, f->own, f->nranges * sizeof(*f->ranges));
 		qsort(f->ranges, f->nranges, sizeof(*f->ranges), range_cmp);
 	}
+}
+
+struct dwarf_funcs *dwarf_funcs_build(Dwarf_Die *cu)
+{
+	struct dwarf_funcs *f = xcalloc(1, sizeof(*f));
+	build(f, cu);
 	return f;
+}
+
+size_t dwarf_funcs_find(struct dwarf_funcs **f, Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Off *out, size_t max,
+			bool *built)
+{
+	*built = false;
+	if (!*f)
+		*f = xcalloc(1, sizeof(**f));
+	if (!(*f)->built && (*f)->asked < DWARF_FUNCS_PRUNED) {
+		(*f)->asked++;
+		return dwarf_funcs_chain_at(cu, addr, out, max);
+	}
+	if (!(*f)->built) {
+		build(*f, cu);
+		*built = true;
+	}
+	return dwarf_funcs_chain(*f, addr, out, max);
 }
 
 void dwarf_funcs_free(struct dwarf_funcs *f)

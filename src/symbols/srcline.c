@@ -486,17 +486,18 @@ static const char *call_file(Dwarf_Die *cu, Dwarf_Word idx)
 	return name ? srcline_intern(name) : NULL;
 }
 
-/* The unit's function index, built on the first query in it; the walk read the whole unit, whose
- * pages go back to the page cache (libpython's: 12 MB of a Python report's peak otherwise). */
-static const struct dwarf_funcs *unit_funcs(struct sl_file *f, Dwarf_Die *cu)
+/* The chain at addr (dwarf_funcs_find); once a unit's index is built, the walk having read the
+ * whole unit, its pages go back to the page cache (libpython's: 12 MB of a report's peak). */
+static size_t unit_chain(struct sl_file *f, Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Off *offs, size_t max)
 {
-	bool found;
+	bool found, built;
 	struct hashmap_entry *e = hashmap_insert_u64(&f->units, dwarf_dieoffset(cu), &found);
-	if (!found) {
-		e->value = dwarf_funcs_build(cu);
+	struct dwarf_funcs *funcs = found ? e->value : NULL;
+	size_t n = dwarf_funcs_find(&funcs, cu, addr, offs, max, &built);
+	e->value = funcs;
+	if (built)
 		srcline_split_hand_back(dwarf_getelf(dwarf_cu_getdwarf(cu->cu)), &f->handback);
-	}
-	return e->value;
+	return n;
 }
 
 /* addr's inline chain: each level's function (its file and line are find_inline_lines'). */
@@ -510,7 +511,7 @@ static void find_inlines(struct sl_file *f, struct sl_addr *a)
 	if (!dbg)
 		return;
 	Dwarf_Off offs[64];
-	int nc = (int)dwarf_funcs_chain(unit_funcs(f, cu), a->addr + f->bias - bias, offs, 64);
+	int nc = (int)unit_chain(f, cu, a->addr + f->bias - bias, offs, 64);
 	Dwarf_Die chain[64];
 	for (int i = 0; i < nc; i++)
 		if (!dwarf_offdie(dbg, offs[i], &chain[i])) {

@@ -10,8 +10,8 @@
  *     on compressed DWARF apply);
  *   - directly on the file's DWARF (libdw over the bytes; inputs with compressed sections are
  *     left to the first path, which checks the caps before libdw inflates them): for each of
- *     its first 64 units, dwarf_funcs_build and dwarf_funcs_chain at every address of the unit's
- *     line table (the first 256 rows), one byte before each and at the unit's low and high pc.
+ *     its first 64 units, dwarf_funcs_build, dwarf_funcs_chain and dwarf_funcs_chain_at at every
+ *     address of the unit's line table (the first 256 rows), one byte before each and at the unit's low and high pc.
  * Each input starts from an empty cache (srcline_cache_free): the cache is keyed by build-id or
  * path, which every input shares.
  * FUZZ_DEBUG=1 prints the longest chain each way.
@@ -84,11 +84,11 @@ static bool has_compressed(Elf *elf)
 	return false;
 }
 
-static void chains(const struct dwarf_funcs *f, Dwarf_Addr addr)
+static void chains(const struct dwarf_funcs *f, Dwarf_Die *cu, Dwarf_Addr addr)
 {
 	Dwarf_Off offs[64];
 	size_t n = dwarf_funcs_chain(f, addr, offs, 64);
-	if (n > 64)
+	if (n > 64 || dwarf_funcs_chain_at(cu, addr, offs, 64) > 64)
 		abort();
 	deepest_index = n > deepest_index ? n : deepest_index;
 }
@@ -110,10 +110,10 @@ static void index_units(const uint8_t *data, size_t size)
 		struct dwarf_funcs *f = dwarf_funcs_build(&cu);
 		Dwarf_Addr lo, hi;
 		if (dwarf_lowpc(&cu, &lo) == 0)
-			chains(f, lo);
+			chains(f, &cu, lo);
 		if (dwarf_highpc(&cu, &hi) == 0) {
-			chains(f, hi);
-			chains(f, hi - 1);
+			chains(f, &cu, hi);
+			chains(f, &cu, hi - 1);
 		}
 		Dwarf_Lines *lines;
 		size_t nl;
@@ -121,8 +121,8 @@ static void index_units(const uint8_t *data, size_t size)
 			for (size_t i = 0; i < nl && i < 256; i++) {
 				Dwarf_Addr a;
 				if (dwarf_lineaddr(dwarf_onesrcline(lines, i), &a) == 0) {
-					chains(f, a);
-					chains(f, a - 1);
+					chains(f, &cu, a);
+					chains(f, &cu, a - 1);
 				}
 			}
 		dwarf_funcs_free(f);
