@@ -258,6 +258,7 @@ int sample_command(struct sample_opts *o, struct evlist *l, char **cmd, const st
 	struct live_session_opts so = { o->timeout_s, o->python, o->python_frames, NULL, NULL, mark_tick, NULL };
 	so.python_gil = (o->gil ? PYSTORE_GIL_ONLY : 0) | (o->wall ? PYSTORE_GIL_MARK : 0);
 	so.python_nonblocking = o->nonblocking;
+	so.python_rate_given = o->freq_given || o->period;
 	if (v->offcpu) {
 		so.starting = offcpu_opts_starting;
 		so.ending = offcpu_opts_ending;

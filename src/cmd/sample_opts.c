@@ -48,6 +48,7 @@ static int opt_period(const struct option *opt, const char *arg)
 static int opt_freq(const struct option *opt, const char *arg)
 {
 	struct sample_opts *so = opt->value;
+	so->freq_given = true;
 	if (!strcmp(arg, "max")) {
 		long v;
 		so->freq = file_read_int("/proc/sys/kernel/perf_event_max_sample_rate", &v) == 0 && v > 0
@@ -600,6 +601,7 @@ void sample_record(struct sample_opts *o, struct evlist *l, char **cmd, int argc
 		.python_gil = o->gil,
 		.python_depth = (unsigned)o->python_depth,
 		.python_nonblocking = o->nonblocking,
+		.python_rate_given = o->freq_given || o->period,
 		.timeout_s = o->timeout_s,
 		.argc = argc,
 		.argv = argv,

@@ -19,6 +19,7 @@ struct sample_opts {
 	int style;
 	struct strbuf events;
 	uint64_t period, freq;
+	bool freq_given;            /* -F given (not the command's default) */
 	enum live_callchain callchain;
 	uint32_t stack_size;
 	const char *pid_list, *tid_list;

@@ -340,6 +340,7 @@ int cmd_top(int argc, char **argv)
 					a.o.python_frames ? 0.5 : 0 };
 	so.python_gil = a.o.gil ? PYSTORE_GIL_ONLY : 0;
 	so.python_nonblocking = a.o.nonblocking;
+	so.python_rate_given = a.o.freq_given || a.o.period;
 	struct live_session_result res;
 	if (live_session_run(&run, &ss, &so, &res) < 0) {
 		if (x.tui)

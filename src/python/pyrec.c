@@ -715,16 +715,17 @@ struct pyrec *pyrec_start(const int *fds, size_t nfds, pid_t pid, bool command, 
 char *pyrec_fallback_line(const struct pyrec *r)
 {
 	const char *why = pyrec_fallback_reason(r);
+	unsigned asked = 0, hz = r->sampler ? pysampler_hz(r->sampler, &asked) : 0;
 	if (why && r->sampler)
-		return xasprintf("--python: no BPF (%s): pausing the threads that run (%u samples a second of "
-				 "their CPU time) to read their Python and native stacks at one instant (ptrace; "
-				 "exact; a Python under -X perf keeps CPython's own frames)", why, pysampler_hz(r->sampler));
+		return xasprintf("--python: no BPF (%s): pausing the threads that run (%u samples a second of their CPU "
+				 "time%s%.0u%s) to read their Python and native stacks at one instant (ptrace; exact; a "
+				 "Python under -X perf keeps CPython's own frames)", why, hz,
+				 asked ? ", lowered from " : "", asked, asked ? ": each pause costs the process 0.1-0.2 ms" : "");
 	return why ? xasprintf("--python: no BPF (%s): reading Python stacks with process_vm_readv every "
-			       "millisecond instead (approximate)", why)
-		   : NULL;
+			       "millisecond instead (approximate)", why) : NULL;
 }
 
-char *pyrec_pause(struct pyrec *r, const struct perf_event_attr *attrs, size_t nev, uint64_t id, bool nonblocking)
+char *pyrec_pause(struct pyrec *r, const struct perf_event_attr *attrs, size_t nev, uint64_t id, bool nonblocking, bool hz_given)
 {
 	if (r->bpf || nonblocking)
 		return NULL;
@@ -734,13 +735,12 @@ char *pyrec_pause(struct pyrec *r, const struct perf_event_attr *attrs, size_t n
 	if (!clock)
 		return xstrdup("--python: the threads are paused for exact stacks only with a cpu-clock or "
 			       "task-clock event alone: reading without pausing (approximate)");
-	unsigned hz = a->freq ? (unsigned)a->sample_freq : a->sample_period ? (unsigned)(1000000000ull / a->sample_period) : 0;
-	struct pysampler *s = pysampler_new(a, id, hz);
+	struct pysampler *s = pysampler_new(a, id, hz_given);
 	if (!s)
 		return xasprintf("--python: %s: reading without pausing (approximate)", err_msg());
 	pthread_mutex_lock(&r->lock);
 	r->sampler = s;
-	snprintf(r->method, sizeof(r->method), "threads paused at each sample, ptrace, %u Hz", pysampler_hz(s));
+	snprintf(r->method, sizeof(r->method), "threads paused at each sample, ptrace, %u Hz", pysampler_hz(s, NULL));
 	for (size_t i = 0; i < r->n; i++)
 		if (r->p[i].state == P_PYTHON)
 			r->p[i].w.flags = (r->p[i].w.flags & ~(uint32_t)PYSTORE_APPROX) | PYSTORE_PAUSED;

@@ -74,10 +74,12 @@ char *pyrec_fallback_line(const struct pyrec *r);
 
 /* Without BPF, unless nonblocking (--nonblocking): exact stacks by pausing the threads at each
  * sample (python/pysampler.h), writing samples of the first of the nev events (attrs, as opened;
- * id: a sample id of it). Only for one cpu-clock or task-clock event with a DWARF call graph;
+ * id: a sample id of it) at their rate, lowered to PYSAMPLER_HZ, or to PYSAMPLER_HZ_MAX when
+ * hz_given (the user gave it: -F or -c). Only for one cpu-clock or task-clock event with a DWARF call graph;
  * otherwise the one line to say why not (the caller frees it), and the stacks are read without
  * pausing. Call after pyrec_start, before pyrec_fallback_line. */
-char *pyrec_pause(struct pyrec *r, const struct perf_event_attr *attrs, size_t nev, uint64_t id, bool nonblocking);
+char *pyrec_pause(struct pyrec *r, const struct perf_event_attr *attrs, size_t nev, uint64_t id, bool nonblocking,
+		  bool hz_given);
 /* The samples of paused threads written since the last flush, to cb (each tick of the run's
  * loop and once before the recording is finished). */
 int pyrec_flush(struct pyrec *r, record_cb cb, void *arg);

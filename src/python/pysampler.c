@@ -45,7 +45,7 @@ struct pysampler {
 	uint64_t id;
 	clockid_t clock;
 	uint64_t interval_ns;
-	unsigned hz, seed;
+	unsigned hz, asked, seed;
 	bool timer_tried, have_timer;
 	bool stuck;               /* a report the tracer cannot take (an own child's leader's exit,
 				   * left to lperf's wait): each thread looked at by itself */
@@ -78,7 +78,7 @@ static uint64_t clock_ns(clockid_t c)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-struct pysampler *pysampler_new(const struct perf_event_attr *attr, uint64_t id, unsigned hz)
+struct pysampler *pysampler_new(const struct perf_event_attr *attr, uint64_t id, bool given)
 {
 	const uint64_t need = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 	uint64_t regs[64], zero[PYSAMPLE_NREGS] = { 0 };
@@ -94,7 +94,10 @@ struct pysampler *pysampler_new(const struct perf_event_attr *attr, uint64_t id,
 	s->attr = *attr;
 	s->id = id;
 	s->clock = attr->use_clockid ? attr->clockid : CLOCK_MONOTONIC;
-	s->hz = hz && hz < PYSAMPLER_HZ ? hz : PYSAMPLER_HZ;
+	uint64_t hz = attr->freq ? attr->sample_freq : attr->sample_period ? 1000000000ull / attr->sample_period : 0;
+	unsigned most = given ? PYSAMPLER_HZ_MAX : PYSAMPLER_HZ;
+	s->hz = hz && hz < most ? (unsigned)hz : most;
+	s->asked = given && hz > most ? (unsigned)(hz < 1000000000 ? hz : 1000000000) : 0;
 	s->interval_ns = 1000000000ull / s->hz;
 	s->st.hz = s->hz;
 	s->seed = (unsigned)getpid() ^ (unsigned)clock_ns(CLOCK_MONOTONIC);
@@ -130,8 +133,10 @@ uint64_t pysampler_next_wait(struct pysampler *s, bool reads)
 	return all ? 10 * wait : wait;
 }
 
-unsigned pysampler_hz(const struct pysampler *s)
+unsigned pysampler_hz(const struct pysampler *s, unsigned *asked)
 {
+	if (asked)
+		*asked = s->asked;
 	return s->hz;
 }
 

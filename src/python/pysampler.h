@@ -35,17 +35,20 @@
 
 #include "record/record.h"
 
-/* The default and highest rate of the pauses: each costs the process 0.1-0.5 ms (measured in
- * docs/python.md), so a higher rate slows it down more than the shares gain. */
+/* The default rate of the pauses, and the highest one a user may ask for (-F): each costs the
+ * process 0.1-0.2 ms (measured in docs/python.md), so a higher rate slows it down more than the
+ * shares gain; the default keeps the cost at a few percent. */
 #define PYSAMPLER_HZ 250
+#define PYSAMPLER_HZ_MAX 1000
 
 struct pysampler;
 
-/* A sampler writing samples of attr's event with id (0 with one event); hz: the recording's
- * rate, lowered to PYSAMPLER_HZ. NULL with err_set when attr's samples cannot be written here
+/* A sampler writing samples of attr's event with id (0 with one event) at its rate (sample_freq,
+ * or a sample_period in ns), lowered to PYSAMPLER_HZ, or to PYSAMPLER_HZ_MAX when given (the user
+ * asked for it). NULL with err_set when attr's samples cannot be written here
  * (not a DWARF call graph: no REGS_USER and STACK_USER; fields such a sample cannot have; not
  * x86-64). */
-struct pysampler *pysampler_new(const struct perf_event_attr *attr, uint64_t id, unsigned hz);
+struct pysampler *pysampler_new(const struct perf_event_attr *attr, uint64_t id, bool given);
 void pysampler_free(struct pysampler *s);
 /* ns to the next tick (twice the rate, jittered, while a thread has no alarm or READS: the
  * ticks also read a process that is not paused, as -X perf's; ten times longer else): a thread without an alarm is sampled at the first tick after it ran its due CPU time
@@ -53,8 +56,9 @@ void pysampler_free(struct pysampler *s);
  * of mean three quarters, so that successive samples fall at nearly independent places of a
  * loop, in the thread's CPU time as cpu-clock's do. The ticks also seize new processes. */
 uint64_t pysampler_next_wait(struct pysampler *s, bool reads);
-/* The rate of the ticks. */
-unsigned pysampler_hz(const struct pysampler *s);
+/* The rate of the ticks; *asked (unless NULL): the rate given, when it was lowered to
+ * PYSAMPLER_HZ_MAX, else 0. */
+unsigned pysampler_hz(const struct pysampler *s, unsigned *asked);
 
 /* The Python stacks of the n threads tids of pid, stopped now, stored with time. */
 typedef void (*pysampler_py_fn)(void *arg, pid_t pid, const int32_t *tids, size_t n, uint64_t time);

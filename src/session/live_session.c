@@ -115,7 +115,7 @@ int live_session_run(struct live_run *run, struct session *ss, const struct live
 		pyrec_gil(f.py, o->python_gil);
 		f.evsels = &run->evsels;
 		char *why = pyrec_pause(f.py, run->live.attrs, run->live.nev, run->live.nids[0] ? run->live.ids[0][0] : 0,
-					o->python_nonblocking);
+					o->python_nonblocking, o->python_rate_given);
 		if (why)
 			notes_take(&ss->notes, why);
 		char *line = pyrec_fallback_line(f.py);

@@ -35,6 +35,7 @@ struct live_session_opts {
 	 * stacks read (pyrec_gil). */
 	unsigned python_gil;
 	bool python_nonblocking;  /* --nonblocking: without BPF, never pause the threads */
+	bool python_rate_given;   /* -F/-c given: the paused threads' rate up to PYSAMPLER_HZ_MAX */
 };
 
 struct live_session_result {

@@ -31,7 +31,7 @@ static struct pyrec *python_start(struct recording *r)
 	pyrec_gil(py, (r->o->python_gil ? PYSTORE_GIL_ONLY : 0) | (r->o->wall ? PYSTORE_GIL_MARK : 0));
 	struct notes ns = NOTES_INIT;
 	notes_take(&ns, pyrec_pause(py, run->live.attrs, run->live.nev, run->live.nids[0] ? run->live.ids[0][0] : 0,
-				    r->o->python_nonblocking));
+				    r->o->python_nonblocking, r->o->python_rate_given));
 	notes_take(&ns, pyrec_fallback_line(py));
 	say(r, &ns);
 	return py;

@@ -35,6 +35,7 @@ struct recording_opts {
 	bool python_gil;                  /* record --gil: views keep only the GIL holder's samples */
 	unsigned python_depth;            /* Python frames kept per stack (0: python/pyrec.h's most) */
 	bool python_nonblocking;          /* --nonblocking: without BPF, never pause the threads */
+	bool python_rate_given;           /* -F/-c given: the paused threads' rate up to PYSAMPLER_HZ_MAX */
 	double timeout_s;
 	int argc;                         /* the command line stored in the file */
 	char **argv;

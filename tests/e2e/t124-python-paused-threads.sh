@@ -7,7 +7,9 @@
 # in churn() (each spins about a quarter as long); the program runs to its end. Attached with
 # -p to a program of 64 threads (each sampled about seven times in the 2 s: at least half of
 # them have samples in work()) that goes on starting threads when the GIL lets it, lperf leaves
-# after --timeout with no thread traced or stopped, and the program finishes.
+# after --timeout with no thread traced or stopped, and the program finishes. The rate: an -F
+# given is taken up to 1,000 Hz (four times the default's samples per second of CPU at -F 1000,
+# fewer at -F 100), a higher one lowered to 1,000 and said so.
 . "$(dirname "$0")/lib.sh"
 PY=$(py_for 3.11)
 [ -z "$PY" ] && [ -x /usr/bin/python3.11 ] && PY=/usr/bin/python3.11
@@ -60,6 +62,36 @@ test_expect_success "-p of a program starting threads: released after --timeout,
 	lperf script -i a.data >s.txt 2>/dev/null &&
 	w=$(tids_in work s.txt) && c=$(tids_in churn s.txt) && echo "work in $w threads, churn in $c" &&
 	test "$w" -ge 32
+'
+
+# rate FILE: the paused samples of spin() per second of its CPU time (their count over the sum
+# of their periods, each the thread's CPU time since its previous sample)
+rate() {
+	"$LPERF" script -i "$1" 2>/dev/null | awk '/ cpu-clock: / { for (i = 2; i <= NF; i++) if ($i == "cpu-clock:") p = $(i - 1); hdr = 1; next }
+		hdr && /py::spin:/ { n++; t += p; hdr = 0 } /^$/ { hdr = 0 }
+		END { if (t > 0) printf "%.1f %d\n", n * 1e9 / t, n; else print "0 0" }'
+}
+# ratio A B LO HI: whether A / B is within [LO, HI]
+ratio() { awk -v a="$1" -v b="$2" -v lo="$3" -v hi="$4" "BEGIN { r = a / b; printf \"ratio %.2f\\n\", r; exit !(r >= lo && r <= hi) }"; }
+printf "import sys\ndef spin(n):\n    x = 0\n    for i in range(n):\n        x += i\n    return x\nspin(int(sys.argv[1]))\n" >"$SCRATCH/spin.py"
+# The default (250 samples a second of a thread's CPU time), -F 1000 (four times as many) and
+# -F 100 (0.4 times): the samples of about a second of CPU in spin(), at least 200 of the
+# default's; each rate's spread is that of its count (the intervals' coefficient of variation is
+# 0.75: 4.7% at 250 samples, 7.5% at 100), so the bounds are beyond four standard deviations.
+test_expect_success "-F 1000 pauses four times as often per CPU second as the default, -F 100 less" '
+	for f in 250:"" 1000:"-F 1000" 100:"-F 100"; do
+		LPERF_NO_BPF=1 lperf record --python ${f#*:} -o r${f%%:*}.data -- "$PY" "$SCRATCH/spin.py" 70000000 2>err${f%%:*} &&
+		cat err${f%%:*} && expect_grep "threads that run .${f%%:*} samples a second" err${f%%:*} &&
+		expect_grep "ptrace, ${f%%:*} Hz" err${f%%:*} || return 1
+	done &&
+	set -- $(rate r250.data) $(rate r1000.data) $(rate r100.data) &&
+	echo "spin samples per CPU second: default $1 ($2), -F 1000 $3 ($4), -F 100 $5 ($6)" &&
+	test "$2" -ge 200 && ratio $3 $1 3 5 && ratio $5 $1 0.25 0.6
+'
+test_expect_success "-F 5000 is lowered to 1000, and said so" '
+	LPERF_NO_BPF=1 lperf record --python -F 5000 -o r.data -- "$PY" "$SCRATCH/spin.py" 1000000 2>err &&
+	cat err && expect_grep "1000 samples a second of their CPU time, lowered from 5000: each pause costs" err &&
+	expect_grep "ptrace, 1000 Hz" err
 '
 
 test_done
