@@ -478,7 +478,9 @@ int cmd_report(int argc, char **argv)
 	struct session ss;
 	struct session_tool tool = { .ready = report_ready, .arg = &x, .python_view = a.python,
 				     .python_labels = a.python, .python_nolineno = a.nolineno,
-				     .inline_frames = !a.no_inline, .wall = true };
+				     .inline_frames = !a.no_inline, .wall = true,
+				     .window_start = x.p.filter.time_start, .window_end = x.p.filter.time_end,
+				     .window_skipped = &x.p.filtered_out };
 	struct session_opts so = { .force = a.force, .symfs = a.symfs, .threads = a.threads };
 	if (session_open(&ss, a.input, &so, &tool) < 0)
 		cmd_open_failed(a.input);

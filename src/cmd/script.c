@@ -172,7 +172,8 @@ int cmd_script(int argc, char **argv)
 	struct session_tool tool = { .sample = on_sample, .ready = script_ready, .arg = &c,
 				     .python_view = python, .inline_frames = !no_inline,
 				     .python_labels = python && fold, .python_nolineno = nolineno,
-				     .srclines = (asked & SF_SRCLINE) != 0 };
+				     .srclines = (asked & SF_SRCLINE) != 0,
+				     .window_start = c.filter.time_start, .window_end = c.filter.time_end };
 	struct session_opts so = { .force = force, .symfs = symfs };
 	if (session_open(&ss, input, &so, &tool) < 0)
 		cmd_open_failed(input);

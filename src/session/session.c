@@ -232,6 +232,19 @@ static int deliver_frames(void *arg, const struct perf_sample *s, struct thread 
 	return rc;
 }
 
+/* Outside the tool's --time window: counted, and no more work (the thread is still made, as
+ * for any sample, so the model is the same whatever the window). */
+static bool outside_window(struct session *ss, const struct perf_sample *s)
+{
+	const struct session_tool *t = &ss->tool;
+	if (s->time >= t->window_start && (!t->window_end || s->time <= t->window_end))
+		return false;
+	ss->window_skipped++;
+	if (t->window_skipped)
+		(*t->window_skipped)++;
+	return true;
+}
+
 static int use_sample(struct session *ss, struct perf_sample *ps, const struct perf_event_header *h)
 {
 	struct perf_sample s = *ps;
@@ -272,9 +285,11 @@ static int use_sample(struct session *ss, struct perf_sample *ps, const struct p
 		}
 		struct thread *t;
 		int rc = sample_thread(ss, (pid_t)s.pid, (pid_t)s.tid, &t);
-		return rc ? rc : spool_add(ss->pool, h, &s, t);
+		return rc || outside_window(ss, &s) ? rc : spool_add(ss->pool, h, &s, t);
 	}
 	struct thread *t = machine_thread(&ss->machine, (pid_t)s.pid, (pid_t)s.tid);
+	if (outside_window(ss, &s))
+		return 0;
 	struct resolved_sample rs;
 	resolve_sample(&ss->resolver, &s, t, &rs);
 	session_hint_sample(&ss->hints, &ss->resolver, &rs);

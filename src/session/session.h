@@ -44,6 +44,13 @@ struct session_tool {
 	/* Only samples whose thread held the GIL (report --gil; a record --gil recording asks it
 	 * itself, python/pystore.h's PYSTORE_GIL_ONLY). */
 	bool gil_only;
+	/* Optional: a --time window (ns; end 0: no end). A sample outside it is counted as read
+	 * (nsamples, the totals per event, the first and last times) and goes no further: neither
+	 * resolved (unwound, looked up, joined with Python stacks) nor handed to the tool, as perf
+	 * skips it before its per-sample work; ss->window_skipped and *window_skipped (when set)
+	 * count it. */
+	uint64_t window_start, window_end;
+	uint64_t *window_skipped;
 };
 
 /* What the samples say about a better recording (session_hint.c): counted as the walk goes,
@@ -72,6 +79,7 @@ struct session {
 	uint64_t bad_samples;    /* samples that did not parse (counted, reported, skipped) */
 	uint64_t bad_ksymbols;   /* KSYMBOL records that did not parse (the first is a note) */
 	uint64_t gil_dropped;    /* samples left out: their thread did not hold the GIL (gil_only) */
+	uint64_t window_skipped; /* samples outside the tool's --time window, not resolved */
 	struct resolver resolver;  /* samples to frames (its truncated count: cut DWARF stacks) */
 	struct pystore *py;        /* Python stacks joined with the samples (python/pymerge.h); owned */
 	struct session_hints hints;

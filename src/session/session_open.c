@@ -91,15 +91,19 @@ void session_diagnose(struct session *ss, int verbose)
 	diagnose_features(ss);
 	/* A stack cut in a file that was not read (another build) is no matter of the copy's size. */
 	uint64_t unread = ss->resolver.truncated_unread, cut = ss->resolver.truncated - unread;
+	uint64_t resolved = ss->nsamples - ss->window_skipped; /* the stacks looked at */
+	if (verbose && ss->window_skipped)
+		notes_add_level(ns, NOTES_NOTE, "%" PRIu64 " of %" PRIu64 " samples are outside the --time "
+				"window: counted, not resolved", ss->window_skipped, ss->nsamples);
 	if (unread)
 		notes_add_level(ns, NOTES_NOTE, "%" PRIu64 " of %" PRIu64 " stacks end in [truncated] in a "
 				"file that is not the recorded build (see its warning): they cannot be unwound "
-				"without the build that ran", unread, ss->nsamples);
+				"without the build that ran", unread, resolved);
 	if (cut)
 		notes_add_level(ns, NOTES_NOTE, "%" PRIu64 " of %" PRIu64 " stacks are cut short and end in "
 				"[truncated]: the user stack copy was too small or code had no unwind "
 				"information; try a larger --call-graph dwarf,SIZE (up to 65528)",
-				cut, ss->nsamples);
+				cut, resolved);
 	if (ss->bad_samples)
 		notes_add(ns, "%" PRIu64 " samples could not be parsed and were skipped", ss->bad_samples);
 	if (ss->lost_records || ss->lost_samples) {
