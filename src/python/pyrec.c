@@ -720,7 +720,7 @@ char *pyrec_fallback_line(const struct pyrec *r)
 		return xasprintf("--python: no BPF (%s): pausing the threads that run (%u samples a second of their CPU "
 				 "time%s%.0u%s) to read their Python and native stacks at one instant (ptrace; exact; a "
 				 "Python under -X perf keeps CPython's own frames)", why, hz,
-				 asked ? ", lowered from " : "", asked, asked ? ": each pause costs the process 0.1-0.2 ms" : "");
+				 asked ? ", lowered from " : "", asked, asked ? ": each pause costs the process 0.05-0.2 ms" : "");
 	return why ? xasprintf("--python: no BPF (%s): reading Python stacks with process_vm_readv every "
 			       "millisecond instead (approximate)", why) : NULL;
 }

@@ -36,7 +36,7 @@
 #include "record/record.h"
 
 /* The default rate of the pauses, and the highest one a user may ask for (-F): each costs the
- * process 0.1-0.2 ms (measured in docs/python.md), so a higher rate slows it down more than the
+ * process 0.05-0.2 ms (measured in docs/python.md), so a higher rate slows it down more than the
  * shares gain; the default keeps the cost at a few percent. */
 #define PYSAMPLER_HZ 250
 #define PYSAMPLER_HZ_MAX 1000
