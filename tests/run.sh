@@ -69,29 +69,98 @@ unit_pass() { # unit_pass BUILD: its unit tests and fuzz corpora
 		fi
 	done
 }
-e2e_pass() { # e2e_pass BUILD: the end-to-end scripts against BUILD/lperf
-	b=$1
-	for t in tests/e2e/t[0-9]*.sh; do
-		[ -f "$t" ] || continue
-		t0=$(date +%s)
-		LPERF="$b/lperf" sh "$t" >"$log" 2>&1
-		secs=$(($(date +%s) - t0))
-		p=$(grep -c '^ok ' "$log")
-		s=$(grep -c '^ok .* # skip' "$log")
-		f=$(grep -c '^not ok ' "$log")
-		# A script that stops before test_done (a shell syntax error, an exit) ran only part of
-		# its tests: that is a failure, not a pass of what it printed.
-		grep -q "^# $(basename "$t"): [0-9]* tests" "$log" || { f=$((f + 1)); echo "not ok - $(basename "$t") stopped before its summary line" >>"$log"; }
-		p=$((p - s))
-		pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+e2e_class() { # e2e_class SCRIPT: its "# e2e-class: parallel|exclusive" header line (default exclusive)
+	c=$(sed -n '1,30s/^# e2e-class: *\([a-z]*\).*/\1/p' "$1" | head -n1)
+	[ "$c" = parallel ] && echo parallel || echo exclusive
+}
+e2e_one() { # e2e_one BUILD SCRIPT N: runs one script; its lines in $jobs/N.out, "p f s" in $jobs/N.cnt
+	b=$1 t=$2 n=$3
+	l="$jobs/$n.log"
+	t0=$(date +%s)
+	LPERF="$b/lperf" sh "$t" >"$l" 2>&1
+	secs=$(($(date +%s) - t0))
+	p=$(grep -c '^ok ' "$l")
+	s=$(grep -c '^ok .* # skip' "$l")
+	f=$(grep -c '^not ok ' "$l")
+	# A script that stops before test_done (a shell syntax error, an exit) ran only part of
+	# its tests: that is a failure, not a pass of what it printed.
+	grep -q "^# $(basename "$t"): [0-9]* tests" "$l" || { f=$((f + 1)); echo "not ok - $(basename "$t") stopped before its summary line" >>"$l"; }
+	p=$((p - s))
+	{
 		if [ "$f" -ne 0 ]; then
 			echo "FAIL e2e  $(basename "$t") ($p passed, $f failed) [$secs s]"
-			grep -A40 '^not ok ' "$log" | head -n 80
+			grep -A40 '^not ok ' "$l" | head -n 80
 		else
 			echo "ok   e2e  $(basename "$t") ($p$([ "$s" -ne 0 ] && echo ", $s skipped")) [$secs s]"
 		fi
-		grep ' # skip' "$log" | sed 's/^/     /'
+		grep ' # skip' "$l" | sed 's/^/     /'
+	} >"$jobs/$n.out"
+	echo "$p $f $s" >"$jobs/$n.cnt.tmp" && mv "$jobs/$n.cnt.tmp" "$jobs/$n.cnt"
+	rm -f "$l"
+}
+# The end-to-end scripts of every build, in one queue. A script declares its class in a header
+# comment, "# e2e-class: parallel" or "# e2e-class: exclusive" (exclusive when it says nothing):
+# parallel scripts' assertions cannot depend on the CPU they get (fixtures, options, errors,
+# conversions, round trips), and they share no fixed path, port, cgroup or pid file, so they run
+# LPERF_E2E_JOBS (default 2) at a time, a script of one build beside one of another; exclusive
+# scripts (sampling shares, timing, soaks, live top, timeouts that load could reach) run with the
+# machine to themselves, after the parallel ones. Each script's lines are buffered and printed
+# when it and every script before it in the usual order (build by build, by name) are done.
+# LPERF_E2E_ONLY=parallel|exclusive runs one class only.
+e2e_all() {
+	jobs=$(mktemp -d)
+	n=0
+	for b in "$@"; do
+		for t in tests/e2e/t[0-9]*.sh; do
+			[ -f "$t" ] || continue
+			c=$(e2e_class "$t")
+			[ -n "${LPERF_E2E_ONLY:-}" ] && [ "$c" != "$LPERF_E2E_ONLY" ] && continue
+			n=$((n + 1))
+			printf '%s\n' "$b" >"$jobs/$n.build"
+			printf '%s\n' "$t" >"$jobs/$n.script"
+			echo "$c" >"$jobs/$n.class"
+		done
 	done
+	total=$n next_print=1 cur_build=
+	e2e_flush() { # prints the finished scripts that are next in the usual order
+		while [ "$next_print" -le "$total" ] && [ -f "$jobs/$next_print.cnt" ]; do
+			nb=$(cat "$jobs/$next_print.build")
+			[ "$nb" != "$cur_build" ] && { echo "== $nb"; cur_build=$nb; }
+			cat "$jobs/$next_print.out"
+			read -r p f s <"$jobs/$next_print.cnt"
+			pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+			next_print=$((next_print + 1))
+		done
+	}
+	running=
+	e2e_reap() { # e2e_reap MAX: waits until fewer than MAX scripts run, printing what it can
+		while :; do
+			still= k=0
+			for j in $running; do
+				[ -f "$jobs/$j.cnt" ] || { still="$still $j"; k=$((k + 1)); }
+			done
+			running=$still
+			e2e_flush
+			[ "$k" -lt "$1" ] && break
+			sleep 0.2
+		done
+	}
+	for class in parallel exclusive; do
+		max=1
+		[ "$class" = parallel ] && max=${LPERF_E2E_JOBS:-2}
+		i=0
+		while [ "$i" -lt "$total" ]; do
+			i=$((i + 1))
+			[ "$(cat "$jobs/$i.class")" = "$class" ] || continue
+			e2e_reap "$max"
+			e2e_one "$(cat "$jobs/$i.build")" "$(cat "$jobs/$i.script")" "$i" &
+			running="$running $i"
+		done
+		e2e_reap 1
+	done
+	wait
+	e2e_flush
+	rm -rf "$jobs"
 }
 for b in "$@"; do
 	echo "== $b"
@@ -113,10 +182,7 @@ if [ -n "$arm_pid" ]; then
 	fi
 	rm -f "$arm_log" "$arm_log.secs"
 fi
-for b in "$@"; do
-	echo "== $b"
-	e2e_pass "$b"
-done
+e2e_all "$@"
 # WindowsPerf's own suite, when a checkout is given (WPERF_TESTS=DIR; tests/wperf-suite/run.sh):
 # its passes and its failures other than the tests that cannot apply here count.
 if [ -n "${WPERF_TESTS:-}" ]; then

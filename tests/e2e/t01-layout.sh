@@ -3,6 +3,7 @@
 # circle, unique file names, library code silent, no file over 800 lines, no function over 120,
 # nothing in cmd/ but commands and option tables) and the one rule every command shares: output
 # that cannot be written is an error.
+# e2e-class: parallel (source layout and write errors: no sampling, no timing)
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'src/: folders as docs/architecture.md says, no file circle, unique names, sizes' '

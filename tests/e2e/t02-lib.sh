@@ -3,6 +3,7 @@
 # exit status is lost (an unchained line, a function, a loop, a pipeline, a subshell, a background
 # job, a command substitution), and a check used as a condition through probe does not. Each case
 # runs a small script of cases of its own against lib.sh and reads its TAP lines.
+# e2e-class: parallel (lib.sh on scripted cases; its sleeps only order background jobs the library waits for)
 . "$(dirname "$0")/lib.sh"
 
 # inner NAME SNIPPET: a script of one case (SNIPPET, in single quotes there: it must not hold one)

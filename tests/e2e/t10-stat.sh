@@ -1,5 +1,6 @@
 #!/bin/sh
 # lperf stat end to end: real processes, compared with Linux perf where both can count.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 FAULTS="$HELPERS/faults"
 NCPU=$(getconf _NPROCESSORS_ONLN)

@@ -6,6 +6,7 @@
 # A damaged or another kernel's snapshot is rebuilt (by record or report), a symlink planted at
 # its name is never written through, and reports running at once leave one valid file. Needs
 # root (kernel addresses) and the kernel's build-id.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 
 KID=$(lperf buildid-list -k 2>/dev/null)

@@ -5,6 +5,7 @@
 # a report with an empty cache, for report --sort srcline,srcfile and script -F ip,sym,srcline.
 # A damaged store is rebuilt; a binary stripped in place (its build-id unchanged) or a store that
 # is a symlink is not believed.
+# e2e-class: parallel (source-line store: the same bytes with and without it)
 . "$(dirname "$0")/lib.sh"
 
 HAVE_STRACE=$(command -v strace >/dev/null && echo 1)

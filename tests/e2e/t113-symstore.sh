@@ -6,6 +6,7 @@
 # report uses as it is. A damaged, truncated, foreign or symlinked store is rebuilt; a binary
 # stripped in place (its build-id unchanged) is read afresh. Source lines find a debug file
 # locally, never through libdebuginfod.
+# e2e-class: parallel (symbol store: the same bytes with and without it)
 . "$(dirname "$0")/lib.sh"
 
 # A program with 100 functions (a store is kept for files with 64 symbols or more).

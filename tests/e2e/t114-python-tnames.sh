@@ -9,6 +9,7 @@
 # with BPF (as root) and without (LPERF_NO_BPF=1 --nonblocking: the process_vm_readv reader; on
 # 3.13 also CPython's -X perf_jit; the reader that pauses the threads, LPERF_NO_BPF's default, takes
 # about 200 samples a second of CPU, too few of this short workload: t116-python-paused.sh).
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 W="$TEST_ROOT/tests/workloads/py_threads.py"
 

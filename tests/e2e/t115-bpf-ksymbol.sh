@@ -7,6 +7,7 @@
 # recorded while lperf's own BPF program (record --off-cpu's follow_fork, on sched_process_fork)
 # runs in the background; reports taken before and after that program is gone are the same bytes,
 # and perf's report and script of the file name the programs as lperf does.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 
 have_perf() { command -v perf >/dev/null 2>&1 && perf record -q -e cpu-clock -o /dev/null -- true >/dev/null 2>&1; }

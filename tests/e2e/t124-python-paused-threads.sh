@@ -10,6 +10,7 @@
 # after --timeout with no thread traced or stopped, and the program finishes. The rate: an -F
 # given is taken up to 1,000 Hz (four times the default's samples per second of CPU at -F 1000,
 # fewer at -F 100), a higher one lowered to 1,000 and said so.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 PY=$(py_for 3.11)
 [ -z "$PY" ] && [ -x /usr/bin/python3.11 ] && PY=/usr/bin/python3.11

@@ -8,6 +8,7 @@
 # let go, so they run at once) and two busy loops of the test's load the CPUs: lperf's releases
 # then often find an alarm's signal queued (without settle, the program got a stray SIGURG in
 # about one release of ten here).
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 PY=$(py_for 3.11)
 [ -z "$PY" ] && [ -x /usr/bin/python3.11 ] && PY=/usr/bin/python3.11

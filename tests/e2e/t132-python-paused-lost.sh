@@ -6,6 +6,7 @@
 # paused process) go to a note of their own. The recording's LOST records still count them all,
 # as perf's would. Ring buffers of 4 pages and 8 KiB stack copies (one sample fills a buffer)
 # at 10 kHz make the kernel lose samples whatever the machine's load.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 PY=$(py_for 3.11)
 [ -z "$PY" ] && [ -x /usr/bin/python3.11 ] && PY=/usr/bin/python3.11

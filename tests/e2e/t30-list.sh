@@ -1,5 +1,6 @@
 #!/bin/sh
 # lperf list: events by source, metrics and groups, filters, JSON, and an Arm PMU fixture.
+# e2e-class: parallel (event lists against sysfs and fixtures)
 . "$(dirname "$0")/lib.sh"
 ARM="$FIXTURES/sysfs-arm"
 SYSFS_PMUS=/sys/bus/event_source/devices

@@ -1,5 +1,6 @@
 #!/bin/sh
 # lperf test (the capability report) and lperf version, end to end on this machine.
+# e2e-class: parallel (capability report and version against /proc and fixtures)
 . "$(dirname "$0")/lib.sh"
 MAKE_VERSION=$(sed -n 's/^VERSION *:= *//p' "$TEST_ROOT/Makefile")
 

@@ -4,6 +4,7 @@
 # option --help shows is on the page; make install puts them under share/man/man1; 'lperf man'
 # stays for events and says so when given a command; unknown short options get no list of
 # unrelated letters.
+# e2e-class: parallel (help and man pages; make install into the scratch directory)
 . "$(dirname "$0")/lib.sh"
 
 MAN="$(dirname "$LPERF")/man"

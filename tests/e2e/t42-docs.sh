@@ -4,6 +4,7 @@
 # builds them); its output's shape (the first line shown, token by token; the last line's
 # columns) must match what the document shows. Examples that cannot run here (Arm PMU, SPE,
 # another process) are listed as skipped with the reason (tests/e2e/docs_examples.py).
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 
 W="$SCRATCH/examples"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The sampling model end to end: lperf record / report / script / sample against known-answer
 # workloads, and perf.data exchanged with Linux perf in both directions.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 W="$TEST_ROOT/tests/workloads"
 BIN="$SCRATCH/bin"

@@ -3,6 +3,7 @@
 # workload is ended (SIGTERM after a short grace, SIGKILL if it ignores that), a second signal
 # stops the waiting at once, and the recording is always complete. With -C/-a a command only
 # bounds the time: everything on those CPUs is recorded.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 
 # elapsed SECONDS-FLOAT since $1 (date +%s.%N)

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Tracepoints end to end (sample type, TRACING_DATA, fields as perf prints them, globs), pipe mode
 # on standard output, and lperf evlist, each compared with Linux perf 6.1 on this machine.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 have_tracefs() { [ -d /sys/kernel/tracing/events/sched ] || [ -d /sys/kernel/debug/tracing/events/sched ]; }
 

@@ -2,6 +2,7 @@
 # Tracepoints for a user who may not read tracefs (mounted mode 0700, as Debian mounts it): lperf
 # says it cannot read it and how to permit it, as perf does, never that it is not mounted; and
 # where it really is not mounted it says that. Sysfs trees under LPERF_SYSFS_ROOT stand in for /sys.
+# e2e-class: parallel (tracefs permission messages on private mktemp trees)
 . "$(dirname "$0")/lib.sh"
 
 as_nobody() { (cd / && setpriv --reuid=65534 --regid=65534 --clear-groups "$@"); }

@@ -2,6 +2,7 @@
 # Compressed recordings (perf record -z: zstd in PERF_RECORD_COMPRESSED records) both ways: lperf
 # reads perf's with the same per-symbol counts as the uncompressed file of the same run, and
 # writes files perf 6.1 reads without a warning.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 BIN="$SCRATCH/bin"
 mkdir -p "$BIN"

@@ -5,6 +5,7 @@
 # chains holding a 0xffffffffffffffff entry, kernel .init.text addresses in chains (named: the
 # kernel map reaches past _etext), call-chain addresses printed map-relative, and no note for a JIT process without a perf map
 # unless -v.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 W="$TEST_ROOT/tests/workloads"
 BIN="$SCRATCH/bin"

@@ -4,6 +4,7 @@
 # deterministic, so counts, addresses and the rows of stray samples are normalised away
 # (tests/e2e/sample_norm.py) and the rest is compared byte for byte; JSON by its shape. The
 # renderers themselves are pinned byte for byte by tests/unit/test_sample_out.c.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 WPERF="$(dirname "$LPERF")/wperf"
 wperf() { "$WPERF" "$@"; }

@@ -4,6 +4,7 @@
 # by the template's fixed rule; 3.13 -X perf_jit: jitdump code, stepped by its own CFI), so the
 # samples in foo of the CPython documentation's example carry foo, bar, baz and <module>. The
 # recordings keep the perf map and the jitdump: reports do not need the files in /tmp.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 W="$TEST_ROOT/tests/workloads/perf_docs.py"
 LOOPS=4000000

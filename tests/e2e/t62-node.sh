@@ -1,5 +1,6 @@
 #!/bin/sh
 # Node.js JIT code by name: --perf-basic-prof (perf map) and --perf-prof (jitdump), no inject.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 if ! command -v node >/dev/null; then
 	test_skip 'Node.js JIT names' "node is not installed"

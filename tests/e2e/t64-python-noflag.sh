@@ -8,6 +8,7 @@
 # -X perf's; without BPF the threads are paused at each sample (the paused reader's known answer:
 # t116-python-paused.sh), with --nonblocking the process_vm_readv reader takes over, marked
 # approximate.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 W="$TEST_ROOT/tests/workloads/perf_docs.py"
 # Long enough that the interpreter is found well before the end: with Debian's static python3.11

@@ -1,6 +1,7 @@
 #!/bin/sh
 # lperf inject -j: recordings of JIT code (CPython 3.13 -X perf_jit, Node.js --perf-prof) that
 # Linux perf report and perf script resolve after the inject step, as with perf inject --jit.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 
 PY=$(ls -d "$HOME"/.pyenv/versions/3.13*/bin/python3 /root/.pyenv/versions/3.13*/bin/python3 2>/dev/null | head -n 1)

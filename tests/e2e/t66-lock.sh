@@ -3,6 +3,7 @@
 # against perf 6.1 on the same recordings: perf lock contention and lperf's print the same rows
 # from lperf's recording and from perf's (compared as sorted sets: rows with equal sort keys may
 # come in another order), and perf reads lperf's recording's events.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 
 HAVE_PERF=$(command -v perf >/dev/null && echo 1)

@@ -2,6 +2,7 @@
 # lperf sched record (issue 25): the scheduler's tracepoints as perf sched record takes them
 # (every CPU, every hit), read by perf 6.1's sched latency, timehist and map (lperf's own
 # analyses of the same files are compared with perf's in t69-sched-analysis.sh).
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 
 if [ "$(id -u)" -eq 0 ] && command -v perf >/dev/null && [ -n "$(ls -d /sys/kernel/tracing/events/sched /sys/kernel/debug/tracing/events/sched 2>/dev/null)" ]; then

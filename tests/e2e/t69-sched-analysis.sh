@@ -6,6 +6,7 @@
 # for byte: tasks, run times, switch counts, delays, row order, the TOTAL line and the INFO lines.
 # On this VM the kernel writes no sched events of one CPU's idle task: perf's and lperf's outputs
 # both say "idle entire time window" for it. map's columns are this machine's CPUs in both.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'sched latency/timehist/map: a recording without sched events says so, once' '

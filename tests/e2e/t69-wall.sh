@@ -4,6 +4,7 @@
 # next switch in) in one profile of the wall-clock time. The known answer: a thread that computes
 # in work_b and sleeps in wait_a shows each function's share of the time it took, as the program
 # itself measured it (the VM's scheduling makes any planned split inexact), within 3 points.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 
 if [ "$(id -u)" -ne 0 ]; then

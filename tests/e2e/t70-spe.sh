@@ -3,6 +3,7 @@
 # WindowsPerf's filter spellings, record --dry-run), list/test detection, and a perf.data
 # holding SPE AUX data written by lperf (tests/unit/test_spe_perfdata.c from hand-written
 # packet streams) that Linux perf 6.1 and lperf must decode to the same records.
+# e2e-class: parallel (SPE grammar and decoding of fixture recordings, compared with perf)
 . "$(dirname "$0")/lib.sh"
 F="$FIXTURES/sysfs-arm"
 GEN="$(dirname "$LPERF")/tests/test_spe_perfdata"

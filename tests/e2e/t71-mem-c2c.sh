@@ -7,6 +7,7 @@
 # recording) and from x86 samples with data sources (tests/unit/test_mem_x86.c: the same two
 # writers with local HITMs, a loader touching every level), compared byte for byte with perf 6.1's
 # perf mem report / perf c2c report --stdio on the same files.
+# e2e-class: parallel (mem/c2c on fixture sysfs trees and recordings, compared with perf)
 . "$(dirname "$0")/lib.sh"
 F="$FIXTURES/sysfs-arm"
 GEN="$(dirname "$LPERF")/tests/test_spe_c2c"

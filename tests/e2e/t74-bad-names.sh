@@ -9,6 +9,7 @@
 # flame graph and of the HTML page, zooms on a click at the damaged name's frame and finds it by
 # search (tests/e2e/flame_check.html; it fails on an SVG with one raw 0xFF byte, where Chromium
 # stops drawing).
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 BAD=$(printf 'w\355\240\200\377\357\277\276')
 BIN="$SCRATCH/bin"

@@ -5,6 +5,7 @@
 # page's own self-test (frames drawn, a click zooms, a search highlights) and a screenshot
 # (kept as BUILD/pictures-screenshot.png). Readers come from Debian (chromium, golang-go) and
 # npm (installed into build/node); a test whose reader cannot be installed is skipped.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 W="$TEST_ROOT/tests/workloads"
 BIN="$SCRATCH/bin"

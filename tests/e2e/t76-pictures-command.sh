@@ -3,6 +3,7 @@
 # Command come from the recording's command line without the recorder's own options, also when
 # the recording did not use "--" (lperf's and perf's recordings); a long command ends in an
 # ellipsis that fits the title (whole in its tooltip); speedscope opens on the busiest profile.
+# e2e-class: parallel (pictures' titles from the recorded command line)
 . "$(dirname "$0")/lib.sh"
 BIN="$SCRATCH/bin"
 mkdir -p "$BIN"

@@ -2,6 +2,7 @@
 # lperf top --stdio: live tables through the live session, refreshed every -d seconds: perf top's
 # columns, the status line (samples/s, lost, event, target, top's own CPU), -g's Children/Self,
 # -z, -e, system-wide by default, and a hot spot that moves every 3 s shown within two refreshes.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 BIN="$SCRATCH/bin"
 mkdir -p "$BIN"

@@ -4,6 +4,7 @@
 # symbol filter, the DSO zoom and back, sort orders, help, a flame graph of the view, 80x24 and
 # 200x50 and a resize, top's refresh with a hot spot that moves every 3 s, and the terminal
 # restored after q, Ctrl-C and a crash (SIGSEGV).
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 command -v tmux >/dev/null || { test_skip "browser" "no tmux (scripts/install-deps.sh)"; test_done; exit; }
 . "$(dirname "$0")/tmux.sh"

@@ -3,6 +3,7 @@
 # non-regular and hostile inputs (/dev/zero as a file and as standard input, a FIFO and a link
 # to /dev/zero inside an LPERF_SYSFS_ROOT tree, a perf.data owned by another user), a full disk
 # and /dev/full under `record -o`, and lperf killed with SIGKILL in the middle of a recording.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 
 # User-space work for sampling (a second or so per 300000 on a loaded 2-core machine); writes its

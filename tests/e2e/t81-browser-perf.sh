@@ -5,6 +5,7 @@
 # line, the zoom into one DSO, callee graphs, and the terminal restored after q. Entries of equal
 # percentages may come in another order (perf's order among them follows its tree insertion);
 # they are compared as sets.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 command -v tmux >/dev/null || { test_skip "browser vs perf" "no tmux (scripts/install-deps.sh)"; test_done; exit; }
 command -v perf >/dev/null || { test_skip "browser vs perf" "no perf"; test_done; exit; }

@@ -6,6 +6,7 @@
 # space of one map): CPU time, not wall time, so that a loaded machine does not stretch it
 # (tests/e2e/mmap2_flood.py). The flood costs at most three times the baseline plus one second,
 # and where lperf is built without ASan, the issue's bound: under 5 s.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success '1,000,000 MMAP2 records: report costs about what the same records at one address cost' '

@@ -8,6 +8,7 @@
 # once with ring buffers far too small for 8 KiB stack copies, so that records are surely lost
 # (that one for 2 s at most: 8 pages fill in a millisecond at this rate, and every second more
 # is stack copies for perf script and report to read).
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 secs=${LPERF_LOAD_SECONDS:-5}
 storm="$SCRATCH/forkstorm"

@@ -7,6 +7,7 @@
 # shares per period; --switch-max-files bounds the profiles as the recordings; lperf diff of two
 # periods shows what their profiles show; and lperf daemon's Python session as docs/daemon.md
 # configures it gives profiles of a running Python service with its Python frames.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 DECODE="$TEST_ROOT/tests/e2e/pprof_decode.py"
 cc -O0 -g -fno-omit-frame-pointer -o "$SCRATCH/shares" "$TEST_ROOT/tests/workloads/shares.c" || exit 1

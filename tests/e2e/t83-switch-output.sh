@@ -4,6 +4,7 @@
 # on SIGUSR2, past a size or every period; --switch-max-files bounds how many stay; --control's
 # FIFO answers ping with ack, as perf daemon expects of its sessions. At a switch the next file
 # describes the command's children again and the buffers' last records stay in the file closed.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 BUSY='end=$(($(date +%s)+3)); while [ $(date +%s) -lt $end ]; do :; done'
 # The same, saying it started (the recording is set up by then: the command runs after record

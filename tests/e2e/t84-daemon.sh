@@ -3,6 +3,7 @@
 # perf's fields; a session's SIGUSR2 (daemon signal) writes a perf.data.<timestamp> that perf reads;
 # a config change restarts the changed session; a second daemon on the base is refused with
 # "failed:"; stop ends the sessions. perf 6.1's own daemon.sh runs in t92.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 
 # cfg FILE BASE RUN...: a config with sessions s1, s2... running RUN

@@ -4,6 +4,7 @@
 # retries with back-off, says once that it pushes again when Prometheus is back on the same port
 # and data, and Prometheus ends with exactly the counts lperf prints. The same for a server that
 # answers 503 for a while (a stand-in on the port: 5xx are retried, 4xx are not).
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/promlib.sh"
 

@@ -6,6 +6,7 @@
 # the textfile opens for a moment; the sanitizer build runs without allocator quarantine, so freed
 # memory is reused as in the normal one, and its leak check at exit does the rest); the textfile
 # stays one file.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/promlib.sh"
 

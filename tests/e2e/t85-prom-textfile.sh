@@ -4,6 +4,7 @@
 # (util/outfile.c). Debian's node_exporter, started on loopback by the test with only that
 # collector and stopped by pid, serves the counts lperf stat prints, with no scrape error; while
 # lperf counts, every scrape sees a whole file.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/promlib.sh"
 

@@ -4,6 +4,7 @@
 # VictoriaMetrics, both started on loopback by the test and stopped by pid; PromQL gives back
 # exactly the counts lperf stat prints at the end, and the periods before them in time order.
 # A 4xx is said once and never retried; with no server lperf still counts and says so once.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/promlib.sh"
 

@@ -5,6 +5,7 @@
 # into a cgroup the test makes (cgroup v2, or v1's perf_event hierarchy) and spins for half a
 # second; perf stat -G counts it around lperf stat -G, and the two agree; the cgroup is a label of
 # lperf_event_total in --textfile's page (as in --prometheus and --remote-write).
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 
 CGROOT=$(awk '$3 == "cgroup" && $4 ~ /(^|,)perf_event(,|$)/ { print $2; exit }' /proc/mounts)

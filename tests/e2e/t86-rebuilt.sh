@@ -5,6 +5,7 @@
 # record in the same directory), with frame pointers and with DWARF stacks (the cached copy's
 # CFI); where the cache has no copy (-N), each such DSO is named once on stderr and its samples
 # stay addresses, never the rebuilt file's names.
+# e2e-class: parallel (rebuilt binaries resolved through the build-id cache: same file, same report)
 . "$(dirname "$0")/lib.sh"
 
 HAVE_PERF=$(command -v perf >/dev/null && echo 1)

@@ -4,6 +4,7 @@
 # hit (-N: none, -B: no build-ids at all, --buildid-all: every DSO), buildid-list agrees with
 # perf's on the same file, inject -b adds the build-ids of the DSOs hit (pipes too), and perf's
 # own buildid.sh and pipe_test.sh pass with lperf as perf.
+# e2e-class: parallel (build-id cache trees and lists compared with perf on the same files)
 . "$(dirname "$0")/lib.sh"
 
 HAVE_PERF=$(command -v perf >/dev/null && echo 1)

@@ -3,6 +3,7 @@
 # spelling writes, the messages scripts read, -l, -d and its errors, kprobes on a kernel
 # without kprobe_events, and events that perf record and lperf record can use. Every probe added
 # is deleted at the end (group probe_t88prog).
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 
 HAVE_PERF=$(command -v perf >/dev/null && echo 1)

@@ -4,6 +4,7 @@
 # leafloop frames through a frame-pointer unwind (test_arm_callgraph_fp.sh's check), thloop's two
 # threads, sqrtloop's two processes (at least: a sanitizer build has a thread of its own); an
 # unknown name fails in perf's words.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 
 HAVE_PERF=$(command -v perf >/dev/null && echo 1)

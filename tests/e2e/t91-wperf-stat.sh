@@ -4,6 +4,7 @@
 # golden shapes in tests/fixtures/golden/e2e/ after masking what a run cannot fix (numbers,
 # the CPU's name, column padding). The renderers themselves are pinned byte for byte on
 # constructed results by tests/unit/test_wperf_out.c.
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 WPERF="$(dirname "$LPERF")/wperf"
 GOLDEN="$FIXTURES/golden/e2e"

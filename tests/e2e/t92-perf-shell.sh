@@ -17,6 +17,7 @@
 # Under tests/run.sh (LPERF_RUN_DIR set) perf runs each script once per run: the second build
 # given (the sanitizer one in make check) is judged against perf's outcome and log of the first.
 # The last line: "# perf passed N, lperf passed M of those".
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 : "${PERF_SHELL_DIR:=/usr/lib/perf-core/tests/shell}"
 LOGS="$SCRATCH/logs"

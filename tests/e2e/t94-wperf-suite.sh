@@ -3,6 +3,7 @@
 # on a small stand-in for the suite, its three run-time adaptations (string commands split as
 # CreateProcess splits them, a range() step N_CORES//8 made at least 1, wperf.exe beside the
 # tests) and its classification of the tests that cannot apply (docs/wperf.md's table).
+# e2e-class: parallel (the wperf-suite harness on a stand-in suite)
 . "$(dirname "$0")/lib.sh"
 RUN="$TEST_ROOT/tests/wperf-suite/run.sh"
 

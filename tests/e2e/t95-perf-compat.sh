@@ -1,6 +1,7 @@
 #!/bin/sh
 # docs/perf-compat.md says which of perf's commands and options lperf takes; it is generated from
 # both programs' help (scripts/perf-compat.py), and this checks it still says what they accept.
+# e2e-class: parallel (docs/perf-compat.md from both programs' help)
 . "$(dirname "$0")/lib.sh"
 
 if command -v perf >/dev/null 2>&1 && perf version 2>/dev/null | grep -q "perf version 6\.1\."; then

@@ -5,6 +5,7 @@
 # linux-source, build/arm-data, scripts/arm-data.sh) gives each CPU's events, titles, descriptions, metrics and
 # groups; aliases are their CPU; names a CPU lacks and unknown CPUs are warnings; pages are
 # filled to 81 columns; --json and --output FILE write WindowsPerf's Manual_Results JSON.
+# e2e-class: parallel (wperf man on the Arm data cache)
 . "$(dirname "$0")/lib.sh"
 WPERF="$(dirname "$LPERF")/wperf"
 wperf() { "$WPERF" "$@"; }

@@ -4,6 +4,7 @@
 # --call-graph dwarf, lperf report names the same "(inlined)" rows with the same percentages, and
 # its graphs (children and no-children, callee and caller order) are perf's line for line: the
 # callee graph of main starts at the inlined functions ("adler (inlined)", then main).
+# e2e-class: parallel (inline rows and graphs compared with perf on the same files)
 . "$(dirname "$0")/lib.sh"
 BIN="$SCRATCH/bin"
 mkdir -p "$BIN"

@@ -3,6 +3,7 @@
 # suite match (wperf_cli_record/sample/stat_test.py, wperf_cli_cpython_dep_record_spe_test.py):
 # each refusal is its one line on stderr, exit status 1, before anything runs. lperf's own
 # grammar keeps perf's meanings (a bare SPE `ld` is ld=1 there).
+# e2e-class: parallel (command-line refusals before anything runs)
 . "$(dirname "$0")/lib.sh"
 WPERF="$(dirname "$LPERF")/wperf"
 ARM="$FIXTURES/sysfs-arm"

@@ -3,6 +3,7 @@
 # is padded to its width, two spaces between columns, none after the last; the Symbol column's
 # width leaves out " (inlined)". Compared with perf 6.1's output on the same files: a -g
 # recording and a --call-graph dwarf one of a -O2 -g program (tests/workloads/inline_hot.c).
+# e2e-class: parallel (column padding compared with perf on the same files)
 . "$(dirname "$0")/lib.sh"
 BIN="$SCRATCH/bin"
 mkdir -p "$BIN"
