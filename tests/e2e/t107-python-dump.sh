@@ -14,7 +14,7 @@
 # on unharmed after the pause (its threads finish their blocked reads and it exits 0). A dead pid,
 # a process that is no Python, another user's process and an unsupported version get their
 # documented errors.
-# e2e-class: exclusive
+# e2e-class: parallel (Python stacks at known lines; waits on ready files, never a fixed time)
 . "$(dirname "$0")/lib.sh"
 CHECK="$TEST_ROOT/tests/e2e/pydump_check.py"
 NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups"

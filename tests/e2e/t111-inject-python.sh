@@ -6,7 +6,7 @@
 # func (file.py), perf's py::func:/path/file.py; same samples: equal up to the last printed digit); lperf still reads the injected file; bad input is one line and leaves no
 # output behind. With --python-view the stacks are those of lperf report --python, and perf's Self
 # column of the Python functions is lperf's too.
-# e2e-class: exclusive
+# e2e-class: parallel (perf and lperf shares of the same recordings)
 . "$(dirname "$0")/lib.sh"
 
 cat >"$SCRATCH/w.py" <<'EOF'

@@ -4,7 +4,7 @@
 # view is the one-thread run's byte for byte: -j1 (no workers) against -j2 (one) and -j3 (two) and the default
 # (the online CPUs the load leaves), on recordings of each kind the suite makes: lperf's DWARF and frame-pointer
 # stacks, two events in one file, perf's DWARF recording, a Python one (--python).
-# e2e-class: exclusive
+# e2e-class: parallel (report --threads: the same output as one thread on the same files)
 . "$(dirname "$0")/lib.sh"
 BIN="$SCRATCH/bin"
 mkdir -p "$BIN"

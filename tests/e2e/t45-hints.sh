@@ -4,7 +4,7 @@
 # (--json, -t, --folded, script) and never with -q. Each hint is triggered once and shown quiet
 # where it does not apply. Also: -F above the kernel's limit is warned, and a truncated recording
 # is read up to where it stops.
-# e2e-class: exclusive
+# e2e-class: parallel (hints from the shape of fixed-work recordings, not their timing)
 . "$(dirname "$0")/lib.sh"
 
 W="$TEST_ROOT/examples/work.c"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # --call-graph dwarf: complete stacks for code built without frame pointers, unwound at report
 # time from the recorded user stack copies.
-# e2e-class: exclusive
+# e2e-class: parallel (unwinding of fixed-work recordings (cpu-clock samples follow CPU time, not wall time))
 . "$(dirname "$0")/lib.sh"
 BIN="$SCRATCH/bin"
 mkdir -p "$BIN"

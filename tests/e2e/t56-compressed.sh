@@ -2,7 +2,7 @@
 # Compressed recordings (perf record -z: zstd in PERF_RECORD_COMPRESSED records) both ways: lperf
 # reads perf's with the same per-symbol counts as the uncompressed file of the same run, and
 # writes files perf 6.1 reads without a warning.
-# e2e-class: exclusive
+# e2e-class: parallel (compressed and plain recordings of fixed work, compared on the same files)
 . "$(dirname "$0")/lib.sh"
 BIN="$SCRATCH/bin"
 mkdir -p "$BIN"

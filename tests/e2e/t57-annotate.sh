@@ -3,7 +3,7 @@
 # per-instruction counts of the hottest function (perf annotate --stdio -n), source-line totals
 # (perf report --sort srcline), script's srcline field, inline frames of a C++ -O2 DWARF stack,
 # and C++ names without parameters unless -v.
-# e2e-class: exclusive
+# e2e-class: parallel (annotate and srcline compared with perf on the same files)
 . "$(dirname "$0")/lib.sh"
 W="$TEST_ROOT/tests/workloads"
 BIN="$SCRATCH/bin"

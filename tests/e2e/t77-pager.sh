@@ -3,7 +3,7 @@
 # report --stdio, script, annotate, list and diff page through $LPERF_PAGER, then $PAGER, then
 # less; --no-pager and a pipe do not page; hot percentages in perf's colours on a terminal,
 # NO_COLOR and --color=never turn them off; piped output is the paged output without colour.
-# e2e-class: exclusive
+# e2e-class: parallel (pager and colour in a private tmux server; waits on the screen, generous bounds)
 . "$(dirname "$0")/lib.sh"
 command -v tmux >/dev/null || { test_skip "pager" "no tmux (scripts/install-deps.sh)"; test_done; exit; }
 . "$(dirname "$0")/tmux.sh"

@@ -5,7 +5,7 @@
 # old temporaries, inject -o, stat -o, test -o, the five pictures, wperf's timeline CSV and -o
 # JSON). lperf refuses them in one line, never writes through a link, never leaves root's data in
 # a file nobody owns; -f replaces the link itself. The SPE temporary is in a private directory.
-# e2e-class: exclusive
+# e2e-class: parallel (refusals of planted links in mktemp and per-run names; waits on conditions)
 . "$(dirname "$0")/lib.sh"
 WPERF="$(dirname "$LPERF")/wperf"
 
