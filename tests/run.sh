@@ -106,7 +106,7 @@ e2e_one() { # e2e_one BUILD SCRIPT N: runs one script; its lines in $jobs/N.out,
 # scripts (sampling shares, timing, soaks, live top, timeouts that load could reach) run with the
 # machine to themselves, after the parallel ones. Each script's lines are buffered and printed
 # when it and every script before it in the usual order (build by build, by name) are done.
-# LPERF_E2E_ONLY=parallel|exclusive runs one class only.
+# LPERF_E2E_ONLY=parallel|exclusive runs that class only (and no unit tests or fuzz corpora).
 e2e_all() {
 	jobs=$(mktemp -d)
 	n=0
@@ -162,7 +162,7 @@ e2e_all() {
 	e2e_flush
 	rm -rf "$jobs"
 }
-for b in "$@"; do
+[ -z "${LPERF_E2E_ONLY:-}" ] && for b in "$@"; do
 	echo "== $b"
 	unit_pass "$b"
 done
