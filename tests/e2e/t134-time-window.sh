@@ -3,6 +3,7 @@
 # unwinding, symbol lookups or Python joins), in report (one thread and -j2), its pictures and
 # script; -v says how many were left so. The shown samples are those perf's --time keeps
 # (t93 compares them with perf's).
+# e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 
 F="$FIXTURES/perfdata/perf61-callchain.data"
