@@ -18,7 +18,16 @@ test_count=0 test_failed=0 test_skipped=0
 LPERF_TEST_MARK= _lp_probing=0
 SCRATCH=$(mktemp -d /tmp/lperf-e2e.XXXXXX)
 NOBODY_DIR=
-trap 'rm -rf "$SCRATCH" ${NOBODY_DIR:+"$NOBODY_DIR"}' EXIT
+# A sanitizer build under test (ASan, UBSan, LeakSanitizer: make asan) writes its reports into
+# a directory of the case (log_path, appended to the environment's and the script's
+# ASAN_OPTIONS/UBSAN_OPTIONS), and the case fails when one appears: a report from an lperf whose
+# exit status is lost (in a pipeline, a command substitution, a background job), as LSan's leak
+# report at exit is, still fails it. World-writable: lperf run as nobody (nobody_run) reports too.
+LPERF_SAN=
+if ldd "$LPERF" 2>/dev/null | grep -q libasan; then
+	LPERF_SAN=$(mktemp -d /tmp/lperf-san.XXXXXX) && chmod 755 "$LPERF_SAN"
+fi
+trap 'rm -rf "$SCRATCH" ${NOBODY_DIR:+"$NOBODY_DIR"} ${LPERF_SAN:+"$LPERF_SAN"}' EXIT
 # record (lperf's and perf's) copies the binaries it sampled into the build-id cache: the
 # test run's own, not the user's ~/.debug.
 PERF_BUILDID_DIR="$SCRATCH/.debug"
@@ -34,7 +43,9 @@ lperf() { "$LPERF" "$@"; }
 # A check used as a condition, whose failure is an answer and not an error (if, while, until, !,
 # the left of ||), goes through probe, which leaves no mark. Background jobs the snippet left
 # running are waited for (at most LPERF_TEST_BG_WAIT seconds, default 120) before the mark is read;
-# one still running then is named in a comment line.
+# one still running then is named in a comment line. Under a sanitizer build (LPERF_SAN), any
+# sanitizer report written in the case (by lperf or any instrumented program) fails it too, its
+# first lines in the log.
 test_expect_success() {
 	title=$1 body=$2
 	test_count=$((test_count + 1))
@@ -44,7 +55,17 @@ test_expect_success() {
 	export LPERF_TEST_MARK
 	rm -f "$LPERF_TEST_MARK"
 	_lp_probing=0
+	_lp_san=
+	if [ -n "$LPERF_SAN" ]; then
+		_lp_san="$LPERF_SAN/t$test_count"
+		mkdir -p "$_lp_san" && chmod 1777 "$_lp_san"
+	fi
 	(
+		if [ -n "$_lp_san" ]; then
+			ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$_lp_san/report"
+			UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$_lp_san/report"
+			export ASAN_OPTIONS UBSAN_OPTIONS
+		fi
 		cd "$dir" && eval "$body"
 		_lp_rc=$?
 		jobs -p >"$LPERF_TEST_MARK.jobs" 2>/dev/null
@@ -55,6 +76,14 @@ test_expect_success() {
 	if [ $_lp_rc = 0 ] && [ -e "$LPERF_TEST_MARK" ]; then
 		echo "# the snippet ended with status 0, but these checks in it failed:" >>"$dir/.log"
 		sed 's/^/#   /' "$LPERF_TEST_MARK" >>"$dir/.log"
+		_lp_rc=1
+	fi
+	if [ -n "$_lp_san" ] && [ -n "$(ls -A "$_lp_san" 2>/dev/null)" ]; then
+		echo "# sanitizer reports written in the case (their first lines):" >>"$dir/.log"
+		for _lp_f in "$_lp_san"/*; do
+			echo "# $(basename "$_lp_f"):"
+			grep -v '^ *$' "$_lp_f" | head -n 12 | sed 's/^/#   /'
+		done | head -n 36 >>"$dir/.log"
 		_lp_rc=1
 	fi
 	if [ $_lp_rc = 0 ]; then

@@ -79,4 +79,43 @@ test_expect_success 'each case has its own mark: a failed case does not fail the
 	grep -qx "not ok 1 - one" two.out && grep -qx "ok 2 - two" two.out && [ "$(cat two.rc)" = 1 ]
 '
 
+# A program built with -fsanitize=address: "leak" leaks (LeakSanitizer reports at exit, status 23,
+# after its output), "overflow" writes past a heap block, anything else is clean.
+cat >"$SCRATCH/san.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+static void *__attribute__((noinline)) block(size_t n) { return malloc(n); }
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "leak")) {
+		char *p = block(64);
+		p[0] = 1;
+		p = NULL;
+	} else if (argc > 1 && !strcmp(argv[1], "overflow")) {
+		volatile int i = 8;
+		char *p = block(8);
+		p[i] = 1;
+		free(p);
+	}
+	puts("out");
+	return 0;
+}
+EOF
+if cc -O0 -g -fsanitize=address -o "$SCRATCH/san" "$SCRATCH/san.c" 2>/dev/null; then
+	test_expect_success 'under a sanitizer build, a report from a command whose status is lost fails the case' '
+		(LPERF="$SCRATCH/san" && export LPERF &&
+		 passes clean "\"\$LPERF\" | grep -q out; x=\$(\"\$LPERF\"); [ \$x = out ]" &&
+		 fails leakpipe "\"\$LPERF\" leak | grep -q out" &&
+		 grep -q "LeakSanitizer: detected memory leaks" leakpipe.out &&
+		 grep -q "sanitizer reports written in the case" leakpipe.out &&
+		 fails leaksubst "x=\$(\"\$LPERF\" leak) && [ \$x = out ]" &&
+		 fails overflowbg "\"\$LPERF\" overflow >/dev/null 2>&1 & wait; true" &&
+		 grep -q "AddressSanitizer: heap-buffer-overflow" overflowbg.out &&
+		 fails leaksh "sh -c \"\\\"\$LPERF\\\" leak; exit 0\"")
+	'
+else
+	test_skip 'under a sanitizer build, a report from a command whose status is lost fails the case' 'no cc -fsanitize=address'
+fi
+
 test_done
