@@ -83,6 +83,7 @@ static void detach_output(const char *base)
 	if (in < 0 || dup2(in, 0) < 0 || dup2(fileno(f), 1) < 0 || dup2(fileno(f), 2) < 0)
 		err_die(EXIT_RUNTIME, "cannot redirect to '%s': %s", path, strerror(errno));
 	close(in);
+	outfile_commit(&of, false); /* in place: closes the stream; 1 and 2 stay open on the file */
 	free(path);
 }
 
@@ -101,6 +102,10 @@ static int daemon_start(struct daemon_opts *o)
 	if (daemon_lock(&d, &owner) < 0) {
 		if (owner) { /* perf's words: scripts look for "failed:" */
 			fprintf(stderr, "failed: %s\n", err_msg());
+			free(d.config);
+			free(d.base);
+			free(d.self);
+			free(d.argv0);
 			return EXIT_RUNTIME;
 		}
 		err_die_last(EXIT_RUNTIME);
