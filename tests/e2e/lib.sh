@@ -27,7 +27,12 @@ LPERF_SAN=
 if ldd "$LPERF" 2>/dev/null | grep -q libasan; then
 	LPERF_SAN=$(mktemp -d /tmp/lperf-san.XXXXXX) && chmod 755 "$LPERF_SAN"
 fi
-trap 'rm -rf "$SCRATCH" ${NOBODY_DIR:+"$NOBODY_DIR"} ${LPERF_SAN:+"$LPERF_SAN"}' EXIT
+# at_exit 'CMD': CMD runs at the script's exit, before the library's own clean-up (a script that set
+# its own EXIT trap would drop that, leaving the scratch, nobody and sanitizer directories behind).
+LIB_AT_EXIT=
+at_exit() { LIB_AT_EXIT="$LIB_AT_EXIT
+$1"; }
+trap 'eval "$LIB_AT_EXIT"; rm -rf "$SCRATCH" ${NOBODY_DIR:+"$NOBODY_DIR"} ${LPERF_SAN:+"$LPERF_SAN"}' EXIT
 # record (lperf's and perf's) copies the binaries it sampled into the build-id cache: the
 # test run's own, not the user's ~/.debug.
 PERF_BUILDID_DIR="$SCRATCH/.debug"

@@ -20,7 +20,7 @@ CHECK="$TEST_ROOT/tests/e2e/pydump_check.py"
 NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups"
 # The workload and its ready directories where nobody can reach them too.
 PUB=$(mktemp -d /tmp/lperf-dump.XXXXXX)
-trap 'rm -rf "$SCRATCH" "$PUB"' EXIT
+at_exit 'rm -rf "$PUB"'
 chmod 755 "$PUB"
 cp "$TEST_ROOT/tests/workloads/py_dump.py" "$PUB/py_dump.py"
 chmod 644 "$PUB/py_dump.py"

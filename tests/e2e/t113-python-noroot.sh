@@ -15,7 +15,7 @@ CHECK="$TEST_ROOT/tests/e2e/pyshares_check.py"
 NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups"
 # the workload and the recordings where nobody can reach them too
 PUB=$(mktemp -d /tmp/lperf-noroot.XXXXXX)
-trap 'rm -rf "$SCRATCH" "$PUB"' EXIT
+at_exit 'rm -rf "$PUB"'
 chmod 755 "$PUB"
 cp "$TEST_ROOT/tests/workloads/py_shares.py" "$PUB/py_shares.py"
 chmod 644 "$PUB/py_shares.py"

@@ -26,7 +26,7 @@ cc -O1 -pthread -o "$SCRATCH/storm" "$TEST_ROOT/tests/workloads/forkstorm.c" || 
 "$LPERF" record -q --off-cpu -o "$SCRATCH/bg.data" -- sleep 600 >"$SCRATCH/bg.out" 2>&1 &
 BG=$!
 stop_bg() { kill -INT $BG 2>/dev/null; wait $BG 2>/dev/null; BG=; }
-trap 'stop_bg; rm -rf "$SCRATCH"' EXIT
+at_exit stop_bg
 tags=
 for i in $(seq 600); do
 	tags=$(cat /proc/$BG/fdinfo/* 2>/dev/null | sed -n "s/^prog_tag:[[:space:]]*//p" | sort -u)

@@ -24,7 +24,7 @@ cleanup() {
 	[ -f "$PUB/pids" ] && for p in $(cat "$PUB/pids"); do kill -9 "$p" 2>/dev/null; done
 	rm -rf "$SCRATCH" "$PUB"
 }
-trap cleanup EXIT
+at_exit cleanup
 chmod 755 "$PUB"
 for f in py_shares.py py_threads.py py_fork.py py_cfuncs.py; do
 	cp "$TEST_ROOT/tests/workloads/$f" "$PUB/$f" && chmod 644 "$PUB/$f"

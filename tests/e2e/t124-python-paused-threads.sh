@@ -25,7 +25,7 @@ cleanup() {
 	for p in $(cat "$PIDS"); do kill -9 "$p" 2>/dev/null; done
 	rm -f "$PIDS"; rm -rf "$SCRATCH"
 }
-trap cleanup EXIT
+at_exit cleanup
 export PY M PIDS
 
 # tids_in FUNC SCRIPT: how many threads have a sample whose Python stack holds FUNC

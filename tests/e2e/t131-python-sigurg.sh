@@ -23,7 +23,7 @@ cleanup() {
 	for p in $(cat "$PIDS"); do kill -9 "$p" 2>/dev/null; done
 	rm -f "$PIDS"; rm -rf "$SCRATCH"
 }
-trap cleanup EXIT
+at_exit cleanup
 export PY W PIDS
 # two busy loops for the test's length (killed at its end)
 for i in 1 2; do

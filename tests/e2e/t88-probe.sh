@@ -24,7 +24,7 @@ cat >"$SCRATCH/p.c" <<-\EOF
 	EOF
 cc -g -O1 -o "$P" "$SCRATCH/p.c" || exit 1
 cleanup_probes() { "$LPERF" probe -q -d 'probe_t88prog:*' 2>/dev/null; "$LPERF" probe -q -d 'probe_t88prog0:*' 2>/dev/null; true; }
-trap 'cleanup_probes; rm -rf "$SCRATCH"' EXIT
+at_exit cleanup_probes
 events() { grep "probe_t88prog/" "$TRACEFS/uprobe_events"; }
 
 if [ -n "$HAVE_PERF" ]; then

@@ -70,7 +70,7 @@ items_why() {
 # fresh tmpfs, which hides a checkout under /tmp (the `perf` link would dangle and PATH would find
 # Linux perf, so lperf's runs would silently be perf's).
 BINDIR=$(mktemp -d /var/tmp/lperf-pst-bin.XXXXXX)
-trap 'rm -rf "$SCRATCH"; rmdir "$BINDIR" 2>/dev/null' EXIT
+at_exit 'rmdir "$BINDIR" 2>/dev/null'
 export BINDIR
 
 # run TOOL SCRIPT: runs SCRIPT with TOOL (perf or lperf) as perf; sets rc and items,

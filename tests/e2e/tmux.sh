@@ -38,4 +38,4 @@ tui_recording() {
 	lperf record -q -g -F 1000 -e cpu-clock -o "$D" -- "$BIN/tui_work" 1 || { echo "cannot record"; exit 1; }
 }
 tmux_done() { tm kill-server 2>/dev/null; }
-trap 'tmux_done; rm -rf "$SCRATCH"' EXIT
+at_exit tmux_done
