@@ -1,5 +1,0 @@
-[daemon]
-base = /work/wt/h5-pprof/base
-
-[session-web]
-run = 
