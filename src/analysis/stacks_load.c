@@ -109,7 +109,7 @@ int stacks_walk(const char *input, const struct session_opts *o, const struct se
 static void load_done(struct session *ss, void *arg)
 {
 	struct stacks *st = ((struct load_ctx *)arg)->st;
-	st->lost = ss->lost_records > ss->lost_samples ? ss->lost_records : ss->lost_samples;
+	st->lost = session_lost(ss, NULL); /* the profile's, not paused Python processes' */
 }
 
 int stacks_load(struct stacks *st, const char *input, const struct session_opts *o,

@@ -515,8 +515,9 @@ int cmd_report(int argc, char **argv)
 			folded_free(&x.fc.f);
 		} else {
 			profile_sort(&x.p, x.v.ro.children);
-			struct report_totals tot = { ss.nsamples, ss.lost_records, ss.lost_samples,
+			struct report_totals tot = { ss.nsamples, ss.lost_records, ss.lost_samples, 0,
 						     pystore_approx(ss.py), pystore_paused(ss.py), pystore_own(ss.py) };
+			session_lost(&ss, &tot.lost_replaced);
 			if (a.browse && browse(&a, &x, &so) < 0) {
 				err_warn("%s; showing the text report", err_msg());
 				a.browse = false;

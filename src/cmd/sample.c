@@ -156,8 +156,8 @@ static void render(const struct sample_opts *o, const struct sample_view *v, str
 			err_die_last(EXIT_RUNTIME);
 	}
 	if (text || (!v->wperf && o->json)) {
-		struct report_totals tot = { ss->nsamples, ss->lost_records, ss->lost_samples, pystore_approx(ss->py),
-					     pystore_paused(ss->py), pystore_own(ss->py) };
+		struct report_totals tot = { ss->nsamples, ss->lost_records, ss->lost_samples, 0,
+					     pystore_approx(ss->py), pystore_paused(ss->py), pystore_own(ss->py) };
 		report_print(stdout, o->json ? STYLE_JSON : STYLE_WPERF, &ro, &t->p, &tot, "live", annot);
 	}
 	if (text)

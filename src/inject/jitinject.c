@@ -477,6 +477,8 @@ int jitinject_copy_header(struct perfdata_reader *r, struct perfdata_writer *w, 
 	 * HEADER_TRACING_DATA record), so a pipe's own record is not copied (on_record). */
 	if (in->tracing_data && perfdata_writer_set_tracing_data(w, in->tracing_data, in->tracing_size) < 0)
 		return -1;
+	if (in->has_feature[FEAT_LPERF_LOST]) /* the LOST records go along; the writer keeps it off pipes */
+		perfdata_writer_set_lost_replaced(w, in->lost_replaced);
 	/* perf 6.1 stops at a pipe-mode feature record it does not know (lperf's 255). */
 	for (size_t i = 0; i < in->njit_sources && !pipe_output; i++) {
 		const struct perfdata_jit_source *s = &in->jit_sources[i];

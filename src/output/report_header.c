@@ -58,6 +58,9 @@ void report_print_header(FILE *f, const struct perfdata_reader *r)
 	if (in->has_feature[FEAT_COMPRESSED])
 		fprintf(f, "# compressed : %s, level = %u, ratio = %u\n", in->comp_type == 1 ? "Zstd" : "Unknown",
 			in->comp_level, in->comp_ratio);
+	if (in->has_feature[FEAT_LPERF_LOST])
+		fprintf(f, "# lost of paused Python processes : %" PRIu64 " samples (the kernel's; lperf wrote "
+			   "their samples itself)\n", in->lost_replaced);
 	fprintf(f, "# features present:");
 	for (int b = 1; b < FEAT_MAX; b++)
 		if (in->has_feature[b])

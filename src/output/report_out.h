@@ -40,7 +40,7 @@ struct report_opts {
 };
 
 void report_text(FILE *f, const struct report_section *s, const struct report_opts *o);
-void report_text_header(FILE *f, uint64_t lost_samples);
+void report_text_header(FILE *f, uint64_t lost_samples, uint64_t lost_replaced);
 /* The header's line for Python stacks read between the samples rather than at each sample. */
 void report_text_python_approx(FILE *f);
 void report_text_python_paused(FILE *f);
@@ -66,6 +66,8 @@ enum report_style { STYLE_PERF, STYLE_WPERF, STYLE_JSON };
 /* What the whole walk counted, for headers and JSON. */
 struct report_totals {
 	uint64_t samples, lost_records, lost_samples;
+	uint64_t lost_replaced;  /* of those lost, the kernel's samples of paused Python processes,
+				  * which lperf wrote itself (session_lost) */
 	bool python_approx;      /* Python stacks read between the samples, not at each sample */
 	bool python_paused;      /* without BPF, exact: the threads paused at each sample */
 	bool python_own;         /* the approximate ones named their frames themselves (-X perf) */

@@ -9,10 +9,15 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-void report_text_header(FILE *f, uint64_t lost_samples)
+void report_text_header(FILE *f, uint64_t lost_samples, uint64_t lost_replaced)
 {
 	fprintf(f, "# To display the perf.data header info, please use --header/--header-only options.\n#\n#\n");
-	fprintf(f, "# Total Lost Samples: %" PRIu64 "\n#\n", lost_samples);
+	fprintf(f, "# Total Lost Samples: %" PRIu64 "\n", lost_samples);
+	/* perf's count above is the file's; say which of it the profile did not lose */
+	if (lost_replaced)
+		fprintf(f, "# (%" PRIu64 " of them the kernel's samples of paused Python processes, which lperf "
+			   "wrote itself: none of the profile's)\n", lost_replaced);
+	fprintf(f, "#\n");
 }
 
 static double pct(uint64_t part, uint64_t whole)

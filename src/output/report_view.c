@@ -32,10 +32,12 @@ void report_print(FILE *f, enum report_style style, const struct report_opts *op
 		json_u64(&j, "samples", tot->samples);
 		json_u64(&j, "lost_records", tot->lost_records);
 		json_u64(&j, "lost_samples", tot->lost_samples);
+		if (tot->lost_replaced)
+			json_u64(&j, "lost_replaced", tot->lost_replaced);
 		json_u64(&j, "filtered_out", p->filtered_out);
 		json_begin_array(&j, "events");
 	} else if (style == STYLE_PERF && !ro.no_header) {
-		report_text_header(f, tot->lost_samples);
+		report_text_header(f, tot->lost_samples, tot->lost_replaced);
 		if (tot->python_own)
 			report_text_python_own(f);
 		else if (tot->python_approx)

@@ -53,6 +53,8 @@ struct perfdata_info {
 	/* COMPRESSED (perf record -z): type 1 = zstd, level, ratio (raw / compressed, rounded down) */
 	uint32_t comp_type, comp_level, comp_ratio;
 	bool has_feature[FEAT_MAX];
+	uint64_t lost_replaced;                       /* LPERF_LOST: of the samples the LOST records
+						       * count, those of paused Python processes */
 	struct perfdata_jit_source *jit_sources;
 	size_t njit_sources;
 	/* perf's tracing data (the TRACING_DATA feature, or the data after a pipe's
@@ -174,6 +176,10 @@ void perfdata_writer_set_stat(struct perfdata_writer *w);
 /* Marks a record --wall recording (FEAT_LPERF_WALL; not on a pipe, where perf 6.1 stops at a
  * feature it does not know). */
 void perfdata_writer_set_wall(struct perfdata_writer *w);
+/* LPERF_LOST: n of the samples the file's LOST records count were the kernel's samples of
+ * processes whose samples lperf wrote itself (record --python's paused ones); 0 writes nothing.
+ * Not on a pipe: its features go out before the data, and perf 6.1 stops at one it does not know. */
+void perfdata_writer_set_lost_replaced(struct perfdata_writer *w, uint64_t n);
 /* Without this call SAMPLE_TIME holds the first and last sample times the writer saw. */
 void perfdata_writer_set_sample_times(struct perfdata_writer *w, uint64_t first, uint64_t last);
 /* Writes HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, TOTAL_MEM, CMDLINE, EVENT_DESC,

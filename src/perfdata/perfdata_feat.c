@@ -23,7 +23,8 @@ static const char *const feat_names[] = {
 	[FEAT_BRANCH_STACK] = "BRANCH_STACK", [FEAT_PMU_MAPPINGS] = "PMU_MAPPINGS",
 	[FEAT_GROUP_DESC] = "GROUP_DESC", [FEAT_AUXTRACE] = "AUXTRACE", [FEAT_STAT] = "STAT",
 	[FEAT_CACHE] = "CACHE", [FEAT_SAMPLE_TIME] = "SAMPLE_TIME", [FEAT_MEM_TOPOLOGY] = "MEM_TOPOLOGY",
-	[FEAT_CLOCKID] = "CLOCKID", [FEAT_LPERF_JIT] = "LPERF_JIT", [FEAT_LPERF_WALL] = "LPERF_WALL", [FEAT_DIR_FORMAT] = "DIR_FORMAT", [FEAT_BPF_PROG_INFO] = "BPF_PROG_INFO",
+	[FEAT_CLOCKID] = "CLOCKID", [FEAT_LPERF_JIT] = "LPERF_JIT", [FEAT_LPERF_WALL] = "LPERF_WALL",
+	[FEAT_LPERF_LOST] = "LPERF_LOST", [FEAT_DIR_FORMAT] = "DIR_FORMAT", [FEAT_BPF_PROG_INFO] = "BPF_PROG_INFO",
 	[FEAT_BPF_BTF] = "BPF_BTF", [FEAT_COMPRESSED] = "COMPRESSED", [FEAT_CPU_PMU_CAPS] = "CPU_PMU_CAPS",
 	[FEAT_CLOCK_DATA] = "CLOCK_DATA", [FEAT_HYBRID_TOPOLOGY] = "HYBRID_TOPOLOGY",
 	[FEAT_PMU_CAPS] = "PMU_CAPS",
@@ -301,6 +302,18 @@ static int feat_jit_sources(struct fcur *c, struct perfdata_info *info)
 	return 0;
 }
 
+/* FEAT_LPERF_LOST: u32 version (1), u32 0, u64 the samples of paused processes among those the
+ * LOST records count. A later version may append fields: the first three are read. */
+static int feat_lost(struct fcur *c, struct perfdata_info *info)
+{
+	uint32_t version, pad;
+	if (fu32(c, &version, "lost-samples version") < 0 || fu32(c, &pad, "lost-samples padding") < 0)
+		return -1;
+	if (version < 1)
+		return err_set("lost-samples version %u is not 1 or later", version);
+	return fu64(c, &info->lost_replaced, "lost samples of paused processes");
+}
+
 /* perf's GROUP_DESC: u32 count, then per group its name (a string), leader index, members. */
 static int feat_group_desc(struct fcur *c, struct perfdata_info *info)
 {
@@ -387,6 +400,9 @@ int perfdata_feat_parse(struct perfdata_reader *r, int feat, const uint8_t *data
 		break;
 	case FEAT_LPERF_JIT:
 		ret = feat_jit_sources(&c, info);
+		break;
+	case FEAT_LPERF_LOST:
+		ret = feat_lost(&c, info);
 		break;
 	case FEAT_GROUP_DESC:
 		if (!info->groups)

@@ -65,6 +65,7 @@ struct perfdata_writer {
 	size_t tracing_len;
 	bool stat;               /* STAT: a perf stat record file (a flag, no content) */
 	bool wall;               /* LPERF_WALL: a record --wall file (u32 version 1) */
+	uint64_t lost_replaced;  /* LPERF_LOST when not 0 */
 };
 
 /* The most record bytes one COMPRESSED batch holds: perf reads it back into a buffer of the
@@ -608,6 +609,12 @@ static void features(const struct perfdata_writer *w, struct feature *f, size_t 
 		(void)FEAT(FEAT_STAT);
 	if (w->wall)
 		fput32(FEAT(FEAT_LPERF_WALL), 1);
+	if (w->lost_replaced) {
+		sb = FEAT(FEAT_LPERF_LOST);
+		fput32(sb, 1);
+		fput32(sb, 0);
+		fput64(sb, w->lost_replaced);
+	}
 	if (w->njit) {
 		sb = FEAT(FEAT_LPERF_JIT);
 		fput32(sb, (uint32_t)w->njit);
@@ -691,7 +698,8 @@ static int start_pipe(struct perfdata_writer *w)
 		uint64_t feat = (uint64_t)f[i].bit;
 		/* On a pipe perf 6.1 stops at a feature id it does not know ("wrong feature ID") and
 		 * reads BUILD_ID from the file descriptor itself: neither may go out as a record. */
-		bool pipe_safe = f[i].bit != FEAT_LPERF_JIT && f[i].bit != FEAT_LPERF_WALL && f[i].bit != FEAT_BUILD_ID &&
+		bool pipe_safe = f[i].bit != FEAT_LPERF_JIT && f[i].bit != FEAT_LPERF_WALL && f[i].bit != FEAT_LPERF_LOST &&
+				 f[i].bit != FEAT_BUILD_ID &&
 				 f[i].bit != FEAT_TRACING_DATA; /* a HEADER_TRACING_DATA record instead */
 		if (!ret && pipe_safe && size <= 0xffff &&
 		    (wput(w, &h, sizeof(h)) < 0 || wput(w, &feat, sizeof(feat)) < 0 || wput(w, f[i].sb.buf, f[i].sb.len) < 0))
@@ -771,6 +779,11 @@ int perfdata_writer_close(struct perfdata_writer *w, bool commit, bool keep_old)
 void perfdata_writer_set_wall(struct perfdata_writer *w)
 {
 	w->wall = true;
+}
+
+void perfdata_writer_set_lost_replaced(struct perfdata_writer *w, uint64_t n)
+{
+	w->lost_replaced = n;
 }
 
 void perfdata_writer_set_stat(struct perfdata_writer *w)

@@ -216,6 +216,9 @@ void recorder_finish(struct recorder *c, bool force)
 		if (n && perfdata_writer_write(c->w, buf, n) == 0)
 			c->lost_samples = c->lost;
 	}
+	/* Which of those the profile did not lose (LPERF_LOST), for report to say what record says. */
+	uint64_t lost = c->lost > c->lost_samples ? c->lost : c->lost_samples;
+	perfdata_writer_set_lost_replaced(c->w, c->lost_replaced < lost ? c->lost_replaced : lost);
 }
 
 void recorder_free(struct recorder *c)

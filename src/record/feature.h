@@ -20,6 +20,10 @@ enum perfdata_feature {
 	/* lperf's own too: a record --wall recording, whose on-CPU event's samples and off-CPU
 	 * event's (offcpu-time) weigh the same nanoseconds and are one profile (docs/record.md). */
 	FEAT_LPERF_WALL = 254,
+	/* lperf's own too: how many of the samples the recording's LOST records count were the
+	 * kernel's samples of processes record --python paused, whose samples lperf wrote itself
+	 * (none of the profile's), so that report says what record said (docs/python.md). */
+	FEAT_LPERF_LOST = 253,
 	FEAT_MAX = 256,
 };
 

@@ -151,6 +151,11 @@ bool session_has_callchains(const struct session *ss);
  * samples, cut DWARF stacks, build-id mismatches (one warning per DSO), JIT sources and hidden
  * kernel symbols (notes). verbose: also the notes perf gives only with -v. */
 void session_diagnose(struct session *ss, int verbose);
+/* After a walk, the samples the profile lost: the larger of the LOST records' and LOST_SAMPLES'
+ * counts (perf writes one loss both ways), less those the recording says were the kernel's
+ * samples of processes lperf paused and sampled itself (LPERF_LOST: record --python without
+ * BPF), which go to *replaced (replaced may be NULL). */
+uint64_t session_lost(const struct session *ss, uint64_t *replaced);
 /* Counts one resolved sample for the hints (the session does it for every sample). */
 void session_hint_sample(struct session_hints *h, const struct resolver *rv, const struct resolved_sample *rs);
 /* Appends to ss->notes, as NOTES_HINT, what would make this profile better, where the samples

@@ -85,6 +85,19 @@ static void diagnose_features(struct session *ss)
 				"its section was");
 }
 
+uint64_t session_lost(const struct session *ss, uint64_t *replaced)
+{
+	/* perf writes the same loss twice (LOST records, and LOST_SAMPLES from the counters' lost
+	 * counts): the larger, never the sum. */
+	uint64_t lost = ss->lost_records > ss->lost_samples ? ss->lost_records : ss->lost_samples;
+	uint64_t r = ss->reader && ss->reader->info.has_feature[FEAT_LPERF_LOST] ? ss->reader->info.lost_replaced : 0;
+	if (r > lost) /* the walk stopped early, or the file was cut */
+		r = lost;
+	if (replaced)
+		*replaced = r;
+	return lost - r;
+}
+
 void session_diagnose(struct session *ss, int verbose)
 {
 	struct notes *ns = &ss->notes;
@@ -106,13 +119,15 @@ void session_diagnose(struct session *ss, int verbose)
 				cut, resolved);
 	if (ss->bad_samples)
 		notes_add(ns, "%" PRIu64 " samples could not be parsed and were skipped", ss->bad_samples);
-	if (ss->lost_records || ss->lost_samples) {
-		/* perf writes the same loss twice (LOST records, and LOST_SAMPLES from the counters'
-		 * lost counts): take the larger, never the sum. */
-		uint64_t lost = ss->lost_records > ss->lost_samples ? ss->lost_records : ss->lost_samples;
+	uint64_t replaced, lost = session_lost(ss, &replaced);
+	if (lost)
 		notes_add(ns, "%" PRIu64 " samples lost while recording (%.2f%%)", lost,
 			  100.0 * (double)lost / (double)(lost + ss->nsamples));
-	}
+	if (replaced) /* as record said it */
+		notes_add_level(ns, NOTES_NOTE, "%" PRIu64 " of the kernel's samples of the paused Python "
+				"processes were lost while recording (the ring buffers filled up): none of the "
+				"profile's, lperf wrote those processes' samples itself (the recording's LOST "
+				"records count them, as perf's would)", replaced);
 	diagnose_jit(ss, verbose);
 	const struct dso_cache *c = &ss->machine.dsos;
 	for (size_t i = 0; i < c->n; i++) {
