@@ -282,6 +282,7 @@ int main(int argc, char **argv)
 		return find("wperf")->fn(argc, argv);
 	}
 	perf_personality = argc > 0 && is_perf_name(argv[0]);
+	err_perf_name = perf_personality;
 	int skip = global_options(argc, argv);
 	if (skip) {
 		argv[skip] = argv[0];

@@ -7,6 +7,7 @@
 
 #include "util/error.h"
 #include "util/parse.h"
+#include "util/timerange.h"
 #include "util/xalloc.h"
 
 static int split(const char *list, char ***out, size_t *n)
@@ -97,46 +98,19 @@ static bool in_ints(const int *v, size_t n, int x)
 	return false;
 }
 
-/* "SEC.FRAC" (up to 9 fraction digits) as ns; empty = 0. */
-static int parse_time(const char *s, size_t len, uint64_t *ns)
-{
-	*ns = 0;
-	uint64_t sec = 0, frac = 0, scale = 1000000000;
-	size_t i = 0;
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
-		if (sec > UINT64_MAX / 10 / 1000000000)
-			return -1;
-		sec = sec * 10 + (uint64_t)(s[i] - '0');
-	}
-	if (i < len && s[i] == '.')
-		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-			if (scale > 1) {
-				scale /= 10;
-				frac += (uint64_t)(s[i] - '0') * scale;
-			}
-	if (i != len)
-		return -1;
-	*ns = sec * 1000000000 + frac;
-	return 0;
-}
-
 int filter_set_time(struct sample_filter *f, const char *spec)
 {
-	const char *comma = strchr(spec, ',');
-	if (!comma || strchr(comma + 1, ',') ||
-	    parse_time(spec, (size_t)(comma - spec), &f->time_start) < 0 ||
-	    parse_time(comma + 1, strlen(comma + 1), &f->time_end) < 0)
-		return err_set("'%s' is not a time range: give START,STOP in seconds as perf script "
-			       "prints them (either may be left out: 1234.5, or ,1235.2)", spec);
-	if (f->time_end && f->time_end < f->time_start)
-		return err_set("'%s': the range ends before it starts", spec);
+	struct time_ranges r;
+	if (timerange_parse(spec, 0, 0, &r) < 0)
+		return -1;
+	timerange_free(&r);
+	free(f->time_spec);
+	f->time_spec = xstrdup(spec);
 	return 0;
 }
 
 bool filter_match(const struct sample_filter *f, const struct resolved_sample *rs)
 {
-	if (rs->s->time < f->time_start || (f->time_end && rs->s->time > f->time_end))
-		return false;
 	if (f->ncomms && !in_strs(f->comms, f->ncomms, rs->thread && rs->thread->comm ? rs->thread->comm : ""))
 		return false;
 	if (f->npids && !in_ints(f->pids, f->npids, (int)rs->s->pid))
@@ -176,5 +150,6 @@ void filter_free(struct sample_filter *f)
 	free_strs(f->syms, f->nsyms);
 	free(f->pids);
 	free(f->tids);
+	free(f->time_spec);
 	memset(f, 0, sizeof(*f));
 }

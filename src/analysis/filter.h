@@ -14,7 +14,7 @@ struct sample_filter {
 	size_t ncomms, ndsos, nsyms;
 	int *pids, *tids;
 	size_t npids, ntids;
-	uint64_t time_start, time_end; /* --time: samples in [start, end] (ns); end 0: no end */
+	char *time_spec; /* --time (util/timerange.h), checked; the session applies it (session.h) */
 };
 
 /* Each adds a comma-separated list; -1 with err_set() on a malformed one. */
@@ -23,10 +23,12 @@ int filter_add_dsos(struct sample_filter *f, const char *list);
 int filter_add_syms(struct sample_filter *f, const char *list);
 int filter_add_pids(struct sample_filter *f, const char *list);
 int filter_add_tids(struct sample_filter *f, const char *list);
-/* perf's --time START,STOP in seconds (either may be empty: "1234.5,", ",1235"); -1 with
- * err_set() on anything else. */
+/* perf's --time spec (util/timerange.h: ranges in seconds, percentages): kept as given for the
+ * session, which needs the recording's sample times for percentages; -1 with err_set() on a
+ * spec perf refuses. */
 int filter_set_time(struct sample_filter *f, const char *spec);
-/* The sample's own location (frame 0) decides dso and symbol. */
+/* The sample's own location (frame 0) decides dso and symbol. --time is not looked at: the
+ * session never hands over a sample outside the window. */
 bool filter_match(const struct sample_filter *f, const struct resolved_sample *rs);
 /* WindowsPerf's symbol pattern. */
 bool filter_symbol_matches(const char *pattern, const char *name);

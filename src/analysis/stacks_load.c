@@ -118,10 +118,8 @@ int stacks_load(struct stacks *st, const char *input, const struct session_opts 
 	struct load_ctx c = { st, filter };
 	struct session_tool tool = { .sample = load_sample, .ready = load_ready, .arg = &c,
 				     .python_view = st->python, .inline_frames = !st->no_inline, .wall = true };
-	if (filter) {
-		tool.window_start = filter->time_start;
-		tool.window_end = filter->time_end;
-	}
+	if (filter)
+		tool.time_spec = filter->time_spec;
 	int status = stacks_walk(input, o, &tool, "the pictures", load_done, &c, said);
 	if (status >= 0)
 		stacks_finish(st);

@@ -44,6 +44,15 @@ int wperf_man(struct wperf_args *a);
 /* After session_open failed on input (report.c): prints the error and, where the file does
  * not exist, the hint to record one first (perf's "try 'perf record' first"); exits 1. */
 void cmd_open_failed(const char *input) __attribute__((noreturn));
+/* --time of report and script (report.c): the spec into the filter's time_spec. Under the name
+ * perf a spec perf refuses ends the run with perf's line and status (234, its -EINVAL); else
+ * -1 after err_set, for the option parser's usage error. */
+struct sample_filter;
+int cmd_time_opt(struct sample_filter *f, const char *spec);
+/* After session_open failed: when a percent --time met a recording without sample times and
+ * lperf runs as perf, perf's hint and status; otherwise nothing (cmd_open_failed follows). */
+struct session;
+void cmd_time_unreadable(const struct session *ss);
 struct session;
 struct spe_data;
 /* lperf mem's and c2c's reports (mem.c): opens input and loads its memory samples into *d: Arm

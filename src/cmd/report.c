@@ -40,7 +40,7 @@ static int opt_dso(const struct option *o, const char *a) { return filter_add_ds
 static int opt_sym(const struct option *o, const char *a) { return filter_add_syms(o->value, a); }
 static int opt_pid(const struct option *o, const char *a) { return filter_add_pids(o->value, a); }
 static int opt_tid(const struct option *o, const char *a) { return filter_add_tids(o->value, a); }
-static int opt_time(const struct option *o, const char *a) { return filter_set_time(o->value, a); }
+static int opt_time(const struct option *o, const char *a) { return cmd_time_opt(o->value, a); }
 
 static int opt_call_graph(const struct option *o, const char *a);
 
@@ -223,8 +223,9 @@ static void parse_report_options(struct report_args *a, struct profile *pr, int 
 		{ OPT_CALLBACK, 0, "comms", filter, "COMMS", "perf's spelling of --comm", opt_comm, OPT_HIDDEN },
 		{ OPT_CALLBACK, 0, "pid", filter, "PIDS", "only these processes", opt_pid },
 		{ OPT_CALLBACK, 0, "tid", filter, "TIDS", "only these threads", opt_tid },
-		{ OPT_CALLBACK, 0, "time", filter, "START,STOP", "only samples in this time range (seconds, "
-		  "as perf script prints them)", opt_time },
+		{ OPT_CALLBACK, 0, "time", filter, "START,STOP", "only samples in these time ranges: "
+		  "START,STOP in seconds as script prints them (either may be left out; several "
+		  "separated by blanks), or percentages of the recording: 10%/2, 0%-10%,30%-40%", opt_time },
 		{ OPT_CALLBACK, 'd', "dso", filter, "DSOS", "only these shared objects", opt_dso },
 		{ OPT_CALLBACK, 0, "dsos", filter, "DSOS", "perf's spelling of --dso", opt_dso, OPT_HIDDEN },
 		{ OPT_CALLBACK, 'S', "symbols", filter, "SYMS", "only these symbols; WindowsPerf patterns "
@@ -447,6 +448,32 @@ void cmd_open_failed(const char *input)
 	err_exit(EXIT_RUNTIME);
 }
 
+/* perf's exit status for a --time it cannot use: its -EINVAL as a byte. */
+#define PERF_EINVAL_STATUS 234
+
+int cmd_time_opt(struct sample_filter *f, const char *spec)
+{
+	if (filter_set_time(f, spec) == 0)
+		return 0;
+	if (err_perf_name) {
+		fflush(stdout);
+		fputs("Invalid time string\n", stderr);
+		err_exit(PERF_EINVAL_STATUS);
+	}
+	return -1;
+}
+
+void cmd_time_unreadable(const struct session *ss)
+{
+	if (!ss->window_no_times || !err_perf_name)
+		return;
+	fflush(stdout);
+	fputs("HINT: no first/last sample time found in perf data.\n"
+	      "Please use latest perf binary to execute 'perf record'\n"
+	      "(if '--buildid-all' is enabled, please set '--timestamp-boundary').\n", stderr);
+	err_exit(PERF_EINVAL_STATUS);
+}
+
 static int browse(const struct report_args *a, struct report_run *x, const struct session_opts *so)
 {
 	struct report_browse b = { .p = &x->p, .av = x->have_av ? &x->av : NULL,
@@ -462,6 +489,7 @@ int cmd_report(int argc, char **argv)
 	a.v.ro.graph_min = 0.5;
 	struct report_run x = { .a = &a };
 	parse_report_options(&a, &x.p, argc, argv);
+	a.v.ro.time_slices = x.p.filter.time_spec;
 	err_quiet = a.quiet;
 	/* hints are for a reader: not in the machine-readable forms */
 	err_no_hints = a.json || a.folded || a.v.ro.field_sep != NULL;
@@ -479,11 +507,13 @@ int cmd_report(int argc, char **argv)
 	struct session_tool tool = { .ready = report_ready, .arg = &x, .python_view = a.python,
 				     .python_labels = a.python, .python_nolineno = a.nolineno,
 				     .inline_frames = !a.no_inline, .wall = true,
-				     .window_start = x.p.filter.time_start, .window_end = x.p.filter.time_end,
+				     .time_spec = x.p.filter.time_spec,
 				     .window_skipped = &x.p.filtered_out };
 	struct session_opts so = { .force = a.force, .symfs = a.symfs, .threads = a.threads };
-	if (session_open(&ss, a.input, &so, &tool) < 0)
+	if (session_open(&ss, a.input, &so, &tool) < 0) {
+		cmd_time_unreadable(&ss);
 		cmd_open_failed(a.input);
+	}
 	struct perfdata_reader *r = ss.reader;
 	err_print_notes(&r->info.notes);
 	int status = 0;

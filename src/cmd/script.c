@@ -66,7 +66,7 @@ static int opt_comm(const struct option *o, const char *a) { return filter_add_c
 static int opt_pid(const struct option *o, const char *a) { return filter_add_pids(o->value, a); }
 static int opt_tid(const struct option *o, const char *a) { return filter_add_tids(o->value, a); }
 static int opt_sym(const struct option *o, const char *a) { return filter_add_syms(o->value, a); }
-static int opt_time(const struct option *o, const char *a) { return filter_set_time(o->value, a); }
+static int opt_time(const struct option *o, const char *a) { return cmd_time_opt(o->value, a); }
 
 /* brstacksym: each branch's from and to, resolved in the sample's thread before printing. */
 static const struct addr_loc *resolve_branches(struct script_ctx *c, const struct resolved_sample *rs)
@@ -141,8 +141,9 @@ int cmd_script(int argc, char **argv)
 		{ OPT_CALLBACK, 0, "pid", &c.filter, "PIDS", "only these processes", opt_pid },
 		{ OPT_CALLBACK, 0, "tid", &c.filter, "TIDS", "only these threads", opt_tid },
 		{ OPT_CALLBACK, 'S', "symbols", &c.filter, "SYMS", "only samples in these symbols", opt_sym },
-		{ OPT_CALLBACK, 0, "time", &c.filter, "START,STOP", "only samples in this time range "
-		  "(seconds, as the time field prints them)", opt_time },
+		{ OPT_CALLBACK, 0, "time", &c.filter, "START,STOP", "only samples in these time ranges: "
+		  "START,STOP in seconds as script prints them (either may be left out; several "
+		  "separated by blanks), or percentages of the recording: 10%/2, 0%-10%,30%-40%", opt_time },
 		OPT_END_(),
 	};
 	struct opt_ctx ctx = { "script", usage, opts, false };
@@ -173,10 +174,12 @@ int cmd_script(int argc, char **argv)
 				     .python_view = python, .inline_frames = !no_inline,
 				     .python_labels = python && fold, .python_nolineno = nolineno,
 				     .srclines = (asked & SF_SRCLINE) != 0,
-				     .window_start = c.filter.time_start, .window_end = c.filter.time_end };
+				     .time_spec = c.filter.time_spec };
 	struct session_opts so = { .force = force, .symfs = symfs };
-	if (session_open(&ss, input, &so, &tool) < 0)
+	if (session_open(&ss, input, &so, &tool) < 0) {
+		cmd_time_unreadable(&ss);
 		cmd_open_failed(input);
+	}
 	struct perfdata_reader *r = ss.reader;
 	err_print_notes(&r->info.notes);
 	int status = 0;

@@ -37,6 +37,8 @@ struct report_opts {
 	bool colour;             /* hot percentages in perf's colours (output/colour.h) */
 	bool by_period;          /* wperf view: overhead by period, not by samples (sample --wall:
 				  * nanoseconds on and off a CPU) */
+	const char *time_slices; /* --time as given: perf adds "(time slices: SPEC)" to the Samples
+				  * line; NULL: none */
 };
 
 void report_text(FILE *f, const struct report_section *s, const struct report_opts *o);

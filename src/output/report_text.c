@@ -330,7 +330,10 @@ void report_text(FILE *f, const struct report_section *s, const struct report_op
 	const struct hist *h = s->hist;
 	char cnt[32];
 	if (!o->no_header) {
-		fprintf(f, "# Samples: %s  of event '%s'\n", human_count(s->samples, cnt, sizeof(cnt)), s->event);
+		fprintf(f, "# Samples: %s  of event '%s'", human_count(s->samples, cnt, sizeof(cnt)), s->event);
+		if (o->time_slices)
+			fprintf(f, " (time slices: %s)", o->time_slices);
+		fputc('\n', f);
 		fprintf(f, "# Event count (approx.): %" PRIu64 "\n#\n", s->period);
 	}
 

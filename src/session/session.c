@@ -237,7 +237,7 @@ static int deliver_frames(void *arg, const struct perf_sample *s, struct thread 
 static bool outside_window(struct session *ss, const struct perf_sample *s)
 {
 	const struct session_tool *t = &ss->tool;
-	if (s->time >= t->window_start && (!t->window_end || s->time <= t->window_end))
+	if (timerange_keeps(&ss->window, s->time))
 		return false;
 	ss->window_skipped++;
 	if (t->window_skipped)
@@ -491,5 +491,6 @@ void session_free(struct session *ss)
 	for (size_t i = 0; i < ss->wall_held.n; i++)
 		free(ss->wall_held.v[i].value);
 	hashmap_free(&ss->wall_held);
+	timerange_free(&ss->window);
 	memset(ss, 0, sizeof(*ss));
 }

@@ -16,6 +16,7 @@
 #include "resolve/resolve.h"
 #include "util/hashmap.h"
 #include "util/notes.h"
+#include "util/timerange.h"
 
 struct pystore;
 struct session;
@@ -44,12 +45,13 @@ struct session_tool {
 	/* Only samples whose thread held the GIL (report --gil; a record --gil recording asks it
 	 * itself, python/pystore.h's PYSTORE_GIL_ONLY). */
 	bool gil_only;
-	/* Optional: a --time window (ns; end 0: no end). A sample outside it is counted as read
-	 * (nsamples, the totals per event, the first and last times) and goes no further: neither
-	 * resolved (unwound, looked up, joined with Python stacks) nor handed to the tool, as perf
-	 * skips it before its per-sample work; ss->window_skipped and *window_skipped (when set)
-	 * count it. */
-	uint64_t window_start, window_end;
+	/* Optional: a --time spec (util/timerange.h; NULL: every sample), read by session_attach
+	 * into ss->window against the header's first and last sample times. A sample outside it is
+	 * counted as read (nsamples, the totals per event, the first and last times) and goes no
+	 * further: neither resolved (unwound, looked up, joined with Python stacks) nor handed to
+	 * the tool, as perf skips it before its per-sample work; ss->window_skipped and
+	 * *window_skipped (when set) count it. */
+	const char *time_spec;
 	uint64_t *window_skipped;
 };
 
@@ -80,6 +82,9 @@ struct session {
 	uint64_t bad_ksymbols;   /* KSYMBOL records that did not parse (the first is a note) */
 	uint64_t gil_dropped;    /* samples left out: their thread did not hold the GIL (gil_only) */
 	uint64_t window_skipped; /* samples outside the tool's --time window, not resolved */
+	struct time_ranges window; /* tool.time_spec read against the header; empty: every sample */
+	bool window_no_times;    /* session_open failed: a percent --time and a recording whose
+				  * header has no first and last sample times (perf's HINT) */
 	struct resolver resolver;  /* samples to frames (its truncated count: cut DWARF stacks) */
 	struct pystore *py;        /* Python stacks joined with the samples (python/pymerge.h); owned */
 	struct session_hints hints;
@@ -136,10 +141,12 @@ struct session_opts {
 /* Opens path ("-": standard input) and starts a session on its events with tool. The header's
  * build-ids name the files that ran: a DSO whose file on disk has another one is not resolved
  * and session_diagnose names it. What the reader met opening the file (damaged features) is in
- * ss->reader->info.notes. -1 after err_set (nothing to close). */
+ * ss->reader->info.notes. -1 after err_set (nothing to close; ss->window_no_times says
+ * whether tool->time_spec was in percent and the header has no sample times). */
 int session_open(struct session *ss, const char *path, const struct session_opts *o,
 		 const struct session_tool *tool);
-/* The same over a reader the caller opened and keeps (closes after session_close). */
+/* The same over a reader the caller opened and keeps (closes after session_close). -1 after
+ * err_set when tool->time_spec cannot be read against r's header (then session_free). */
 int session_attach(struct session *ss, struct perfdata_reader *r, const struct session_opts *o,
 		   const struct session_tool *tool);
 /* Walks the whole recording through the tool. -1 after err_set when a record stopped the walk

@@ -10,11 +10,26 @@
 #include "util/error.h"
 #include "util/xalloc.h"
 
+/* --time against the header's first and last sample times (perf's, with no scan of the
+ * samples: a recording without them takes no percentages, as in perf). */
+static int window_read(struct session *ss, const char *spec, const struct perfdata_info *in)
+{
+	if (timerange_is_percent(spec) && !in->first_sample_time && !in->last_sample_time) {
+		ss->window_no_times = true;
+		return err_set("--time %s: the recording's header has no first and last sample times "
+			       "(perf's SAMPLE_TIME feature; a pipe has none), which percentages are of: "
+			       "give START,STOP in seconds", spec);
+	}
+	return timerange_parse(spec, in->first_sample_time, in->last_sample_time, &ss->window);
+}
+
 int session_attach(struct session *ss, struct perfdata_reader *r, const struct session_opts *o,
 		   const struct session_tool *tool)
 {
 	session_init(ss, &r->evsels, tool);
 	ss->reader = r;
+	if (tool->time_spec && window_read(ss, tool->time_spec, &r->info) < 0)
+		return -1;
 	ss->force = o && o->force;
 	ss->threads = o ? o->threads : 0;
 	if (o && o->symfs)
@@ -31,8 +46,14 @@ int session_open(struct session *ss, const char *path, const struct session_opts
 		free(r);
 		return -1;
 	}
-	session_attach(ss, r, o, tool);
+	int rc = session_attach(ss, r, o, tool); /* session_init clears ss */
 	ss->own_reader = true;
+	if (rc < 0) {
+		bool no_times = ss->window_no_times;
+		session_close(ss);
+		ss->window_no_times = no_times;
+		return -1;
+	}
 	return 0;
 }
 

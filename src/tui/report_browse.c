@@ -107,7 +107,9 @@ static char *annotate_addr_hook(void *arg, const struct tui_row *r, uint64_t add
 static int flame_hook(void *arg, const struct tui_zoom *z, char *path, size_t size)
 {
 	struct browse *x = arg;
-	struct sample_filter f = { 0 };
+	/* the report's --time too: the picture is of the samples the view counts */
+	const char *when = x->b->p->filter.time_spec;
+	struct sample_filter f = { .time_spec = when ? xstrdup(when) : NULL };
 	char id[16];
 	if ((z->dso && filter_add_dsos(&f, z->dso) < 0) || (z->comm && filter_add_comms(&f, z->comm) < 0) ||
 	    (z->tid && (snprintf(id, sizeof(id), "%d", z->tid), filter_add_tids(&f, id)) < 0) ||

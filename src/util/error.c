@@ -10,6 +10,7 @@
 static _Thread_local char last_error[1024];
 int err_quiet;
 int err_no_hints;
+int err_perf_name;
 
 int err_set(const char *fmt, ...)
 {

@@ -37,5 +37,8 @@ void err_at_exit(void (*fn)(void *), void *arg);
 extern int err_quiet;
 /* Silences err_hint: machine-readable output (--json, -x, -t, --folded, script). */
 extern int err_no_hints;
+/* lperf runs under the name perf (a link or a shim): where scripts look for perf's own words
+ * (an unknown command, a bad --time), the commands print those. */
+extern int err_perf_name;
 
 #endif

@@ -1,8 +1,8 @@
 #!/bin/sh
-# --time START,STOP: the samples outside the window are counted as read but never resolved (no
-# unwinding, symbol lookups or Python joins), in report (one thread and -j2), its pictures and
-# script; -v says how many were left so. The shown samples are those perf's --time keeps
-# (t93 compares them with perf's).
+# --time: the samples outside the window are counted as read but never resolved (no unwinding,
+# symbol lookups or Python joins), in report (one thread and -j2), its pictures and script, for
+# one range, several, and percentages; -v says how many were left so. The shown samples are those
+# perf's --time keeps (t93 and t135 compare them with perf's).
 # e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
 
@@ -45,6 +45,20 @@ test_expect_success 'no note without -v, and none without a window or with every
 	lperf report -v --time 0,99999999 -i "$F" --stdio >/dev/null 2>e && test -z "$(skipped e)" &&
 	lperf report -v --time 1,2 -i "$F" --stdio >/dev/null 2>e &&
 	total=$(lperf script -F time -i "$F" | wc -l) && test "$(skipped e)" = "$total $total"
+'
+
+# The sample time at line $1 of the recording, as --time's seconds.
+t() { lperf script -F time -i "$F" | sed -n "${1}p" | tr -d " :"; }
+
+test_expect_success 'outside the window nothing is resolved, with percentages and several ranges too (-j1, -j2)' '
+	total=$(lperf script -F time -i "$F" | wc -l) &&
+	for s in 10%/2,10%/7 "$(t 3),$(t 12) $(t 100),$(t 110)"; do
+		n=$(lperf script -F time -i "$F" --time "$s" | wc -l) && test "$n" -gt 0 && test "$n" -lt "$total" &&
+		for j in 1 2; do
+			lperf report -v -j$j --time "$s" -i "$F" --stdio >r 2>e &&
+			expect_grep "note: $((total - n)) of $total samples are outside the --time window" e || exit 1
+		done
+	done
 '
 
 test_done
