@@ -198,6 +198,34 @@ py_for() { # the newest pyenv python3 (2.7: python2.7) of a version
 	done
 }
 
+# py311: the newest pyenv CPython 3.11, else Debian's /usr/bin/python3.11, else nothing.
+py311() {
+	p=$(py_for 3.11)
+	[ -z "$p" ] && [ -x /usr/bin/python3.11 ] && p=/usr/bin/python3.11
+	echo "$p"
+}
+# py311_or_skip TITLE: PY set to py311's (exported), or TITLE recorded as skipped ("no CPython
+# 3.11") and the script ended.
+py311_or_skip() {
+	PY=$(py311)
+	[ -n "$PY" ] || { test_skip "$1" "no CPython 3.11"; test_done; exit 0; }
+	export PY
+}
+# kill_at_exit PID: (also in a snippet) PID gets SIGKILL when the script exits, for workloads a
+# case leaves running (or would, failing). The pids go to a file in the scratch directory.
+kill_at_exit() { echo "$1" >>"$SCRATCH/.kill-at-exit"; }
+at_exit 'for p in $(cat "$SCRATCH/.kill-at-exit" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done'
+# busy_loops N: N shell busy loops in the background for the rest of the script (killed at exit),
+# to load the CPUs.
+busy_loops() {
+	i=0
+	while [ "$i" -lt "$1" ]; do
+		sh -c 'while :; do :; done' &
+		kill_at_exit $!
+		i=$((i + 1))
+	done
+}
+
 # sym_counts REPORT: "samples symbol" of each row of a report --sort sym -n, sorted, for comparing
 # perf's report with lperf's. PLT slots as "@plt": perf leaves some unnamed where lperf names them
 # NAME@plt (docs/annotate.md), and a sample lands in one (ld.so's __tunable_get_val@plt) only

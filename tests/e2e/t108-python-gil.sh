@@ -131,8 +131,7 @@ for py in $pys; do
 	"
 done
 
-PY=$(py_for 3.11)
-[ -z "$PY" ] && [ -x /usr/bin/python3.11 ] && PY=/usr/bin/python3.11
+PY=$(py311)
 if [ -n "$PY" ]; then
 	test_expect_success "sample --gil: spin's rows, compress_loop's and zlib's at most a fifth of them ($PY)" '
 		lperf sample --gil -- "$PY" "$W" run 1.5 >out 2>err || { cat err; return 1; }

@@ -149,8 +149,7 @@ for v in $VERSIONS; do
 	fi
 done
 
-PY=$(py_for 3.11)
-[ -z "$PY" ] && [ -x /usr/bin/python3.11 ] && PY=/usr/bin/python3.11
+PY=$(py311)
 export PY
 if [ -n "$PY" ]; then
 	test_expect_success "--nonblocking: the unpaused reader, said approximate" '

@@ -12,21 +12,9 @@
 # fewer at -F 100), a higher one lowered to 1,000 and said so.
 # e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
-PY=$(py_for 3.11)
-[ -z "$PY" ] && [ -x /usr/bin/python3.11 ] && PY=/usr/bin/python3.11
-if [ -z "$PY" ]; then
-	test_skip "many threads, paused" "no CPython 3.11"
-	test_done
-	exit 0
-fi
+py311_or_skip "many threads, paused"
 M="$TEST_ROOT/tests/workloads/py_many.py"
-PIDS=$(mktemp)
-cleanup() {
-	for p in $(cat "$PIDS"); do kill -9 "$p" 2>/dev/null; done
-	rm -f "$PIDS"; rm -rf "$SCRATCH"
-}
-at_exit cleanup
-export PY M PIDS
+export M
 
 # tids_in FUNC SCRIPT: how many threads have a sample whose Python stack holds FUNC
 tids_in() {
@@ -50,7 +38,7 @@ tracers() { cat /proc/$1/task/*/status 2>/dev/null | awk '/^TracerPid:/ && $2 !=
 test_expect_success "-p of a program starting threads: released after --timeout, the program finishes" '
 	rm -f started.txt stop
 	"$PY" "$M" 64 400000 1 "$PWD/started.txt" "$PWD/stop" &
-	w=$!; echo $w >>"$PIDS"
+	w=$!; kill_at_exit $w
 	n=0; while ! grep -q "^started" started.txt 2>/dev/null && [ $n -lt 600 ]; do sleep 0.1; n=$((n + 1)); done &&
 	LPERF_NO_BPF=1 lperf record --python -p $w --timeout 2 -o a.data 2>err; rc=$?; cat err; test $rc = 0 &&
 	expect_grep "threads paused at each sample" err &&

@@ -10,26 +10,11 @@
 # about one release of ten here).
 # e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
-PY=$(py_for 3.11)
-[ -z "$PY" ] && [ -x /usr/bin/python3.11 ] && PY=/usr/bin/python3.11
-if [ -z "$PY" ]; then
-	test_skip "SIGURG handled by the program, paused" "no CPython 3.11"
-	test_done
-	exit 0
-fi
+py311_or_skip "SIGURG handled by the program, paused"
 W="$TEST_ROOT/tests/workloads/py_sigurg.py"
-PIDS=$(mktemp)
-cleanup() {
-	for p in $(cat "$PIDS"); do kill -9 "$p" 2>/dev/null; done
-	rm -f "$PIDS"; rm -rf "$SCRATCH"
-}
-at_exit cleanup
-export PY W PIDS
+export W
 # two busy loops for the test's length (killed at its end)
-for i in 1 2; do
-	sh -c 'while :; do :; done' &
-	echo $! >>"$PIDS"
-done
+busy_loops 2
 
 test_expect_success "lperf runs it: its own SIGURG reaches its handler once, none of the alarms" '
 	LPERF_NO_BPF=1 lperf record --python -o r.data -- "$PY" "$W" "$PWD/out.txt" 2 0 2>err; rc=$?
@@ -39,7 +24,7 @@ test_expect_success "lperf runs it: its own SIGURG reaches its handler once, non
 
 test_expect_success "attached with -p and let go ten times: its own SIGURG once, no stray one" '
 	"$PY" "$W" "$PWD/out.txt" 2 10 &
-	w=$!; echo $w >>"$PIDS"
+	w=$!; kill_at_exit $w
 	n=0; while ! grep -q "^ready" out.txt 2>/dev/null && [ $n -lt 600 ]; do sleep 0.1; n=$((n + 1)); done &&
 	for i in 1 2 3 4 5 6 7 8 9 10; do
 		LPERF_NO_BPF=1 lperf record -q --python -p $w --timeout 0.5 -o a.data 2>err || { cat err; return 1; }

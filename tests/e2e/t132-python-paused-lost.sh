@@ -10,15 +10,9 @@
 # the kernel lose samples whatever the machine's load.
 # e2e-class: exclusive
 . "$(dirname "$0")/lib.sh"
-PY=$(py_for 3.11)
-[ -z "$PY" ] && [ -x /usr/bin/python3.11 ] && PY=/usr/bin/python3.11
-if [ -z "$PY" ]; then
-	test_skip "lost samples of paused processes" "no CPython 3.11"
-	test_done
-	exit 0
-fi
+py311_or_skip "lost samples of paused processes"
 W="$TEST_ROOT/tests/workloads"
-export PY W
+export W
 SMALL="-F 10000 -m 4 --call-graph dwarf,8192"
 export SMALL
 # rec DATA CMD...: lperf record --python of CMD into DATA in tiny buffers, its errors in err; as

@@ -95,8 +95,7 @@ fi
 # The Python variant: the switches are sampled too (sched:sched_switch), and the Python walker
 # runs at them as at the cpu-clock samples, so the time off a CPU is under py::wait_a and
 # work_b's preemptions under py::work_b: the measured split, within 3 points.
-PY=$(ls -d "$HOME"/.pyenv/versions/3.11.*/bin/python3 2>/dev/null | tail -n 1)
-[ -z "$PY" ] && [ -x /usr/bin/python3.11 ] && PY=/usr/bin/python3.11
+PY=$(py311)
 if [ -n "$PY" ] && [ -n "$HAVE_BPF" ]; then
 cat >"$SCRATCH/wall.py" <<'PROG'
 import sys, time
