@@ -15,9 +15,10 @@ LPERF_RUN_DIR=$(mktemp -d)
 export LPERF_RUN_DIR
 # The Arm suite (make check sets LPERF_ARM64=1) runs once, in an emulated Arm64 machine
 # (tests/arm64/check.sh), in the background while the unit tests and fuzz corpora of every build
-# run: those leave most of the machine idle, and the emulated machine counts instructions
-# (-icount), so what it measures does not depend on the host's load. It is waited for before the
-# first end-to-end script: their known answers never share the machine with it.
+# and then the parallel end-to-end scripts run: the emulated machine counts instructions (-icount),
+# so what it measures does not depend on the host's load, and neither do those scripts' answers.
+# It is waited for before the first exclusive script: their known answers never share the machine
+# with it. Its result is printed after the end-to-end scripts'.
 arm_pid=
 if [ "${LPERF_ARM64:-0}" = 1 ]; then
 	arm_log=$(mktemp)
@@ -68,6 +69,28 @@ unit_pass() { # unit_pass BUILD: its unit tests and fuzz corpora
 			echo "ok   fuzz $name ($p corpus inputs)"
 		fi
 	done
+}
+arm_out=
+arm_wait() { # arm_wait: waits for the Arm suite (when it runs) and counts its result into $arm_out
+	[ -n "$arm_pid" ] || return 0
+	arm_out=$(mktemp)
+	{
+		# [N s]: the suite's own time, beside the unit tests and the parallel scripts
+		wait "$arm_pid"
+		secs=$(cat "$arm_log.secs" 2>/dev/null)
+		s=$(grep -c '^ok .* # skip' "$arm_log") p=$(grep -c '^ok ' "$arm_log") f=$(grep -c '^not ok ' "$arm_log")
+		p=$((p - s))
+		[ -n "$secs" ] || { f=$((f + 1)); echo "not ok - the arm64 suite did not finish" >>"$arm_log"; }
+		if [ "$f" -ne 0 ]; then
+			echo "FAIL arm64 tests/arm64 ($p passed, $f failed) [${secs:-?} s]"
+			grep -A25 '^not ok ' "$arm_log" | head -n 80
+		else
+			echo "ok   arm64 tests/arm64 ($p, $s skipped) [$secs s]"
+		fi
+	} >"$arm_out"
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+	rm -f "$arm_log" "$arm_log.secs"
+	arm_pid=
 }
 e2e_class() { # e2e_class SCRIPT: its "# e2e-class: parallel|exclusive" header line (default exclusive)
 	c=$(sed -n '1,30s/^# e2e-class: *\([a-z]*\).*/\1/p' "$1" | head -n1)
@@ -146,6 +169,7 @@ e2e_all() {
 		done
 	}
 	for class in parallel exclusive; do
+		[ "$class" = exclusive ] && arm_wait
 		max=1
 		[ "$class" = parallel ] && max=${LPERF_E2E_JOBS:-2}
 		i=0
@@ -166,23 +190,9 @@ e2e_all() {
 	echo "== $b"
 	unit_pass "$b"
 done
-if [ -n "$arm_pid" ]; then
-	# [N s]: the suite's own time, most of it beside the unit tests
-	wait "$arm_pid"
-	secs=$(cat "$arm_log.secs" 2>/dev/null)
-	s=$(grep -c '^ok .* # skip' "$arm_log") p=$(grep -c '^ok ' "$arm_log") f=$(grep -c '^not ok ' "$arm_log")
-	p=$((p - s))
-	[ -n "$secs" ] || { f=$((f + 1)); echo "not ok - the arm64 suite did not finish" >>"$arm_log"; }
-	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
-	if [ "$f" -ne 0 ]; then
-		echo "FAIL arm64 tests/arm64 ($p passed, $f failed) [${secs:-?} s]"
-		grep -A25 '^not ok ' "$arm_log" | head -n 80
-	else
-		echo "ok   arm64 tests/arm64 ($p, $s skipped) [$secs s]"
-	fi
-	rm -f "$arm_log" "$arm_log.secs"
-fi
 e2e_all "$@"
+arm_wait
+[ -n "$arm_out" ] && cat "$arm_out" && rm -f "$arm_out"
 # WindowsPerf's own suite, when a checkout is given (WPERF_TESTS=DIR; tests/wperf-suite/run.sh):
 # its passes and its failures other than the tests that cannot apply here count.
 if [ -n "${WPERF_TESTS:-}" ]; then
