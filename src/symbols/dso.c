@@ -467,8 +467,8 @@ static void load_running_kernel(struct dso *d)
 		ksnap_save(d->syms, d->nsyms, NULL);
 }
 
-/* The snapshot decides the core kernel's addresses only: for any other address (a module, BPF)
- * /proc/kallsyms is read afresh, once. The snapshot's array stays alive until the DSO is freed,
+/* The snapshot decides the core kernel's addresses only: for any other address (a module, BPF),
+ * or when a lookup finds a part of it damaged, /proc/kallsyms is read afresh, once. The snapshot's array stays alive until the DSO is freed,
  * as symbols handed out before point into it. */
 static void kernel_refresh(struct dso *d)
 {
@@ -646,9 +646,17 @@ const struct symbol *dso_find_symbol(struct dso *d, uint64_t addr)
 	dso_load(d);
 	if (d->jit.perfmap)
 		return perfmap_find(d->jit.perfmap, addr);
-	if (d->ksnap && !d->ksnap_fresh && !ksnap_covers(d->ksnap, addr))
+	if (d->ksnap && !d->ksnap_fresh) {
+		const struct symbol *s;
+		if (ksnap_covers(d->ksnap, addr) && ksnap_find(d->ksnap, addr, &s) == 0)
+			return s;
+		err_clear(); /* a damaged part: read afresh, and the snapshot rewritten */
 		kernel_refresh(d);
-	return symtab_find(d->syms, d->nsyms, addr);
+	}
+	const struct symbol *s = symtab_find(d->syms, d->nsyms, addr);
+	/* read afresh part way: a function the snapshot named before keeps its symbol */
+	const struct symbol *seen = s && d->ksnap && d->ksnap_fresh ? ksnap_seen(d->ksnap, s) : NULL;
+	return seen ? seen : s;
 }
 
 uint64_t dso_offset_to_addr(struct dso *d, uint64_t offset)

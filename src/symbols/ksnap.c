@@ -1,10 +1,14 @@
 /* The kernel symbol snapshot (see ksnap.h). Layout, native byte order:
  *
  *   header (struct ksnap_hdr, 120 bytes)
+ *   groups table: per GROUP_SYMS entries, the first one's start and the group's CRC-32 (16 bytes)
+ *   chunks table: per CHUNK_BYTES of the string table, its CRC-32 (4 bytes), padded to 8
  *   nsyms entries (struct ksnap_ent, 24 bytes): start, size, name and mangled-name offsets
  *   string table (strsize bytes, NUL-terminated names, ending with a NUL)
  *
- * The CRC-32 covers the whole file, its own field taken as 0. */
+ * The header's CRC-32 covers the header (its own field taken as 0) and both tables; each group
+ * and chunk has its own, checked the first time a lookup reads it: a report names a few hundred
+ * kernel symbols of 120,000, and checking the whole 6 MB file was 4 ms of every run. */
 #include "symbols/ksnap.h"
 
 #include <errno.h>
@@ -13,6 +17,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "symbols/buildid_cache.h"
 #include "symbols/kallsyms.h"
@@ -23,6 +28,8 @@
 #define KSNAP_DIR ".lperf/ksyms"
 #define KSNAP_MAX (256u << 20)
 #define NO_NAME UINT32_MAX
+#define GROUP_SYMS 2048u          /* entries per group: 48 KB, a lookup checks one */
+#define CHUNK_BYTES (64u << 10)   /* string table bytes per chunk */
 
 static const char ksnap_magic[8] = { 'L', 'P', 'K', 'S', 'Y', 'M', 'S', '\n' };
 
@@ -41,12 +48,89 @@ struct ksnap_ent {
 	uint32_t name, mangled;
 };
 
+struct ksnap_group {
+	uint64_t first;           /* the group's first entry's start */
+	uint32_t crc, pad;
+};
+
 _Static_assert(sizeof(struct ksnap_hdr) == 120, "ksnap header layout");
 _Static_assert(sizeof(struct ksnap_ent) == 24, "ksnap entry layout");
+_Static_assert(sizeof(struct ksnap_group) == 16, "ksnap group layout");
+
+/* Where each part of a snapshot of nsyms entries and strsize string bytes lies. */
+struct layout {
+	size_t ngroups, nchunks, chunks_off, ents_off, str_off, total;
+};
+
+static size_t groups_of(uint64_t nsyms)
+{
+	return (size_t)((nsyms + GROUP_SYMS - 1) / GROUP_SYMS);
+}
+
+static size_t chunks_of(uint64_t strsize)
+{
+	return (size_t)((strsize + CHUNK_BYTES - 1) / CHUNK_BYTES);
+}
+
+static void layout_for(size_t nsyms, size_t strsize, struct layout *l)
+{
+	l->ngroups = groups_of(nsyms);
+	l->nchunks = chunks_of(strsize);
+	l->chunks_off = sizeof(struct ksnap_hdr) + l->ngroups * sizeof(struct ksnap_group);
+	l->ents_off = l->chunks_off + (l->nchunks * 4 + 7) / 8 * 8;
+	l->str_off = l->ents_off + (size_t)nsyms * sizeof(struct ksnap_ent);
+	l->total = l->str_off + (size_t)strsize;
+}
+
+/* False when the counts cannot describe a file of at most len bytes (no overflow). */
+static bool layout_of(uint64_t nsyms, uint64_t strsize, size_t len, struct layout *l)
+{
+	if (nsyms > len / sizeof(struct ksnap_ent) || strsize > len)
+		return false;
+	layout_for((size_t)nsyms, (size_t)strsize, l);
+	return true;
+}
+
+static uint32_t crc_of(const void *p, size_t n)
+{
+	return (uint32_t)crc32(0, p, (uInt)n);
+}
 
 uint32_t ksnap_crc(const void *buf, size_t len)
 {
-	return buildid_cache_crc(buf, len, offsetof(struct ksnap_hdr, crc));
+	struct ksnap_hdr h;
+	struct layout l;
+	if (len < sizeof(h))
+		return 0;
+	memcpy(&h, buf, sizeof(h));
+	size_t upto = layout_of(h.nsyms, h.strsize, len, &l) && l.ents_off <= len ? l.ents_off : sizeof(h);
+	return buildid_cache_crc(buf, upto, offsetof(struct ksnap_hdr, crc));
+}
+
+void ksnap_seal(void *buf, size_t len)
+{
+	struct ksnap_hdr h;
+	struct layout l;
+	if (len < sizeof(h))
+		return;
+	memcpy(&h, buf, sizeof(h));
+	if (layout_of(h.nsyms, h.strsize, len, &l) && l.total <= len) {
+		uint8_t *b = buf;
+		for (size_t g = 0; g < l.ngroups; g++) {
+			size_t first = g * GROUP_SYMS, n = h.nsyms - first < GROUP_SYMS ? h.nsyms - first : GROUP_SYMS;
+			struct ksnap_group gr = { 0, 0, 0 };
+			memcpy(&gr.first, b + l.ents_off + first * sizeof(struct ksnap_ent), 8);
+			gr.crc = crc_of(b + l.ents_off + first * sizeof(struct ksnap_ent), n * sizeof(struct ksnap_ent));
+			memcpy(b + sizeof(h) + g * sizeof(gr), &gr, sizeof(gr));
+		}
+		for (size_t c = 0; c < l.nchunks; c++) {
+			size_t off = c * CHUNK_BYTES, n = h.strsize - off < CHUNK_BYTES ? h.strsize - off : CHUNK_BYTES;
+			uint32_t crc = crc_of(b + l.str_off + off, n);
+			memcpy(b + l.chunks_off + c * 4, &crc, 4);
+		}
+	}
+	uint32_t crc = ksnap_crc(buf, len);
+	memcpy((char *)buf + offsetof(struct ksnap_hdr, crc), &crc, 4);
 }
 
 int ksnap_key_now(struct ksnap_key *k)
@@ -98,7 +182,9 @@ void *ksnap_build(const struct ksnap_key *k, const struct symbol *syms, size_t n
 	size_t strsize = 1;
 	for (size_t i = 0; i < nsyms; i++)
 		strsize += strlen(syms[i].name) + 1 + (syms[i].mangled ? strlen(syms[i].mangled) + 1 : 0);
-	size_t total = sizeof(struct ksnap_hdr) + nsyms * sizeof(struct ksnap_ent) + strsize;
+	struct layout l;
+	layout_for(nsyms, strsize, &l);
+	size_t total = l.total;
 	char *buf = xcalloc(1, total);
 	struct ksnap_hdr h = { 0 };
 	memcpy(h.magic, ksnap_magic, sizeof(h.magic));
@@ -110,8 +196,8 @@ void *ksnap_build(const struct ksnap_key *k, const struct symbol *syms, size_t n
 	h.strsize = strsize;
 	h.total = total;
 	core_range(syms, nsyms, &h.core_lo, &h.core_hi);
-	struct ksnap_ent *ents = (struct ksnap_ent *)(buf + sizeof(h));
-	char *str = (char *)(ents + nsyms);
+	struct ksnap_ent *ents = (struct ksnap_ent *)(buf + l.ents_off);
+	char *str = buf + l.str_off;
 	size_t off = 1; /* offset 0: the empty string */
 	for (size_t i = 0; i < nsyms; i++) {
 		ents[i].start = syms[i].start;
@@ -125,13 +211,12 @@ void *ksnap_build(const struct ksnap_key *k, const struct symbol *syms, size_t n
 		}
 	}
 	memcpy(buf, &h, sizeof(h));
-	h.crc = ksnap_crc(buf, total);
-	memcpy(buf, &h, sizeof(h));
+	ksnap_seal(buf, total);
 	*len = total;
 	return buf;
 }
 
-static int check_header(const struct ksnap_hdr *h, size_t len, const struct ksnap_key *k)
+static int check_header(const struct ksnap_hdr *h, size_t len, const struct ksnap_key *k, struct layout *l)
 {
 	if (memcmp(h->magic, ksnap_magic, sizeof(h->magic)))
 		return err_set("offset 0: bad magic");
@@ -143,9 +228,8 @@ static int check_header(const struct ksnap_hdr *h, size_t len, const struct ksna
 		return err_set("offset 36: another boot's snapshot");
 	if (h->total != len)
 		return err_set("offset 112: size %llu, the file has %zu bytes", (unsigned long long)h->total, len);
-	size_t body = len - sizeof(*h);
-	if (h->nsyms == 0 || h->nsyms > body / sizeof(struct ksnap_ent) ||
-	    h->strsize != body - h->nsyms * sizeof(struct ksnap_ent) || h->strsize > NO_NAME)
+	if (h->nsyms == 0 || h->strsize == 0 || h->strsize > NO_NAME || !layout_of(h->nsyms, h->strsize, len, l) ||
+	    l->total != len)
 		return err_set("offset 80: %llu symbols and %llu string bytes do not fill %zu bytes",
 			       (unsigned long long)h->nsyms, (unsigned long long)h->strsize, len);
 	if (h->core_lo > h->core_hi)
@@ -153,99 +237,209 @@ static int check_header(const struct ksnap_hdr *h, size_t len, const struct ksna
 	return 0;
 }
 
-/* Hands a read-only file mapping's pages back to the page cache behind a moving point, a step
- * at a time, so that checking a 6 MB snapshot does not hold all of it (a page read again later is
- * faulted back in). Off (base NULL) for a caller's buffer. */
-#define BEHIND_STEP (1u << 20)
-
-struct behind {
-	const char *base;
-	uintptr_t done;
-};
-
-static void hand_back(struct behind *b, const void *upto)
+/* Group g's entries, checked once: their CRC, each in order and not overlapping the next (the
+ * next group's first by the table), names inside the string table. */
+static int check_group(struct ksnap *s, size_t g)
 {
-	if (!b->base)
-		return;
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), at = (uintptr_t)upto & ~(page - 1);
-	if (!b->done)
-		b->done = (uintptr_t)b->base & ~(page - 1);
-	if (at > b->done && at - b->done >= BEHIND_STEP) {
-		madvise((void *)b->done, at - b->done, MADV_DONTNEED);
-		b->done = at;
+	if (s->group_ok[g])
+		return 0;
+	struct ksnap_group gr;
+	memcpy(&gr, s->groups + g * sizeof(gr), sizeof(gr));
+	size_t first = g * GROUP_SYMS, n = s->nsyms - first < GROUP_SYMS ? s->nsyms - first : GROUP_SYMS;
+	const struct ksnap_ent *e = s->ents + first;
+	size_t off = s->ents_off + first * sizeof(*e);
+	if (crc_of(e, n * sizeof(*e)) != gr.crc)
+		return err_set("offset %zu: checksum mismatch in symbols %zu to %zu (damaged)", off, first, first + n - 1);
+	if (e[0].start != gr.first)
+		return err_set("offset %zu: symbol %zu's start is not the groups table's", off, first);
+	for (size_t i = 0; i < n; i++, off += sizeof(*e)) {
+		bool last = first + i + 1 == s->nsyms;
+		uint64_t next = i + 1 < n ? e[i + 1].start : 0;
+		if (!last && i + 1 == n)
+			memcpy(&next, s->groups + (g + 1) * sizeof(gr), sizeof(next));
+		if (e[i].name >= s->strsize || (e[i].mangled != NO_NAME && e[i].mangled >= s->strsize))
+			return err_set("offset %zu: symbol %zu's name is outside the string table", off, first + i);
+		if (e[i].start + e[i].size < e[i].start ||
+		    (!last && (next <= e[i].start || e[i].start + e[i].size > next)))
+			return err_set("offset %zu: symbol %zu is out of order or overlaps the next", off, first + i);
 	}
+	s->group_ok[g] = 1;
+	return 0;
 }
 
-/* Checks the entries and, when syms is not NULL, fills it (names pointing into str). */
-static int check_entries(const struct ksnap_hdr *h, const struct ksnap_ent *e, const char *str, struct symbol *syms,
-			 bool file_map)
+/* The string at offset off of the string table, its chunks checked: NULL when it does not end
+ * inside the table (err_set). */
+static const char *string_at(struct ksnap *s, uint32_t off)
 {
-	if (str[h->strsize - 1])
-		return err_set("offset %zu: string table not terminated",
-			       (size_t)(sizeof(*h) + h->nsyms * sizeof(*e) + h->strsize - 1));
-	struct behind ents = { file_map ? (const char *)e : NULL, 0 }, names = { file_map ? str : NULL, 0 };
-	for (size_t i = 0; i < h->nsyms; i++) {
-		size_t off = sizeof(*h) + i * sizeof(*e);
-		if (!(i % 4096)) {
-			hand_back(&ents, e + i);
-			if (e[i].name < h->strsize)
-				hand_back(&names, str + e[i].name);
+	for (size_t c = off / CHUNK_BYTES; c < s->nchunks; c++) {
+		size_t lo = c * CHUNK_BYTES, n = s->strsize - lo < CHUNK_BYTES ? s->strsize - lo : CHUNK_BYTES;
+		if (!s->chunk_ok[c]) {
+			uint32_t want;
+			memcpy(&want, s->chunks + c * 4, 4);
+			if (crc_of(s->str + lo, n) != want)
+				return err_set("offset %zu: checksum mismatch in the string table (damaged)", s->str_off + lo),
+				       NULL;
+			s->chunk_ok[c] = 1;
 		}
-		if (e[i].name >= h->strsize || (e[i].mangled != NO_NAME && e[i].mangled >= h->strsize) ||
-		    !str[e[i].name])
-			return err_set("offset %zu: symbol %zu's name is outside the string table", off, i);
-		if (e[i].start + e[i].size < e[i].start ||
-		    (i + 1 < h->nsyms && (e[i + 1].start <= e[i].start || e[i].start + e[i].size > e[i + 1].start)))
-			return err_set("offset %zu: symbol %zu is out of order or overlaps the next", off, i);
-		/* Inside the core range only core symbols: what ksnap_covers relies on. */
-		if (e[i].start >= h->core_lo && e[i].start <= h->core_hi && tagged(str + e[i].name))
-			return err_set("offset %zu: a module symbol inside the core kernel's range", off);
-		if (syms)
-			syms[i] = (struct symbol){ e[i].start, e[i].size, (char *)str + e[i].name,
-						   e[i].mangled == NO_NAME ? NULL : (char *)str + e[i].mangled };
+		if (memchr(s->str + (lo > off ? lo : off), 0, lo + n - (lo > off ? lo : off)))
+			return s->str + off;
+	}
+	return err_set("offset %zu: string table not terminated", s->str_off + s->strsize - 1), NULL;
+}
+
+/* Entry i as a symbol (its group checked), filled on first use. */
+static const struct symbol *symbol_at(struct ksnap *s, size_t i)
+{
+	if (s->syms[i].name)
+		return &s->syms[i];
+	const struct ksnap_ent *e = &s->ents[i];
+	size_t off = s->ents_off + i * sizeof(*e);
+	const char *name = string_at(s, e->name), *mangled = NULL;
+	if (!name || (e->mangled != NO_NAME && !(mangled = string_at(s, e->mangled))))
+		return NULL;
+	if (!*name)
+		return err_set("offset %zu: symbol %zu's name is empty", off, i), NULL;
+	/* Inside the core range only core symbols: what ksnap_covers relies on. */
+	if (e->start >= s->core_lo && e->start <= s->core_hi && tagged(name))
+		return err_set("offset %zu: a module symbol inside the core kernel's range", off), NULL;
+	s->syms[i] = (struct symbol){ e->start, e->size, (char *)name, (char *)mangled };
+	return &s->syms[i];
+}
+
+int ksnap_open(const void *buf, size_t len, const struct ksnap_key *k, struct ksnap *s)
+{
+	memset(s, 0, sizeof(*s));
+	struct ksnap_hdr h;
+	struct layout l = { 0 };
+	if (len < sizeof(h))
+		return err_set("offset 0: truncated header (%zu bytes)", len);
+	memcpy(&h, buf, sizeof(h));
+	if (check_header(&h, len, k, &l) < 0)
+		return -1;
+	if (ksnap_crc(buf, len) != h.crc)
+		return err_set("offset 76: checksum mismatch (damaged)");
+	if ((uintptr_t)buf % _Alignof(struct ksnap_ent))
+		return err_set("offset 0: misaligned snapshot");
+	const uint8_t *b = buf;
+	s->nsyms = h.nsyms;
+	s->strsize = h.strsize;
+	s->core_lo = h.core_lo;
+	s->core_hi = h.core_hi;
+	s->groups = b + sizeof(h);
+	s->chunks = b + l.chunks_off;
+	s->ents = (const struct ksnap_ent *)(b + l.ents_off);
+	s->ents_off = l.ents_off;
+	s->str = (const char *)b + l.str_off;
+	s->str_off = l.str_off;
+	s->ngroups = l.ngroups;
+	s->nchunks = l.nchunks;
+	s->group_ok = xcalloc(l.ngroups + l.nchunks, 1);
+	s->chunk_ok = s->group_ok + l.ngroups;
+	/* Anonymous pages: only those of the symbols looked up are ever touched. */
+	s->syms_len = s->nsyms * sizeof(struct symbol);
+	s->syms = mmap(NULL, s->syms_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (s->syms == MAP_FAILED) {
+		s->syms = NULL;
+		free(s->group_ok);
+		return err_set("kernel symbol snapshot: no memory for %zu symbols", s->nsyms);
 	}
 	return 0;
 }
 
-/* ksnap_parse; file_map: buf is a read-only mapping of the file, whose pages are handed back as
- * the checks pass them (only the names a report prints come back). */
-static int parse(const void *buf, size_t len, const struct ksnap_key *k, struct ksnap *s, bool file_map)
+int ksnap_find(struct ksnap *s, uint64_t addr, const struct symbol **out)
 {
-	memset(s, 0, sizeof(*s));
-	struct ksnap_hdr h;
-	if (len < sizeof(h))
-		return err_set("offset 0: truncated header (%zu bytes)", len);
-	memcpy(&h, buf, sizeof(h));
-	if (check_header(&h, len, k) < 0)
-		return -1;
-	const char *body = (const char *)buf + sizeof(h);
-	uint32_t crc = file_map ? buildid_cache_crc_mapped(buf, len, offsetof(struct ksnap_hdr, crc)) : ksnap_crc(buf, len);
-	if (crc != h.crc)
-		return err_set("offset 76: checksum mismatch (damaged)");
-	if ((uintptr_t)body % _Alignof(struct ksnap_ent))
-		return err_set("offset 120: misaligned entries");
-	const struct ksnap_ent *e = (const struct ksnap_ent *)body;
-	const char *str = (const char *)(e + h.nsyms);
-	s->syms = xcalloc(h.nsyms, sizeof(*s->syms));
-	if (check_entries(&h, e, str, s->syms, file_map) < 0) {
-		free(s->syms);
-		s->syms = NULL;
-		return -1;
+	*out = NULL;
+	size_t lo = 0, hi = s->ngroups;
+	while (lo < hi) { /* the last group whose first start is at or below addr */
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t first;
+		memcpy(&first, s->groups + mid * sizeof(struct ksnap_group), sizeof(first));
+		if (first <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	s->nsyms = h.nsyms;
-	s->core_lo = h.core_lo;
-	s->core_hi = h.core_hi;
+	if (!lo)
+		return 0;
+	size_t g = lo - 1;
+	if (check_group(s, g) < 0)
+		return -1;
+	size_t first = g * GROUP_SYMS, end = s->nsyms - first < GROUP_SYMS ? s->nsyms : first + GROUP_SYMS;
+	lo = first;
+	hi = end;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->ents[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	const struct ksnap_ent *e = &s->ents[lo - 1];
+	if (addr - e->start >= (e->size ? e->size : 1))
+		return 0;
+	*out = symbol_at(s, lo - 1);
+	return *out ? 0 : -1;
+}
+
+const struct symbol *ksnap_seen(const struct ksnap *s, const struct symbol *like)
+{
+	size_t lo = 0, hi = s->ngroups;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t first;
+		memcpy(&first, s->groups + mid * sizeof(struct ksnap_group), sizeof(first));
+		if (first <= like->start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || !s->group_ok[lo - 1]) /* only checked entries are read */
+		return NULL;
+	size_t first = (lo - 1) * GROUP_SYMS, end = s->nsyms - first < GROUP_SYMS ? s->nsyms : first + GROUP_SYMS;
+	for (lo = first, hi = end; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->ents[mid].start < like->start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	const struct symbol *o = lo < end ? &s->syms[lo] : NULL;
+	if (!o || !o->name || o->start != like->start || o->size != like->size || strcmp(o->name, like->name) ||
+	    !o->mangled != !like->mangled || (o->mangled && strcmp(o->mangled, like->mangled)))
+		return NULL;
+	return o;
+}
+
+/* Every group and symbol checked and filled, as a lookup of each would. */
+static int check_all(struct ksnap *s)
+{
+	if (s->str[s->strsize - 1])
+		return err_set("offset %zu: string table not terminated", s->str_off + s->strsize - 1);
+	for (size_t g = 0; g < s->ngroups; g++)
+		if (check_group(s, g) < 0)
+			return -1;
+	for (size_t i = 0; i < s->nsyms; i++)
+		if (!symbol_at(s, i))
+			return -1;
 	return 0;
 }
 
 int ksnap_parse(const void *buf, size_t len, const struct ksnap_key *k, struct ksnap *s)
 {
-	return parse(buf, len, k, s, false);
+	if (ksnap_open(buf, len, k, s) < 0)
+		return -1;
+	if (check_all(s) < 0) {
+		ksnap_release(s);
+		return -1;
+	}
+	return 0;
 }
 
 void ksnap_release(struct ksnap *s)
 {
-	free(s->syms);
+	if (s->syms)
+		munmap(s->syms, s->syms_len);
+	free(s->group_ok);
 	if (s->map)
 		munmap(s->map, s->len);
 	memset(s, 0, sizeof(*s));
@@ -281,23 +475,25 @@ static bool usable(struct ksnap_key *k, char hex[BUILDID_HEX])
 	return true;
 }
 
-static struct ksnap *load_for(const struct ksnap_key *k, const char *hex)
+/* The snapshot for k from the cache: its header and tables checked (the rest as lookups read
+ * it), or, whole, every part. */
+static struct ksnap *load_for(const struct ksnap_key *k, const char *hex, bool whole)
 {
 	size_t len = 0;
 	void *map = buildid_cache_map(KSNAP_DIR, hex, KSNAP_MAX, &len);
 	if (!map)
 		return NULL;
 	struct ksnap *s = xcalloc(1, sizeof(*s));
-	if (parse(map, len, k, s, true) < 0) {
+	if (ksnap_open(map, len, k, s) < 0 || (whole && check_all(s) < 0)) {
+		ksnap_release(s);
 		munmap(map, len);
 		free(s);
 		return NULL;
 	}
 	s->map = map;
 	s->len = len;
-	/* Checked: its pages go back to the page cache, and only the names a report prints come
-	 * back (its read-only file mapping refaults them). */
-	madvise(map, len, MADV_DONTNEED);
+	if (whole) /* its pages back to the page cache: a lookup refaults what it reads */
+		madvise(map, len, MADV_DONTNEED);
 	return s;
 }
 
@@ -305,16 +501,7 @@ struct ksnap *ksnap_load(void)
 {
 	struct ksnap_key k;
 	char hex[BUILDID_HEX];
-	return usable(&k, hex) ? load_for(&k, hex) : NULL;
-}
-
-static bool same_syms(const struct symbol *a, const struct symbol *b, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (a[i].start != b[i].start || a[i].size != b[i].size || strcmp(a[i].name, b[i].name) ||
-		    !a[i].mangled != !b[i].mangled || (a[i].mangled && strcmp(a[i].mangled, b[i].mangled)))
-			return false;
-	return true;
+	return usable(&k, hex) ? load_for(&k, hex, false) : NULL;
 }
 
 void ksnap_save(const struct symbol *syms, size_t nsyms, const struct ksnap *old)
@@ -323,12 +510,12 @@ void ksnap_save(const struct symbol *syms, size_t nsyms, const struct ksnap *old
 	char hex[BUILDID_HEX];
 	if (!nsyms || !usable(&k, hex))
 		return;
-	if (old && old->nsyms == nsyms && same_syms(old->syms, syms, nsyms))
-		return;
 	int err = errno;
 	size_t len;
 	void *buf = ksnap_build(&k, syms, nsyms, &len);
-	buildid_cache_store(KSNAP_DIR, hex, buf, len, 0600);
+	/* the same bytes as the snapshot read: nothing to write */
+	if (!(old && old->map && old->len == len && !memcmp(old->map, buf, len)))
+		buildid_cache_store(KSNAP_DIR, hex, buf, len, 0600);
 	free(buf);
 	err_clear();
 	errno = err;
@@ -340,7 +527,7 @@ int ksnap_refresh(void)
 	char hex[BUILDID_HEX];
 	if (getenv("LPERF_KALLSYMS") || !usable(&k, hex))
 		return 0;
-	struct ksnap *old = load_for(&k, hex);
+	struct ksnap *old = load_for(&k, hex, true);
 	if (old) { /* checked whole: this kernel, this boot, undamaged */
 		ksnap_free(old);
 		return 0;

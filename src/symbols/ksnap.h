@@ -7,7 +7,11 @@
  * on every read). The file is checked before use: magic, version, the kernel's build-id, the
  * boot it was taken in (/proc/sys/kernel/random/boot_id: KASLR moves the kernel at every boot),
  * its size against its counts, a CRC-32 of its contents, and every entry (sorted, no overlap,
- * names inside the string table). A file that fails is ignored and rewritten.
+ * names inside the string table). A report checks the header and the tables of per-part
+ * checksums when it maps the file, and each part (2,048 entries, 64 KB of names) the first time
+ * a lookup reads it: it names a few hundred of 120,000 symbols. A file that fails is ignored and
+ * rewritten, and a lookup that meets a damaged part makes the caller read /proc/kallsyms (as for
+ * an address outside the core range) and rewrite the snapshot.
  *
  * Within one boot only the core kernel's symbols are certain not to have changed: modules, BPF
  * programs and trampolines come and go. So the snapshot answers for addresses inside the core
@@ -29,7 +33,9 @@
 
 /* Raise it whenever the format or what kallsyms.c and symtab.c make of kallsyms (which symbols,
  * their sizes and names) changes: snapshots of other versions are ignored and rewritten. */
-#define KSNAP_VERSION 1
+#define KSNAP_VERSION 2
+
+struct ksnap_ent;
 
 /* What a snapshot is for: a kernel (build-id) in one boot. */
 struct ksnap_key {
@@ -38,34 +44,59 @@ struct ksnap_key {
 	char boot[40];        /* boot_id's text, NUL-terminated */
 };
 
-/* A checked snapshot: its symbols (names point into the mapping or buffer it was read from). */
+/* A snapshot whose header and tables are checked: its symbols (names point into the mapping or
+ * buffer it was read from), each filled and checked when first looked up (ksnap_find), all of
+ * them by ksnap_parse. */
 struct ksnap {
-	struct symbol *syms;  /* sorted by start, no overlaps; ksnap owns the array, not the names */
+	struct symbol *syms;  /* by index, sorted by start; ksnap owns the array, not the names; an
+			       * entry not looked up yet has no name */
 	size_t nsyms;
 	uint64_t core_lo, core_hi; /* addresses the core kernel's symbols alone decide */
 	void *map;            /* the mapping (NULL when parsed from a caller's buffer) */
 	size_t len;
+	/* the parts, and which are checked */
+	const uint8_t *groups, *chunks;
+	const struct ksnap_ent *ents;
+	const char *str;
+	size_t ents_off, str_off, strsize, ngroups, nchunks, syms_len;
+	uint8_t *group_ok, *chunk_ok;
 };
 
 /* The running kernel's key; -1 with err_set() when its build-id or boot is unknown. */
 int ksnap_key_now(struct ksnap_key *k);
 /* Serialises sorted symbols (symtab_finish's) for key; the buffer (free it) and its length. */
 void *ksnap_build(const struct ksnap_key *k, const struct symbol *syms, size_t nsyms, size_t *len);
-/* The CRC-32 a snapshot of len (>= its 120-byte header) bytes carries at offset 76. */
+/* The CRC-32 a snapshot of len (>= its 120-byte header) bytes carries at offset 76: of its header
+ * and tables. */
 uint32_t ksnap_crc(const void *buf, size_t len);
+/* Recomputes every checksum of a snapshot in buf (the tables' where its counts fit len, then the
+ * header's): for ksnap_build, and for tests that craft files. */
+void ksnap_seal(void *buf, size_t len);
 /* Checks buf (len bytes) as a snapshot for key and fills s with names pointing into buf. 0, or -1
  * with err_set() naming the offset and field that failed. */
 int ksnap_parse(const void *buf, size_t len, const struct ksnap_key *k, struct ksnap *s);
+/* As ksnap_parse, checking only the header and the tables: each part is checked when ksnap_find
+ * first reads it. */
+int ksnap_open(const void *buf, size_t len, const struct ksnap_key *k, struct ksnap *s);
 void ksnap_release(struct ksnap *s);
 /* True when the snapshot alone decides which symbol holds addr (the core kernel's range). */
 bool ksnap_covers(const struct ksnap *s, uint64_t addr);
 
-/* The running kernel's symbols from its snapshot, when one is usable: a new ksnap (free with
- * ksnap_free), else NULL (no snapshot, damaged, another boot's, addresses hidden: the caller
- * reads kallsyms and calls ksnap_save). */
+/* The symbol holding addr (NULL: none), as symtab_find over all of them; the parts it reads are
+ * checked first. -1 with err_set() naming the offset when one is damaged: the snapshot is not to
+ * be used further. Not thread-safe (fills s). */
+int ksnap_find(struct ksnap *s, uint64_t addr, const struct symbol **out);
+
+/* The symbol s handed out (ksnap_find) that is `like` (the same start, size and names), else
+ * NULL: a report that reads /proc/kallsyms afresh part way keeps one symbol per function. */
+const struct symbol *ksnap_seen(const struct ksnap *s, const struct symbol *like);
+
+/* The running kernel's symbols from its snapshot, when one is usable (header and tables
+ * checked): a new ksnap (free with ksnap_free), else NULL (no snapshot, damaged, another boot's,
+ * addresses hidden: the caller reads kallsyms and calls ksnap_save). */
 struct ksnap *ksnap_load(void);
-/* Writes the snapshot of syms (just read from /proc/kallsyms) unless the one in the cache holds
- * the same symbols; failures are silent (a report does not fail for want of a cache). */
+/* Writes the snapshot of syms (just read from /proc/kallsyms) unless old, the one in the cache,
+ * has the same bytes; failures are silent (a report does not fail for want of a cache). */
 void ksnap_save(const struct symbol *syms, size_t nsyms, const struct ksnap *old);
 void ksnap_free(struct ksnap *s);
 /* For `lperf record`, as perf record stores kallsyms in its build-id cache: makes sure the cache

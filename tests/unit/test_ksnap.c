@@ -24,7 +24,7 @@
 
 #define HDR 120
 #define ENT 24
-#define CRC_OFF 76
+#define ENTS (HDR + 16 + 8) /* after one group's and one chunk's checksums */
 
 static const struct ksnap_key key = { { 0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 },
 				       20, "0b1d9a6e-0000-4000-8000-000000000001" };
@@ -128,7 +128,7 @@ static void test_crafted(void **state)
 	size_t len;
 	char *buf = build(&len);
 	char *c = xmalloc(len);
-	size_t strsize = len - HDR - NSYMS * ENT;
+	size_t strsize = len - ENTS - NSYMS * ENT;
 	struct { size_t off; int width; uint64_t v; const char *why; } cases[] = {
 		{ 80, 8, 0, "symbols" },                            /* nsyms 0 */
 		{ 80, 8, NSYMS + 1, "symbols" },                    /* more entries than bytes */
@@ -137,13 +137,13 @@ static void test_crafted(void **state)
 		{ 112, 8, len + 1, "size" },                        /* total */
 		{ 96, 8, 0xffffffffc0000000, "core range" },        /* core_lo > core_hi */
 		{ 104, 8, 0xffffffffc0000080, "module symbol" },    /* core range over a module */
-		{ 8, 4, 2, "version" },
-		{ HDR + 0 * ENT + 16, 4, (uint32_t)strsize, "name" },       /* name past the table */
-		{ HDR + 1 * ENT + 20, 4, (uint32_t)strsize + 5, "name" },   /* mangled past it */
-		{ HDR + 0 * ENT + 16, 4, 0, "name" },                       /* empty name */
-		{ HDR + 2 * ENT + 0, 8, 0xffffffff81000000, "order" },      /* duplicate start */
-		{ HDR + 2 * ENT + 8, 8, 0x201, "overlap" },                 /* runs into the next */
-		{ HDR + 7 * ENT + 8, 8, UINT64_MAX, "overlap" },            /* start + size wraps */
+		{ 8, 4, KSNAP_VERSION + 1, "version" },
+		{ ENTS + 0 * ENT + 16, 4, (uint32_t)strsize, "name" },       /* name past the table */
+		{ ENTS + 1 * ENT + 20, 4, (uint32_t)strsize + 5, "name" },   /* mangled past it */
+		{ ENTS + 0 * ENT + 16, 4, 0, "name" },                       /* empty name */
+		{ ENTS + 2 * ENT + 0, 8, 0xffffffff81000000, "order" },      /* duplicate start */
+		{ ENTS + 2 * ENT + 8, 8, 0x201, "overlap" },                 /* runs into the next */
+		{ ENTS + 7 * ENT + 8, 8, UINT64_MAX, "overlap" },            /* start + size wraps */
 		{ len - 1, 1, 'x', "not terminated" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -154,17 +154,105 @@ static void test_crafted(void **state)
 			put32(c, cases[i].off, (uint32_t)cases[i].v);
 		else
 			c[cases[i].off] = (char)cases[i].v;
-		damage_recrc(c, len, CRC_OFF);
-		assert_int_equal(parse_copy(c, len), -1);
+		ksnap_seal(c, len);
+		if (parse_copy(c, len) != -1)
+			fail_msg("crafted case %zu (%s) accepted", i, cases[i].why);
 		assert_non_null(err_msg());
 		/* "offset N:" names where */
 		assert_non_null(strstr(err_msg(), "offset"));
 	}
-	/* Random damage past the header, checksum made right: refused or well-formed, never a
+	/* Random damage past the header, checksums made right: refused or well-formed, never a
 	 * read outside the buffer (ASan). */
-	damage_hostile(buf, len, HDR, CRC_OFF, parse_copy, 20000);
+	for (int r = 0; r < 20000; r++) {
+		memcpy(c, buf, len);
+		for (int j = 0, k = 1 + (int)(damage_rand() % 3); j < k; j++)
+			c[HDR + damage_rand() % (len - HDR)] ^= (char)(1 + damage_rand() % 255);
+		ksnap_seal(c, len);
+		(void)parse_copy(c, len);
+	}
 	free(c);
 	free(buf);
+}
+
+/* A snapshot of many symbols (several groups of entries, several chunks of names) read lazily:
+ * every lookup answers as symtab_find over all of them, and a damaged part is found by the first
+ * lookup that reads it, not before, while the other parts still answer. */
+#define MANY 5000
+
+static struct symbol *many_syms(void)
+{
+	struct symbol *m = xcalloc(MANY, sizeof(*m));
+	for (size_t i = 0; i < MANY; i++) {
+		/* gaps, zero sizes, names long enough for several 64 KB chunks */
+		m[i].start = 0xffffffff81000000 + i * 0x100;
+		m[i].size = i % 7 == 3 ? 0 : 0x80 + (i % 3) * 0x40;
+		m[i].name = xasprintf("kernel_function_with_a_long_name_%05zu_%s", i, "padding_padding_padding");
+	}
+	return m;
+}
+
+static void test_lazy(void **state)
+{
+	struct symbol *m = many_syms();
+	size_t len;
+	char *buf = ksnap_build(&key, m, MANY, &len);
+	struct ksnap s;
+	assert_int_equal(ksnap_open(buf, len, &key, &s), 0);
+	assert_true(s.ngroups >= 3 && s.nchunks >= 3);
+	for (uint64_t a = 0xffffffff80fffff0; a < 0xffffffff81000000 + MANY * 0x100 + 0x40; a += 0x1c) {
+		const struct symbol *got, *want = symtab_find(m, MANY, a);
+		assert_int_equal(ksnap_find(&s, a, &got), 0);
+		if (!want) {
+			assert_null(got);
+			continue;
+		}
+		assert_non_null(got);
+		assert_int_equal(got->start, want->start);
+		assert_int_equal(got->size, want->size);
+		assert_string_equal(got->name, want->name);
+	}
+	/* What a lookup handed out is found again by its start, size and name (a report that reads
+	 * kallsyms afresh part way keeps it); what none did, or another symbol, is not. */
+	const struct symbol *got;
+	assert_int_equal(ksnap_find(&s, m[10].start, &got), 0);
+	assert_ptr_equal(ksnap_seen(&s, &m[10]), got);
+	struct symbol other = m[10];
+	other.size++;
+	assert_null(ksnap_seen(&s, &other));
+	struct ksnap fresh;
+	assert_int_equal(ksnap_open(buf, len, &key, &fresh), 0);
+	assert_null(ksnap_seen(&fresh, &m[10])); /* not looked up there */
+	ksnap_release(&fresh);
+	size_t str_off = len - s.strsize, ents = str_off - MANY * ENT;
+	ksnap_release(&s);
+
+	/* The last group's entries damaged: found by a lookup there, not by one elsewhere. */
+	char *c = xmalloc(len);
+	memcpy(c, buf, len);
+	c[ents + (MANY - 1) * ENT] ^= 1; /* the last entry's start */
+	assert_int_equal(ksnap_open(c, len, &key, &s), 0);
+	assert_int_equal(ksnap_find(&s, m[1].start, &got), 0);
+	assert_non_null(got);
+	assert_int_equal(ksnap_find(&s, m[MANY - 1].start, &got), -1);
+	assert_non_null(strstr(err_msg(), "checksum"));
+	assert_non_null(strstr(err_msg(), "offset"));
+	ksnap_release(&s);
+	/* The first chunk of names damaged: the first symbol's lookup fails, one named further on
+	 * answers. */
+	memcpy(c, buf, len);
+	c[str_off + 10] ^= 1;
+	assert_int_equal(ksnap_open(c, len, &key, &s), 0);
+	assert_int_equal(ksnap_find(&s, m[0].start, &got), -1);
+	assert_non_null(strstr(err_msg(), "string table"));
+	assert_int_equal(ksnap_find(&s, m[MANY / 2].start, &got), 0);
+	assert_non_null(got);
+	assert_string_equal(got->name, m[MANY / 2].name);
+	ksnap_release(&s);
+	/* A whole check (ksnap_parse) refuses both. */
+	assert_int_equal(ksnap_parse(c, len, &key, &s), -1);
+	free(c);
+	free(buf);
+	symtab_free(m, MANY);
 }
 
 /* The cache on disk: PERF_BUILDID_DIR in a fresh directory. Needs the running kernel's
@@ -255,6 +343,7 @@ int main(void)
 		cmocka_unit_test(test_other_kernel_or_boot),
 		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_crafted),
+		cmocka_unit_test(test_lazy),
 		cmocka_unit_test(test_cache_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
