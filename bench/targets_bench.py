@@ -24,7 +24,9 @@ count, both tools' times and memory, the ratio and the target.
 Timings are medians of BENCH_RUNS runs (default 3), the tools alternating after one untimed
 run each; BENCH_QUICK=1: 1 run and shorter workloads. Ratios are lperf / perf. BENCH_ONLY=7a,7d
 runs only the sections named, BENCH_LPERF_REPORT_ARGS="-j1" gives lperf's report in 7a and 7d
-options of its own (bench/run.sh runs the whole of make bench; this script alone:
+options of its own. Beside 7a's and 7d's rows, lperf's first and second runs again under perf stat
+and perf record: where their time goes (bench/report_breakdown.py; BENCH_BREAKDOWN=0 skips it).
+(bench/run.sh runs the whole of make bench; this script alone:
 python3 bench/targets_bench.py build/lperf build/bench/shares-o2 build/bench/rss build/bench/targets
 tests/workloads/perf_docs.py, after one make bench or cc of shares-o2 and rss)."""
 import glob
@@ -36,6 +38,8 @@ import shutil
 import statistics
 import subprocess
 import sys
+
+import report_breakdown
 
 LPERF, SHARES_O2, RSS, WORKDIR, PERF_DOCS = sys.argv[1:6]
 QUICK = os.environ.get("BENCH_QUICK", "") not in ("", "0")
@@ -148,6 +152,8 @@ def compare_reports(path, n, targets):
                 tgt += f", memory <= {targets['memory']}"
         print(f"   {label:24} {m['wall']:7.3f} {m['cpu']:7.3f} {k:9d}  {ratios}  {tgt}")
     print(f"   {load_said()} at the end (other work moves wall times more than CPU times)")
+    if os.environ.get("BENCH_BREAKDOWN", "1") != "0":
+        report_breakdown.show(LPERF, RSS, path, cache, LPERF_ARGS, RUNS, WORKDIR)
     return med, fig
 
 
