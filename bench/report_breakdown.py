@@ -3,7 +3,8 @@ first run (its cache emptied) and its second run of the same recording,
 
 - a `perf stat`-style block measured by perf stat itself (software events: this machine has no
   hardware PMU): task-clock and CPUs utilized, user and sys time, page faults, context switches,
-  and the peak RSS that bench/rss measures (perf stat has no such event);
+  and the peak RSS that bench/rss measures (perf stat has no such event); user and sys are the
+  kernel's split of the run by its ticks (rusage), coarse for a run of a few milliseconds;
 - the CPU time split by part of lperf: `perf record -e cpu-clock -g` of the same runs, each
   sample's self time given to lperf's source directory (src/symbols, src/unwind...: each
   function's file from the binary's DWARF, `nm -l`), a shared library by name (libc split into
