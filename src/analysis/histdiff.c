@@ -134,11 +134,11 @@ static void load_done(struct session *ss, void *arg)
 	t->c->ready = false;
 }
 
-int histdiff_load(struct histdiff *d, const char *input, bool is_new, const struct session_opts *o,
-		  struct notes *said)
+int histdiff_load(struct histdiff *d, const char *input, bool is_new, const char *time_spec,
+		  const struct session_opts *o, struct notes *said)
 {
 	struct load_ctx c = { .ready = false };
-	struct session_tool tool = { .ready = load_ready, .arg = &c };
+	struct session_tool tool = { .ready = load_ready, .arg = &c, .time_spec = time_spec };
 	struct take_ctx t = { &c, d, is_new };
 	int status = stacks_walk(input, o, &tool, "the rows", load_done, &t, said);
 	if (c.ready)

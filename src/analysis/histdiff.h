@@ -44,10 +44,11 @@ struct histdiff {
 
 /* Parses perf's -c value (delta, delta-abs, ratio, wdiff:W1,W2) into d; -1 with err_set(). */
 int histdiff_parse_compute(struct histdiff *d, const char *spec);
-/* Reads a recording's profile into d as the old (baseline) or the new side. -1 after err_set()
- * when it cannot be read; 1 when read only in part (said says where); else 0. */
-int histdiff_load(struct histdiff *d, const char *input, bool is_new, const struct session_opts *o,
-		  struct notes *said);
+/* Reads a recording's profile into d as the old (baseline) or the new side, only the samples in
+ * time_spec (--time, util/timerange.h; NULL: all). -1 after err_set() when it cannot be read; 1
+ * when read only in part (said says where); else 0. */
+int histdiff_load(struct histdiff *d, const char *input, bool is_new, const char *time_spec,
+		  const struct session_opts *o, struct notes *said);
 /* Computes every row's values and sorts each event's rows as perf diff does for d->compute. */
 void histdiff_finish(struct histdiff *d);
 void histdiff_free(struct histdiff *d);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/filter.h"
 #include "analysis/histdiff.h"
 #include "analysis/stackdiff.h"
 #include "analysis/stacks_load.h"
@@ -16,6 +17,7 @@
 #include "util/opt.h"
 #include "util/pager.h"
 #include "util/parse.h"
+#include "util/xalloc.h"
 
 static const char *const usage[] = { "lperf diff [OPTIONS] OLD.data NEW.data", NULL };
 
@@ -29,8 +31,27 @@ static int opt_percent(const struct option *o, const char *a)
 	return 0;
 }
 
+/* --time as perf diff reads it: one spec for both recordings (percentages of each one's own
+ * span), or OLD:NEW, a spec for each. */
+static int opt_time(const struct option *o, const char *a)
+{
+	struct sample_filter *f = o->value; /* [0] old, [1] new */
+	const char *colon = strchr(a, ':');
+	if (!colon)
+		return cmd_time_opt(&f[0], a) < 0 || cmd_time_opt(&f[1], a) < 0 ? -1 : 0;
+	char *old = xstrndup(a, (size_t)(colon - a));
+	/* either side empty, or a third side (perf diff ignores it): perf's "Invalid time string" */
+	bool bad = !*old || !colon[1] || strchr(colon + 1, ':');
+	int rc = cmd_time_opt(&f[0], bad ? "" : old) < 0 || cmd_time_opt(&f[1], colon + 1) < 0 ? -1 : 0;
+	free(old);
+	if (rc < 0 && bad)
+		err_set("'%s': OLD:NEW is one time spec for each of the two recordings, neither empty", a);
+	return rc;
+}
+
 struct diff_args {
 	bool json, by_stack, python, force, quiet;
+	struct sample_filter when[2]; /* --time of OLD and NEW */
 	const char *svg, *compute;
 	int limit;
 	struct diff_view v;
@@ -43,9 +64,9 @@ static int diff_stacks(struct diff_args *a, const char *old_path, const char *ne
 	struct session_opts so = { .force = a->force };
 	struct notes said = NOTES_INIT;
 	old->python = new_->python = a->python;
-	int lr = stacks_load(old, old_path, &so, NULL, &said);
+	int lr = stacks_load(old, old_path, &so, &a->when[0], &said);
 	if (lr >= 0)
-		lr = stacks_load(new_, new_path, &so, NULL, &said);
+		lr = stacks_load(new_, new_path, &so, &a->when[1], &said);
 	err_print_notes(&said);
 	notes_clear(&said);
 	return lr < 0 ? -1 : 0;
@@ -59,9 +80,9 @@ static int diff_functions(struct diff_args *a, const char *old_path, const char 
 		return -1;
 	struct session_opts so = { .force = a->force };
 	struct notes said = NOTES_INIT;
-	int lr = histdiff_load(&d, old_path, false, &so, &said);
+	int lr = histdiff_load(&d, old_path, false, a->when[0].time_spec, &so, &said);
 	if (lr >= 0)
-		lr = histdiff_load(&d, new_path, true, &so, &said);
+		lr = histdiff_load(&d, new_path, true, a->when[1].time_spec, &so, &said);
 	err_print_notes(&said);
 	notes_clear(&said);
 	if (lr < 0) {
@@ -106,6 +127,9 @@ int cmd_diff(int argc, char **argv)
 		{ OPT_BOOL, 0, "python", &a.python, NULL, "compare the Python view (per stack frame)" },
 		{ OPT_BOOL, 'f', "force", &a.force, NULL, "use /tmp JIT symbol files whoever owns them" },
 		{ OPT_BOOL, 'q', "quiet", &a.quiet, NULL, "no notes or warnings" },
+		{ OPT_CALLBACK, 0, "time", a.when, "SPEC", "only samples in these time ranges (as report's "
+		  "--time: 10%/2, 0%-10%,30%-40%, START,STOP in seconds) of both recordings, or OLD:NEW, "
+		  "a spec for each", opt_time },
 		OPT_END_(),
 	};
 	struct opt_ctx ctx = { "diff", usage, opts, false };
@@ -173,5 +197,7 @@ int cmd_diff(int argc, char **argv)
 	}
 	stacks_free(&old);
 	stacks_free(&new_);
+	filter_free(&a.when[0]);
+	filter_free(&a.when[1]);
 	return status;
 }

@@ -63,6 +63,23 @@ test_expect_success 'an lperf recording: percentages of its header'"'"'s sample 
 	for s in 10%/2 0%-25%,50%-75% 30% 100%; do same_samples r.data "$s" || exit 1; done
 '
 
+test_expect_success 'diff --time: one spec for both recordings or OLD:NEW, the rows perf diff shows' '
+	cc -O2 -g -o ih "$TEST_ROOT/tests/workloads/inline_hot.c" &&
+	lperf record -q -F 999 -e cpu-clock -o l1.data -- ./ih 2 >/dev/null &&
+	lperf record -q -F 999 -e cpu-clock -o l2.data -- ./ih 2 20 >/dev/null &&
+	have_perf || exit 0
+	for s in 10%/2 0%-30% 50% "0%-10%,50%-90%" "$(t l1.data 20),:$(t l2.data 50)," "10%/1:10%/3"; do
+		lperf diff -p --percent-limit 0 --time "$s" l1.data l2.data | grep -v "^#" | grep -v "^\$" >l.o &&
+		perf diff -p --time "$s" l1.data l2.data 2>/dev/null | grep -v "^#" | grep -v "^\$" >p.o &&
+		test -s p.o && diff p.o l.o || exit 1
+	done &&
+	lperf diff -p --percent-limit 0 --time 10%/1:10%/10 l1.data l2.data >a.o &&
+	lperf diff -p --percent-limit 0 --time 10%/1 l1.data l2.data >b.o && ! cmp -s a.o b.o &&
+	for s in 10%/1: :10%/1 10%/1:10%/2:10%/3 0%; do
+		expect_exit 2 lperf diff --time "$s" l1.data l2.data 2>e && expect_grep "time" e || exit 1
+	done
+'
+
 bad_specs='x 1 1.5 2,1 1,2,3,4 0% 101% 10%/0 10%/11 10%/-1 10%/ 10%,20% -1,2 1.1234567891,2 1,2x'
 
 test_expect_success 'specs perf refuses: lperf exits 2 naming the spec; as perf, perf'"'"'s line and 234' '
