@@ -115,6 +115,10 @@ static int start(struct session *ss)
 		seed_buildids(ss, &ss->reader->info);
 		session_use_jit_sources(ss, ss->reader, ss->force);
 	}
+	/* With workers (report --threads) the kernel's symbols are read on a thread of their own
+	 * while the file is read (symbols/kahead.h). */
+	if (ss->reader && ss->threads > 1 && !ss->tool.record && ss->stable_base)
+		dso_cache_read_ahead_kernel(&ss->machine.dsos);
 	if (!ss->tool.ready)
 		return 0;
 	int rc = ss->tool.ready(ss, ss->tool.arg);

@@ -12,6 +12,7 @@
 
 #include "symbols/buildid_cache.h"
 #include "symbols/elf.h"
+#include "symbols/kahead.h"
 #include "symbols/kallsyms.h"
 #include "symbols/ksnap.h"
 #include "symbols/perfmap.h"
@@ -250,6 +251,7 @@ static void dso_free(struct dso *d)
 {
 	for (size_t i = 0; i < DSO_FREE_HOOKS && free_hooks[i]; i++)
 		free_hooks[i](d);
+	kahead_free(d->kahead);
 	perfmap_free(d->jit.perfmap);
 	free(d->jit.data);
 	free(d->jit.short_name);
@@ -457,12 +459,27 @@ static void load_kallsyms(struct dso *d, const char *path)
 static void load_running_kernel(struct dso *d)
 {
 	bool own = !getenv("LPERF_KALLSYMS");
-	if (own && (d->ksnap = ksnap_load())) {
-		d->syms = d->ksnap->syms;
-		d->nsyms = d->ksnap->nsyms;
+	struct ksnap *ks = NULL;
+	char *text = NULL, *why = NULL;
+	size_t len = 0;
+	bool ahead = d->kahead && kahead_take(d->kahead, &ks, &text, &len, &why);
+	if (!ahead && own)
+		ks = ksnap_load();
+	if ((d->ksnap = ks)) {
+		d->syms = ks->syms;
+		d->nsyms = ks->nsyms;
 		return;
 	}
-	load_kallsyms(d, kallsyms_path());
+	if (!ahead) {
+		load_kallsyms(d, kallsyms_path());
+	} else {
+		struct symtab_load r = { 0 };
+		if (text)
+			kallsyms_parse_text(text, len, kallsyms_path(), &r);
+		else
+			notes_take(&r.notes, why);
+		keep(d, &r);
+	}
 	if (own)
 		ksnap_save(d->syms, d->nsyms, NULL);
 }
@@ -681,4 +698,18 @@ uint64_t dso_offset_to_addr(struct dso *d, uint64_t offset)
 		}
 	}
 	return d->loads[best].vaddr + (offset - d->loads[best].offset);
+}
+
+void dso_cache_read_ahead_kernel(struct dso_cache *c)
+{
+	struct dso *d = lookup(c, "[kernel.kallsyms]", NULL, 0);
+	if (!d || d->kind != DSO_KERNEL || d->kernel || d->loaded || d->kahead)
+		return;
+	/* load_kernel's test: only the running kernel's symbols are read here */
+	uint8_t now[20];
+	size_t n = d->build_id_size && !getenv("LPERF_KALLSYMS") ? buildid_kernel(now) : 0;
+	if (n && (n != d->build_id_size || memcmp(now, d->build_id, n)))
+		return;
+	buildid_cache_dir(); /* its default is made on first use: here, before the thread asks */
+	d->kahead = kahead_start();
 }

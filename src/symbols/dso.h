@@ -36,6 +36,7 @@
 #include "util/notes.h"
 
 struct ksnap;
+struct kahead;
 
 enum dso_kind {
 	DSO_ELF,             /* an ELF file on disk */
@@ -82,6 +83,8 @@ struct dso {
 	bool ksnap_fresh;
 	/* An ELF file's symbols read from their store (symbols/symstore.h): syms is the store's. */
 	struct symstore *symstore;
+	/* [kernel.kallsyms]: its symbols being read ahead (dso_cache_read_ahead_kernel). */
+	struct kahead *kahead;
 	/* DSO_JIT: a process's perf map (pid > 0) or one jitdump code (pid 0). */
 	struct dso_jit {
 		int pid;             /* perf map DSOs: the process; 0 for a jitdump code DSO */
@@ -145,6 +148,12 @@ struct dso *dso_cache_add_jit_code(struct dso_cache *c, const char *path, uint64
  * the functions of one name (a program loaded twice) are one DSO and one symbol, as perf's
  * report counts them. A larger size grows the symbol. */
 struct dso *dso_cache_ksymbol(struct dso_cache *c, const char *name, uint64_t size);
+
+/* For report --threads: starts reading the running kernel's symbols on a thread of their own
+ * (symbols/kahead.h) when the cache's kernel DSO will be the running kernel's and is not loaded;
+ * its first load takes them (the same symbols and notes as its own read would give). The
+ * thread is joined by the load or when the cache is freed. */
+void dso_cache_read_ahead_kernel(struct dso_cache *c);
 
 /* Loads symbols if not yet done (never fails: problems end in d->notes). */
 void dso_load(struct dso *d);

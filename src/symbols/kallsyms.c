@@ -75,14 +75,60 @@ const char *kallsyms_path(void)
 	return p && *p ? p : "/proc/kallsyms";
 }
 
+char *kallsyms_read(const char *path, size_t *len)
+{
+	return file_read(path, KALLSYMS_MAX, len);
+}
+
 void kallsyms_load(const char *path, struct symtab_load *out)
 {
 	size_t len;
-	char *buf = file_read(path, KALLSYMS_MAX, &len);
+	char *buf = kallsyms_read(path, &len);
 	if (!buf) {
 		notes_add(&out->notes, "%s", err_msg());
 		return;
 	}
+	kallsyms_parse_text(buf, len, path, out);
+}
+
+/* The names of the symbols kept, copied out of the text so that the text (5 MB, twice the names)
+ * is freed before the symbols are sorted and copied: a first report's peak memory is this
+ * load's. Blocks of ARENA_BLOCK bytes, alive until the symbols are built. */
+#define ARENA_BLOCK (256u << 10)
+
+struct names {
+	char **blocks;
+	size_t n, cap;
+	char *at;
+	size_t left;
+};
+
+static const char *names_copy(struct names *a, const char *s, size_t len)
+{
+	if (len + 1 > a->left) {
+		size_t size = len + 1 > ARENA_BLOCK ? len + 1 : ARENA_BLOCK;
+		ALLOC_GROW(a->blocks, a->n + 1, a->cap);
+		a->at = a->blocks[a->n++] = xmalloc(size);
+		a->left = size;
+	}
+	char *copy = a->at;
+	memcpy(copy, s, len);
+	copy[len] = 0;
+	a->at += len + 1;
+	a->left -= len + 1;
+	return copy;
+}
+
+static void names_free(struct names *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		free(a->blocks[i]);
+	free(a->blocks);
+}
+
+void kallsyms_parse_text(char *buf, size_t len, const char *path, struct symtab_load *out)
+{
+	struct names names = { 0 };
 	struct symtab_builder b = { 0 };
 	b.last_wins = true;
 	struct suffixes sfx = { 0 };
@@ -106,13 +152,15 @@ void kallsyms_load(const char *path, struct symtab_load *out)
 			default: break;
 			}
 			if (rank != SYMRANK_OTHER && addr) {
-				symtab_add(&b, addr, 0, 0, name, mod ? suffix_for(&sfx, mod, modlen) : NULL, rank);
+				symtab_add(&b, addr, 0, 0, names_copy(&names, name, strlen(name)),
+					   mod ? suffix_for(&sfx, mod, modlen) : NULL, rank);
 				if (addr > last)
 					last = addr;
 			}
 		}
 		line = end + 1;
 	}
+	free(buf);
 	if (nlines && nzero == nlines) {
 		notes_add(&out->notes, "kernel addresses are hidden (kernel.kptr_restrict); run as root or set "
 			  "kernel.kptr_restrict=0");
@@ -129,7 +177,7 @@ void kallsyms_load(const char *path, struct symtab_load *out)
 	for (size_t i = 0; i < sfx.n; i++)
 		free(sfx.v[i]);
 	free(sfx.v);
-	free(buf);
+	names_free(&names);
 }
 
 void kallsyms_load_module(const struct symbol *ksyms, size_t nksyms, const char *knote, const char *module,
