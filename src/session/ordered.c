@@ -13,6 +13,9 @@
 #include "record/recutil.h"
 #include "util/xalloc.h"
 
+/* ordered_learn gives up past this many records out of the file's order. */
+#define ORDERED_MAX_PULLS 1024
+
 /* Past this many queued bytes the older half goes out early (perf's OE_FLUSH__HALF). */
 #define ORDERED_MAX_BYTES (256u << 20)
 
@@ -39,6 +42,21 @@ struct ordered_queue {
 	bool file_map;           /* the stable range is a file's read-only mapping */
 	uintptr_t released_to;   /* the stable range's pages before it were handed back */
 	uintptr_t hold;          /* ordered_hold: none from here on (0: no hold) */
+	/* ordered_learn: the delivery order as pulls ahead of the file's order */
+	bool learning, learn_failed;
+	uint64_t cursor;         /* the lowest file offset not delivered yet */
+	struct ordered_pull *pulls;
+	size_t npulls, pulls_cap;
+	struct span { uint64_t off, size; } *ahead; /* delivered past the cursor, not reached yet */
+	size_t nahead, ahead_cap;
+	struct span *gaps;       /* records the reader kept to itself (never pushed) */
+	size_t ngaps, gaps_cap;
+	uint64_t push_end;       /* where the last record pushed ends */
+	/* ordered_replay: records go out as pushed, the pulls' records ahead of their place */
+	bool replay;
+	size_t next_pull;        /* the next pull to make */
+	uint64_t *pulled;        /* the pulls' records by offset, to skip when the walk reaches them */
+	size_t next_pulled;
 };
 
 struct ordered_queue *ordered_new(const struct evsel_set *s, record_cb cb, void *arg)
@@ -110,6 +128,45 @@ static void release_before(struct ordered_queue *q, const void *rec)
 	q->released_to = at;
 }
 
+/* ordered_learn: the cursor past the records out already and the reader's own. */
+static void advance(struct ordered_queue *q)
+{
+	for (bool moved = true; moved;) {
+		moved = false;
+		for (size_t i = 0; i < q->nahead && !moved; i++)
+			if (q->ahead[i].off == q->cursor) {
+				q->cursor += q->ahead[i].size;
+				q->ahead[i] = q->ahead[--q->nahead];
+				moved = true;
+			}
+		for (size_t i = 0; i < q->ngaps && !moved && q->gaps[i].off <= q->cursor; i++)
+			if (q->gaps[i].off == q->cursor) {
+				q->cursor += q->gaps[i].size;
+				moved = true;
+			}
+	}
+}
+
+/* ordered_learn: the record at file offset off (size bytes) goes out. */
+static void learn(struct ordered_queue *q, uint64_t off, uint64_t size)
+{
+	advance(q);
+	if (off == q->cursor) {
+		q->cursor += size;
+		advance(q);
+		return;
+	}
+	if (off < q->cursor || q->npulls == ORDERED_MAX_PULLS) {
+		q->learn_failed = true;
+		return;
+	}
+	ALLOC_GROW(q->pulls, q->npulls + 1, q->pulls_cap);
+	q->pulls[q->npulls++] = (struct ordered_pull){ q->cursor, off };
+	ALLOC_GROW(q->ahead, q->nahead + 1, q->ahead_cap);
+	q->ahead[q->nahead].off = off;
+	q->ahead[q->nahead++].size = size;
+}
+
 static int release_one(struct ordered_queue *q)
 {
 	struct oentry e = heap_pop(q);
@@ -117,6 +174,12 @@ static int release_one(struct ordered_queue *q)
 		q->late++;
 	else
 		q->last_released = e.time;
+	if (q->learning && !q->learn_failed) {
+		if (e.owned || !q->file_map)
+			q->learn_failed = true;
+		else
+			learn(q, (uint64_t)((const uint8_t *)e.rec - q->stable_lo), e.size);
+	}
 	if (e.owned)
 		q->bytes -= e.size;
 	int ret = q->cb(e.rec, q->arg);
@@ -147,9 +210,66 @@ static size_t record_total(const struct perf_event_header *h)
 	return h->size;
 }
 
+/* ordered_learn: record p (size bytes) is pushed; the records the walk did not push before it
+ * (the reader's own: attributes, event updates) are a gap the cursor steps over. */
+static void learn_push(struct ordered_queue *q, const uint8_t *p, size_t size)
+{
+	if (!(p >= q->stable_lo && p < q->stable_hi)) {
+		q->learn_failed = true;
+		return;
+	}
+	uint64_t off = (uint64_t)(p - q->stable_lo);
+	if (off != q->push_end) {
+		if (off < q->push_end || q->ngaps == ORDERED_MAX_PULLS) {
+			q->learn_failed = true;
+			return;
+		}
+		ALLOC_GROW(q->gaps, q->ngaps + 1, q->gaps_cap);
+		q->gaps[q->ngaps].off = q->push_end;
+		q->gaps[q->ngaps++].size = off - q->push_end;
+	}
+	q->push_end = off + size;
+}
+
+/* A record handed on at once (ordered_replay), as release_one would. */
+static int pass(struct ordered_queue *q, const struct perf_event_header *h, uint64_t t)
+{
+	if (!t)
+		t = q->max_time;
+	if (t > q->max_time)
+		q->max_time = t;
+	if (t < q->last_released)
+		q->late++;
+	else
+		q->last_released = t;
+	return q->cb(h, q->arg);
+}
+
+/* ordered_replay: record h, at the mapping's offset off, is pushed. */
+static int replay(struct ordered_queue *q, const struct perf_event_header *h, uint64_t off)
+{
+	if (q->next_pulled < q->npulls && q->pulled[q->next_pulled] == off) {
+		q->next_pulled++; /* out already */
+		return 0;
+	}
+	size_t len = (size_t)(q->stable_hi - q->stable_lo);
+	for (; q->next_pull < q->npulls && q->pulls[q->next_pull].at == off; q->next_pull++) {
+		uint64_t at = q->pulls[q->next_pull].rec;
+		const struct perf_event_header *p = (const struct perf_event_header *)(q->stable_lo + at);
+		if (at % 8 || at >= len || len - at < sizeof(*p) || p->size < sizeof(*p) || record_total(p) > len - at)
+			continue; /* not a record of this file: a memo made by hand */
+		int ret = pass(q, p, record_time(q->s, p));
+		if (ret)
+			return ret;
+	}
+	return pass(q, h, record_time(q->s, h));
+}
+
 /* Queues record h of size bytes, whose time is t (0: none). */
 static int queue(struct ordered_queue *q, const struct perf_event_header *h, size_t size, uint64_t t)
 {
+	if (q->learning && !q->learn_failed)
+		learn_push(q, (const uint8_t *)h, size);
 	if (!t)
 		t = q->max_time;
 	if (t > q->max_time)
@@ -176,6 +296,14 @@ static int queue(struct ordered_queue *q, const struct perf_event_header *h, siz
 
 int ordered_push(struct ordered_queue *q, const struct perf_event_header *h)
 {
+	if (q->replay) {
+		const uint8_t *p = (const uint8_t *)h;
+		if (p >= q->stable_lo && p < q->stable_hi)
+			return replay(q, h, (uint64_t)(p - q->stable_lo));
+		return pass(q, h, h->type == REC_FINISHED_ROUND ? 0 : record_time(q->s, h));
+	}
+	if (h->type == REC_FINISHED_ROUND)
+		q->learn_failed = true;
 	if (h->type == REC_FINISHED_ROUND) {
 		int ret = release_upto(q, q->next_flush);
 		q->next_flush = q->max_time;
@@ -187,6 +315,8 @@ int ordered_push(struct ordered_queue *q, const struct perf_event_header *h)
 int ordered_push_at(struct ordered_queue *q, const struct perf_event_header *at, const struct perf_event_header *head,
 		    size_t len)
 {
+	if (q->replay)
+		return ordered_push(q, at);
 	const uint8_t *p = (const uint8_t *)at;
 	size_t size = head->size;
 	if (head->type == REC_FINISHED_ROUND || !(p >= q->stable_lo && p < q->stable_hi && size <= (size_t)(q->stable_hi - p)))
@@ -222,6 +352,39 @@ int ordered_flush(struct ordered_queue *q)
 	return release_upto(q, UINT64_MAX);
 }
 
+void ordered_learn(struct ordered_queue *q, uint64_t from)
+{
+	q->learning = true;
+	q->cursor = q->push_end = from;
+}
+
+bool ordered_learned(const struct ordered_queue *q, uint64_t to, const struct ordered_pull **pulls, size_t *n)
+{
+	if (!q->learning || q->learn_failed || q->n || q->cursor != q->push_end || q->push_end > to || q->nahead)
+		return false;
+	*pulls = q->pulls;
+	*n = q->npulls;
+	return true;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+void ordered_replay(struct ordered_queue *q, const struct ordered_pull *pulls, size_t n)
+{
+	q->replay = true;
+	q->npulls = n;
+	q->pulls = xmalloc((n ? n : 1) * sizeof(*pulls));
+	memcpy(q->pulls, pulls, n * sizeof(*pulls));
+	q->pulled = xmalloc((n ? n : 1) * sizeof(*q->pulled));
+	for (size_t i = 0; i < n; i++)
+		q->pulled[i] = pulls[i].rec;
+	qsort(q->pulled, n, sizeof(*q->pulled), cmp_u64);
+}
+
 uint64_t ordered_late(const struct ordered_queue *q)
 {
 	return q->late;
@@ -237,5 +400,9 @@ void ordered_free(struct ordered_queue *q)
 			free((void *)e.rec);
 	}
 	free(q->heap);
+	free(q->pulls);
+	free(q->ahead);
+	free(q->gaps);
+	free(q->pulled);
 	free(q);
 }

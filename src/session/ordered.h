@@ -36,6 +36,23 @@ void ordered_set_stable(struct ordered_queue *q, const void *base, size_t len, b
  * no hold): records delivered but still being read (report --threads' workers resolve them after
  * their delivery). */
 void ordered_hold(struct ordered_queue *q, const void *from);
+/* The order a mapped file's records went out in, against the file's own order: before the record
+ * at file offset `at` (the first not out yet in the file's order), the record at `rec` (further
+ * on) went out. A file in time order has none. */
+struct ordered_pull {
+	uint64_t at, rec;
+};
+/* Notes the order records of the stable range (a file's mapping, file offsets from its start)
+ * go out in, from the file's first record at offset from on. */
+void ordered_learn(struct ordered_queue *q, uint64_t from);
+/* After the flush: true, with the pulls (the queue's own, valid until it is freed), when every
+ * record from `from` up to `to` went out by reference, each once, with at most 1,024 pulls and no
+ * FINISHED_ROUND (whose windows can deliver late; such a file is walked the usual way). */
+bool ordered_learned(const struct ordered_queue *q, uint64_t to, const struct ordered_pull **pulls, size_t *n);
+/* From now on records go out as they are pushed, except as the pulls (a copy is kept) say: an
+ * earlier run's order for the same file (session/order_memo.h), replayed without the queue. A
+ * pull's record is bounds-checked before it is read. */
+void ordered_replay(struct ordered_queue *q, const struct ordered_pull *pulls, size_t n);
 /* Records released so far that came older than something already released (a late record). */
 uint64_t ordered_late(const struct ordered_queue *q);
 int ordered_flush(struct ordered_queue *q);

@@ -6,6 +6,7 @@
 #include "python/pymerge.h"
 #include "python/pystore.h"
 #include "record/regname.h"
+#include "session/order_memo.h"
 #include "session/session_batch.h"
 #include "util/error.h"
 #include "util/xalloc.h"
@@ -430,10 +431,22 @@ int session_process_file(struct session *ss, struct perfdata_reader *r)
 		ss->stable_base = r->map;
 		ss->stable_len = r->size;
 	}
-	/* The records wait in the queue by reference and are read when delivered: the walk reads
-	 * only their starts. */
-	int rc = ss->stable_base && r->mapped ? perfdata_for_each_peek(r, push_cb, peek_cb, ss)
-					      : perfdata_for_each(r, push_cb, ss);
+	/* A file an earlier report walked whole goes out as it is walked, in the order that report
+	 * learnt (session/order_memo.h). Else the records wait in the queue by reference and are
+	 * read when delivered: the walk reads only their starts. */
+	struct order_memo_key mk;
+	struct ordered_pull *pulls = NULL;
+	size_t npulls = 0;
+	bool memo = ss->stable_base && r->mapped && !r->swap &&
+		    order_memo_key_of(r->fd, r->data_offset, r->data_size, &mk);
+	bool known = memo && order_memo_load(&mk, &pulls, &npulls);
+	if (known)
+		ordered_replay(ss->oq, pulls, npulls);
+	else if (memo)
+		ordered_learn(ss->oq, r->data_offset);
+	free(pulls);
+	int rc = ss->stable_base && r->mapped && !known ? perfdata_for_each_peek(r, push_cb, peek_cb, ss)
+							: perfdata_for_each(r, push_cb, ss);
 	if (!rc && r->truncated) /* cut between two records: as damaged as one cut inside a record */
 		rc = err_set("%s: the file ends at offset 0x%zx, inside its data section: the records after "
 			     "it are lost", r->path, r->size);
@@ -452,7 +465,11 @@ int session_process_file(struct session *ss, struct perfdata_reader *r)
 	}
 	if (rc)
 		return rc;
-	return session_flush(ss);
+	rc = session_flush(ss);
+	const struct ordered_pull *learnt;
+	if (!rc && memo && !known && ordered_learned(ss->oq, r->data_offset + r->data_size, &learnt, &npulls))
+		order_memo_save(&mk, learnt, npulls);
+	return rc;
 }
 
 /* Python stacks stored by record --python (python/pystore.h): joined with the samples. */
