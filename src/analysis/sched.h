@@ -144,7 +144,8 @@ struct sched_ids {
 /* -1 after err_set naming the word that is not a number. */
 int sched_ids_parse(const char *s, struct sched_ids *ids);
 void sched_ids_free(struct sched_ids *ids);
-/* --time START,STOP (seconds, either may be empty): -1 after err_set. */
+/* --time START,STOP (seconds, either may be empty; START alone: from START on), as perf sched
+ * timehist reads it (util/timerange.h's timerange_parse_one): -1 after err_set. */
 int sched_time_window(const char *s, uint64_t *start, uint64_t *end);
 
 struct sched_hist {

@@ -11,6 +11,7 @@
 
 #include "resolve/resolve.h"
 #include "util/error.h"
+#include "util/timerange.h"
 #include "util/xalloc.h"
 
 #define SCHED_TASK_RUNNING 0
@@ -73,48 +74,13 @@ static struct sched_thr *thr_get(struct sched_hist *h, int32_t tid, int32_t pid)
 	return t;
 }
 
-/* "SEC[.FRACTION]": nanoseconds; "" is 0. */
-static int hist_time_parse(const char *s, uint64_t *ns)
-{
-	*ns = 0;
-	if (!*s)
-		return 0;
-	char *end;
-	if (*s < '0' || *s > '9')
-		return -1;
-	unsigned long long sec = strtoull(s, &end, 10);
-	uint64_t frac = 0;
-	if (*end == '.') {
-		const char *d = end + 1;
-		size_t n = 0;
-		for (; d[n] >= '0' && d[n] <= '9'; n++)
-			if (n < 9)
-				frac = frac * 10 + (uint64_t)(d[n] - '0');
-		if (n == 0 || n > 9)
-			return -1;
-		for (; n < 9; n++)
-			frac *= 10;
-		end = (char *)d + strlen(d);
-	}
-	if (*end || sec > UINT64_MAX / 1000000000u)
-		return -1;
-	*ns = sec * 1000000000u + frac;
-	return 0;
-}
-
 int sched_time_window(const char *s, uint64_t *start, uint64_t *end)
 {
-	char *copy = xstrdup(s), *comma = strchr(copy, ',');
-	if (comma)
-		*comma = '\0';
-	int rc = hist_time_parse(copy, start) < 0 || (comma && hist_time_parse(comma + 1, end) < 0) ? -1 : 0;
-	if (!comma)
-		*end = 0;
-	free(copy);
-	if (rc == 0 && *end && *end < *start)
-		rc = -1;
-	if (rc < 0)
-		return err_set("--time '%s': not START,STOP in seconds (123.456,124)", s);
+	struct time_range r;
+	if (timerange_parse_one(s, &r) < 0)
+		return -1;
+	*start = r.start;
+	*end = r.end;
 	return 0;
 }
 

@@ -67,11 +67,12 @@ static int seconds(const char *s, size_t len, uint64_t *ns)
 	return 0;
 }
 
-/* "START,STOP" in s[0..len), split at its first comma; an empty end is open. */
+/* "START,STOP" in s[0..len), split at its first comma; an empty end is open, and so is a missing
+ * one ("START": timerange_parse_one's). */
 static int seconds_range(const char *spec, const char *s, size_t len, struct time_range *r)
 {
 	const char *comma = memchr(s, ',', len);
-	size_t l1 = (size_t)(comma - s), l2 = len - l1 - 1;
+	size_t l1 = comma ? (size_t)(comma - s) : len, l2 = comma ? len - l1 - 1 : 0;
 	r->start = r->end = 0;
 	if ((l1 && seconds(s, l1, &r->start) < 0) || (l2 && seconds(comma + 1, l2, &r->end) < 0))
 		return refuse(spec, s, len, "give START,STOP in seconds as script prints them (123.456789,"
@@ -244,6 +245,11 @@ int timerange_parse(const char *spec, uint64_t first, uint64_t last, struct time
 	if (rc < 0)
 		timerange_free(out);
 	return rc;
+}
+
+int timerange_parse_one(const char *spec, struct time_range *r)
+{
+	return seconds_range(spec, spec, strlen(spec), r);
 }
 
 bool timerange_keeps(const struct time_ranges *r, uint64_t t)

@@ -43,6 +43,9 @@ bool timerange_is_percent(const char *spec);
  * err_set (naming the piece that is wrong) on anything perf refuses, and on the accidents above;
  * *out is then empty. Whether a spec parses does not depend on first and last. */
 int timerange_parse(const char *spec, uint64_t first, uint64_t last, struct time_ranges *out);
+/* perf sched timehist's --time, one range in seconds as perf reads it there: START,STOP, either
+ * side empty (open), or START alone (no comma: from START on). -1 after err_set. */
+int timerange_parse_one(const char *spec, struct time_range *r);
 /* Whether a sample at time t (ns) is in one of the ranges (always, without ranges or at t 0). */
 bool timerange_keeps(const struct time_ranges *r, uint64_t t);
 void timerange_free(struct time_ranges *r);

@@ -45,7 +45,8 @@ compare() {
 	# --time: a window between two switches of the table
 	t1=$(perf sched timehist -i "$1" 2>/dev/null | awk 'NR == 20 { print $1 }') &&
 	t2=$(perf sched timehist -i "$1" 2>/dev/null | awk 'NR == 60 { print $1 }') &&
-	for a in "timehist -p $pid -S -w" "timehist -t $pid -s" "timehist --time $t1,$t2 -S -w" "timehist --time ,$t1 -s"; do
+	for a in "timehist -p $pid -S -w" "timehist -t $pid -s" "timehist --time $t1,$t2 -S -w" "timehist --time ,$t1 -s" \
+		 "timehist --time $t2 -s"; do
 		perf sched $a -i "$1" >p.out 2>/dev/null && lperf sched $a -i "$1" >l.out 2>l.err &&
 		cmp p.out l.out || { echo "sched $a differs:" >&2; diff p.out l.out | head -20 >&2; return 1; }
 	done

@@ -226,13 +226,33 @@ static void test_keeps(void **state)
 	assert_false(timerange_is_percent("1,2"));
 }
 
+/* sched timehist's one range: START alone is from START on. */
+static void test_parse_one(void **state)
+{
+	struct time_range r;
+	assert_int_equal(timerange_parse_one("1.5,2", &r), 0);
+	assert_int_equal(r.start, 1500000000);
+	assert_int_equal(r.end, 2 * S);
+	assert_int_equal(timerange_parse_one("1.5", &r), 0);
+	assert_int_equal(r.start, 1500000000);
+	assert_int_equal(r.end, 0);
+	assert_int_equal(timerange_parse_one(",2", &r), 0);
+	assert_int_equal(r.start, 0);
+	assert_int_equal(timerange_parse_one("", &r), 0);
+	assert_int_equal(r.start + r.end, 0);
+	const char *bad[] = { "2,1", "1,2,3", "x", "1,x", "-1", "10%", "1.1234567891", "1,2 3,4" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
+		if (timerange_parse_one(bad[i], &r) == 0)
+			fail_msg("'%s' was accepted", bad[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_seconds_one_range), cmocka_unit_test(test_seconds_refused),
 		cmocka_unit_test(test_seconds_several), cmocka_unit_test(test_percent),
 		cmocka_unit_test(test_percent_refused), cmocka_unit_test(test_percent_arithmetic),
-		cmocka_unit_test(test_keeps),
+		cmocka_unit_test(test_keeps), cmocka_unit_test(test_parse_one),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
