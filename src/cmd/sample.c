@@ -149,8 +149,6 @@ static void render(const struct sample_opts *o, const struct sample_view *v, str
 			err_die_last(EXIT_RUNTIME);
 		struct wperf_sample_info in = { v->pe_file, v->pdb_file, o->display_rows, ss->nsamples + lost,
 						lost, m->base, m->delta };
-		ro.lost = ss->lost_records;
-		ro.lost_samples = ss->lost_samples;
 		wperf_sample_json(jf, &in, &t->p, &ro, annot, o->verbose && t->annot ? &t->av : NULL);
 		if (jf != stdout && outfile_commit(&of, false) < 0)
 			err_die_last(EXIT_RUNTIME);

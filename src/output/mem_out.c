@@ -1,5 +1,6 @@
 /* perf mem report --stdio's text (mem_out.h). */
 #include "output/mem_out.h"
+#include "output/report_out.h"
 
 #include <linux/perf_event.h>
 #include <string.h>
@@ -134,7 +135,8 @@ static void section(FILE *f, const struct spe_mem_section *s)
 {
 	int w[4];
 	widths(s, w);
-	fprintf(f, "# Samples: %llu  of event '%s'\n", (unsigned long long)s->samples, s->name);
+	char cnt[32];
+	fprintf(f, "# Samples: %s of event '%s'\n", report_sample_count(s->samples, cnt, sizeof(cnt)), s->name);
 	fprintf(f, "# Total weight : %llu\n", (unsigned long long)s->total_weight);
 	fprintf(f, "# Sort order   : local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked,"
 		   "local_ins_lat,local_p_stage_cyc\n#\n");

@@ -32,8 +32,6 @@ struct report_opts {
 	double graph_min;        /* hide call-graph branches under this percent */
 	size_t max_rows;         /* wperf: top N (0 = all) */
 	bool long_names;         /* wperf --sample-display-long: mangled names */
-	uint64_t lost;           /* records lost in recording */
-	uint64_t lost_samples;
 	bool colour;             /* hot percentages in perf's colours (output/colour.h) */
 	bool by_period;          /* wperf view: overhead by period, not by samples (sample --wall:
 				  * nanoseconds on and off a CPU) */
@@ -43,6 +41,9 @@ struct report_opts {
 
 void report_text(FILE *f, const struct report_section *s, const struct report_opts *o);
 void report_text_header(FILE *f, uint64_t lost_samples, uint64_t lost_replaced);
+/* perf's count of a section's samples ("# Samples: %s of event"): divided by 1000 while over 1000
+ * (three times at most), with its unit K, M or G, else a blank: "405 ", "1000 ", "1K", "1000K". */
+const char *report_sample_count(uint64_t n, char *buf, size_t size);
 /* The header's line for Python stacks read between the samples rather than at each sample. */
 void report_text_python_approx(FILE *f);
 void report_text_python_paused(FILE *f);

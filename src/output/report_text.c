@@ -25,14 +25,15 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-static const char *human_count(uint64_t n, char *buf, size_t size)
+const char *report_sample_count(uint64_t n, char *buf, size_t size)
 {
-	if (n >= 1000000)
-		snprintf(buf, size, "%" PRIu64 "M", n / 1000000);
-	else if (n >= 1000)
-		snprintf(buf, size, "%" PRIu64 "K", n / 1000);
-	else
-		snprintf(buf, size, "%" PRIu64, n);
+	static const char units[] = " KMG";
+	int u = 0;
+	while (n > 1000 && u < 3) {
+		n /= 1000;
+		u++;
+	}
+	snprintf(buf, size, "%" PRIu64 "%c", n, units[u]);
 	return buf;
 }
 
@@ -330,7 +331,7 @@ void report_text(FILE *f, const struct report_section *s, const struct report_op
 	const struct hist *h = s->hist;
 	char cnt[32];
 	if (!o->no_header) {
-		fprintf(f, "# Samples: %s  of event '%s'", human_count(s->samples, cnt, sizeof(cnt)), s->event);
+		fprintf(f, "# Samples: %s of event '%s'", report_sample_count(s->samples, cnt, sizeof(cnt)), s->event);
 		if (o->time_slices)
 			fprintf(f, " (time slices: %s)", o->time_slices);
 		fputc('\n', f);
@@ -419,6 +420,4 @@ row_done:
 			entry_graph(f, e, h->graph, o->children, total, o->graph_min, "            ", o->graph_style);
 	}
 	fputc('\n', f);
-	if (o->lost)
-		fprintf(f, "# %" PRIu64 " records lost while recording\n", o->lost);
 }

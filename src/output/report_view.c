@@ -21,8 +21,6 @@ void report_print(FILE *f, enum report_style style, const struct report_opts *op
 		  const struct report_totals *tot, const char *source, struct annot_view *annot)
 {
 	struct report_opts ro = *opts;
-	ro.lost = tot->lost_records;
-	ro.lost_samples = tot->lost_samples;
 	struct json j;
 	if (style == STYLE_JSON) {
 		json_init(&j, f, true);

@@ -72,15 +72,13 @@ static void test_flat(void **state)
 			    "\n");
 	free(o.buf);
 
-	/* -n and --percent-limit; lost records at the end */
+	/* -n and --percent-limit */
 	ro.show_nr = true;
 	ro.percent_limit = 20;
-	ro.lost = 7;
 	render(&o, &h, &ro);
 	assert_non_null(strstr(o.buf, "# Overhead       Samples  Command"));
 	assert_non_null(strstr(o.buf, "    50.00%             3  prog     prog               [.] main\n"));
 	assert_null(strstr(o.buf, "memcpy"));
-	assert_non_null(strstr(o.buf, "\n# 7 records lost while recording\n"));
 	free(o.buf);
 	hist_free(&h);
 }
@@ -179,6 +177,35 @@ static void test_callee_graph(void **state)
 	hist_free(&h);
 }
 
+/* perf's sample count in the section's header: a unit once over 1000, then one space; none and
+ * two spaces up to 1000 (perf 6.1's "# Samples: 1K of event", "# Samples: 405  of event"). */
+static void test_samples_unit(void **state)
+{
+	static const struct { uint64_t n; const char *line; } cases[] = {
+		{ 405, "# Samples: 405  of event 'cpu-clock'\n" },
+		{ 1000, "# Samples: 1000  of event 'cpu-clock'\n" },
+		{ 1001, "# Samples: 1K of event 'cpu-clock'\n" },
+		{ 4321, "# Samples: 4K of event 'cpu-clock'\n" },
+		{ 1000999, "# Samples: 1000K of event 'cpu-clock'\n" },
+		{ 1001000, "# Samples: 1M of event 'cpu-clock'\n" },
+		{ 5000000000ULL, "# Samples: 5G of event 'cpu-clock'\n" },
+		{ 5000000000000ULL, "# Samples: 5000G of event 'cpu-clock'\n" },
+	};
+	enum hist_key keys[] = { HK_SYM };
+	struct hist h;
+	hist_init(&h, keys, 1, HIST_GRAPH_NONE, false);
+	struct report_opts ro = { .graph_min = 0.5 };
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct report_section s = { "cpu-clock", &h, cases[i].n, cases[i].n, 0 };
+		struct out o;
+		report_text(out_open(&o), &s, &ro);
+		out_close(&o);
+		assert_true(!strncmp(o.buf, cases[i].line, strlen(cases[i].line)));
+		free(o.buf);
+	}
+	hist_free(&h);
+}
+
 static void test_print_json_and_header(void **state)
 {
 	struct hworld w;
@@ -189,7 +216,7 @@ static void test_print_json_and_header(void **state)
 	profile_sample(hworld_sample(&w, 0, 0, 1, "main"), &p);
 	profile_sort(&p, false);
 	struct report_opts ro = { .graph_min = 0.5 };
-	struct report_totals tot = { 1, 0, 2, false };
+	struct report_totals tot = { .samples = 1, .lost_records = 2, .lost_samples = 2 };
 	struct out o;
 	report_print(out_open(&o), STYLE_PERF, &ro, &p, &tot, "perf.data", NULL);
 	out_close(&o);
@@ -203,7 +230,21 @@ static void test_print_json_and_header(void **state)
 	out_close(&o);
 	assert_non_null(strstr(o.buf, "\"schema\": \"lperf-report/1\""));
 	assert_non_null(strstr(o.buf, "\"lost_samples\": 2"));
+	assert_null(strstr(o.buf, "lost_replaced"));
 	assert_non_null(strstr(o.buf, "\"main\""));
+	free(o.buf);
+	/* losses of paused Python processes (record --python): perf's total, then which they were;
+	 * no line of lperf's own at the end, where perf prints none */
+	tot.lost_replaced = 1;
+	report_print(out_open(&o), STYLE_PERF, &ro, &p, &tot, "perf.data", NULL);
+	out_close(&o);
+	assert_non_null(strstr(o.buf, "# Total Lost Samples: 2\n# (1 of them the kernel's samples of paused "
+				     "Python processes, which lperf wrote itself: none of the profile's)\n#\n"));
+	assert_null(strstr(o.buf, "lost while recording"));
+	free(o.buf);
+	report_print(out_open(&o), STYLE_JSON, &ro, &p, &tot, "perf.data", NULL);
+	out_close(&o);
+	assert_non_null(strstr(o.buf, "\"lost_replaced\": 1"));
 	free(o.buf);
 	profile_free(&p);
 }
@@ -214,6 +255,7 @@ int main(void)
 		cmocka_unit_test(test_flat),
 		cmocka_unit_test(test_children_graph),
 		cmocka_unit_test(test_callee_graph),
+		cmocka_unit_test(test_samples_unit),
 		cmocka_unit_test(test_print_json_and_header),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -192,7 +192,7 @@ static void test_sample_tables(void **state)
 	size_t len;
 	FILE *m = open_memstream(&buf, &len);
 	struct report_opts ro = { .max_rows = 50 };
-	struct report_totals tot = { 176, 0, 0, false };
+	struct report_totals tot = { .samples = 176 };
 	report_print(m, STYLE_WPERF, &ro, &f.p, &tot, "live", NULL);
 	fclose(m);
 	expect(buf, SAMPLE_TEXT);
