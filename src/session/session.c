@@ -1,5 +1,6 @@
 #include "session/session.h"
 
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,7 @@
 #include "record/regname.h"
 #include "session/order_memo.h"
 #include "session/session_batch.h"
+#include "symbols/srcline.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -105,6 +107,29 @@ static void seed_buildids(struct session *ss, const struct perfdata_info *in)
 	}
 }
 
+/* With workers (report --threads), a first report's fixed costs start before the walk needs
+ * them: the running kernel's /proc/kallsyms is read on a thread of their own (symbols/kahead.h)
+ * while this one loads the files the header names and opens the separate debug files their
+ * inline frames need (symbols/srcline.h), and then reads the file. Nothing is kept in a DSO
+ * until the walk loads it (symbols/dso.h), so the output is the one-thread run's.
+ *
+ * glibc's malloc raises its mmap threshold to the size of the largest block freed (up to 32 MB):
+ * the kernel's text and the symbols' candidates, freed when they are parsed, would then leave
+ * their blocks in the heap beside libc's inflated DWARF, which is opened before them now (5 MB
+ * more of a first report's peak). A fixed threshold hands such blocks back when they are freed. */
+static void read_ahead(struct session *ss)
+{
+	mallopt(M_MMAP_THRESHOLD, 256 << 10);
+	struct dso_cache *c = &ss->machine.dsos;
+	dso_cache_read_ahead_kernel(c);
+	bool dwarf = ss->resolver.unwinder && ss->tool.inline_frames;
+	for (size_t i = 0; i < c->n; i++) {
+		dso_read_ahead(c->v[i]);
+		if (dwarf)
+			srcline_read_ahead(c->v[i]);
+	}
+}
+
 /* The events are known: the recording's stored sources, then the tool's decisions. */
 static int start(struct session *ss)
 {
@@ -116,15 +141,14 @@ static int start(struct session *ss)
 		seed_buildids(ss, &ss->reader->info);
 		session_use_jit_sources(ss, ss->reader, ss->force);
 	}
-	/* With workers (report --threads) the kernel's symbols are read on a thread of their own
-	 * while the file is read (symbols/kahead.h). */
-	if (ss->reader && ss->threads > 1 && !ss->tool.record && ss->stable_base)
-		dso_cache_read_ahead_kernel(&ss->machine.dsos);
-	if (!ss->tool.ready)
-		return 0;
-	int rc = ss->tool.ready(ss, ss->tool.arg);
-	resolver_free(&ss->resolver);
-	start_resolver(ss);
+	int rc = 0;
+	if (ss->tool.ready) {
+		rc = ss->tool.ready(ss, ss->tool.arg);
+		resolver_free(&ss->resolver);
+		start_resolver(ss);
+	}
+	if (!rc && ss->reader && ss->threads > 1 && !ss->tool.record && ss->stable_base)
+		read_ahead(ss);
 	return rc;
 }
 

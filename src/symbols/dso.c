@@ -231,6 +231,8 @@ struct dso *dso_cache_ksymbol(struct dso_cache *c, const char *name, uint64_t si
 	return add_one_symbol(c, name, DSO_KSYM, 0, size, name);
 }
 
+static void elf_found_free(struct elf_found *f);
+
 #define DSO_FREE_HOOKS 4
 static void (*free_hooks[DSO_FREE_HOOKS])(const struct dso *d);
 
@@ -252,6 +254,7 @@ static void dso_free(struct dso *d)
 	for (size_t i = 0; i < DSO_FREE_HOOKS && free_hooks[i]; i++)
 		free_hooks[i](d);
 	kahead_free(d->kahead);
+	elf_found_free(d->ahead_elf);
 	perfmap_free(d->jit.perfmap);
 	free(d->jit.data);
 	free(d->jit.short_name);
@@ -342,11 +345,20 @@ static void keep(struct dso *d, struct symtab_load *r)
 	notes_move(&d->notes, &r->notes);
 }
 
+/* What loading an ELF DSO finds (elf_find), kept in the DSO by elf_keep: at once when the walk
+ * loads it, later when it was read ahead (dso_read_ahead). */
+struct elf_found {
+	struct symtab_load r;
+	char *cached;
+	bool mismatch, deleted;
+	struct symstore *symstore;
+};
+
 /* A DSO the recording names by build-id is read from the file at its path while that file is
  * the recorded build, else from the build-id cache's copy; with neither, a file that is another
  * build is not read at all (its symbols and CFI would describe other code). A file gone or
  * without a build-id is left to the loader's own checks and notes. */
-static void locate(struct dso *d, char **file, struct symtab_load *r)
+static void locate(const struct dso *d, char **file, struct elf_found *f)
 {
 	if (!d->build_id_size)
 		return;
@@ -355,14 +367,14 @@ static void locate(struct dso *d, char **file, struct symtab_load *r)
 	if (rc == 1) {
 		free(*file);
 		*file = found;
-		d->cached = xstrdup(found);
+		f->cached = xstrdup(found);
 	} else if (rc == 0) {
 		free(found);
 	} else {
 		uint8_t have[20];
 		if (buildid_of_file(*file, have)) {
-			d->mismatch = true;
-			notes_add(&r->notes, "%s", err_msg());
+			f->mismatch = true;
+			notes_add(&f->r.notes, "%s", err_msg());
 		}
 	}
 }
@@ -374,8 +386,9 @@ static void locate(struct dso *d, char **file, struct symtab_load *r)
 #define STORE_MIN_SYMS 64
 
 /* The store of file's symbols into r, when there is a usable one. */
-static bool load_stored(struct dso *d, const char *file, struct symtab_load *r)
+static bool load_stored(const struct dso *d, const char *file, struct elf_found *f)
 {
+	struct symtab_load *r = &f->r;
 	uint8_t id[20];
 	size_t idn = d->build_id_size;
 	if (debuginfo_has_files())
@@ -384,9 +397,9 @@ static bool load_stored(struct dso *d, const char *file, struct symtab_load *r)
 		memcpy(id, d->build_id, idn);
 	else
 		idn = buildid_of_file(file, id);
-	if (!idn || !(d->symstore = symstore_load(id, idn, file)))
+	if (!idn || !(f->symstore = symstore_load(id, idn, file)))
 		return false;
-	struct symstore *s = d->symstore;
+	struct symstore *s = f->symstore;
 	r->syms = s->syms;
 	r->nsyms = s->nsyms;
 	r->loads = s->loads; /* the DSO's from now on */
@@ -410,9 +423,9 @@ static void save_stored(const struct dso *d, const char *file, const struct symt
 		symstore_save(r->build_id, r->build_id_size, file, r);
 }
 
-static void load_elf(struct dso *d)
+static void elf_find(const struct dso *d, struct elf_found *f)
 {
-	struct symtab_load r = { 0 };
+	struct symtab_load *r = &f->r;
 	struct elf_want w = { d->path, NULL, d->root, d->build_id, d->build_id_size };
 	if (d->kind == DSO_VDSO) {
 		/* Another kernel's vDSO is read from the build-id cache's copy, else not at all. */
@@ -421,30 +434,78 @@ static void load_elf(struct dso *d)
 		char *file = NULL;
 		if (n && (n != d->build_id_size || memcmp(now, d->build_id, n)) &&
 		    buildid_cache_path(d->build_id, d->build_id_size, &file) == 0) {
-			d->cached = file;
+			f->cached = file;
 			w.file = file;
-			elfsym_load_file(&w, &r);
+			elfsym_load_file(&w, r);
 		} else {
-			vdso_load(&w, &r);
+			vdso_load(&w, r);
 		}
 	} else if (is_deleted(d->path) && !d->build_id_size) {
 		/* The file was removed or replaced after it was mapped (a rebuild, an upgrade): what
 		 * is at the path now may be another version, and without a build-id to compare, its
 		 * symbols would name the wrong code. perf leaves such frames unnamed too. */
-		d->deleted = true;
-		notes_add(&r.notes, "deleted after it was mapped, and the recording has no build-id to check "
+		f->deleted = true;
+		notes_add(&r->notes, "deleted after it was mapped, and the recording has no build-id to check "
 			  "the file now at its path against");
 	} else {
 		char *file = dso_file_path(d, d->path);
-		locate(d, &file, &r);
+		locate(d, &file, f);
 		w.file = file;
-		if (!d->mismatch && !load_stored(d, file, &r)) {
-			elfsym_load_file(&w, &r);
-			save_stored(d, file, &r);
+		if (!f->mismatch && !load_stored(d, file, f)) {
+			elfsym_load_file(&w, r);
+			save_stored(d, file, r);
 		}
 		free(file);
 	}
-	keep(d, &r);
+}
+
+static void elf_keep(struct dso *d, struct elf_found *f)
+{
+	d->cached = f->cached;
+	d->mismatch |= f->mismatch;
+	d->deleted |= f->deleted;
+	d->symstore = f->symstore;
+	keep(d, &f->r);
+}
+
+static void elf_found_free(struct elf_found *f)
+{
+	if (!f)
+		return;
+	if (f->symstore)
+		f->r.syms = NULL, f->r.nsyms = 0; /* the store's */
+	symtab_free(f->r.syms, f->r.nsyms);
+	symstore_free(f->symstore);
+	free(f->r.loads);
+	free(f->r.debug_path);
+	notes_clear(&f->r.notes);
+	free(f->cached);
+	free(f);
+}
+
+static void load_elf(struct dso *d)
+{
+	struct elf_found found = { 0 }, *f = d->ahead_elf ? d->ahead_elf : &found;
+	if (!d->ahead_elf)
+		elf_find(d, f);
+	elf_keep(d, f);
+	free(d->ahead_elf);
+	d->ahead_elf = NULL;
+}
+
+void dso_read_ahead(struct dso *d)
+{
+	/* Only with the recording's build-id: a record may still teach one to a DSO without it. */
+	if (d->loaded || d->ahead_elf || d->kind != DSO_ELF || !d->build_id_size)
+		return;
+	d->ahead_elf = xcalloc(1, sizeof(*d->ahead_elf));
+	elf_find(d, d->ahead_elf);
+}
+
+bool dso_ahead_plain(const struct dso *d)
+{
+	const struct elf_found *f = d->ahead_elf;
+	return f && !f->mismatch && !f->deleted && !f->cached;
 }
 
 static void load_kallsyms(struct dso *d, const char *path)

@@ -37,6 +37,7 @@
 
 struct ksnap;
 struct kahead;
+struct elf_found;
 
 enum dso_kind {
 	DSO_ELF,             /* an ELF file on disk */
@@ -83,7 +84,9 @@ struct dso {
 	bool ksnap_fresh;
 	/* An ELF file's symbols read from their store (symbols/symstore.h): syms is the store's. */
 	struct symstore *symstore;
-	/* [kernel.kallsyms]: its symbols being read ahead (dso_cache_read_ahead_kernel). */
+	/* Read ahead (report --threads), kept when the walk first loads the DSO: an ELF file's
+	 * load (dso_read_ahead); [kernel.kallsyms]'s text (dso_cache_read_ahead_kernel). */
+	struct elf_found *ahead_elf;
 	struct kahead *kahead;
 	/* DSO_JIT: a process's perf map (pid > 0) or one jitdump code (pid 0). */
 	struct dso_jit {
@@ -154,6 +157,13 @@ struct dso *dso_cache_ksymbol(struct dso_cache *c, const char *name, uint64_t si
  * its first load takes them (the same symbols and notes as its own read would give). The
  * thread is joined by the load or when the cache is freed. */
 void dso_cache_read_ahead_kernel(struct dso_cache *c);
+/* Finds what dso_load would find for an ELF DSO now, on the calling thread (the one that loads
+ * DSOs, before other threads do), and keeps it aside for dso_load: a DSO the walk never loads
+ * stays unloaded (no notes, no warnings), so the output is the same as without. */
+void dso_read_ahead(struct dso *d);
+/* d was read ahead and will be read from its own path, the recorded build (no cached copy, no
+ * mismatch): what srcline_read_ahead needs to open its DWARF before it is loaded. */
+bool dso_ahead_plain(const struct dso *d);
 
 /* Loads symbols if not yet done (never fails: problems end in d->notes). */
 void dso_load(struct dso *d);

@@ -1,6 +1,7 @@
 /* Source lines and inline chains (libdw), memoised per DSO file and address. See srcline.h. */
 #include "symbols/srcline.h"
 
+#include "symbols/buildid_cache.h"
 #include "symbols/demangle.h"
 #include "symbols/dwarf_funcs.h"
 #include "symbols/dwarfcap.h"
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/hashmap.h"
@@ -270,6 +272,34 @@ static void file_open(struct sl_file *f, struct dso *d, bool lines)
 		dwfl_end(f->dwfl);
 	f->dwfl = NULL;
 	f->mod = NULL;
+}
+
+/* A separate debug file by d's build-id (libc6-dbg's, whose compressed sections a first report
+ * spends 20-odd ms inflating): the only DWARF worth opening before it is asked for. The files
+ * with their own DWARF open quickly when asked, and a recording names hundreds that are never
+ * asked (perf inject's one-function JIT files). */
+static bool has_build_id_debug(const struct dso *d)
+{
+	char hex[BUILDID_HEX];
+	buildid_hex(d->build_id, d->build_id_size, hex);
+	char *path = xasprintf("%s/usr/lib/debug/.build-id/%.2s/%s.debug", d->root ? d->root : "", hex, hex + 2);
+	struct stat st;
+	bool yes = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	free(path);
+	return yes;
+}
+
+void srcline_read_ahead(struct dso *d)
+{
+	if (!dso_ahead_plain(d) || d->build_id_size < 2 || !has_build_id_debug(d))
+		return;
+	struct sl_file *f = file_by_key(file_key(d));
+	if (!f->store_tried) {
+		f->store_tried = true;
+		f->store = slstore_load(d->build_id, d->build_id_size);
+	}
+	if (!f->store && !f->opened)
+		file_open(f, d, false);
 }
 
 static struct sl_addr *addr_slot(struct sl_file *f, uint64_t addr)

@@ -59,6 +59,12 @@ const struct symbol *srcline_inline_base(const struct symbol *s);
 const struct symbol *srcline_inline_symbol(const struct symbol *base, const char *name);
 void srcline_inline_symbols_free(void);
 
+/* Reading ahead (report --threads): opens the DWARF of d, read ahead and not yet loaded
+ * (dso_ahead_plain), for inline chains, unless an earlier run's lines are kept for it; its
+ * refusal or note are d's only once the walk asks for d's lines. On the thread that looks lines
+ * up, before other threads do. */
+void srcline_read_ahead(struct dso *d);
+
 /* Keeps the source lines and inline chains looked up in DWARF this run, per file with a build-id,
  * for the next run (symbols/srcline_store.h); failures are silent. Sessions call it when they
  * close. */
