@@ -3,6 +3,8 @@
 #   LPERF       the binary under test (default: build/lperf)
 #   FIXTURES    tests/fixtures
 #   TEST_VERBOSE=1 shows each failing snippet's output.
+#   LPERF_TEST_TIMES=1 prints each case's milliseconds after its line (and those spent waiting for
+#   the background jobs it left), for finding where a script's time goes.
 set -u
 TEST_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 : "${LPERF:=$TEST_ROOT/build/lperf}"
@@ -59,6 +61,7 @@ test_expect_success() {
 	LPERF_TEST_MARK="$dir/.failed"
 	export LPERF_TEST_MARK
 	rm -f "$LPERF_TEST_MARK"
+	[ -z "${LPERF_TEST_TIMES:-}" ] || _lp_t0=$(date +%s%N)
 	_lp_probing=0
 	_lp_san=
 	if [ -n "$LPERF_SAN" ]; then
@@ -99,6 +102,11 @@ test_expect_success() {
 		sed 's/^/#   /' "$dir/.log" | tail -n 40
 	fi
 	[ ! -e "$LPERF_TEST_MARK.left" ] || cat "$LPERF_TEST_MARK.left"
+	if [ -n "${LPERF_TEST_TIMES:-}" ]; then
+		_lp_w=$(cat "$LPERF_TEST_MARK.waited" 2>/dev/null)
+		[ "${_lp_w:-0}" -gt 0 ] || _lp_w=
+		echo "# $(( ($(date +%s%N) - _lp_t0) / 1000000 )) ms${_lp_w:+, $((_lp_w * 100)) ms of them waiting for its background jobs}"
+	fi
 	LPERF_TEST_MARK=
 }
 
@@ -117,6 +125,7 @@ test_reap_jobs() {
 			wait "$_lp_p"
 		fi
 	done <"$1"
+	[ -z "${LPERF_TEST_TIMES:-}" ] || echo $(( ${LPERF_TEST_BG_WAIT:-120} * 10 - _lp_t )) >"$LPERF_TEST_MARK.waited"
 }
 test_job_running() { [ -r "/proc/$1/stat" ] && [ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1)" != Z ]; }
 
