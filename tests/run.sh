@@ -124,7 +124,7 @@ e2e_one() { # e2e_one BUILD SCRIPT N: runs one script; its lines in $jobs/N.out,
 # The end-to-end scripts of every build, in one queue. A script declares its class in a header
 # comment, "# e2e-class: parallel" or "# e2e-class: exclusive" (exclusive when it says nothing):
 # parallel scripts' assertions cannot depend on the CPU they get (fixtures, options, errors,
-# conversions, round trips), and they share no fixed path, port, cgroup or pid file, so they run
+# conversions, round trips, the paused Python sampler's CPU-time alarms), and they share no fixed path, port, cgroup or pid file, so they run
 # LPERF_E2E_JOBS (default 2) at a time, a script of one build beside one of another; exclusive
 # scripts (sampling shares, timing, soaks, live top, timeouts that load could reach) run with the
 # machine to themselves, after the parallel ones. Each script's lines are buffered and printed

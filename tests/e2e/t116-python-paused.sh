@@ -14,7 +14,7 @@
 # unpaused reader; a process traced by another tracer is read
 # without pausing (one line says why); a SIGINT'd record leaves an attached process running and
 # untraced, and ends a started one.
-# e2e-class: exclusive
+# e2e-class: parallel (each thread is paused at its own CPU-time alarm: the shares and counts do not depend on the CPU it gets, checked at loads of 11-16)
 . "$(dirname "$0")/lib.sh"
 CHECK="$TEST_ROOT/tests/e2e/pyshares_check.py"
 NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups"

@@ -17,7 +17,7 @@
 # stop where the stack copy does and whose lines come from reads around the sample; there the
 # test says so and asks for the frames (--python-frames) until the default reads them.
 # The ASan build runs 2.7 (the oldest layout); see VERSIONS below.
-# e2e-class: exclusive
+# e2e-class: parallel (paused at CPU-time alarms as t116, with twice its spread, sized for loads of 27-35)
 . "$(dirname "$0")/lib.sh"
 SHARES="$TEST_ROOT/tests/e2e/pyshares_check.py"
 KNOWN="$TEST_ROOT/tests/e2e/pyknown_check.py"
