@@ -7,7 +7,7 @@
 # damaged part: it checks each part the first time it reads it), a symlink planted at
 # its name is never written through, and reports running at once leave one valid file. Needs
 # root (kernel addresses) and the kernel's build-id.
-# e2e-class: exclusive
+# e2e-class: parallel (the snapshot's files and bytes, in a build-id cache of its own)
 . "$(dirname "$0")/lib.sh"
 
 KID=$(lperf buildid-list -k 2>/dev/null)

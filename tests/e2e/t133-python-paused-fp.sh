@@ -8,7 +8,7 @@
 # without pausing (--python-frames --nonblocking), lperf takes frame pointers for them, as it
 # would for such a build; paused, it takes DWARF, and the 44-frame stack of py_deep.py is whole
 # with every line (frame pointers would have broken the native part of these builds' stacks).
-# e2e-class: exclusive
+# e2e-class: parallel (whole stacks and lines of paused threads, not shares)
 . "$(dirname "$0")/lib.sh"
 KNOWN="$TEST_ROOT/tests/e2e/pyknown_check.py"
 export KNOWN

@@ -4,7 +4,7 @@
 # on the same two files; the share-only view's trap explained by the absolute modes: after 4/5 of
 # adler's work is removed (tests/workloads/inline_hot.c, adler inlined into main), msort_with_tmp's
 # share grows although its own work did not change: its ratio of periods stays near 1.
-# e2e-class: exclusive
+# e2e-class: parallel (fixed-work recordings of CPU-time samples; perf diff and lperf diff compared on the same files)
 . "$(dirname "$0")/lib.sh"
 BIN="$SCRATCH/bin"
 mkdir -p "$BIN"
