@@ -18,7 +18,7 @@
 #    dump --gil lists spin's thread alone. A thread may let the GIL go for an instant (2.7 does
 #    every 100 bytecodes), so each dump is repeated until it shows the holder (50 times at most).
 # py-spy's spellings --idle, --native, --subprocesses and --nonblocking are accepted.
-# e2e-class: exclusive
+# e2e-class: parallel (CPU-time samples and the [GIL] marks' wide margins: passed twice at loads of 13-15)
 . "$(dirname "$0")/lib.sh"
 W="$TEST_ROOT/tests/workloads/py_gil.py"
 
