@@ -258,7 +258,7 @@ static void dso_free(struct dso *d)
 	perfmap_free(d->jit.perfmap);
 	free(d->jit.data);
 	free(d->jit.short_name);
-	if ((d->ksnap && !d->ksnap_fresh) || d->symstore) { /* the snapshot's, the store's */
+	if ((d->ksnap && !d->ksnap_fresh && !d->ksnap_rest) || d->symstore) { /* the snapshot's, the store's */
 		d->syms = NULL;
 		d->nsyms = 0;
 	}
@@ -515,6 +515,19 @@ static void load_kallsyms(struct dso *d, const char *path)
 	keep(d, &r);
 }
 
+/* A first report, having read kallsyms and written the snapshot, answers from the snapshot as a
+ * second one does and keeps of what it read only the symbols outside the core range (ksnap.h's
+ * ksnap_keep_outside): lookups there answer from them rather than reading kallsyms again. Called
+ * before any lookup, so no symbol handed out points into what is freed. */
+static void keep_rest(struct dso *d, struct ksnap *ks)
+{
+	d->nsyms = ksnap_keep_outside(ks, d->syms, d->nsyms);
+	if (d->nsyms) /* else the array stays, empty, freed with the DSO */
+		d->syms = xrealloc(d->syms, d->nsyms * sizeof(*d->syms));
+	d->ksnap = ks;
+	d->ksnap_rest = true;
+}
+
 /* The running kernel: its snapshot when one is usable (symbols/ksnap.h), else /proc/kallsyms,
  * then saved as the snapshot for the next report. $LPERF_KALLSYMS is read as it is. */
 static void load_running_kernel(struct dso *d)
@@ -541,8 +554,9 @@ static void load_running_kernel(struct dso *d)
 			notes_take(&r.notes, why);
 		keep(d, &r);
 	}
-	if (own)
-		ksnap_save(d->syms, d->nsyms, NULL);
+	struct ksnap *saved = own ? ksnap_save_load(d->syms, d->nsyms) : NULL;
+	if (saved)
+		keep_rest(d, saved);
 }
 
 /* The snapshot decides the core kernel's addresses only: for any other address (a module, BPF),
@@ -553,6 +567,9 @@ static void kernel_refresh(struct dso *d)
 	if (!d->ksnap || d->ksnap_fresh)
 		return;
 	d->ksnap_fresh = true;
+	if (d->ksnap_rest)
+		symtab_free(d->syms, d->nsyms);
+	d->ksnap_rest = false;
 	d->syms = NULL;
 	d->nsyms = 0;
 	load_kallsyms(d, kallsyms_path());
@@ -588,7 +605,8 @@ static void load_module(struct dso *d)
 {
 	struct dso *k = d->kernel;
 	dso_load(k);
-	kernel_refresh(k);
+	if (!k->ksnap_rest) /* else its module symbols are all there */
+		kernel_refresh(k);
 	struct symtab_load r = { 0 };
 	kallsyms_load_module(k->syms, k->nsyms, dso_load_note(k), d->module, &r);
 	keep(d, &r);
@@ -726,8 +744,11 @@ const struct symbol *dso_find_symbol(struct dso *d, uint64_t addr)
 		return perfmap_find(d->jit.perfmap, addr);
 	if (d->ksnap && !d->ksnap_fresh) {
 		const struct symbol *s;
-		if (ksnap_covers(d->ksnap, addr) && ksnap_find(d->ksnap, addr, &s) == 0)
+		bool covers = ksnap_covers(d->ksnap, addr);
+		if (covers && ksnap_find(d->ksnap, addr, &s) == 0)
 			return s;
+		if (!covers && d->ksnap_rest) /* read with the snapshot's own symbols */
+			return symtab_find(d->syms, d->nsyms, addr);
 		err_clear(); /* a damaged part: read afresh, and the snapshot rewritten */
 		kernel_refresh(d);
 	}

@@ -82,6 +82,8 @@ struct dso {
 	 * the snapshot's until an address outside the core kernel makes it read kallsyms afresh. */
 	struct ksnap *ksnap;
 	bool ksnap_fresh;
+	bool ksnap_rest;     /* the snapshot was written by this report: syms are those of its read
+			      * outside the core range (dso.c's keep_rest) */
 	/* An ELF file's symbols read from their store (symbols/symstore.h): syms is the store's. */
 	struct symstore *symstore;
 	/* Read ahead (report --threads), kept when the walk first loads the DSO: an ELF file's

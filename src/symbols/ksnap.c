@@ -458,6 +458,22 @@ bool ksnap_covers(const struct ksnap *s, uint64_t addr)
 	return addr >= s->core_lo && addr < s->core_hi;
 }
 
+size_t ksnap_keep_outside(const struct ksnap *s, struct symbol *syms, size_t n)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct symbol *y = &syms[i];
+		uint64_t size = y->size ? y->size : 1; /* a zero size holds its start */
+		if (y->start < s->core_lo || y->start >= s->core_hi || size > s->core_hi - y->start) {
+			syms[kept++] = *y;
+			continue;
+		}
+		free(y->name);
+		free(y->mangled);
+	}
+	return kept;
+}
+
 /* Kernel addresses are shown to this process as to root: kptr_restrict 0, or 1 as root. */
 static bool addresses_visible(void)
 {
@@ -504,21 +520,39 @@ struct ksnap *ksnap_load(void)
 	return usable(&k, hex) ? load_for(&k, hex, false) : NULL;
 }
 
+/* ksnap_save's work for k; true when the cache holds the snapshot of syms afterwards. */
+static bool save_for(const struct ksnap_key *k, const char *hex, const struct symbol *syms, size_t nsyms,
+		     const struct ksnap *old)
+{
+	int err = errno;
+	size_t len;
+	void *buf = ksnap_build(k, syms, nsyms, &len);
+	/* the same bytes as the snapshot read: nothing to write */
+	bool same = old && old->map && old->len == len && !memcmp(old->map, buf, len);
+	bool stored = same || buildid_cache_store(KSNAP_DIR, hex, buf, len, 0600) == 0;
+	free(buf);
+	err_clear();
+	errno = err;
+	return stored;
+}
+
 void ksnap_save(const struct symbol *syms, size_t nsyms, const struct ksnap *old)
 {
 	struct ksnap_key k;
 	char hex[BUILDID_HEX];
-	if (!nsyms || !usable(&k, hex))
-		return;
-	int err = errno;
-	size_t len;
-	void *buf = ksnap_build(&k, syms, nsyms, &len);
-	/* the same bytes as the snapshot read: nothing to write */
-	if (!(old && old->map && old->len == len && !memcmp(old->map, buf, len)))
-		buildid_cache_store(KSNAP_DIR, hex, buf, len, 0600);
-	free(buf);
+	if (nsyms && usable(&k, hex))
+		save_for(&k, hex, syms, nsyms, old);
+}
+
+struct ksnap *ksnap_save_load(const struct symbol *syms, size_t nsyms)
+{
+	struct ksnap_key k;
+	char hex[BUILDID_HEX];
+	if (!nsyms || !usable(&k, hex) || !save_for(&k, hex, syms, nsyms, NULL))
+		return NULL;
+	struct ksnap *s = load_for(&k, hex, false);
 	err_clear();
-	errno = err;
+	return s;
 }
 
 int ksnap_refresh(void)

@@ -82,6 +82,12 @@ void ksnap_release(struct ksnap *s);
 /* True when the snapshot alone decides which symbol holds addr (the core kernel's range). */
 bool ksnap_covers(const struct ksnap *s, uint64_t addr);
 
+/* Keeps, in place and in order, the symbols of syms (symtab_finish's of the kallsyms s was made
+ * of) that can hold an address s does not decide (ksnap_covers false), frees the others' names;
+ * the count kept. symtab_find over those answers any such address as over all of syms: the symbol
+ * holding it is among them, and the others kept end before it. */
+size_t ksnap_keep_outside(const struct ksnap *s, struct symbol *syms, size_t n);
+
 /* The symbol holding addr (NULL: none), as symtab_find over all of them; the parts it reads are
  * checked first. -1 with err_set() naming the offset when one is damaged: the snapshot is not to
  * be used further. Not thread-safe (fills s). */
@@ -98,6 +104,10 @@ struct ksnap *ksnap_load(void);
 /* Writes the snapshot of syms (just read from /proc/kallsyms) unless old, the one in the cache,
  * has the same bytes; failures are silent (a report does not fail for want of a cache). */
 void ksnap_save(const struct symbol *syms, size_t nsyms, const struct ksnap *old);
+/* ksnap_save without an old snapshot, then the file written, mapped as ksnap_load maps it (NULL
+ * when it was not written or does not map): a first report answers from it as a second one does,
+ * and frees the symbols it read (about 9 MB of a first report's peak, kept to the end). */
+struct ksnap *ksnap_save_load(const struct symbol *syms, size_t nsyms);
 void ksnap_free(struct ksnap *s);
 /* For `lperf record`, as perf record stores kallsyms in its build-id cache: makes sure the cache
  * holds a usable snapshot of the running kernel (this build-id and boot, checked whole as

@@ -18,6 +18,8 @@
 
 #include "damage_test.h"
 #include "symbols/buildid_cache.h"
+#include "symbols/dso.h"
+#include "symbols/kallsyms.h"
 #include "symbols/ksnap.h"
 #include "util/error.h"
 #include "util/xalloc.h"
@@ -336,6 +338,115 @@ static void test_cache_files(void **state)
 	buildid_cache_set_dir(NULL);
 }
 
+/* The symbol both give for addr: the same start, size and name, or none. */
+static void same_symbol(struct dso *k, const struct symbol *all, size_t n, uint64_t addr)
+{
+	const struct symbol *want = symtab_find(all, n, addr), *got = dso_find_symbol(k, addr);
+	if (!want) {
+		assert_null(got);
+		return;
+	}
+	assert_non_null(got);
+	assert_int_equal(got->start, want->start);
+	assert_int_equal(got->size, want->size);
+	assert_string_equal(got->name, want->name);
+}
+
+/* A first report (empty cache) writes the snapshot and answers from it, keeping of /proc/kallsyms
+ * only the symbols outside the core range: every answer is the one kallsyms gives, modules' too,
+ * without reading kallsyms again. Needs root and the kernel's build-id, as test_cache_files. */
+static void test_first_report(void **state)
+{
+	struct ksnap_key key_now;
+	if (ksnap_key_now(&key_now) < 0 || geteuid() != 0 || getenv("LPERF_KALLSYMS")) {
+		skip();
+		return;
+	}
+	char first[] = "/tmp/lperf-ksnap-first-XXXXXX";
+	assert_non_null(mkdtemp(first));
+	buildid_cache_set_dir(first);
+	/* BPF programs and trampolines come and go (other processes): kallsyms read before and
+	 * after the report's own read, until both agree. */
+	struct symtab_load all = { 0 };
+	struct dso_cache c;
+	struct dso *k = NULL;
+	for (int tries = 0; tries < 10 && !k; tries++) {
+		kallsyms_load("/proc/kallsyms", &all);
+		dso_cache_init(&c);
+		k = dso_cache_get(&c, "[kernel.kallsyms]", NULL, 0);
+		dso_load(k);
+		struct symtab_load after = { 0 };
+		kallsyms_load("/proc/kallsyms", &after);
+		bool same = after.nsyms == all.nsyms;
+		for (size_t i = 0; same && i < all.nsyms; i++)
+			same = all.syms[i].start == after.syms[i].start && all.syms[i].size == after.syms[i].size;
+		symtab_free(after.syms, after.nsyms);
+		notes_clear(&after.notes);
+		if (same)
+			break;
+		k = NULL;
+		dso_cache_free(&c);
+		symtab_free(all.syms, all.nsyms);
+		notes_clear(&all.notes);
+		memset(&all, 0, sizeof(all));
+		char *rm = xasprintf("rm -rf '%s'/.lperf", first);
+		assert_int_equal(system(rm), 0);
+		free(rm);
+	}
+	if (!k) {
+		rmdir(first);
+		buildid_cache_set_dir(NULL);
+		skip();
+		return;
+	}
+	if (!k->ksnap) { /* addresses hidden: nothing written, the symbols read kept */
+		assert_false(k->ksnap_rest);
+	} else {
+		assert_true(k->ksnap_rest);
+		assert_false(k->ksnap_fresh);
+		assert_true(k->nsyms < all.nsyms);
+		/* Every kept symbol can hold an address the snapshot does not decide. */
+		for (size_t i = 0; i < k->nsyms; i++)
+			assert_false(ksnap_covers(k->ksnap, k->syms[i].start) &&
+				     ksnap_covers(k->ksnap, k->syms[i].start + (k->syms[i].size ? k->syms[i].size : 1) - 1) &&
+				     k->syms[i].start + (k->syms[i].size ? k->syms[i].size : 1) <= k->ksnap->core_hi);
+	}
+	/* Each symbol's start, its last byte, the byte past it; below and above them all. */
+	for (size_t i = 0; i < all.nsyms; i += i + 97 < all.nsyms ? 97 : 1) {
+		const struct symbol *s = &all.syms[i];
+		same_symbol(k, all.syms, all.nsyms, s->start);
+		same_symbol(k, all.syms, all.nsyms, s->start + (s->size ? s->size - 1 : 0));
+		same_symbol(k, all.syms, all.nsyms, s->start + s->size + 1);
+	}
+	same_symbol(k, all.syms, all.nsyms, 0);
+	same_symbol(k, all.syms, all.nsyms, UINT64_MAX);
+	assert_int_equal(k->ksnap_fresh, false); /* no address made it read kallsyms again */
+	/* A module's symbols come from the kept ones. */
+	for (size_t i = 0; i < all.nsyms; i++) {
+		const char *mod = strrchr(all.syms[i].name, ' ');
+		if (!mod || mod[1] != '[')
+			continue;
+		struct dso *m = dso_cache_get_kernel(&c, mod + 1, NULL, 0);
+		dso_load(m);
+		struct symtab_load want = { 0 };
+		kallsyms_load_module(all.syms, all.nsyms, NULL, mod + 1, &want);
+		assert_int_equal(m->nsyms, want.nsyms);
+		for (size_t j = 0; j < want.nsyms; j++)
+			assert_string_equal(m->syms[j].name, want.syms[j].name);
+		symtab_free(want.syms, want.nsyms);
+		notes_clear(&want.notes);
+		break;
+	}
+	assert_int_equal(k->ksnap_fresh, false);
+	dso_cache_free(&c);
+	symtab_free(all.syms, all.nsyms);
+	notes_clear(&all.notes);
+	char *cmd = xasprintf("rm -rf '%s'", first);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	buildid_cache_set_dir(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -345,6 +456,7 @@ int main(void)
 		cmocka_unit_test(test_crafted),
 		cmocka_unit_test(test_lazy),
 		cmocka_unit_test(test_cache_files),
+		cmocka_unit_test(test_first_report),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
