@@ -314,6 +314,21 @@ static int feat_lost(struct fcur *c, struct perfdata_info *info)
 	return fu64(c, &info->lost_replaced, "lost samples of paused processes");
 }
 
+/* perf's SAMPLE_TIME: the first and last sample times (ns). A last before the first would make
+ * every span of them (--time's percentages, the header's duration) wrap: the feature is
+ * damaged, and neither time is kept. */
+static int feat_sample_time(struct fcur *c, struct perfdata_info *info)
+{
+	uint64_t first, last;
+	if (fu64(c, &first, "first sample time") < 0 || fu64(c, &last, "last sample time") < 0)
+		return -1;
+	if (last < first)
+		return err_set("last sample time %" PRIu64 " is before the first, %" PRIu64, last, first);
+	info->first_sample_time = first;
+	info->last_sample_time = last;
+	return 0;
+}
+
 /* perf's GROUP_DESC: u32 count, then per group its name (a string), leader index, members. */
 static int feat_group_desc(struct fcur *c, struct perfdata_info *info)
 {
@@ -392,8 +407,7 @@ int perfdata_feat_parse(struct perfdata_reader *r, int feat, const uint8_t *data
 		ret = feat_build_id(&c, info, false);
 		break;
 	case FEAT_SAMPLE_TIME:
-		ret = fu64(&c, &info->first_sample_time, "first sample time") < 0 ||
-		      fu64(&c, &info->last_sample_time, "last sample time") < 0 ? -1 : 0;
+		ret = feat_sample_time(&c, info);
 		break;
 	case FEAT_CLOCKID:
 		ret = fu64(&c, &info->clockid_res_ns, "clock resolution");

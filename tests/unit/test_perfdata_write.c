@@ -497,6 +497,27 @@ static void test_clockid(void **state)
 	free(path);
 }
 
+/* A SAMPLE_TIME whose last time is before its first is damaged: neither time is kept (a span of
+ * them would wrap), and the note names the feature. */
+static void test_sample_time_reversed(void **state)
+{
+	char *path = tmp("reversed.data");
+	struct perfdata_writer *w = perfdata_writer_open(path);
+	struct perf_event_attr a = sw_attr(PERF_COUNT_SW_CPU_CLOCK);
+	assert_int_equal(perfdata_writer_add_event(w, &a, "cpu-clock", NULL, 0), 0);
+	perfdata_writer_set_sample_times(w, 9000, 5);
+	assert_int_equal(perfdata_writer_close(w, true, false), 0);
+	struct perfdata_reader r;
+	assert_int_equal(perfdata_open(&r, path), 0);
+	assert_false(r.info.has_feature[FEAT_SAMPLE_TIME]);
+	assert_int_equal(r.info.first_sample_time, 0);
+	assert_int_equal(r.info.last_sample_time, 0);
+	assert_int_equal(r.info.notes.n, 1);
+	assert_non_null(strstr(r.info.notes.v[0], "last sample time 5 is before the first, 9000"));
+	perfdata_close(&r);
+	free(path);
+}
+
 /* A writer of path with one event, cpu-clock, and no records. */
 static struct perfdata_writer *cpu_clock_writer(const char *path)
 {
@@ -739,6 +760,7 @@ int main(void)
 		cmocka_unit_test(test_clockid),
 		cmocka_unit_test(test_wall_feature),
 		cmocka_unit_test(test_lost_feature),
+		cmocka_unit_test(test_sample_time_reversed),
 		cmocka_unit_test(test_arm_cpuid),
 		cmocka_unit_test(test_commit_discard_keep_old),
 		cmocka_unit_test(test_events_perf_cannot_tell_apart),
