@@ -302,9 +302,8 @@ int ordered_push(struct ordered_queue *q, const struct perf_event_header *h)
 			return replay(q, h, (uint64_t)(p - q->stable_lo));
 		return pass(q, h, h->type == REC_FINISHED_ROUND ? 0 : record_time(q->s, h));
 	}
-	if (h->type == REC_FINISHED_ROUND)
-		q->learn_failed = true;
 	if (h->type == REC_FINISHED_ROUND) {
+		q->learn_failed = true; /* a file with rounds is ordered by them: no memo */
 		int ret = release_upto(q, q->next_flush);
 		q->next_flush = q->max_time;
 		return ret ? ret : q->cb(h, q->arg);
