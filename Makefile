@@ -6,7 +6,7 @@ BUILD   ?= build
 VERSION := 0.1.0
 GITREV  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 
-PKGS     := libelf libdw capstone zlib libzstd libtraceevent json-c ncursesw
+PKGS     := libelf libdw capstone zlib libzstd libdeflate libtraceevent json-c ncursesw
 # libcapstone and libpfm4 are not linked into lperf but loaded on first use (src/util/dynlib.h):
 # compiled against their headers, loaded by the soname of the library found here. The unit
 # tests that call them directly link them (DL_LIBS).

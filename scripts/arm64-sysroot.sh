@@ -11,7 +11,7 @@ SYSROOT=${1:-build/arm64/sysroot}
 # the C runtime (libc6) the guest's dynamically linked programs need.
 PKGS="libelf-dev libdw-dev libcapstone-dev libpfm4-dev zlib1g-dev libiberty-dev libcmocka-dev
 libelf1 libdw1 libcapstone4 libpfm4 zlib1g libcmocka0 libzstd1 liblzma5 libbz2-1.0 libc6
-libgcc-s1 libzstd-dev liblzma-dev libbz2-dev libtraceevent-dev libtraceevent1 libjson-c-dev libjson-c5
+libgcc-s1 libzstd-dev libdeflate-dev libdeflate0 liblzma-dev libbz2-dev libtraceevent-dev libtraceevent1 libjson-c-dev libjson-c5
 libncurses-dev libncursesw6 libncurses6 libtinfo6"
 want=$(echo $PKGS)
 if [ -f "$SYSROOT/.stamp" ] && [ "$(cat "$SYSROOT/.stamp")" = "$want" ]; then

@@ -3,7 +3,7 @@
 # Idempotent: when everything is present it only checks and exits.
 set -e
 PKGS="gcc make pkg-config libelf-dev libdw-dev libpfm4-dev libcapstone-dev zlib1g-dev
-libcmocka-dev libjson-c-dev linux-source-6.12 python3 python3-jsonschema python3-pytest python3-pytest-timeout linux-perf libiberty-dev libzstd-dev libtraceevent-dev
+libcmocka-dev libjson-c-dev linux-source-6.12 python3 python3-jsonschema python3-pytest python3-pytest-timeout linux-perf libiberty-dev libzstd-dev libdeflate-dev libtraceevent-dev
 libbpf-dev bpftool clang gdb libncurses-dev tmux prometheus
 libsnappy-dev libprotobuf-c-dev protobuf-c-compiler libcurl4-openssl-dev victoria-metrics prometheus-node-exporter
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm cpio chromium golang-go libxml2-utils austin"

@@ -8,7 +8,6 @@
 #include "util/xalloc.h"
 
 #define DWARFCAP_SMALL (16ull << 20)
-#define DWARFCAP_MAX (4ull << 30)
 
 /* The size scn inflates to if it is a compressed debug section (else false). */
 static bool compressed_size(Elf_Scn *scn, const GElf_Shdr *sh, const char *name, uint64_t *size)

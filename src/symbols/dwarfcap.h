@@ -11,6 +11,7 @@
  * it is within the caps: no more than DWARFCAP_RATIO times its compressed size (past 16 MiB)
  * and no more than 4 GiB in all. */
 #define DWARFCAP_RATIO 64
+#define DWARFCAP_MAX (4ull << 30)
 char *dwarfcap_refusal(Elf *elf);
 
 /* Hides elf's compressed debug sections from libdw (they become SHT_NOBITS in elf's in-memory

@@ -58,7 +58,9 @@ struct sl_file {
 	bool refused;         /* its DWARF would inflate past the caps (note says how much) */
 	signed char handback; /* whether its DWARF's pages can be handed back (srcline_split_hand_back) */
 	bool lines_hidden;    /* its line tables were left compressed (srcline_split_open) */
+	void *zmem;           /* its inflated sections (srcline_split_open): freed with dwfl */
 	const char *note;
+	const char *damage;   /* a damaged compressed section of its debug file (interned), or NULL */
 	struct hashmap addrs; /* address -> struct sl_addr */
 	struct hashmap dies;  /* DIE offset -> struct sl_die */
 	struct hashmap units; /* unit DIE offset -> struct dwarf_funcs */
@@ -161,6 +163,15 @@ static struct sl_file *file_of(struct dso *d)
 	return C.last_file;
 }
 
+/* Ends f's Dwfl and frees the sections inflated for it. */
+static void file_close(struct sl_file *f)
+{
+	if (f->dwfl)
+		dwfl_end(f->dwfl);
+	free(f->zmem);
+	f->dwfl = NULL, f->mod = NULL, f->zmem = NULL;
+}
+
 static char *debuginfo_path;
 static const char *debug_root; /* the DSO's --symfs root (NULL for /) while file_open runs */
 
@@ -236,8 +247,15 @@ static void file_open(struct sl_file *f, struct dso *d, bool lines)
 	free(debuginfo_path);
 	debuginfo_path = d->root ? xasprintf(":.debug:%s/usr/lib/debug", d->root) : NULL;
 	debug_root = d->root;
+	struct srcline_split split;
 	f->dwfl = srcline_split_open(&split_callbacks, d->root, path, d->build_id, d->build_id_size,
-				     d->short_name ? d->short_name : "", lines, &f->lines_hidden, &f->mod);
+				     d->short_name ? d->short_name : "", lines, &split);
+	f->mod = split.mod;
+	f->lines_hidden = split.lines_hidden;
+	f->zmem = split.mem;
+	if (split.damage)
+		f->damage = srcline_intern(split.damage);
+	free(split.damage);
 	if (!f->dwfl && (f->dwfl = dwfl_begin(&offline_callbacks))) {
 		f->mod = dwfl_report_offline(f->dwfl, d->short_name ? d->short_name : "", path, -1);
 		dwfl_report_end(f->dwfl, NULL, NULL);
@@ -268,10 +286,7 @@ static void file_open(struct sl_file *f, struct dso *d, bool lines)
 	} else {
 		f->note = f->mod ? "no DWARF debug information (install its -dbg/-dbgsym package)" : "cannot be read";
 	}
-	if (f->dwfl)
-		dwfl_end(f->dwfl);
-	f->dwfl = NULL;
-	f->mod = NULL;
+	file_close(f);
 }
 
 /* A separate debug file by d's build-id (libc6-dbg's, whose compressed sections a first report
@@ -319,9 +334,9 @@ static struct sl_addr *lookup(struct dso *d, uint64_t addr, bool lines)
 	if (!f)
 		return NULL;
 	if (f->opened && lines && f->lines_hidden) { /* opened again, with its line tables */
-		dwfl_end(f->dwfl);
+		file_close(f);
 		free(f->dwarf_path);
-		f->dwfl = NULL, f->mod = NULL, f->dwarf_path = NULL;
+		f->dwarf_path = NULL;
 		f->opened = f->has_dwarf = false;
 		f->handback = 0;
 	}
@@ -651,7 +666,7 @@ const char *srcline_refusal(const struct dso *d)
 {
 	struct hashmap_entry *e = d ? hashmap_find_ptr(&C.dsos, d) : NULL;
 	const struct sl_file *f = e && e->value != FORGOTTEN ? e->value : NULL;
-	return f && f->refused ? f->note : NULL;
+	return !f ? NULL : f->refused ? f->note : f->damage;
 }
 
 const char *srcline_note(struct dso *d)
@@ -683,8 +698,7 @@ void srcline_cache_free(void)
 		for (size_t j = 0; j < f->units.n; j++)
 			dwarf_funcs_free(f->units.v[j].value);
 		hashmap_free(&f->units);
-		if (f->dwfl)
-			dwfl_end(f->dwfl);
+		file_close(f);
 		slstore_free(f->store);
 		free(f->dwarf_path);
 		free(f->key);

@@ -84,7 +84,8 @@ const char *srcline_intern(const char *s);
  * recording"), after a lookup failed; NULL when it has some or was never asked. */
 const char *srcline_note(struct dso *d);
 /* Why d's DWARF was refused (compressed sections that would inflate past the caps: a DWARF
- * bomb), once it was opened; NULL otherwise. Its lines and inline frames are skipped. */
+ * bomb: its lines and inline frames are skipped), else which compressed section of its debug
+ * file is damaged (that section is not read), once it was opened; NULL otherwise. */
 const char *srcline_refusal(const struct dso *d);
 
 /* Frees everything (for leak checkers; strings from this module become invalid). */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "symbols/dwarfcap.h"
+#include "symbols/dwarfzip.h"
 #include "symbols/elf.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
@@ -130,23 +131,24 @@ static void each_debug(Elf *elf, void (*fn)(Elf_Scn *, const GElf_Shdr *, void *
 	}
 }
 
-/* Inflates a compressed section (libdw's work when it opens it, done here) and hands its
- * compressed bytes' pages back: libc's debug file, 3.7 MB never read again. */
-static void inflate_one(Elf_Scn *scn, const GElf_Shdr *sh, void *arg)
+/* Hands a compressed section's pages back once it is inflated (dwarfzip_done_fn): libc's debug
+ * file, 3.7 MB never read again. */
+static void drop_packed(uint64_t offset, uint64_t size, void *arg)
 {
-	const struct image *im = arg;
-	if ((sh->sh_flags & SHF_COMPRESSED) && sh->sh_offset <= im->size && sh->sh_size <= im->size - sh->sh_offset &&
-	    elf_compress(scn, 0, 0) >= 0)
-		drop_range(im, sh->sh_offset, sh->sh_size);
+	drop_range(arg, offset, size);
 }
 
-/* Inflates elf's compressed .debug_* sections (SHF_COMPRESSED: those not hidden), as libdw
- * would when it opens them, and hands the compressed bytes' pages back to the page cache. */
-static void inflate_kept(Elf *elf)
+/* Inflates elf's compressed .debug_* sections (those not hidden) with libdeflate, before libdw
+ * would with zlib (symbols/dwarfzip.h), and hands their compressed bytes' pages back to the page
+ * cache when elf is a mapping of its file. */
+static void inflate_kept(Elf *elf, const char *path, struct srcline_split *out)
 {
 	struct image im;
-	if (image_of(elf, &im))
-		each_debug(elf, inflate_one, &im);
+	bool mapped = image_of(elf, &im);
+	char *why = NULL;
+	if (dwarfzip_inflate(elf, &out->mem, &why, mapped ? drop_packed : NULL, &im) >= 0 && why)
+		out->damage = xasprintf("its debug file %s: %s (that section is not read)", path, why);
+	free(why);
 }
 
 static void drop_one(Elf_Scn *scn, const GElf_Shdr *sh, void *arg)
@@ -204,10 +206,9 @@ static Dwfl *report(const Dwfl_Callbacks *cb, const char *name, Elf *priv, const
 }
 
 Dwfl *srcline_split_open(const Dwfl_Callbacks *cb, const char *root, const char *path, const uint8_t *bid,
-			 size_t bid_size, const char *name, bool lines, bool *lines_hidden, Dwfl_Module **mod)
+			 size_t bid_size, const char *name, bool lines, struct srcline_split *out)
 {
-	*mod = NULL;
-	*lines_hidden = false;
+	*out = (struct srcline_split){ 0 };
 	int hid = 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), dfd = -1;
 	Elf *main_elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL, *dbg = NULL, *priv = NULL;
@@ -223,9 +224,9 @@ Dwfl *srcline_split_open(const Dwfl_Callbacks *cb, const char *root, const char 
 		priv = elf_begin(dfd, ELF_C_READ_MMAP_PRIVATE, NULL);
 	if (priv && !(why = dwarfcap_refusal(priv)) && has_section(priv, ".debug_info") &&
 	    load_range(priv, &lo, &hi) && dwarfcap_hide_unread(priv) > 0 &&
-	    (lines || (hid = dwarfcap_hide_lines(priv)) >= 0) && (dwfl = report(cb, name, priv, found, lo, hi, mod))) {
-		*lines_hidden = hid > 0;
-		inflate_kept(priv); /* libdwfl's now, its DWARF opened right after */
+	    (lines || (hid = dwarfcap_hide_lines(priv)) >= 0) && (dwfl = report(cb, name, priv, found, lo, hi, &out->mod))) {
+		out->lines_hidden = hid > 0;
+		inflate_kept(priv, found, out); /* libdwfl's now, its DWARF opened right after */
 		priv = NULL;
 	}
 	free(why);
