@@ -317,7 +317,7 @@ static void test_spoilt(void **state)
 }
 
 /* An empty section (a stream of no bytes) is inflated to nothing, as libelf does; a file with no
- * compressed sections is left alone; what is not ELF is refused. */
+ * compressed sections is left alone; a section of megabytes is whole; what is not ELF is refused. */
 static void test_edges(void **state)
 {
 	unsigned char none[1] = { 0 };
@@ -339,6 +339,17 @@ static void test_edges(void **state)
 	assert_inflated(o.e, ".debug_abbrev", abbrev, 64);
 	close_image(&o);
 	free(abbrev);
+
+	/* A section of megabytes, as libc's .debug_info (5.8 MB). */
+	size_t big = (5u << 20) + 12345;
+	unsigned char *info = plain(big, 9);
+	struct sec large[] = { packed(ELFCLASS64, ".debug_info", info, big, 1) };
+	o = inflate_image(ELFCLASS64, large, 1, NULL, NULL);
+	assert_int_equal(o.n, 1);
+	assert_inflated(o.e, ".debug_info", info, big);
+	close_image(&o);
+	free(large[0].bytes);
+	free(info);
 
 	char junk[64] = "not an ELF file";
 	void *mem;
