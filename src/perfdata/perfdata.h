@@ -93,6 +93,11 @@ struct perfdata_reader {
 			       * stream_fd by perfdata_for_each, which can walk it only once */
 	int stream_fd;
 	uint64_t compressed_records; /* COMPRESSED records the walks have opened */
+	/* perfdata_for_each: while a record is with cb, the next one's bytes are fetched into the
+	 * CPU's caches, for a caller that reads each record whole as it is delivered (a report
+	 * resolving samples on its own thread: a DWARF sample's stack copy, 8 KB the unwinder
+	 * reads word by word at each frame, otherwise costs a cache miss per frame). */
+	bool prefetch_next;
 	uint64_t consumed[17];       /* pipe-mode records the walks consumed (HEADER_ATTR,
 				      * EVENT_UPDATE, HEADER_FEATURE), by type - REC_HEADER_ATTR */
 };

@@ -9,6 +9,7 @@
 #include "record/regname.h"
 #include "session/order_memo.h"
 #include "session/session_batch.h"
+#include "symbols/elf.h"
 #include "symbols/srcline.h"
 #include "util/error.h"
 #include "util/xalloc.h"
@@ -187,6 +188,13 @@ static void wall_hold(struct session *ss, const struct perf_event_header *h, uin
 	memcpy(e->value, h, h->size);
 }
 
+/* Workers only for a mapped file: its events are all known (a pipe declares them as it goes,
+ * moving the evsels the queued samples point at). */
+static bool uses_workers(const struct session *ss)
+{
+	return ss->threads > 1 && !ss->tool.record && ss->stable_base;
+}
+
 /* A PERF_RECORD_SWITCH(_CPU_WIDE): a thread switched in weighs its held sample (it is counted
  * as a sample then: the earlier one was not). */
 static int wall_switch_in(struct session *ss, const struct perf_event_header *h)
@@ -302,11 +310,10 @@ static int use_sample(struct session *ss, struct perf_sample *ps, const struct p
 	}
 	if (!ss->tool.sample)
 		return 0;
-	/* Workers only for a mapped file: its events are all known (a pipe declares them as it goes,
-	 * moving the evsels the queued samples point at). The session's thread is one of the
-	 * threads: it reads, orders and aggregates (about 40% of the work on a DWARF file), so with
-	 * two a second worker would only add its own files and caches, and switches. */
-	if (ss->threads > 1 && !ss->tool.record && ss->stable_base) {
+	/* The session's thread is one of the threads: it reads, orders and aggregates (about 40%
+	 * of the work on a DWARF file), so with two a second worker would only add its own files
+	 * and caches, and switches. */
+	if (uses_workers(ss)) {
 		if (!ss->pool) {
 			const struct spool_cfg c = { &ss->machine, ss->evsels, &ss->resolver, ss->stable_base,
 						     ss->stable_len, deliver_frames, ss };
@@ -446,15 +453,9 @@ static int peek_cb(const struct perf_event_header *at, const struct perf_event_h
 	return ordered_push_at(ss->oq, at, head, len);
 }
 
-int session_process_file(struct session *ss, struct perfdata_reader *r)
+/* session_process_file's walk: in the order an earlier report learnt, else by the queue. */
+static int process_file(struct session *ss, struct perfdata_reader *r)
 {
-	/* The whole file in memory (mapped read-only, or read whole) stays until the reader is
-	 * closed: records waiting for their turn are referenced there, not copied. */
-	if (r->map && !r->stream) {
-		ordered_set_stable(ss->oq, r->map, r->size, r->mapped);
-		ss->stable_base = r->map;
-		ss->stable_len = r->size;
-	}
 	/* A file an earlier report walked whole goes out as it is walked, in the order that report
 	 * learnt (session/order_memo.h). Else the records wait in the queue by reference and are
 	 * read when delivered: the walk reads only their starts. */
@@ -493,6 +494,24 @@ int session_process_file(struct session *ss, struct perfdata_reader *r)
 	const struct ordered_pull *learnt;
 	if (!rc && memo && !known && ordered_learned(ss->oq, r->data_offset + r->data_size, &learnt, &npulls))
 		order_memo_save(&mk, learnt, npulls);
+	return rc;
+}
+
+int session_process_file(struct session *ss, struct perfdata_reader *r)
+{
+	/* The whole file in memory (mapped read-only, or read whole) stays until the reader is
+	 * closed: records waiting for their turn are referenced there, not copied. */
+	if (r->map && !r->stream) {
+		ordered_set_stable(ss->oq, r->map, r->size, r->mapped);
+		ss->stable_base = r->map;
+		ss->stable_len = r->size;
+	}
+	/* Records resolved on this thread as they are delivered: the reader fetches the next one's
+	 * bytes into the caches meanwhile (workers fetch their own). */
+	r->prefetch_next = !uses_workers(ss);
+	buildid_memo_start();
+	int rc = process_file(ss, r);
+	buildid_memo_stop();
 	return rc;
 }
 

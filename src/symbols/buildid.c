@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/hashmap.h"
 #include "util/xalloc.h"
 
 #ifndef NT_GNU_BUILD_ID
@@ -74,7 +75,106 @@ size_t buildid_of_elf(Elf *elf, uint8_t id[20])
  * inject's JIT files are about 1 KB each, and a report opens hundreds of them). */
 #define ELF_SMALL (64u << 10)
 
-Elf *buildid_elf_begin(int fd, const struct stat *st, Elf_Cmd cmd, void **image)
+/* ---- the memo of tiny files (elf.h: buildid_memo_start) ---- */
+
+/* Files kept whole: perf inject's JIT files are about 1 KB. Bounded in all, so that a recording
+ * naming many small files does not keep them all. */
+#define MEMO_FILE_MAX 4096u
+#define MEMO_TOTAL_MAX (16u << 20)
+
+struct memo_file {
+	char *path;
+	size_t len;
+	uint8_t bytes[];
+};
+
+static struct {
+	pthread_mutex_t mu;
+	unsigned users;          /* buildid_memo_start calls not stopped yet */
+	struct hashmap files;    /* path -> struct memo_file */
+	size_t total;
+} memo = { PTHREAD_MUTEX_INITIALIZER, 0, HASHMAP_INIT(HASHMAP_STR), 0 };
+
+void buildid_memo_start(void)
+{
+	pthread_mutex_lock(&memo.mu);
+	memo.users++;
+	pthread_mutex_unlock(&memo.mu);
+}
+
+void buildid_memo_stop(void)
+{
+	pthread_mutex_lock(&memo.mu);
+	if (memo.users && !--memo.users) {
+		for (size_t i = 0; i < memo.files.n; i++) {
+			struct memo_file *f = memo.files.v[i].value;
+			free(f->path);
+			free(f);
+		}
+		hashmap_free(&memo.files);
+		hashmap_init(&memo.files, HASHMAP_STR);
+		memo.total = 0;
+	}
+	pthread_mutex_unlock(&memo.mu);
+}
+
+/* Keeps the bytes of the small file read at path, while a memo is on. */
+static void memo_keep(const char *path, const void *bytes, size_t len)
+{
+	if (!path || len > MEMO_FILE_MAX)
+		return;
+	pthread_mutex_lock(&memo.mu);
+	if (memo.users && memo.total + len <= MEMO_TOTAL_MAX && !hashmap_find_str(&memo.files, path)) {
+		struct memo_file *f = xmalloc(sizeof(*f) + len);
+		f->path = xstrdup(path);
+		f->len = len;
+		memcpy(f->bytes, bytes, len);
+		hashmap_insert_str(&memo.files, f->path, &(bool){ false })->value = f;
+		memo.total += len;
+	}
+	pthread_mutex_unlock(&memo.mu);
+}
+
+/* A copy of the kept bytes of path (the caller frees it), or NULL. */
+static void *memo_copy(const char *path, size_t *len)
+{
+	void *copy = NULL;
+	pthread_mutex_lock(&memo.mu);
+	struct hashmap_entry *e = memo.users ? hashmap_find_str(&memo.files, path) : NULL;
+	if (e) {
+		const struct memo_file *f = e->value;
+		copy = xmalloc(f->len);
+		memcpy(copy, f->bytes, f->len);
+		*len = f->len;
+	}
+	pthread_mutex_unlock(&memo.mu);
+	return copy;
+}
+
+Elf *buildid_memo_elf(const char *path, void **image)
+{
+	size_t len;
+	*image = memo_copy(path, &len);
+	if (!*image)
+		return NULL;
+	buildid_libelf_init();
+	Elf *elf = elf_memory(*image, len);
+	if (!elf) {
+		free(*image);
+		*image = NULL;
+	}
+	return elf;
+}
+
+bool buildid_memo_has(const char *path)
+{
+	pthread_mutex_lock(&memo.mu);
+	bool has = memo.users && hashmap_find_str(&memo.files, path);
+	pthread_mutex_unlock(&memo.mu);
+	return has;
+}
+
+Elf *buildid_elf_begin_path(int fd, const struct stat *st, Elf_Cmd cmd, void **image, const char *path)
 {
 	*image = NULL;
 	if (st->st_size <= 0 || (uint64_t)st->st_size > ELF_SMALL)
@@ -92,22 +192,36 @@ Elf *buildid_elf_begin(int fd, const struct stat *st, Elf_Cmd cmd, void **image)
 		free(buf);
 		return elf_begin(fd, cmd, NULL);
 	}
+	memo_keep(path, buf, len);
 	*image = buf;
 	return elf;
+}
+
+Elf *buildid_elf_begin(int fd, const struct stat *st, Elf_Cmd cmd, void **image)
+{
+	return buildid_elf_begin_path(fd, st, cmd, image, NULL);
 }
 
 size_t buildid_of_file(const char *path, uint8_t id[20])
 {
 	buildid_libelf_init();
+	void *image;
+	size_t n = 0;
+	Elf *elf = buildid_memo_elf(path, &image);
+	if (elf) {
+		if (elf_kind(elf) == ELF_K_ELF)
+			n = buildid_of_elf(elf, id);
+		elf_end(elf);
+		free(image);
+		return n;
+	}
 	/* O_NONBLOCK: a FIFO named in a recording is refused below, not waited on */
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return 0;
 	struct stat st;
-	size_t n = 0;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-		void *image;
-		Elf *elf = buildid_elf_begin(fd, &st, ELF_C_READ, &image);
+		elf = buildid_elf_begin_path(fd, &st, ELF_C_READ, &image, path);
 		if (elf && elf_kind(elf) == ELF_K_ELF)
 			n = buildid_of_elf(elf, id);
 		elf_end(elf);

@@ -382,7 +382,8 @@ static void locate(const struct dso *d, char **file, struct elf_found *f)
 /* Symbol stores (symbols/symstore.h) are kept by the file's build-id (the recorded one, else the
  * file's own: the store checks the file's size and time either way), unless a debug file was
  * given by hand (wperf's --pdb_file: not part of what the store checks). Files with few symbols
- * (perf inject's one-function JIT files, small programs) are read faster than a store is kept. */
+ * (perf inject's one-function JIT files, small programs) are read faster than a store is kept,
+ * and a file the walk keeps whole (buildid_memo_has: 4 KiB at most) is not even looked up. */
 #define STORE_MIN_SYMS 64
 
 /* The store of file's symbols into r, when there is a usable one. */
@@ -391,7 +392,7 @@ static bool load_stored(const struct dso *d, const char *file, struct elf_found 
 	struct symtab_load *r = &f->r;
 	uint8_t id[20];
 	size_t idn = d->build_id_size;
-	if (debuginfo_has_files())
+	if (debuginfo_has_files() || buildid_memo_has(file))
 		return false;
 	if (idn)
 		memcpy(id, d->build_id, idn);
@@ -417,7 +418,8 @@ static bool load_stored(const struct dso *d, const char *file, struct elf_found 
  * of the recorded build, when the file has a build-id. */
 static void save_stored(const struct dso *d, const char *file, const struct symtab_load *r)
 {
-	if (!debuginfo_has_files() && !r->mismatch && !r->notes.n && r->nsyms >= STORE_MIN_SYMS &&
+	if (!debuginfo_has_files() && !buildid_memo_has(file) && !r->mismatch && !r->notes.n &&
+	    r->nsyms >= STORE_MIN_SYMS &&
 	    r->build_id_size && (!d->build_id_size || (r->build_id_size == d->build_id_size &&
 						       !memcmp(r->build_id, d->build_id, d->build_id_size))))
 		symstore_save(r->build_id, r->build_id_size, file, r);

@@ -40,9 +40,26 @@ size_t buildid_of_elf(Elf *elf, uint8_t id[20]);
 /* An Elf over the regular file fd (st its fstat): a small file read whole into memory (*image,
  * which the caller frees after elf_end; NULL otherwise), else elf_begin(fd, cmd). */
 Elf *buildid_elf_begin(int fd, const struct stat *st, Elf_Cmd cmd, void **image);
+/* The same, path naming the file fd is open on: a file of at most 4 KiB read whole is kept in
+ * the memo (below) while one is on. */
+Elf *buildid_elf_begin_path(int fd, const struct stat *st, Elf_Cmd cmd, void **image, const char *path);
 /* Reads a file's GNU build-id note; returns its size (0 when none, or the file cannot be read;
  * ids longer than 20 bytes are cut to 20). */
 size_t buildid_of_file(const char *path, uint8_t id[20]);
+
+/* The memo of tiny files: while a report walks a recording (buildid_memo_start .. stop, which
+ * may nest; any thread), each ELF file of at most 4 KiB is opened and read once by path, and its
+ * later readers (the build-id check, the symbol loader, the unwinder) take a copy of those bytes:
+ * perf inject's JIT files are about 1 KB each, a deep-stack Python recording maps hundreds, and
+ * each was opened three times. A file is kept as it was first read in the walk (one version
+ * for the whole report); 16 MiB in all at most. The last stop frees it. */
+void buildid_memo_start(void);
+void buildid_memo_stop(void);
+/* An Elf over a private copy of path's kept bytes (*image, which the caller frees after
+ * elf_end), or NULL when none are kept. */
+Elf *buildid_memo_elf(const char *path, void **image);
+/* Whether path's bytes are kept (a file of at most 4 KiB, read whole in this walk). */
+bool buildid_memo_has(const char *path);
 
 /* Separate debug info (debuginfo.c): opens the debug file of the stripped ELF file file_path
  * (debug directories under root, NULL for /); NULL when none is found, else *debug_path says

@@ -369,6 +369,17 @@ void elfsym_load_file(const struct elf_want *w, struct symtab_load *out)
 {
 	buildid_libelf_init();
 	const char *path = w->file;
+	void *image;
+	Elf *kept = buildid_memo_elf(path, &image);
+	if (kept) {
+		if (elf_kind(kept) != ELF_K_ELF)
+			notes_add(&out->notes, "'%s' is not an ELF file", path);
+		else
+			elfsym_load_elf(w, kept, out);
+		elf_end(kept);
+		free(image);
+		return;
+	}
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0) {
@@ -376,8 +387,7 @@ void elfsym_load_file(const struct elf_want *w, struct symtab_load *out)
 	} else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		notes_add(&out->notes, "'%s' is not a regular file", path);
 	} else {
-		void *image;
-		Elf *elf = buildid_elf_begin(fd, &st, ELF_C_READ, &image);
+		Elf *elf = buildid_elf_begin_path(fd, &st, ELF_C_READ, &image, path);
 		if (!elf || elf_kind(elf) != ELF_K_ELF)
 			notes_add(&out->notes, "'%s' is not an ELF file", path);
 		else

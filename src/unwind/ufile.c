@@ -30,6 +30,9 @@ static Elf *vdso_elf(struct ufile *f)
 
 static Elf *file_elf(struct ufile *f)
 {
+	Elf *kept = buildid_memo_elf(f->path, &f->image);
+	if (kept)
+		return kept;
 	int fd = open(f->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
@@ -38,7 +41,7 @@ static Elf *file_elf(struct ufile *f)
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
 		/* Private: dwarfcap_hide may change its section headers in memory (a small file is
 		 * read whole into f->image, the unwinder's own). */
-		elf = buildid_elf_begin(fd, &st, ELF_C_READ_MMAP_PRIVATE, &f->image);
+		elf = buildid_elf_begin_path(fd, &st, ELF_C_READ_MMAP_PRIVATE, &f->image, f->path);
 		/* The whole file in memory, so that no descriptor stays open per DSO. */
 		if (elf && !f->image && elf_cntl(elf, ELF_C_FDREAD) != 0) {
 			elf_end(elf);

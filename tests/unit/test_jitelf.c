@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "jitelf_test.h"
+#include "symbols/elf.h"
 #include "symbols/jitdump.h"
 #include "symbols/jitelf.h"
 #include "util/error.h"
@@ -519,6 +520,86 @@ static void odd_regions(void **state)
 	jitdump_free(jd);
 }
 
+/* The memo of tiny files (symbols/elf.h): while it is on, a JIT file is read once by path and
+ * its later readers get that version (their own copy); files over 4 KiB, junk and non-regular
+ * files are read as before; the memo nests, and the last stop forgets everything. */
+static void memo_of_tiny_files(void **state)
+{
+	struct jitdump *jd = synthetic_dump(true, false, "py::f:/tmp/x.py");
+	const struct jitdump_code *c = jd->codes[0];
+	char *path = xasprintf("%s/jitted-77-1.so", tmpdir), *junk = xasprintf("%s/jitted-77-2.so", tmpdir);
+	char *big = xasprintf("%s/jitted-77-3.so", tmpdir);
+	uint8_t a[20], b[20], got[20];
+	jitelf_build_id(1, c, a);
+	jitelf_build_id(2, c, b);
+	struct stat st;
+	assert_int_equal(jitelf_write_file(path, c, a, &st), 0);
+	assert_true(st.st_size > 0 && st.st_size <= 4096);
+	assert_int_equal(buildid_of_file(path, got), 20);
+	assert_false(buildid_memo_has(path)); /* off: nothing kept */
+
+	buildid_memo_start();
+	assert_int_equal(buildid_of_file(path, got), 20);
+	assert_memory_equal(got, a, 20);
+	assert_true(buildid_memo_has(path));
+	/* Rewritten during the walk: the walk keeps the version it read first. */
+	assert_int_equal(jitelf_write_file(path, c, b, &st), 0);
+	assert_int_equal(buildid_of_file(path, got), 20);
+	assert_memory_equal(got, a, 20);
+	/* Each reader's copy is its own: scribbling on one leaves the kept bytes. */
+	void *img;
+	Elf *e = buildid_memo_elf(path, &img);
+	assert_non_null(e);
+	assert_int_equal(buildid_of_elf(e, got), 20);
+	assert_memory_equal(got, a, 20);
+	elf_end(e);
+	memset(img, 0xff, (size_t)st.st_size);
+	free(img);
+	assert_int_equal(buildid_of_file(path, got), 20);
+	assert_memory_equal(got, a, 20);
+	/* Junk of a few bytes: kept, and still no build-id, as without the memo. */
+	FILE *f = fopen(junk, "wb");
+	assert_non_null(f);
+	fputs("\x7f" "ELF junk", f);
+	fclose(f);
+	assert_int_equal(buildid_of_file(junk, got), 0);
+	assert_int_equal(buildid_of_file(junk, got), 0);
+	/* Larger than 4 KiB, a directory, a missing file: never kept. */
+	struct jitdump_code large = *c;
+	char *name = xmalloc(8001);
+	memset(name, 'n', 8000);
+	name[8000] = 0;
+	large.name = name;
+	assert_int_equal(jitelf_write_file(big, &large, a, &st), 0);
+	assert_true(st.st_size > 4096);
+	assert_int_equal(buildid_of_file(big, got), 20);
+	assert_false(buildid_memo_has(big));
+	assert_int_equal(buildid_of_file(tmpdir, got), 0);
+	assert_false(buildid_memo_has(tmpdir));
+	assert_int_equal(buildid_of_file("/nonexistent/jitted-1-1.so", got), 0);
+	assert_false(buildid_memo_has("/nonexistent/jitted-1-1.so"));
+	assert_null(buildid_memo_elf("/nonexistent/jitted-1-1.so", &img));
+	assert_null(img);
+
+	buildid_memo_start(); /* nested: the inner stop keeps the memo */
+	buildid_memo_stop();
+	assert_true(buildid_memo_has(path));
+	buildid_memo_stop();
+	assert_false(buildid_memo_has(path));
+	assert_int_equal(buildid_of_file(path, got), 20);
+	assert_memory_equal(got, b, 20); /* the file as it is now */
+	buildid_memo_stop(); /* one too many: harmless */
+	assert_false(buildid_memo_has(path));
+	unlink(path);
+	unlink(junk);
+	unlink(big);
+	free(name);
+	free(path);
+	free(junk);
+	free(big);
+	jitdump_free(jd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -531,6 +612,7 @@ int main(void)
 		cmocka_unit_test(bogus_mapped_size),
 		cmocka_unit_test(many_symbols),
 		cmocka_unit_test(odd_regions),
+		cmocka_unit_test(memo_of_tiny_files),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
