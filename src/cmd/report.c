@@ -179,7 +179,7 @@ struct report_args {
 	enum colour_mode colour;
 	char *fields_sort;     /* -F: the sort keys among the fields */
 	int verbose;
-	unsigned threads;      /* -j: threads for the walk (default: the online CPUs the load leaves) */
+	unsigned threads;      /* -j: threads for the walk (default: the online CPUs the running tasks leave) */
 	enum hist_key keys[HK_NKEYS];
 	size_t nkeys;
 	struct pictures_req pr;
@@ -277,7 +277,7 @@ static void parse_report_options(struct report_args *a, struct profile *pr, int 
 		{ OPT_BOOL, 0, "nolineno", &a->nolineno, NULL, "with --python: one frame per function, "
 		  "func (file.py), its lines merged (py-spy's spelling)" },
 		{ OPT_CALLBACK, 'j', "threads", &a->threads, "N", "N threads: the file's walk and N - 1 "
-		  "workers resolving samples (default: the online CPUs less the load average; 1: no workers); the output is the same", opt_threads },
+		  "workers resolving samples (default: the online CPUs less the other tasks running now; 1: no workers); the output is the same", opt_threads },
 		{ OPT_BOOL, 'q', "quiet", &a->quiet, NULL, "no notes or warnings" },
 		{ OPT_COUNT, 'v', "verbose", &a->verbose, NULL, "more detail" },
 		OPT_END_(),

@@ -2,6 +2,7 @@
 #include "util/cpuset.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,15 +95,42 @@ int cpuset_online(struct cpuset *set)
 	return r;
 }
 
-unsigned cpuset_spare(long online, double load, unsigned max)
+unsigned cpuset_spare(long online, long busy, unsigned max)
 {
-	long busy = load > 0 ? (long)load : 0;
+	if (busy < 0)
+		busy = 0;
 	long n = online > busy ? online - busy : 1;
 	return n > (long)max ? max : (unsigned)n;
 }
 
+long cpuset_loadavg_running(const char *text)
+{
+	const char *p = text;
+	for (int field = 0; field < 3; field++) {
+		while (*p == ' ')
+			p++;
+		if (!*p || *p == '\n')
+			return -1;
+		while (*p && *p != ' ' && *p != '\n')
+			p++;
+	}
+	while (*p == ' ')
+		p++;
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	char *end;
+	errno = 0;
+	long running = strtol(p, &end, 10);
+	if (errno || *end != '/' || !isdigit((unsigned char)end[1]))
+		return -1;
+	return running;
+}
+
 unsigned cpuset_spare_now(unsigned max)
 {
-	double load;
-	return cpuset_spare(sysconf(_SC_NPROCESSORS_ONLN), getloadavg(&load, 1) == 1 ? load : 0, max);
+	size_t len;
+	char *text = file_read("/proc/loadavg", 256, &len);
+	long running = text ? cpuset_loadavg_running(text) : -1;
+	free(text);
+	return cpuset_spare(sysconf(_SC_NPROCESSORS_ONLN), running > 0 ? running - 1 : 0, max);
 }

@@ -19,10 +19,17 @@ void cpuset_free(struct cpuset *set);
 int cpuset_online(struct cpuset *set);
 bool cpuset_has(const struct cpuset *set, int cpu);
 /* Threads worth running now, for work that can use them all: the online CPUs (online) less those
- * the machine's load keeps busy (load: its 1-minute average, rounded down), at least 1, at most
- * max. On a loaded machine another thread only adds handing work over and switching. */
-unsigned cpuset_spare(long online, double load, unsigned max);
-/* The same for this machine now (without a load figure: all its online CPUs). */
+ * other tasks keep busy (busy: how many others are running or waiting to run), at least 1, at
+ * most max. On a loaded machine another thread only adds handing work over and switching. */
+unsigned cpuset_spare(long online, long busy, unsigned max);
+/* The tasks running or waiting to run now in /proc/loadavg's text ("0.52 0.58 0.59 3/712 1234":
+ * the first number of the fourth field; the reader counts itself), else -1. */
+long cpuset_loadavg_running(const char *text);
+/* cpuset_spare for this machine now: busy is /proc/loadavg's running tasks less this one (without
+ * the file: none). The count of this instant, not the load average: a minute's average lags, and
+ * a machine that ran one job after another (make bench's runs) had a load near 1.5 on 2 CPUs,
+ * so reports took one thread while the second CPU sat idle between the jobs. One read of a
+ * 40-byte file, about 10 us. */
 unsigned cpuset_spare_now(unsigned max);
 
 #endif

@@ -66,20 +66,37 @@ static void online_from_sysfs(void **state)
 	unsetenv("LPERF_SYSFS_ROOT");
 }
 
-/* report -j's default: the online CPUs the load leaves, at least one, at most the bound. */
+/* report -j's default: the online CPUs the other running tasks leave, at least one, at most the
+ * bound. */
 static void spare_threads(void **state)
 {
-	assert_int_equal(cpuset_spare(2, 0.0, 64), 2);
-	assert_int_equal(cpuset_spare(2, 0.99, 64), 2);
-	assert_int_equal(cpuset_spare(2, 1.0, 64), 1);
-	assert_int_equal(cpuset_spare(2, 30.0, 64), 1);
-	assert_int_equal(cpuset_spare(8, 3.5, 64), 5);
-	assert_int_equal(cpuset_spare(128, 0.0, 64), 64);
-	assert_int_equal(cpuset_spare(0, 0.0, 64), 1);
-	assert_int_equal(cpuset_spare(-1, 0.0, 64), 1);
-	assert_int_equal(cpuset_spare(4, -1.0, 64), 4);
+	assert_int_equal(cpuset_spare(2, 0, 64), 2);
+	assert_int_equal(cpuset_spare(2, 1, 64), 1);
+	assert_int_equal(cpuset_spare(2, 30, 64), 1);
+	assert_int_equal(cpuset_spare(8, 3, 64), 5);
+	assert_int_equal(cpuset_spare(128, 0, 64), 64);
+	assert_int_equal(cpuset_spare(0, 0, 64), 1);
+	assert_int_equal(cpuset_spare(-1, 0, 64), 1);
+	assert_int_equal(cpuset_spare(4, -1, 64), 4);
 	unsigned now = cpuset_spare_now(64);
 	assert_true(now >= 1 && now <= 64);
+}
+
+/* /proc/loadavg's running tasks: the first number of the fourth field. */
+static void loadavg_running(void **state)
+{
+	assert_int_equal(cpuset_loadavg_running("0.52 0.58 0.59 3/712 1234\n"), 3);
+	assert_int_equal(cpuset_loadavg_running("14.57 12.39 7.27 10/160 27725\n"), 10);
+	assert_int_equal(cpuset_loadavg_running("0.00 0.00 0.00 1/95 7"), 1);
+	assert_int_equal(cpuset_loadavg_running("  1.00  2.00  3.00  2/50 9\n"), 2);
+	/* not that shape: -1 */
+	assert_int_equal(cpuset_loadavg_running(""), -1);
+	assert_int_equal(cpuset_loadavg_running("0.52 0.58 0.59\n3/712 1234\n"), -1);
+	assert_int_equal(cpuset_loadavg_running("0.52 0.58 0.59 3 1234\n"), -1);
+	assert_int_equal(cpuset_loadavg_running("0.52 0.58 0.59 x/712 1234\n"), -1);
+	assert_int_equal(cpuset_loadavg_running("0.52 0.58 0.59 3/ 1234\n"), -1);
+	assert_int_equal(cpuset_loadavg_running("0.52 0.58 0.59 -3/712 1234\n"), -1);
+	assert_int_equal(cpuset_loadavg_running("0.52 0.58 0.59 99999999999999999999999/7 1\n"), -1);
 }
 
 int main(void)
@@ -89,6 +106,7 @@ int main(void)
 		cmocka_unit_test(parse_refuses),
 		cmocka_unit_test(online_from_sysfs),
 		cmocka_unit_test(spare_threads),
+		cmocka_unit_test(loadavg_running),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
