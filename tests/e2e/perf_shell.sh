@@ -1,10 +1,11 @@
-#!/bin/sh
-# perf 6.1's own shell tests as the judge of lperf (issue 20). Each installed
-# $PERF_SHELL_DIR/*.sh (Debian's linux-perf: /usr/lib/perf-core/tests/shell, top level only) runs
-# twice, one script at a time: first with Linux perf, then with a `perf` first in PATH that is
-# lperf (a symlink named perf, as a user would make one). Each run is `timeout 300 bash SCRIPT` in
-# a private mount namespace (unshare -m) whose /tmp is a fresh tmpfs and whose HOME and working
-# directory are in it, so ~/.debug and the scripts' mktemp files never leave it.
+# perf 6.1's own shell tests as the judge of lperf (issue 20), sourced by t92-perf-shell.sh
+# (exclusive) and t92-perf-shell-daemon.sh (parallel) after lib.sh, each naming its part of
+# perf's scripts in PST_PART. Each installed $PERF_SHELL_DIR/*.sh (Debian's linux-perf:
+# /usr/lib/perf-core/tests/shell, top level only) runs twice, one script at a time: first with
+# Linux perf, then with a `perf` first in PATH that is lperf (a symlink named perf, as a user
+# would make one). Each run is `timeout 300 bash SCRIPT` in a private mount namespace (unshare -m)
+# whose /tmp is a fresh tmpfs and whose HOME and working directory are in it, so ~/.debug and the
+# scripts' mktemp files never leave it, and two runs at once share no path.
 # Exit 0 = pass, 2 = skip, else fail (perf's own convention).
 #
 # One TAP line per script. A script counts as passed only where perf passes it too; where perf
@@ -13,18 +14,27 @@
 # checking anything) get a check of their own that the loop had items: a pass with an empty loop is
 # reported as vacuous (for perf: not counted; for lperf where perf's loop had items: a failure).
 #   PST_KEEP=1           keeps the logs (printed at the end)
-#   PST_SCRIPTS="a.sh b.sh"  runs only those scripts
+#   PST_SCRIPTS="a.sh b.sh"  runs only those of the part's scripts
 # Under tests/run.sh (LPERF_RUN_DIR set) perf runs each script once per run: the second build
 # given (the sanitizer one in make check) is judged against perf's outcome and log of the first.
 # The last line: "# perf passed N, lperf passed M of those".
-# e2e-class: exclusive
-. "$(dirname "$0")/lib.sh"
 : "${PERF_SHELL_DIR:=/usr/lib/perf-core/tests/shell}"
 LOGS="$SCRATCH/logs"
 mkdir -p "$LOGS"
 if [ "${PST_KEEP:-0}" = 1 ]; then
 	LOGS=$(mktemp -d /var/tmp/lperf-pst.XXXXXX)
 fi
+
+# The part a script of perf's belongs to: "waiting" for daemon.sh, which spends its 20 s (per tool)
+# in sleeps and in polls with deadlines (30 s for a session's ping) of a daemon whose sessions
+# record `sleep 10`, and checks files and states, not counts or times: it runs beside other
+# scripts (t92-perf-shell-daemon.sh). "measuring" for the rest, which run alone (t92-perf-shell.sh).
+pst_part() {
+	case "$1" in
+	daemon.sh) echo waiting ;;
+	*) echo measuring ;;
+	esac
+}
 
 # Scripts not run, with the reason (none at present).
 excluded() {
@@ -144,6 +154,7 @@ esac
 perf_passed=0 lperf_passed=0
 scripts=${PST_SCRIPTS:-$(cd "$PERF_SHELL_DIR" && ls -- *.sh)}
 for s in $scripts; do
+	[ "$(pst_part "$s")" = "$PST_PART" ] || continue
 	script="$PERF_SHELL_DIR/$s"
 	title="perf shell $s"
 	if reason=$(excluded "$s"); then
@@ -193,4 +204,3 @@ for s in $scripts; do
 done
 [ "${PST_KEEP:-0}" = 1 ] && echo "# logs kept in $LOGS"
 echo "# perf passed $perf_passed, lperf passed $lperf_passed of those"
-test_done
