@@ -1,8 +1,10 @@
 #!/bin/sh
 # lperf top --stdio: live tables through the live session, refreshed every -d seconds: perf top's
 # columns, the status line (samples/s, lost, event, target, top's own CPU), -g's Children/Self,
-# -z, -e, system-wide by default, and a hot spot that moves every 3 s shown within two refreshes.
-# e2e-class: exclusive
+# -z, -e, system-wide by default, Python's functions. What is checked is the tables' shape and
+# what they name, never how soon: beside other scripts (a hot spot that moves and must lead within
+# two refreshes is t78-top-shift.sh's, alone).
+# e2e-class: parallel (tables and what they name, never how soon; passed 3 times in both builds beside 2 other scripts at loads of 12-19)
 . "$(dirname "$0")/lib.sh"
 BIN="$SCRATCH/bin"
 mkdir -p "$BIN"
@@ -14,8 +16,6 @@ cc -O2 -g -fno-omit-frame-pointer -pthread -o "$BIN/tui_work" "$TEST_ROOT/tests/
 ready() {
 	i=0; until [ -e ready ] || [ $i -ge 300 ]; do sleep 0.1; i=$((i + 1)); done; [ -e ready ]
 }
-# The first row of each table: "refresh-number symbol".
-tops() { awk '/Overhead|Children/ { t++; getline; print t, $NF }' "$1"; }
 
 test_expect_success 'top --stdio COMMAND: tables with perf top columns and the status line' '
 	lperf top --stdio -q -d 1 -- "$BIN/tui_work" 1.5 >out 2>err &&
@@ -57,22 +57,6 @@ test_expect_success 'top is system-wide by default and reports its own cost each
 	cat cost && test "$(wc -l <cost)" -ge 3 &&
 	awk "\$1 !~ /^[0-9]+(\\.[0-9]+)?\$/ || \$1 > 100 { bad = 1 } END { exit bad }" cost
 '
-
-# (Every 1.5 s at -d 1, the same ratio, led only at the fourth refresh now and then on a loaded
-# machine: too few samples a refresh for the decay.) The decay is the same code at every refresh
-# of the other tests here (analysis/topview.c): the sanitizer build leaves this 13.5 s known
-# answer to the normal build.
-if ! ldd "$LPERF" 2>/dev/null | grep -q libasan; then
-test_expect_success 'top -p: a hot spot that moves every 3 s leads within two refreshes' '
-	"$BIN/tui_work" shift 13.5 & w=$! &&
-	lperf top --stdio -q -p $w -d 2 >out; rc=$?; wait $w;
-	[ $rc = 0 ] && tops out >seq && cat seq &&
-	awk "{ print \$2 }" seq | uniq >runs &&
-	test "$(grep -c hot_ runs)" -ge 3 &&
-	awk "NR > 1 && \$2 != prev { print \$1 - last } \$2 != prev { prev = \$2; last = \$1 } NR == 1 { prev = \$2; last = 1 }" seq >lags &&
-	awk "\$1 > 2 { bad = 1 } END { exit bad }" lags
-'
-fi
 
 test_expect_success 'top --python -p PID: Python functions with their lines, own and total' '
 	cat >work.py <<-PY || exit 1
