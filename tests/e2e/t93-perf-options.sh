@@ -1,7 +1,7 @@
 #!/bin/sh
 # perf 6.1's spellings that its own shell tests use (issue 20), compared with perf on the same
 # command or file: event syntax (NAME//MODIFIERS, weak groups), record, report and script options.
-# e2e-class: exclusive
+# e2e-class: parallel (perf's spellings on the same command or file, -D a bound; passed 3 times in both builds beside 2 other scripts at loads of 12-19)
 . "$(dirname "$0")/lib.sh"
 
 have_perf() { command -v perf >/dev/null && perf version >/dev/null 2>&1; }
