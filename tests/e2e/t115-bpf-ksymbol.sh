@@ -7,7 +7,7 @@
 # recorded while lperf's own BPF program (record --off-cpu's follow_fork, on sched_process_fork)
 # runs in the background; reports taken before and after that program is gone are the same bytes,
 # and perf's report and script of the file name the programs as lperf does.
-# e2e-class: exclusive
+# e2e-class: parallel (what the recording holds and how each tool names it; passed 3 times in both builds beside 1 to 4 other scripts at loads of 12-30)
 . "$(dirname "$0")/lib.sh"
 
 have_perf() { command -v perf >/dev/null 2>&1 && perf record -q -e cpu-clock -o /dev/null -- true >/dev/null 2>&1; }

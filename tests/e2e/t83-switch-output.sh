@@ -4,7 +4,7 @@
 # on SIGUSR2, past a size or every period; --switch-max-files bounds how many stay; --control's
 # FIFO answers ping with ack, as perf daemon expects of its sessions. At a switch the next file
 # describes the command's children again and the buffers' last records stay in the file closed.
-# e2e-class: exclusive
+# e2e-class: parallel (files per switch and what perf reads of them, polls with deadlines; passed 3 times in both builds beside 1 to 4 other scripts at loads of 12-30)
 . "$(dirname "$0")/lib.sh"
 BUSY='end=$(($(date +%s)+3)); while [ $(date +%s) -lt $end ]; do :; done'
 # The same, saying it started (the recording is set up by then: the command runs after record

@@ -2,8 +2,8 @@
 # lperf daemon (issue 26): perf daemon's always-on record sessions. Its list (-x: and -v) has
 # perf's fields; a session's SIGUSR2 (daemon signal) writes a perf.data.<timestamp> that perf reads;
 # a config change restarts the changed session; a second daemon on the base is refused with
-# "failed:"; stop ends the sessions. perf 6.1's own daemon.sh runs in t92.
-# e2e-class: exclusive
+# "failed:"; stop ends the sessions. perf 6.1's own daemon.sh runs in t92-perf-shell-daemon.
+# e2e-class: parallel (lists, files and states, polls with deadlines, a base of its own; passed 3 times in both builds beside 1 to 4 other scripts at loads of 12-30)
 . "$(dirname "$0")/lib.sh"
 
 # cfg FILE BASE RUN...: a config with sessions s1, s2... running RUN

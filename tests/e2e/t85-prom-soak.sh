@@ -6,7 +6,7 @@
 # the textfile opens for a moment; the sanitizer build runs without allocator quarantine, so freed
 # memory is reused as in the normal one, and its leak check at exit does the rest); the textfile
 # stays one file.
-# e2e-class: exclusive
+# e2e-class: parallel (every period counted with a 600 s deadline, memory and files against the first checkpoint, a free port; passed 3 times in both builds beside 1 to 4 other scripts at loads of 12-30)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/promlib.sh"
 
