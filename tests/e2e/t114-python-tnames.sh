@@ -9,7 +9,7 @@
 # with BPF (as root) and without (LPERF_NO_BPF=1 --nonblocking: the process_vm_readv reader; on
 # 3.13 also CPython's -X perf_jit; the reader that pauses the threads, LPERF_NO_BPF's default, takes
 # about 200 samples a second of CPU, too few of this short workload: t116-python-paused.sh).
-# e2e-class: exclusive
+# e2e-class: parallel (thread names in the views; passed 3 times in both builds beside 1 to 4 other scripts at loads of 10-31)
 . "$(dirname "$0")/lib.sh"
 W="$TEST_ROOT/tests/workloads/py_threads.py"
 

@@ -4,7 +4,7 @@
 # deterministic, so counts, addresses and the rows of stray samples are normalised away
 # (tests/e2e/sample_norm.py) and the rest is compared byte for byte; JSON by its shape. The
 # renderers themselves are pinned byte for byte by tests/unit/test_sample_out.c.
-# e2e-class: exclusive
+# e2e-class: parallel (normalised goldens and JSON shapes; passed 3 times in both builds beside 1 to 4 other scripts at loads of 10-31)
 . "$(dirname "$0")/lib.sh"
 WPERF="$(dirname "$LPERF")/wperf"
 wperf() { "$WPERF" "$@"; }

@@ -4,7 +4,7 @@
 # by the template's fixed rule; 3.13 -X perf_jit: jitdump code, stepped by its own CFI), so the
 # samples in foo of the CPython documentation's example carry foo, bar, baz and <module>. The
 # recordings keep the perf map and the jitdump: reports do not need the files in /tmp.
-# e2e-class: exclusive
+# e2e-class: parallel (whole chains of CPU-time samples; passed 3 times in both builds beside 1 to 4 other scripts at loads of 10-31)
 . "$(dirname "$0")/lib.sh"
 W="$TEST_ROOT/tests/workloads/perf_docs.py"
 LOOPS=4000000

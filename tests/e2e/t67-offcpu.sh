@@ -5,7 +5,7 @@
 # on it. The checks of perf's record_offcpu.sh are here too (t92 runs the script itself): a sleeping
 # command's time is under its sleep, and a command's children are followed (perf bench sched
 # messaging's 400 workers).
-# e2e-class: exclusive
+# e2e-class: parallel (what perf reads of the recording, a sleep bounded by its length; passed 3 times in both builds beside 1 to 4 other scripts at loads of 10-31)
 . "$(dirname "$0")/lib.sh"
 
 HAVE_PERF=$(command -v perf >/dev/null && echo 1)

@@ -2,7 +2,7 @@
 # lperf sched record (issue 25): the scheduler's tracepoints as perf sched record takes them
 # (every CPU, every hit), read by perf 6.1's sched latency, timehist and map (lperf's own
 # analyses of the same files are compared with perf's in t69-sched-analysis.sh).
-# e2e-class: exclusive
+# e2e-class: parallel (what perf reads of the recording; passed 3 times in both builds beside 1 to 4 other scripts at loads of 10-31)
 . "$(dirname "$0")/lib.sh"
 
 if [ "$(id -u)" -eq 0 ] && command -v perf >/dev/null && [ -n "$(ls -d /sys/kernel/tracing/events/sched /sys/kernel/debug/tracing/events/sched 2>/dev/null)" ]; then

@@ -4,7 +4,7 @@
 # golden shapes in tests/fixtures/golden/e2e/ after masking what a run cannot fix (numbers,
 # the CPU's name, column padding). The renderers themselves are pinned byte for byte on
 # constructed results by tests/unit/test_wperf_out.c.
-# e2e-class: exclusive
+# e2e-class: parallel (golden shapes with the numbers masked; passed 3 times in both builds beside 1 to 4 other scripts at loads of 10-31)
 . "$(dirname "$0")/lib.sh"
 WPERF="$(dirname "$LPERF")/wperf"
 GOLDEN="$FIXTURES/golden/e2e"
