@@ -1,11 +1,11 @@
-# perf 6.1's own shell tests as the judge of lperf (issue 20), sourced by t92-perf-shell.sh
-# (exclusive) and t92-perf-shell-daemon.sh (parallel) after lib.sh, each naming its part of
-# perf's scripts in PST_PART. Each installed $PERF_SHELL_DIR/*.sh (Debian's linux-perf:
-# /usr/lib/perf-core/tests/shell, top level only) runs twice, one script at a time: first with
-# Linux perf, then with a `perf` first in PATH that is lperf (a symlink named perf, as a user
-# would make one). Each run is `timeout 300 bash SCRIPT` in a private mount namespace (unshare -m)
-# whose /tmp is a fresh tmpfs and whose HOME and working directory are in it, so ~/.debug and the
-# scripts' mktemp files never leave it, and two runs at once share no path.
+# perf 6.1's own shell tests as the judge of lperf (issue 20), sourced by t92-perf-shell.sh and
+# t92-perf-shell-daemon.sh after lib.sh, each naming its part of perf's scripts in PST_PART.
+# Each installed $PERF_SHELL_DIR/*.sh (Debian's linux-perf: /usr/lib/perf-core/tests/shell, top
+# level only) runs twice, one script at a time: first with Linux perf, then with a `perf` first in
+# PATH that is lperf (a symlink named perf, as a user would make one). Each run is
+# `timeout 300 bash SCRIPT` in a private mount namespace (unshare -m) whose /tmp is a fresh tmpfs
+# and whose HOME and working directory are in it, so ~/.debug and the scripts' mktemp files never
+# leave it, and two runs at once share no path.
 # Exit 0 = pass, 2 = skip, else fail (perf's own convention).
 #
 # One TAP line per script. A script counts as passed only where perf passes it too; where perf
@@ -25,14 +25,14 @@ if [ "${PST_KEEP:-0}" = 1 ]; then
 	LOGS=$(mktemp -d /var/tmp/lperf-pst.XXXXXX)
 fi
 
-# The part a script of perf's belongs to: "waiting" for daemon.sh, which spends its 20 s (per tool)
+# The part a script of perf's belongs to: "daemon" for daemon.sh, which spends its 20 s (per tool)
 # in sleeps and in polls with deadlines (30 s for a session's ping) of a daemon whose sessions
-# record `sleep 10`, and checks files and states, not counts or times: it runs beside other
-# scripts (t92-perf-shell-daemon.sh). "measuring" for the rest, which run alone (t92-perf-shell.sh).
+# record `sleep 10` (t92-perf-shell-daemon.sh); "rest" for the others (t92-perf-shell.sh). Two
+# scripts of about the same length, so that both run beside other scripts and end near together.
 pst_part() {
 	case "$1" in
-	daemon.sh) echo waiting ;;
-	*) echo measuring ;;
+	daemon.sh) echo daemon ;;
+	*) echo rest ;;
 	esac
 }
 

@@ -4,6 +4,6 @@
 # checks their files and states, never a count or a time, in a private /tmp of its own.
 # e2e-class: parallel (waits and polls with deadlines; passed 6 times beside busy loops and 3 times beside 2 other scripts, loads of 12-19, both builds)
 . "$(dirname "$0")/lib.sh"
-PST_PART=waiting
+PST_PART=daemon
 . "$(dirname "$0")/perf_shell.sh"
 test_done
