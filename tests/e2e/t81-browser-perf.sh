@@ -5,7 +5,7 @@
 # line, the zoom into one DSO, callee graphs, and the terminal restored after q. Entries of equal
 # percentages may come in another order (perf's order among them follows its tree insertion);
 # they are compared as sets.
-# e2e-class: exclusive
+# e2e-class: parallel (both browsers on the same recording, screens waited for, a tmux socket of its own; passed 3 times in both builds beside 1 to 4 other scripts at loads of 10-31)
 . "$(dirname "$0")/lib.sh"
 command -v tmux >/dev/null || { test_skip "browser vs perf" "no tmux (scripts/install-deps.sh)"; test_done; exit; }
 command -v perf >/dev/null || { test_skip "browser vs perf" "no perf"; test_done; exit; }
