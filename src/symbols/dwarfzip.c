@@ -33,9 +33,10 @@ struct zlist {
 /* The sections libdw reads (dwarf_begin_elf's names, without .dwo's). */
 static bool libdw_reads(const char *name)
 {
-	static const char *const names[] = { "info",	"types",   "abbrev",	  "addr",	 "aranges", "line",
-					     "line_str", "frame",   "loc",	  "loclists",	 "pubnames", "str",
-					     "str_offsets", "macinfo", "macro",	  "ranges",	 "rnglists" };
+	static const char *const names[] = {
+		"info", "types", "abbrev", "addr", "aranges", "line", "line_str", "frame", "loc",
+		"loclists", "pubnames", "str", "str_offsets", "macinfo", "macro", "ranges", "rnglists",
+	};
 	if (strncmp(name, ".debug_", 7))
 		return false;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -74,8 +75,8 @@ static void consider(struct zlist *l, Elf_Scn *scn, const GElf_Shdr *sh, const c
 		hide(scn);
 		return;
 	}
-	if (ch.ch_type != ELFCOMPRESS_ZLIB || !ch.ch_addralign || (ch.ch_addralign & (ch.ch_addralign - 1)))
-		return; /* libelf's to refuse, as it does */
+	if (ch.ch_type != ELFCOMPRESS_ZLIB || (ch.ch_addralign & (ch.ch_addralign - 1)))
+		return; /* libelf's to refuse, as it does (it takes an alignment of 0) */
 	size_t in_size = d->d_size - hsize;
 	if (ch.ch_size / DWARFZIP_RATIO > in_size || ch.ch_size > DWARFCAP_MAX) {
 		note_bad(l, name, "its stated size is past zlib's largest ratio to its compressed bytes");

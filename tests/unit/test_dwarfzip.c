@@ -246,10 +246,11 @@ static void test_inflates(void **state)
 }
 
 /* How one section is spoilt. */
-enum spoil { FLIP, TRUNCATE, LONGER, SHORTER, HUGE, SHORT_HEADER, ZSTD, BAD_ALIGN, ALLOC, TRAILING };
+enum spoil { FLIP, TRUNCATE, LONGER, SHORTER, HUGE, SHORT_HEADER, ZSTD, BAD_ALIGN, ALLOC, TRAILING, ALIGN0 };
 
 /* One spoilt .debug_line beside a good .debug_info: the good one is inflated either way; the
- * spoilt one is hidden and named, or, where libelf itself would refuse it, left as it is. */
+ * spoilt one is hidden and named, or, where libelf itself would refuse it, left as it is, or,
+ * where libelf takes it (an alignment of 0), inflated. */
 static void spoil_one(int cls, enum spoil how)
 {
 	size_t n = 200000;
@@ -257,7 +258,7 @@ static void spoil_one(int cls, enum spoil how)
 	struct sec secs[] = { packed(cls, ".debug_info", raw, n, 1), packed(cls, ".debug_line", raw, n, 1) };
 	struct sec *s = &secs[1];
 	size_t hsize = cls == ELFCLASS32 ? sizeof(Elf32_Chdr) : sizeof(Elf64_Chdr);
-	bool left = false;
+	bool left = false, fine = false;
 	switch (how) {
 	case FLIP: /* inside the deflate blocks, past the zlib header */
 		s->bytes[hsize + (s->size - hsize) / 2] ^= 0x55;
@@ -292,11 +293,18 @@ static void spoil_one(int cls, enum spoil how)
 	case TRAILING: /* bytes after the stream that are not another one */
 		s->bytes[s->size++] = 0x42;
 		break;
+	case ALIGN0:
+		set_chdr(cls, s, n, ELFCOMPRESS_ZLIB, 0);
+		fine = true;
+		break;
 	}
 	struct opened o = inflate_image(cls, secs, 2, NULL, NULL);
-	assert_int_equal(o.n, 1);
+	assert_int_equal(o.n, fine ? 2 : 1);
 	assert_inflated(o.e, ".debug_info", raw, n);
-	if (left) {
+	if (fine) {
+		assert_null(o.why);
+		assert_inflated(o.e, ".debug_line", raw, n);
+	} else if (left) {
 		assert_null(o.why);
 		assert_state(o.e, ".debug_line", SHT_PROGBITS, true);
 	} else {
@@ -312,7 +320,7 @@ static void spoil_one(int cls, enum spoil how)
 static void test_spoilt(void **state)
 {
 	for (int cls = ELFCLASS32; cls <= ELFCLASS64; cls++)
-		for (int how = FLIP; how <= TRAILING; how++)
+		for (int how = FLIP; how <= ALIGN0; how++)
 			spoil_one(cls, (enum spoil)how);
 }
 
