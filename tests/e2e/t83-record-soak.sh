@@ -6,7 +6,7 @@
 # ping's ack says the period's file is complete and renamed). Along the way record's memory,
 # descriptors and files stay bounded, and every period's file is read back before
 # --switch-max-files removes it.
-# e2e-class: exclusive
+# e2e-class: parallel (memory, descriptors and files against the first checkpoint of the same run, switches driven by acks; passed 3 times in both builds beside a busy loop at loads of 10-30)
 . "$(dirname "$0")/lib.sh"
 N=${LPERF_SOAK_PERIODS:-480} K=40 B=20
 # Under ASan each switch and each read-back is several times slower: 160 periods there, which
