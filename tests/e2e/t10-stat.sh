@@ -1,6 +1,9 @@
 #!/bin/sh
-# lperf stat end to end: real processes, compared with Linux perf where both can count.
-# e2e-class: exclusive
+# lperf stat end to end: real processes, compared with Linux perf where both can count. Counts of
+# CPU time and page faults, and wall-time counts bounded by the time lperf itself ran (a loaded
+# machine ends a timeout late, never early), so beside other scripts; the spacing of -I's rows
+# is t10-stat-interval.sh's, alone.
+# e2e-class: parallel (counts bounded by lperf's own wall time, CPU-time workloads; passed 3 times in both builds beside 2 busy loops at loads of 10-20)
 . "$(dirname "$0")/lib.sh"
 FAULTS="$HELPERS/faults"
 NCPU=$(getconf _NPROCESSORS_ONLN)
@@ -134,16 +137,6 @@ test_expect_success 'CSV has perf field layout' '
 	lperf stat -x";" -e page-faults -- "$FAULTS" 100 2>out &&
 	line=$(grep ";page-faults;" out) && echo "$line" &&
 	[ "$(echo "$line" | awk -F";" "{print NF}")" -eq 7 ]
-'
-
-test_expect_success 'interval printing with -I gives rows over time' '
-	lperf stat -I 100 -e task-clock -- "$FAULTS" 10 450 2>out &&
-	rows=$(grep -c "task-clock" out) && echo "$rows rows" && [ "$rows" -ge 4 ] &&
-	# The full intervals are about 100 ms apart (the last row is the partial tail). Rows are due
-	# at fixed times from the start, so one row woken late on a loaded machine makes one gap
-	# longer and the next shorter: the mean gap is checked, and that no row comes early.
-	grep task-clock out | sed \$d | awk "{ if (\$1 < 0.1 * ++n - 0.01) { print \"row\", n, \"early:\", \$1; bad = 1 } t[n] = \$1 }
-		END { g = (t[n] - t[1]) / (n - 1); print \"mean gap\", g; exit bad || g < 0.09 || g > 0.14 }"
 '
 
 test_expect_success '-I 200 --interval-count 3: three rows then stop' '
