@@ -1,7 +1,7 @@
 #!/bin/sh
 # The sampling model end to end: lperf record / report / script / sample against known-answer
 # workloads, and perf.data exchanged with Linux perf in both directions.
-# e2e-class: exclusive
+# e2e-class: parallel (CPU-time shares against the split the workload measured of its own CPU time, perf reading the same files; passed 3 times in both builds beside 2 busy loops at loads of 13-18)
 . "$(dirname "$0")/lib.sh"
 W="$TEST_ROOT/tests/workloads"
 BIN="$SCRATCH/bin"

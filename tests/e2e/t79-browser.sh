@@ -4,7 +4,7 @@
 # symbol filter, the DSO zoom and back, sort orders, help, a flame graph of the view, 80x24 and
 # 200x50 and a resize, top's refresh with a hot spot that moves every 3 s, and the terminal
 # restored after q, Ctrl-C and a crash (SIGSEGV).
-# e2e-class: exclusive
+# e2e-class: parallel (screens waited for with deadlines, a hot spot watched until it leads within 15 s, a tmux socket of its own; passed 3 times in both builds beside 2 busy loops at loads of 13-18)
 . "$(dirname "$0")/lib.sh"
 command -v tmux >/dev/null || { test_skip "browser" "no tmux (scripts/install-deps.sh)"; test_done; exit; }
 . "$(dirname "$0")/tmux.sh"
