@@ -93,11 +93,13 @@ struct perfdata_reader {
 			       * stream_fd by perfdata_for_each, which can walk it only once */
 	int stream_fd;
 	uint64_t compressed_records; /* COMPRESSED records the walks have opened */
-	/* perfdata_for_each: while a record is with cb, the next one's bytes are fetched into the
-	 * CPU's caches, for a caller that reads each record whole as it is delivered (a report
-	 * resolving samples on its own thread: a DWARF sample's stack copy, 8 KB the unwinder
-	 * reads word by word at each frame, otherwise costs a cache miss per frame). */
-	bool prefetch_next;
+	/* perfdata_for_each reads the data section with pread into a buffer of its own, not through
+	 * the mapping: for a caller done with each record when cb returns (a report in the order an
+	 * earlier one learnt; its workers resolve copies). Faulting 80 MB of stack copies in page
+	 * by page and handing the pages back cost more than copying them, and the copy is in the
+	 * caches when the record is read. offset says where each record lies; a record over
+	 * 128 KiB is still delivered from the mapping. */
+	bool read_walk;
 	uint64_t consumed[17];       /* pipe-mode records the walks consumed (HEADER_ATTR,
 				      * EVENT_UPDATE, HEADER_FEATURE), by type - REC_HEADER_ATTR */
 };

@@ -35,6 +35,21 @@ static inline void fput_string(struct strbuf *sb, const char *s)
  * lists; one node holding every online CPU where sysfs has no node directory. */
 void perfdata_numa_feature(struct strbuf *sb);
 
+/* What the buffered walk (perfdata_readwalk.c) takes from the reader's own walk (perfdata_read.c):
+ * check, the record whose header nh (native byte order) lies at file offset off, its size
+ * checked against the data section ending at end and its size with the data after it in
+ * *total (-1 with err_set() naming the offset and field otherwise); deliver, record h (total
+ * bytes, at off) handed to cb as the walks hand records (byte-swapped or realigned first,
+ * pipe-mode records consumed, COMPRESSED records opened). */
+struct perfdata_walk_ops {
+	int (*check)(const struct perfdata_reader *r, uint64_t off, uint64_t end, const struct perf_event_header *nh,
+		     size_t *total);
+	int (*deliver)(struct perfdata_reader *r, const struct perf_event_header *h, size_t total, uint64_t off,
+		       record_cb cb, void *arg);
+};
+/* perfdata_for_each with r->read_walk. */
+int perfdata_walk_read(struct perfdata_reader *r, record_cb cb, void *arg, const struct perfdata_walk_ops *ops);
+
 /* Parses feature feat from native bytes (swapped already) into r->info and r->evsels (EVENT_DESC
  * names). A damaged section adds a note naming file_off and returns -1; features lperf does not
  * read return 0. */

@@ -588,15 +588,24 @@ static bool peekable(const struct perfdata_reader *r, uint64_t off, const struct
 	}
 }
 
-/* perfdata_reader.prefetch_next: how many bytes of the record at off (up to end) to fetch. The
- * walk issues the prefetches itself: GCC takes a function that only prefetches for a pure one
- * and drops its calls. A prefetch neither faults nor fails (bytes not mapped yet are skipped). */
-static uint64_t next_record_len(const struct perfdata_reader *r, uint64_t off, uint64_t end)
+/* perfdata_walk_ops.check */
+static int check_record(const struct perfdata_reader *r, uint64_t off, uint64_t end,
+			const struct perf_event_header *nh, size_t *total)
 {
-	if (!r->prefetch_next || r->swap || end <= off || end - off < sizeof(struct perf_event_header))
-		return 0;
-	uint64_t n = ((const struct perf_event_header *)(r->map + off))->size;
-	return n < end - off ? n : end - off;
+	if (nh->size < sizeof(*nh))
+		return err_set("%s: record at offset 0x%" PRIx64 ": size %u is smaller than its header", r->path, off,
+			       nh->size);
+	if (nh->size > end - off)
+		return err_set("%s: record at offset 0x%" PRIx64 ": %s of %u bytes runs past the end of the data "
+			       "section at 0x%" PRIx64, r->path, off, record_type_name(nh->type), nh->size, end);
+	uint64_t extra;
+	trailing_data(r, off, nh, &extra);
+	if (extra > end - off - nh->size)
+		return err_set("%s: record at offset 0x%" PRIx64 ": the %" PRIu64 " bytes of data after this %s "
+			       "record run past the end of the data section", r->path, off, extra,
+			       record_type_name(nh->type));
+	*total = nh->size + (size_t)extra;
+	return 0;
 }
 
 static int walk(struct perfdata_reader *r, record_cb cb, record_peek_cb peek, void *arg)
@@ -617,20 +626,9 @@ static int walk(struct perfdata_reader *r, record_cb cb, record_peek_cb peek, vo
 		memcpy(&nh, got >= sizeof(nh) ? (const void *)pk : (const void *)(r->map + off), sizeof(nh));
 		if (r->swap)
 			swap_header(&nh);
-		if (nh.size < sizeof(nh))
-			return err_set("%s: record at offset 0x%" PRIx64 ": size %u is smaller than its header",
-				       r->path, off, nh.size);
-		if (nh.size > end - off)
-			return err_set("%s: record at offset 0x%" PRIx64 ": %s of %u bytes runs past the end of the "
-				       "data section at 0x%" PRIx64, r->path, off, record_type_name(nh.type), nh.size,
-				       end);
-		uint64_t extra;
-		trailing_data(r, off, &nh, &extra);
-		if (extra > end - off - nh.size)
-			return err_set("%s: record at offset 0x%" PRIx64 ": the %" PRIu64 " bytes of data after "
-				       "this %s record run past the end of the data section", r->path, off, extra,
-				       record_type_name(nh.type));
-		size_t total = nh.size + (size_t)extra;
+		size_t total;
+		if (check_record(r, off, end, &nh, &total) < 0)
+			return -1;
 		int ret;
 		if (got && peekable(r, off, &nh, got)) {
 			r->offset = off;
@@ -641,9 +639,6 @@ static int walk(struct perfdata_reader *r, record_cb cb, record_peek_cb peek, vo
 			if (off + total > r->seen_end)
 				r->seen_end = off + total;
 		} else {
-			uint64_t next = off + total, len = peek ? 0 : next_record_len(r, next, end);
-			for (uint64_t k = 0; k < len; k += 64)
-				__builtin_prefetch(r->map + next + k);
 			ret = deliver(r, (const struct perf_event_header *)(r->map + off), total, off, cb, arg);
 		}
 		if (ret)
@@ -664,6 +659,8 @@ int perfdata_for_each(struct perfdata_reader *r, record_cb cb, void *arg)
 	r->decomp = NULL;
 	if (r->stream)
 		return stream_for_each(r, cb, arg);
+	if (r->read_walk && r->mapped && !r->swap && r->fd >= 0)
+		return perfdata_walk_read(r, cb, arg, &(const struct perfdata_walk_ops){ check_record, deliver });
 	return walk(r, cb, NULL, arg);
 }
 

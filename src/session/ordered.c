@@ -311,6 +311,13 @@ int ordered_push(struct ordered_queue *q, const struct perf_event_header *h)
 	return queue(q, h, record_total(h), record_time(q->s, h));
 }
 
+int ordered_push_copy(struct ordered_queue *q, const struct perf_event_header *h, uint64_t off)
+{
+	if (q->replay && q->file_map && off < (uint64_t)(q->stable_hi - q->stable_lo))
+		return replay(q, h, off);
+	return ordered_push(q, h);
+}
+
 int ordered_push_at(struct ordered_queue *q, const struct perf_event_header *at, const struct perf_event_header *head,
 		    size_t len)
 {

@@ -53,6 +53,10 @@ bool ordered_learned(const struct ordered_queue *q, uint64_t to, const struct or
  * earlier run's order for the same file (session/order_memo.h), replayed without the queue. A
  * pull's record is bounds-checked before it is read. */
 void ordered_replay(struct ordered_queue *q, const struct ordered_pull *pulls, size_t n);
+/* ordered_push for a record in memory of the caller's own (valid during the call) that lies at
+ * offset off of the stable range's file (perfdata_reader.read_walk): a replay places it by that
+ * offset; otherwise it is queued as a copy. */
+int ordered_push_copy(struct ordered_queue *q, const struct perf_event_header *h, uint64_t off);
 /* Records released so far that came older than something already released (a late record). */
 uint64_t ordered_late(const struct ordered_queue *q);
 int ordered_flush(struct ordered_queue *q);

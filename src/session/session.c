@@ -438,6 +438,9 @@ static int push_cb(const struct perf_event_header *h, void *arg)
 		if (rc)
 			return rc;
 	}
+	const struct perfdata_reader *r = ss->walking;
+	if (r && r->read_walk && (uintptr_t)h - (uintptr_t)r->map >= r->size)
+		return ordered_push_copy(ss->oq, h, r->offset);
 	return session_push(ss, h);
 }
 
@@ -465,6 +468,11 @@ static int process_file(struct session *ss, struct perfdata_reader *r)
 	bool memo = ss->stable_base && r->mapped && !r->swap &&
 		    order_memo_key_of(r->fd, r->data_offset, r->data_size, &mk);
 	bool known = memo && order_memo_load(&mk, &pulls, &npulls);
+	/* In the learnt order the walk reads the records into a buffer rather than through the
+	 * mapping (perfdata_reader.read_walk): they go out as they come, and the workers of
+	 * report --threads resolve copies. */
+	r->read_walk = known;
+	ss->walking = r;
 	if (known)
 		ordered_replay(ss->oq, pulls, npulls);
 	else if (memo)
@@ -472,6 +480,7 @@ static int process_file(struct session *ss, struct perfdata_reader *r)
 	free(pulls);
 	int rc = ss->stable_base && r->mapped && !known ? perfdata_for_each_peek(r, push_cb, peek_cb, ss)
 							: perfdata_for_each(r, push_cb, ss);
+	ss->walking = NULL;
 	if (!rc && r->truncated) /* cut between two records: as damaged as one cut inside a record */
 		rc = err_set("%s: the file ends at offset 0x%zx, inside its data section: the records after "
 			     "it are lost", r->path, r->size);
@@ -506,9 +515,6 @@ int session_process_file(struct session *ss, struct perfdata_reader *r)
 		ss->stable_base = r->map;
 		ss->stable_len = r->size;
 	}
-	/* Records resolved on this thread as they are delivered: the reader fetches the next one's
-	 * bytes into the caches meanwhile (workers fetch their own). */
-	r->prefetch_next = !uses_workers(ss);
 	buildid_memo_start();
 	int rc = process_file(ss, r);
 	buildid_memo_stop();

@@ -91,6 +91,7 @@ struct session {
 	struct notes notes;        /* what could not be used of the recording's stored sources;
 				    * session_diagnose adds the walk's warnings and notes */
 	struct perfdata_reader *reader; /* session_open's recording (owned), or session_attach's */
+	const struct perfdata_reader *walking; /* session_process_file's, during its walk */
 	bool own_reader;
 	bool force;                /* session_open: JIT files in /tmp whoever owns them */
 	bool started;              /* the tool's ready step has run */

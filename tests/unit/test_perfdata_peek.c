@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -250,6 +251,17 @@ static int push_one_at(const struct perf_event_header *at, const struct perf_eve
 	return ordered_push_at(arg, at, head, len);
 }
 
+/* Queue a learns the order of r's file, walked as a report's first run walks it. */
+static bool learn_order(const struct perfdata_reader *r, struct ordered_queue *a, const struct ordered_pull **pulls,
+			size_t *n)
+{
+	ordered_set_stable(a, r->map, r->size, true);
+	ordered_learn(a, r->data_offset);
+	assert_int_equal(perfdata_for_each_peek((struct perfdata_reader *)r, push_one, push_one_at, a), 0);
+	assert_int_equal(ordered_flush(a), 0);
+	return ordered_learned(a, r->data_offset + r->data_size, pulls, n);
+}
+
 static void learn_replay(bool rounds, bool sorted)
 {
 	sorted_times = sorted;
@@ -259,13 +271,9 @@ static void learn_replay(bool rounds, bool sorted)
 		fail_msg("%s", err_msg());
 	struct released *x = xcalloc(1, sizeof(*x)), *y = xcalloc(1, sizeof(*y));
 	struct ordered_queue *a = ordered_new(&r.evsels, released_cb, x), *b = ordered_new(&r.evsels, released_cb, y);
-	ordered_set_stable(a, r.map, r.size, true);
-	ordered_learn(a, r.data_offset);
-	assert_int_equal(perfdata_for_each_peek(&r, push_one, push_one_at, a), 0);
-	assert_int_equal(ordered_flush(a), 0);
 	const struct ordered_pull *pulls;
 	size_t n;
-	bool learnt = ordered_learned(a, r.data_offset + r.data_size, &pulls, &n);
+	bool learnt = learn_order(&r, a, &pulls, &n);
 	assert_int_equal(learnt, !rounds); /* FINISHED_ROUND: walked the usual way */
 	if (learnt) {
 		print_message("%zu records, %zu pulls\n", x->n, n);
@@ -296,12 +304,196 @@ static void test_learn_replay(void **state)
 	learn_replay(true, false);
 }
 
+/* ---- perfdata_reader.read_walk: the data section read into a buffer, not through the mapping */
+
+/* One walk of the file at path, read_walk or not: what it saw, its result and message. */
+static int walk_file(bool read_walk, struct seen *s, char *msg, size_t cap)
+{
+	struct perfdata_reader r;
+	if (perfdata_open(&r, path) < 0)
+		fail_msg("%s", err_msg());
+	s->r = &r;
+	s->n = 0;
+	r.read_walk = read_walk;
+	int rc = perfdata_for_each(&r, whole_cb, s);
+	snprintf(msg, cap, "%s", rc ? err_msg() : "");
+	perfdata_close(&r);
+	return rc;
+}
+
+static int outside_cb(const struct perf_event_header *h, void *arg)
+{
+	struct seen *s = arg;
+	const uint8_t *p = (const uint8_t *)h;
+	assert_true(p < s->r->map || p >= s->r->map + s->r->size); /* a copy, not the mapping */
+	return whole_cb(h, arg);
+}
+
+static void same_walks(void)
+{
+	struct seen *a = xcalloc(1, sizeof(*a)), *b = xcalloc(1, sizeof(*b));
+	char ma[512], mb[512];
+	int ra = walk_file(false, a, ma, sizeof(ma)), rb = walk_file(true, b, mb, sizeof(mb));
+	assert_int_equal(ra, rb);
+	assert_string_equal(ma, mb);
+	assert_int_equal(a->n, b->n);
+	for (size_t i = 0; i < a->n; i++) {
+		assert_int_equal(a->off[i], b->off[i]);
+		assert_int_equal(a->type[i], b->type[i]);
+		assert_int_equal(a->size[i], b->size[i]);
+		if (a->sum[i] != b->sum[i])
+			fail_msg("record %zu at offset %lu differs", i, (unsigned long)a->off[i]);
+	}
+	free(a);
+	free(b);
+}
+
+/* The file's bytes, changed at off, written back. */
+static void poke(size_t off, const void *v, size_t n)
+{
+	FILE *f = fopen(path, "r+b");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, (long)off, SEEK_SET), 0);
+	assert_int_equal(fwrite(v, 1, n, f), n);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void test_read_walk_is_the_walk(void **state)
+{
+	(void)state;
+	size_t n = write_file(false); /* about 800 KB: the 256 KiB buffer is refilled mid-record */
+	struct perfdata_reader r;
+	if (perfdata_open(&r, path) < 0)
+		fail_msg("%s", err_msg());
+	assert_true(r.data_size > (512u << 10));
+	uint64_t data = r.data_offset, size = r.data_size;
+	struct seen *s = xcalloc(1, sizeof(*s));
+	s->r = &r;
+	r.read_walk = true;
+	assert_int_equal(perfdata_for_each(&r, outside_cb, s), 0);
+	assert_int_equal(s->n, n);
+	perfdata_close(&r);
+	same_walks();
+	/* Damaged sizes, and bytes flipped anywhere in the data section: the same records before
+	 * the damage, the same error naming the same offset. */
+	uint8_t *orig = xmalloc(size);
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, (long)data, SEEK_SET), 0);
+	assert_int_equal(fread(orig, 1, size, f), size);
+	fclose(f);
+	uint64_t at = s->off[n / 2];
+	poke(at + 6, &(uint16_t){ 3 }, 2);      /* smaller than its header */
+	same_walks();
+	poke(at + 6, &(uint16_t){ 65535 }, 2);  /* another record's bytes as its own, or past the end */
+	same_walks();
+	poke(s->off[n - 1] + 6, &(uint16_t){ 65535 }, 2);
+	same_walks();
+	srand(27);
+	for (int round = 0; round < 40; round++) {
+		poke(data, orig, size);
+		for (int k = 0; k < 3; k++) {
+			size_t o = (size_t)rand() % size;
+			poke(data + o, &(uint8_t){ (uint8_t)(orig[o] ^ (1u << (rand() % 8))) }, 1);
+		}
+		same_walks();
+	}
+	/* Cut after the reader opened it: an error, not a fault. */
+	poke(data, orig, size);
+	if (perfdata_open(&r, path) < 0)
+		fail_msg("%s", err_msg());
+	r.read_walk = true;
+	assert_int_equal(truncate(path, (off_t)(data + size / 2)), 0);
+	s->r = &r;
+	s->n = 0;
+	assert_int_equal(perfdata_for_each(&r, whole_cb, s), -1);
+	assert_non_null(strstr(err_msg(), "shorter than when it was opened"));
+	assert_true(s->n > 0 && s->n < n);
+	perfdata_close(&r);
+	free(orig);
+	free(s);
+	unlink(path);
+}
+
+/* The records a queue released, by their bytes (a read walk's are copies). */
+struct released_sums {
+	uint64_t sum[NREC];
+	size_t n;
+};
+
+static int sums_cb(const struct perf_event_header *h, void *arg)
+{
+	struct released_sums *o = arg;
+	assert_true(o->n < NREC);
+	o->sum[o->n++] = sum_of((const uint8_t *)h, h->size);
+	return 0;
+}
+
+struct copy_push {
+	struct ordered_queue *q;
+	const struct perfdata_reader *r;
+};
+
+static int push_copy(const struct perf_event_header *h, void *arg)
+{
+	struct copy_push *c = arg;
+	return ordered_push_copy(c->q, h, c->r->offset);
+}
+
+/* A replay fed by a read walk (ordered_push_copy, records placed by their file offsets) releases
+ * what a replay on the mapping does, in the same order. */
+static void test_read_walk_replay(void **state)
+{
+	(void)state;
+	sorted_times = true;
+	write_file(false);
+	struct perfdata_reader r;
+	if (perfdata_open(&r, path) < 0)
+		fail_msg("%s", err_msg());
+	struct released *x = xcalloc(1, sizeof(*x));
+	struct ordered_queue *a = ordered_new(&r.evsels, released_cb, x);
+	const struct ordered_pull *pulls;
+	size_t n;
+	assert_true(learn_order(&r, a, &pulls, &n));
+	assert_true(n > 0);
+	struct released_sums *y = xcalloc(1, sizeof(*y)), *z = xcalloc(1, sizeof(*z));
+	struct ordered_queue *b = ordered_new(&r.evsels, sums_cb, y), *c = ordered_new(&r.evsels, sums_cb, z);
+	ordered_set_stable(b, r.map, r.size, true);
+	ordered_set_stable(c, r.map, r.size, true);
+	ordered_replay(b, pulls, n);
+	ordered_replay(c, pulls, n);
+	assert_int_equal(perfdata_for_each(&r, push_one, b), 0);
+	r.read_walk = true;
+	assert_int_equal(perfdata_for_each(&r, push_copy, &(struct copy_push){ c, &r }), 0);
+	assert_int_equal(ordered_flush(b), 0);
+	assert_int_equal(ordered_flush(c), 0);
+	assert_int_equal(y->n, x->n);
+	assert_int_equal(z->n, x->n);
+	for (size_t i = 0; i < x->n; i++) {
+		const struct perf_event_header *h = x->at[i];
+		assert_true(y->sum[i] == sum_of(x->at[i], h->size));
+		assert_true(z->sum[i] == y->sum[i]);
+	}
+	assert_int_equal(ordered_late(c), 0);
+	ordered_free(a);
+	ordered_free(b);
+	ordered_free(c);
+	free(x);
+	free(y);
+	free(z);
+	perfdata_close(&r);
+	unlink(path);
+	sorted_times = false;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_peek_walk_is_the_walk),
 		cmocka_unit_test(test_ordered_starts),
 		cmocka_unit_test(test_learn_replay),
+		cmocka_unit_test(test_read_walk_is_the_walk),
+		cmocka_unit_test(test_read_walk_replay),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
