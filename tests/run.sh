@@ -124,10 +124,12 @@ e2e_one() { # e2e_one BUILD SCRIPT N: runs one script; its lines in $jobs/N.out,
 # The end-to-end scripts of every build, in one queue. A script declares its class in a header
 # comment, "# e2e-class: parallel" or "# e2e-class: exclusive" (exclusive when it says nothing):
 # parallel scripts' assertions cannot depend on the CPU they get (fixtures, options, errors,
-# conversions, round trips, the paused Python sampler's CPU-time alarms), and they share no fixed path, port, cgroup or pid file, so they run
+# conversions, round trips, CPU-time samples and counts, bounds against the same run, polls with
+# deadlines), and they share no fixed path, port, cgroup or pid file, so they run
 # LPERF_E2E_JOBS (default 2) at a time, a script of one build beside one of another; exclusive
-# scripts (sampling shares, timing, soaks, live top, timeouts that load could reach) run with the
-# machine to themselves, after the parallel ones. Each script's lines are buffered and printed
+# scripts (shares of wall time, timing, top's timed decay, timeouts that load could reach, the load
+# test) run with the machine to themselves, after the parallel ones; a script exclusive for one or
+# two timed cases keeps them in a small exclusive script of its own (docs/architecture.md). Each script's lines are buffered and printed
 # when it and every script before it in the usual order (build by build, by name) are done.
 # LPERF_E2E_ONLY=parallel|exclusive runs that class only (and no unit tests or fuzz corpora).
 e2e_all() {
