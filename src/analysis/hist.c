@@ -56,6 +56,8 @@ void hist_init(struct hist *h, const enum hist_key *keys, size_t nkeys, enum his
 	memset(h, 0, sizeof(*h));
 	memcpy(h->keys, keys, nkeys * sizeof(*keys));
 	h->nkeys = nkeys;
+	for (size_t i = 0; i < nkeys; i++)
+		h->keymask |= 1u << keys[i];
 	h->graph = graph;
 	h->children = children;
 	hashmap_init_custom(&h->index, key_eq);
@@ -75,24 +77,24 @@ static const char *intern(struct hist *h, const char *s)
 	return h->comms[h->ncomms++] = xstrdup(s);
 }
 
-/* The key of one (sample, frame) pair. */
+/* The key of one (sample, frame) pair. No padding the compiler adds (pad_ is zeroed with the
+ * rest): the distinct samples' keys and frames are compared whole, with memcmp. */
 struct key {
 	const char *comm;
-	int pid, tid, cpu;
 	struct dso *dso;
 	const struct symbol *sym;
-	uint64_t addr;
-	bool kernel, inlined;
 	const char *srcline, *srcfile;
 	const char *trace;
+	uint64_t addr;
+	int pid, tid, cpu;
+	bool kernel, inlined;
+	uint8_t pad_[2];
 };
+_Static_assert(sizeof(struct key) == 6 * sizeof(void *) + 8 + 3 * sizeof(int) + 4, "struct key has padding");
 
 static bool has_key(const struct hist *h, enum hist_key k)
 {
-	for (size_t i = 0; i < h->nkeys; i++)
-		if (h->keys[i] == k)
-			return true;
-	return false;
+	return h->keymask >> k & 1;
 }
 
 /* The address perf shows for an unresolved frame: the DSO address, except in an ET_EXEC file,
@@ -232,7 +234,9 @@ struct hist_pframe {
 	const struct symbol *sym;
 	uint64_t addr;           /* unresolved_addr when sym is NULL */
 	bool kernel, inlined;
+	uint8_t pad_[6];         /* zeroed: compared whole, as struct key */
 };
+_Static_assert(sizeof(struct hist_pframe) == sizeof(struct key) + 2 * sizeof(void *) + 16, "hist_pframe has padding");
 
 /* One distinct sample as the histogram sees it (its self key and its frames): the samples of a
  * loop repeat a few stacks many times, so each distinct one is added to the entries and trees
@@ -251,17 +255,6 @@ static bool key_same(const struct key *a, const struct key *b)
 	return a->comm == b->comm && a->pid == b->pid && a->tid == b->tid && a->cpu == b->cpu &&
 	       a->dso == b->dso && a->sym == b->sym && a->addr == b->addr && a->kernel == b->kernel &&
 	       a->inlined == b->inlined && a->srcline == b->srcline && a->srcfile == b->srcfile && a->trace == b->trace;
-}
-
-/* Two frames of samples whose self keys are the same: their keys' sample parts (sample_key's:
- * command, pid, tid, cpu, trace) are then the same too, and only the frame's own parts are
- * compared and hashed. */
-static bool pframe_same(const struct hist_pframe *a, const struct hist_pframe *b)
-{
-	return a->k.dso == b->k.dso && a->k.sym == b->k.sym && a->k.addr == b->k.addr && a->k.kernel == b->k.kernel &&
-	       a->k.inlined == b->k.inlined && a->k.srcline == b->k.srcline && a->k.srcfile == b->k.srcfile &&
-	       a->dso == b->dso && a->sym == b->sym && a->addr == b->addr && a->kernel == b->kernel &&
-	       a->inlined == b->inlined;
 }
 
 static uint64_t pframe_hash(uint64_t h, const struct hist_pframe *f)
@@ -284,12 +277,11 @@ static bool pending_eq(const void *value, const void *key)
 {
 	const struct pending *p = value;
 	const struct pending_probe *q = key;
-	if (p->n != q->n || !key_same(&p->self, q->self))
-		return false;
-	for (size_t i = 0; i < p->n; i++)
-		if (!pframe_same(&p->f[i], &q->f[i]))
-			return false;
-	return true;
+	/* Whole keys and frames (no padding of the compiler's, struct key): the frames' sample parts
+	 * (command, pid, tid, cpu, trace) are the self key's, so this is the comparison of the self
+	 * keys and of each frame's own parts. */
+	return p->n == q->n && !memcmp(&p->self, q->self, sizeof(p->self)) &&
+	       !memcmp(p->f, q->f, p->n * sizeof(*p->f));
 }
 
 static struct callnode *child(struct callnode *parent, const struct hist_pframe *f)
@@ -433,6 +425,7 @@ void hist_add(struct hist *h, const struct resolved_sample *rs)
 		pf[i].addr = unresolved_addr(f);
 		pf[i].kernel = f->loc.kernel;
 		pf[i].inlined = f->inlined;
+		memset(pf[i].pad_, 0, sizeof(pf[i].pad_));
 		hash = pframe_hash(hash, &pf[i]);
 	}
 	struct pending_probe probe = { &self, pf, n };

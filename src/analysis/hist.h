@@ -59,6 +59,7 @@ struct hist_pframe;
 struct hist {
 	enum hist_key keys[HK_NKEYS];
 	size_t nkeys;
+	uint32_t keymask;        /* 1 << each of keys (hist_init) */
 	enum hist_graph graph;
 	bool children;           /* accumulate children totals */
 	struct hist_entry **v;   /* entries; sorted by hist_sort */
