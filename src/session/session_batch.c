@@ -20,15 +20,22 @@ enum { SLOT_QUEUED = 1, SLOT_RUNNING, SLOT_DONE };
 struct sitem {
 	struct perf_sample s;
 	struct thread *t;
-	void *copy;              /* the record, when it was not in stable memory */
+	void *copy;              /* the record's copy in a block of its own (not in the arena) */
 	size_t f0, nf;           /* its frames in the slot's arena */
 	bool truncated, chain_reset;
 };
+
+/* Room in a slot for its records' copies (records read into the reader's buffer: a report in an
+ * order learnt before), so that a batch of DWARF samples (8 KB each) costs no allocation per
+ * sample; a record that does not fit is copied into a block of its own. */
+#define SLOT_ARENA ((size_t)SPOOL_BATCH * (10u << 10))
 
 struct slot {
 	int state;
 	struct sitem items[SPOOL_BATCH];
 	size_t n;
+	uint8_t *arena;          /* SLOT_ARENA bytes, on first use; arena_len of them hold copies */
+	size_t arena_len;
 	const void *lowest;      /* the lowest record of its samples read in place (NULL: none) */
 	struct frame *frames;    /* the arena of the batch's frames */
 	size_t nframes, fcap;
@@ -141,6 +148,21 @@ static void free_copies(struct slot *sl)
 		sl->items[i].copy = NULL;
 	}
 	sl->n = 0;
+	sl->arena_len = 0;
+}
+
+/* Room for a copy of record h in slot sl: in its arena, else a block of its own (*own). */
+static void *copy_room(struct slot *sl, const struct perf_event_header *h, void **own)
+{
+	size_t need = ((size_t)h->size + 7) & ~(size_t)7;
+	if (!sl->arena)
+		sl->arena = xmalloc(SLOT_ARENA);
+	if (SLOT_ARENA - sl->arena_len >= need) {
+		void *at = sl->arena + sl->arena_len;
+		sl->arena_len += need;
+		return at;
+	}
+	return *own = xmalloc(h->size);
 }
 
 /* The slot of sequence number k is resolved. Without a lock: the session polls it after every
@@ -222,6 +244,7 @@ int spool_add(struct spool *p, const struct perf_event_header *h, const struct p
 		while (p->fill - p->deliver >= p->nslots)
 			deliver_one(p, true);
 		p->slots[p->fill % p->nslots].n = 0;
+		p->slots[p->fill % p->nslots].arena_len = 0;
 		p->slots[p->fill % p->nslots].lowest = NULL;
 		p->filling = true;
 	}
@@ -235,10 +258,10 @@ int spool_add(struct spool *p, const struct perf_event_header *h, const struct p
 	    p->c.stable_len - (size_t)(at - base) < h->size) {
 		/* The record goes away after this call (a copy in the queue, a held --wall sample):
 		 * the sample's pointers move to a copy of it. */
-		it->copy = xmalloc(h->size);
-		memcpy(it->copy, h, h->size);
+		void *copy = copy_room(sl, h, &it->copy);
+		memcpy(copy, h, h->size);
 		struct perf_sample c;
-		if (sample_parse(p->c.evsels, it->copy, &c) == 0) {
+		if (sample_parse(p->c.evsels, copy, &c) == 0) {
 			c.evsel = s->evsel;
 			c.period = s->period;
 			it->s = c;
@@ -310,8 +333,10 @@ int spool_free(struct spool *p)
 			pthread_join(p->w[i].tid, NULL);
 		resolver_free(&p->w[i].rv);
 	}
-	for (size_t i = 0; i < p->nslots; i++)
+	for (size_t i = 0; i < p->nslots; i++) {
 		free(p->slots[i].frames);
+		free(p->slots[i].arena);
+	}
 	free(p->slots);
 	free(p->w);
 	pthread_cond_destroy(&p->work);
