@@ -95,11 +95,12 @@ struct perfdata_reader {
 	uint64_t compressed_records; /* COMPRESSED records the walks have opened */
 	/* perfdata_for_each reads the data section with pread into a buffer of its own, not through
 	 * the mapping: for a caller done with each record when cb returns (a report in the order an
-	 * earlier one learnt; its workers resolve copies). Faulting 80 MB of stack copies in page
-	 * by page and handing the pages back cost more than copying them, and the copy is in the
-	 * caches when the record is read. offset says where each record lies; a record over
-	 * 128 KiB is still delivered from the mapping. */
+	 * earlier one learnt; its workers keep records with perfdata_walk_hold). Faulting 80 MB of
+	 * stack copies in page by page and handing the pages back cost more than copying them, and
+	 * the copy is in the caches when the record is read. offset says where each record lies; a
+	 * record over 128 KiB is still delivered from the mapping. */
 	bool read_walk;
+	struct perfdata_rring *ring; /* read_walk's buffers (perfdata_readwalk.c) */
 	uint64_t consumed[17];       /* pipe-mode records the walks consumed (HEADER_ATTR,
 				      * EVENT_UPDATE, HEADER_FEATURE), by type - REC_HEADER_ATTR */
 };
@@ -137,6 +138,15 @@ typedef int (*record_peek_cb)(const struct perf_event_header *at, const struct p
  * until the first FINISHED_ROUND: records then go out soon after the walk passes them. A file
  * that is not mapped (a pipe, a buffer) is walked by perfdata_for_each. */
 int perfdata_for_each_peek(struct perfdata_reader *r, record_cb cb, record_peek_cb peek, void *arg);
+/* perfdata_reader.read_walk: keeps the read buffer that holds h (len bytes from h, a record cb
+ * was given) from being reused after cb returns, so the record stays as it is without a copy;
+ * the walk reads on into another buffer. NULL when h does not lie whole inside the walk's current
+ * buffer (a record from the mapping, a byte-swapped or decompressed copy, no walk running): the
+ * caller copies it then. Every hold is released (perfdata_walk_release, NULL is ignored) before
+ * perfdata_close, on the walk's thread: the buffers are not locked. */
+struct perfdata_rbuf;
+struct perfdata_rbuf *perfdata_walk_hold(const struct perfdata_reader *r, const void *h, size_t len);
+void perfdata_walk_release(struct perfdata_rbuf *b);
 void perfdata_close(struct perfdata_reader *r);
 /* A pipe's BUILD_ID record (perf inject -b writes them ahead of samples), added to info. */
 int perfdata_buildid_record(struct perfdata_info *info, const struct perf_event_header *h);

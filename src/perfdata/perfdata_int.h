@@ -49,6 +49,8 @@ struct perfdata_walk_ops {
 };
 /* perfdata_for_each with r->read_walk. */
 int perfdata_walk_read(struct perfdata_reader *r, record_cb cb, void *arg, const struct perfdata_walk_ops *ops);
+/* Frees read_walk's buffers (perfdata_close). */
+void perfdata_ring_free(struct perfdata_reader *r);
 
 /* Parses feature feat from native bytes (swapped already) into r->info and r->evsels (EVENT_DESC
  * names). A damaged section adds a note naming file_off and returns -1; features lperf does not

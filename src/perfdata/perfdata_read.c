@@ -443,6 +443,7 @@ void perfdata_close(struct perfdata_reader *r)
 	perfdata_info_free(&r->info);
 	free(r->bounce);
 	perfdata_decomp_free(r->decomp);
+	perfdata_ring_free(r);
 	memset(r, 0, sizeof(*r));
 	r->fd = -1;
 }

@@ -252,20 +252,35 @@ static int sample_thread(struct session *ss, pid_t pid, pid_t tid, struct thread
 	return 0;
 }
 
+/* spool_cfg.hold: a record of a read walk stays in the reader's buffer for the workers. */
+static struct perfdata_rbuf *hold_record(void *arg, const void *h, size_t len)
+{
+	const struct session *ss = arg;
+	return ss->walking ? perfdata_walk_hold(ss->walking, h, len) : NULL;
+}
+
 /* A worker's frames for s (spool_cfg.deliver): finished and handed to the tool in order. */
-static int deliver_frames(void *arg, const struct perf_sample *s, struct thread *t, const struct frame *f,
-			  size_t n, bool truncated, bool chain_reset)
+static int deliver_frames(void *arg, const struct perf_sample *s, struct thread *t, struct frame **f,
+			  size_t *fcap, size_t n, bool truncated, bool chain_reset)
 {
 	struct session *ss = arg;
 	struct resolver *r = &ss->resolver;
+	/* The worker's buffer becomes the resolver's for this sample (no copy of the frames). */
+	struct frame *own = r->fbuf;
+	size_t own_cap = r->fcap;
+	r->fbuf = *f;
+	r->fcap = *fcap;
 	resolve_lock(); /* the tool, the hints and the Python merge read and load DSOs too */
 	ALLOC_GROW(r->fbuf, n + 1, r->fcap);
-	memcpy(r->fbuf, f, n * sizeof(*f));
 	struct resolved_sample rs;
 	resolve_sample_finish(r, s, t, n, truncated, chain_reset, &rs);
 	session_hint_sample(&ss->hints, r, &rs);
 	int rc = ss->tool.sample(&rs, ss->tool.arg);
 	resolve_unlock();
+	*f = r->fbuf;
+	*fcap = r->fcap;
+	r->fbuf = own;
+	r->fcap = own_cap;
 	return rc;
 }
 
@@ -316,7 +331,7 @@ static int use_sample(struct session *ss, struct perf_sample *ps, const struct p
 	if (uses_workers(ss)) {
 		if (!ss->pool) {
 			const struct spool_cfg c = { &ss->machine, ss->evsels, &ss->resolver, ss->stable_base,
-						     ss->stable_len, deliver_frames, ss };
+						     ss->stable_len, hold_record, deliver_frames, ss };
 			ss->pool = spool_new(&c, ss->threads - 1);
 		}
 		struct thread *t;
@@ -470,7 +485,7 @@ static int process_file(struct session *ss, struct perfdata_reader *r)
 	bool known = memo && order_memo_load(&mk, &pulls, &npulls);
 	/* In the learnt order the walk reads the records into a buffer rather than through the
 	 * mapping (perfdata_reader.read_walk): they go out as they come, and the workers of
-	 * report --threads resolve copies. */
+	 * report --threads read them there (spool_cfg.hold). */
 	r->read_walk = known;
 	ss->walking = r;
 	if (known)

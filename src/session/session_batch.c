@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfdata/perfdata.h"
 #include "util/xalloc.h"
 
 /* Samples per batch: enough that a batch costs far more than handing it over, few enough that
@@ -21,12 +22,15 @@ struct sitem {
 	struct perf_sample s;
 	struct thread *t;
 	void *copy;              /* the record's copy in a block of its own (not in the arena) */
-	size_t f0, nf;           /* its frames in the slot's arena */
+	struct perfdata_rbuf *held; /* the reader's buffer it lies in (spool_cfg.hold) */
+	struct frame *fbuf;      /* its nf frames: the resolver's buffer, traded for this one's (no
+				  * copy on either thread); kept for the next sample in this place */
+	size_t fcap, nf;
 	bool truncated, chain_reset;
 };
 
-/* Room in a slot for its records' copies (records read into the reader's buffer: a report in an
- * order learnt before), so that a batch of DWARF samples (8 KB each) costs no allocation per
+/* Room in a slot for its records' copies (records neither in the stable memory nor in a buffer
+ * the reader lends: a compressed file's, a held --wall sample), so that a batch of DWARF samples (8 KB each) costs no allocation per
  * sample; a record that does not fit is copied into a block of its own. */
 #define SLOT_ARENA ((size_t)SPOOL_BATCH * (10u << 10))
 
@@ -37,8 +41,6 @@ struct slot {
 	uint8_t *arena;          /* SLOT_ARENA bytes, on first use; arena_len of them hold copies */
 	size_t arena_len;
 	const void *lowest;      /* the lowest record of its samples read in place (NULL: none) */
-	struct frame *frames;    /* the arena of the batch's frames */
-	size_t nframes, fcap;
 };
 
 struct worker {
@@ -76,20 +78,27 @@ static uint64_t stack_len(const struct perf_sample *s)
 	return s->user_stack_dyn_size < s->user_stack_size ? s->user_stack_dyn_size : s->user_stack_size;
 }
 
+/* Trades r's frame buffer for it's (a resolver's buffer is scratch, grown as it needs). */
+static void trade_frames(struct resolver *r, struct sitem *it)
+{
+	struct frame *f = r->fbuf;
+	size_t cap = r->fcap;
+	r->fbuf = it->fbuf;
+	r->fcap = it->fcap;
+	it->fbuf = f;
+	it->fcap = cap;
+}
+
 static void resolve_slot(struct worker *w, struct slot *sl)
 {
-	sl->nframes = 0;
 	for (size_t i = 0; i < sl->n; i++) {
 		struct sitem *it = &sl->items[i];
 		const struct perf_sample *next = i + 1 < sl->n ? &sl->items[i + 1].s : NULL;
 		for (uint64_t k = 0, n = next ? stack_len(next) : 0; k < n; k += 64)
 			__builtin_prefetch(next->user_stack + k);
-		size_t n = resolve_sample_frames(&w->rv, &it->s, it->t, &it->truncated, &it->chain_reset);
-		ALLOC_GROW(sl->frames, sl->nframes + n, sl->fcap);
-		memcpy(sl->frames + sl->nframes, w->rv.fbuf, n * sizeof(*sl->frames));
-		it->f0 = sl->nframes;
-		it->nf = n;
-		sl->nframes += n;
+		trade_frames(&w->rv, it);
+		it->nf = resolve_sample_frames(&w->rv, &it->s, it->t, &it->truncated, &it->chain_reset);
+		trade_frames(&w->rv, it);
 	}
 }
 
@@ -146,6 +155,8 @@ static void free_copies(struct slot *sl)
 	for (size_t i = 0; i < sl->n; i++) {
 		free(sl->items[i].copy);
 		sl->items[i].copy = NULL;
+		perfdata_walk_release(sl->items[i].held);
+		sl->items[i].held = NULL;
 	}
 	sl->n = 0;
 	sl->arena_len = 0;
@@ -212,7 +223,7 @@ static bool deliver_one(struct spool *p, bool wait)
 		return false;
 	for (size_t i = 0; i < sl->n && !p->rc; i++) {
 		struct sitem *it = &sl->items[i];
-		p->rc = p->c.deliver(p->c.arg, &it->s, it->t, sl->frames + it->f0, it->nf, it->truncated,
+		p->rc = p->c.deliver(p->c.arg, &it->s, it->t, &it->fbuf, &it->fcap, it->nf, it->truncated,
 				     it->chain_reset);
 	}
 	free_copies(sl);
@@ -250,12 +261,19 @@ int spool_add(struct spool *p, const struct perf_event_header *h, const struct p
 	}
 	struct slot *sl = &p->slots[p->fill % p->nslots];
 	struct sitem *it = &sl->items[sl->n++];
+	struct frame *fbuf = it->fbuf;
+	size_t fcap = it->fcap;
 	memset(it, 0, sizeof(*it));
+	it->fbuf = fbuf;
+	it->fcap = fcap;
 	it->s = *s;
 	it->t = t;
 	const char *base = p->c.stable_base, *at = (const char *)h;
-	if (!base || at < base || at - base >= (ptrdiff_t)p->c.stable_len ||
-	    p->c.stable_len - (size_t)(at - base) < h->size) {
+	bool stable = base && at >= base && at - base < (ptrdiff_t)p->c.stable_len &&
+		      p->c.stable_len - (size_t)(at - base) >= h->size;
+	if (!stable && p->c.hold && (it->held = p->c.hold(p->c.arg, h, h->size)) != NULL) {
+		/* In a buffer the reader keeps for it: the sample's pointers stay valid. */
+	} else if (!stable) {
 		/* The record goes away after this call (a copy in the queue, a held --wall sample):
 		 * the sample's pointers move to a copy of it. */
 		void *copy = copy_room(sl, h, &it->copy);
@@ -334,7 +352,8 @@ int spool_free(struct spool *p)
 		resolver_free(&p->w[i].rv);
 	}
 	for (size_t i = 0; i < p->nslots; i++) {
-		free(p->slots[i].frames);
+		for (size_t k = 0; k < SPOOL_BATCH; k++)
+			free(p->slots[i].items[k].fbuf);
 		free(p->slots[i].arena);
 	}
 	free(p->slots);

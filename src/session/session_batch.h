@@ -15,6 +15,8 @@
 
 #include "resolve/resolve.h"
 
+struct perfdata_rbuf;
+
 struct spool;
 
 struct spool_cfg {
@@ -24,15 +26,21 @@ struct spool_cfg {
 				   * inline frames, machine) and their counts are added to it */
 	const void *stable_base;  /* records here stay as they are until the pool is freed */
 	size_t stable_len;
-	/* The frames a worker found for s, handed on in the order the samples were added. */
-	int (*deliver)(void *arg, const struct perf_sample *s, struct thread *t, const struct frame *f, size_t n,
-		       bool truncated, bool chain_reset);
+	/* A record elsewhere (len bytes at h) kept as it is until its sample is delivered: the
+	 * reader's buffer holding it (perfdata_walk_hold; released on delivery), or NULL, and the
+	 * sample reads a copy. NULL: always a copy. Called with arg. */
+	struct perfdata_rbuf *(*hold)(void *arg, const void *h, size_t len);
+	/* The n frames a worker found for s, handed on in the order the samples were added: in
+	 * *f, a buffer of *fcap frames (malloc'd) the callee may trade for one of its own. */
+	int (*deliver)(void *arg, const struct perf_sample *s, struct thread *t, struct frame **f, size_t *fcap,
+		       size_t n, bool truncated, bool chain_reset);
 	void *arg;
 };
 
 /* nworkers threads (cfg is copied). */
 struct spool *spool_new(const struct spool_cfg *cfg, unsigned nworkers);
-/* Queues sample s of record h (h is copied unless it lies in the stable memory) in thread t.
+/* Queues sample s of record h (h is copied unless it lies in the stable memory or is held,
+ * spool_cfg.hold) in thread t.
  * May deliver finished batches on the way; returns the tool's non-zero. */
 int spool_add(struct spool *p, const struct perf_event_header *h, const struct perf_sample *s, struct thread *t);
 /* The lowest address of a record in the stable memory that a queued sample still reads, or NULL:

@@ -3,7 +3,8 @@
  * start read with pread (a copy equal to the mapping's bytes: the whole record, or a sample's
  * first 256 bytes; until the first FINISHED_ROUND), the others as perfdata_for_each gives them;
  * and the time ordering of such starts (ordered_push_at) is ordered_push's; the order a queue
- * learns (ordered_learn), replayed on a plain walk (ordered_replay), is the queue's order. */
+ * learns (ordered_learn), replayed on a plain walk (ordered_replay), is the queue's order; a read
+ * walk's records held past their cb (perfdata_walk_hold) stay as they were until released. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -306,8 +307,58 @@ static void test_learn_replay(void **state)
 
 /* ---- perfdata_reader.read_walk: the data section read into a buffer, not through the mapping */
 
-/* One walk of the file at path, read_walk or not: what it saw, its result and message. */
-static int walk_file(bool read_walk, struct seen *s, char *msg, size_t cap)
+/* A read walk's caller keeping records past their cb (perfdata_walk_hold), as report's workers
+ * do: up to HOLD_MAX at a time (several buffers' worth), the oldest released first; each is
+ * checked unchanged when released. */
+enum { HOLD_MAX = 150 };
+
+struct holder {
+	struct seen *s;
+	const struct perfdata_reader *r;
+	struct perfdata_rbuf *b[NREC];
+	const struct perf_event_header *h[NREC];
+	size_t idx[NREC];  /* the record's number in s */
+	size_t first, n;
+	size_t held;       /* holds taken in all */
+	size_t unaligned;  /* records delivered from a realigned copy (not held) */
+};
+
+static void release_oldest(struct holder *o)
+{
+	size_t k = o->first++;
+	o->n--;
+	uint64_t sum = sum_of((const uint8_t *)o->h[k], o->s->size[o->idx[k]]);
+	if (sum != o->s->sum[o->idx[k]])
+		fail_msg("held record %zu changed before it was released", o->idx[k]);
+	perfdata_walk_release(o->b[k]);
+}
+
+static int hold_cb(const struct perf_event_header *h, void *arg)
+{
+	struct holder *o = arg;
+	whole_cb(h, o->s);
+	/* Not the record (a byte before it, or more than the buffer holds after it): no hold. */
+	assert_null(perfdata_walk_hold(o->r, (const uint8_t *)h - 4096 * 1024, 8));
+	assert_null(perfdata_walk_hold(o->r, h, (size_t)1 << 30));
+	struct perfdata_rbuf *b = perfdata_walk_hold(o->r, h, h->size);
+	if (!b) { /* only a record the walk realigned (a damaged size before it): cb's copy */
+		assert_true(o->r->offset % 8 != 0);
+		o->unaligned++;
+		return 0;
+	}
+	size_t k = o->first + o->n++;
+	o->b[k] = b;
+	o->h[k] = h;
+	o->idx[k] = o->s->n - 1;
+	o->held++;
+	if (o->n > HOLD_MAX)
+		release_oldest(o);
+	return 0;
+}
+
+/* One walk of the file at path, read_walk (holding records: hold) or not: what it saw, its
+ * result and message. */
+static int walk_file_as(bool read_walk, bool hold, struct seen *s, char *msg, size_t cap)
 {
 	struct perfdata_reader r;
 	if (perfdata_open(&r, path) < 0)
@@ -315,10 +366,26 @@ static int walk_file(bool read_walk, struct seen *s, char *msg, size_t cap)
 	s->r = &r;
 	s->n = 0;
 	r.read_walk = read_walk;
-	int rc = perfdata_for_each(&r, whole_cb, s);
+	struct holder *o = xcalloc(1, sizeof(*o));
+	o->s = s;
+	o->r = &r;
+	int rc = hold ? perfdata_for_each(&r, hold_cb, o) : perfdata_for_each(&r, whole_cb, s);
 	snprintf(msg, cap, "%s", rc ? err_msg() : "");
+	if (hold) {
+		assert_int_equal(o->held + o->unaligned, s->n);
+		assert_true(o->held > s->n / 2 || s->n < 10);
+		assert_null(perfdata_walk_hold(&r, &r, 8)); /* no walk running */
+		while (o->n)                                  /* after the walk, still as they were */
+			release_oldest(o);
+	}
+	free(o);
 	perfdata_close(&r);
 	return rc;
+}
+
+static int walk_file(bool read_walk, struct seen *s, char *msg, size_t cap)
+{
+	return walk_file_as(read_walk, false, s, msg, cap);
 }
 
 static int outside_cb(const struct perf_event_header *h, void *arg)
@@ -333,16 +400,19 @@ static void same_walks(void)
 {
 	struct seen *a = xcalloc(1, sizeof(*a)), *b = xcalloc(1, sizeof(*b));
 	char ma[512], mb[512];
-	int ra = walk_file(false, a, ma, sizeof(ma)), rb = walk_file(true, b, mb, sizeof(mb));
-	assert_int_equal(ra, rb);
-	assert_string_equal(ma, mb);
-	assert_int_equal(a->n, b->n);
-	for (size_t i = 0; i < a->n; i++) {
-		assert_int_equal(a->off[i], b->off[i]);
-		assert_int_equal(a->type[i], b->type[i]);
-		assert_int_equal(a->size[i], b->size[i]);
-		if (a->sum[i] != b->sum[i])
-			fail_msg("record %zu at offset %lu differs", i, (unsigned long)a->off[i]);
+	int ra = walk_file(false, a, ma, sizeof(ma));
+	for (int hold = 0; hold < 2; hold++) {
+		int rb = walk_file_as(true, hold, b, mb, sizeof(mb));
+		assert_int_equal(ra, rb);
+		assert_string_equal(ma, mb);
+		assert_int_equal(a->n, b->n);
+		for (size_t i = 0; i < a->n; i++) {
+			assert_int_equal(a->off[i], b->off[i]);
+			assert_int_equal(a->type[i], b->type[i]);
+			assert_int_equal(a->size[i], b->size[i]);
+			if (a->sum[i] != b->sum[i])
+				fail_msg("record %zu at offset %lu differs", i, (unsigned long)a->off[i]);
+		}
 	}
 	free(a);
 	free(b);
@@ -410,6 +480,12 @@ static void test_read_walk_is_the_walk(void **state)
 	assert_non_null(strstr(err_msg(), "shorter than when it was opened"));
 	assert_true(s->n > 0 && s->n < n);
 	perfdata_close(&r);
+	/* The same with the records held: the ones delivered before the cut stay as they were. */
+	poke(data, orig, size);
+	assert_int_equal(truncate(path, (off_t)(data + size / 2)), 0);
+	char msg[512];
+	assert_int_equal(walk_file_as(true, true, s, msg, sizeof(msg)), -1);
+	assert_true(s->n > 0 && s->n < n);
 	free(orig);
 	free(s);
 	unlink(path);
