@@ -76,7 +76,9 @@ static int fill(struct perfdata_reader *r, struct perfdata_rring *ring, uint64_t
 	if (off + need <= b->boff + b->blen)
 		return 0;
 	uint64_t from = off & ~(uint64_t)7;
-	size_t keep = b->boff + b->blen > from ? (size_t)(b->boff + b->blen - from) : 0;
+	/* only bytes the buffer holds: a data section starting off an 8-byte boundary (the file's
+	 * header says where) has bytes before it that were never read */
+	size_t keep = from >= b->boff && b->boff + b->blen > from ? (size_t)(b->boff + b->blen - from) : 0;
 	if (b->refs) {
 		struct perfdata_rbuf *nb = take(ring);
 		if (keep)
@@ -157,7 +159,7 @@ int perfdata_walk_read(struct perfdata_reader *r, record_cb cb, void *arg, const
 	struct perfdata_rring *ring = r->ring;
 	if (!ring->cur)
 		ring->cur = take(ring);
-	ring->cur->boff = off;
+	ring->cur->boff = off & ~(uint64_t)7;
 	ring->cur->blen = 0;
 	ring->walking = true;
 	int ret = 0;
