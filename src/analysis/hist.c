@@ -88,7 +88,9 @@ struct key {
 	uint64_t addr;
 	int pid, tid, cpu;
 	bool kernel, inlined;
-	uint8_t pad_[2];
+	bool later;              /* sym left for later (addr_loc.later): found by settle_key; addr,
+				  * the frame's, says which symbol it will be */
+	uint8_t pad_[1];
 };
 _Static_assert(sizeof(struct key) == 6 * sizeof(void *) + 8 + 3 * sizeof(int) + 4, "struct key has padding");
 
@@ -157,6 +159,7 @@ static void make_key(struct hist *h, const struct key *sample, const struct fram
 		k->inlined = f->inlined && f->loc.sym;
 		if (!k->sym)
 			k->addr = unresolved_addr(f);
+		k->later = f->loc.later;
 	}
 	const char *py = f->line > 0 ? resolve_py_name(f) : NULL;
 	if (has_key(h, HK_SRCLINE))
@@ -234,7 +237,8 @@ struct hist_pframe {
 	const struct symbol *sym;
 	uint64_t addr;           /* unresolved_addr when sym is NULL */
 	bool kernel, inlined;
-	uint8_t pad_[6];         /* zeroed: compared whole, as struct key */
+	bool later;              /* sym left for later (addr_loc.later) */
+	uint8_t pad_[5];         /* zeroed: compared whole, as struct key */
 };
 _Static_assert(sizeof(struct hist_pframe) == sizeof(struct key) + 2 * sizeof(void *) + 16, "hist_pframe has padding");
 
@@ -395,6 +399,14 @@ static void apply(struct hist *h, const struct pending *p)
 	}
 }
 
+bool hist_ksyms_later(const enum hist_key *keys, size_t nkeys)
+{
+	for (size_t i = 0; i < nkeys; i++)
+		if (keys[i] == HK_SRCLINE || keys[i] == HK_SRCFILE)
+			return false;
+	return true;
+}
+
 void hist_add(struct hist *h, const struct resolved_sample *rs)
 {
 	if (!rs->nframes)
@@ -425,6 +437,7 @@ void hist_add(struct hist *h, const struct resolved_sample *rs)
 		pf[i].addr = unresolved_addr(f);
 		pf[i].kernel = f->loc.kernel;
 		pf[i].inlined = f->inlined;
+		pf[i].later = f->loc.later;
 		memset(pf[i].pad_, 0, sizeof(pf[i].pad_));
 		hash = pframe_hash(hash, &pf[i]);
 	}
@@ -446,11 +459,41 @@ void hist_add(struct hist *h, const struct resolved_sample *rs)
 	p->period += period;
 }
 
+/* A kernel symbol the walk left for later (resolve.h's addr_loc.later) found now: the key then
+ * is what make_key makes of the frame with its symbol. */
+static void settle_key(struct key *k)
+{
+	if (!k->later)
+		return;
+	k->later = false;
+	k->sym = resolve_addr_later(k->dso, k->addr);
+	if (k->sym)
+		k->addr = 0;
+}
+
+/* A distinct sample's symbols left for later, found before it reaches the entries and trees.
+ * Samples that were one stack apart from those symbols stay two distinct samples that add up to
+ * the same entries and nodes, each created by the first sample that holds it as before: the
+ * output is the same as if the walk had looked the symbols up (ties keep the order of the
+ * samples' first coming, and every entry the thread of its first sample). */
+static void settle(struct pending *p)
+{
+	settle_key(&p->self);
+	for (size_t i = 0; i < p->n; i++) {
+		struct hist_pframe *f = &p->f[i];
+		settle_key(&f->k);
+		if (f->later)
+			f->sym = resolve_addr_later(f->dso, f->addr);
+		f->later = false;
+	}
+}
+
 /* Adds the distinct samples to the entries, in the order they first came. */
 static void flush_pending(struct hist *h)
 {
 	for (size_t i = 0; i < h->pending.n; i++) {
 		struct pending *p = h->pending.v[i].value;
+		settle(p);
 		apply(h, p);
 		free(p->f);
 		free(p);

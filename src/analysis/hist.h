@@ -80,7 +80,12 @@ struct hist {
 };
 
 void hist_init(struct hist *h, const enum hist_key *keys, size_t nkeys, enum hist_graph graph, bool children);
+/* Adds a sample. A frame whose kernel symbol is left for later (resolve.h's addr_loc.later) is
+ * kept as its address and its symbol found at hist_sort, before any entry is made: the output is
+ * the same as with the symbol at once, for keys that hist_ksyms_later allows. */
 void hist_add(struct hist *h, const struct resolved_sample *rs);
+/* The keys need no symbol when a sample is added (not srcline, srcfile: computed from it). */
+bool hist_ksyms_later(const enum hist_key *keys, size_t nkeys);
 /* Sorts by period (children totals first when accumulating), then by name for stable output. */
 void hist_sort(struct hist *h, bool by_children);
 void hist_free(struct hist *h);

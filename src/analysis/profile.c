@@ -43,6 +43,11 @@ int profile_sample(const struct resolved_sample *rs, void *arg)
 	return 0;
 }
 
+bool profile_ksyms_later(const struct profile *p)
+{
+	return !p->filter.nsyms && hist_ksyms_later(p->keys, p->nkeys);
+}
+
 void profile_sort(struct profile *p, bool by_children)
 {
 	for (size_t i = 0; i < p->n; i++)

@@ -25,6 +25,10 @@ void profile_init(struct profile *p, const struct evsel_set *evsels, const enum 
 		  size_t nkeys, enum hist_graph graph, bool children);
 /* A session_tool.sample callback (arg = the profile). */
 int profile_sample(const struct resolved_sample *rs, void *arg);
+/* profile_sample takes frames whose kernel symbol is left for later (session_tool.ksyms_later):
+ * neither its filter nor its keys look at a symbol before profile_sort, which finds them
+ * (hist.h). Not with symbol patterns, nor the srcline and srcfile keys. */
+bool profile_ksyms_later(const struct profile *p);
 void profile_sort(struct profile *p, bool by_children);
 void profile_free(struct profile *p);
 

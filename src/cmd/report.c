@@ -428,6 +428,7 @@ static int report_ready(struct session *ss, void *arg)
 			ss->tool.arg = &x->walk;
 		}
 	}
+	ss->tool.ksyms_later = ss->tool.sample == profile_sample && profile_ksyms_later(&x->p);
 	return 0;
 }
 

@@ -52,6 +52,9 @@ struct machine {
 				  * before kmaps, each map its own DSO_KSYM */
 	struct dso_cache dsos;
 	bool kernel_map_seen;
+	/* The tool settles kernel symbols itself (session_tool.ksyms_later): a kernel address whose
+	 * symbols are still being read ahead resolves without one, addr_loc.later. */
+	bool ksyms_later;
 	struct thread **retired; /* threads replaced by a reused tid: kept, since tools may hold them */
 	size_t nretired, rcap;
 	struct machine_jit *jit; /* JIT symbol sources by process (machine_jit.c); NULL until needed */
@@ -118,6 +121,8 @@ struct addr_loc {
 	const struct symbol *sym;/* NULL: no symbol */
 	uint64_t sym_off;        /* addr - sym->start */
 	bool kernel;
+	bool later;              /* the symbol is left for later (machine.ksyms_later): sym is NULL
+				  * now, resolve_addr_later's then */
 };
 
 /* The contents of P's perf map / jitdump as stored in a recording (copied): used instead of the

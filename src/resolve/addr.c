@@ -72,8 +72,17 @@ bool resolve_addr(struct machine *m, struct thread *t, uint8_t cpumode, uint64_t
 		out->addr = dso_offset_to_addr(d, mp->pgoff + (ip - mp->start));
 	else if (d->kind == DSO_KSYM)
 		out->addr = ip - mp->start; /* its symbol's addresses start at 0 */
+	if (kernel && m->ksyms_later && dso_symbols_later(d)) {
+		out->later = true;
+		return true;
+	}
 	out->sym = dso_find_symbol(d, out->addr);
 	if (out->sym)
 		out->sym_off = out->addr - out->sym->start;
 	return true;
+}
+
+const struct symbol *resolve_addr_later(struct dso *d, uint64_t addr)
+{
+	return dso_find_symbol(d, addr);
 }

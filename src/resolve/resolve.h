@@ -156,6 +156,9 @@ void resolve_expand_inline(struct frame **buf, size_t *cap, size_t *n, size_t at
  * which lperf records with by default). time 0: the latest code at ip. */
 bool resolve_addr(struct machine *m, struct thread *t, uint8_t cpumode, uint64_t ip, uint64_t time,
 		  struct addr_loc *out);
+/* The symbol of a location resolve_addr left for later (addr_loc.later: its dso and addr), as
+ * resolve_addr would have found it. Only once the walk is over (it may load the DSO). */
+const struct symbol *resolve_addr_later(struct dso *d, uint64_t addr);
 /* Resolves a user address of thread t that lies in mp (a mapping whose DSO is a perf map) or in
  * no mapping (mp NULL) through the JIT sources. True when a symbol was found (out filled). */
 bool resolve_jit(struct machine *m, struct thread *t, const struct map *mp, uint64_t ip, uint64_t time,

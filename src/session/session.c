@@ -111,8 +111,10 @@ static void seed_buildids(struct session *ss, const struct perfdata_info *in)
 /* With workers (report --threads), a first report's fixed costs start before the walk needs
  * them: the running kernel's /proc/kallsyms is read on a thread of their own (symbols/kahead.h)
  * while this one loads the files the header names and opens the separate debug files their
- * inline frames need (symbols/srcline.h), and then reads the file. Nothing is kept in a DSO
- * until the walk loads it (symbols/dso.h), so the output is the one-thread run's.
+ * inline frames need (symbols/srcline.h), and then reads the file; that thread parses the
+ * symbols meanwhile, and a tool that can (session_tool.ksyms_later) gets kernel frames without
+ * their symbols until then. Nothing is kept in a DSO until the walk loads it (symbols/dso.h), so
+ * the output is the one-thread run's.
  *
  * glibc's malloc raises its mmap threshold to the size of the largest block freed (up to 32 MB):
  * the kernel's text and the symbols' candidates, freed when they are parsed, would then leave
@@ -123,12 +125,14 @@ static void read_ahead(struct session *ss)
 	mallopt(M_MMAP_THRESHOLD, 256 << 10);
 	struct dso_cache *c = &ss->machine.dsos;
 	dso_cache_read_ahead_kernel(c);
+	ss->machine.ksyms_later = ss->tool.ksyms_later && !ss->py && !ss->resolver.python_view;
 	bool dwarf = ss->resolver.unwinder && ss->tool.inline_frames;
 	for (size_t i = 0; i < c->n; i++) {
 		dso_read_ahead(c->v[i]);
 		if (dwarf)
 			srcline_read_ahead(c->v[i]);
 	}
+	dso_cache_read_ahead_go(c);
 }
 
 /* The events are known: the recording's stored sources, then the tool's decisions. */

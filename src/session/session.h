@@ -53,6 +53,12 @@ struct session_tool {
 	 * *window_skipped (when set) count it. */
 	const char *time_spec;
 	uint64_t *window_skipped;
+	/* The sample callback takes frames whose kernel symbol is left for later (resolve.h's
+	 * addr_loc.later) and finds them itself before using any (analysis/hist.h's hist_add): with
+	 * workers, the walk then does not wait for the kernel's symbols being read ahead. The
+	 * session allows it only where nothing else reads those symbols before the tool (no Python
+	 * stacks joined, no Python view). */
+	bool ksyms_later;
 };
 
 /* What the samples say about a better recording (session_hint.c): counted as the walk goes,

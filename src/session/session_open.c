@@ -59,7 +59,10 @@ int session_open(struct session *ss, const char *path, const struct session_opts
 
 int session_run(struct session *ss)
 {
-	return session_process_file(ss, ss->reader) ? -1 : 0;
+	int rc = session_process_file(ss, ss->reader) ? -1 : 0;
+	/* the kernel's load, which lookups left for later skipped, says what it says (notes) */
+	dso_cache_settle(&ss->machine.dsos);
+	return rc;
 }
 
 bool session_has_callchains(const struct session *ss)

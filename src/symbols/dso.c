@@ -517,48 +517,32 @@ static void load_kallsyms(struct dso *d, const char *path)
 	keep(d, &r);
 }
 
-/* A first report, having read kallsyms and written the snapshot, answers from the snapshot as a
- * second one does and keeps of what it read only the symbols outside the core range (ksnap.h's
- * ksnap_keep_outside): lookups there answer from them rather than reading kallsyms again. Called
- * before any lookup, so no symbol handed out points into what is freed. */
-static void keep_rest(struct dso *d, struct ksnap *ks)
-{
-	d->nsyms = ksnap_keep_outside(ks, d->syms, d->nsyms);
-	if (d->nsyms) /* else the array stays, empty, freed with the DSO */
-		d->syms = xrealloc(d->syms, d->nsyms * sizeof(*d->syms));
-	d->ksnap = ks;
-	d->ksnap_rest = true;
-}
-
 /* The running kernel: its snapshot when one is usable (symbols/ksnap.h), else /proc/kallsyms,
- * then saved as the snapshot for the next report. $LPERF_KALLSYMS is read as it is. */
+ * then saved as the snapshot for the next report; or what the thread reading ahead loaded so
+ * (symbols/kahead.h). A first report, having read kallsyms and written the snapshot, answers from
+ * the snapshot as a second one does and keeps of what it read only the symbols outside the core
+ * range (ksnap_save_rest): lookups there answer from them rather than reading kallsyms again.
+ * $LPERF_KALLSYMS is read as it is. */
 static void load_running_kernel(struct dso *d)
 {
 	bool own = !getenv("LPERF_KALLSYMS");
-	struct ksnap *ks = NULL;
-	char *text = NULL, *why = NULL;
-	size_t len = 0;
-	bool ahead = d->kahead && kahead_take(d->kahead, &ks, &text, &len, &why);
-	if (!ahead && own)
-		ks = ksnap_load();
-	if ((d->ksnap = ks)) {
-		d->syms = ks->syms;
-		d->nsyms = ks->nsyms;
+	struct kahead_result res = { 0 };
+	if (!(d->kahead && kahead_take(d->kahead, &res))) {
+		if (own)
+			res.ks = ksnap_load();
+		if (!res.ks) {
+			kallsyms_load(kallsyms_path(), &res.r);
+			if (own && (res.ks = ksnap_save_rest(&res.r.syms, &res.r.nsyms)))
+				res.rest = true;
+		}
+	}
+	if ((d->ksnap = res.ks) && !res.rest) {
+		d->syms = res.ks->syms;
+		d->nsyms = res.ks->nsyms;
 		return;
 	}
-	if (!ahead) {
-		load_kallsyms(d, kallsyms_path());
-	} else {
-		struct symtab_load r = { 0 };
-		if (text)
-			kallsyms_parse_text(text, len, kallsyms_path(), &r);
-		else
-			notes_take(&r.notes, why);
-		keep(d, &r);
-	}
-	struct ksnap *saved = own ? ksnap_save_load(d->syms, d->nsyms) : NULL;
-	if (saved)
-		keep_rest(d, saved);
+	keep(d, &res.r);
+	d->ksnap_rest = res.rest;
 }
 
 /* The snapshot decides the core kernel's addresses only: for any other address (a module, BPF),
@@ -782,6 +766,29 @@ uint64_t dso_offset_to_addr(struct dso *d, uint64_t offset)
 		}
 	}
 	return d->loads[best].vaddr + (offset - d->loads[best].offset);
+}
+
+bool dso_symbols_later(struct dso *d)
+{
+	const struct dso *k = d->kernel ? d->kernel : d;
+	if (d->kind != DSO_KERNEL || !k->kahead || kahead_ready(k->kahead))
+		return false;
+	__atomic_store_n(&d->later, true, __ATOMIC_RELAXED);
+	return true;
+}
+
+void dso_cache_settle(struct dso_cache *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (__atomic_load_n(&c->v[i]->later, __ATOMIC_RELAXED))
+			dso_load(c->v[i]);
+}
+
+void dso_cache_read_ahead_go(struct dso_cache *c)
+{
+	struct dso *d = lookup(c, "[kernel.kallsyms]", NULL, 0);
+	if (d && d->kahead)
+		kahead_go(d->kahead);
 }
 
 void dso_cache_read_ahead_kernel(struct dso_cache *c)

@@ -90,6 +90,7 @@ struct dso {
 	 * load (dso_read_ahead); [kernel.kallsyms]'s text (dso_cache_read_ahead_kernel). */
 	struct elf_found *ahead_elf;
 	struct kahead *kahead;
+	bool later;          /* a lookup was left for later (dso_symbols_later; atomic) */
 	/* DSO_JIT: a process's perf map (pid > 0) or one jitdump code (pid 0). */
 	struct dso_jit {
 		int pid;             /* perf map DSOs: the process; 0 for a jitdump code DSO */
@@ -159,6 +160,17 @@ struct dso *dso_cache_ksymbol(struct dso_cache *c, const char *name, uint64_t si
  * its first load takes them (the same symbols and notes as its own read would give). The
  * thread is joined by the load or when the cache is freed. */
 void dso_cache_read_ahead_kernel(struct dso_cache *c);
+/* Lets that thread go on from reading kallsyms to parsing it (kahead_go): called once the files
+ * read ahead on the caller's thread are open, so that their transient memory and the parse's do
+ * not add up. */
+void dso_cache_read_ahead_go(struct dso_cache *c);
+/* True while d is the running kernel, or one of its modules, whose symbols that thread is still
+ * loading: a lookup now would wait for it, so the walk leaves it for later (resolve.h's
+ * addr_loc.later). d is then marked for dso_cache_settle. Any thread, without a lock. */
+bool dso_symbols_later(struct dso *d);
+/* Loads the DSOs a lookup was left for later in (after the walk, before their notes are read),
+ * as the lookups would have: the notes are those of a walk that looked up at once. */
+void dso_cache_settle(struct dso_cache *c);
 /* Finds what dso_load would find for an ELF DSO now, on the calling thread (the one that loads
  * DSOs, before other threads do), and keeps it aside for dso_load: a DSO the walk never loads
  * stays unloaded (no notes, no warnings), so the output is the same as without. */

@@ -1,34 +1,47 @@
-/* The kernel's symbols read ahead on their own thread (see kahead.h). */
+/* The kernel's symbols loaded on their own thread (see kahead.h). */
 #include "symbols/kahead.h"
 
+#include <malloc.h>
 #include <pthread.h>
 #include <stdlib.h>
 
 #include "symbols/kallsyms.h"
 #include "symbols/ksnap.h"
 #include "util/error.h"
-#include "util/fileio.h"
 #include "util/xalloc.h"
 
 struct kahead {
 	pthread_t tid;
 	bool taken;            /* handed over (the caller's thread only) */
-	bool own;              /* not $LPERF_KALLSYMS: the snapshot may answer */
+	bool own;              /* not $LPERF_KALLSYMS: the snapshot may answer, and is written */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool go;               /* under mu: kahead_go was called */
+	int done;              /* set by the thread last (release): res is complete */
 	/* Written by the thread before it ends; read after pthread_join. */
-	struct ksnap *ks;
-	char *text;
-	size_t len;
-	char *why;
+	struct kahead_result res;
 };
 
 static void *kahead_main(void *arg)
 {
 	struct kahead *k = arg;
-	if (k->own && (k->ks = ksnap_load()))
-		return NULL;
-	k->text = kallsyms_read(kallsyms_path(), &k->len);
-	if (!k->text)
-		k->why = xstrdup(err_msg());
+	struct kahead_result *res = &k->res;
+	if (!k->own || !(res->ks = ksnap_load())) {
+		size_t len;
+		char *text = kallsyms_read(kallsyms_path(), &len);
+		if (!text)
+			notes_add(&res->r.notes, "%s", err_msg());
+		pthread_mutex_lock(&k->mu);
+		while (!k->go)
+			pthread_cond_wait(&k->cv, &k->mu);
+		pthread_mutex_unlock(&k->mu);
+		if (text)
+			kallsyms_parse_text(text, len, kallsyms_path(), &res->r);
+		if (k->own && (res->ks = ksnap_save_rest(&res->r.syms, &res->r.nsyms)))
+			res->rest = true;
+		malloc_trim(0);
+	}
+	__atomic_store_n(&k->done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
 
@@ -36,23 +49,46 @@ struct kahead *kahead_start(void)
 {
 	struct kahead *k = xcalloc(1, sizeof(*k));
 	k->own = !getenv("LPERF_KALLSYMS");
+	pthread_mutex_init(&k->mu, NULL);
+	pthread_cond_init(&k->cv, NULL);
 	if (pthread_create(&k->tid, NULL, kahead_main, k) != 0) {
+		pthread_cond_destroy(&k->cv);
+		pthread_mutex_destroy(&k->mu);
 		free(k);
 		return NULL;
 	}
 	return k;
 }
 
-bool kahead_take(struct kahead *k, struct ksnap **ks, char **text, size_t *len, char **why)
+void kahead_go(struct kahead *k)
+{
+	pthread_mutex_lock(&k->mu);
+	k->go = true;
+	pthread_cond_signal(&k->cv);
+	pthread_mutex_unlock(&k->mu);
+}
+
+/* Lets the thread end, and waits for it. */
+static void join(struct kahead *k)
+{
+	kahead_go(k);
+	pthread_join(k->tid, NULL);
+	pthread_cond_destroy(&k->cv);
+	pthread_mutex_destroy(&k->mu);
+}
+
+bool kahead_ready(const struct kahead *k)
+{
+	return __atomic_load_n(&k->done, __ATOMIC_ACQUIRE) != 0;
+}
+
+bool kahead_take(struct kahead *k, struct kahead_result *out)
 {
 	if (k->taken)
 		return false;
-	pthread_join(k->tid, NULL);
+	join(k);
 	k->taken = true;
-	*ks = k->ks;
-	*text = k->text;
-	*len = k->len;
-	*why = k->why;
+	*out = k->res;
 	return true;
 }
 
@@ -61,10 +97,10 @@ void kahead_free(struct kahead *k)
 	if (!k)
 		return;
 	if (!k->taken) {
-		pthread_join(k->tid, NULL);
-		ksnap_free(k->ks);
-		free(k->text);
-		free(k->why);
+		join(k);
+		ksnap_free(k->res.ks);
+		symtab_free(k->res.r.syms, k->res.r.nsyms);
+		notes_clear(&k->res.r.notes);
 	}
 	free(k);
 }

@@ -1,29 +1,50 @@
-/* The running kernel's symbols read ahead on a thread of their own (kahead.c), for report
- * --threads: a first report spends a fifth of its time waiting for the kernel to format
- * /proc/kallsyms (5 MB of text, made afresh on every read: about 37 ms of system time here),
- * work that needs nothing from the recording. Started when the recording names the running
- * kernel, the thread reads that text (or maps the snapshot, symbols/ksnap.h, when one is usable)
- * while the report reads its file; the walk's first kernel address takes what it read, waiting
- * for it if need be, and parses it on its own thread as it would have parsed its own read.
+/* The running kernel's symbols loaded on a thread of their own (kahead.c), for report
+ * --threads: a first report would spend a third of its time on /proc/kallsyms (5 MB of text the
+ * kernel formats afresh on every read, about 35 ms of system time here, then 150,000 symbols
+ * parsed and sorted and the snapshot written, 25 ms more), work that needs nothing from the
+ * recording. Started when the recording names the running kernel, the thread does what the kernel
+ * DSO's load would do (dso.c's load_running_kernel): maps the snapshot (symbols/ksnap.h) when one
+ * is usable, else reads kallsyms, parses and sorts it, writes the snapshot and keeps of what it
+ * read only the symbols outside the core range. Meanwhile the walk leaves the symbols of kernel
+ * addresses for later where its tool allows (kahead_ready false: resolve.h's addr_loc.later), and
+ * the kernel DSO's first load after that takes the result.
  *
- * Only the reading moves: the parse, sort and the snapshot's writing stay where they were, so
- * that their memory (about 20 MB for a moment) is the session's own heap's, as without the
- * thread (a thread's malloc arena keeps what it freed: 5 MB more of peak when it parsed). */
+ * Memory: the parse needs about 12 MB for a moment (the candidates, their names, the snapshot's
+ * bytes), so the thread reads and then waits for kahead_go: the session lets it go on once the
+ * files it reads ahead are open, whose inflated sections would otherwise be alive beside it
+ * (8 MB more of a first report's peak). And a thread's malloc arena keeps what is freed in it:
+ * most of the symbols' names are freed once the snapshot answers for them (5 MB that the
+ * session's heap would have reused), so the thread hands its free pages back to the kernel
+ * (malloc_trim) before it ends. */
 #ifndef LPERF_SYMBOLS_KAHEAD_H
 #define LPERF_SYMBOLS_KAHEAD_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "symbols/symtab.h"
+
 struct ksnap;
 struct kahead;
 
+/* What the thread loaded, the taker's: ks alone (rest false, r empty) is a usable snapshot that
+ * was there already; else r holds the symbols read (or the notes saying why none), and ks, when
+ * set (rest true), the snapshot just written, r then only the symbols outside its range. */
+struct kahead_result {
+	struct ksnap *ks;
+	bool rest;
+	struct symtab_load r;
+};
+
 /* Starts the thread; NULL when it cannot be started (the caller loads as usual). */
 struct kahead *kahead_start(void);
-/* Waits for the thread: a usable snapshot (*ks, the caller's: ksnap_free), else the text of the
- * kallsyms file (*text, *len, the caller's: free; NULL with *why set when it could not be read,
- * *why the caller's). False when taken already. */
-bool kahead_take(struct kahead *k, struct ksnap **ks, char **text, size_t *len, char **why);
+/* Lets the thread go on from reading to parsing (kahead_take lets it too): called once the
+ * caller's own transient memory is gone (see above). */
+void kahead_go(struct kahead *k);
+/* The thread is done: kahead_take will not wait. Any thread may ask, without a lock. */
+bool kahead_ready(const struct kahead *k);
+/* Waits for the thread and hands its result over (*out, the caller's). False when taken already. */
+bool kahead_take(struct kahead *k, struct kahead_result *out);
 /* Joins the thread and frees what was not taken. NULL: nothing. */
 void kahead_free(struct kahead *k);
 

@@ -555,6 +555,17 @@ struct ksnap *ksnap_save_load(const struct symbol *syms, size_t nsyms)
 	return s;
 }
 
+struct ksnap *ksnap_save_rest(struct symbol **syms, size_t *nsyms)
+{
+	struct ksnap *s = ksnap_save_load(*syms, *nsyms);
+	if (!s)
+		return NULL;
+	*nsyms = ksnap_keep_outside(s, *syms, *nsyms);
+	if (*nsyms) /* else the array stays, empty, for its owner to free */
+		*syms = xrealloc(*syms, *nsyms * sizeof(**syms));
+	return s;
+}
+
 int ksnap_refresh(void)
 {
 	struct ksnap_key k;

@@ -108,6 +108,10 @@ void ksnap_save(const struct symbol *syms, size_t nsyms, const struct ksnap *old
  * when it was not written or does not map): a first report answers from it as a second one does,
  * and frees the symbols it read (about 9 MB of a first report's peak, kept to the end). */
 struct ksnap *ksnap_save_load(const struct symbol *syms, size_t nsyms);
+/* ksnap_save_load, then, when it answers, *syms (symtab_finish's) shrunk to the symbols it does
+ * not decide (ksnap_keep_outside): lookups outside the core range answer from them rather than
+ * reading kallsyms again. NULL (*syms untouched) when the snapshot was not written or not mapped. */
+struct ksnap *ksnap_save_rest(struct symbol **syms, size_t *nsyms);
 void ksnap_free(struct ksnap *s);
 /* For `lperf record`, as perf record stores kallsyms in its build-id cache: makes sure the cache
  * holds a usable snapshot of the running kernel (this build-id and boot, checked whole as
