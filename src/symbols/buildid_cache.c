@@ -69,32 +69,6 @@ const char *buildid_cache_dir(void)
 	return dflt;
 }
 
-void buildid_hex(const uint8_t *id, size_t n, char hex[BUILDID_HEX])
-{
-	static const char digits[] = "0123456789abcdef";
-	if (n > BUILDID_SIZE)
-		n = BUILDID_SIZE;
-	for (size_t i = 0; i < n; i++) {
-		hex[2 * i] = digits[id[i] >> 4];
-		hex[2 * i + 1] = digits[id[i] & 15];
-	}
-	hex[2 * n] = 0;
-}
-
-int buildid_parse(const char *hex, uint8_t id[BUILDID_SIZE])
-{
-	size_t len = strlen(hex);
-	if (len < 2 || len > 2 * BUILDID_SIZE || len % 2)
-		return err_set("'%s' is not a build-id (2 to 40 hex digits)", hex);
-	for (size_t i = 0; i < len / 2; i++) {
-		int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
-		if (hi < 0 || lo < 0)
-			return err_set("'%s' is not a build-id (2 to 40 hex digits)", hex);
-		id[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return (int)(len / 2);
-}
-
 size_t buildid_from_notes(const void *buf, size_t len, uint8_t id[BUILDID_SIZE])
 {
 	const uint8_t *p = buf;
@@ -281,43 +255,58 @@ static size_t fd_build_id(int fd, uint8_t id[BUILDID_SIZE])
 	return n;
 }
 
-/* Writes len bytes to dirfd/name via an O_EXCL temporary renamed into place. */
-static int write_file(int dirfd, const char *name, int srcfd, const void *data, size_t len, mode_t mode)
+/* Writes dirfd/name via an O_EXCL temporary, filled by fill, renamed into place. */
+static int store_in(int dirfd, const char *name, mode_t mode, int (*fill)(int fd, void *arg), void *arg)
 {
 	char tmp[NAME_MAX + 1];
 	snprintf(tmp, sizeof(tmp), ".%s.tmp.%d", name, (int)getpid());
 	unlinkat(dirfd, tmp, 0);
-	int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+	int fd = openat(dirfd, tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 	if (fd < 0)
 		return err_set("build-id cache: cannot create '%s': %s", name, strerror(errno));
-	char buf[65536];
-	size_t done = 0;
-	int ok = 1;
-	while (ok && done < len) {
-		size_t chunk = len - done < sizeof(buf) ? len - done : sizeof(buf);
-		const void *src = data ? (const char *)data + done : buf;
-		if (!data) {
-			ssize_t r = pread(srcfd, buf, chunk, (off_t)done);
-			if (r <= 0) {
-				ok = 0;
-				break;
-			}
-			chunk = (size_t)r;
-		}
-		ssize_t w = write(fd, src, chunk);
-		if (w <= 0)
-			ok = 0;
-		else
-			done += (size_t)w;
-	}
+	bool ok = fill(fd, arg) == 0;
 	if (close(fd) < 0)
-		ok = 0;
+		ok = false;
 	if (!ok || renameat(dirfd, tmp, dirfd, name) < 0) {
 		int e = errno;
 		unlinkat(dirfd, tmp, 0);
 		return err_set("build-id cache: cannot write '%s': %s", name, strerror(e));
 	}
 	return 0;
+}
+
+/* What store_in copies: len bytes of data, or of srcfd when data is NULL. */
+struct copy_src {
+	int srcfd;
+	const void *data;
+	size_t len;
+};
+
+static int copy_fill(int fd, void *arg)
+{
+	const struct copy_src *c = arg;
+	char buf[65536];
+	for (size_t done = 0; done < c->len;) {
+		size_t chunk = c->len - done < sizeof(buf) ? c->len - done : sizeof(buf);
+		const void *src = c->data ? (const char *)c->data + done : buf;
+		if (!c->data) {
+			ssize_t r = pread(c->srcfd, buf, chunk, (off_t)done);
+			if (r <= 0)
+				return -1;
+			chunk = (size_t)r;
+		}
+		ssize_t w = write(fd, src, chunk);
+		if (w <= 0)
+			return -1;
+		done += (size_t)w;
+	}
+	return 0;
+}
+
+static int write_file(int dirfd, const char *name, int srcfd, const void *data, size_t len, mode_t mode)
+{
+	struct copy_src c = { srcfd, data, len };
+	return store_in(dirfd, name, mode, copy_fill, &c);
 }
 
 static int open_dir(const char *rel, bool create)
@@ -396,6 +385,17 @@ int buildid_cache_store(const char *rel, const char *name, const void *data, siz
 	if (dir < 0)
 		return -1;
 	int rc = write_file(dir, name, -1, data, len, mode);
+	close(dir);
+	return rc;
+}
+
+int buildid_cache_store_with(const char *rel, const char *name, mode_t mode, int (*fill)(int fd, void *arg),
+			     void *arg)
+{
+	int dir = open_dir(rel, true);
+	if (dir < 0)
+		return -1;
+	int rc = store_in(dir, name, mode, fill, arg);
 	close(dir);
 	return rc;
 }

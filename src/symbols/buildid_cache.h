@@ -75,6 +75,11 @@ int buildid_cache_path(const uint8_t *id, size_t n, char **file);
  * buildid_cache_crc: the CRC-32 of len bytes, the 4 at crc_off taken as 0 (the field that holds it). */
 void *buildid_cache_map(const char *rel, const char *name, size_t max, size_t *len);
 int buildid_cache_store(const char *rel, const char *name, const void *data, size_t len, mode_t mode);
+/* buildid_cache_store_with: as buildid_cache_store, the file's contents written by fill into the
+ * temporary's fd (opened for reading and writing, empty; fill returns 0, or -1 with err_set(): the
+ * temporary is removed), for a file made as it is read (symbols/kstream.h's snapshot). */
+int buildid_cache_store_with(const char *rel, const char *name, mode_t mode, int (*fill)(int fd, void *arg),
+			     void *arg);
 uint32_t buildid_cache_crc(const void *buf, size_t len, size_t crc_off);
 /* The same CRC-32 over a read-only mapping of a file (page-aligned), its pages handed back to the
  * page cache as the sum passes them: checking a file does not make it resident. */

@@ -1,5 +1,6 @@
 /* The checks lperf's own stores in the build-id cache share (symbols/buildid_cache.h): a
- * store's head, its CRC-32, and the size and time of the file it was made from. */
+ * store's head, its CRC-32, and the size and time of the file it was made from; and build-ids as
+ * text (buildid_hex, buildid_parse). */
 #include "symbols/buildid_cache.h"
 
 #include <string.h>
@@ -9,6 +10,33 @@
 #include <zlib.h>
 
 #include "util/error.h"
+#include "util/parse.h"
+
+void buildid_hex(const uint8_t *id, size_t n, char hex[BUILDID_HEX])
+{
+	static const char digits[] = "0123456789abcdef";
+	if (n > BUILDID_SIZE)
+		n = BUILDID_SIZE;
+	for (size_t i = 0; i < n; i++) {
+		hex[2 * i] = digits[id[i] >> 4];
+		hex[2 * i + 1] = digits[id[i] & 15];
+	}
+	hex[2 * n] = 0;
+}
+
+int buildid_parse(const char *hex, uint8_t id[BUILDID_SIZE])
+{
+	size_t len = strlen(hex);
+	if (len < 2 || len > 2 * BUILDID_SIZE || len % 2)
+		return err_set("'%s' is not a build-id (2 to 40 hex digits)", hex);
+	for (size_t i = 0; i < len / 2; i++) {
+		int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
+		if (hi < 0 || lo < 0)
+			return err_set("'%s' is not a build-id (2 to 40 hex digits)", hex);
+		id[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return (int)(len / 2);
+}
 
 int buildid_cache_check_head(const void *buf, const char magic[8], uint32_t version, const uint8_t *id, size_t idn)
 {

@@ -530,7 +530,9 @@ static void load_running_kernel(struct dso *d)
 	if (!(d->kahead && kahead_take(d->kahead, &res))) {
 		if (own)
 			res.ks = ksnap_load();
-		if (!res.ks) {
+		if (own && !res.ks && (res.ks = ksnap_stream_rest(&res.r))) {
+			res.rest = true;
+		} else if (!res.ks) {
 			kallsyms_load(kallsyms_path(), &res.r);
 			if (own && (res.ks = ksnap_save_rest(&res.r.syms, &res.r.nsyms)))
 				res.rest = true;

@@ -26,7 +26,9 @@ static void *kahead_main(void *arg)
 {
 	struct kahead *k = arg;
 	struct kahead_result *res = &k->res;
-	if (!k->own || !(res->ks = ksnap_load())) {
+	if (k->own && !(res->ks = ksnap_load()) && (res->ks = ksnap_stream_rest(&res->r)))
+		res->rest = true;
+	else if (!res->ks) {
 		size_t len;
 		char *text = kallsyms_read(kallsyms_path(), &len);
 		if (!text)

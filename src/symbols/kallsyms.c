@@ -32,9 +32,7 @@ static const char *suffix_for(struct suffixes *s, const char *mod, size_t len)
 	return s->v[s->n++];
 }
 
-/* Parses one line in place (the name is NUL-terminated in the buffer). Returns false for lines
- * that are not text symbols. */
-static bool parse_line(char *line, char *end, uint64_t *addr, char *type, char **name, char **mod,
+bool kallsyms_parse_line(char *line, char *end, uint64_t *addr, char *type, char **name, char **mod,
 		       size_t *modlen)
 {
 	char *p = line;
@@ -140,7 +138,7 @@ void kallsyms_parse_text(char *buf, size_t len, const char *path, struct symtab_
 		uint64_t addr;
 		char type, *name, *mod;
 		size_t modlen;
-		if (parse_line(line, end, &addr, &type, &name, &mod, &modlen)) {
+		if (kallsyms_parse_line(line, end, &addr, &type, &name, &mod, &modlen)) {
 			nlines++;
 			nzero += addr == 0;
 			enum symtab_rank rank = SYMRANK_OTHER;

@@ -21,73 +21,21 @@
 
 #include "symbols/buildid_cache.h"
 #include "symbols/kallsyms.h"
+#include "symbols/ksnap_fmt.h"
+#include "symbols/kstream.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
 
 #define KSNAP_DIR ".lperf/ksyms"
 #define KSNAP_MAX (256u << 20)
-#define NO_NAME UINT32_MAX
-#define GROUP_SYMS 2048u          /* entries per group: 48 KB, a lookup checks one */
-#define CHUNK_BYTES (64u << 10)   /* string table bytes per chunk */
-
-static const char ksnap_magic[8] = { 'L', 'P', 'K', 'S', 'Y', 'M', 'S', '\n' };
-
-struct ksnap_hdr {
-	char magic[8];
-	uint32_t version;
-	uint32_t build_id_size;
-	uint8_t build_id[20];
-	char boot[40];
-	uint32_t crc;
-	uint64_t nsyms, strsize, core_lo, core_hi, total;
-};
-
-struct ksnap_ent {
-	uint64_t start, size;
-	uint32_t name, mangled;
-};
-
-struct ksnap_group {
-	uint64_t first;           /* the group's first entry's start */
-	uint32_t crc, pad;
-};
-
-_Static_assert(sizeof(struct ksnap_hdr) == 120, "ksnap header layout");
-_Static_assert(sizeof(struct ksnap_ent) == 24, "ksnap entry layout");
-_Static_assert(sizeof(struct ksnap_group) == 16, "ksnap group layout");
-
-/* Where each part of a snapshot of nsyms entries and strsize string bytes lies. */
-struct layout {
-	size_t ngroups, nchunks, chunks_off, ents_off, str_off, total;
-};
-
-static size_t groups_of(uint64_t nsyms)
-{
-	return (size_t)((nsyms + GROUP_SYMS - 1) / GROUP_SYMS);
-}
-
-static size_t chunks_of(uint64_t strsize)
-{
-	return (size_t)((strsize + CHUNK_BYTES - 1) / CHUNK_BYTES);
-}
-
-static void layout_for(size_t nsyms, size_t strsize, struct layout *l)
-{
-	l->ngroups = groups_of(nsyms);
-	l->nchunks = chunks_of(strsize);
-	l->chunks_off = sizeof(struct ksnap_hdr) + l->ngroups * sizeof(struct ksnap_group);
-	l->ents_off = l->chunks_off + (l->nchunks * 4 + 7) / 8 * 8;
-	l->str_off = l->ents_off + (size_t)nsyms * sizeof(struct ksnap_ent);
-	l->total = l->str_off + (size_t)strsize;
-}
 
 /* False when the counts cannot describe a file of at most len bytes (no overflow). */
-static bool layout_of(uint64_t nsyms, uint64_t strsize, size_t len, struct layout *l)
+static bool layout_of(uint64_t nsyms, uint64_t strsize, size_t len, struct ksnap_layout *l)
 {
 	if (nsyms > len / sizeof(struct ksnap_ent) || strsize > len)
 		return false;
-	layout_for((size_t)nsyms, (size_t)strsize, l);
+	ksnap_layout_for((size_t)nsyms, (size_t)strsize, l);
 	return true;
 }
 
@@ -99,7 +47,7 @@ static uint32_t crc_of(const void *p, size_t n)
 uint32_t ksnap_crc(const void *buf, size_t len)
 {
 	struct ksnap_hdr h;
-	struct layout l;
+	struct ksnap_layout l;
 	if (len < sizeof(h))
 		return 0;
 	memcpy(&h, buf, sizeof(h));
@@ -110,7 +58,7 @@ uint32_t ksnap_crc(const void *buf, size_t len)
 void ksnap_seal(void *buf, size_t len)
 {
 	struct ksnap_hdr h;
-	struct layout l;
+	struct ksnap_layout l;
 	if (len < sizeof(h))
 		return;
 	memcpy(&h, buf, sizeof(h));
@@ -182,8 +130,8 @@ void *ksnap_build(const struct ksnap_key *k, const struct symbol *syms, size_t n
 	size_t strsize = 1;
 	for (size_t i = 0; i < nsyms; i++)
 		strsize += strlen(syms[i].name) + 1 + (syms[i].mangled ? strlen(syms[i].mangled) + 1 : 0);
-	struct layout l;
-	layout_for(nsyms, strsize, &l);
+	struct ksnap_layout l;
+	ksnap_layout_for(nsyms, strsize, &l);
 	size_t total = l.total;
 	char *buf = xcalloc(1, total);
 	struct ksnap_hdr h = { 0 };
@@ -216,7 +164,7 @@ void *ksnap_build(const struct ksnap_key *k, const struct symbol *syms, size_t n
 	return buf;
 }
 
-static int check_header(const struct ksnap_hdr *h, size_t len, const struct ksnap_key *k, struct layout *l)
+static int check_header(const struct ksnap_hdr *h, size_t len, const struct ksnap_key *k, struct ksnap_layout *l)
 {
 	if (memcmp(h->magic, ksnap_magic, sizeof(h->magic)))
 		return err_set("offset 0: bad magic");
@@ -310,7 +258,7 @@ int ksnap_open(const void *buf, size_t len, const struct ksnap_key *k, struct ks
 {
 	memset(s, 0, sizeof(*s));
 	struct ksnap_hdr h;
-	struct layout l = { 0 };
+	struct ksnap_layout l = { 0 };
 	if (len < sizeof(h))
 		return err_set("offset 0: truncated header (%zu bytes)", len);
 	memcpy(&h, buf, sizeof(h));
@@ -566,6 +514,68 @@ struct ksnap *ksnap_save_rest(struct symbol **syms, size_t *nsyms)
 	return s;
 }
 
+int ksnap_rest(struct ksnap *s, struct symbol **out, size_t *nout)
+{
+	size_t lo = 0, hi = s->nsyms, a, b; /* [a, b): the entries starting inside the core range */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->ents[mid].start < s->core_lo)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	a = lo;
+	for (hi = s->nsyms; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->ents[mid].start < s->core_hi)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	b = lo;
+	/* Checked entries do not overlap: of those inside, only the last can reach past core_hi. */
+	size_t n = 0, cap = 0;
+	*out = NULL;
+	for (size_t i = 0; i < s->nsyms; i++) {
+		if (i == a && b > a + 1)
+			i = b - 1;
+		const struct symbol *y = check_group(s, i / GROUP_SYMS) < 0 ? NULL : symbol_at(s, i);
+		if (!y) {
+			symtab_free(*out, n);
+			return -1;
+		}
+		uint64_t size = y->size ? y->size : 1;
+		if (y->start >= s->core_lo && y->start < s->core_hi && size <= s->core_hi - y->start)
+			continue;
+		ALLOC_GROW(*out, n + 1, cap);
+		(*out)[n++] = (struct symbol){ y->start, y->size, xstrdup(y->name), y->mangled ? xstrdup(y->mangled) : NULL };
+	}
+	*nout = n;
+	return 0;
+}
+
+/* kstream_write's file into the cache. */
+static int stream_fill(int fd, void *arg)
+{
+	return kstream_write(kallsyms_path(), arg, fd);
+}
+
+struct ksnap *ksnap_stream_rest(struct symtab_load *rest)
+{
+	struct ksnap_key k;
+	char hex[BUILDID_HEX];
+	int err = errno;
+	struct ksnap *s = NULL;
+	if (usable(&k, hex) && buildid_cache_store_with(KSNAP_DIR, hex, 0600, stream_fill, &k) == 0 &&
+	    (s = load_for(&k, hex, false)) && ksnap_rest(s, &rest->syms, &rest->nsyms) < 0) {
+		ksnap_free(s);
+		s = NULL;
+	}
+	err_clear();
+	errno = err;
+	return s;
+}
+
 int ksnap_refresh(void)
 {
 	struct ksnap_key k;
@@ -577,19 +587,9 @@ int ksnap_refresh(void)
 		ksnap_free(old);
 		return 0;
 	}
-	struct symtab_load r = { 0 };
-	kallsyms_load("/proc/kallsyms", &r);
-	int written = 0;
-	if (r.nsyms) {
-		int err = errno;
-		size_t len;
-		void *buf = ksnap_build(&k, r.syms, r.nsyms, &len);
-		written = buildid_cache_store(KSNAP_DIR, hex, buf, len, 0600) == 0;
-		free(buf);
-		err_clear();
-		errno = err;
-	}
-	symtab_free(r.syms, r.nsyms);
-	notes_clear(&r.notes);
+	int err = errno;
+	int written = buildid_cache_store_with(KSNAP_DIR, hex, 0600, stream_fill, &k) == 0;
+	err_clear();
+	errno = err;
 	return written;
 }

@@ -112,6 +112,15 @@ struct ksnap *ksnap_save_load(const struct symbol *syms, size_t nsyms);
  * not decide (ksnap_keep_outside): lookups outside the core range answer from them rather than
  * reading kallsyms again. NULL (*syms untouched) when the snapshot was not written or not mapped. */
 struct ksnap *ksnap_save_rest(struct symbol **syms, size_t *nsyms);
+/* The symbols of s that can hold an address it does not decide (ksnap_covers false), as
+ * ksnap_keep_outside keeps them of the symbols s was made of, with names of their own (free with
+ * symtab_free): 0, or -1 with err_set() when a part they are in is damaged. */
+int ksnap_rest(struct ksnap *s, struct symbol **out, size_t *n);
+/* As ksnap_save_rest, the snapshot written as kallsyms is read (symbols/kstream.h: a few MB of
+ * memory instead of the symbols' and the file's), mapped, and rest->syms the symbols outside its
+ * range (ksnap_rest). NULL (rest untouched) when it was not written or does not answer: the
+ * caller reads kallsyms (kallsyms_load). */
+struct ksnap *ksnap_stream_rest(struct symtab_load *rest);
 void ksnap_free(struct ksnap *s);
 /* For `lperf record`, as perf record stores kallsyms in its build-id cache: makes sure the cache
  * holds a usable snapshot of the running kernel (this build-id and boot, checked whole as

@@ -66,9 +66,7 @@ static int cand_cmp(const void *pa, const void *pb)
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-/* The name reports print: demangled when mangled (a versioned "name@@VER" keeps its version
- * after the demangled part), then the suffix. */
-static char *final_name(const char *name, const char *suffix)
+char *symtab_final_name(const char *name, const char *suffix)
 {
 	/* Most names (C, every kernel symbol) are kept as they are: one copy. */
 	if (!suffix && !(name[0] == '_' && (name[1] == 'Z' || name[1] == 'R')))
@@ -189,7 +187,7 @@ void symtab_finish(struct symtab_builder *b, struct symbol **syms, size_t *nsyms
 		}
 		if (size > next - c.start)
 			size = next - c.start; /* overlaps: the later symbol owns its bytes */
-		struct symbol sym = { .start = c.start, .size = size, .name = final_name(c.name, c.suffix) };
+		struct symbol sym = { .start = c.start, .size = size, .name = symtab_final_name(c.name, c.suffix) };
 		if (strncmp(sym.name, c.name, strlen(c.name)))
 			sym.mangled = xasprintf("%s%s", c.name, c.suffix ? c.suffix : "");
 		memcpy(&out[i], &sym, sizeof(sym)); /* over candidate bytes read already */

@@ -56,6 +56,11 @@ void symtab_add(struct symtab_builder *b, uint64_t start, uint64_t size, uint64_
  * (best rank; the largest size of the group), zero sizes extended to the next symbol (the
  * last one to its limit), overlaps cut. Frees the builder. */
 void symtab_finish(struct symtab_builder *b, struct symbol **syms, size_t *nsyms);
+/* The name reports print for name (as a file spells it) and suffix (NULL: none): demangled when
+ * mangled (a versioned "name@@VER" keeps its version after the demangled part), then the suffix;
+ * the caller frees it. symtab_finish names its symbols so, and keeps the spelling (with the
+ * suffix) as mangled when the result does not begin with name. */
+char *symtab_final_name(const char *name, const char *suffix);
 void symtab_free(struct symbol *syms, size_t nsyms);
 /* The symbol of sorted syms (symtab_finish's) that holds addr: the last one starting at or
  * below it, if addr is within its size (a zero size holds its start only); NULL otherwise. */
