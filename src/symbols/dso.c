@@ -517,27 +517,15 @@ static void load_kallsyms(struct dso *d, const char *path)
 	keep(d, &r);
 }
 
-/* The running kernel: its snapshot when one is usable (symbols/ksnap.h), else /proc/kallsyms,
- * then saved as the snapshot for the next report; or what the thread reading ahead loaded so
- * (symbols/kahead.h). A first report, having read kallsyms and written the snapshot, answers from
- * the snapshot as a second one does and keeps of what it read only the symbols outside the core
- * range (ksnap_save_rest): lookups there answer from them rather than reading kallsyms again.
- * $LPERF_KALLSYMS is read as it is. */
+/* The running kernel: what the thread reading ahead loaded (symbols/kahead.h), else the same
+ * loaded here (kahead_load): its snapshot, or the one a first report writes as it reads
+ * kallsyms, answering as a second report's does, with the symbols outside its core range kept
+ * beside it; $LPERF_KALLSYMS read as it is. */
 static void load_running_kernel(struct dso *d)
 {
-	bool own = !getenv("LPERF_KALLSYMS");
 	struct kahead_result res = { 0 };
-	if (!(d->kahead && kahead_take(d->kahead, &res))) {
-		if (own)
-			res.ks = ksnap_load();
-		if (own && !res.ks && (res.ks = ksnap_stream_rest(&res.r))) {
-			res.rest = true;
-		} else if (!res.ks) {
-			kallsyms_load(kallsyms_path(), &res.r);
-			if (own && (res.ks = ksnap_save_rest(&res.r.syms, &res.r.nsyms)))
-				res.rest = true;
-		}
-	}
+	if (!(d->kahead && kahead_take(d->kahead, &res)))
+		kahead_load(&res);
 	if ((d->ksnap = res.ks) && !res.rest) {
 		d->syms = res.ks->syms;
 		d->nsyms = res.ks->nsyms;

@@ -13,7 +13,6 @@
 struct kahead {
 	pthread_t tid;
 	bool taken;            /* handed over (the caller's thread only) */
-	bool own;              /* not $LPERF_KALLSYMS: the snapshot may answer, and is written */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	bool go;               /* under mu: kahead_go was called */
@@ -22,27 +21,43 @@ struct kahead {
 	struct kahead_result res;
 };
 
-static void *kahead_main(void *arg)
+/* kahead_load's work; k (NULL: none) is the thread's, whose whole parse waits for kahead_go. */
+static void load(struct kahead_result *res, struct kahead *k)
 {
-	struct kahead *k = arg;
-	struct kahead_result *res = &k->res;
-	if (k->own && !(res->ks = ksnap_load()) && (res->ks = ksnap_stream_rest(&res->r)))
+	bool own = !getenv("LPERF_KALLSYMS");
+	if (own && (res->ks = ksnap_load()))
+		return;
+	if (own && (res->ks = ksnap_stream_rest(&res->r))) {
 		res->rest = true;
-	else if (!res->ks) {
-		size_t len;
-		char *text = kallsyms_read(kallsyms_path(), &len);
-		if (!text)
-			notes_add(&res->r.notes, "%s", err_msg());
+		return;
+	}
+	size_t len;
+	char *text = kallsyms_read(kallsyms_path(), &len);
+	if (!text)
+		notes_add(&res->r.notes, "%s", err_msg());
+	if (k) {
 		pthread_mutex_lock(&k->mu);
 		while (!k->go)
 			pthread_cond_wait(&k->cv, &k->mu);
 		pthread_mutex_unlock(&k->mu);
-		if (text)
-			kallsyms_parse_text(text, len, kallsyms_path(), &res->r);
-		if (k->own && (res->ks = ksnap_save_rest(&res->r.syms, &res->r.nsyms)))
-			res->rest = true;
-		malloc_trim(0);
 	}
+	if (text)
+		kallsyms_parse_text(text, len, kallsyms_path(), &res->r);
+	if (own && (res->ks = ksnap_save_rest(&res->r.syms, &res->r.nsyms)))
+		res->rest = true;
+	if (k)
+		malloc_trim(0);
+}
+
+void kahead_load(struct kahead_result *res)
+{
+	load(res, NULL);
+}
+
+static void *kahead_main(void *arg)
+{
+	struct kahead *k = arg;
+	load(&k->res, k);
 	__atomic_store_n(&k->done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -50,7 +65,6 @@ static void *kahead_main(void *arg)
 struct kahead *kahead_start(void)
 {
 	struct kahead *k = xcalloc(1, sizeof(*k));
-	k->own = !getenv("LPERF_KALLSYMS");
 	pthread_mutex_init(&k->mu, NULL);
 	pthread_cond_init(&k->cv, NULL);
 	if (pthread_create(&k->tid, NULL, kahead_main, k) != 0) {

@@ -4,18 +4,19 @@
  * parsed and sorted and the snapshot written, 25 ms more), work that needs nothing from the
  * recording. Started when the recording names the running kernel, the thread does what the kernel
  * DSO's load would do (dso.c's load_running_kernel): maps the snapshot (symbols/ksnap.h) when one
- * is usable, else reads kallsyms, parses and sorts it, writes the snapshot and keeps of what it
- * read only the symbols outside the core range. Meanwhile the walk leaves the symbols of kernel
+ * is usable, else writes it as kallsyms is read (symbols/kstream.h) and keeps only the symbols
+ * outside the core range (ksnap_stream_rest). Meanwhile the walk leaves the symbols of kernel
  * addresses for later where its tool allows (kahead_ready false: resolve.h's addr_loc.later), and
  * the kernel DSO's first load after that takes the result.
  *
- * Memory: the parse needs about 12 MB for a moment (the candidates, their names, the snapshot's
- * bytes), so the thread reads and then waits for kahead_go: the session lets it go on once the
- * files it reads ahead are open, whose inflated sections would otherwise be alive beside it
- * (8 MB more of a first report's peak). And a thread's malloc arena keeps what is freed in it:
- * most of the symbols' names are freed once the snapshot answers for them (5 MB that the
- * session's heap would have reused), so the thread hands its free pages back to the kernel
- * (malloc_trim) before it ends. */
+ * Memory: writing the snapshot so needs about 2.5 MB for a moment, in mappings of its own that go
+ * back to the kernel whole, so it starts at once. When it cannot be written (the cache is not
+ * writable; $LPERF_KALLSYMS) the text is parsed whole (kallsyms_parse_text: about 12 MB for a
+ * moment), so the thread reads and then waits for kahead_go: the session lets it go on once the
+ * files it reads ahead are open, whose inflated sections would otherwise be alive beside it (8 MB
+ * more of a first report's peak); and as a thread's malloc arena keeps what is freed in it, the
+ * thread then hands its free pages back to the kernel (malloc_trim) before it ends.
+ */
 #ifndef LPERF_SYMBOLS_KAHEAD_H
 #define LPERF_SYMBOLS_KAHEAD_H
 
@@ -36,6 +37,9 @@ struct kahead_result {
 	struct symtab_load r;
 };
 
+/* What the thread does, on the caller's thread (no kahead_go to wait for): the kernel DSO's load
+ * without a thread, or when it was not started. */
+void kahead_load(struct kahead_result *out);
 /* Starts the thread; NULL when it cannot be started (the caller loads as usual). */
 struct kahead *kahead_start(void);
 /* Lets the thread go on from reading to parsing (kahead_take lets it too): called once the

@@ -32,7 +32,8 @@
 #include "symbols/symtab.h"
 
 /* Raise it whenever the format or what kallsyms.c and symtab.c make of kallsyms (which symbols,
- * their sizes and names) changes: snapshots of other versions are ignored and rewritten. */
+ * their sizes and names) changes: snapshots of other versions are ignored and rewritten.
+ * symbols/kstream.c writes the same snapshot by the same rules (tests/unit/test_kstream.c). */
 #define KSNAP_VERSION 2
 
 struct ksnap_ent;
