@@ -761,7 +761,7 @@ uint64_t dso_offset_to_addr(struct dso *d, uint64_t offset)
 bool dso_symbols_later(struct dso *d)
 {
 	const struct dso *k = d->kernel ? d->kernel : d;
-	if (d->kind != DSO_KERNEL || !k->kahead || kahead_ready(k->kahead))
+	if (d->kind != DSO_KERNEL || !k->kahead || !kahead_reading(k->kahead))
 		return false;
 	__atomic_store_n(&d->later, true, __ATOMIC_RELAXED);
 	return true;

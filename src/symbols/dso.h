@@ -165,8 +165,8 @@ void dso_cache_read_ahead_kernel(struct dso_cache *c);
  * not add up. */
 void dso_cache_read_ahead_go(struct dso_cache *c);
 /* True while d is the running kernel, or one of its modules, whose symbols that thread is still
- * loading: a lookup now would wait for it, so the walk leaves it for later (resolve.h's
- * addr_loc.later). d is then marked for dso_cache_settle. Any thread, without a lock. */
+ * reading from kallsyms (kahead_reading): a lookup now would wait for it, so the walk leaves it
+ * for later (resolve.h's addr_loc.later). d is then marked for dso_cache_settle. Any thread. */
 bool dso_symbols_later(struct dso *d);
 /* Loads the DSOs a lookup was left for later in (after the walk, before their notes are read),
  * as the lookups would have: the notes are those of a walk that looked up at once. */

@@ -10,16 +10,30 @@
 #include "util/error.h"
 #include "util/xalloc.h"
 
+enum state {
+	LOOKING,               /* for a usable snapshot: a moment */
+	READING,               /* kallsyms, to write the snapshot: tens of milliseconds */
+	DONE,                  /* res is complete (release) */
+};
+
 struct kahead {
 	pthread_t tid;
 	bool taken;            /* handed over (the caller's thread only) */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	bool go;               /* under mu: kahead_go was called */
-	int done;              /* set by the thread last (release): res is complete */
+	int state;             /* atomic, set under mu: enum state */
 	/* Written by the thread before it ends; read after pthread_join. */
 	struct kahead_result res;
 };
+
+static void set_state(struct kahead *k, enum state st)
+{
+	pthread_mutex_lock(&k->mu);
+	__atomic_store_n(&k->state, st, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&k->cv);
+	pthread_mutex_unlock(&k->mu);
+}
 
 /* kahead_load's work; k (NULL: none) is the thread's, whose whole parse waits for kahead_go. */
 static void load(struct kahead_result *res, struct kahead *k)
@@ -27,6 +41,8 @@ static void load(struct kahead_result *res, struct kahead *k)
 	bool own = !getenv("LPERF_KALLSYMS");
 	if (own && (res->ks = ksnap_load()))
 		return;
+	if (k)
+		set_state(k, READING);
 	if (own && (res->ks = ksnap_stream_rest(&res->r))) {
 		res->rest = true;
 		return;
@@ -58,7 +74,7 @@ static void *kahead_main(void *arg)
 {
 	struct kahead *k = arg;
 	load(&k->res, k);
-	__atomic_store_n(&k->done, 1, __ATOMIC_RELEASE);
+	set_state(k, DONE);
 	return NULL;
 }
 
@@ -80,7 +96,7 @@ void kahead_go(struct kahead *k)
 {
 	pthread_mutex_lock(&k->mu);
 	k->go = true;
-	pthread_cond_signal(&k->cv);
+	pthread_cond_broadcast(&k->cv);
 	pthread_mutex_unlock(&k->mu);
 }
 
@@ -93,9 +109,16 @@ static void join(struct kahead *k)
 	pthread_mutex_destroy(&k->mu);
 }
 
-bool kahead_ready(const struct kahead *k)
+bool kahead_reading(struct kahead *k)
 {
-	return __atomic_load_n(&k->done, __ATOMIC_ACQUIRE) != 0;
+	int st = __atomic_load_n(&k->state, __ATOMIC_ACQUIRE);
+	if (st == LOOKING) {
+		pthread_mutex_lock(&k->mu);
+		while ((st = __atomic_load_n(&k->state, __ATOMIC_ACQUIRE)) == LOOKING)
+			pthread_cond_wait(&k->cv, &k->mu);
+		pthread_mutex_unlock(&k->mu);
+	}
+	return st == READING;
 }
 
 bool kahead_take(struct kahead *k, struct kahead_result *out)

@@ -6,7 +6,7 @@
  * DSO's load would do (dso.c's load_running_kernel): maps the snapshot (symbols/ksnap.h) when one
  * is usable, else writes it as kallsyms is read (symbols/kstream.h) and keeps only the symbols
  * outside the core range (ksnap_stream_rest). Meanwhile the walk leaves the symbols of kernel
- * addresses for later where its tool allows (kahead_ready false: resolve.h's addr_loc.later), and
+ * addresses for later where its tool allows (kahead_reading: resolve.h's addr_loc.later), and
  * the kernel DSO's first load after that takes the result.
  *
  * Memory: writing the snapshot so needs about 2.5 MB for a moment, in mappings of its own that go
@@ -45,8 +45,11 @@ struct kahead *kahead_start(void);
 /* Lets the thread go on from reading to parsing (kahead_take lets it too): called once the
  * caller's own transient memory is gone (see above). */
 void kahead_go(struct kahead *k);
-/* The thread is done: kahead_take will not wait. Any thread may ask, without a lock. */
-bool kahead_ready(const struct kahead *k);
+/* The thread is reading kallsyms to write the snapshot (a first report): a kahead_take now would
+ * wait for it. False once it is done, or when it found a usable snapshot, which a lookup may as
+ * well wait for (a moment: ksnap_load), so that a second report leaves nothing for later; while
+ * the thread is still looking, waits until it knows. Any thread may ask; a lock only then. */
+bool kahead_reading(struct kahead *k);
 /* Waits for the thread and hands its result over (*out, the caller's). False when taken already. */
 bool kahead_take(struct kahead *k, struct kahead_result *out);
 /* Joins the thread and frees what was not taken. NULL: nothing. */

@@ -121,7 +121,7 @@ static void test_long_names(void **state)
 
 /* $LPERF_KALLSYMS loaded on the thread: the symbols kallsyms_load finds (no snapshot: the file
  * is not the running kernel's); a file that cannot be read gives kallsyms_load's note. Ready
- * once the thread has gone on from reading (kahead_go) and ended. */
+ * once the thread has gone on from reading (kahead_go) and ended (kahead_reading false). */
 static void test_ahead(void **state)
 {
 	(void)state;
@@ -135,7 +135,7 @@ static void test_ahead(void **state)
 	struct kahead *k = kahead_start();
 	assert_non_null(k);
 	kahead_go(k);
-	while (!kahead_ready(k))
+	while (kahead_reading(k))
 		usleep(1000);
 	struct kahead_result res;
 	assert_true(kahead_take(k, &res));
