@@ -126,11 +126,42 @@ long cpuset_loadavg_running(const char *text)
 	return running;
 }
 
+double cpuset_psi_some10(const char *text)
+{
+	static const char key[] = "some avg10=";
+	const char *p = strstr(text, key);
+	if (!p || (p != text && p[-1] != '\n'))
+		return -1;
+	p += sizeof(key) - 1;
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	char *end;
+	errno = 0;
+	double v = strtod(p, &end);
+	if (errno || (*end != ' ' && *end != '\n' && *end) || !(v >= 0 && v <= 100))
+		return -1;
+	return v;
+}
+
+/* The CPU pressure of the last 10 seconds (cpuset_psi_some10), -1 without it. */
+static double psi_now(void)
+{
+	size_t len;
+	char *text = file_read("/proc/pressure/cpu", 512, &len);
+	double v = text ? cpuset_psi_some10(text) : -1;
+	free(text);
+	return v;
+}
+
 unsigned cpuset_spare_now(unsigned max)
 {
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	double psi = psi_now();
+	if (psi >= 0 && psi < 10)
+		return cpuset_spare(online, 0, max);
 	size_t len;
 	char *text = file_read("/proc/loadavg", 256, &len);
 	long running = text ? cpuset_loadavg_running(text) : -1;
 	free(text);
-	return cpuset_spare(sysconf(_SC_NPROCESSORS_ONLN), running > 0 ? running - 1 : 0, max);
+	return cpuset_spare(online, running > 0 ? running - 1 : 0, max);
 }

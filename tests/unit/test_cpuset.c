@@ -99,6 +99,26 @@ static void loadavg_running(void **state)
 	assert_int_equal(cpuset_loadavg_running("0.52 0.58 0.59 99999999999999999999999/7 1\n"), -1);
 }
 
+/* /proc/pressure/cpu's "some avg10=": the share of the last 10 s some task waited for a CPU. */
+static void psi_some10(void **state)
+{
+	(void)state;
+	const char *t = "some avg10=0.49 avg60=8.73 avg300=41.52 total=8554279334\n"
+			"full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n";
+	assert_true(cpuset_psi_some10(t) == 0.49);
+	assert_true(cpuset_psi_some10("some avg10=100.00 avg60=1 avg300=1 total=1") == 100.0);
+	assert_true(cpuset_psi_some10("full avg10=0.00 avg60=0.00\nsome avg10=12.50 avg60=0") == 12.5);
+	/* not that shape: -1 */
+	assert_true(cpuset_psi_some10("") == -1);
+	assert_true(cpuset_psi_some10("full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n") == -1);
+	assert_true(cpuset_psi_some10("xsome avg10=1.00 avg60=0") == -1);
+	assert_true(cpuset_psi_some10("some avg10=-1.00 avg60=0") == -1);
+	assert_true(cpuset_psi_some10("some avg10=nan avg60=0") == -1);
+	assert_true(cpuset_psi_some10("some avg10=101.0 avg60=0") == -1);
+	assert_true(cpuset_psi_some10("some avg10=1e999 avg60=0") == -1);
+	assert_true(cpuset_psi_some10("some avg10=1.5x avg60=0") == -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -107,6 +127,7 @@ int main(void)
 		cmocka_unit_test(online_from_sysfs),
 		cmocka_unit_test(spare_threads),
 		cmocka_unit_test(loadavg_running),
+		cmocka_unit_test(psi_some10),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
