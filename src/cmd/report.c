@@ -180,6 +180,7 @@ struct report_args {
 	char *fields_sort;     /* -F: the sort keys among the fields */
 	int verbose;
 	unsigned threads;      /* -j: threads for the walk (default: the online CPUs the running tasks leave) */
+	bool threads_auto;     /* -j not given (session_opts.threads_auto) */
 	enum hist_key keys[HK_NKEYS];
 	size_t nkeys;
 	struct pictures_req pr;
@@ -282,11 +283,14 @@ static void parse_report_options(struct report_args *a, struct profile *pr, int 
 		{ OPT_COUNT, 'v', "verbose", &a->verbose, NULL, "more detail" },
 		OPT_END_(),
 	};
-	a->threads = cpuset_spare_now(64);
+	a->threads = 0; /* not given: cpuset_spare_now's, after the options */
 	struct opt_ctx ctx = { "report", usage, opts, false };
 	int i = opt_parse(&ctx, argc, argv);
 	if (i < argc)
 		opt_usage_error(&ctx, "unexpected argument '%s'", argv[i]);
+	a->threads_auto = !a->threads;
+	if (a->threads_auto)
+		a->threads = cpuset_spare_now(64);
 	outfile_force = a->force; /* -f: the pictures may replace a link or another user's file */
 	if (a->json + a->wperf + a->folded > 1)
 		opt_usage_error(&ctx, "give one of --json, --wperf and --folded");
@@ -320,7 +324,7 @@ static int report_pictures(const struct report_args *a, const struct sample_filt
 	st.python_nolineno = a->nolineno;
 	st.no_inline = a->no_inline;
 	st.lines = a->pr.pprof != NULL; /* pprof carries each function's file and line */
-	struct session_opts so = { .force = a->force, .symfs = a->symfs, .threads = a->threads };
+	struct session_opts so = { .force = a->force, .symfs = a->symfs, .threads = a->threads, .threads_auto = a->threads_auto };
 	struct notes said = NOTES_INIT;
 	int lr = stacks_load(&st, a->input, &so, filter, &said);
 	err_print_notes(&said);
@@ -510,7 +514,7 @@ int cmd_report(int argc, char **argv)
 				     .inline_frames = !a.no_inline, .wall = true,
 				     .time_spec = x.p.filter.time_spec,
 				     .window_skipped = &x.p.filtered_out };
-	struct session_opts so = { .force = a.force, .symfs = a.symfs, .threads = a.threads };
+	struct session_opts so = { .force = a.force, .symfs = a.symfs, .threads = a.threads, .threads_auto = a.threads_auto };
 	if (session_open(&ss, a.input, &so, &tool) < 0) {
 		cmd_time_unreadable(&ss);
 		cmd_open_failed(a.input);

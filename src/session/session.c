@@ -491,6 +491,8 @@ static int process_file(struct session *ss, struct perfdata_reader *r)
 	 * mapping (perfdata_reader.read_walk): they go out as they come, and the workers of
 	 * report --threads read them there (spool_cfg.hold). */
 	r->read_walk = known;
+	if (known && ss->threads_auto && !ss->started)
+		ss->threads = 1;
 	ss->walking = r;
 	if (known)
 		ordered_replay(ss->oq, pulls, npulls);

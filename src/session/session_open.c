@@ -32,6 +32,7 @@ int session_attach(struct session *ss, struct perfdata_reader *r, const struct s
 		return -1;
 	ss->force = o && o->force;
 	ss->threads = o ? o->threads : 0;
+	ss->threads_auto = o && o->threads_auto;
 	if (o && o->symfs)
 		machine_set_symfs(&ss->machine, o->symfs);
 	return 0;
