@@ -545,6 +545,9 @@ int cmd_report(int argc, char **argv)
 		/* A corrupt record stops the walk: show what was read before it, say where it stopped,
 		 * and fail so that scripts notice. */
 		status = session_run(&ss) ? EXIT_RUNTIME : 0;
+		/* why the walk stopped, kept now: what comes before the warning (kernel symbols found
+		 * when the profile is sorted, the browser) may set and clear errors of its own */
+		char *partial = status ? xstrdup(err_msg()) : NULL;
 		if (a.folded) {
 			folded_print(stdout, &x.fc.f);
 			folded_free(&x.fc.f);
@@ -565,8 +568,9 @@ int cmd_report(int argc, char **argv)
 		if (x.have_av)
 			annot_view_free(&x.av);
 		report_walk_free(&x.walk);
-		if (status)
-			err_warn("%s: the report above covers only the records before this point", err_msg());
+		if (partial)
+			err_warn("%s: the report above covers only the records before this point", partial);
+		free(partial);
 	}
 	session_close(&ss);
 	profile_free(&x.p);

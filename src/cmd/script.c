@@ -198,13 +198,15 @@ int cmd_script(int argc, char **argv)
 			"gives the samples' tables)", input);
 	} else {
 		status = session_run(&ss) ? EXIT_RUNTIME : 0;
+		char *partial = status ? xstrdup(err_msg()) : NULL; /* before output's own errors */
 		if (fold)
 			folded_print(stdout, &f);
 		fflush(stdout);
 		session_diagnose(&ss, verbose);
 		err_print_notes(&ss.notes);
-		if (status)
-			err_warn("%s: the output above covers only the records before this point", err_msg());
+		if (partial)
+			err_warn("%s: the output above covers only the records before this point", partial);
+		free(partial);
 	}
 	if (fold)
 		folded_free(&f);

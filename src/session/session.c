@@ -506,7 +506,13 @@ static int process_file(struct session *ss, struct perfdata_reader *r)
 		rc = err_set("%s: the file ends at offset 0x%zx, inside its data section: the records after "
 			     "it are lost", r->path, r->size);
 	if (!ss->started) {
+		/* a file damaged before its first record still starts the session (its tool's ready);
+		 * what start does (the read-ahead's lookups) must not wipe why the walk stopped */
+		char *stopped = rc ? xstrdup(err_msg()) : NULL;
 		int sr = start(ss);
+		if (stopped)
+			err_set("%s", stopped);
+		free(stopped);
 		rc = rc ? rc : sr;
 	}
 	if (rc && ss->started) {
