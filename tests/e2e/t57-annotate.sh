@@ -124,7 +124,10 @@ test_expect_success 'perf recording: --sort srcline and srcfile totals equal per
 
 test_expect_success 'perf recording: script -F +srcline names the same lines' '
 	perf script -i "$SCRATCH/p.data" -F +srcline 2>/dev/null | grep "^  " >a &&
-	lperf script -i "$SCRATCH/p.data" -F +srcline | grep "^  " >b &&
+	# but for a frame in _start of crt1, which no DWARF unit covers: perf prints no line (its
+	# addr2line says ??:0), lperf the object and address (annot[1120]), as for the loader
+	lperf script -i "$SCRATCH/p.data" -F +srcline |
+		awk "/^  annot\\[[0-9a-f]*\\]\$/ && prev ~ / _start\\+0x/ { next } { prev = \$0; print }" | grep "^  " >b &&
 	# as many lines; the same ones in the program (glibc is built with DWARF 5, whose file names
 	# perf reads through binutils, which names the wrong file at times: strtoul.c for strtol.c,
 	# dl-*.c, rtld.c; docs/annotate.md)
