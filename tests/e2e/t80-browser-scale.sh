@@ -3,7 +3,7 @@
 # their fields, -s trace) moves to its end, filters and sorts, and a 256-frame call chain (DWARF,
 # lperf's deepest) expands whole with its frames as --stdio prints them. Each step waits for the
 # screen it should show (generous timeouts, no time bound: ASan or a loaded machine is slower).
-# e2e-class: parallel (each step waits for its screen, generous timeouts, a tmux socket of its own; passed 3 times in both builds beside 1 to 4 other scripts at loads of 10-31)
+# e2e-class: exclusive (its 12,000-entry screen failed once beside another script in a clean-clone run, 2026-11-27: End did not reach the last entry in time; back to running alone until the wait is understood)
 . "$(dirname "$0")/lib.sh"
 command -v tmux >/dev/null || { test_skip "browser at scale" "no tmux (scripts/install-deps.sh)"; test_done; exit; }
 . "$(dirname "$0")/tmux.sh"
