@@ -514,25 +514,23 @@ struct ksnap *ksnap_save_rest(struct symbol **syms, size_t *nsyms)
 	return s;
 }
 
+/* The first of s's entries from lo on that starts at or after addr. */
+static size_t first_from(const struct ksnap *s, size_t lo, uint64_t addr)
+{
+	for (size_t hi = s->nsyms; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->ents[mid].start < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 int ksnap_rest(struct ksnap *s, struct symbol **out, size_t *nout)
 {
-	size_t lo = 0, hi = s->nsyms, a, b; /* [a, b): the entries starting inside the core range */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->ents[mid].start < s->core_lo)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	a = lo;
-	for (hi = s->nsyms; lo < hi;) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->ents[mid].start < s->core_hi)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	b = lo;
+	/* [a, b): the entries starting inside the core range */
+	size_t a = first_from(s, 0, s->core_lo), b = first_from(s, a, s->core_hi);
 	/* Checked entries do not overlap: of those inside, only the last can reach past core_hi. */
 	size_t n = 0, cap = 0;
 	*out = NULL;
