@@ -220,6 +220,11 @@ py311_or_skip() {
 	[ -n "$PY" ] || { test_skip "$1" "no CPython 3.11"; test_done; exit 0; }
 	export PY
 }
+# tids_in FUNC SCRIPT (script output of a --python recording): how many threads have a sample whose Python stack holds FUNC
+tids_in() {
+	awk -v f="py::$1:" '/ cpu-clock: / { tid = $2 } index($0, f) { seen[tid] = 1 }
+		END { n = 0; for (t in seen) n++; print n }' "$2"
+}
 # kill_at_exit PID: (also in a snippet) PID gets SIGKILL when the script exits, for workloads a
 # case leaves running (or would, failing). The pids go to a file in the scratch directory.
 kill_at_exit() { echo "$1" >>"$SCRATCH/.kill-at-exit"; }

@@ -11,12 +11,6 @@ py311_or_skip "many threads, paused, -p"
 M="$TEST_ROOT/tests/workloads/py_many.py"
 export M
 
-# tids_in FUNC SCRIPT: how many threads have a sample whose Python stack holds FUNC
-tids_in() {
-	awk -v f="py::$1:" '/ cpu-clock: / { tid = $2 } index($0, f) { seen[tid] = 1 }
-		END { n = 0; for (t in seen) n++; print n }' "$2"
-}
-
 # tracers PID: the TracerPid of each of its threads that is not 0
 # (threads come and go meanwhile)
 tracers() { cat /proc/$1/task/*/status 2>/dev/null | awk '/^TracerPid:/ && $2 != 0 { print $2 }'; }

@@ -18,12 +18,6 @@ py311_or_skip "many threads, paused"
 M="$TEST_ROOT/tests/workloads/py_many.py"
 export M
 
-# tids_in FUNC SCRIPT: how many threads have a sample whose Python stack holds FUNC
-tids_in() {
-	awk -v f="py::$1:" '/ cpu-clock: / { tid = $2 } index($0, f) { seen[tid] = 1 }
-		END { n = 0; for (t in seen) n++; print n }' "$2"
-}
-
 test_expect_success "64 threads and 40 short-lived ones: each sampled, the program ends" '
 	LPERF_NO_BPF=1 lperf record --python -o m.data -- "$PY" "$M" 64 2000000 40 "$PWD/done.txt" 2>err; rc=$?
 	cat err done.txt; test $rc = 0 &&
