@@ -6,7 +6,7 @@ PKGS="gcc make pkg-config libelf-dev libdw-dev libpfm4-dev libcapstone-dev zlib1
 libcmocka-dev libjson-c-dev linux-source-6.12 python3 python3-jsonschema python3-pytest python3-pytest-timeout linux-perf libiberty-dev libzstd-dev libdeflate-dev libtraceevent-dev
 libbpf-dev bpftool clang gdb libncurses-dev tmux prometheus
 libsnappy-dev libprotobuf-c-dev protobuf-c-compiler libcurl4-openssl-dev victoria-metrics prometheus-node-exporter
-gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm cpio chromium golang-go libxml2-utils austin"
+gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm cpio chromium golang-go libxml2-utils austin procps"
 # The picture tests' readers: headless Chromium, xmllint (libxml2-utils: t74, t98), go tool pprof,
 # and npm for pprof-format and speedscope (installed by tests/e2e/t75-pictures.sh into
 # build/node). Debian's npm unless a
@@ -15,6 +15,7 @@ gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm cpio chromium golang
 # and to VictoriaMetrics (t99), --textfile feeds node_exporter's textfile collector (protobuf-c,
 # snappy and curl build the pushes). Austin (Debian's 1.0.1): t64 compares the Python call chains
 # it samples with lperf's.
+# procps: pgrep, with which tests find the workload a recorder started (t97, t116).
 command -v npm >/dev/null 2>&1 || PKGS="$PKGS npm"
 # `make fuzz` (install-deps.sh fuzz): clang and its libFuzzer runtime.
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-14-dev"
