@@ -207,6 +207,14 @@ py_for() { # the newest pyenv python3 (2.7: python2.7) of a version
 	done
 }
 
+# A recording that loses samples on any machine, however fast its reader: record's command is
+#   sh -c "$STARVE" starve DELAY CMD...
+# which runs CMD and, DELAY seconds after it starts, stops its parent (the recorder) for 0.3 s
+# (SIGSTOP, then SIGCONT): the ring buffers fill while CMD runs and the kernel counts what it
+# drops. Give DELAY time for what the recorder must see first (an exec, an interpreter to find).
+STARVE='r=$PPID d=$1; shift; (sleep "$d"; kill -STOP "$r" && sleep 0.3; kill -CONT "$r") & exec "$@"'
+export STARVE
+
 # py311: the newest pyenv CPython 3.11, else Debian's /usr/bin/python3.11, else nothing.
 py311() {
 	p=$(py_for 3.11)
