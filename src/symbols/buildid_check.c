@@ -7,8 +7,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
+#include "util/crc.h"
 #include "util/error.h"
 #include "util/parse.h"
 
@@ -66,9 +66,9 @@ bool buildid_cache_file_now(const char *path, uint64_t *size, int64_t *mtime)
 uint32_t buildid_cache_crc(const void *buf, size_t len, size_t crc_off)
 {
 	static const uint8_t zero[4];
-	uLong c = crc32(0, buf, (uInt)crc_off);
-	c = crc32(c, zero, sizeof(zero));
-	return (uint32_t)crc32(c, (const Bytef *)buf + crc_off + 4, (uInt)(len - crc_off - 4));
+	uint32_t c = crc_update(0, buf, crc_off);
+	c = crc_update(c, zero, sizeof(zero));
+	return crc_update(c, (const uint8_t *)buf + crc_off + 4, len - crc_off - 4);
 }
 
 #define CRC_STEP (1u << 20)
@@ -77,12 +77,12 @@ uint32_t buildid_cache_crc_mapped(const void *map, size_t len, size_t crc_off)
 {
 	static const uint8_t zero[4];
 	const uint8_t *b = map;
-	uLong c = crc32(0, b, (uInt)crc_off);
-	c = crc32(c, zero, sizeof(zero));
+	uint32_t c = crc_update(0, b, crc_off);
+	c = crc_update(c, zero, sizeof(zero));
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), done = 0;
 	for (size_t off = crc_off + 4; off < len;) {
 		size_t n = len - off < CRC_STEP ? len - off : CRC_STEP;
-		c = crc32(c, b + off, (uInt)n);
+		c = crc_update(c, b + off, n);
 		off += n;
 		size_t upto = off / page * page;
 		if (upto > done) {

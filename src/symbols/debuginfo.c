@@ -10,15 +10,15 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
+#include "util/crc.h"
 #include "util/xalloc.h"
 
 static bool file_crc32(int fd, uint32_t *out)
 {
 	static const size_t chunk = 1 << 16;
 	unsigned char *buf = xmalloc(chunk);
-	uLong crc = crc32(0L, Z_NULL, 0);
+	uint32_t crc = 0;
 	off_t off = 0;
 	bool ok = true;
 	for (;;) {
@@ -29,11 +29,11 @@ static bool file_crc32(int fd, uint32_t *out)
 		}
 		if (r == 0)
 			break;
-		crc = crc32(crc, buf, (uInt)r);
+		crc = crc_update(crc, buf, (size_t)r);
 		off += r;
 	}
 	free(buf);
-	*out = (uint32_t)crc;
+	*out = crc;
 	return ok;
 }
 

@@ -17,12 +17,12 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "symbols/buildid_cache.h"
 #include "symbols/kallsyms.h"
 #include "symbols/ksnap_fmt.h"
 #include "symbols/kstream.h"
+#include "util/crc.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
@@ -41,7 +41,7 @@ static bool layout_of(uint64_t nsyms, uint64_t strsize, size_t len, struct ksnap
 
 static uint32_t crc_of(const void *p, size_t n)
 {
-	return (uint32_t)crc32(0, p, (uInt)n);
+	return crc_update(0, p, n);
 }
 
 uint32_t ksnap_crc(const void *buf, size_t len)

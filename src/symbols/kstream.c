@@ -8,12 +8,12 @@
 #include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "symbols/buildid_cache.h"
 #include "symbols/kallsyms.h"
 #include "symbols/ksnap_fmt.h"
 #include "symbols/symtab.h"
+#include "util/crc.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -76,7 +76,7 @@ static void put(struct conv *c, const char *p, size_t n)
 		size_t room = CHUNK_BYTES - c->strsize % CHUNK_BYTES, k = n < room ? n : room;
 		if (k > PIECE - c->wlen)
 			k = PIECE - c->wlen;
-		c->crc = (uint32_t)crc32(c->crc, (const Bytef *)p, (uInt)k);
+		c->crc = crc_update(c->crc, p, k);
 		memcpy(c->wbuf + c->wlen, p, k);
 		c->wlen += k;
 		c->strsize += k;
@@ -267,7 +267,7 @@ static int write_ents(struct conv *c, size_t m, const struct ksnap_layout *l, in
 		size_t first = g * GROUP_SYMS, n = m - first < GROUP_SYMS ? m - first : GROUP_SYMS;
 		for (size_t i = 0; i < n; i++)
 			buf[i] = ent_of(c, first + i, m);
-		struct ksnap_group gr = { buf[0].start, (uint32_t)crc32(0, (const Bytef *)buf, (uInt)(n * sizeof(*buf))), 0 };
+		struct ksnap_group gr = { buf[0].start, crc_update(0, buf, n * sizeof(*buf)), 0 };
 		memcpy(tables + sizeof(struct ksnap_hdr) + g * sizeof(gr), &gr, sizeof(gr));
 		if (pwrite_all(fd, buf, n * sizeof(*buf), l->ents_off + first * sizeof(*buf)) < 0)
 			return -1;
