@@ -3,7 +3,7 @@
 # their fields, -s trace) moves to its end, filters and sorts, and a 256-frame call chain (DWARF,
 # lperf's deepest) expands whole with its frames as --stdio prints them. Each step waits for the
 # screen it should show (generous timeouts, no time bound: ASan or a loaded machine is slower).
-# e2e-class: exclusive (its 12,000-entry screen failed once beside another script in a clean-clone run, 2026-11-27: End did not reach the last entry in time; back to running alone until the wait is understood)
+# e2e-class: exclusive (its 12,000-entry case failed once beside another script in a clean-clone run, 2026-11-27, within its 2 s and silently: the one check that printed nothing was the filtered screen's row count, read once; it is now waited for and the screen printed if it never comes. Not reproduced alone or beside six busy loops (12 runs, ASan); alone until it is)
 . "$(dirname "$0")/lib.sh"
 command -v tmux >/dev/null || { test_skip "browser at scale" "no tmux (scripts/install-deps.sh)"; test_done; exit; }
 . "$(dirname "$0")/tmux.sh"
@@ -21,8 +21,8 @@ test_expect_success '12,000 entries: perf title, End reaches the last, a filter 
 	tmux_keys End && tmux_wait "count: $last\$" 30 &&
 	tmux_keys Home && tmux_wait "count: 0x00000001\$" 30 &&
 	tmux_keys / && tmux_wait "Symbol filter:" && tmux_keys "count: 0x0000270f" Enter &&
-	tmux_wait "filter: count: 0x0000270f" 30 && tmux_screen >s &&
-	test "$(grep -cE "^[+ -] +[0-9.]+%" s)" -eq 1 && expect_grep "count: 0x0000270f$" s &&
+	tmux_wait "filter: count: 0x0000270f" 30 && tmux_wait_count "^[+ -] +[0-9.]+%" 1 30 && tmux_screen >s &&
+	expect_grep "count: 0x0000270f$" s &&
 	tmux_keys Escape && tmux_wait "help  q: quit\$" 30 && tmux_keys s s s && tmux_wait "sort: name" 30 &&
 	tmux_keys End && tmux_wait "count: 0x00002ee0\$" 30 && tmux_keys E && tmux_keys q && tmux_wait "EXIT=0" 30
 '

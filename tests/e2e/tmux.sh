@@ -27,6 +27,20 @@ tmux_wait() {
 	tmux_screen >&2
 	return 1
 }
+# tmux_wait_count PATTERN N [SECONDS]: until exactly N lines of the screen match PATTERN (grep
+# -E), 30 s at most: a screen read once, right after another pattern showed, can be one the
+# terminal has not finished redrawing; the screen on failure.
+tmux_wait_count() {
+	n=$(( ${3:-30} * 10 ))
+	while [ "$n" -gt 0 ]; do
+		[ "$(tmux_screen | grep -cE -- "$1")" -eq "$2" ] && return 0
+		sleep 0.1
+		n=$((n - 1))
+	done
+	echo "screen never showed $2 lines matching '$1':" >&2
+	tmux_screen >&2
+	return 1
+}
 # The workload (tests/workloads/tui_work.c) in $BIN and a recording of it with call chains in $D
 # (1 s of CPU time per thread: the same samples on a loaded machine).
 tui_recording() {
