@@ -14,33 +14,28 @@ tmux_run() {
 }
 tmux_screen() { tm capture-pane -p -t t; }
 tmux_keys() { tm send-keys -t t "$@"; }
+# tmux_until SECONDS WHAT TEST...: until TEST succeeds on the screen (its standard input), tried
+# every 0.1 s for SECONDS; on failure says the screen never showed WHAT, and prints it.
+tmux_until() {
+	n=$(( $1 * 10 )) what=$2
+	shift 2
+	while [ "$n" -gt 0 ]; do
+		tmux_screen | "$@" && return 0
+		sleep 0.1
+		n=$((n - 1))
+	done
+	echo "screen never showed $what:" >&2
+	tmux_screen >&2
+	return 1
+}
 # tmux_wait PATTERN [SECONDS]: until the screen matches PATTERN (grep -E), 30 s at most by default (a
-# sanitizer build on a loaded machine draws late); the screen on failure.
-tmux_wait() {
-	n=$(( ${2:-30} * 10 ))
-	while [ "$n" -gt 0 ]; do
-		tmux_screen | grep -qE -- "$1" && return 0
-		sleep 0.1
-		n=$((n - 1))
-	done
-	echo "screen never showed '$1':" >&2
-	tmux_screen >&2
-	return 1
-}
-# tmux_wait_count PATTERN N [SECONDS]: until exactly N lines of the screen match PATTERN (grep
-# -E), 30 s at most: a screen read once, right after another pattern showed, can be one the
-# terminal has not finished redrawing; the screen on failure.
-tmux_wait_count() {
-	n=$(( ${3:-30} * 10 ))
-	while [ "$n" -gt 0 ]; do
-		[ "$(tmux_screen | grep -cE -- "$1")" -eq "$2" ] && return 0
-		sleep 0.1
-		n=$((n - 1))
-	done
-	echo "screen never showed $2 lines matching '$1':" >&2
-	tmux_screen >&2
-	return 1
-}
+# sanitizer build on a loaded machine draws late).
+tmux_wait() { tmux_until "${2:-30}" "'$1'" grep -qE -- "$1"; }
+# tmux_wait_count PATTERN N [SECONDS]: until exactly N lines of the screen match PATTERN: a screen
+# read once, right after another pattern showed, can be one the terminal has not finished
+# redrawing.
+lines_matching() { [ "$(grep -cE -- "$1")" -eq "$2" ]; }
+tmux_wait_count() { tmux_until "${3:-30}" "$2 lines matching '$1'" lines_matching "$1" "$2"; }
 # The workload (tests/workloads/tui_work.c) in $BIN and a recording of it with call chains in $D
 # (1 s of CPU time per thread: the same samples on a loaded machine).
 tui_recording() {
