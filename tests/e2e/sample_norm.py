@@ -12,11 +12,16 @@ import re
 import sys
 
 
-def shape(v):
+def shape(v, key=None):
+    """An overhead is a number that both WindowsPerf (a double through its C++ stream's default
+    format) and lperf print without a fraction when it is whole ("overhead": 100 when every
+    sample is in one function): its shape is float either way."""
     if isinstance(v, dict):
-        return {k: shape(x) for k, x in v.items()}
+        return {k: shape(x, k) for k, x in v.items()}
     if isinstance(v, list):
         return [shape(v[0])] if v else []
+    if key == "overhead" and isinstance(v, (int, float)) and not isinstance(v, bool):
+        return "float"
     return type(v).__name__
 
 
