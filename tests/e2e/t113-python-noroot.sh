@@ -3,13 +3,15 @@
 # the loop's time in turns of a few milliseconds; SHA-256 in libcrypto under digest, deflate in
 # libz under squeeze; tests/e2e/pyshares_check.py). As root, read by BPF at each sample (pyenv
 # CPython 3.11 with --python, 3.13 with --python-frames): each share within 3 standard deviations
-# of the known one, full chains >= 99%, each C library's samples under their Python caller. As a
+# of the split the workload measured of its own CPU time in that run (61.3/29.1/9.5 on 3.13 here,
+# alone or beside three busy loops), full chains >= 99%, each C library's samples under their
+# Python caller. As a
 # normal user (nobody, Debian's python3.11, which nobody may run; no BPF) with --nonblocking (the
 # reader that does not pause the threads; the default pauses them, t116-python-paused.sh): the
 # recording is made, the warning and the report's header say the stacks are approximate
 # (docs/python.md "Without BPF"), and the chains are whole; the shares are printed, not checked:
 # read between the samples, not at them, they are not the known answer (issue 24).
-# e2e-class: parallel (shares within 3 sigma of CPU-time samples read by BPF, whole chains; passed 3 times in both builds beside 1 to 4 other scripts at loads of 10-31)
+# e2e-class: exclusive (3.13's c got 7.0% of 2,048 samples in spin beside another script in a clean-clone ASan pass, 2026-11-27, where the workload measures about 9.5% of its CPU time: more than 3 sigma, not understood; it had passed 3 times in both builds beside 1 to 4 other scripts at loads of 10-31 and in four clean-clone runs; alone until it is)
 . "$(dirname "$0")/lib.sh"
 CHECK="$TEST_ROOT/tests/e2e/pyshares_check.py"
 NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups"
@@ -35,9 +37,9 @@ for v in 3.11 3.13; do
 		continue
 	fi
 	test_expect_success "$v as root ($opt, BPF): 60/30/10 shares, whole chains, C code under its caller" '
-		lperf record -q $opt -o r.data -- "$py" "$W" 400 &&
+		lperf record -q $opt -o r.data -- "$py" "$W" 400 "$PWD/split.txt" && cat split.txt &&
 		lperf report -i r.data --folded >f.txt 2>/dev/null &&
-		$PYTHON "$CHECK" f.txt exact
+		$PYTHON "$CHECK" f.txt exact split.txt
 	'
 done
 
