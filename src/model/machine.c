@@ -125,11 +125,10 @@ void machine_comm(struct machine *m, pid_t pid, pid_t tid, const char *comm, boo
 	t->kcomm = NULL;
 	t->comm = xstrdup(comm ? comm : "");
 	t->comm_set = true;
-	/* exec replaces the whole image, but the maps are not cleared here: as in perf, the new
-	 * image's MMAPs cut what they cover out of the old ones. A sample taken inside execve after
-	 * the kernel announced the new comm still has the old image's user IP (execve's return
-	 * address in the old libc), which perf names from the old maps, and so does lperf. */
-	(void)exec;
+	/* exec replaces the whole image; the MMAPs of the new one follow. The other threads of the
+	 * process died in the exec, so clearing the shared maps is right for them too. */
+	if (exec)
+		maps_clear(t->maps);
 }
 
 void machine_rename(struct machine *m, pid_t pid, pid_t tid, const char *name)

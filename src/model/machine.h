@@ -91,9 +91,8 @@ struct thread *machine_find_thread(struct machine *m, pid_t tid);
 /* Sets the root prefix for DSO paths (--symfs); call before the first MMAP. */
 void machine_set_symfs(struct machine *m, const char *root);
 
-/* Record handlers. A COMM with exec set keeps the process's maps, as perf does: the MMAP records
- * that follow describe the new image and cut what they cover out of the old one (a sample in
- * execve after the COMM still has the old image's user IP). */
+/* Record handlers. A COMM with exec set empties the process's address space: the MMAP records
+ * that follow describe the new image. */
 void machine_comm(struct machine *m, pid_t pid, pid_t tid, const char *comm, bool exec);
 /* Names the thread name (the Python view's thread names) keeping the kernel's comm in kcomm, which
  * its forks inherit; a COMM record ends it. */

@@ -80,17 +80,6 @@ test_expect_success '-a -g stacks (idle CPUs and a busy program): script prints 
 	diff a b && expect_grep "^\s+[0-9a-f]{1,8} .*(libc.so|/rwlock)" b
 '
 
-# A sample taken inside execve after the kernel announced the new comm still has the old image's
-# user IP (execve's return address in the old libc): perf names it from the old maps, which the
-# new image's MMAPs replace only where they cover them, and so does lperf. 300 execs at 20 kHz
-# give hundreds of such samples.
-test_expect_success 'samples inside execve after the new comm: named from the old image, as perf names them' '
-	perf record -q -g -F 20000 -e cpu-clock -o ex.data -- sh -c "for i in \$(seq 300); do /bin/true; done" 2>/dev/null &&
-	perf script -i ex.data 2>/dev/null | sed "s/ [^ ]*@plt+/ @plt+/" >a &&
-	lperf script -i ex.data | sed "s/ [^ ]*@plt+/ @plt+/" >b && test -s b && diff a b &&
-	awk -v RS= "/^ *true / && /execve\+/" b | grep -c execve
-'
-
 if command -v node >/dev/null; then
 test_expect_success 'a JIT process that wrote no perf map: no note unless -v (perf says nothing)' '
 	perf record -q -F 999 -e cpu-clock -o n.data -- node -e "let s = 0; for (let i = 0; i < 3e7; i++) s += i % 7;" 2>/dev/null &&
