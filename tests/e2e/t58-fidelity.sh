@@ -72,7 +72,10 @@ test_expect_success 'a kernel .init.text address (start_kernel) in a chain: name
 # samples compared are the idle CPUs' and the program's (other processes on the machine may map
 # memfd JIT code, which lperf reads as possible JIT code). Only the boot CPU's idle task runs
 # through start_kernel: the test above checks .init.text names deterministically.
-samples_of() { awk -v RS= -v ORS="\n\n" "\$1 == \"swapper\" || \$1 == \"rwlock\"" | grep -v "@plt\|_init+"; }
+# A sample inside execve after the new comm has the old image's user IP, which perf names from the
+# old maps and lperf, having emptied them at the exec, prints [unknown] (docs/report.md): such
+# samples (execve in their kernel part) are left out of both.
+samples_of() { awk -v RS= -v ORS="\n\n" "(\$1 == \"swapper\" || \$1 == \"rwlock\") && !/execve/" | grep -v "@plt\|_init+"; }
 test_expect_success '-a -g stacks (idle CPUs and a busy program): script prints what perf prints, map-relative addresses included' '
 	perf record -q -a -g -F 1000 -e cpu-clock -o idle.data -- "$BIN/rwlock" 1 2>/dev/null &&
 	perf script -i idle.data 2>/dev/null | samples_of >a &&
