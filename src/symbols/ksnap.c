@@ -39,11 +39,6 @@ static bool layout_of(uint64_t nsyms, uint64_t strsize, size_t len, struct ksnap
 	return true;
 }
 
-static uint32_t crc_of(const void *p, size_t n)
-{
-	return crc_update(0, p, n);
-}
-
 uint32_t ksnap_crc(const void *buf, size_t len)
 {
 	struct ksnap_hdr h;
@@ -68,12 +63,12 @@ void ksnap_seal(void *buf, size_t len)
 			size_t first = g * GROUP_SYMS, n = h.nsyms - first < GROUP_SYMS ? h.nsyms - first : GROUP_SYMS;
 			struct ksnap_group gr = { 0, 0, 0 };
 			memcpy(&gr.first, b + l.ents_off + first * sizeof(struct ksnap_ent), 8);
-			gr.crc = crc_of(b + l.ents_off + first * sizeof(struct ksnap_ent), n * sizeof(struct ksnap_ent));
+			gr.crc = crc_update(0, b + l.ents_off + first * sizeof(struct ksnap_ent), n * sizeof(struct ksnap_ent));
 			memcpy(b + sizeof(h) + g * sizeof(gr), &gr, sizeof(gr));
 		}
 		for (size_t c = 0; c < l.nchunks; c++) {
 			size_t off = c * CHUNK_BYTES, n = h.strsize - off < CHUNK_BYTES ? h.strsize - off : CHUNK_BYTES;
-			uint32_t crc = crc_of(b + l.str_off + off, n);
+			uint32_t crc = crc_update(0, b + l.str_off + off, n);
 			memcpy(b + l.chunks_off + c * 4, &crc, 4);
 		}
 	}
@@ -196,7 +191,7 @@ static int check_group(struct ksnap *s, size_t g)
 	size_t first = g * GROUP_SYMS, n = s->nsyms - first < GROUP_SYMS ? s->nsyms - first : GROUP_SYMS;
 	const struct ksnap_ent *e = s->ents + first;
 	size_t off = s->ents_off + first * sizeof(*e);
-	if (crc_of(e, n * sizeof(*e)) != gr.crc)
+	if (crc_update(0, e, n * sizeof(*e)) != gr.crc)
 		return err_set("offset %zu: checksum mismatch in symbols %zu to %zu (damaged)", off, first, first + n - 1);
 	if (e[0].start != gr.first)
 		return err_set("offset %zu: symbol %zu's start is not the groups table's", off, first);
@@ -224,7 +219,7 @@ static const char *string_at(struct ksnap *s, uint32_t off)
 		if (!s->chunk_ok[c]) {
 			uint32_t want;
 			memcpy(&want, s->chunks + c * 4, 4);
-			if (crc_of(s->str + lo, n) != want)
+			if (crc_update(0, s->str + lo, n) != want)
 				return err_set("offset %zu: checksum mismatch in the string table (damaged)", s->str_off + lo),
 				       NULL;
 			s->chunk_ok[c] = 1;
